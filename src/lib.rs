@@ -1,0 +1,3 @@
+//! kafkalint: a static linter for Apache Kafka broker configuration.
+
+pub mod properties;

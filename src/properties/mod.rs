@@ -1,0 +1,148 @@
+//! A `.properties` reader with the exact semantics of `java.util.Properties.load(InputStream)`,
+//! which is how Kafka reads `server.properties` (`Utils.loadProps`).
+//!
+//! Kafka hands the loader a byte stream, so every byte is one ISO-8859-1 character; keys and
+//! values are decoded that way here too. Unlike `Properties`, every entry keeps the byte spans
+//! of its key and value in the original file, and duplicate keys are all kept (the last wins).
+
+mod escape;
+mod lines;
+
+use std::ops::Range;
+
+pub use escape::EscapeError;
+
+/// A byte range in the original file.
+pub type Span = Range<usize>;
+
+/// One `key=value` pair as Kafka sees it, with where it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The key after escape processing.
+    pub key: String,
+    /// The value after escape processing (trailing whitespace kept, as `Properties` keeps it).
+    pub value: String,
+    /// Bytes of the key as written (escapes included).
+    pub key_span: Span,
+    /// Bytes of the value as written; empty and placed after the separator when the value is empty.
+    /// A value continued over several lines spans all of them.
+    pub value_span: Span,
+    /// True when the raw key or value holds bytes >= 0x80 that form valid UTF-8: Kafka reads
+    /// them as Latin-1, so the text it sees differs from what an editor shows.
+    pub utf8_mismatch: bool,
+}
+
+/// A comment line (`#` or `!`), kept so that redaction and suppressions can see it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Comment {
+    /// Bytes of the whole comment line, marker included, terminator excluded.
+    pub span: Span,
+}
+
+/// A parsed file: every entry in file order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PropertiesFile {
+    pub entries: Vec<Entry>,
+    pub comments: Vec<Comment>,
+}
+
+/// Why `Properties.load` would throw on this file; Kafka then refuses to start.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{error}")]
+pub struct ParseError {
+    pub error: EscapeError,
+    /// The bytes of the offending escape sequence.
+    pub span: Span,
+}
+
+impl PropertiesFile {
+    /// The entry that Kafka uses for `key`: the last one in the file.
+    pub fn get(&self, key: &str) -> Option<&Entry> {
+        self.entries.iter().rev().find(|entry| entry.key == key)
+    }
+
+    /// The entries as `Properties` would hold them: one per key, the last one winning.
+    pub fn effective_entries(&self) -> impl Iterator<Item = &Entry> {
+        self.entries
+            .iter()
+            .enumerate()
+            .filter(|(index, entry)| {
+                !self.entries[index + 1..]
+                    .iter()
+                    .any(|later| later.key == entry.key)
+            })
+            .map(|(_, entry)| entry)
+    }
+}
+
+/// Parses a file's bytes exactly as `java.util.Properties.load(InputStream)` does.
+pub fn parse(bytes: &[u8]) -> Result<PropertiesFile, ParseError> {
+    let mut file = PropertiesFile::default();
+    for line in lines::logical_lines(bytes) {
+        match line {
+            lines::Line::Comment(span) => file.comments.push(Comment { span }),
+            lines::Line::Data(line) => file.entries.push(split_entry(bytes, &line)?),
+        }
+    }
+    Ok(file)
+}
+
+/// Splits a logical line into key and value the way `Properties.load0` does.
+fn split_entry(bytes: &[u8], line: &lines::LogicalLine) -> Result<Entry, ParseError> {
+    let chars = &line.chars;
+    let limit = chars.len();
+    let mut key_len = 0;
+    let mut value_start = limit;
+    let mut has_separator = false;
+    let mut preceding_backslash = false;
+    while key_len < limit {
+        let c = chars[key_len];
+        if (c == b'=' || c == b':') && !preceding_backslash {
+            value_start = key_len + 1;
+            has_separator = true;
+            break;
+        } else if is_whitespace(c) && !preceding_backslash {
+            value_start = key_len + 1;
+            break;
+        }
+        preceding_backslash = c == b'\\' && !preceding_backslash;
+        key_len += 1;
+    }
+    while value_start < limit {
+        let c = chars[value_start];
+        if !is_whitespace(c) {
+            if !has_separator && (c == b'=' || c == b':') {
+                has_separator = true;
+            } else {
+                break;
+            }
+        }
+        value_start += 1;
+    }
+
+    let key = escape::unescape(&chars[..key_len], &line.offsets[..key_len])?;
+    let value = escape::unescape(&chars[value_start..], &line.offsets[value_start..])?;
+    let key_span = line.span_of(0..key_len);
+    let value_span = line.span_of(value_start..limit);
+    let utf8_mismatch = has_utf8_sequence(&bytes[key_span.clone()])
+        || has_utf8_sequence(&bytes[value_span.clone()]);
+    Ok(Entry {
+        key,
+        value,
+        key_span,
+        value_span,
+        utf8_mismatch,
+    })
+}
+
+/// Whitespace for `Properties`: space, tab and form feed, nothing else.
+pub(crate) fn is_whitespace(c: u8) -> bool {
+    c == b' ' || c == b'\t' || c == b'\x0c'
+}
+
+fn has_utf8_sequence(raw: &[u8]) -> bool {
+    raw.iter().any(|b| *b >= 0x80) && std::str::from_utf8(raw).is_ok()
+}
+
+#[cfg(test)]
+mod tests;
