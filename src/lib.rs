@@ -1,3 +1,86 @@
 //! kafkalint: a static linter for Apache Kafka broker configuration.
+//!
+//! The pipeline is plain data flowing one way: bytes → [`properties`] → [`cluster`] →
+//! [`rules`] → [`diagnostic`] → [`output`].
 
+pub mod catalog;
+pub mod cluster;
+pub mod diagnostic;
+pub mod output;
 pub mod properties;
+pub mod rules;
+pub mod secrets;
+pub mod source;
+
+use std::path::PathBuf;
+
+use cluster::{Cluster, DiscoveryError};
+use diagnostic::{Diagnostic, Severity};
+use source::SourceFile;
+
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The real broker count when the files are fewer (`--brokers N`).
+    pub brokers: Option<usize>,
+}
+
+/// Everything a check found, ready for output.
+#[derive(Debug)]
+pub struct Report {
+    pub files: Vec<SourceFile>,
+    pub clusters: Vec<Cluster>,
+    /// Sorted by file, position, rule and message: the same input always gives the same order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Files that looked like node files but were passed over, with why.
+    pub skipped: Vec<String>,
+}
+
+impl Report {
+    pub fn count(&self, severity: Severity) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == severity)
+            .count()
+    }
+
+    /// Whether the run should fail: anything at warning or above.
+    pub fn has_findings(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity >= Severity::Warning)
+    }
+}
+
+/// Reads the files under `paths`, groups them into clusters and runs every rule.
+pub fn check(paths: &[PathBuf], options: &Options) -> Result<Report, DiscoveryError> {
+    let found = cluster::discover(paths, options.brokers)?;
+    let context = rules::Context {
+        files: &found.files,
+    };
+    let mut diagnostics: Vec<Diagnostic> = found
+        .clusters
+        .iter()
+        .flat_map(|cluster| rules::check(cluster, &context))
+        .collect();
+    diagnostics.sort_by(|a, b| {
+        let (pa, pb) = (a.primary(), b.primary());
+        (
+            found.files[pa.file].path.as_str(),
+            pa.span.start,
+            a.rule,
+            &a.message,
+        )
+            .cmp(&(
+                found.files[pb.file].path.as_str(),
+                pb.span.start,
+                b.rule,
+                &b.message,
+            ))
+    });
+    Ok(Report {
+        files: found.files,
+        clusters: found.clusters,
+        diagnostics,
+        skipped: found.skipped,
+    })
+}

@@ -1,0 +1,325 @@
+//! Finding the node files under the paths the user named and grouping them into clusters.
+//!
+//! Every directory holding node files is one cluster; the files named on the command line
+//! together form one cluster. ZooKeeper-mode and KRaft nodes never share a cluster. Nodes that
+//! sit alone in directories whose paths differ only in the trailing number of one component
+//! (`brokers/b0/server.properties`, `brokers/b1/server.properties`) and that name the same
+//! ZooKeeper or KRaft quorum are one cluster.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::{Cluster, Mode, Node};
+use crate::source::SourceFile;
+
+#[derive(Debug, thiserror::Error)]
+pub enum DiscoveryError {
+    #[error("{path}: {message}")]
+    Io { path: String, message: String },
+    #[error("{path}: {reason}")]
+    NotAConfig { path: String, reason: String },
+}
+
+/// What was found: every file read, and the clusters they form.
+#[derive(Debug, Default)]
+pub struct Discovered {
+    pub files: Vec<SourceFile>,
+    pub clusters: Vec<Cluster>,
+    /// Files passed over, with why (shown to the user, not errors).
+    pub skipped: Vec<String>,
+}
+
+/// Keys only a broker or controller file sets.
+const NODE_KEYS: &[&str] = &[
+    "process.roles",
+    "node.id",
+    "broker.id",
+    "zookeeper.connect",
+    "controller.quorum.voters",
+    "controller.quorum.bootstrap.servers",
+    "log.dirs",
+    "log.dir",
+    "offsets.topic.replication.factor",
+];
+
+/// File names that are node files whatever their keys.
+fn has_node_file_name(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    name.ends_with(".properties")
+        && ["server", "broker", "controller"]
+            .iter()
+            .any(|prefix| name.starts_with(prefix))
+}
+
+fn is_properties_file(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|ext| ext.eq_ignore_ascii_case("properties"))
+}
+
+fn display_path(path: &Path) -> String {
+    let text = path.to_string_lossy().replace('\\', "/");
+    text.strip_prefix("./").map(str::to_string).unwrap_or(text)
+}
+
+/// Why a file is not a node file, or `None` when it is one.
+fn not_a_node(file: &SourceFile, name: &str) -> Option<String> {
+    if file.bytes.is_empty() {
+        return Some("empty file: not a Kafka broker or controller configuration".into());
+    }
+    if looks_binary(&file.bytes) {
+        return Some("binary data: not a properties file".into());
+    }
+    if file.parse_error.is_some() || has_node_file_name(name) {
+        return None;
+    }
+    let has_node_key = file
+        .properties
+        .entries
+        .iter()
+        .any(|entry| NODE_KEYS.contains(&entry.key.as_str()));
+    (!has_node_key).then(|| "no broker or controller settings (node.id, broker.id, process.roles, zookeeper.connect, log.dirs, ...)".into())
+}
+
+fn looks_binary(bytes: &[u8]) -> bool {
+    let controls = bytes
+        .iter()
+        .filter(|b| **b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | b'\x0c'))
+        .count();
+    bytes.contains(&0) || controls * 10 > bytes.len()
+}
+
+fn read(path: &Path) -> Result<SourceFile, DiscoveryError> {
+    let bytes = std::fs::read(path).map_err(|error| DiscoveryError::Io {
+        path: display_path(path),
+        message: io_message(&error),
+    })?;
+    Ok(SourceFile::new(display_path(path), bytes))
+}
+
+fn io_message(error: &std::io::Error) -> String {
+    match error.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        std::io::ErrorKind::IsADirectory => "is a directory".into(),
+        _ => error.to_string(),
+    }
+}
+
+fn skip_dir(entry: &walkdir::DirEntry) -> bool {
+    let name = entry.file_name().to_string_lossy();
+    entry.depth() > 0
+        && entry.file_type().is_dir()
+        && (name.starts_with('.') || name == "target" || name == "node_modules")
+}
+
+/// Reads the files under `paths` and groups the node files into clusters.
+pub fn discover(
+    paths: &[PathBuf],
+    declared_brokers: Option<usize>,
+) -> Result<Discovered, DiscoveryError> {
+    let mut found = Discovered::default();
+    let mut named_files = Vec::new();
+    // Directory -> files found in it by walking.
+    let mut by_dir: BTreeMap<PathBuf, Vec<usize>> = BTreeMap::new();
+
+    for path in paths {
+        let metadata = std::fs::metadata(path).map_err(|error| DiscoveryError::Io {
+            path: display_path(path),
+            message: io_message(&error),
+        })?;
+        if !metadata.is_dir() {
+            let file = read(path)?;
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if let Some(reason) = not_a_node(&file, &name) {
+                return Err(DiscoveryError::NotAConfig {
+                    path: file.path,
+                    reason,
+                });
+            }
+            named_files.push(found.files.len());
+            found.files.push(file);
+            continue;
+        }
+        let walker = walkdir::WalkDir::new(path)
+            .follow_links(true)
+            .sort_by_file_name()
+            .into_iter();
+        for entry in walker.filter_entry(|entry| !skip_dir(entry)) {
+            let entry = entry.map_err(|error| DiscoveryError::Io {
+                path: error
+                    .path()
+                    .map(display_path)
+                    .unwrap_or_else(|| display_path(path)),
+                message: match error.loop_ancestor() {
+                    Some(ancestor) => {
+                        format!("symbolic link loop back to {}", display_path(ancestor))
+                    }
+                    None => error
+                        .io_error()
+                        .map(io_message)
+                        .unwrap_or_else(|| error.to_string()),
+                },
+            })?;
+            if !entry.file_type().is_file() || !is_properties_file(entry.path()) {
+                continue;
+            }
+            let file = read(entry.path())?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if let Some(reason) = not_a_node(&file, &name) {
+                if has_node_file_name(&name) {
+                    found.skipped.push(format!("{}: {reason}", file.path));
+                }
+                continue;
+            }
+            let dir = entry
+                .path()
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or_default();
+            by_dir.entry(dir).or_default().push(found.files.len());
+            found.files.push(file);
+        }
+    }
+
+    if !named_files.is_empty() {
+        let name = named_files
+            .iter()
+            .map(|i| found.files[*i].path.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        push_clusters(&mut found, name, &named_files, declared_brokers);
+    }
+    let mut loners = Vec::new();
+    for (dir, files) in &by_dir {
+        if files.len() == 1 {
+            loners.push((dir.clone(), files[0]));
+        } else {
+            push_clusters(&mut found, display_path(dir), files, declared_brokers);
+        }
+    }
+    for (name, files) in group_loners(&found.files, &loners) {
+        push_clusters(&mut found, name, &files, declared_brokers);
+    }
+    found.clusters.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(found)
+}
+
+/// One cluster per mode among `files` (a ZooKeeper broker and a KRaft node never run together);
+/// nodes of unknown mode join the folder's cluster.
+fn push_clusters(
+    found: &mut Discovered,
+    name: String,
+    files: &[usize],
+    declared_brokers: Option<usize>,
+) {
+    let nodes: Vec<Node> = files
+        .iter()
+        .filter(|i| found.files[**i].parse_error.is_none())
+        .map(|i| Node::new(*i, &found.files[*i]))
+        .collect();
+    let has_zookeeper = nodes.iter().any(|node| node.mode == Mode::ZooKeeper);
+    let has_kraft = nodes.iter().any(|node| node.mode == Mode::KRaft);
+    let unparsed: Vec<usize> = files
+        .iter()
+        .copied()
+        .filter(|i| found.files[*i].parse_error.is_some())
+        .collect();
+    let (kraft, other): (Vec<Node>, Vec<Node>) = nodes
+        .into_iter()
+        .partition(|node| has_zookeeper && has_kraft && node.mode == Mode::KRaft);
+    let mut groups = vec![other];
+    if !kraft.is_empty() {
+        groups.push(kraft);
+    }
+    let split = groups.len() > 1;
+    for (index, nodes) in groups.into_iter().enumerate() {
+        let mut files: Vec<usize> = nodes.iter().map(|node| node.file).collect();
+        if index == 0 {
+            files.extend(&unparsed);
+        }
+        let name = match (split, index) {
+            (true, 0) => format!("{name} (ZooKeeper mode)"),
+            (true, _) => format!("{name} (KRaft mode)"),
+            _ => name.clone(),
+        };
+        found.clusters.push(Cluster {
+            name,
+            nodes,
+            files,
+            declared_brokers,
+        });
+    }
+}
+
+/// What names the cluster a node belongs to: its ZooKeeper connection or its KRaft quorum.
+fn cluster_identity(file: &SourceFile) -> Option<String> {
+    [
+        "zookeeper.connect",
+        "controller.quorum.voters",
+        "controller.quorum.bootstrap.servers",
+    ]
+    .iter()
+    .find_map(|key| file.properties.get(key))
+    .map(|entry| format!("{}={}", entry.key, entry.value.trim()))
+}
+
+/// Groups single-node directories that differ in one path component and name the same quorum.
+fn group_loners(files: &[SourceFile], loners: &[(PathBuf, usize)]) -> Vec<(String, Vec<usize>)> {
+    // (path components with the varying one blanked, its index, identity) -> members
+    let mut groups: BTreeMap<(Vec<String>, usize, String), Vec<usize>> = BTreeMap::new();
+    let mut grouped = vec![false; loners.len()];
+    for (i, (dir, file)) in loners.iter().enumerate() {
+        let Some(identity) = cluster_identity(&files[*file]) else {
+            continue;
+        };
+        let components: Vec<String> = dir
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        for varying in 0..components.len() {
+            // Only names that differ in a trailing number vary like broker folders: b0/b1, kafka-1/kafka-2.
+            let mut shape = components.clone();
+            shape[varying] = components[varying]
+                .trim_end_matches(|c: char| c.is_ascii_digit())
+                .to_string();
+            if shape[varying] == components[varying] || shape[varying].is_empty() {
+                continue;
+            }
+            groups
+                .entry((shape, varying, identity.clone()))
+                .or_default()
+                .push(i);
+        }
+    }
+    let mut result = Vec::new();
+    // Prefer the deepest varying component: brokers/b0/config and brokers/b1/config vary at `b*`.
+    let mut candidates: Vec<_> = groups
+        .into_iter()
+        .filter(|(_, members)| members.len() > 1)
+        .collect();
+    candidates.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(&b.0)));
+    for ((shape, varying, _), members) in candidates {
+        if members.iter().any(|m| grouped[*m]) {
+            continue;
+        }
+        for m in &members {
+            grouped[*m] = true;
+        }
+        let mut name: Vec<String> = shape[..varying].to_vec();
+        name.push(format!("{}*", shape[varying]));
+        name.extend_from_slice(&shape[varying + 1..]);
+        result.push((
+            name.join("/"),
+            members.iter().map(|m| loners[*m].1).collect(),
+        ));
+    }
+    for (i, (dir, file)) in loners.iter().enumerate() {
+        if !grouped[i] {
+            result.push((display_path(dir), vec![*file]));
+        }
+    }
+    result
+}

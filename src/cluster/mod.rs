@@ -1,0 +1,161 @@
+//! The cluster model: which files are nodes of one cluster, each node's mode and roles, and the
+//! value Kafka will use for a key on a node.
+
+mod discover;
+
+pub use discover::{Discovered, DiscoveryError, discover};
+
+use crate::catalog;
+use crate::properties::Entry;
+use crate::source::SourceFile;
+
+/// How a node finds its metadata.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// `zookeeper.connect` is set (Kafka 3.9 and older).
+    ZooKeeper,
+    /// `process.roles` is set.
+    KRaft,
+    /// Neither: a partial or templated file.
+    Unknown,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Roles {
+    pub broker: bool,
+    pub controller: bool,
+}
+
+/// One broker or controller: a file of the cluster.
+#[derive(Debug)]
+pub struct Node {
+    /// Index of the node's file in the checked files.
+    pub file: usize,
+    pub mode: Mode,
+    pub roles: Roles,
+}
+
+/// A set of node files that run together.
+#[derive(Debug)]
+pub struct Cluster {
+    /// The folder (or list of files) the cluster was found as, for messages.
+    pub name: String,
+    /// The nodes whose file parsed.
+    pub nodes: Vec<Node>,
+    /// Every file of the cluster, including those that did not parse.
+    pub files: Vec<usize>,
+    /// `--brokers N`: the real broker count when the files are fewer (a templated file).
+    pub declared_brokers: Option<usize>,
+}
+
+/// The value Kafka uses for a key on a node: from the file, or Kafka's default.
+#[derive(Debug, Clone, Copy)]
+pub enum Effective<'a> {
+    Set(&'a Entry),
+    Default(&'static str),
+}
+
+impl<'a> Effective<'a> {
+    pub fn value(&self) -> &'a str {
+        match self {
+            Effective::Set(entry) => entry.value.as_str(),
+            Effective::Default(value) => value,
+        }
+    }
+
+    pub fn entry(&self) -> Option<&'a Entry> {
+        match self {
+            Effective::Set(entry) => Some(entry),
+            Effective::Default(_) => None,
+        }
+    }
+
+    /// The value as Kafka parses an INT/SHORT key: trimmed, decimal.
+    pub fn as_int(&self) -> Option<i64> {
+        self.value().trim().parse().ok()
+    }
+}
+
+impl Cluster {
+    /// Broker-role nodes (ZooKeeper brokers, KRaft brokers and combined nodes).
+    pub fn brokers(&self) -> impl Iterator<Item = &Node> {
+        self.nodes.iter().filter(|node| node.roles.broker)
+    }
+
+    /// How many brokers the cluster has: the declared count, else the broker files.
+    pub fn broker_count(&self) -> usize {
+        self.declared_brokers
+            .unwrap_or_else(|| self.brokers().count())
+    }
+
+    /// Whether the broker count is known. A lone broker file whose id is a placeholder
+    /// (`broker.id=%ID%`, `${BROKER_ID}`) is a template stamped out for many brokers: without
+    /// `--brokers`, how many is unknown.
+    pub fn broker_count_is_known(&self, files: &[SourceFile]) -> bool {
+        if self.declared_brokers.is_some() {
+            return true;
+        }
+        let mut brokers = self.brokers();
+        match (brokers.next(), brokers.next()) {
+            (Some(only), None) => only
+                .id_entry(files)
+                .is_none_or(|entry| entry.value.trim().parse::<i64>().is_ok()),
+            _ => true,
+        }
+    }
+}
+
+impl Node {
+    /// Classifies a parsed file as a node.
+    pub fn new(file: usize, source: &SourceFile) -> Node {
+        let properties = &source.properties;
+        let (mode, roles) = match properties.get("process.roles") {
+            Some(entry) => {
+                let roles = entry.value.split(',').map(str::trim);
+                let mut parsed = Roles::default();
+                for role in roles {
+                    match role {
+                        "broker" => parsed.broker = true,
+                        "controller" => parsed.controller = true,
+                        _ => {}
+                    }
+                }
+                (Mode::KRaft, parsed)
+            }
+            None if properties.get("zookeeper.connect").is_some() => (
+                Mode::ZooKeeper,
+                Roles {
+                    broker: true,
+                    controller: false,
+                },
+            ),
+            None => (
+                Mode::Unknown,
+                Roles {
+                    broker: true,
+                    controller: false,
+                },
+            ),
+        };
+        Node { file, mode, roles }
+    }
+
+    /// The file's entry for `key`, the last one if repeated.
+    pub fn entry<'a>(&self, files: &'a [SourceFile], key: &str) -> Option<&'a Entry> {
+        files[self.file].properties.get(key)
+    }
+
+    /// The value Kafka will use for `key` on this node.
+    pub fn effective<'a>(&self, files: &'a [SourceFile], key: &str) -> Option<Effective<'a>> {
+        match self.entry(files, key) {
+            Some(entry) => Some(Effective::Set(entry)),
+            None => catalog::default_value(key).map(Effective::Default),
+        }
+    }
+
+    /// `node.id`, or `broker.id` for ZooKeeper-mode brokers; the entry that sets it.
+    pub fn id_entry<'a>(&self, files: &'a [SourceFile]) -> Option<&'a Entry> {
+        self.entry(files, "node.id")
+            .or_else(|| self.entry(files, "broker.id"))
+    }
+}

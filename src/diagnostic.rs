@@ -1,0 +1,60 @@
+//! What a rule reports: plain data, rendered later by `output`.
+
+use serde::Serialize;
+
+use crate::properties::Span;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+/// A place in a file: which file (an index into the checked files) and which bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Label {
+    pub file: usize,
+    pub span: Span,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub rule: &'static str,
+    pub severity: Severity,
+    /// What is wrong and what it will do in production.
+    pub message: String,
+    /// The config key concerned, if there is one.
+    pub key: Option<String>,
+    /// The primary location first, then every other place that must change or explains it.
+    pub labels: Vec<Label>,
+    /// How to fix it.
+    pub help: String,
+}
+
+impl Diagnostic {
+    pub fn primary(&self) -> &Label {
+        &self.labels[0]
+    }
+
+    pub fn url(&self) -> String {
+        rule_url(self.rule)
+    }
+}
+
+/// Where a rule's documentation lives.
+pub fn rule_url(rule: &str) -> String {
+    format!("{}/blob/main/rules/{rule}.md", env!("CARGO_PKG_REPOSITORY"))
+}

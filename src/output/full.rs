@@ -1,0 +1,193 @@
+//! `--format full`: miette's graphical report, one per finding, with the source snippet.
+
+use std::fmt;
+
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
+
+use crate::Report;
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::source::DisplayText;
+
+/// How the report is drawn.
+#[derive(Debug, Clone, Copy)]
+pub struct FullStyle {
+    pub color: bool,
+    pub width: usize,
+}
+
+/// One miette diagnostic: a finding's labels in one file; labels in other files become
+/// related diagnostics, each with its own snippet.
+#[derive(Debug)]
+struct Rendered {
+    message: String,
+    code: Option<String>,
+    url: Option<String>,
+    help: Option<String>,
+    severity: miette::Severity,
+    source: NamedSource<String>,
+    labels: Vec<LabeledSpan>,
+    related: Vec<Rendered>,
+}
+
+impl fmt::Display for Rendered {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Rendered {}
+
+impl miette::Diagnostic for Rendered {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.code
+            .as_ref()
+            .map(|code| Box::new(code) as Box<dyn fmt::Display>)
+    }
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(self.severity)
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|help| Box::new(help) as Box<dyn fmt::Display>)
+    }
+    fn url<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.url
+            .as_ref()
+            .map(|url| Box::new(url) as Box<dyn fmt::Display>)
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.source)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        Some(Box::new(self.labels.iter().cloned()))
+    }
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
+        if self.related.is_empty() {
+            return None;
+        }
+        Some(Box::new(
+            self.related.iter().map(|r| r as &dyn miette::Diagnostic),
+        ))
+    }
+}
+
+fn miette_severity(severity: Severity) -> miette::Severity {
+    match severity {
+        Severity::Error => miette::Severity::Error,
+        Severity::Warning => miette::Severity::Warning,
+        Severity::Info => miette::Severity::Advice,
+    }
+}
+
+fn labeled(text: &DisplayText, label: &Label, primary: bool) -> LabeledSpan {
+    let span = text.span(&label.span);
+    let span = miette::SourceSpan::new(span.start.into(), span.len());
+    if primary {
+        LabeledSpan::new_primary_with_span(Some(label.message.clone()), span)
+    } else {
+        LabeledSpan::new_with_span(Some(label.message.clone()), span)
+    }
+}
+
+fn render_one(
+    report: &Report,
+    texts: &mut [Option<DisplayText>],
+    diagnostic: &Diagnostic,
+) -> Rendered {
+    let primary_file = diagnostic.primary().file;
+    // Files in the order their first label appears.
+    let mut files: Vec<usize> = Vec::new();
+    for label in &diagnostic.labels {
+        if !files.contains(&label.file) {
+            files.push(label.file);
+        }
+    }
+    let mut parts = files.into_iter().map(|file| {
+        let text = &*texts[file].get_or_insert_with(|| report.files[file].display_text());
+        let source = NamedSource::new(report.files[file].path.clone(), text.text.clone());
+        let labels: Vec<LabeledSpan> = diagnostic
+            .labels
+            .iter()
+            .enumerate()
+            .filter(|(_, label)| label.file == file)
+            .map(|(index, label)| labeled(text, label, index == 0))
+            .collect();
+        (file, source, labels)
+    });
+    let (_, source, labels) = parts.next().expect("a diagnostic has a primary label");
+    let related = parts
+        .map(|(file, source, labels)| Rendered {
+            message: format!("in {}", report.files[file].path),
+            code: None,
+            url: None,
+            help: None,
+            severity: miette_severity(diagnostic.severity),
+            source,
+            labels,
+            related: Vec::new(),
+        })
+        .collect();
+    debug_assert_eq!(primary_file, diagnostic.primary().file);
+    Rendered {
+        message: diagnostic.message.clone(),
+        code: Some(diagnostic.rule.to_string()),
+        url: Some(diagnostic.url()),
+        help: Some(diagnostic.help.clone()),
+        severity: miette_severity(diagnostic.severity),
+        source,
+        labels,
+        related,
+    }
+}
+
+/// The whole report: each finding, then a summary line.
+pub fn full(report: &Report, style: FullStyle) -> String {
+    let theme = if style.color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_width(style.width)
+        .with_links(false);
+    let mut texts: Vec<Option<DisplayText>> = (0..report.files.len()).map(|_| None).collect();
+    let mut out = String::new();
+    for diagnostic in &report.diagnostics {
+        let rendered = render_one(report, &mut texts, diagnostic);
+        // Writing to a String cannot fail.
+        let _ = handler.render_report(&mut out, &rendered);
+        out.push('\n');
+    }
+    out.push_str(&summary(report));
+    out
+}
+
+fn plural(count: usize, word: &str) -> String {
+    if count == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{count} {word}s")
+    }
+}
+
+fn summary(report: &Report) -> String {
+    let (errors, warnings, infos) = (
+        report.count(Severity::Error),
+        report.count(Severity::Warning),
+        report.count(Severity::Info),
+    );
+    let scope = format!(
+        "{} in {}",
+        plural(report.files.len(), "file"),
+        plural(report.clusters.len(), "cluster")
+    );
+    if errors + warnings + infos == 0 {
+        return format!("No problems found ({scope}).\n");
+    }
+    let mut parts = vec![plural(errors, "error"), plural(warnings, "warning")];
+    if infos > 0 {
+        parts.push(plural(infos, "note"));
+    }
+    format!("Found {} ({scope}).\n", parts.join(", "))
+}

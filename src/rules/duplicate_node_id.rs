@@ -1,0 +1,68 @@
+//! `duplicate-node-id`: two nodes of one cluster with the same `node.id` / `broker.id`.
+
+use std::collections::BTreeMap;
+
+use super::support::node_name;
+use super::{Context, Rule};
+use crate::cluster::Cluster;
+use crate::diagnostic::{Diagnostic, Label, Severity};
+
+pub const RULE: Rule = Rule {
+    name: "duplicate-node-id",
+    severity: Severity::Error,
+    summary: "two nodes of one cluster share a node.id or broker.id",
+    check,
+};
+
+fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    let files = context.files;
+    let mut by_id: BTreeMap<i64, Vec<usize>> = BTreeMap::new();
+    for (index, node) in cluster.nodes.iter().enumerate() {
+        let Some(id) = node
+            .id_entry(files)
+            .and_then(|entry| entry.value.trim().parse::<i64>().ok())
+        else {
+            continue;
+        };
+        // broker.id=-1 asks ZooKeeper mode to generate an id.
+        if id >= 0 {
+            by_id.entry(id).or_default().push(index);
+        }
+    }
+    let mut diagnostics = Vec::new();
+    for (id, nodes) in by_id.into_iter().filter(|(_, nodes)| nodes.len() > 1) {
+        let labels: Vec<Label> = nodes
+            .iter()
+            .map(|index| {
+                let node = &cluster.nodes[*index];
+                let entry = node.id_entry(files).expect("grouped by its id");
+                Label {
+                    file: node.file,
+                    span: entry.value_span.clone(),
+                    message: format!("{}={id}", entry.key),
+                }
+            })
+            .collect();
+        let key = cluster.nodes[nodes[0]]
+            .id_entry(files)
+            .map(|entry| entry.key.clone());
+        let names: Vec<String> = nodes
+            .iter()
+            .map(|index| node_name(files, &cluster.nodes[*index]))
+            .collect();
+        diagnostics.push(Diagnostic {
+            rule: RULE.name,
+            severity: Severity::Error,
+            message: format!(
+                "id {id} is used by {} nodes ({}): only one can register with the cluster; the other is refused at \
+                 start-up, or, started with the first one down, takes over its identity and its replicas",
+                nodes.len(),
+                names.join(", ")
+            ),
+            key,
+            labels,
+            help: "give every broker and controller of the cluster its own node.id (broker.id in ZooKeeper mode)".into(),
+        });
+    }
+    diagnostics
+}

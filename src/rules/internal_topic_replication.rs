@@ -1,0 +1,111 @@
+//! `internal-topic-replication`: the replication factor of `__consumer_offsets`,
+//! `__transaction_state` and `__share_group_state` against the broker count.
+
+use super::support::{
+    EXISTING_TOPIC_HELP, INTERNAL_TOPICS, brokers, int_value, node_name, value_label,
+};
+use super::{Context, Rule};
+use crate::cluster::Cluster;
+use crate::diagnostic::{Diagnostic, Severity};
+
+pub const RULE: Rule = Rule {
+    name: "internal-topic-replication",
+    severity: Severity::Error,
+    summary: "internal topics replicated on one broker, fewer than 3, or more than the cluster has",
+    check,
+};
+
+fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    let files = context.files;
+    let broker_count = cluster.broker_count();
+    let mut diagnostics = Vec::new();
+    if broker_count == 0 {
+        return diagnostics;
+    }
+    let wanted = broker_count.min(3) as i64;
+    for topic in INTERNAL_TOPICS
+        .iter()
+        .filter(|topic| topic.applies(files, &cluster.nodes))
+    {
+        let key = topic.replication_key;
+        // The broker that first serves a request for the topic creates it with its own value,
+        // so every broker's value matters.
+        for node in cluster.brokers() {
+            let Some((factor, effective)) = int_value(files, node, key) else {
+                continue;
+            };
+            if factor < 1 {
+                continue; // Kafka refuses to start; reported as an invalid value.
+            }
+            let name = node_name(files, node);
+            let (severity, message, label, help) = if factor > broker_count as i64 {
+                if !cluster.broker_count_is_known(files) {
+                    continue;
+                }
+                (
+                    Severity::Error,
+                    format!(
+                        "{key} is {factor} but the cluster has {}: Kafka cannot create {} until {factor} brokers are up, \
+                         so {} never work (requests fail with COORDINATOR_NOT_AVAILABLE)",
+                        brokers(broker_count),
+                        topic.topic,
+                        topic.users
+                    ),
+                    format!(
+                        "{factor} replicas, {} in the cluster",
+                        brokers(broker_count)
+                    ),
+                    if broker_count == 1 {
+                        format!(
+                            "on a single-broker development cluster set {key}=1; in production run at least 3 brokers \
+                             (if this file is one of several brokers kept elsewhere, say how many with --brokers N)"
+                        )
+                    } else {
+                        format!(
+                            "set {key}={wanted} on every broker, or run at least {factor} brokers"
+                        )
+                    },
+                )
+            } else if factor == 1 && broker_count >= 2 {
+                (
+                    Severity::Error,
+                    format!(
+                        "{key}=1 on a cluster of {}: each partition of {} lives on one broker; when that broker \
+                         stops, {}, while other clients keep working",
+                        brokers(broker_count),
+                        topic.topic,
+                        topic.partition_lost
+                    ),
+                    "1 replica: a single broker failure makes part of the topic unavailable"
+                        .to_string(),
+                    format!("set {key}={wanted} on every broker; {EXISTING_TOPIC_HELP}"),
+                )
+            } else if factor < wanted {
+                (
+                    Severity::Warning,
+                    format!(
+                        "{key}={factor} on a cluster of {}: {} survives only {} broker failure{}; Kafka's default and \
+                         the production norm is 3",
+                        brokers(broker_count),
+                        topic.topic,
+                        factor - 1,
+                        if factor == 2 { "" } else { "s" }
+                    ),
+                    format!("{factor} replicas"),
+                    format!("set {key}={wanted} on every broker; {EXISTING_TOPIC_HELP}"),
+                )
+            } else {
+                continue;
+            };
+            diagnostics.push(Diagnostic {
+                rule: RULE.name,
+                severity,
+                message: format!("{name}: {message}"),
+                key: Some(key.to_string()),
+                labels: vec![value_label(node, key, &effective, label)],
+                help,
+            });
+        }
+    }
+    diagnostics
+}

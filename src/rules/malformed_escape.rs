@@ -1,0 +1,33 @@
+//! `malformed-escape`: a `\u` escape that `java.util.Properties` cannot read.
+
+use super::{Context, Rule};
+use crate::cluster::Cluster;
+use crate::diagnostic::{Diagnostic, Label, Severity};
+
+pub const RULE: Rule = Rule {
+    name: "malformed-escape",
+    severity: Severity::Error,
+    summary: "a \\u escape without four hex digits: the file cannot be loaded",
+    check,
+};
+
+fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    cluster
+        .files
+        .iter()
+        .filter_map(|&file| {
+            let error = context.files[file].parse_error.as_ref()?;
+            Some(Diagnostic {
+                rule: RULE.name,
+                severity: Severity::Error,
+                message: "java.util.Properties cannot load this file (\"Malformed \\uxxxx encoding\"): Kafka refuses to \
+                          start with it, and kafkalint checks nothing else in it"
+                    .into(),
+                key: None,
+                labels: vec![Label { file, span: error.span.clone(), message: error.to_string() }],
+                help: "write exactly four hex digits after \\u (\\u00e9), or double the backslash for a literal one (\\\\u)"
+                    .into(),
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,137 @@
+//! `min-isr-headroom`: a minimum in-sync replica count that leaves no broker free to fail,
+//! or that can never be met.
+
+use super::support::{INTERNAL_TOPICS, brokers, int_value, node_name, value_label};
+use super::{Context, Rule};
+use crate::cluster::Cluster;
+use crate::diagnostic::{Diagnostic, Label, Severity};
+
+pub const RULE: Rule = Rule {
+    name: "min-isr-headroom",
+    severity: Severity::Error,
+    summary: "min ISR at or above the replication factor (no broker may fail) or above the broker count",
+    check,
+};
+
+/// A replication factor and the min ISR that applies to the topics it shapes.
+struct Pair {
+    replication_key: &'static str,
+    min_isr_key: &'static str,
+    what: &'static str,
+    /// Whether exceeding the replication factor is certain breakage (an internal topic) or
+    /// depends on how topics are created (the broker defaults).
+    above_factor: Severity,
+}
+
+fn pairs(context: &Context, cluster: &Cluster) -> Vec<Pair> {
+    let mut pairs: Vec<Pair> = INTERNAL_TOPICS
+        .iter()
+        .filter(|topic| topic.applies(context.files, &cluster.nodes))
+        .filter_map(|topic| {
+            Some(Pair {
+                replication_key: topic.replication_key,
+                min_isr_key: topic.min_isr_key?,
+                what: topic.users,
+                above_factor: Severity::Error,
+            })
+        })
+        .collect();
+    pairs.push(Pair {
+        replication_key: "default.replication.factor",
+        min_isr_key: "min.insync.replicas",
+        what: "producers with acks=all (the default since Kafka 3.0) on topics created with the default replication factor",
+        above_factor: Severity::Warning,
+    });
+    pairs
+}
+
+fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    let files = context.files;
+    let broker_count = cluster.broker_count() as i64;
+    let mut diagnostics = Vec::new();
+    if broker_count == 0 {
+        return diagnostics;
+    }
+    for pair in pairs(context, cluster) {
+        for node in cluster.brokers() {
+            let Some((factor, factor_value)) = int_value(files, node, pair.replication_key) else {
+                continue;
+            };
+            let Some((min_isr, min_isr_value)) = int_value(files, node, pair.min_isr_key) else {
+                continue;
+            };
+            // A factor above the broker count is its own finding: the topic cannot exist.
+            if factor < 1
+                || min_isr < 1
+                || (pair.above_factor == Severity::Error && factor > broker_count)
+            {
+                continue;
+            }
+            let (rf_key, isr_key) = (pair.replication_key, pair.min_isr_key);
+            let (severity, message, help) = if min_isr > broker_count {
+                if !cluster.broker_count_is_known(files) {
+                    continue;
+                }
+                (
+                    Severity::Error,
+                    format!(
+                        "{isr_key}={min_isr} but the cluster has {}: it can never be met, so writes fail with NOT_ENOUGH_REPLICAS and {} stop",
+                        brokers(broker_count as usize),
+                        pair.what
+                    ),
+                    format!("set {isr_key} to at most {}", (broker_count - 1).max(1)),
+                )
+            } else if min_isr > factor {
+                (
+                    pair.above_factor,
+                    format!(
+                        "{isr_key}={min_isr} is above {rf_key}={factor}: there are never enough in-sync replicas, so \
+                         writes fail with NOT_ENOUGH_REPLICAS and {} stop",
+                        pair.what
+                    ),
+                    format!("set {isr_key} to {} or raise {rf_key}", (factor - 1).max(1)),
+                )
+            } else if min_isr == factor && factor >= 2 {
+                (
+                    Severity::Warning,
+                    format!(
+                        "{isr_key}={min_isr} equals {rf_key}={factor}: every replica must be in sync, so one broker down \
+                         (a crash or a rolling restart) stops {}",
+                        pair.what
+                    ),
+                    format!(
+                        "set {isr_key}={} (one less than the replication factor) or raise {rf_key}",
+                        factor - 1
+                    ),
+                )
+            } else {
+                continue;
+            };
+            let mut labels = vec![value_label(
+                node,
+                isr_key,
+                &min_isr_value,
+                format!("min ISR {min_isr}"),
+            )];
+            let factor_label = value_label(
+                node,
+                rf_key,
+                &factor_value,
+                format!("replication factor {factor}"),
+            );
+            if factor_value.entry().is_some() || labels[0].span != factor_label.span {
+                labels.push(factor_label);
+            }
+            labels.dedup_by(|a: &mut Label, b: &mut Label| a.span == b.span);
+            diagnostics.push(Diagnostic {
+                rule: RULE.name,
+                severity,
+                message: format!("{}: {message}", node_name(files, node)),
+                key: Some(isr_key.to_string()),
+                labels,
+                help,
+            });
+        }
+    }
+    diagnostics
+}

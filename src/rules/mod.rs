@@ -1,0 +1,53 @@
+//! The rule registry. Each rule is a function from a cluster to diagnostics; it never reads
+//! files or prints.
+
+mod duplicate_key;
+mod duplicate_node_id;
+mod inconsistent_cluster_value;
+mod internal_topic_replication;
+mod malformed_escape;
+mod min_isr_headroom;
+mod support;
+mod utf8_in_latin1_file;
+
+use crate::cluster::Cluster;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::source::SourceFile;
+
+/// What every rule sees besides the cluster.
+pub struct Context<'a> {
+    pub files: &'a [SourceFile],
+}
+
+pub struct Rule {
+    /// Stable kebab-case name, also the doc's file name `rules/<name>.md`.
+    pub name: &'static str,
+    /// The most severe level the rule reports at.
+    pub severity: Severity,
+    /// One line for listings.
+    pub summary: &'static str,
+    pub check: fn(&Cluster, &Context) -> Vec<Diagnostic>,
+}
+
+/// Every rule, in the order they are documented.
+pub const RULES: &[Rule] = &[
+    internal_topic_replication::RULE,
+    min_isr_headroom::RULE,
+    inconsistent_cluster_value::RULE,
+    duplicate_key::RULE,
+    duplicate_node_id::RULE,
+    malformed_escape::RULE,
+    utf8_in_latin1_file::RULE,
+];
+
+pub fn find(name: &str) -> Option<&'static Rule> {
+    RULES.iter().find(|rule| rule.name == name)
+}
+
+/// Runs every rule over one cluster.
+pub fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    RULES
+        .iter()
+        .flat_map(|rule| (rule.check)(cluster, context))
+        .collect()
+}

@@ -1,0 +1,136 @@
+//! Small pieces the rules share.
+
+use crate::cluster::{Effective, Mode, Node};
+use crate::diagnostic::Label;
+use crate::secrets;
+use crate::source::SourceFile;
+
+/// How a message names a node: `broker 0`, `node 3`, or its file when it has no id.
+pub fn node_name(files: &[SourceFile], node: &Node) -> String {
+    let file_name = files[node.file]
+        .path
+        .rsplit('/')
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    match node.id_entry(files) {
+        Some(entry) if node.mode == Mode::ZooKeeper || entry.key == "broker.id" => {
+            format!("broker {} ({file_name})", entry.value.trim())
+        }
+        Some(entry) => format!("node {} ({file_name})", entry.value.trim()),
+        None => file_name,
+    }
+}
+
+/// A label on the value of `key` in the node's file, or at the top of the file when the key is
+/// not set there (the default applies).
+pub fn value_label(node: &Node, key: &str, effective: &Effective, message: String) -> Label {
+    match effective.entry() {
+        Some(entry) => Label {
+            file: node.file,
+            span: entry.value_span.clone(),
+            message,
+        },
+        None => Label {
+            file: node.file,
+            span: 0..0,
+            message: format!(
+                "{key} is not set: Kafka's default {} applies ({message})",
+                effective.value()
+            ),
+        },
+    }
+}
+
+/// A value as messages may quote it: secrets never.
+pub fn quoted(key: &str, value: &str) -> String {
+    if secrets::is_secret(key, value) {
+        secrets::REDACTED.to_string()
+    } else {
+        format!("`{}`", value.trim())
+    }
+}
+
+/// "1 broker", "3 brokers".
+pub fn brokers(count: usize) -> String {
+    if count == 1 {
+        "1 broker".to_string()
+    } else {
+        format!("{count} brokers")
+    }
+}
+
+/// Effective value of `key` on `node` as an integer, when it is set or defaulted and parses.
+pub fn int_value<'a>(
+    files: &'a [SourceFile],
+    node: &Node,
+    key: &str,
+) -> Option<(i64, Effective<'a>)> {
+    let effective = node.effective(files, key)?;
+    Some((effective.as_int()?, effective))
+}
+
+/// Whether the cluster uses share groups (Kafka 4): some file sets a share-group key. Without
+/// that, `__share_group_state` is never created and its settings do not matter.
+pub fn uses_share_groups(files: &[SourceFile], nodes: &[Node]) -> bool {
+    nodes.iter().any(|node| {
+        files[node.file].properties.entries.iter().any(|entry| {
+            entry.key.starts_with("share.coordinator.")
+                || entry.key.starts_with("group.share.")
+                || entry.key == "share.version"
+        })
+    })
+}
+
+/// A topic Kafka creates for itself on first use, with the broker keys that shape it.
+pub struct InternalTopic {
+    pub topic: &'static str,
+    pub replication_key: &'static str,
+    /// The key that sets the topic's `min.insync.replicas`, where Kafka has one.
+    pub min_isr_key: Option<&'static str>,
+    /// Who depends on the topic.
+    pub users: &'static str,
+    /// What happens when a broker holding the only replica of a partition stops.
+    pub partition_lost: &'static str,
+    /// Only shaped when share groups are in use.
+    pub share_groups_only: bool,
+}
+
+pub const INTERNAL_TOPICS: &[InternalTopic] = &[
+    InternalTopic {
+        topic: "__consumer_offsets",
+        replication_key: "offsets.topic.replication.factor",
+        min_isr_key: None,
+        users: "consumer groups",
+        partition_lost: "every consumer group whose coordinator partition it holds stops: FindCoordinator answers \
+                         COORDINATOR_NOT_AVAILABLE, so the group can neither join nor commit offsets",
+        share_groups_only: false,
+    },
+    InternalTopic {
+        topic: "__transaction_state",
+        replication_key: "transaction.state.log.replication.factor",
+        min_isr_key: Some("transaction.state.log.min.isr"),
+        users: "transactional and exactly-once producers",
+        partition_lost: "every transactional producer whose transactional id maps to a partition it holds stops: \
+                         InitProducerId and commits fail with COORDINATOR_NOT_AVAILABLE",
+        share_groups_only: false,
+    },
+    InternalTopic {
+        topic: "__share_group_state",
+        replication_key: "share.coordinator.state.topic.replication.factor",
+        min_isr_key: Some("share.coordinator.state.topic.min.isr"),
+        users: "share groups",
+        partition_lost: "every share group whose state partition it holds stops",
+        share_groups_only: true,
+    },
+];
+
+impl InternalTopic {
+    pub fn applies(&self, files: &[SourceFile], nodes: &[Node]) -> bool {
+        !self.share_groups_only || uses_share_groups(files, nodes)
+    }
+}
+
+/// The trap of every internal-topic fix, said once.
+pub const EXISTING_TOPIC_HELP: &str = "a topic that already exists keeps its replication factor when the config changes: \
+raise it with kafka-reassign-partitions.sh (a reassignment listing 3 replicas per partition)";

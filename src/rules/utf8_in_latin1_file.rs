@@ -1,0 +1,52 @@
+//! `utf8-in-latin1-file`: UTF-8 text in a file that Kafka reads as ISO-8859-1.
+
+use super::{Context, Rule};
+use crate::cluster::Cluster;
+use crate::diagnostic::{Diagnostic, Label, Severity};
+
+pub const RULE: Rule = Rule {
+    name: "utf8-in-latin1-file",
+    severity: Severity::Warning,
+    summary: "non-ASCII UTF-8 text that Kafka reads as Latin-1, so the value differs from what the editor shows",
+    check,
+};
+
+fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    for &file in &cluster.files {
+        let source = &context.files[file];
+        for entry in source
+            .properties
+            .entries
+            .iter()
+            .filter(|entry| entry.utf8_mismatch)
+        {
+            let span = entry.key_span.start..entry.value_span.end.max(entry.key_span.end);
+            let written = String::from_utf8_lossy(&source.bytes[span.clone()]).into_owned();
+            let seen_by_kafka = format!("{}={}", entry.key, entry.value);
+            let (written, seen_by_kafka) = if crate::secrets::is_secret(&entry.key, &entry.value) {
+                (
+                    crate::secrets::REDACTED.to_string(),
+                    crate::secrets::REDACTED.to_string(),
+                )
+            } else {
+                (
+                    format!("`{}`", written.escape_debug()),
+                    format!("`{}`", seen_by_kafka.escape_debug()),
+                )
+            };
+            diagnostics.push(Diagnostic {
+                rule: RULE.name,
+                severity: Severity::Warning,
+                message: format!(
+                    "Kafka reads broker files as ISO-8859-1, so the UTF-8 text {written} arrives as {seen_by_kafka}"
+                ),
+                key: Some(entry.key.clone()),
+                labels: vec![Label { file, span, message: "UTF-8 bytes, read one byte per character".into() }],
+                help: "write non-ASCII characters as \\uXXXX escapes (é is \\u00e9), which every reader decodes alike"
+                    .into(),
+            });
+        }
+    }
+    diagnostics
+}

@@ -1,0 +1,248 @@
+//! A file as read from disk, and the text of it that output may show: secrets redacted,
+//! control characters escaped, positions mapped back to the original bytes.
+
+use crate::properties::{self, ParseError, PropertiesFile, Span};
+use crate::secrets;
+
+/// One configuration file: its path as the user named it, its bytes, and what they parse to.
+#[derive(Debug)]
+pub struct SourceFile {
+    /// The path as shown in output (as given on the command line or found under it).
+    pub path: String,
+    pub bytes: Vec<u8>,
+    /// What the bytes parse to; empty when they do not parse.
+    pub properties: PropertiesFile,
+    /// Why `Properties.load` would throw on this file, if it would.
+    pub parse_error: Option<ParseError>,
+    line_starts: Vec<usize>,
+}
+
+impl SourceFile {
+    /// Parses `bytes` read from `path`.
+    pub fn new(path: String, bytes: Vec<u8>) -> Self {
+        let line_starts = line_starts(&bytes);
+        let (properties, parse_error) = match properties::parse(&bytes) {
+            Ok(properties) => (properties, None),
+            Err(error) => (PropertiesFile::default(), Some(error)),
+        };
+        SourceFile {
+            path,
+            bytes,
+            properties,
+            parse_error,
+            line_starts,
+        }
+    }
+
+    /// 1-based line and column of a byte offset. Lines end at `\n`, `\r` or `\r\n`, as for
+    /// `Properties`; the column counts characters (UTF-8 when the line is valid UTF-8, else bytes).
+    pub fn line_column(&self, offset: usize) -> (usize, usize) {
+        let line = self
+            .line_starts
+            .partition_point(|start| *start <= offset)
+            .max(1);
+        let start = self.line_starts[line - 1];
+        let before = &self.bytes[start..offset.min(self.bytes.len())];
+        let column = match std::str::from_utf8(before) {
+            Ok(text) => text.chars().count(),
+            Err(_) => before.len(),
+        };
+        (line, column + 1)
+    }
+
+    /// The text output may show for this file.
+    pub fn display_text(&self) -> DisplayText {
+        DisplayText::build(&self.bytes, &secret_spans(&self.bytes, &self.properties))
+    }
+}
+
+fn line_starts(bytes: &[u8]) -> Vec<usize> {
+    let mut starts = vec![0];
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' => starts.push(i + 1),
+            b'\r' if bytes.get(i + 1) == Some(&b'\n') => {
+                starts.push(i + 2);
+                i += 1;
+            }
+            b'\r' => starts.push(i + 1),
+            _ => {}
+        }
+        i += 1;
+    }
+    starts
+}
+
+/// The spans of every secret value in the file: entries, and commented-out entries too
+/// (`#ssl.key.password=...` still holds a password).
+fn secret_spans(bytes: &[u8], properties: &PropertiesFile) -> Vec<Span> {
+    let mut spans: Vec<Span> = properties
+        .entries
+        .iter()
+        .filter(|entry| {
+            !entry.value_span.is_empty() && secrets::is_secret(&entry.key, &entry.value)
+        })
+        .map(|entry| entry.value_span.clone())
+        .collect();
+    for comment in &properties.comments {
+        let body_start = comment.span.start + 1;
+        let body = &bytes[body_start..comment.span.end];
+        if let Ok(commented) = properties::parse(body) {
+            for entry in commented.entries {
+                if !entry.value_span.is_empty() && secrets::is_secret(&entry.key, &entry.value) {
+                    spans.push(
+                        body_start + entry.value_span.start..body_start + entry.value_span.end,
+                    );
+                }
+            }
+        }
+    }
+    spans.sort_by_key(|span| span.start);
+    spans
+}
+
+/// Text for display with a map from original byte offsets to its own byte offsets.
+#[derive(Debug)]
+pub struct DisplayText {
+    pub text: String,
+    /// (original offset, display offset) at every point where the two stop advancing together.
+    checkpoints: Vec<(usize, usize)>,
+}
+
+impl DisplayText {
+    fn build(bytes: &[u8], redactions: &[Span]) -> Self {
+        let utf8 = std::str::from_utf8(bytes).is_ok();
+        let mut text = String::with_capacity(bytes.len());
+        let mut checkpoints = vec![(0, 0)];
+        let mut redactions = redactions.iter().peekable();
+        let mut i = 0;
+        while i < bytes.len() {
+            if let Some(span) = redactions.next_if(|span| span.start <= i) {
+                if span.end <= i {
+                    continue;
+                }
+                checkpoints.push((i, text.len()));
+                text.push_str(secrets::REDACTED);
+                // Keep the line breaks of a continued value so that line numbers stay true.
+                for b in &bytes[i..span.end] {
+                    if *b == b'\n' || *b == b'\r' {
+                        text.push('\n');
+                    }
+                }
+                i = span.end;
+                checkpoints.push((i, text.len()));
+                continue;
+            }
+            let (c, width) = if utf8 {
+                let rest = std::str::from_utf8(&bytes[i..]).unwrap_or_default();
+                let c = rest.chars().next().unwrap_or('\u{fffd}');
+                (c, c.len_utf8())
+            } else {
+                (char::from(bytes[i]), 1)
+            };
+            let before = text.len();
+            match c {
+                '\r' if bytes.get(i + 1) == Some(&b'\n') => text.push('\r'),
+                // miette breaks lines at `\n` only; a lone `\r` ends a line for Kafka too.
+                '\r' => text.push('\n'),
+                '\n' | '\t' => text.push(c),
+                c if c.is_control() => text.push_str(&escape_control(c)),
+                c => text.push(c),
+            }
+            if text.len() - before != width {
+                checkpoints.push((i + width, text.len()));
+            }
+            i += width;
+        }
+        DisplayText { text, checkpoints }
+    }
+
+    /// Where an original byte offset lands in the display text.
+    pub fn offset(&self, original: usize) -> usize {
+        let index = self
+            .checkpoints
+            .partition_point(|(orig, _)| *orig <= original)
+            - 1;
+        let (orig, disp) = self.checkpoints[index];
+        let mapped = disp + (original - orig);
+        match self.checkpoints.get(index + 1) {
+            Some((_, next_disp)) => mapped.min(*next_disp),
+            None => mapped.min(self.text.len()),
+        }
+    }
+
+    /// An original span as a display span.
+    pub fn span(&self, span: &Span) -> Span {
+        let start = self.offset(span.start);
+        start..self.offset(span.end).max(start)
+    }
+}
+
+/// Terminal control characters are shown escaped, never sent raw to a terminal.
+fn escape_control(c: char) -> String {
+    format!("\\u{{{:x}}}", c as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn source(text: &[u8]) -> SourceFile {
+        SourceFile::new("f".into(), text.to_vec())
+    }
+
+    #[test]
+    fn lines_and_columns() {
+        let file = source(b"a=1\nb=2\r\nc=3\rd=\xc3\xa9x");
+        assert_eq!(file.line_column(0), (1, 1));
+        assert_eq!(file.line_column(6), (2, 3));
+        assert_eq!(file.line_column(9), (3, 1));
+        assert_eq!(file.line_column(13), (4, 1));
+        assert_eq!(file.line_column(17), (4, 4));
+    }
+
+    #[test]
+    fn secrets_are_redacted_and_positions_follow() {
+        let text = b"ssl.key.password=hunter2\n#ssl.keystore.password = old-secret\nlisteners=PLAINTEXT://:9092\n";
+        let file = source(text);
+        let display = file.display_text();
+        assert!(!display.text.contains("hunter2"));
+        assert!(!display.text.contains("old-secret"));
+        assert!(display.text.contains("ssl.key.password=[redacted]\n"));
+        let listeners = &file.properties.entries[1];
+        assert_eq!(
+            &display.text[display.span(&listeners.value_span)],
+            "PLAINTEXT://:9092"
+        );
+        let secret = &file.properties.entries[0];
+        assert_eq!(
+            &display.text[display.span(&secret.value_span)],
+            "[redacted]"
+        );
+    }
+
+    #[test]
+    fn jaas_values_are_redacted_whatever_the_key() {
+        let file = source(b"x.custom=org.Foo LoginModule required password=\"p\";\n");
+        assert!(!file.display_text().text.contains("password=\"p\""));
+    }
+
+    #[test]
+    fn control_characters_are_escaped() {
+        let file = source(b"k=\x1b[31mred\nz=1\n");
+        let display = file.display_text();
+        assert_eq!(display.text, "k=\\u{1b}[31mred\nz=1\n");
+        let z = &file.properties.entries[1];
+        assert_eq!(&display.text[display.span(&z.value_span)], "1");
+    }
+
+    #[test]
+    fn latin1_files_are_shown_as_kafka_reads_them() {
+        let file = source(b"k=caf\xe9\nz=1\n");
+        let display = file.display_text();
+        assert_eq!(display.text, "k=caf\u{e9}\nz=1\n");
+        let z = &file.properties.entries[1];
+        assert_eq!(&display.text[display.span(&z.value_span)], "1");
+    }
+}
