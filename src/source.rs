@@ -10,7 +10,8 @@ pub struct SourceFile {
     /// The path as shown in output (as given on the command line or found under it).
     pub path: String,
     pub bytes: Vec<u8>,
-    /// What the bytes parse to; empty when they do not parse.
+    /// What the bytes parse to. When they do not parse (see `parse_error`), the entries read
+    /// on past the error: good enough to redact, not to lint.
     pub properties: PropertiesFile,
     /// Why `Properties.load` would throw on this file, if it would.
     pub parse_error: Option<ParseError>,
@@ -21,10 +22,7 @@ impl SourceFile {
     /// Parses `bytes` read from `path`.
     pub fn new(path: String, bytes: Vec<u8>) -> Self {
         let line_starts = line_starts(&bytes);
-        let (properties, parse_error) = match properties::parse(&bytes) {
-            Ok(properties) => (properties, None),
-            Err(error) => (PropertiesFile::default(), Some(error)),
-        };
+        let (properties, parse_error) = properties::parse_lenient(&bytes);
         SourceFile {
             path,
             bytes,

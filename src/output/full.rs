@@ -80,13 +80,30 @@ fn miette_severity(severity: Severity) -> miette::Severity {
     }
 }
 
+/// Messages quote values from the files: their control characters are shown escaped, never
+/// sent raw to a terminal.
+fn printable(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_string();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() && c != '\n' {
+                format!("\\u{{{:x}}}", c as u32)
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 fn labeled(text: &DisplayText, label: &Label, primary: bool) -> LabeledSpan {
     let span = text.span(&label.span);
     let span = miette::SourceSpan::new(span.start.into(), span.len());
     if primary {
-        LabeledSpan::new_primary_with_span(Some(label.message.clone()), span)
+        LabeledSpan::new_primary_with_span(Some(printable(&label.message)), span)
     } else {
-        LabeledSpan::new_with_span(Some(label.message.clone()), span)
+        LabeledSpan::new_with_span(Some(printable(&label.message)), span)
     }
 }
 
@@ -118,11 +135,12 @@ fn render_one(
     let (_, source, labels) = parts.next().expect("a diagnostic has a primary label");
     let related = parts
         .map(|(file, source, labels)| Rendered {
-            message: format!("in {}", report.files[file].path),
+            message: format!("see also {}", report.files[file].path),
             code: None,
             url: None,
             help: None,
-            severity: miette_severity(diagnostic.severity),
+            // Shown as a note: the finding is counted once, above.
+            severity: miette::Severity::Advice,
             source,
             labels,
             related: Vec::new(),
@@ -130,10 +148,10 @@ fn render_one(
         .collect();
     debug_assert_eq!(primary_file, diagnostic.primary().file);
     Rendered {
-        message: diagnostic.message.clone(),
+        message: printable(&diagnostic.message),
         code: Some(diagnostic.rule.to_string()),
         url: Some(diagnostic.url()),
-        help: Some(diagnostic.help.clone()),
+        help: Some(printable(&diagnostic.help)),
         severity: miette_severity(diagnostic.severity),
         source,
         labels,

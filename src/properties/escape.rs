@@ -30,12 +30,13 @@ fn unicode_escape(input: &[u8]) -> nom::IResult<&[u8], u16> {
 }
 
 /// Decodes `chars` (Latin-1 characters of one key or value); `offsets` gives each one's byte
-/// offset, used to place an error.
-pub(super) fn unescape(chars: &[u8], offsets: &[usize]) -> Result<String, ParseError> {
+/// offset, used to place an error. A malformed escape is kept as written and reported.
+pub(super) fn unescape(chars: &[u8], offsets: &[usize]) -> (String, Option<ParseError>) {
     if !chars.contains(&b'\\') && chars.is_ascii() {
         // The common case: nothing to decode.
-        return Ok(String::from_utf8(chars.to_vec()).unwrap_or_default());
+        return (String::from_utf8(chars.to_vec()).unwrap_or_default(), None);
     }
+    let mut error = None;
     let mut units: Vec<u16> = Vec::with_capacity(chars.len());
     let mut i = 0;
     while i < chars.len() {
@@ -59,10 +60,12 @@ pub(super) fn unescape(chars: &[u8], offsets: &[usize]) -> Result<String, ParseE
                 Err(_) => {
                     let start = offsets[i - 1];
                     let end = offsets[(i + 4).min(chars.len() - 1)] + 1;
-                    return Err(ParseError {
+                    let malformed = ParseError {
                         error: EscapeError::MalformedUnicode,
                         span: start..end,
-                    });
+                    };
+                    error = error.or(Some(malformed));
+                    units.push(u16::from(b'\\'));
                 }
             }
             continue;
@@ -78,5 +81,5 @@ pub(super) fn unescape(chars: &[u8], offsets: &[usize]) -> Result<String, ParseE
     }
     // Java strings are UTF-16: `\uD83D\uDE00` is one character. A lone surrogate cannot be
     // held in a Rust string; it becomes U+FFFD.
-    Ok(String::from_utf16_lossy(&units))
+    (String::from_utf16_lossy(&units), error)
 }

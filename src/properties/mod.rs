@@ -77,18 +77,32 @@ impl PropertiesFile {
 
 /// Parses a file's bytes exactly as `java.util.Properties.load(InputStream)` does.
 pub fn parse(bytes: &[u8]) -> Result<PropertiesFile, ParseError> {
+    match parse_lenient(bytes) {
+        (file, None) => Ok(file),
+        (_, Some(error)) => Err(error),
+    }
+}
+
+/// Like [`parse`], but reads on past a malformed escape (keeping it as written) so that every
+/// entry is known, e.g. to redact secrets around the error. Returns the first error.
+pub fn parse_lenient(bytes: &[u8]) -> (PropertiesFile, Option<ParseError>) {
     let mut file = PropertiesFile::default();
+    let mut first_error = None;
     for line in lines::logical_lines(bytes) {
         match line {
             lines::Line::Comment(span) => file.comments.push(Comment { span }),
-            lines::Line::Data(line) => file.entries.push(split_entry(bytes, &line)?),
+            lines::Line::Data(line) => {
+                let (entry, error) = split_entry(bytes, &line);
+                file.entries.push(entry);
+                first_error = first_error.or(error);
+            }
         }
     }
-    Ok(file)
+    (file, first_error)
 }
 
 /// Splits a logical line into key and value the way `Properties.load0` does.
-fn split_entry(bytes: &[u8], line: &lines::LogicalLine) -> Result<Entry, ParseError> {
+fn split_entry(bytes: &[u8], line: &lines::LogicalLine) -> (Entry, Option<ParseError>) {
     let chars = &line.chars;
     let limit = chars.len();
     let mut key_len = 0;
@@ -120,19 +134,21 @@ fn split_entry(bytes: &[u8], line: &lines::LogicalLine) -> Result<Entry, ParseEr
         value_start += 1;
     }
 
-    let key = escape::unescape(&chars[..key_len], &line.offsets[..key_len])?;
-    let value = escape::unescape(&chars[value_start..], &line.offsets[value_start..])?;
+    let (key, key_error) = escape::unescape(&chars[..key_len], &line.offsets[..key_len]);
+    let (value, value_error) =
+        escape::unescape(&chars[value_start..], &line.offsets[value_start..]);
     let key_span = line.span_of(0..key_len);
     let value_span = line.span_of(value_start..limit);
     let utf8_mismatch = has_utf8_sequence(&bytes[key_span.clone()])
         || has_utf8_sequence(&bytes[value_span.clone()]);
-    Ok(Entry {
+    let entry = Entry {
         key,
         value,
         key_span,
         value_span,
         utf8_mismatch,
-    })
+    };
+    (entry, key_error.or(value_error))
 }
 
 /// Whitespace for `Properties`: space, tab and form feed, nothing else.

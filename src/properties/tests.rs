@@ -211,3 +211,11 @@ fn duplicate_keys_are_kept_and_the_last_wins() {
     let effective: Vec<_> = file.effective_entries().map(|e| e.value.as_str()).collect();
     assert_eq!(effective, vec!["x", "2"]);
 }
+
+#[test]
+fn lenient_parsing_reads_on_past_a_malformed_escape() {
+    let (file, error) = parse_lenient(b"a=C:\\users\nssl.key.password=secret\n");
+    assert!(error.is_some());
+    assert_eq!(file.entries.len(), 2);
+    assert_eq!(file.entries[1].value, "secret");
+}

@@ -436,3 +436,18 @@ mod tests {
         assert_eq!(keys.len(), SETTINGS.len());
     }
 }
+
+#[cfg(test)]
+mod doc_tests {
+    #[test]
+    fn the_doc_lists_every_curated_key() {
+        let doc = include_str!("../../rules/inconsistent-cluster-value.md");
+        for setting in super::SETTINGS {
+            assert!(
+                doc.contains(&format!("`{}`", setting.key)),
+                "{} is missing from the doc",
+                setting.key
+            );
+        }
+    }
+}

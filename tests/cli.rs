@@ -1,0 +1,242 @@
+//! The command line as a user meets it: exit codes, bad input, secrets, determinism.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn kafkalint(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn exit_0_when_clean_and_1_on_findings() {
+    let clean = kafkalint(&["check", "fixtures/seed-zk-3-brokers-fixed"], root());
+    assert_eq!(clean.status.code(), Some(0), "{}", stdout(&clean));
+    assert!(stdout(&clean).contains("No problems found (3 files in 1 cluster)."));
+    let bad = kafkalint(&["check", "fixtures/seed-zk-3-brokers"], root());
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(stdout(&bad).contains("Found 6 errors, 0 warnings (3 files in 1 cluster)."));
+}
+
+#[test]
+fn info_alone_exits_0() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("server.properties"), "broker.id=0\nzookeeper.connect=zk:2181\noffsets.topic.replication.factor=1\ntransaction.state.log.replication.factor=1\ntransaction.state.log.min.isr=1\nbroker.id=0\n").unwrap();
+    let output = kafkalint(&["check", "--format", "json", "."], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    assert!(stdout(&output).contains("\"severity\": \"info\""));
+}
+
+#[test]
+fn json_has_the_documented_shape() {
+    let output = kafkalint(
+        &["check", "--format", "json", "fixtures/seed-zk-3-brokers"],
+        root(),
+    );
+    let document: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let first = &document["diagnostics"][0];
+    for field in [
+        "rule", "severity", "message", "file", "line", "column", "key", "labels", "help", "url",
+    ] {
+        assert!(first.get(field).is_some(), "missing {field}");
+    }
+    assert_eq!(
+        first["file"],
+        "fixtures/seed-zk-3-brokers/server-0.properties"
+    );
+    assert_eq!(first["line"], 28);
+    assert_eq!(first["column"], 34);
+    assert_eq!(first["labels"][0]["line"], 28);
+    assert_eq!(document["summary"]["errors"], 6);
+    assert_eq!(document["summary"]["files"], 3);
+}
+
+#[test]
+fn brokers_flag_declares_the_cluster_size_of_a_templated_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("server.properties"),
+        "broker.id=${BROKER_ID}\nzookeeper.connect=zk:2181\noffsets.topic.replication.factor=1\n",
+    )
+    .unwrap();
+    let alone = kafkalint(
+        &["check", "--format", "json", "server.properties"],
+        dir.path(),
+    );
+    assert!(!stdout(&alone).contains("offsets.topic.replication.factor=1 on a cluster"));
+    let declared = kafkalint(
+        &[
+            "check",
+            "--brokers",
+            "3",
+            "--format",
+            "json",
+            "server.properties",
+        ],
+        dir.path(),
+    );
+    assert_eq!(declared.status.code(), Some(1));
+    assert!(
+        stdout(&declared).contains("offsets.topic.replication.factor=1 on a cluster of 3 brokers")
+    );
+}
+
+#[test]
+fn usage_and_io_errors_exit_2_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("empty.properties"), "").unwrap();
+    std::fs::write(
+        dir.path().join("junk.properties"),
+        b"\x00\x01\x02\xff\xfe binary",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("consumer.properties"),
+        "bootstrap.servers=localhost:9092\ngroup.id=g\n",
+    )
+    .unwrap();
+    for (args, expected) in [
+        (
+            vec!["check", "missing.properties"],
+            "missing.properties: no such file or directory",
+        ),
+        (
+            vec!["check", "empty.properties"],
+            "empty.properties: empty file",
+        ),
+        (
+            vec!["check", "junk.properties"],
+            "junk.properties: binary data",
+        ),
+        (
+            vec!["check", "consumer.properties"],
+            "consumer.properties: no broker or controller settings",
+        ),
+        (vec!["check", "--brokers", "0", "."], "--brokers"),
+        (vec!["check", "--format", "xml", "."], "--format"),
+        (vec!["frobnicate"], "frobnicate"),
+    ] {
+        let output = kafkalint(&args, dir.path());
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(
+            stderr(&output).contains(expected),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(!stderr(&output).contains("panicked"), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?} printed to stdout");
+    }
+}
+
+#[test]
+fn a_folder_with_broken_files_skips_them_with_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("server.properties"), b"\x00\x00junk").unwrap();
+    std::fs::write(dir.path().join("consumer.properties"), "group.id=g\n").unwrap();
+    let output = kafkalint(&["check", "."], dir.path());
+    assert_eq!(output.status.code(), Some(0));
+    assert!(
+        stderr(&output).contains("skipped server.properties: binary data"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn secrets_never_appear_in_any_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let jaas = "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"admin\" password=\"jaas-pass-123\";";
+    std::fs::write(
+        dir.path().join("server-0.properties"),
+        format!(
+            "broker.id=0\nzookeeper.connect=zk:2181\ndelegation.token.secret.key=token-key-aaa\nssl.keystore.password=ks-pass-1\n\
+             ssl.keystore.password=ks-pass-2\n#ssl.key.password=commented-pass\nlistener.name.sasl_plaintext.plain.sasl.jaas.config={jaas}\n\
+             listener.name.sasl_plaintext.plain.sasl.jaas.config={jaas}x\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("server-1.properties"),
+        "broker.id=1\nzookeeper.connect=zk:2181\ndelegation.token.secret.key=token-key-bbb\nssl.truststore.password=ts-pass\n",
+    )
+    .unwrap();
+    // A file that cannot be loaded is still shown around its error: redacted too.
+    std::fs::write(
+        dir.path().join("server-2.properties"),
+        "broker.id=2\nzookeeper.connect=zk:2181\nssl.key.password=broken-file-pass\nlog.dirs=C:\\users\n",
+    )
+    .unwrap();
+    for format in ["full", "json"] {
+        let output = kafkalint(&["check", "--format", format, "."], dir.path());
+        let text = format!("{}{}", stdout(&output), stderr(&output));
+        assert!(
+            text.contains("delegation.token.secret.key"),
+            "{format}: the finding is there:\n{text}"
+        );
+        for secret in [
+            "token-key-aaa",
+            "token-key-bbb",
+            "ks-pass-1",
+            "ks-pass-2",
+            "commented-pass",
+            "jaas-pass-123",
+            "ts-pass",
+            "broken-file-pass",
+        ] {
+            assert!(!text.contains(secret), "{format} shows {secret}:\n{text}");
+        }
+    }
+}
+
+#[test]
+fn output_is_deterministic() {
+    let first = kafkalint(&["check", "--format", "json", "fixtures"], root());
+    let second = kafkalint(&["check", "--format", "json", "fixtures"], root());
+    assert_eq!(first.stdout, second.stdout);
+    let full = kafkalint(&["check", "fixtures"], root());
+    assert_eq!(
+        full.stdout,
+        kafkalint(&["check", "fixtures"], root()).stdout
+    );
+}
+
+#[test]
+fn control_characters_in_values_are_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("server-0.properties"),
+        "broker.id=0\nzookeeper.connect=zk:2181/\x1b[31mred\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("server-1.properties"),
+        "broker.id=1\nzookeeper.connect=zk:2181/blue\n",
+    )
+    .unwrap();
+    let output = kafkalint(&["check", "."], dir.path());
+    assert!(
+        !output.stdout.contains(&0x1b),
+        "raw ESC sent to the terminal"
+    );
+    assert!(stdout(&output).contains("\\u{1b}"));
+}

@@ -1,0 +1,99 @@
+//! Snapshot tests over `fixtures/`: the `full` and `json` output of every fixture cluster, and
+//! for `fixtures/<rule>/{bad,good}` that the bad cluster triggers the rule and the good one does not.
+
+use std::path::{Path, PathBuf};
+
+use kafkalint::output::{FullStyle, full, json};
+
+fn fixture_clusters() -> Vec<PathBuf> {
+    let root = Path::new("fixtures");
+    let mut clusters = Vec::new();
+    for entry in std::fs::read_dir(root).unwrap() {
+        let path = entry.unwrap().path();
+        let children: Vec<PathBuf> = std::fs::read_dir(&path)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_dir())
+            .collect();
+        if children.is_empty() {
+            clusters.push(path);
+        } else {
+            clusters.extend(children);
+        }
+    }
+    clusters.sort();
+    clusters
+}
+
+fn snapshot_name(path: &Path) -> String {
+    path.strip_prefix("fixtures")
+        .unwrap()
+        .to_string_lossy()
+        .replace(['/', '\\'], "__")
+}
+
+#[test]
+fn fixture_snapshots() {
+    std::env::set_current_dir(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let clusters = fixture_clusters();
+    assert!(clusters.len() >= 16, "fixtures found: {clusters:?}");
+    for cluster in clusters {
+        let report = kafkalint::check(
+            std::slice::from_ref(&cluster),
+            &kafkalint::Options::default(),
+        )
+        .unwrap();
+        let name = snapshot_name(&cluster);
+        insta::assert_snapshot!(
+            format!("{name}__full"),
+            full(
+                &report,
+                FullStyle {
+                    color: false,
+                    width: 100
+                }
+            )
+        );
+        insta::assert_snapshot!(format!("{name}__json"), json(&report));
+
+        let rule = cluster
+            .parent()
+            .and_then(|p| p.file_name())
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let variant = cluster.file_name().unwrap().to_string_lossy().into_owned();
+        if kafkalint::rules::find(&rule).is_some() {
+            let hits = report.diagnostics.iter().filter(|d| d.rule == rule).count();
+            if variant.starts_with("bad") {
+                assert!(hits > 0, "{}: expected {rule}", cluster.display());
+            } else {
+                assert_eq!(hits, 0, "{}: expected no {rule}", cluster.display());
+            }
+        }
+    }
+}
+
+#[test]
+fn the_seed_is_caught_at_each_brokers_replication_line_and_its_twin_is_clean() {
+    std::env::set_current_dir(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let options = kafkalint::Options::default();
+    let report = kafkalint::check(&["fixtures/seed-zk-3-brokers".into()], &options).unwrap();
+    for broker in 0..3 {
+        let file = format!("fixtures/seed-zk-3-brokers/server-{broker}.properties");
+        let on_offsets_line = report.diagnostics.iter().any(|d| {
+            let label = d.primary();
+            let source = &report.files[label.file];
+            source.path == file
+                && d.rule == "internal-topic-replication"
+                && d.key.as_deref() == Some("offsets.topic.replication.factor")
+                && source.bytes[label.span.clone()] == *b"1"
+        });
+        assert!(
+            on_offsets_line,
+            "the finding points at the RF value of broker {broker}"
+        );
+    }
+    let fixed = kafkalint::check(&["fixtures/seed-zk-3-brokers-fixed".into()], &options).unwrap();
+    assert!(fixed.diagnostics.is_empty(), "{:#?}", fixed.diagnostics);
+}

@@ -1,0 +1,133 @@
+//! Every rule has a doc in `rules/<name>.md`, and the doc's examples are linted here: each "Bad"
+//! example must trigger its rule and each "Good" example must not, so the docs cannot lie.
+
+use std::path::Path;
+
+use kafkalint::rules::RULES;
+
+/// One `### Bad...` or `### Good...` section: its title and its files.
+struct Example {
+    title: String,
+    bad: bool,
+    files: Vec<(String, String)>,
+}
+
+fn examples(doc: &str) -> Vec<Example> {
+    let mut examples: Vec<Example> = Vec::new();
+    let mut lines = doc.lines();
+    while let Some(line) = lines.next() {
+        if let Some(title) = line.strip_prefix("### ") {
+            let bad = title.starts_with("Bad");
+            assert!(
+                bad || title.starts_with("Good"),
+                "example titles start with Bad or Good: {title}"
+            );
+            examples.push(Example {
+                title: title.to_string(),
+                bad,
+                files: Vec::new(),
+            });
+        } else if line.starts_with("## ") && !examples.is_empty() {
+            break;
+        } else if let Some(info) = line.strip_prefix("```properties") {
+            let name = info
+                .trim()
+                .strip_prefix("file=")
+                .expect("a properties block names its file=")
+                .to_string();
+            let mut body = String::new();
+            for line in lines.by_ref() {
+                if line.starts_with("```") {
+                    break;
+                }
+                body.push_str(line);
+                body.push('\n');
+            }
+            examples
+                .last_mut()
+                .expect("a block belongs to an example")
+                .files
+                .push((name, body));
+        }
+    }
+    examples
+}
+
+#[test]
+fn every_rule_has_a_doc_with_bad_and_good_examples_that_hold() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for rule in RULES {
+        let path = root.join("rules").join(format!("{}.md", rule.name));
+        let doc = std::fs::read_to_string(&path)
+            .unwrap_or_else(|_| panic!("{} has no doc at {path:?}", rule.name));
+        assert!(
+            doc.starts_with(&format!("# {}\n", rule.name)),
+            "{}: the doc starts with its name",
+            rule.name
+        );
+        for section in [
+            "## What it catches",
+            "## Why it breaks production",
+            "## Examples",
+            "## Fix",
+            "## Kafka documentation",
+        ] {
+            assert!(
+                doc.contains(section),
+                "{}: the doc has {section}",
+                rule.name
+            );
+        }
+        let examples = examples(&doc);
+        assert!(
+            examples.iter().any(|e| e.bad) && examples.iter().any(|e| !e.bad),
+            "{}: bad and good examples",
+            rule.name
+        );
+        for example in examples {
+            let dir = tempfile::tempdir().unwrap();
+            for (name, body) in &example.files {
+                std::fs::write(dir.path().join(name), body).unwrap();
+            }
+            let report =
+                kafkalint::check(&[dir.path().to_path_buf()], &kafkalint::Options::default())
+                    .unwrap();
+            let hits = report
+                .diagnostics
+                .iter()
+                .filter(|d| d.rule == rule.name)
+                .count();
+            if example.bad {
+                assert!(
+                    hits > 0,
+                    "{}: \"{}\" should be reported",
+                    rule.name,
+                    example.title
+                );
+            } else {
+                assert_eq!(
+                    hits, 0,
+                    "{}: \"{}\" should be clean: {:#?}",
+                    rule.name, example.title, report.diagnostics
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_doc_belongs_to_a_rule() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let name = entry
+            .unwrap()
+            .file_name()
+            .to_string_lossy()
+            .trim_end_matches(".md")
+            .to_string();
+        assert!(
+            kafkalint::rules::find(&name).is_some(),
+            "rules/{name}.md documents no rule"
+        );
+    }
+}
