@@ -227,12 +227,33 @@ fn push_clusters(
         .copied()
         .filter(|i| found.files[*i].parse_error.is_some())
         .collect();
-    let (kraft, other): (Vec<Node>, Vec<Node>) = nodes
+    let (mut kraft, other): (Vec<Node>, Vec<Node>) = nodes
         .into_iter()
         .partition(|node| has_zookeeper && has_kraft && node.mode == Mode::KRaft);
+    // Kafka's distribution ships config/kraft/{server,broker,controller}.properties: a
+    // single-node combined sample beside a broker + controller pair. They are alternatives,
+    // not one cluster.
+    let mut other = other;
+    let stock_sample = take_stock_combined_sample(
+        &found.files,
+        if kraft.is_empty() {
+            &mut other
+        } else {
+            &mut kraft
+        },
+    );
     let mut groups = vec![other];
     if !kraft.is_empty() {
         groups.push(kraft);
+    }
+    if let Some(sample) = stock_sample {
+        let file = sample.file;
+        found.clusters.push(Cluster {
+            name: found.files[file].path.clone(),
+            nodes: vec![sample],
+            files: vec![file],
+            declared_brokers,
+        });
     }
     let split = groups.len() > 1;
     for (index, nodes) in groups.into_iter().enumerate() {
@@ -252,6 +273,33 @@ fn push_clusters(
             declared_brokers,
         });
     }
+}
+
+/// Takes the combined-mode `server.properties` out of a folder that holds Kafka's three KRaft
+/// samples (`server.properties` combined, `broker.properties` broker-only,
+/// `controller.properties` controller-only).
+fn take_stock_combined_sample(files: &[SourceFile], nodes: &mut Vec<Node>) -> Option<Node> {
+    let named = |name: &str| {
+        nodes
+            .iter()
+            .position(|node| files[node.file].path.rsplit('/').next() == Some(name))
+    };
+    let (server, broker, controller) = (
+        named("server.properties")?,
+        named("broker.properties")?,
+        named("controller.properties")?,
+    );
+    let roles = |index: usize| {
+        (
+            nodes[index].mode,
+            nodes[index].roles.broker,
+            nodes[index].roles.controller,
+        )
+    };
+    let stock = roles(server) == (Mode::KRaft, true, true)
+        && roles(broker) == (Mode::KRaft, true, false)
+        && roles(controller) == (Mode::KRaft, false, true);
+    stock.then(|| nodes.remove(server))
 }
 
 /// What names the cluster a node belongs to: its ZooKeeper connection or its KRaft quorum.

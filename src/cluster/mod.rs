@@ -88,20 +88,44 @@ impl Cluster {
             .unwrap_or_else(|| self.brokers().count())
     }
 
-    /// Whether the broker count is known. A lone broker file whose id is a placeholder
-    /// (`broker.id=%ID%`, `${BROKER_ID}`) is a template stamped out for many brokers: without
-    /// `--brokers`, how many is unknown.
+    /// Whether the broker count is known. A lone broker file is one of an unknown number of
+    /// brokers when its id is a placeholder (`broker.id=%ID%`, `${BROKER_ID}`: a template), when
+    /// its `controller.quorum.voters` names other nodes, or when its `zookeeper.connect` names an
+    /// ensemble of several hosts. Then, without `--brokers`, the count is unknown.
     pub fn broker_count_is_known(&self, files: &[SourceFile]) -> bool {
         if self.declared_brokers.is_some() {
             return true;
         }
         let mut brokers = self.brokers();
-        match (brokers.next(), brokers.next()) {
-            (Some(only), None) => only
-                .id_entry(files)
-                .is_none_or(|entry| entry.value.trim().parse::<i64>().is_ok()),
-            _ => true,
+        let (Some(only), None) = (brokers.next(), brokers.next()) else {
+            return true;
+        };
+        if self.nodes.len() > 1 {
+            return true;
         }
+        let properties = &files[only.file].properties;
+        let id = only.id_entry(files).map(|entry| entry.value.trim());
+        let templated = id.is_some_and(|id| id.parse::<i64>().is_err());
+        // The file itself names other nodes: a quorum with other voters, or a ZooKeeper
+        // ensemble of several hosts (a production ensemble serves more than one broker).
+        let other_voters = properties
+            .get("controller.quorum.voters")
+            .is_some_and(|voters| {
+                voters
+                    .value
+                    .split(',')
+                    .filter_map(|voter| voter.trim().split_once('@'))
+                    .any(|(voter, _)| Some(voter.trim()) != id)
+            });
+        let ensemble = properties.get("zookeeper.connect").is_some_and(|connect| {
+            let hosts = connect.value.split('/').next().unwrap_or_default();
+            hosts
+                .split(',')
+                .filter(|host| !host.trim().is_empty())
+                .count()
+                > 1
+        });
+        !(templated || other_voters || ensemble)
     }
 }
 
