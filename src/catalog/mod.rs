@@ -9,7 +9,9 @@ pub fn default_value(key: &str) -> Option<&'static str> {
         .map(|index| DEFAULTS[index].1)
 }
 
-/// Defaults of the keys the rules reason about (Kafka 4.x broker ConfigDef), sorted by key.
+/// Defaults of the keys the rules reason about, sorted by key. They are the same in every Kafka
+/// release from 2.8 to the newest; a test checks them against the catalogue that `catalog/`
+/// dumps from Kafka's own ConfigDef, release by release.
 const DEFAULTS: &[(&str, &str)] = &[
     ("default.replication.factor", "1"),
     ("min.insync.replicas", "1"),
@@ -28,5 +30,36 @@ mod tests {
     #[test]
     fn table_is_sorted_for_binary_search() {
         assert!(super::DEFAULTS.windows(2).all(|pair| pair[0].0 < pair[1].0));
+    }
+
+    /// Every default in the table is Kafka's, in every release that has the key.
+    #[test]
+    fn defaults_agree_with_kafkas_config_def_in_every_release() {
+        let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/data");
+        let mut releases = 0;
+        for entry in std::fs::read_dir(&data).expect("catalog/data exists") {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if !(name.starts_with("kafka-") && name.ends_with(".json")) {
+                continue;
+            }
+            releases += 1;
+            let release: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let configs = release["configs"].as_array().expect("configs");
+            for (key, default) in super::DEFAULTS {
+                let Some(config) = configs.iter().find(|c| c["name"] == *key) else {
+                    // Share groups arrived in 4.0: older releases lack those keys.
+                    assert!(key.starts_with("share."), "{key} missing from {name}");
+                    continue;
+                };
+                assert_eq!(
+                    config["default"].as_str(),
+                    Some(*default),
+                    "{key} in {name}"
+                );
+            }
+        }
+        assert!(releases >= 10, "releases in the catalogue: {releases}");
     }
 }

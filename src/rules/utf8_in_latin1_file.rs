@@ -13,11 +13,7 @@ pub const RULE: Rule = Rule {
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
-    for &file in cluster
-        .files
-        .iter()
-        .filter(|file| context.files[**file].parse_error.is_none())
-    {
+    for file in cluster.loaded_files(context.files) {
         let source = &context.files[file];
         for entry in source
             .properties
