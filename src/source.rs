@@ -110,7 +110,7 @@ pub struct DisplayText {
 
 impl DisplayText {
     fn build(bytes: &[u8], redactions: &[Span]) -> Self {
-        let utf8 = std::str::from_utf8(bytes).is_ok();
+        let utf8 = std::str::from_utf8(bytes).ok();
         let mut text = String::with_capacity(bytes.len());
         let mut checkpoints = vec![(0, 0)];
         let mut redactions = redactions.iter().peekable();
@@ -132,12 +132,14 @@ impl DisplayText {
                 checkpoints.push((i, text.len()));
                 continue;
             }
-            let (c, width) = if utf8 {
-                let rest = std::str::from_utf8(&bytes[i..]).unwrap_or_default();
-                let c = rest.chars().next().unwrap_or('\u{fffd}');
-                (c, c.len_utf8())
-            } else {
-                (char::from(bytes[i]), 1)
+            // Decode in place from the text validated once above: re-validating the rest of
+            // the file at every character would make large files quadratic.
+            let (c, width) = match utf8
+                .and_then(|text| text.get(i..))
+                .and_then(|rest| rest.chars().next())
+            {
+                Some(c) => (c, c.len_utf8()),
+                None => (char::from(bytes[i]), 1),
             };
             let before = text.len();
             match c {

@@ -1,6 +1,7 @@
 //! `--format full`: miette's graphical report, one per finding, with the source snippet.
 
 use std::fmt;
+use std::sync::Arc;
 
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
 
@@ -24,7 +25,7 @@ struct Rendered {
     url: Option<String>,
     help: Option<String>,
     severity: miette::Severity,
-    source: NamedSource<String>,
+    source: NamedSource<Arc<str>>,
     labels: Vec<LabeledSpan>,
     related: Vec<Rendered>,
 }
@@ -109,10 +110,9 @@ fn labeled(text: &DisplayText, label: &Label, primary: bool) -> LabeledSpan {
 
 fn render_one(
     report: &Report,
-    texts: &mut [Option<DisplayText>],
+    texts: &mut [Option<(DisplayText, Arc<str>)>],
     diagnostic: &Diagnostic,
 ) -> Rendered {
-    let primary_file = diagnostic.primary().file;
     // Files in the order their first label appears.
     let mut files: Vec<usize> = Vec::new();
     for label in &diagnostic.labels {
@@ -121,8 +121,13 @@ fn render_one(
         }
     }
     let mut parts = files.into_iter().map(|file| {
-        let text = &*texts[file].get_or_insert_with(|| report.files[file].display_text());
-        let source = NamedSource::new(report.files[file].path.clone(), text.text.clone());
+        // Each file's display text is built and shared once, however many findings it has.
+        let (text, shared) = &*texts[file].get_or_insert_with(|| {
+            let text = report.files[file].display_text();
+            let shared = Arc::from(text.text.as_str());
+            (text, shared)
+        });
+        let source = NamedSource::new(report.files[file].path.clone(), Arc::clone(shared));
         let labels: Vec<LabeledSpan> = diagnostic
             .labels
             .iter()
@@ -146,7 +151,6 @@ fn render_one(
             related: Vec::new(),
         })
         .collect();
-    debug_assert_eq!(primary_file, diagnostic.primary().file);
     Rendered {
         message: printable(&diagnostic.message),
         code: Some(diagnostic.rule.to_string()),
@@ -169,7 +173,8 @@ pub fn full(report: &Report, style: FullStyle) -> String {
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(style.width)
         .with_links(false);
-    let mut texts: Vec<Option<DisplayText>> = (0..report.files.len()).map(|_| None).collect();
+    let mut texts: Vec<Option<(DisplayText, Arc<str>)>> =
+        (0..report.files.len()).map(|_| None).collect();
     let mut out = String::new();
     for diagnostic in &report.diagnostics {
         let rendered = render_one(report, &mut texts, diagnostic);

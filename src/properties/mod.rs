@@ -63,14 +63,14 @@ impl PropertiesFile {
 
     /// The entries as `Properties` would hold them: one per key, the last one winning.
     pub fn effective_entries(&self) -> impl Iterator<Item = &Entry> {
+        let mut last_index = std::collections::HashMap::new();
+        for (index, entry) in self.entries.iter().enumerate() {
+            last_index.insert(entry.key.as_str(), index);
+        }
         self.entries
             .iter()
             .enumerate()
-            .filter(|(index, entry)| {
-                !self.entries[index + 1..]
-                    .iter()
-                    .any(|later| later.key == entry.key)
-            })
+            .filter(move |(index, entry)| last_index[entry.key.as_str()] == *index)
             .map(|(_, entry)| entry)
     }
 }
