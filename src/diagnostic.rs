@@ -34,6 +34,8 @@ pub struct Label {
 pub struct Diagnostic {
     pub rule: &'static str,
     pub severity: Severity,
+    /// Kafka refuses to start with this (the broker exits while reading its configuration).
+    pub stops_startup: bool,
     /// What is wrong and what it will do in production.
     pub message: String,
     /// The config key concerned, if there is one.

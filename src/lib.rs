@@ -22,6 +22,9 @@ use source::SourceFile;
 pub struct Options {
     /// The real broker count when the files are fewer (`--brokers N`).
     pub brokers: Option<usize>,
+    /// The Kafka release to check against (`--kafka-version`); without it, what the files
+    /// show, else the newest release kafkalint knows.
+    pub kafka_version: Option<catalog::KafkaVersion>,
 }
 
 /// Everything a check found, ready for output.
@@ -53,7 +56,10 @@ impl Report {
 
 /// Reads the files under `paths`, groups them into clusters and runs every rule.
 pub fn check(paths: &[PathBuf], options: &Options) -> Result<Report, DiscoveryError> {
-    let found = cluster::discover(paths, options.brokers)?;
+    let mut found = cluster::discover(paths, options.brokers)?;
+    for cluster in &mut found.clusters {
+        cluster.target = cluster::version::choose(cluster, &found.files, options.kafka_version);
+    }
     let context = rules::Context {
         files: &found.files,
     };

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use kafkalint::catalog::KafkaVersion;
 use kafkalint::output::{self, FullStyle};
 
 /// A fast, exact static linter for Apache Kafka broker configuration.
@@ -30,6 +31,10 @@ enum Command {
         /// The cluster's real broker count, when the files are fewer (one templated file).
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
         brokers: Option<u32>,
+        /// The Kafka release to check against, `X.Y` or `X.Y.Z` (default: what the files show,
+        /// else the newest release kafkalint knows).
+        #[arg(long, value_name = "X.Y", value_parser = parse_kafka_version)]
+        kafka_version: Option<KafkaVersion>,
     },
 }
 
@@ -39,6 +44,10 @@ enum Format {
     Full,
     /// One JSON document, for programs.
     Json,
+}
+
+fn parse_kafka_version(text: &str) -> Result<KafkaVersion, String> {
+    KafkaVersion::parse(text).map_err(|error| error.to_string())
 }
 
 /// Exit codes: 0 clean, 1 findings at warning or above, 2 usage or I/O error.
@@ -52,9 +61,11 @@ fn main() -> ExitCode {
             paths,
             format,
             brokers,
+            kafka_version,
         } => {
             let options = kafkalint::Options {
                 brokers: brokers.map(|n| n as usize),
+                kafka_version,
             };
             let report = match kafkalint::check(&paths, &options) {
                 Ok(report) => report,

@@ -1,65 +1,130 @@
-//! Kafka's own configuration catalogue: the broker keys and their defaults.
+//! Kafka's own configuration catalogue: every broker key of every supported release, with its
+//! type, default and validator, as dumped from the real Kafka jars by `catalog/generate.sh` and
+//! compiled into static tables by `build.rs`.
 
-/// Kafka's default for a broker key, in the string form a file would use; `None` when the key
-/// has no default or is not known.
-pub fn default_value(key: &str) -> Option<&'static str> {
-    DEFAULTS
-        .binary_search_by(|(k, _)| (*k).cmp(key))
-        .ok()
-        .map(|index| DEFAULTS[index].1)
+mod custom;
+mod spec;
+pub mod value;
+
+pub use spec::{
+    Bound, ConfigType, Default, KafkaVersion, KeyEntry, KeySpec, UpdateMode, Validator, Variant,
+};
+
+mod tables {
+    use super::spec::*;
+    include!(concat!(env!("OUT_DIR"), "/catalog_tables.rs"));
 }
 
-/// Defaults of the keys the rules reason about, sorted by key. They are the same in every Kafka
-/// release from 2.8 to the newest; a test checks them against the catalogue that `catalog/`
-/// dumps from Kafka's own ConfigDef, release by release.
-const DEFAULTS: &[(&str, &str)] = &[
-    ("default.replication.factor", "1"),
-    ("min.insync.replicas", "1"),
-    ("offsets.topic.num.partitions", "50"),
-    ("offsets.topic.replication.factor", "3"),
-    ("share.coordinator.state.topic.min.isr", "2"),
-    ("share.coordinator.state.topic.num.partitions", "50"),
-    ("share.coordinator.state.topic.replication.factor", "3"),
-    ("transaction.state.log.min.isr", "2"),
-    ("transaction.state.log.num.partitions", "50"),
-    ("transaction.state.log.replication.factor", "3"),
-];
+pub use tables::{KEYS, VERSIONS};
+
+/// Why a `--kafka-version` was not taken.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unsupported Kafka version `{given}`: kafkalint knows {}",
+    supported_list()
+)]
+pub struct UnsupportedVersion {
+    pub given: String,
+}
+
+fn supported_list() -> String {
+    VERSIONS
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl KafkaVersion {
+    /// The newest release line the catalogue covers: the default target.
+    pub fn newest() -> KafkaVersion {
+        *VERSIONS.last().expect("the catalogue has releases")
+    }
+
+    /// The newest release line that still has ZooKeeper mode.
+    pub const LAST_WITH_ZOOKEEPER: KafkaVersion = KafkaVersion::new(3, 9);
+
+    /// `4.1` or a release of that line such as `4.1.2`; only lines the catalogue covers.
+    pub fn parse(text: &str) -> Result<KafkaVersion, UnsupportedVersion> {
+        let unsupported = || UnsupportedVersion {
+            given: text.to_owned(),
+        };
+        let mut parts = text.trim().split('.');
+        let mut number = || -> Result<u8, UnsupportedVersion> {
+            parts
+                .next()
+                .filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+                .and_then(|p| p.parse().ok())
+                .ok_or_else(unsupported)
+        };
+        let version = KafkaVersion::new(number()?, number()?);
+        match parts.next() {
+            None => {}
+            Some(patch) if !patch.is_empty() && patch.bytes().all(|b| b.is_ascii_digit()) => {}
+            Some(_) => return Err(unsupported()),
+        }
+        if parts.next().is_some() || version.release_bit().is_none() {
+            return Err(unsupported());
+        }
+        Ok(version)
+    }
+
+    fn release_bit(self) -> Option<u32> {
+        VERSIONS
+            .iter()
+            .position(|v| *v == self)
+            .map(|index| 1 << index)
+    }
+}
+
+/// The catalogue's entry for `key`, in whichever releases it exists.
+pub fn entry(key: &str) -> Option<&'static KeyEntry> {
+    KEYS.binary_search_by(|entry| entry.name.cmp(key))
+        .ok()
+        .map(|index| &KEYS[index])
+}
+
+/// What release `version` knows of `key`; `None` when that release has no such broker key.
+pub fn spec(key: &str, version: KafkaVersion) -> Option<&'static KeySpec> {
+    let bit = version.release_bit()?;
+    entry(key)?
+        .variants
+        .iter()
+        .find(|variant| variant.releases & bit != 0)
+        .map(|variant| &variant.spec)
+}
+
+impl KeyEntry {
+    /// The releases that have this key, oldest first.
+    pub fn releases(&self) -> impl Iterator<Item = KafkaVersion> + '_ {
+        let all = self.variants.iter().fold(0, |bits, v| bits | v.releases);
+        VERSIONS
+            .iter()
+            .enumerate()
+            .filter(move |(index, _)| all & (1 << index) != 0)
+            .map(|(_, version)| *version)
+    }
+}
+
+/// Every broker key of release `version`, sorted by name.
+pub fn keys(version: KafkaVersion) -> impl Iterator<Item = (&'static str, &'static KeySpec)> {
+    KEYS.iter()
+        .filter_map(move |entry| spec(entry.name, version).map(|spec| (entry.name, spec)))
+}
+
+/// Kafka's default for a broker key in release `version`, in the text form a file would use;
+/// `None` when the key has no default there or is not known.
+pub fn default_value(key: &str, version: KafkaVersion) -> Option<&'static str> {
+    match spec(key, version)?.default {
+        Default::Value(text) => Some(text),
+        Default::Null | Default::Required => None,
+    }
+}
+
+/// The link to Kafka's documentation of a broker key.
+pub fn documentation_url(key: &str) -> String {
+    format!("https://kafka.apache.org/documentation/#brokerconfigs_{key}")
+}
 
 #[cfg(test)]
-mod tests {
-    #[test]
-    fn table_is_sorted_for_binary_search() {
-        assert!(super::DEFAULTS.windows(2).all(|pair| pair[0].0 < pair[1].0));
-    }
-
-    /// Every default in the table is Kafka's, in every release that has the key.
-    #[test]
-    fn defaults_agree_with_kafkas_config_def_in_every_release() {
-        let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/data");
-        let mut releases = 0;
-        for entry in std::fs::read_dir(&data).expect("catalog/data exists") {
-            let path = entry.unwrap().path();
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            if !(name.starts_with("kafka-") && name.ends_with(".json")) {
-                continue;
-            }
-            releases += 1;
-            let release: serde_json::Value =
-                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-            let configs = release["configs"].as_array().expect("configs");
-            for (key, default) in super::DEFAULTS {
-                let Some(config) = configs.iter().find(|c| c["name"] == *key) else {
-                    // Share groups arrived in 4.0: older releases lack those keys.
-                    assert!(key.starts_with("share."), "{key} missing from {name}");
-                    continue;
-                };
-                assert_eq!(
-                    config["default"].as_str(),
-                    Some(*default),
-                    "{key} in {name}"
-                );
-            }
-        }
-        assert!(releases >= 10, "releases in the catalogue: {releases}");
-    }
-}
+mod tests;

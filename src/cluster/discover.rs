@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::{Cluster, Mode, Node};
+use super::{Cluster, Mode, Node, Target};
 use crate::source::SourceFile;
 
 #[derive(Debug, thiserror::Error)]
@@ -253,6 +253,7 @@ fn push_clusters(
             nodes: vec![sample],
             files: vec![file],
             declared_brokers,
+            target: Target::newest(),
         });
     }
     let split = groups.len() > 1;
@@ -271,6 +272,7 @@ fn push_clusters(
             nodes,
             files,
             declared_brokers,
+            target: Target::newest(),
         });
     }
 }

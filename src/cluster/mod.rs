@@ -2,10 +2,12 @@
 //! value Kafka will use for a key on a node.
 
 mod discover;
+pub mod version;
 
 pub use discover::{Discovered, DiscoveryError, discover};
+pub use version::{ChosenBy, Target};
 
-use crate::catalog;
+use crate::catalog::{self, KafkaVersion};
 use crate::properties::Entry;
 use crate::source::SourceFile;
 
@@ -46,6 +48,8 @@ pub struct Cluster {
     pub files: Vec<usize>,
     /// `--brokers N`: the real broker count when the files are fewer (a templated file).
     pub declared_brokers: Option<usize>,
+    /// The Kafka release the cluster is checked against.
+    pub target: Target,
 }
 
 /// The value Kafka uses for a key on a node: from the file, or Kafka's default.
@@ -177,11 +181,16 @@ impl Node {
         files[self.file].properties.get(key)
     }
 
-    /// The value Kafka will use for `key` on this node.
-    pub fn effective<'a>(&self, files: &'a [SourceFile], key: &str) -> Option<Effective<'a>> {
+    /// The value Kafka `version` will use for `key` on this node.
+    pub fn effective<'a>(
+        &self,
+        files: &'a [SourceFile],
+        key: &str,
+        version: KafkaVersion,
+    ) -> Option<Effective<'a>> {
         match self.entry(files, key) {
             Some(entry) => Some(Effective::Set(entry)),
-            None => catalog::default_value(key).map(Effective::Default),
+            None => catalog::default_value(key, version).map(Effective::Default),
         }
     }
 

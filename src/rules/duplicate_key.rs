@@ -60,6 +60,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             };
             diagnostics.push(Diagnostic {
                 rule: RULE.name,
+                stops_startup: false,
                 severity,
                 message,
                 key: Some(key.to_string()),

@@ -52,6 +52,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             .collect();
         diagnostics.push(Diagnostic {
             rule: RULE.name,
+            stops_startup: false,
             severity: Severity::Error,
             message: format!(
                 "id {id} is used by {} nodes ({}): only one can register with the cluster; the other is refused at \

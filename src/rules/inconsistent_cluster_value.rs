@@ -352,7 +352,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         let mut groups: BTreeMap<Option<String>, Vec<&Node>> = BTreeMap::new();
         for node in &nodes {
             let value = node
-                .effective(files, setting.key)
+                .effective(files, setting.key, cluster.target.version)
                 .map(|e| normalized(setting.compare, e.value()));
             groups.entry(value).or_default().push(node);
         }
@@ -367,7 +367,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         let mut summary = Vec::new();
         for (_, members) in &ordered {
             for node in members {
-                let effective = node.effective(files, key);
+                let effective = node.effective(files, key, cluster.target.version);
                 let shown = match &effective {
                     Some(effective) => quoted(key, effective.value()),
                     None => "not set".to_string(),
@@ -399,6 +399,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         }
         diagnostics.push(Diagnostic {
             rule: RULE.name,
+            stops_startup: false,
             severity: setting.severity,
             message: format!(
                 "{key} differs across the cluster ({}): {}",

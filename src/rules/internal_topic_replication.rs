@@ -31,7 +31,8 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         // The broker that first serves a request for the topic creates it with its own value,
         // so every broker's value matters.
         for node in cluster.brokers() {
-            let Some((factor, effective)) = int_value(files, node, key) else {
+            let Some((factor, effective)) = int_value(files, node, key, cluster.target.version)
+            else {
                 continue;
             };
             if factor < 1 {
@@ -99,6 +100,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             };
             diagnostics.push(Diagnostic {
                 rule: RULE.name,
+                stops_startup: false,
                 severity,
                 message: format!("{name}: {message}"),
                 key: Some(key.to_string()),

@@ -19,6 +19,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             let error = context.files[file].parse_error.as_ref()?;
             Some(Diagnostic {
                 rule: RULE.name,
+                stops_startup: true,
                 severity: Severity::Error,
                 message: "java.util.Properties cannot load this file (\"Malformed \\uxxxx encoding\"): Kafka refuses to \
                           start with it, and kafkalint checks nothing else in it"

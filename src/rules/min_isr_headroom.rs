@@ -54,10 +54,14 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     }
     for pair in pairs(context, cluster) {
         for node in cluster.brokers() {
-            let Some((factor, factor_value)) = int_value(files, node, pair.replication_key) else {
+            let Some((factor, factor_value)) =
+                int_value(files, node, pair.replication_key, cluster.target.version)
+            else {
                 continue;
             };
-            let Some((min_isr, min_isr_value)) = int_value(files, node, pair.min_isr_key) else {
+            let Some((min_isr, min_isr_value)) =
+                int_value(files, node, pair.min_isr_key, cluster.target.version)
+            else {
                 continue;
             };
             // A factor above the broker count is its own finding: the topic cannot exist.
@@ -125,6 +129,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             labels.dedup_by(|a: &mut Label, b: &mut Label| a.span == b.span);
             diagnostics.push(Diagnostic {
                 rule: RULE.name,
+                stops_startup: false,
                 severity,
                 message: format!("{}: {message}", node_name(files, node)),
                 key: Some(isr_key.to_string()),

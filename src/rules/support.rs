@@ -1,5 +1,6 @@
 //! Small pieces the rules share.
 
+use crate::catalog::KafkaVersion;
 use crate::cluster::{Effective, Mode, Node};
 use crate::diagnostic::Label;
 use crate::secrets;
@@ -65,8 +66,9 @@ pub fn int_value<'a>(
     files: &'a [SourceFile],
     node: &Node,
     key: &str,
+    version: KafkaVersion,
 ) -> Option<(i64, Effective<'a>)> {
-    let effective = node.effective(files, key)?;
+    let effective = node.effective(files, key, version)?;
     Some((effective.as_int()?, effective))
 }
 

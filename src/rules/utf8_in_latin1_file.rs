@@ -37,6 +37,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             };
             diagnostics.push(Diagnostic {
                 rule: RULE.name,
+                stops_startup: false,
                 severity: Severity::Warning,
                 message: format!(
                     "Kafka reads broker files as ISO-8859-1, so the UTF-8 text {written} arrives as {seen_by_kafka}"

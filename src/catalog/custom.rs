@@ -1,0 +1,85 @@
+//! Validators that Kafka writes as code (lambdas and validator classes) rather than as data.
+//! Each is matched by key and class, and mirrors the Kafka source it names.
+
+use super::value::{Parsed, Refusal};
+
+pub fn validate(key: &str, class: &str, accepted: &[&str], value: &Parsed) -> Result<(), Refusal> {
+    let refuse = |reason: String| Err(Refusal { reason });
+    match (key, value) {
+        // CompressionType / GzipCompression: Deflater's levels 1..9, or -1 for zlib's default.
+        ("compression.gzip.level", Parsed::Integer(level)) => {
+            if *level == -1 || (1..=9).contains(level) {
+                Ok(())
+            } else {
+                refuse("the gzip level must be -1 or from 1 to 9".to_owned())
+            }
+        }
+        // RemoteLogManagerConfig (3.9): -1 means "use remote.log.manager.thread.pool.size".
+        (
+            "remote.log.manager.copier.thread.pool.size"
+            | "remote.log.manager.expiration.thread.pool.size",
+            Parsed::Integer(size),
+        ) => {
+            if *size == -1 || *size >= 1 {
+                Ok(())
+            } else {
+                refuse("the pool size must be -1 or at least 1".to_owned())
+            }
+        }
+        // MetadataVersion.fromVersionString / ApiVersion.apply.
+        (_, Parsed::Text(text)) if class.contains("VersionValidator") => {
+            if metadata_version_known(text, accepted) {
+                Ok(())
+            } else {
+                refuse(format!(
+                    "`{text}` is not a Kafka protocol version this release knows (oldest {}, newest {})",
+                    accepted.first().unwrap_or(&"?"),
+                    accepted.last().unwrap_or(&"?")
+                ))
+            }
+        }
+        // The quorum validators (voters, bootstrap servers) are cross-field matters handled by
+        // the start-up rules, which parse both keys.
+        _ => Ok(()),
+    }
+}
+
+/// Kafka accepts a full version (`3.6-IV2`), its short form (`3.6`, the newest IV of the line),
+/// and anything whose first segments name one (`3.6.1`: two segments, three for `0.x`).
+fn metadata_version_known(text: &str, accepted: &[&str]) -> bool {
+    let segments: Vec<&str> = text.split('.').collect();
+    let wanted = if text.starts_with("0.") { 3 } else { 2 };
+    let key = if wanted >= segments.len() {
+        text.to_owned()
+    } else {
+        segments[..wanted].join(".")
+    };
+    accepted
+        .iter()
+        .any(|version| *version == key || version.split("-IV").next() == Some(key.as_str()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SOME: &[&str] = &["0.8.0", "0.10.0-IV0", "0.10.0-IV1", "3.6-IV0", "3.6-IV2"];
+
+    #[test]
+    fn metadata_versions_take_kafkas_forms() {
+        for ok in [
+            "3.6",
+            "3.6-IV2",
+            "3.6.1",
+            "0.10.0",
+            "0.10.0-IV1",
+            "0.10.0.1",
+            "0.8.0",
+        ] {
+            assert!(metadata_version_known(ok, SOME), "{ok}");
+        }
+        for bad in ["3.7", "3.6-IV9", "3", "0.10", "latest", ""] {
+            assert!(!metadata_version_known(bad, SOME), "{bad}");
+        }
+    }
+}

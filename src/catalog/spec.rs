@@ -1,0 +1,137 @@
+//! The shape of the generated catalogue tables: plain data, one [`KeySpec`] per key and release.
+
+use std::fmt;
+
+/// A Kafka release line, `major.minor`: every patch release of a line has the same broker keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct KafkaVersion {
+    pub major: u8,
+    pub minor: u8,
+}
+
+impl KafkaVersion {
+    pub const fn new(major: u8, minor: u8) -> Self {
+        KafkaVersion { major, minor }
+    }
+}
+
+impl fmt::Display for KafkaVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+/// ConfigDef's types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConfigType {
+    Boolean,
+    String,
+    Int,
+    Short,
+    Long,
+    Double,
+    List,
+    Class,
+    Password,
+}
+
+impl ConfigType {
+    /// The name Kafka uses in its messages ("Not a number of type INT").
+    pub fn kafka_name(self) -> &'static str {
+        match self {
+            ConfigType::Boolean => "BOOLEAN",
+            ConfigType::String => "STRING",
+            ConfigType::Int => "INT",
+            ConfigType::Short => "SHORT",
+            ConfigType::Long => "LONG",
+            ConfigType::Double => "DOUBLE",
+            ConfigType::List => "LIST",
+            ConfigType::Class => "CLASS",
+            ConfigType::Password => "PASSWORD",
+        }
+    }
+}
+
+/// A key's default in the text form a file would use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Default {
+    /// No default: the broker refuses to start without the key.
+    Required,
+    /// The default is null: unset means "none" (often: derived from another key).
+    Null,
+    Value(&'static str),
+}
+
+/// One bound of a Range, as a number and as Kafka prints it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bound {
+    pub value: f64,
+    pub text: &'static str,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Validator {
+    None,
+    /// Compared as doubles, as Kafka does.
+    Range {
+        min: Option<Bound>,
+        max: Option<Bound>,
+    },
+    /// Case-sensitive.
+    ValidString(&'static [&'static str]),
+    /// The value upper-cased must be one of these.
+    CaseInsensitiveValidString(&'static [&'static str]),
+    /// Before Kafka 4.2: each element must be one of these (any when empty).
+    ValidList(&'static [&'static str]),
+    /// Kafka 4.2 and later: no empty elements, each one of `valid` (any when empty), and the
+    /// list may be empty only when `empty_allowed`. Duplicates are dropped with a warning.
+    StrictList {
+        valid: &'static [&'static str],
+        empty_allowed: bool,
+    },
+    NonEmptyString,
+    NonNull,
+    /// A lambda or one of Kafka's own validator classes, named by its class; the few that
+    /// matter are implemented by hand in `custom.rs`. Version validators list the versions
+    /// they accept.
+    Custom {
+        class: &'static str,
+        accepted: &'static [&'static str],
+    },
+}
+
+/// Whether a key can be changed on a running cluster (`kafka-configs.sh`) and at which level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UpdateMode {
+    ReadOnly,
+    PerBroker,
+    ClusterWide,
+}
+
+/// Everything the catalogue knows of one key in one release.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KeySpec {
+    pub config_type: ConfigType,
+    pub default: Default,
+    pub validator: Validator,
+    pub update_mode: UpdateMode,
+    /// Kafka's internal keys: accepted, undocumented.
+    pub internal: bool,
+    /// Kafka's documentation of the key says it is deprecated.
+    pub deprecated: bool,
+    /// Other keys of the same release that Kafka's documentation of this key names.
+    pub mentions: &'static [&'static str],
+}
+
+/// A spec and the releases (bits indexing [`super::VERSIONS`]) in which it holds.
+#[derive(Debug)]
+pub struct Variant {
+    pub releases: u32,
+    pub spec: KeySpec,
+}
+
+#[derive(Debug)]
+pub struct KeyEntry {
+    pub name: &'static str,
+    pub variants: &'static [Variant],
+}

@@ -1,0 +1,318 @@
+//! How Kafka reads a value: ConfigDef's `parseType` and validators, mirrored exactly, so that
+//! "Kafka will refuse to start" is said when, and only when, Kafka would.
+
+use super::spec::{ConfigType, KeySpec, Validator};
+
+/// A value as ConfigDef parsed it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Parsed {
+    Boolean(bool),
+    /// INT, SHORT and LONG.
+    Integer(i64),
+    Double(f64),
+    /// STRING, PASSWORD and CLASS: trimmed.
+    Text(String),
+    List(Vec<String>),
+}
+
+impl Parsed {
+    pub fn as_integer(&self) -> Option<i64> {
+        match self {
+            Parsed::Integer(n) => Some(*n),
+            _ => None,
+        }
+    }
+}
+
+/// Why Kafka refuses a value, in our words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub reason: String,
+}
+
+fn refuse(reason: impl Into<String>) -> Refusal {
+    Refusal {
+        reason: reason.into(),
+    }
+}
+
+/// Java's `String.trim()`: strips every char up to U+0020 from both ends (control characters
+/// included), not Unicode whitespace.
+pub fn java_trim(text: &str) -> &str {
+    text.trim_matches(|c: char| c <= '\u{20}')
+}
+
+/// Java regex `\s`: the separators of `\s*,\s*`.
+fn is_java_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\u{0B}' | '\u{0C}' | '\r')
+}
+
+/// ConfigDef's LIST parsing: empty after trimming is the empty list; otherwise split on
+/// `\s*,\s*` keeping empty elements (`a,,b` has three).
+pub fn split_list(raw: &str) -> Vec<String> {
+    let trimmed = java_trim(raw);
+    if trimmed.is_empty() {
+        return Vec::new();
+    }
+    trimmed
+        .split(',')
+        .map(|part| part.trim_matches(is_java_space).to_owned())
+        .collect()
+}
+
+/// ConfigDef's `parseType` for a value read from a file.
+pub fn parse(config_type: ConfigType, raw: &str) -> Result<Parsed, Refusal> {
+    let trimmed = java_trim(raw);
+    let not_a_number = || {
+        refuse(format!(
+            "`{}` is not a number of type {}",
+            trimmed,
+            config_type.kafka_name()
+        ))
+    };
+    Ok(match config_type {
+        ConfigType::Boolean => {
+            if trimmed.eq_ignore_ascii_case("true") {
+                Parsed::Boolean(true)
+            } else if trimmed.eq_ignore_ascii_case("false") {
+                Parsed::Boolean(false)
+            } else {
+                return Err(refuse("the value must be `true` or `false`"));
+            }
+        }
+        // Java's parseInt/parseShort/parseLong take an optional sign and decimal digits, the
+        // same grammar as Rust's integer parsing for ASCII text.
+        ConfigType::Int => {
+            Parsed::Integer(trimmed.parse::<i32>().map_err(|_| not_a_number())?.into())
+        }
+        ConfigType::Short => {
+            Parsed::Integer(trimmed.parse::<i16>().map_err(|_| not_a_number())?.into())
+        }
+        ConfigType::Long => Parsed::Integer(trimmed.parse::<i64>().map_err(|_| not_a_number())?),
+        ConfigType::Double => Parsed::Double(parse_java_double(trimmed).ok_or_else(not_a_number)?),
+        ConfigType::String | ConfigType::Password | ConfigType::Class => {
+            Parsed::Text(trimmed.to_owned())
+        }
+        ConfigType::List => Parsed::List(split_list(trimmed)),
+    })
+}
+
+/// Parses `raw` as `spec` says and runs its validator: `Err` when Kafka refuses to start.
+pub fn check(key: &str, spec: &KeySpec, raw: &str) -> Result<Parsed, Refusal> {
+    let parsed = parse(spec.config_type, raw)?;
+    validate(key, spec, &parsed)?;
+    Ok(parsed)
+}
+
+fn validate(key: &str, spec: &KeySpec, parsed: &Parsed) -> Result<(), Refusal> {
+    match (spec.validator, parsed) {
+        (Validator::None | Validator::NonNull, _) => Ok(()),
+        (Validator::Range { min, max }, value) => {
+            let number = match value {
+                Parsed::Integer(n) => *n as f64,
+                Parsed::Double(n) => *n,
+                _ => return Ok(()),
+            };
+            // Kafka compares as doubles; NaN passes both comparisons, as in Java.
+            if let Some(min) = min.filter(|min| number < min.value) {
+                return Err(refuse(format!("the value must be at least {}", min.text)));
+            }
+            if let Some(max) = max.filter(|max| number > max.value) {
+                return Err(refuse(format!("the value must be at most {}", max.text)));
+            }
+            Ok(())
+        }
+        (Validator::ValidString(valid), Parsed::Text(text)) => one_of(text, valid, false),
+        (Validator::CaseInsensitiveValidString(valid), Parsed::Text(text)) => {
+            one_of(&text.to_uppercase(), valid, true)
+        }
+        (Validator::ValidList(valid), Parsed::List(items)) => {
+            items.iter().try_for_each(|item| one_of(item, valid, false))
+        }
+        (
+            Validator::StrictList {
+                valid,
+                empty_allowed,
+            },
+            Parsed::List(items),
+        ) => {
+            // Kafka 4.2+ drops duplicates (with a warning) before validating.
+            if items.is_empty() && !empty_allowed {
+                return Err(refuse("the list must not be empty"));
+            }
+            for item in items {
+                if item.is_empty() {
+                    return Err(refuse(
+                        "the list has an empty element (a stray or doubled comma)",
+                    ));
+                }
+                if !valid.is_empty() {
+                    one_of(item, valid, false)?;
+                }
+            }
+            Ok(())
+        }
+        (Validator::NonEmptyString, Parsed::Text(text)) if text.is_empty() => {
+            Err(refuse("the value must not be empty"))
+        }
+        (Validator::NonEmptyString, _) => Ok(()),
+        (Validator::Custom { class, accepted }, value) => {
+            super::custom::validate(key, class, accepted, value)
+        }
+        // A validator of another type's value cannot occur in Kafka's ConfigDef.
+        _ => Ok(()),
+    }
+}
+
+fn one_of(text: &str, valid: &[&str], case_insensitive: bool) -> Result<(), Refusal> {
+    if valid.contains(&text) {
+        return Ok(());
+    }
+    let choices = valid
+        .iter()
+        .map(|v| format!("`{v}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    Err(refuse(if valid.is_empty() {
+        format!("`{text}` is not accepted")
+    } else if case_insensitive {
+        format!("`{text}` is not one of {choices} (in any case)")
+    } else {
+        format!("`{text}` is not one of {choices} (case matters)")
+    }))
+}
+
+/// Java's `Double.parseDouble` grammar (already trimmed): an optional sign, then `NaN`,
+/// `Infinity`, a decimal with optional exponent, or a hexadecimal float with a binary
+/// exponent; either number form may end in `f`, `F`, `d` or `D`.
+pub fn parse_java_double(text: &str) -> Option<f64> {
+    let (negative, body) = match text.as_bytes().first()? {
+        b'+' => (false, &text[1..]),
+        b'-' => (true, &text[1..]),
+        _ => (false, text),
+    };
+    let sign = if negative { -1.0 } else { 1.0 };
+    match body {
+        "NaN" => return Some(f64::NAN),
+        "Infinity" => return Some(sign * f64::INFINITY),
+        _ => {}
+    }
+    let body = body.strip_suffix(['f', 'F', 'd', 'D']).unwrap_or(body);
+    if let Some(hex) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        return parse_hex_float(hex).map(|v| sign * v);
+    }
+    let bytes = body.as_bytes();
+    let mut index = 0;
+    let digits = |index: &mut usize| {
+        let start = *index;
+        while *index < bytes.len() && bytes[*index].is_ascii_digit() {
+            *index += 1;
+        }
+        *index - start
+    };
+    let mut mantissa_digits = digits(&mut index);
+    if index < bytes.len() && bytes[index] == b'.' {
+        index += 1;
+        mantissa_digits += digits(&mut index);
+    }
+    if mantissa_digits == 0 {
+        return None;
+    }
+    if index < bytes.len() && (bytes[index] == b'e' || bytes[index] == b'E') {
+        index += 1;
+        if index < bytes.len() && (bytes[index] == b'+' || bytes[index] == b'-') {
+            index += 1;
+        }
+        if digits(&mut index) == 0 {
+            return None;
+        }
+    }
+    if index != bytes.len() {
+        return None;
+    }
+    body.parse::<f64>().ok().map(|v| sign * v)
+}
+
+/// `1.8p1` after `0x`: hex digits with an optional point, then a mandatory `p` exponent.
+fn parse_hex_float(text: &str) -> Option<f64> {
+    let (mantissa, exponent) = text.split_once(['p', 'P'])?;
+    let exponent: i32 = match exponent.strip_prefix('+') {
+        Some(rest) if !rest.starts_with(['+', '-']) => rest.parse().ok()?,
+        _ => exponent.parse().ok()?,
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if whole.is_empty() && fraction.is_empty() {
+        return None;
+    }
+    let mut value = 0f64;
+    for c in whole.chars() {
+        value = value * 16.0 + f64::from(c.to_digit(16)?);
+    }
+    let mut scale = 1.0 / 16.0;
+    for c in fraction.chars() {
+        value += f64::from(c.to_digit(16)?) * scale;
+        scale /= 16.0;
+    }
+    Some(value * 2f64.powi(exponent))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trimming_is_javas() {
+        assert_eq!(java_trim("\u{1} 5\t\u{0}"), "5");
+        // U+00A0 is above U+0020: Java keeps it.
+        assert_eq!(java_trim("\u{a0}5"), "\u{a0}5");
+    }
+
+    #[test]
+    fn lists_split_like_configdef() {
+        assert_eq!(split_list("  "), Vec::<String>::new());
+        assert_eq!(split_list("a , b"), ["a", "b"]);
+        assert_eq!(split_list("a,,b"), ["a", "", "b"]);
+        assert_eq!(split_list("a,"), ["a", ""]);
+        assert_eq!(split_list(",a"), ["", "a"]);
+        assert_eq!(split_list("a b, c"), ["a b", "c"]);
+    }
+
+    #[test]
+    fn numbers_follow_java() {
+        use ConfigType::*;
+        assert_eq!(parse(Int, " +5 "), Ok(Parsed::Integer(5)));
+        assert!(parse(Int, "2147483648").is_err());
+        assert!(parse(Int, "0x10").is_err());
+        assert!(parse(Int, "1_000").is_err());
+        assert!(parse(Int, "").is_err());
+        assert!(parse(Short, "32768").is_err());
+        assert_eq!(parse(Short, "-32768"), Ok(Parsed::Integer(-32768)));
+        assert!(parse(Long, "9223372036854775808").is_err());
+        assert_eq!(parse(Boolean, " TRUE "), Ok(Parsed::Boolean(true)));
+        assert!(parse(Boolean, "yes").is_err());
+    }
+
+    #[test]
+    fn doubles_follow_java() {
+        for ok in [
+            "1",
+            "1.",
+            ".5",
+            "1e3",
+            "1E-3",
+            "+1.5f",
+            "-2D",
+            "NaN",
+            "-Infinity",
+            "0x1.8p1",
+        ] {
+            assert!(parse_java_double(ok).is_some(), "{ok}");
+        }
+        for bad in [
+            "", ".", "e3", "1e", "inf", "nan", "infinity", "1.5x", "0x1.8", "1,5", "--1",
+        ] {
+            assert!(parse_java_double(bad).is_none(), "{bad}");
+        }
+        assert_eq!(parse_java_double("0x1.8p1"), Some(3.0));
+    }
+}
