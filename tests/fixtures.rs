@@ -25,6 +25,18 @@ fn fixture_clusters() -> Vec<PathBuf> {
     clusters
 }
 
+/// A fixture checked against one Kafka release names it in a `.kafka-version` file, as
+/// `--kafka-version` would.
+fn fixture_options(cluster: &Path) -> kafkalint::Options {
+    let kafka_version = std::fs::read_to_string(cluster.join(".kafka-version"))
+        .ok()
+        .map(|text| kafkalint::catalog::KafkaVersion::parse(text.trim()).unwrap());
+    kafkalint::Options {
+        kafka_version,
+        ..kafkalint::Options::default()
+    }
+}
+
 fn snapshot_name(path: &Path) -> String {
     path.strip_prefix("fixtures")
         .unwrap()
@@ -38,11 +50,8 @@ fn fixture_snapshots() {
     let clusters = fixture_clusters();
     assert!(clusters.len() >= 16, "fixtures found: {clusters:?}");
     for cluster in clusters {
-        let report = kafkalint::check(
-            std::slice::from_ref(&cluster),
-            &kafkalint::Options::default(),
-        )
-        .unwrap();
+        let report =
+            kafkalint::check(std::slice::from_ref(&cluster), &fixture_options(&cluster)).unwrap();
         let name = snapshot_name(&cluster);
         insta::assert_snapshot!(
             format!("{name}__full"),

@@ -10,6 +10,8 @@ struct Example {
     title: String,
     bad: bool,
     files: Vec<(String, String)>,
+    /// `kafka=X.Y` on a block: the example is checked with `--kafka-version X.Y`.
+    kafka_version: Option<String>,
 }
 
 fn examples(doc: &str) -> Vec<Example> {
@@ -26,15 +28,20 @@ fn examples(doc: &str) -> Vec<Example> {
                 title: title.to_string(),
                 bad,
                 files: Vec::new(),
+                kafka_version: None,
             });
         } else if line.starts_with("## ") && !examples.is_empty() {
             break;
         } else if let Some(info) = line.strip_prefix("```properties") {
-            let name = info
-                .trim()
-                .strip_prefix("file=")
+            let mut words = info.split_whitespace();
+            let name = words
+                .next()
+                .and_then(|word| word.strip_prefix("file="))
                 .expect("a properties block names its file=")
                 .to_string();
+            let kafka_version = words
+                .next()
+                .map(|word| word.strip_prefix("kafka=").expect("kafka=X.Y").to_string());
             let mut body = String::new();
             for line in lines.by_ref() {
                 if line.starts_with("```") {
@@ -43,11 +50,11 @@ fn examples(doc: &str) -> Vec<Example> {
                 body.push_str(line);
                 body.push('\n');
             }
-            examples
-                .last_mut()
-                .expect("a block belongs to an example")
-                .files
-                .push((name, body));
+            let example = examples.last_mut().expect("a block belongs to an example");
+            example.files.push((name, body));
+            if kafka_version.is_some() {
+                example.kafka_version = kafka_version;
+            }
         }
     }
     examples
@@ -89,9 +96,14 @@ fn every_rule_has_a_doc_with_bad_and_good_examples_that_hold() {
             for (name, body) in &example.files {
                 std::fs::write(dir.path().join(name), body).unwrap();
             }
-            let report =
-                kafkalint::check(&[dir.path().to_path_buf()], &kafkalint::Options::default())
-                    .unwrap();
+            let options = kafkalint::Options {
+                kafka_version: example
+                    .kafka_version
+                    .as_deref()
+                    .map(|v| kafkalint::catalog::KafkaVersion::parse(v).unwrap()),
+                ..kafkalint::Options::default()
+            };
+            let report = kafkalint::check(&[dir.path().to_path_buf()], &options).unwrap();
             let hits = report
                 .diagnostics
                 .iter()

@@ -3,7 +3,9 @@
 //! compiled into static tables by `build.rs`.
 
 mod custom;
+pub mod families;
 mod spec;
+pub mod suggest;
 pub mod value;
 
 pub use spec::{

@@ -5,9 +5,14 @@ mod duplicate_key;
 mod duplicate_node_id;
 mod inconsistent_cluster_value;
 mod internal_topic_replication;
+mod invalid_value;
+mod kafka_version_hint;
 mod malformed_escape;
 mod min_isr_headroom;
+mod missing_required_key;
+mod removed_key;
 mod support;
+mod unknown_key;
 mod utf8_in_latin1_file;
 
 use crate::cluster::Cluster;
@@ -38,6 +43,11 @@ pub const RULES: &[Rule] = &[
     duplicate_node_id::RULE,
     malformed_escape::RULE,
     utf8_in_latin1_file::RULE,
+    invalid_value::RULE,
+    missing_required_key::RULE,
+    unknown_key::RULE,
+    removed_key::RULE,
+    kafka_version_hint::RULE,
 ];
 
 pub fn find(name: &str) -> Option<&'static Rule> {

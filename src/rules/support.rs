@@ -136,3 +136,35 @@ impl InternalTopic {
 /// The trap of every internal-topic fix, said once.
 pub const EXISTING_TOPIC_HELP: &str = "a topic that already exists keeps its replication factor when the config changes: \
 raise it with kafka-reassign-partitions.sh (a reassignment listing 3 replicas per partition)";
+
+/// A label on the value of a line of a file.
+pub fn entry_label(file: usize, entry: &crate::properties::Entry, message: String) -> Label {
+    Label {
+        file,
+        span: entry.value_span.clone(),
+        message,
+    }
+}
+
+/// Whether a value is a placeholder that something fills in before Kafka reads the file (a
+/// template's `%ID%`, `{{ id }}`, `@ID@`), or a config-provider reference `${provider:path:key}`
+/// that Kafka resolves itself. Its real value is unknown, so no rule judges it.
+pub fn is_placeholder(value: &str) -> bool {
+    if value.contains("${") || value.contains("{{") {
+        return true;
+    }
+    let wrapped = |mark: char| {
+        let mut parts = value.split(mark);
+        parts.next();
+        let inner: Vec<&str> = parts.collect();
+        // `a%B%c`: an odd mark count leaves no closed pair.
+        inner.len() >= 2
+            && inner[..inner.len() - 1].iter().any(|name| {
+                !name.is_empty()
+                    && name
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '@' | '.'))
+            })
+    };
+    wrapped('%') || wrapped('@')
+}

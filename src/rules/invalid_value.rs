@@ -1,0 +1,118 @@
+//! `invalid-value`: a value Kafka's ConfigDef rejects, so the broker refuses to start.
+
+use super::support::{entry_label, is_placeholder, node_name, quoted};
+use super::{Context, Rule};
+use crate::catalog::{self, Default, Validator};
+use crate::cluster::Cluster;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::secrets;
+
+pub const RULE: Rule = Rule {
+    name: "invalid-value",
+    severity: Severity::Error,
+    summary: "a value of the wrong type or outside what Kafka accepts: the broker refuses to start",
+    check,
+};
+
+fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    let version = cluster.target.version;
+    let mut diagnostics = Vec::new();
+    for node in &cluster.nodes {
+        // Kafka reads the last line of a repeated key.
+        for entry in context.files[node.file].properties.effective_entries() {
+            let Some(spec) = catalog::spec(&entry.key, version) else {
+                continue;
+            };
+            if is_placeholder(&entry.value) {
+                continue;
+            }
+            let Err(refusal) = catalog::value::check(&entry.key, spec, &entry.value) else {
+                continue;
+            };
+            // A refusal may quote the value; a secret's value is never shown.
+            let reason = if secrets::is_secret(&entry.key, &entry.value) {
+                "the value is not what Kafka accepts for this key".to_string()
+            } else {
+                refusal.reason
+            };
+            let fallback = match spec.default {
+                Default::Value(value) => format!(
+                    "; remove the line to use Kafka's default {}",
+                    quoted(&entry.key, value)
+                ),
+                Default::Null | Default::Required => String::new(),
+            };
+            diagnostics.push(Diagnostic {
+                rule: RULE.name,
+                stops_startup: true,
+                severity: Severity::Error,
+                message: format!(
+                    "{}: Kafka {version} refuses to start: {} {}",
+                    node_name(context.files, node),
+                    entry.key,
+                    reason
+                ),
+                key: Some(entry.key.clone()),
+                labels: vec![entry_label(node.file, entry, reason.clone())],
+                help: format!("set {} to {}{fallback}", entry.key, expectation(spec)),
+            });
+        }
+    }
+    diagnostics
+}
+
+/// What Kafka accepts for a key, in a few words.
+fn expectation(spec: &catalog::KeySpec) -> String {
+    use catalog::ConfigType::{Boolean, Class, Double, Int, List, Long, Password, Short};
+    let kind = match spec.config_type {
+        Boolean => "`true` or `false`",
+        Int => "a 32-bit integer",
+        Short => "a 16-bit integer",
+        Long => "a 64-bit integer",
+        Double => "a number",
+        List => "a comma-separated list",
+        catalog::ConfigType::String | Password | Class => "a string",
+    };
+    let choices = |valid: &[&str]| {
+        valid
+            .iter()
+            .map(|v| format!("`{v}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match spec.validator {
+        Validator::Range { min, max } => match (min, max) {
+            (Some(min), Some(max)) => format!("{kind} from {} to {}", min.text, max.text),
+            (Some(min), None) => format!("{kind} of at least {}", min.text),
+            (None, Some(max)) => format!("{kind} of at most {}", max.text),
+            (None, None) => kind.to_string(),
+        },
+        Validator::ValidString(valid) => format!("one of {}", choices(valid)),
+        Validator::CaseInsensitiveValidString(valid) => {
+            format!("one of {} (any case)", choices(valid))
+        }
+        Validator::ValidList(valid) if !valid.is_empty() => {
+            format!("a comma-separated list of {}", choices(valid))
+        }
+        Validator::StrictList {
+            valid,
+            empty_allowed,
+        } => {
+            let of = if valid.is_empty() {
+                String::new()
+            } else {
+                format!(" of {}", choices(valid))
+            };
+            let empty = if empty_allowed { "" } else { "non-empty " };
+            format!("a {empty}comma-separated list{of} without empty elements")
+        }
+        Validator::NonEmptyString => "a non-empty string".to_string(),
+        Validator::Custom { class, .. } if class.contains("VersionValidator") => {
+            "a Kafka protocol version such as `3.9` or `3.9-IV0`".to_string()
+        }
+        Validator::Custom { .. } if spec.config_type == Int => {
+            format!("{kind} Kafka accepts")
+        }
+        _ => kind.to_string(),
+    }
+}

@@ -1,0 +1,80 @@
+//! `missing-required-key`: a key Kafka has no default for is not set, so the broker refuses
+//! to start.
+
+use super::{Context, Rule};
+use crate::catalog::{self, Default};
+use crate::cluster::{Cluster, Mode};
+use crate::diagnostic::{Diagnostic, Label, Severity};
+
+use super::support::node_name;
+
+pub const RULE: Rule = Rule {
+    name: "missing-required-key",
+    severity: Severity::Error,
+    summary: "a key without a default in Kafka is not set: the broker refuses to start",
+    check,
+};
+
+fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    let version = cluster.target.version;
+    let mut diagnostics = Vec::new();
+    for node in &cluster.nodes {
+        let properties = &context.files[node.file].properties;
+        // A fragment of settings (no mode, no id) is merged into a full file elsewhere.
+        if node.mode == Mode::Unknown && node.id_entry(context.files).is_none() {
+            continue;
+        }
+        for (key, spec) in catalog::keys(version) {
+            if spec.default != Default::Required || properties.get(key).is_some() {
+                continue;
+            }
+            // broker.id and node.id are synonyms: Kafka copies one into the other first.
+            if key == "node.id" && properties.get("broker.id").is_some() {
+                continue;
+            }
+            let zookeeper = properties
+                .get("zookeeper.connect")
+                .filter(|_| node.mode == Mode::ZooKeeper);
+            let (span, why) = match zookeeper {
+                Some(entry) => (
+                    entry.key_span.clone(),
+                    format!(
+                        "this is a ZooKeeper-mode node, and Kafka {version} runs only in KRaft mode"
+                    ),
+                ),
+                None => (0..0, format!("{key} is not set in this file")),
+            };
+            diagnostics.push(Diagnostic {
+                rule: RULE.name,
+                stops_startup: true,
+                severity: Severity::Error,
+                message: format!(
+                    "{}: Kafka {version} refuses to start without {key}, which has no default",
+                    node_name(context.files, node)
+                ),
+                key: Some(key.to_string()),
+                labels: vec![Label {
+                    file: node.file,
+                    span,
+                    message: why,
+                }],
+                help: help(key),
+            });
+        }
+    }
+    diagnostics
+}
+
+fn help(key: &str) -> String {
+    match key {
+        "process.roles" => "set process.roles to `broker`, `controller` or `broker,controller`, with \
+                            node.id, controller.quorum.voters (or controller.quorum.bootstrap.servers) \
+                            and controller.listener.names for KRaft mode"
+            .to_string(),
+        "node.id" => "set node.id to this node's unique id in the cluster".to_string(),
+        "controller.listener.names" => "set controller.listener.names to the listener(s) the \
+                                        controllers are reached on, e.g. `CONTROLLER`"
+            .to_string(),
+        _ => format!("set {key}"),
+    }
+}

@@ -1,0 +1,107 @@
+//! `unknown-key`: a key the target release's broker does not know. Kafka ignores it without a
+//! word, so a misspelt key leaves the default in force.
+
+use super::support::{entry_label, node_name, quoted};
+use super::{Context, Rule};
+use crate::catalog::{self, KafkaVersion};
+use crate::cluster::{Cluster, Node};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::source::SourceFile;
+
+pub const RULE: Rule = Rule {
+    name: "unknown-key",
+    severity: Severity::Warning,
+    summary: "a key the broker does not know: Kafka ignores it, and a typo leaves the default in force",
+    check,
+};
+
+fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    let version = cluster.target.version;
+    let mut diagnostics = Vec::new();
+    for node in &cluster.nodes {
+        for entry in context.files[node.file].properties.effective_entries() {
+            let key = entry.key.as_str();
+            if catalog::spec(key, version).is_some()
+                || catalog::families::read_elsewhere(key, version)
+            {
+                continue;
+            }
+            let releases: Vec<KafkaVersion> = catalog::entry(key)
+                .map(|entry| entry.releases().collect())
+                .unwrap_or_default();
+            // Keys of older releases only are `removed-key`'s.
+            if releases.last().is_some_and(|last| *last < version) {
+                continue;
+            }
+            let found = match releases.iter().find(|release| **release > version) {
+                Some(first) => Some((
+                    format!(
+                        "{}: {key} is a broker key from Kafka {first} on; Kafka {version} does not know \
+                         it and ignores it",
+                        node_name(context.files, node)
+                    ),
+                    format!(
+                        "upgrade to Kafka {first} or newer before relying on {key}, or check with \
+                         --kafka-version if the cluster runs a newer release"
+                    ),
+                )),
+                None => typo(context.files, node, key, version),
+            };
+            let Some((message, help)) = found else {
+                continue;
+            };
+            diagnostics.push(Diagnostic {
+                rule: RULE.name,
+                stops_startup: false,
+                severity: Severity::Warning,
+                message,
+                key: Some(key.to_string()),
+                labels: vec![crate::diagnostic::Label {
+                    span: entry.key_span.clone(),
+                    ..entry_label(node.file, entry, "not a broker key".to_string())
+                }],
+                help,
+            });
+        }
+    }
+    diagnostics
+}
+
+/// The message and help for a key no release knows: the nearest key and the value really in
+/// force, when there is one.
+/// `None` for a key outside Kafka's namespaces with no near broker key: a plugin's or a
+/// distribution's, which kafkalint cannot judge.
+fn typo(
+    files: &[SourceFile],
+    node: &Node,
+    key: &str,
+    version: KafkaVersion,
+) -> Option<(String, String)> {
+    let name = node_name(files, node);
+    let Some(nearest) = catalog::suggest::nearest_key(key, version) else {
+        return Some((
+            format!("{name}: {key} is not a Kafka {version} broker key: the broker ignores it"),
+            "remove the line, or fix the key if it is misspelt; keys read by a plugin of your own \
+             can be allowed in kafkalint's configuration"
+                .to_string(),
+        ))
+        .filter(|_| catalog::families::in_kafka_namespace(key, version));
+    };
+    let in_force = match node.effective(files, nearest, version) {
+        Some(effective) if effective.entry().is_some() => format!(
+            "{nearest} is {} from its own line",
+            quoted(nearest, effective.value())
+        ),
+        Some(effective) => format!(
+            "{nearest} stays at Kafka's default {}",
+            quoted(nearest, effective.value())
+        ),
+        None => format!("{nearest} stays unset"),
+    };
+    Some((
+        format!(
+            "{name}: {key} is not a Kafka {version} broker key: the broker ignores it, so {in_force}"
+        ),
+        format!("did you mean {nearest}? Rename the key"),
+    ))
+}
