@@ -90,11 +90,28 @@ pub fn parse(config_type: ConfigType, raw: &str) -> Result<Parsed, Refusal> {
         }
         ConfigType::Long => Parsed::Integer(trimmed.parse::<i64>().map_err(|_| not_a_number())?),
         ConfigType::Double => Parsed::Double(parse_java_double(trimmed).ok_or_else(not_a_number)?),
-        ConfigType::String | ConfigType::Password | ConfigType::Class => {
+        ConfigType::String | ConfigType::Password => Parsed::Text(trimmed.to_owned()),
+        // Kafka loads the class at once. Whether a well-formed name is on the broker's
+        // classpath is beyond a static check; a name no class can have is not.
+        ConfigType::Class => {
+            if !is_class_name(trimmed) {
+                return Err(refuse(if trimmed.is_empty() {
+                    "is empty: no class has an empty name".to_string()
+                } else {
+                    format!("`{trimmed}` cannot be the name of a Java class")
+                }));
+            }
             Parsed::Text(trimmed.to_owned())
         }
         ConfigType::List => Parsed::List(split_list(trimmed)),
     })
+}
+
+/// Whether a class could have this binary name: non-empty dot-separated parts without spaces
+/// or control characters. (The JVM allows more than javac does, so nothing stricter.)
+fn is_class_name(name: &str) -> bool {
+    name.split('.')
+        .all(|part| !part.is_empty() && !part.chars().any(|c| c.is_whitespace() || c.is_control()))
 }
 
 /// Parses `raw` as `spec` says and runs its validator: `Err` when Kafka refuses to start.
@@ -290,6 +307,15 @@ mod tests {
         assert!(parse(Long, "9223372036854775808").is_err());
         assert_eq!(parse(Boolean, " TRUE "), Ok(Parsed::Boolean(true)));
         assert!(parse(Boolean, "yes").is_err());
+    }
+
+    #[test]
+    fn class_names_must_be_possible() {
+        use ConfigType::Class;
+        assert!(parse(Class, " org.example.My$Inner ").is_ok());
+        for bad in ["", "  ", "org..Example", "org.Exa mple", "org.Example."] {
+            assert!(parse(Class, bad).is_err(), "{bad:?}");
+        }
     }
 
     #[test]
