@@ -168,3 +168,22 @@ pub fn is_placeholder(value: &str) -> bool {
     };
     wrapped('%') || wrapped('@')
 }
+
+/// The value Kafka `version` will use for `key` on `node`, parsed as its ConfigDef parses it:
+/// the file's (the last line) or Kafka's default. `None` when the key is unknown to `version`,
+/// has a null default and is unset, is a placeholder, or does not parse (`invalid-value`
+/// reports that).
+pub fn parsed_value<'a>(
+    files: &'a [SourceFile],
+    node: &Node,
+    key: &str,
+    version: KafkaVersion,
+) -> Option<(crate::catalog::value::Parsed, Effective<'a>)> {
+    let spec = crate::catalog::spec(key, version)?;
+    let effective = node.effective(files, key, version)?;
+    if is_placeholder(effective.value()) {
+        return None;
+    }
+    let parsed = crate::catalog::value::check(key, spec, effective.value()).ok()?;
+    Some((parsed, effective))
+}
