@@ -12,6 +12,8 @@
 #
 # The Java code is compiled once; each release then runs with its own classpath, which Maven
 # resolves from the local repository (offline) and fetches from Maven Central only when missing.
+# Maven options such as another local repository go in MAVEN_OPTS:
+#   MAVEN_OPTS="-Dmaven.repo.local=$(mktemp -d)" generate.sh --check 4.4   (a cold run)
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -25,7 +27,7 @@ args=()
 for arg in "$@"; do
     case "$arg" in
         --check) check=1 ;;
-        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "generate.sh: unknown option $arg" >&2; exit 2 ;;
         *) args+=("$arg") ;;
     esac
@@ -62,11 +64,12 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 # Runs Maven quietly, offline first; online only if the offline run fails (something not cached).
+# mvn_try only reports success; mvn_run also shows Maven's log and fails the script.
+mvn_try() {
+    mvn -B -q -o "$@" >"$work/mvn-offline.log" 2>&1 || mvn -B -q "$@" >"$work/mvn.log" 2>&1
+}
 mvn_run() {
-    if mvn -B -q -o "$@" >"$work/mvn-offline.log" 2>&1; then
-        return 0
-    fi
-    if ! mvn -B -q "$@" >"$work/mvn.log" 2>&1; then
+    if ! mvn_try "$@"; then
         cat "$work/mvn.log" >&2
         echo "generate.sh: mvn $* failed" >&2
         return 1
@@ -80,11 +83,18 @@ mvn_run compile
 # dump VERSION OUTFILE
 dump() {
     local version="$1" out="$2" cp
-    mvn_run dependency:build-classpath -Dkafka.version="$version" \
-        -Dmdep.includeScope=runtime -Dmdep.outputFile="$work/cp-$version.txt"
+    local args=(dependency:build-classpath -Dkafka.version="$version"
+        -Dmdep.includeScope=runtime -Dmdep.outputFile="$work/cp-$version.txt")
+    local unresolved=()
+    # connect-mirror is missing from Maven Central for some releases (see pom.xml): without it the
+    # dump has no MirrorMaker 2 components, and says why.
+    if ! mvn_try -Pmirror "${args[@]}"; then
+        mvn_run "${args[@]}"
+        unresolved=(--unresolved "org.apache.kafka:connect-mirror:$version")
+    fi
     cp="$(cat "$work/cp-$version.txt")"
     if ! "$java_bin" -cp "target/classes:$cp" dev.kafkalint.catalog.DumpBrokerConfig \
-            --expect-version "$version" --out "$out" 2>"$work/java.log"; then
+            --expect-version "$version" ${unresolved[@]+"${unresolved[@]}"} --out "$out" 2>"$work/java.log"; then
         cat "$work/java.log" >&2
         echo "generate.sh: dumping Kafka $version failed" >&2
         return 1

@@ -4,10 +4,13 @@
 Usage: merge.py --out FILE DUMP...
 
 For every config name the catalogue records the minor lines it exists in and, for each attribute
-(type, default, required, importance, internal, validator, dynamic_update_mode), either the one
-value it has in all of them (`"type": "INT"`) or, when it differs between releases, its value per
-minor line (`"type_by_version": {"3.9": "SHORT", "4.0": "INT"}`). The output is deterministic:
-keys sorted, one line per config name.
+(type, default, required, importance, internal, validator, dynamic_update_mode, deprecated,
+doc_mentions), either the one value it has in all of them (`"type": "INT"`) or, when it differs
+between releases, its value per minor line (`"type_by_version": {"3.9": "SHORT", "4.0": "INT"}`).
+
+The other sections of the dumps (the keys of other components, the prefix families, the topic
+config synonyms and the ZooKeeper system properties) are merged the same way, per name. The output
+is deterministic: keys sorted, one line per name.
 """
 
 import argparse
@@ -22,7 +25,12 @@ ATTRIBUTES = (
     "internal",
     "validator",
     "dynamic_update_mode",
+    "deprecated",
+    "doc_mentions",
 )
+
+# Sections of catalog.json whose values are objects of objects: rendered one line per inner name.
+NESTED = ("other_components",)
 
 
 def version_key(version):
@@ -34,10 +42,10 @@ def minor_of(version):
     return f"{major}.{minor}"
 
 
-def merge_entries(per_version):
+def merge_entries(per_version, attributes=ATTRIBUTES):
     """per_version: list of (minor, entry) in release order."""
     merged = {"versions": [minor for minor, _ in per_version]}
-    for attribute in ATTRIBUTES:
+    for attribute in attributes:
         values = {minor: entry[attribute] for minor, entry in per_version if attribute in entry}
         if not values:
             continue
@@ -63,6 +71,7 @@ def merge(dumps):
                 "config_def_source": d["config_def_source"],
                 "dynamic_update_mode_source": d.get("dynamic_update_mode_source"),
                 "config_count": len(d["configs"]),
+                "unresolved_artifacts": d.get("unresolved_artifacts", []),
             }
             for d in dumps
         ]
@@ -74,14 +83,69 @@ def merge(dumps):
             for entry in d.get(section, []):
                 by_name.setdefault(entry["name"], []).append((minor, entry))
         catalogue[section] = {name: merge_entries(entries) for name, entries in by_name.items()}
+
+    # Other components: component -> key -> versions and type.
+    components = {}
+    for d in dumps:
+        minor = minor_of(d["kafka_version"])
+        for component, keys in d.get("other_components", {}).items():
+            for key, key_type in keys.items():
+                components.setdefault(component, {}).setdefault(key, []).append((minor, {"type": key_type}))
+    catalogue["other_components"] = {
+        component: {key: merge_entries(entries, ("type",)) for key, entries in keys.items()}
+        for component, keys in components.items()
+    }
+    catalogue["other_components_source"] = merge_named(
+        dumps, lambda d: {c: {"source": s} for c, s in d.get("other_components_source", {}).items()})
+
+    catalogue["prefix_families"] = merge_named(
+        dumps, lambda d: {f["id"]: {k: v for k, v in f.items() if k != "id"} for f in d.get("prefix_families", [])})
+
+    def synonyms(d):
+        out = {k: {"broker_config": v} for k, v in d.get("topic_config_synonyms", {}).items()}
+        for k, v in d.get("topic_config_synonyms_all", {}).items():
+            out.setdefault(k, {})["broker_configs"] = v
+        return out
+
+    catalogue["topic_config_synonyms"] = merge_named(dumps, synonyms)
+    catalogue["zookeeper_system_properties"] = merge_named(
+        dumps, lambda d: {k: {"system_property": v} for k, v in d.get("zookeeper_system_properties", {}).items()})
     return catalogue
 
 
+def merge_named(dumps, entries_of):
+    """Merges, per name, the entries that entries_of(dump) returns as {name: {attribute: value}}."""
+    by_name = {}
+    for d in dumps:
+        minor = minor_of(d["kafka_version"])
+        for name, entry in entries_of(d).items():
+            by_name.setdefault(name, []).append((minor, entry))
+    merged = {}
+    for name, entries in by_name.items():
+        attributes = sorted({a for _, entry in entries for a in entry})
+        merged[name] = merge_entries(entries, attributes)
+    return merged
+
+
 def render(catalogue):
-    """Pretty at the top, one line per config name below `configs` and `dynamic_only_configs`."""
+    """Pretty at the top, one line per name below each section (below each component in NESTED)."""
 
     def one_line(value):
         return json.dumps(value, sort_keys=True, separators=(", ", ": "))
+
+    def object_lines(value, indent, inner):
+        """The lines of an object whose values are each one line, or (inner) objects of such."""
+        lines = []
+        names = sorted(value)
+        for j, name in enumerate(names):
+            sep = "," if j + 1 < len(names) else ""
+            if inner:
+                lines.append(f"{indent}{json.dumps(name)}: {{")
+                lines.extend(object_lines(value[name], indent + "  ", False))
+                lines.append(f"{indent}}}{sep}")
+            else:
+                lines.append(f"{indent}{json.dumps(name)}: {one_line(value[name])}{sep}")
+        return lines
 
     lines = ["{"]
     sections = sorted(catalogue)
@@ -90,10 +154,7 @@ def render(catalogue):
         tail = "," if i + 1 < len(sections) else ""
         if isinstance(value, dict):
             lines.append(f"  {json.dumps(section)}: {{")
-            names = sorted(value)
-            for j, name in enumerate(names):
-                sep = "," if j + 1 < len(names) else ""
-                lines.append(f"    {json.dumps(name)}: {one_line(value[name])}{sep}")
+            lines.extend(object_lines(value, "    ", section in NESTED))
             lines.append("  }" + tail)
         else:
             lines.append(f"  {json.dumps(section)}: [")

@@ -1,10 +1,18 @@
 package dev.kafkalint.catalog;
 
+import static dev.kafkalint.catalog.Reflect.configKeys;
+import static dev.kafkalint.catalog.Reflect.field;
+import static dev.kafkalint.catalog.Reflect.first;
+import static dev.kafkalint.catalog.Reflect.invoke;
+import static dev.kafkalint.catalog.Reflect.invokeStatic;
+import static dev.kafkalint.catalog.Reflect.module;
+import static dev.kafkalint.catalog.Reflect.optionalField;
+import static dev.kafkalint.catalog.Reflect.staticField;
+
+import dev.kafkalint.catalog.Reflect.Candidate;
+import dev.kafkalint.catalog.Reflect.Found;
 import java.io.InputStream;
-import java.lang.reflect.Field;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,15 +22,21 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Dumps the broker ConfigDef of the Kafka release found on the classpath as one JSON document.
+ * Dumps the broker ConfigDef of the Kafka release found on the classpath as one JSON document,
+ * with what else a broker file may hold: the keys of other components ({@link Components}), the
+ * prefix families ({@link Families}) and the topic and ZooKeeper synonyms ({@link Synonyms}).
  *
- * <p>Usage: {@code DumpBrokerConfig [--expect-version X.Y.Z] [--out FILE]}. Without {@code --out}
- * the document goes to standard output.
+ * <p>Usage: {@code DumpBrokerConfig [--expect-version X.Y.Z] [--unresolved GROUP:ARTIFACT:VERSION]...
+ * [--out FILE]}. Without {@code --out} the document goes to standard output. {@code --unresolved}
+ * names an artifact that could not be put on the classpath, so that the components it holds are
+ * reported missing for that reason.
  *
  * <p>Every Kafka class is reached by reflection, so this class is compiled once against the JDK
  * alone and runs unchanged against the jars of any Kafka release from 2.8 on. Where a piece of
@@ -31,29 +45,38 @@ import java.util.regex.Pattern;
  * broker ConfigDef the run fails.
  */
 public final class DumpBrokerConfig {
-    private static final String CONFIG_DEF = "org.apache.kafka.common.config.ConfigDef";
+    private static final String CONFIG_DEF = Reflect.CONFIG_DEF;
     private static final String VALIDATOR = CONFIG_DEF + "$Validator";
 
     /** {@code Object.toString()}'s form: carries an identity hash, so it is not data. */
     private static final Pattern IDENTITY_TO_STRING = Pattern.compile("^[\\w.$/]+@[0-9a-f]+$");
 
+    /**
+     * A doc string that says its own key is deprecated: it opens with the word ("DEPRECATED:",
+     * "[DEPRECATED]", "Deprecated.") or says "this config(uration) is / has been deprecated". A doc
+     * that only mentions something else being deprecated (a JAAS option, an old interface) does not
+     * count.
+     */
+    private static final Pattern DEPRECATED_OPENING =
+            Pattern.compile("^\\W*deprecated\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern DEPRECATED_SELF = Pattern.compile("\\b(?:this|the)\\s+"
+            + "(?:config|configuration|property|setting)\\s+(?:is|has\\s+been|was)\\s+deprecated\\b",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern HTML_TAG = Pattern.compile("<[^>]*>");
+
+    /** A run of the characters config names are made of. */
+    private static final Pattern NAME_RUN = Pattern.compile("[A-Za-z0-9._-]+");
+
     private DumpBrokerConfig() {}
-
-    /** One way to reach a value in some Kafka releases. */
-    private interface Lookup {
-        Object get() throws Exception;
-    }
-
-    private record Candidate(String source, Lookup lookup) {}
-
-    private record Found(String source, Object value, List<String> tried) {}
 
     public static void main(String[] args) throws Exception {
         String expectVersion = null;
         Path out = null;
+        List<String> unresolved = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--expect-version" -> expectVersion = args[++i];
+                case "--unresolved" -> unresolved.add(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument: " + args[i]);
             }
@@ -65,7 +88,7 @@ public final class DumpBrokerConfig {
                     "classpath holds Kafka " + version + ", expected " + expectVersion);
         }
 
-        Map<String, Object> doc = dump(version);
+        Map<String, Object> doc = dump(version, unresolved);
         String json = Json.write(doc);
         if (out == null) {
             System.out.print(json);
@@ -82,7 +105,7 @@ public final class DumpBrokerConfig {
     // ------------------------------------------------------------------------------------------
     // The document
 
-    private static Map<String, Object> dump(String version) throws Exception {
+    private static Map<String, Object> dump(String version, List<String> unresolved) throws Exception {
         Found configDef = first("the broker ConfigDef", List.of(
                 new Candidate("kafka.server.KafkaConfig.configDef()",
                         () -> invokeStatic("kafka.server.KafkaConfig", "configDef")),
@@ -126,13 +149,24 @@ public final class DumpBrokerConfig {
                         () -> invokeStatic("org.apache.kafka.server.config.DynamicConfig$Broker", "configKeys"))),
                 "java.util.Map");
 
+        Map<String, Object> dynamicKeys = new TreeMap<>();
+        if (dynamicDef.value() != null) {
+            for (Map.Entry<?, ?> e : ((Map<?, ?>) dynamicDef.value()).entrySet()) {
+                if (!keys.containsKey((String) e.getKey())) dynamicKeys.put((String) e.getKey(), e.getValue());
+            }
+        }
+        // The names a doc string can mention as another broker config: the ConfigDef's keys and
+        // the dynamic-only ones.
+        Set<String> brokerNames = new TreeSet<>(keys.keySet());
+        brokerNames.addAll(dynamicKeys.keySet());
+
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("kafka_version", version);
         doc.put("config_def_source", configDef.source());
 
         List<Object> configs = new ArrayList<>();
         for (Map.Entry<String, Object> e : new TreeMap<>(keys).entrySet()) {
-            Map<String, Object> entry = configKey(e.getValue());
+            Map<String, Object> entry = configKey(e.getValue(), brokerNames);
             if (updateModes != null) {
                 entry.put("dynamic_update_mode", updateModes.getOrDefault(e.getKey(), "read-only"));
             }
@@ -155,13 +189,7 @@ public final class DumpBrokerConfig {
 
         if (dynamicDef.value() != null) {
             List<Object> dynamicOnly = new ArrayList<>();
-            Map<String, Object> dynamicKeys = new TreeMap<>();
-            for (Map.Entry<?, ?> e : ((Map<?, ?>) dynamicDef.value()).entrySet()) {
-                dynamicKeys.put((String) e.getKey(), e.getValue());
-            }
-            for (Map.Entry<String, Object> e : dynamicKeys.entrySet()) {
-                if (!keys.containsKey(e.getKey())) dynamicOnly.add(configKey(e.getValue()));
-            }
+            for (Object key : dynamicKeys.values()) dynamicOnly.add(configKey(key, brokerNames));
             doc.put("dynamic_only_configs", dynamicOnly);
             doc.put("dynamic_only_configs_source", dynamicDef.source());
         } else {
@@ -169,17 +197,19 @@ public final class DumpBrokerConfig {
                     "no known location of DynamicConfig.Broker answered in this release; tried "
                             + String.join(", ", dynamicDef.tried()));
         }
+
+        // What else a broker file may legitimately hold, and where a misplaced key belongs.
+        // Artifacts generate.sh could not put on the classpath (connect-mirror is not on Maven
+        // Central for every release) are recorded: their components are missing for that reason.
+        unresolved.sort(null);
+        doc.put("unresolved_artifacts", unresolved);
+        Components.dump(doc, unresolved);
+        Synonyms.dump(doc);
+        doc.put("prefix_families", Families.dump(keys.keySet(), Synonyms.zookeeperKeys(doc)));
         return doc;
     }
 
-    private static Map<String, Object> configKeys(Object configDef) throws Exception {
-        Map<?, ?> raw = (Map<?, ?>) invoke(configDef, "configKeys");
-        Map<String, Object> keys = new TreeMap<>();
-        for (Map.Entry<?, ?> e : raw.entrySet()) keys.put((String) e.getKey(), e.getValue());
-        return keys;
-    }
-
-    private static Map<String, Object> configKey(Object key) throws Exception {
+    private static Map<String, Object> configKey(Object key, Set<String> brokerNames) throws Exception {
         Class<?> configDefClass = Class.forName(CONFIG_DEF);
         Object noDefault = configDefClass.getField("NO_DEFAULT_VALUE").get(null);
 
@@ -202,6 +232,20 @@ public final class DumpBrokerConfig {
         Object internal = optionalField(key, "internalConfig");
         entry.put("internal", internal != null && (Boolean) internal);
         entry.put("validator", validator(field(key, "validator")));
+
+        // Read from the doc string, which itself is not copied: whether it calls the key
+        // deprecated, and which other broker configs it names (the replacement, usually).
+        String documentation = (String) optionalField(key, "documentation");
+        String text = documentation == null ? "" : HTML_TAG.matcher(documentation).replaceAll(" ");
+        entry.put("deprecated", DEPRECATED_OPENING.matcher(text).find() || DEPRECATED_SELF.matcher(text).find());
+        Set<String> mentions = new TreeSet<>();
+        Matcher run = NAME_RUN.matcher(text);
+        while (run.find()) {
+            // "see log.dirs." ends a sentence: dots and dashes at either end are not part of a name.
+            String candidate = run.group().replaceAll("^[.-]+|[.-]+$", "");
+            if (!candidate.equals(name) && brokerNames.contains(candidate)) mentions.add(candidate);
+        }
+        entry.put("doc_mentions", new ArrayList<>(mentions));
         return entry;
     }
 
@@ -302,87 +346,5 @@ public final class DumpBrokerConfig {
             }
         }
         throw new IllegalStateException("cannot tell the Kafka version of the classpath");
-    }
-
-    /**
-     * The first candidate that yields a non-null instance of {@code expectedType}; when none does,
-     * a {@code Found} whose value is null and which lists what was tried.
-     */
-    private static Found first(String what, List<Candidate> candidates, String expectedType) {
-        Class<?> expected;
-        try {
-            expected = Class.forName(expectedType);
-        } catch (ClassNotFoundException e) {
-            throw new IllegalStateException("class " + expectedType + " is not on the classpath", e);
-        }
-        List<String> tried = new ArrayList<>();
-        for (Candidate c : candidates) {
-            try {
-                Object value = c.lookup().get();
-                if (value != null && expected.isInstance(value)) {
-                    return new Found(c.source(), value, tried);
-                }
-                tried.add(c.source() + " (" + (value == null ? "null" : value.getClass().getName()) + ")");
-            } catch (Throwable t) {
-                Throwable cause = t instanceof InvocationTargetException && t.getCause() != null ? t.getCause() : t;
-                tried.add(c.source() + " (" + cause.getClass().getSimpleName() + ")");
-            }
-        }
-        System.err.println("warning: nothing found for " + what + "; tried: " + String.join(", ", tried));
-        return new Found(null, null, tried);
-    }
-
-    private static Object module(String className) throws Exception {
-        return staticField(className, "MODULE$");
-    }
-
-    private static Object staticField(String className, String name) throws Exception {
-        Field f = Class.forName(className).getDeclaredField(name);
-        if (!Modifier.isStatic(f.getModifiers())) throw new NoSuchFieldException(name + " is not static");
-        f.setAccessible(true);
-        return f.get(null);
-    }
-
-    private static Object invokeStatic(String className, String name) throws Exception {
-        Method m = Class.forName(className).getDeclaredMethod(name);
-        if (!Modifier.isStatic(m.getModifiers())) throw new NoSuchMethodException(name + " is not static");
-        m.setAccessible(true);
-        return m.invoke(null);
-    }
-
-    /** Calls a no-argument method, public or not, declared by the object's class or a superclass. */
-    private static Object invoke(Object target, String name) throws Exception {
-        for (Class<?> c = target.getClass(); c != null; c = c.getSuperclass()) {
-            for (Method m : c.getDeclaredMethods()) {
-                if (m.getName().equals(name) && m.getParameterCount() == 0 && !Modifier.isStatic(m.getModifiers())) {
-                    m.setAccessible(true);
-                    return m.invoke(target);
-                }
-            }
-        }
-        throw new NoSuchMethodException(target.getClass().getName() + "." + name + "()");
-    }
-
-    /** Reads an instance field, public or not, declared by the object's class or a superclass. */
-    private static Object field(Object target, String name) throws Exception {
-        for (Class<?> c = target.getClass(); c != null; c = c.getSuperclass()) {
-            try {
-                Field f = c.getDeclaredField(name);
-                if (Modifier.isStatic(f.getModifiers())) continue;
-                f.setAccessible(true);
-                return f.get(target);
-            } catch (NoSuchFieldException e) {
-                // look in the superclass
-            }
-        }
-        throw new NoSuchFieldException(target.getClass().getName() + "." + name);
-    }
-
-    private static Object optionalField(Object target, String name) throws Exception {
-        try {
-            return field(target, name);
-        } catch (NoSuchFieldException e) {
-            return null;
-        }
     }
 }
