@@ -75,8 +75,119 @@ fn generate(catalogue: &Value) -> String {
         }
         code.push_str("    ] },\n");
     }
-    code.push_str("];\n");
+    code.push_str("];\n\n");
+    other_components(catalogue, &mut code);
+    topic_synonyms(catalogue, &mut code);
+    prefix_families(catalogue, &versions, &mut code);
     code
+}
+
+fn quoted_list<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+    let names: Vec<String> = names.into_iter().map(|n| format!("{n:?}")).collect();
+    format!("&[{}]", names.join(", "))
+}
+
+/// Keys of the other Kafka components (clients, Connect, Streams, MirrorMaker, topic configs,
+/// the authorizers, ...), in any release: key -> components, sorted by key.
+fn other_components(catalogue: &Value, code: &mut String) {
+    let mut by_key: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    if let Some(components) = catalogue["other_components"].as_object() {
+        for (component, keys) in components {
+            for key in keys.as_object().expect("component keys").keys() {
+                by_key.entry(key).or_default().push(component);
+            }
+        }
+    }
+    code.push_str("pub static OTHER_COMPONENT_KEYS: &[(&str, &[&str])] = &[\n");
+    for (key, components) in by_key {
+        writeln!(code, "    ({key:?}, {}),", quoted_list(components)).unwrap();
+    }
+    code.push_str("];\n\n");
+}
+
+/// Topic-level keys and the broker key that sets their cluster default, sorted by topic key.
+fn topic_synonyms(catalogue: &Value, code: &mut String) {
+    code.push_str("pub static TOPIC_CONFIG_SYNONYMS: &[(&str, &str)] = &[\n");
+    if let Some(synonyms) = catalogue["topic_config_synonyms"].as_object() {
+        for (topic_key, synonym) in synonyms {
+            if let Some(broker_key) = synonym["broker_config"].as_str() {
+                writeln!(code, "    ({topic_key:?}, {broker_key:?}),").unwrap();
+            }
+        }
+    }
+    code.push_str("];\n\n");
+}
+
+/// The prefix families: keys outside the ConfigDef that the broker or its plugins read.
+fn prefix_families(catalogue: &Value, versions: &[String], code: &mut String) {
+    code.push_str("pub static PREFIX_FAMILIES: &[PrefixFamily] = &[\n");
+    let Some(families) = catalogue["prefix_families"].as_object() else {
+        code.push_str("];\n");
+        return;
+    };
+    for (id, family) in families {
+        let releases = family["versions"]
+            .as_array()
+            .expect("family versions")
+            .iter()
+            .filter_map(|v| versions.iter().position(|known| Some(known.as_str()) == v.as_str()))
+            .fold(0u32, |bits, index| bits | 1 << index);
+        let lowercase: Vec<&str> = family["segments"]
+            .as_object()
+            .map(|segments| {
+                segments
+                    .iter()
+                    .filter(|(_, s)| s["lowercase"].as_bool() == Some(true))
+                    .map(|(name, _)| name.as_str())
+                    .collect()
+            })
+            .unwrap_or_default();
+        // Keys by release are merged: a family's keys only ever grow.
+        let union = |value: &Value, field: &str| -> Vec<String> {
+            let mut keys: Vec<String> = Vec::new();
+            let mut add = |list: &Value| {
+                for key in list.as_array().into_iter().flatten().filter_map(Value::as_str) {
+                    if !keys.iter().any(|k| k == key) {
+                        keys.push(key.to_owned());
+                    }
+                }
+            };
+            add(&value[field]);
+            if let Some(by_version) = value[format!("{field}_by_version")].as_object() {
+                by_version.values().for_each(&mut add);
+            }
+            keys.sort();
+            keys
+        };
+        let rest = &family["rest"];
+        let rest_code = match rest["kind"].as_str() {
+            Some("any") => "FamilyRest::Any".to_owned(),
+            Some("keys") => format!(
+                "FamilyRest::Keys({})",
+                quoted_list(union(rest, "keys").iter().map(String::as_str))
+            ),
+            Some("components") => format!(
+                "FamilyRest::Components({})",
+                quoted_list(union(rest, "components").iter().map(String::as_str))
+            ),
+            other => panic!("prefix family {id}: rest kind {other:?}"),
+        };
+        let read_keys = union(family, "effective_keys");
+        let prefix_key = match family["prefix_key"].as_str() {
+            Some(key) => format!("Some({key:?})"),
+            None => "None".to_owned(),
+        };
+        writeln!(
+            code,
+            "    PrefixFamily {{ id: {id:?}, pattern: {:?}, lowercase: {}, prefix_key: {prefix_key}, \
+             releases: {releases:#x}, rest: {rest_code}, read_keys: {} }},",
+            family["pattern"].as_str().expect("pattern"),
+            quoted_list(lowercase),
+            quoted_list(read_keys.iter().map(String::as_str)),
+        )
+        .unwrap();
+    }
+    code.push_str("];\n");
 }
 
 /// The value of `attribute` for release `minor`: merged files hold either `attribute` (the same

@@ -9,7 +9,8 @@ pub mod suggest;
 pub mod value;
 
 pub use spec::{
-    Bound, ConfigType, Default, KafkaVersion, KeyEntry, KeySpec, UpdateMode, Validator, Variant,
+    Bound, ConfigType, Default, FamilyRest, KafkaVersion, KeyEntry, KeySpec, PrefixFamily,
+    UpdateMode, Validator, Variant,
 };
 
 mod tables {
@@ -17,7 +18,7 @@ mod tables {
     include!(concat!(env!("OUT_DIR"), "/catalog_tables.rs"));
 }
 
-pub use tables::{KEYS, VERSIONS};
+pub use tables::{KEYS, OTHER_COMPONENT_KEYS, PREFIX_FAMILIES, TOPIC_CONFIG_SYNONYMS, VERSIONS};
 
 /// Why a `--kafka-version` was not taken.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -71,7 +72,7 @@ impl KafkaVersion {
         Ok(version)
     }
 
-    fn release_bit(self) -> Option<u32> {
+    pub(crate) fn release_bit(self) -> Option<u32> {
         VERSIONS
             .iter()
             .position(|v| *v == self)

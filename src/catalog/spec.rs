@@ -135,3 +135,31 @@ pub struct KeyEntry {
     pub name: &'static str,
     pub variants: &'static [Variant],
 }
+
+/// A family of keys outside the broker's ConfigDef that the broker or a plugin it loads reads,
+/// such as `listener.name.{listener}.{mechanism}.sasl.jaas.config`.
+#[derive(Debug)]
+pub struct PrefixFamily {
+    pub id: &'static str,
+    /// Literal text with `{name}` segments: each one non-empty name without dots.
+    pub pattern: &'static str,
+    /// Segments Kafka builds in lower case (a listener name): upper case there is never read.
+    pub lowercase: &'static [&'static str],
+    /// The broker key that replaces the pattern's literal start, when set in the file
+    /// (`remote.log.metadata.manager.impl.prefix` for `rlmm.config.`).
+    pub prefix_key: Option<&'static str>,
+    /// Bits indexing [`super::VERSIONS`].
+    pub releases: u32,
+    pub rest: FamilyRest,
+    /// For families whose rest is any broker key: the ones Kafka really reads there.
+    pub read_keys: &'static [&'static str],
+}
+
+/// What may follow a family's pattern.
+#[derive(Debug)]
+pub enum FamilyRest {
+    Any,
+    Keys(&'static [&'static str]),
+    /// Keys of these components; `broker` means the broker's own ConfigDef.
+    Components(&'static [&'static str]),
+}

@@ -14,7 +14,10 @@ pub fn nearest_key(key: &str, version: KafkaVersion) -> Option<&'static str> {
     let mut words: Vec<&str> = lower.split('.').collect();
     words.sort_unstable();
     let mut best: Option<(usize, &'static str)> = None;
-    for (candidate, _) in keys(version) {
+    let candidates = keys(version)
+        .map(|(key, _)| key)
+        .chain(super::families::plugin_keys());
+    for candidate in candidates {
         let distance = if candidate == lower {
             // Only the case differs: as near as a key gets.
             0
@@ -95,6 +98,7 @@ mod tests {
         ] {
             assert_eq!(nearest_key(typo, v), Some(key), "{typo}");
         }
+        assert_eq!(nearest_key("super.user", v), Some("super.users"));
         assert_eq!(nearest_key("my.plugin.setting", v), None);
     }
 }

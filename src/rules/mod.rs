@@ -1,6 +1,7 @@
 //! The rule registry. Each rule is a function from a cluster to diagnostics; it never reads
 //! files or prints.
 
+mod deprecated_key;
 mod duplicate_key;
 mod duplicate_node_id;
 mod inconsistent_cluster_value;
@@ -47,6 +48,7 @@ pub const RULES: &[Rule] = &[
     missing_required_key::RULE,
     unknown_key::RULE,
     removed_key::RULE,
+    deprecated_key::RULE,
     kafka_version_hint::RULE,
 ];
 

@@ -3,9 +3,11 @@
 
 use super::support::{entry_label, node_name, quoted};
 use super::{Context, Rule};
+use crate::catalog::families::Elsewhere;
 use crate::catalog::{self, KafkaVersion};
 use crate::cluster::{Cluster, Node};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::properties::Entry;
 use crate::source::SourceFile;
 
 pub const RULE: Rule = Rule {
@@ -19,11 +21,20 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
     let mut diagnostics = Vec::new();
     for node in &cluster.nodes {
-        for entry in context.files[node.file].properties.effective_entries() {
+        let properties = &context.files[node.file].properties;
+        for entry in properties.effective_entries() {
             let key = entry.key.as_str();
-            if catalog::spec(key, version).is_some()
-                || catalog::families::read_elsewhere(key, version)
-            {
+            if catalog::spec(key, version).is_some() {
+                continue;
+            }
+            let setting = |other: &str| properties.get(other).map(|e| e.value.clone());
+            let found = match catalog::families::elsewhere(key, version, setting) {
+                Some(Elsewhere::Read | Elsewhere::OtherComponent) => continue,
+                Some(other) => Some(read_elsewhere(context.files, node, key, other, version)),
+                None => None,
+            };
+            if let Some((message, help)) = found {
+                diagnostics.push(diagnostic(node.file, entry, message, help));
                 continue;
             }
             let releases: Vec<KafkaVersion> = catalog::entry(key)
@@ -50,21 +61,76 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             let Some((message, help)) = found else {
                 continue;
             };
-            diagnostics.push(Diagnostic {
-                rule: RULE.name,
-                stops_startup: false,
-                severity: Severity::Warning,
-                message,
-                key: Some(key.to_string()),
-                labels: vec![crate::diagnostic::Label {
-                    span: entry.key_span.clone(),
-                    ..entry_label(node.file, entry, "not a broker key".to_string())
-                }],
-                help,
-            });
+            diagnostics.push(diagnostic(node.file, entry, message, help));
         }
     }
     diagnostics
+}
+
+fn diagnostic(file: usize, entry: &Entry, message: String, help: String) -> Diagnostic {
+    Diagnostic {
+        rule: RULE.name,
+        stops_startup: false,
+        severity: Severity::Warning,
+        message,
+        key: Some(entry.key.clone()),
+        labels: vec![Label {
+            span: entry.key_span.clone(),
+            ..entry_label(file, entry, "the broker does not read this key".to_string())
+        }],
+        help,
+    }
+}
+
+/// The message and help for a key of a family or component the broker reads in its own way.
+fn read_elsewhere(
+    files: &[SourceFile],
+    node: &Node,
+    key: &str,
+    how: Elsewhere,
+    version: KafkaVersion,
+) -> (String, String) {
+    let name = node_name(files, node);
+    match how {
+        Elsewhere::ListenerNameCase { lowercase } => (
+            format!(
+                "{name}: Kafka looks up per-listener overrides under the listener name in lower \
+                 case, so it never reads {key}"
+            ),
+            format!("rename the key to {lowercase}"),
+        ),
+        Elsewhere::NotReadPerListener { key: inner } => (
+            format!(
+                "{name}: Kafka does not read {inner} per listener, so {key} has no effect"
+            ),
+            format!("set {inner} without the listener prefix, or delete the line"),
+        ),
+        Elsewhere::TopicKey { broker_key } => {
+            let in_force = match node.effective(files, broker_key, version) {
+                Some(effective) if effective.entry().is_some() => {
+                    format!("{broker_key} is {}", quoted(broker_key, effective.value()))
+                }
+                Some(effective) => format!(
+                    "{broker_key} stays at Kafka's default {}",
+                    quoted(broker_key, effective.value())
+                ),
+                None => format!("{broker_key} stays unset"),
+            };
+            (
+                format!(
+                    "{name}: {key} is a topic-level key: the broker ignores it in its own file, so \
+                     {in_force} for every topic"
+                ),
+                format!(
+                    "rename it to {broker_key} to set the default of every topic, or set {key} on \
+                     the topics concerned (kafka-configs.sh --entity-type topics --alter)"
+                ),
+            )
+        }
+        Elsewhere::Read | Elsewhere::OtherComponent => {
+            unreachable!("keys the broker reads are not reported")
+        }
+    }
 }
 
 /// The message and help for a key no release knows: the nearest key and the value really in
