@@ -130,7 +130,11 @@ fn prefix_families(catalogue: &Value, versions: &[String], code: &mut String) {
             .as_array()
             .expect("family versions")
             .iter()
-            .filter_map(|v| versions.iter().position(|known| Some(known.as_str()) == v.as_str()))
+            .filter_map(|v| {
+                versions
+                    .iter()
+                    .position(|known| Some(known.as_str()) == v.as_str())
+            })
             .fold(0u32, |bits, index| bits | 1 << index);
         let lowercase: Vec<&str> = family["segments"]
             .as_object()
@@ -146,7 +150,12 @@ fn prefix_families(catalogue: &Value, versions: &[String], code: &mut String) {
         let union = |value: &Value, field: &str| -> Vec<String> {
             let mut keys: Vec<String> = Vec::new();
             let mut add = |list: &Value| {
-                for key in list.as_array().into_iter().flatten().filter_map(Value::as_str) {
+                for key in list
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                {
                     if !keys.iter().any(|k| k == key) {
                         keys.push(key.to_owned());
                     }

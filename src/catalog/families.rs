@@ -228,7 +228,10 @@ mod tests {
     #[test]
     fn plugins_providers_and_other_components() {
         assert_eq!(judge("config.providers.file.class"), Some(Elsewhere::Read));
-        assert_eq!(judge("config.providers.vault.param.uri"), Some(Elsewhere::Read));
+        assert_eq!(
+            judge("config.providers.vault.param.uri"),
+            Some(Elsewhere::Read)
+        );
         assert_eq!(judge("super.users"), Some(Elsewhere::Read));
         assert_eq!(judge("rsm.config.bucket"), Some(Elsewhere::Read));
         assert_eq!(judge("security.protocol"), Some(Elsewhere::OtherComponent));

@@ -80,15 +80,17 @@ pub fn parse(config_type: ConfigType, raw: &str) -> Result<Parsed, Refusal> {
                 return Err(refuse("the value must be `true` or `false`"));
             }
         }
-        // Java's parseInt/parseShort/parseLong take an optional sign and decimal digits, the
-        // same grammar as Rust's integer parsing for ASCII text.
-        ConfigType::Int => {
-            Parsed::Integer(trimmed.parse::<i32>().map_err(|_| not_a_number())?.into())
-        }
-        ConfigType::Short => {
-            Parsed::Integer(trimmed.parse::<i16>().map_err(|_| not_a_number())?.into())
-        }
-        ConfigType::Long => Parsed::Integer(trimmed.parse::<i64>().map_err(|_| not_a_number())?),
+        ConfigType::Int => Parsed::Integer(
+            parse_java_integer(trimmed, i32::MIN.into(), i32::MAX.into())
+                .ok_or_else(not_a_number)?,
+        ),
+        ConfigType::Short => Parsed::Integer(
+            parse_java_integer(trimmed, i16::MIN.into(), i16::MAX.into())
+                .ok_or_else(not_a_number)?,
+        ),
+        ConfigType::Long => Parsed::Integer(
+            parse_java_integer(trimmed, i64::MIN, i64::MAX).ok_or_else(not_a_number)?,
+        ),
         ConfigType::Double => Parsed::Double(parse_java_double(trimmed).ok_or_else(not_a_number)?),
         ConfigType::String | ConfigType::Password => Parsed::Text(trimmed.to_owned()),
         // Kafka loads the class at once. Whether a well-formed name is on the broker's
@@ -199,6 +201,52 @@ fn one_of(text: &str, valid: &[&str], case_insensitive: bool) -> Result<(), Refu
     }))
 }
 
+/// Java's `Integer.parseInt` / `Short.parseShort` / `Long.parseLong`: an optional sign, then one
+/// or more decimal digits of any script (`Character.digit(c, 10)`: `\u0665` is 5), within
+/// `min..=max`.
+pub fn parse_java_integer(text: &str, min: i64, max: i64) -> Option<i64> {
+    let (negative, digits) = match text.as_bytes().first()? {
+        b'-' => (true, &text[1..]),
+        b'+' => (false, &text[1..]),
+        _ => (false, text),
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    // Accumulated negatively, as Java does, so that the minimum fits.
+    let mut value: i64 = 0;
+    for c in digits.chars() {
+        let digit = i64::from(java_decimal_digit(c)?);
+        value = value.checked_mul(10)?.checked_sub(digit)?;
+    }
+    let value = if negative {
+        value
+    } else {
+        value.checked_neg()?
+    };
+    (min..=max).contains(&value).then_some(value)
+}
+
+/// `Character.digit(c, 10)`: the zero of every run of ten Unicode decimal digits (general
+/// category Nd), as Java 17 lists them (printed by a loop over `Character.digit(c, 10) == 0`).
+const DECIMAL_ZEROS: &[u32] = &[
+    0x0030, 0x0660, 0x06F0, 0x07C0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66, 0x0BE6, 0x0C66, 0x0CE6,
+    0x0D66, 0x0DE6, 0x0E50, 0x0ED0, 0x0F20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80,
+    0x1A90, 0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0,
+    0xFF10, 0x104A0, 0x10D30, 0x11066, 0x110F0, 0x11136, 0x111D0, 0x112F0, 0x11450, 0x114D0,
+    0x11650, 0x116C0, 0x11730, 0x118E0, 0x11950, 0x11C50, 0x11D50, 0x11DA0, 0x16A60, 0x16B50,
+    0x1D7CE, 0x1D7D8, 0x1D7E2, 0x1D7EC, 0x1D7F6, 0x1E140, 0x1E2F0, 0x1E950, 0x1FBF0,
+];
+
+fn java_decimal_digit(c: char) -> Option<u32> {
+    let code = u32::from(c);
+    let index = DECIMAL_ZEROS
+        .partition_point(|zero| *zero <= code)
+        .checked_sub(1)?;
+    let digit = code - DECIMAL_ZEROS[index];
+    (digit < 10).then_some(digit)
+}
+
 /// Java's `Double.parseDouble` grammar (already trimmed): an optional sign, then `NaN`,
 /// `Infinity`, a decimal with optional exponent, or a hexadecimal float with a binary
 /// exponent; either number form may end in `f`, `F`, `d` or `D`.
@@ -307,6 +355,15 @@ mod tests {
         assert!(parse(Long, "9223372036854775808").is_err());
         assert_eq!(parse(Boolean, " TRUE "), Ok(Parsed::Boolean(true)));
         assert!(parse(Boolean, "yes").is_err());
+        // Java reads decimal digits of every script.
+        assert_eq!(parse(Int, "\u{665}\u{ff11}"), Ok(Parsed::Integer(51)));
+        assert_eq!(parse(Int, "-2147483648"), Ok(Parsed::Integer(-2147483648)));
+        assert!(parse(Int, "+-1").is_err());
+        assert!(parse(Int, "-").is_err());
+        assert!(
+            parse(Int, "\u{b2}").is_err(),
+            "a superscript is not a decimal digit"
+        );
     }
 
     #[test]

@@ -1,7 +1,13 @@
 //! The cluster model: which files are nodes of one cluster, each node's mode and roles, and the
 //! value Kafka will use for a key on a node.
 
+pub mod address;
 mod discover;
+pub mod listeners;
+pub mod protocol_version;
+pub mod quorum;
+pub mod setting;
+pub mod storage;
 pub mod version;
 
 pub use discover::{Discovered, DiscoveryError, discover};
@@ -74,9 +80,13 @@ impl<'a> Effective<'a> {
         }
     }
 
-    /// The value as Kafka parses an INT/SHORT key: trimmed, decimal.
+    /// The value as Kafka parses an INT/SHORT/LONG key: trimmed, decimal.
     pub fn as_int(&self) -> Option<i64> {
-        self.value().trim().parse().ok()
+        catalog::value::parse_java_integer(
+            catalog::value::java_trim(self.value()),
+            i64::MIN,
+            i64::MAX,
+        )
     }
 }
 

@@ -1,16 +1,24 @@
 //! The rule registry. Each rule is a function from a cluster to diagnostics; it never reads
 //! files or prints.
 
+mod broker_limits;
+mod cordoned_log_dirs;
 mod deprecated_key;
 mod duplicate_key;
 mod duplicate_node_id;
+mod group_coordinator_config;
 mod inconsistent_cluster_value;
+mod inter_broker_config;
 mod internal_topic_replication;
 mod invalid_value;
 mod kafka_version_hint;
+mod kraft_controller_config;
+mod listener_config;
 mod malformed_escape;
 mod min_isr_headroom;
 mod missing_required_key;
+mod node_id_config;
+mod principal_builder_class;
 mod removed_key;
 mod support;
 mod unknown_key;
@@ -50,6 +58,14 @@ pub const RULES: &[Rule] = &[
     removed_key::RULE,
     deprecated_key::RULE,
     kafka_version_hint::RULE,
+    broker_limits::RULE,
+    group_coordinator_config::RULE,
+    principal_builder_class::RULE,
+    listener_config::RULE,
+    kraft_controller_config::RULE,
+    node_id_config::RULE,
+    inter_broker_config::RULE,
+    cordoned_log_dirs::RULE,
 ];
 
 pub fn find(name: &str) -> Option<&'static Rule> {

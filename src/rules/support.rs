@@ -187,3 +187,140 @@ pub fn parsed_value<'a>(
     let parsed = crate::catalog::value::check(key, spec, effective.value()).ok()?;
     Some((parsed, effective))
 }
+
+/// How a message quotes a number it compares: `key 3000`, or `key 45000 (Kafka's default)` when
+/// the file leaves the key unset, so that a reader knows which line to look for.
+pub fn numbered(key: &str, value: impl std::fmt::Display, effective: &Effective) -> String {
+    match effective.entry() {
+        Some(_) => format!("{key} {value}"),
+        None => format!("{key} {value} (Kafka's default)"),
+    }
+}
+
+/// The labels of a finding about two values of one node: the primary on `first` when the file
+/// sets it, else on `second`; a secondary on the other one when the file sets it too. A value
+/// at its default gets no label (the message says so); when neither is set, the primary sits at
+/// the top of the file.
+pub fn pair_labels(
+    node: &Node,
+    first: (&Effective, String),
+    second: (&Effective, String),
+) -> Vec<Label> {
+    let label = |(effective, message): &(&Effective, String)| {
+        effective
+            .entry()
+            .map(|entry| entry_label(node.file, entry, message.clone()))
+    };
+    let mut labels: Vec<Label> = [label(&first), label(&second)]
+        .into_iter()
+        .flatten()
+        .collect();
+    labels.dedup_by(|a, b| a.span == b.span);
+    if labels.is_empty() {
+        labels.push(Label {
+            file: node.file,
+            span: 0..0,
+            message: first.1,
+        });
+    }
+    labels
+}
+
+/// The integer Kafka `version` will use for `key` on `node` (INT, SHORT or LONG), with where it
+/// comes from; `None` as for [`parsed_value`].
+pub fn parsed_integer<'a>(
+    files: &'a [SourceFile],
+    node: &Node,
+    key: &str,
+    version: KafkaVersion,
+) -> Option<(i64, Effective<'a>)> {
+    let (parsed, effective) = parsed_value(files, node, key, version)?;
+    Some((parsed.as_integer()?, effective))
+}
+
+/// The bytes in the file of `range`, a byte range of `entry.value`: exact when the value is
+/// written as Kafka reads it (no escapes, no continuation lines), else the whole value.
+pub fn value_part_span(
+    files: &[SourceFile],
+    file: usize,
+    entry: &crate::properties::Entry,
+    range: std::ops::Range<usize>,
+) -> crate::properties::Span {
+    let raw = &files[file].bytes[entry.value_span.clone()];
+    // Latin-1: one byte per char when nothing was unescaped.
+    let as_written = raw.len() == entry.value.chars().count()
+        && raw
+            .iter()
+            .zip(entry.value.chars())
+            .all(|(b, c)| u32::from(*b) == c as u32);
+    if !as_written || range.end > entry.value.len() {
+        return entry.value_span.clone();
+    }
+    let chars = |end: usize| entry.value[..end].chars().count();
+    entry.value_span.start + chars(range.start)..entry.value_span.start + chars(range.end)
+}
+
+/// A label on part of a setting (`range` in its text), or at the top of the file when the
+/// file leaves the key to Kafka's default.
+pub fn setting_label(
+    files: &[SourceFile],
+    node: &Node,
+    key: &str,
+    setting: &crate::cluster::setting::Setting,
+    range: Option<std::ops::Range<usize>>,
+    message: String,
+) -> Label {
+    match setting.entry {
+        Some(entry) => {
+            let span = match range {
+                Some(range) if entry.value == setting.text => {
+                    value_part_span(files, node.file, entry, range)
+                }
+                _ => entry.value_span.clone(),
+            };
+            Label {
+                file: node.file,
+                span,
+                message,
+            }
+        }
+        None => Label {
+            file: node.file,
+            span: 0..0,
+            message: format!(
+                "{key} is not set: Kafka's default {} applies ({message})",
+                quoted(key, setting.text)
+            ),
+        },
+    }
+}
+
+/// Whether the node's file sets one of `keys` to a placeholder: checks reading them are
+/// skipped, as the real value is unknown. Besides [`is_placeholder`]'s forms this counts a
+/// format field (`{0}`, `{host}`), which no value of these keys has of itself.
+pub fn any_placeholder(files: &[SourceFile], node: &Node, keys: &[&str]) -> bool {
+    keys.iter().any(|key| {
+        files[node.file]
+            .properties
+            .get(key)
+            .is_some_and(|entry| is_placeholder(&entry.value) || has_format_field(&entry.value))
+    })
+}
+
+/// `{0}`, `{host}`: a field a format string fills in.
+fn has_format_field(value: &str) -> bool {
+    value.split('{').skip(1).any(|rest| {
+        rest.split_once('}').is_some_and(|(name, _)| {
+            !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        })
+    })
+}
+
+/// A file of settings without a mode or an id, merged into a full node file elsewhere: checks
+/// of a whole node's configuration do not apply to it.
+pub fn is_fragment(files: &[SourceFile], node: &Node) -> bool {
+    node.mode == Mode::Unknown && node.id_entry(files).is_none()
+}

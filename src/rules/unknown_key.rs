@@ -100,9 +100,7 @@ fn read_elsewhere(
             format!("rename the key to {lowercase}"),
         ),
         Elsewhere::NotReadPerListener { key: inner } => (
-            format!(
-                "{name}: Kafka does not read {inner} per listener, so {key} has no effect"
-            ),
+            format!("{name}: Kafka does not read {inner} per listener, so {key} has no effect"),
             format!("set {inner} without the listener prefix, or delete the line"),
         ),
         Elsewhere::TopicKey { broker_key } => {

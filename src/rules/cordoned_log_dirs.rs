@@ -1,0 +1,122 @@
+//! `cordoned-log-dirs`: from Kafka 4.3 a broker refuses to start when `cordoned.log.dirs` names
+//! a directory that is not one of its log directories, or mixes `*` with directory names.
+
+use super::support::{any_placeholder, is_fragment, node_name, quoted, setting_label};
+use super::{Context, Rule};
+use crate::catalog;
+use crate::cluster::quorum::process_roles;
+use crate::cluster::setting::{Item, Lookup, config_list_split, lookup, split};
+use crate::cluster::{Cluster, storage};
+use crate::diagnostic::{Diagnostic, Label, Severity};
+
+pub const RULE: Rule = Rule {
+    name: "cordoned-log-dirs",
+    severity: Severity::Error,
+    summary: "cordoned.log.dirs naming a directory the broker does not have, or `*` beside names: the broker refuses to start",
+    check,
+};
+
+const KEY: &str = "cordoned.log.dirs";
+const INPUTS: &[&str] = &[KEY, "log.dirs", "log.dir", "process.roles"];
+
+fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    let version = cluster.target.version;
+    // The key arrived in 4.3; older releases ignore it.
+    if catalog::spec(KEY, version).is_none() {
+        return Vec::new();
+    }
+    let files = context.files;
+    let mut diagnostics = Vec::new();
+    for node in &cluster.nodes {
+        if is_fragment(files, node) || any_placeholder(files, node, INPUTS) {
+            continue;
+        }
+        let Lookup::Set(roles) = lookup(files, node, "process.roles", version) else {
+            continue;
+        };
+        // Kafka checks it on nodes with the broker role only.
+        if !process_roles(roles, version).roles.broker {
+            continue;
+        }
+        let Lookup::Set(cordoned) = lookup(files, node, KEY, version) else {
+            continue;
+        };
+        let items = split(cordoned.text, config_list_split(KEY, version));
+        let label = |item: Item, message: &str| {
+            setting_label(
+                files,
+                node,
+                KEY,
+                &cordoned,
+                Some(item.range()),
+                message.to_owned(),
+            )
+        };
+        let refusal = |why: String, labels: Vec<Label>, help: String| Diagnostic {
+            rule: RULE.name,
+            severity: Severity::Error,
+            stops_startup: true,
+            message: format!(
+                "{}: Kafka {version} refuses to start: {why}",
+                node_name(files, node)
+            ),
+            key: Some(KEY.to_owned()),
+            labels,
+            help,
+        };
+        if let Some(star) = items.iter().find(|item| item.text == "*") {
+            if items.len() > 1 {
+                diagnostics.push(refusal(
+                    format!("{KEY} has `*` (every log directory) beside directory names"),
+                    vec![label(*star, "`*` cordons every directory")],
+                    format!("set {KEY}=* alone, or list only directories"),
+                ));
+            }
+            continue;
+        }
+        let log_dirs = match lookup(files, node, "log.dirs", version) {
+            Lookup::Set(setting) => Some(setting.text),
+            Lookup::Null => None,
+            Lookup::Refused => continue,
+        };
+        let Lookup::Set(log_dir) = lookup(files, node, "log.dir", version) else {
+            continue;
+        };
+        let dirs = storage::log_dirs(log_dirs, log_dir.text, version);
+        let missing: Vec<Item> = items
+            .iter()
+            .copied()
+            .filter(|item| !dirs.iter().any(|dir| dir == item.text))
+            .collect();
+        if missing.is_empty() {
+            continue;
+        }
+        let names = missing
+            .iter()
+            .map(|item| quoted(KEY, item.text))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let known = if dirs.is_empty() {
+            "none".to_owned()
+        } else {
+            dirs.join(", ")
+        };
+        diagnostics.push(refusal(
+            format!(
+                "{KEY} names {names}, which {} of this broker (log directories: {known})",
+                if missing.len() == 1 {
+                    "is not a log directory"
+                } else {
+                    "are not log directories"
+                }
+            ),
+            missing
+                .iter()
+                .map(|item| label(*item, "not a log directory"))
+                .collect(),
+            "name directories exactly as log.dirs (or log.dir) lists them, or `*` for all of them"
+                .to_owned(),
+        ));
+    }
+    diagnostics
+}

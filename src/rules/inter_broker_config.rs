@@ -1,0 +1,464 @@
+//! `inter-broker-config`: how brokers talk to each other, as Kafka checks it at start-up: the
+//! inter-broker listener (`inter.broker.listener.name` or `security.inter.broker.protocol`), that
+//! it is advertised, its SASL mechanism, and in 3.x the inter-broker protocol version against
+//! KRaft, the message format and zstd.
+
+use super::support::{
+    any_placeholder, is_fragment, is_placeholder, node_name, quoted, setting_label,
+};
+use super::{Context, Rule};
+use crate::catalog::{self, KafkaVersion, value};
+use crate::cluster::listeners::{InterBroker, InterBrokerProblem, NodeListeners, inter_broker};
+use crate::cluster::protocol_version::{ProtocolVersion, ProtocolVersions, RecordVersion};
+use crate::cluster::quorum::{ProcessRoles, process_roles};
+use crate::cluster::setting::{Lookup, Setting, config_list_split, lookup, split};
+use crate::cluster::{Cluster, Node};
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::source::SourceFile;
+
+pub const RULE: Rule = Rule {
+    name: "inter-broker-config",
+    severity: Severity::Error,
+    summary: "an inter-broker listener, SASL mechanism or protocol version Kafka refuses at start-up",
+    check,
+};
+
+const NAME: &str = "inter.broker.listener.name";
+const PROTOCOL: &str = "security.inter.broker.protocol";
+const MECHANISM: &str = "sasl.mechanism.inter.broker.protocol";
+const MECHANISMS: &str = "sasl.enabled.mechanisms";
+const IBP: &str = "inter.broker.protocol.version";
+const FORMAT: &str = "log.message.format.version";
+
+const INPUTS: &[&str] = &[
+    "process.roles",
+    NAME,
+    PROTOCOL,
+    "listeners",
+    "advertised.listeners",
+    "listener.security.protocol.map",
+    "controller.listener.names",
+    MECHANISM,
+    MECHANISMS,
+    IBP,
+    FORMAT,
+    "offsets.topic.compression.codec",
+];
+
+fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    let version = cluster.target.version;
+    let mut diagnostics = Vec::new();
+    for node in &cluster.nodes {
+        let files = context.files;
+        if is_fragment(files, node) || any_placeholder(files, node, INPUTS) {
+            continue;
+        }
+        let Lookup::Set(roles) = lookup(files, node, "process.roles", version) else {
+            continue;
+        };
+        let roles = process_roles(roles, version);
+        let mut checker = Checker {
+            files,
+            node,
+            version,
+            name: node_name(files, node),
+            roles: &roles,
+            diagnostics: &mut diagnostics,
+        };
+        let protocol = checker.protocol_versions();
+        let Some(listeners) = NodeListeners::read(files, node, version, &roles) else {
+            continue;
+        };
+        let Ok(map) = &listeners.map else {
+            continue;
+        };
+        match inter_broker(files, node, version, map) {
+            Some(Ok(inter_broker)) => {
+                checker.advertised(&inter_broker, &listeners);
+                checker.sasl(&inter_broker, protocol);
+            }
+            Some(Err(problem)) => checker.resolution(problem),
+            None => {}
+        }
+    }
+    diagnostics
+}
+
+struct Checker<'a, 'r> {
+    files: &'a [SourceFile],
+    node: &'r Node,
+    version: KafkaVersion,
+    name: String,
+    roles: &'r ProcessRoles<'a>,
+    diagnostics: &'r mut Vec<Diagnostic>,
+}
+
+/// The inter-broker protocol version Kafka 3.x runs with, when the release has one.
+#[derive(Clone, Copy)]
+struct Effective {
+    versions: ProtocolVersions,
+    version: ProtocolVersion,
+}
+
+impl<'a> Checker<'a, '_> {
+    fn push(&mut self, key: &str, why: String, labels: Vec<Label>, help: String) {
+        self.diagnostics.push(Diagnostic {
+            rule: RULE.name,
+            severity: Severity::Error,
+            stops_startup: true,
+            message: format!(
+                "{}: Kafka {} refuses to start: {why}",
+                self.name, self.version
+            ),
+            key: Some(key.to_owned()),
+            labels,
+            help,
+        });
+    }
+
+    fn label(&self, key: &str, setting: &Setting, message: String) -> Label {
+        setting_label(self.files, self.node, key, setting, None, message)
+    }
+
+    /// Where the inter-broker listener comes from, for a label.
+    fn source_label(&self, inter_broker: &InterBroker, message: String) -> Label {
+        let key = if inter_broker.by_name { NAME } else { PROTOCOL };
+        self.label(key, &inter_broker.setting, message)
+    }
+
+    fn resolution(&mut self, problem: InterBrokerProblem<'a>) {
+        match problem {
+            InterBrokerProblem::BothSet { name, protocol } => self.push(
+                PROTOCOL,
+                format!("both {NAME} and {PROTOCOL} are set; Kafka takes the inter-broker listener from one of them only"),
+                vec![
+                    self.label(PROTOCOL, &protocol, "remove this".into()),
+                    self.label(NAME, &name, "or this".into()),
+                ],
+                format!("remove {PROTOCOL}: the protocol follows from the listener's entry in listener.security.protocol.map"),
+            ),
+            InterBrokerProblem::BlankName(setting) => self.push(
+                NAME,
+                format!("{NAME} is empty"),
+                vec![self.label(NAME, &setting, "no listener name".into())],
+                format!("set {NAME} to the listener brokers use between them, or remove the line"),
+            ),
+            InterBrokerProblem::Unmapped { name, setting } => self.push(
+                NAME,
+                format!(
+                    "{NAME} names listener {name}, which has no security protocol in listener.security.protocol.map"
+                ),
+                vec![self.label(NAME, &setting, format!("{name} is not mapped"))],
+                format!(
+                    "name a listener of listeners here, and map it in listener.security.protocol.map (e.g. `{name}:PLAINTEXT`)"
+                ),
+            ),
+        }
+    }
+
+    /// A broker advertises the listener other brokers replicate from.
+    fn advertised(&mut self, inter_broker: &InterBroker<'a>, listeners: &NodeListeners<'a>) {
+        if !(self.roles.roles.broker || self.roles.zookeeper_mode(self.version)) {
+            return;
+        }
+        // Kafka 3.9 keeps the control plane listener during a migration; it is never the
+        // inter-broker one (listener-config checks that), so it does not matter here.
+        let Some(brokers) = listeners.advertised_brokers(None) else {
+            return;
+        };
+        if brokers.is_empty() || brokers.iter().any(|e| e.name == inter_broker.name) {
+            return;
+        }
+        let names: Vec<&str> = brokers.iter().map(|e| e.name.as_str()).collect();
+        let (key, setting) = match &listeners.advertised {
+            Some(list) => ("advertised.listeners", list.setting),
+            None => ("listeners", listeners.listeners.setting),
+        };
+        let why = if inter_broker.by_name {
+            format!(
+                "the inter-broker listener {} is not among the listeners this broker advertises ({}): other brokers could not reach it",
+                inter_broker.name,
+                names.join(", ")
+            )
+        } else {
+            format!(
+                "{PROTOCOL}={} makes Kafka use the listener named {} between brokers, and this broker advertises no listener of that name ({})",
+                inter_broker.protocol.name(),
+                inter_broker.name,
+                names.join(", ")
+            )
+        };
+        let labels = vec![
+            self.source_label(
+                inter_broker,
+                format!("{} is not advertised", inter_broker.name),
+            ),
+            self.label(key, &setting, "advertised here".into()),
+        ];
+        self.push(
+            if inter_broker.by_name { NAME } else { PROTOCOL },
+            why,
+            labels,
+            format!(
+                "set {NAME} to one of the advertised listeners ({}), or advertise the {} listener",
+                names.join(", "),
+                inter_broker.name
+            ),
+        );
+    }
+
+    /// SASL between brokers: the mechanism must be enabled on the inter-broker listener, and
+    /// Kafka parses that listener's own settings.
+    fn sasl(&mut self, inter_broker: &InterBroker<'a>, protocol: Option<Effective>) {
+        if !inter_broker.protocol.uses_sasl() {
+            return;
+        }
+        let Lookup::Set(mechanism) = lookup(self.files, self.node, MECHANISM, self.version) else {
+            return;
+        };
+        let chosen = mechanism.trimmed();
+        if let Some(Effective { versions, version }) = protocol
+            && versions
+                .known("0.10.0-IV1")
+                .is_some_and(|handshake| version < handshake)
+            && chosen != "GSSAPI"
+        {
+            let ibp = lookup(self.files, self.node, IBP, self.version);
+            let mut labels = vec![self.label(MECHANISM, &mechanism, "not GSSAPI".into())];
+            if let Lookup::Set(ibp) = ibp {
+                labels.push(self.label(IBP, &ibp, "before 0.10.0-IV1".into()));
+            }
+            self.push(
+                MECHANISM,
+                format!(
+                    "inter-broker SASL with {MECHANISM} {} needs inter.broker.protocol.version 0.10.0-IV1 or later: older versions know only GSSAPI",
+                    quoted(MECHANISM, chosen)
+                ),
+                labels,
+                format!("raise {IBP} (to 3.9 once every broker runs it), or use GSSAPI"),
+            );
+        }
+        let prefix = format!("listener.name.{}.", inter_broker.name.to_lowercase());
+        let mut enabled: Option<Setting<'a>> = None;
+        let mut readable = true;
+        let properties = &self.files[self.node.file].properties;
+        for entry in properties.effective_entries() {
+            let Some(rest) = entry
+                .key
+                .strip_prefix(&prefix)
+                .filter(|rest| !rest.is_empty())
+            else {
+                continue;
+            };
+            if is_placeholder(&entry.value) {
+                readable = false;
+                continue;
+            }
+            let unprefixed = rest.find('.').map_or(rest, |dot| &rest[dot + 1..]);
+            let (known, spec) = match catalog::spec(rest, self.version) {
+                Some(spec) => (rest, spec),
+                None => match catalog::spec(unprefixed, self.version) {
+                    Some(spec) => (unprefixed, spec),
+                    None => continue,
+                },
+            };
+            if let Err(refusal) = value::check(known, spec, &entry.value) {
+                readable = false;
+                // A refusal may quote the value; a secret's value is never shown.
+                let reason = if crate::secrets::is_secret(&entry.key, &entry.value) {
+                    "the value is not what Kafka accepts for this key".to_owned()
+                } else {
+                    refusal.reason
+                };
+                let setting = Setting {
+                    text: &entry.value,
+                    entry: Some(entry),
+                };
+                self.push(
+                    &entry.key,
+                    format!(
+                        "inter-broker traffic uses {} on listener {}, so Kafka reads that listener's own settings, and refuses {} as {known}: {}",
+                        inter_broker.protocol.name(),
+                        inter_broker.name,
+                        entry.key,
+                        reason
+                    ),
+                    vec![self.label(&entry.key, &setting, reason.clone())],
+                    format!("give {} a value {known} accepts, or remove the line", entry.key),
+                );
+            } else if rest == MECHANISMS {
+                enabled = Some(Setting {
+                    text: &entry.value,
+                    entry: Some(entry),
+                });
+            }
+        }
+        if !readable {
+            return;
+        }
+        let (key, enabled) = match enabled {
+            Some(setting) => (format!("{prefix}{MECHANISMS}"), setting),
+            None => match lookup(self.files, self.node, MECHANISMS, self.version) {
+                Lookup::Set(setting) => (MECHANISMS.to_owned(), setting),
+                _ => return,
+            },
+        };
+        let mechanisms: Vec<&str> =
+            split(enabled.text, config_list_split(MECHANISMS, self.version))
+                .iter()
+                .map(|item| item.text)
+                .collect();
+        if mechanisms.contains(&chosen) {
+            return;
+        }
+        let listed = if mechanisms.is_empty() {
+            "none".to_owned()
+        } else {
+            mechanisms.join(", ")
+        };
+        let case = mechanisms
+            .iter()
+            .find(|m| m.eq_ignore_ascii_case(chosen))
+            .map(|m| format!(" (mechanisms compare exactly: {m} is enabled)"))
+            .unwrap_or_default();
+        let mut labels = vec![self.label(MECHANISM, &mechanism, "not enabled".into())];
+        if enabled.is_set() {
+            labels.push(self.label(&key, &enabled, "the enabled mechanisms".into()));
+        }
+        self.push(
+            MECHANISM,
+            format!(
+                "brokers talk {} with mechanism {}, which {key} does not enable on the inter-broker listener {} (enabled: {listed}){case}",
+                inter_broker.protocol.name(),
+                quoted(MECHANISM, chosen),
+                inter_broker.name
+            ),
+            labels,
+            format!(
+                "add {chosen} to {key}, or set {MECHANISM} to one of the enabled mechanisms"
+            ),
+        );
+    }
+
+    /// Kafka 3.x's inter-broker protocol version: unknown short names, KRaft's minimum, the
+    /// message format and zstd. Returns the version brokers run with.
+    fn protocol_versions(&mut self) -> Option<Effective> {
+        let versions = ProtocolVersions::of(self.version)?;
+        let ibp = match lookup(self.files, self.node, IBP, self.version) {
+            Lookup::Set(setting) => setting,
+            _ => return None,
+        };
+        let format = match lookup(self.files, self.node, FORMAT, self.version) {
+            Lookup::Set(setting) => Some(setting),
+            _ => None,
+        };
+        let parsed_ibp = self.parse(&versions, IBP, &ibp);
+        let parsed_format = format.and_then(|format| self.parse(&versions, FORMAT, &format));
+        let parsed_ibp = parsed_ibp?;
+        let kraft_minimum = versions.known("3.0-IV1")?;
+        let running = if self.roles.is_empty() {
+            parsed_ibp
+        } else {
+            if ibp.is_set() && parsed_ibp < kraft_minimum {
+                self.push(
+                    IBP,
+                    format!(
+                        "{IBP} {} is older than 3.0-IV1, the oldest version KRaft runs",
+                        quoted(IBP, ibp.text)
+                    ),
+                    vec![self.label(IBP, &ibp, "before 3.0-IV1".into())],
+                    format!(
+                        "remove {IBP} from KRaft nodes: KRaft uses metadata.version, set with kafka-storage.sh format and kafka-features.sh"
+                    ),
+                );
+            }
+            // KRaft pins the version to its minimum whatever the file says.
+            kraft_minimum
+        };
+        let effective = Effective {
+            versions,
+            version: running,
+        };
+        let ibp_records = versions.record_version(running);
+        if let (Some(format), Some(parsed_format)) = (format, parsed_format) {
+            // From 3.0-IV1 Kafka ignores the message format setting.
+            let format_records = if running >= kraft_minimum {
+                versions.record_version(kraft_minimum)
+            } else {
+                versions.record_version(parsed_format)
+            };
+            if ibp_records < format_records {
+                let needed = if format_records == RecordVersion::V2 {
+                    "0.11.0"
+                } else {
+                    "0.10.0"
+                };
+                let mut labels = vec![self.label(IBP, &ibp, format!("before {needed}"))];
+                if format.is_set() {
+                    labels.push(self.label(FORMAT, &format, "a newer message format".into()));
+                }
+                self.push(
+                    IBP,
+                    format!(
+                        "{FORMAT} {} writes a message format that {IBP} {} cannot replicate: it needs {needed} or later",
+                        quoted(FORMAT, format.text),
+                        quoted(IBP, ibp.text)
+                    ),
+                    labels,
+                    format!(
+                        "raise {IBP} to at least {needed} (all brokers first run the new release), or lower {FORMAT} to match it"
+                    ),
+                );
+            }
+        }
+        if let Lookup::Set(codec) = lookup(
+            self.files,
+            self.node,
+            "offsets.topic.compression.codec",
+            self.version,
+        ) && crate::catalog::value::parse_java_integer(codec.trimmed(), 0, 4) == Some(4)
+            && ibp_records < RecordVersion::V2
+        {
+            self.push(
+                "offsets.topic.compression.codec",
+                format!(
+                    "offsets.topic.compression.codec=4 (zstd) needs the v2 message format, and {IBP} {} is older than 0.11.0",
+                    quoted(IBP, ibp.text)
+                ),
+                vec![
+                    self.label("offsets.topic.compression.codec", &codec, "zstd".into()),
+                    self.label(IBP, &ibp, "before 0.11.0".into()),
+                ],
+                format!("raise {IBP} (to 2.1 or later), or use another codec for the offsets topic"),
+            );
+        }
+        Some(effective)
+    }
+
+    /// A version as Kafka 3.x reads it. The catalogue takes every short name; Kafka takes only
+    /// those of production releases, so the newest line of a release (`4.0` in 3.9) is refused.
+    fn parse(
+        &mut self,
+        versions: &ProtocolVersions,
+        key: &str,
+        setting: &Setting,
+    ) -> Option<ProtocolVersion> {
+        let parsed = versions.parse(setting.trimmed());
+        if parsed.is_none() {
+            self.push(
+                key,
+                format!(
+                    "{key} {} is not a version Kafka {} knows: it is the short name of a release that is not out yet",
+                    quoted(key, setting.text),
+                    self.version
+                ),
+                vec![self.label(key, setting, "unknown version".into())],
+                format!(
+                    "use a release this broker runs or an older one, e.g. `{}`",
+                    self.version
+                ),
+            );
+        }
+        parsed
+    }
+}

@@ -1,0 +1,850 @@
+//! `kraft-controller-config`: what Kafka checks of a node's place in KRaft at start-up:
+//! `process.roles`, the quorum (`controller.quorum.voters`, `controller.quorum.bootstrap.servers`),
+//! the node id against the voters, and where `controller.listener.names` may point for each
+//! role (and, in 3.9, in ZooKeeper mode and during a ZooKeeper migration).
+
+use super::support::{any_placeholder, is_fragment, node_name, quoted, setting_label};
+use super::{Context, Rule};
+use crate::catalog::KafkaVersion;
+use crate::catalog::value::parse_java_integer;
+use crate::cluster::listeners::{ControllerProblem, NodeListeners, inter_broker, normalised};
+use crate::cluster::protocol_version::ProtocolVersions;
+use crate::cluster::quorum::{
+    AddressProblem, BootstrapServer, ProcessRoles, QuorumProblem, Voter, bootstrap_servers,
+    process_roles, voters,
+};
+use crate::cluster::setting::{Item, Lookup, Setting, Split, lookup, split};
+use crate::cluster::{Cluster, Node};
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::source::SourceFile;
+
+pub const RULE: Rule = Rule {
+    name: "kraft-controller-config",
+    severity: Severity::Error,
+    summary: "KRaft roles, quorum and controller listeners Kafka refuses at start-up",
+    check,
+};
+
+const ROLES: &str = "process.roles";
+const VOTERS: &str = "controller.quorum.voters";
+const BOOTSTRAP: &str = "controller.quorum.bootstrap.servers";
+const NAMES: &str = "controller.listener.names";
+
+/// The keys these checks read; a placeholder in one of them skips the node.
+const INPUTS: &[&str] = &[
+    ROLES,
+    "node.id",
+    "broker.id",
+    VOTERS,
+    BOOTSTRAP,
+    NAMES,
+    "listeners",
+    "advertised.listeners",
+    "listener.security.protocol.map",
+    "inter.broker.listener.name",
+    "security.inter.broker.protocol",
+    "controller.quorum.auto.join.enable",
+    "zookeeper.metadata.migration.enable",
+    "inter.broker.protocol.version",
+    "log.dirs",
+    "log.dir",
+];
+
+fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    let version = cluster.target.version;
+    let mut diagnostics = Vec::new();
+    for node in &cluster.nodes {
+        let files = context.files;
+        if is_fragment(files, node) || any_placeholder(files, node, INPUTS) {
+            continue;
+        }
+        let Lookup::Set(roles) = lookup(files, node, ROLES, version) else {
+            continue;
+        };
+        let roles = process_roles(roles, version);
+        let mut checker = Checker {
+            files,
+            node,
+            version,
+            name: node_name(files, node),
+            roles: &roles,
+            diagnostics: &mut diagnostics,
+        };
+        checker.repeated_roles();
+        let voters = checker.voters();
+        let bootstrap = checker.bootstrap();
+        let (Some(voters), Some(bootstrap)) = (voters, bootstrap) else {
+            continue;
+        };
+        let Some(listeners) = NodeListeners::read(files, node, version, &roles) else {
+            continue;
+        };
+        let quorum = Quorum {
+            voters: &voters,
+            bootstrap: &bootstrap,
+        };
+        checker.role_branch(&quorum, &listeners);
+    }
+    diagnostics
+}
+
+/// The parsed quorum keys of a node (both parse: ConfigDef refuses them otherwise).
+struct Quorum<'q, 'a> {
+    voters: &'q (Setting<'a>, Vec<Voter<'a>>),
+    bootstrap: &'q (Setting<'a>, Vec<BootstrapServer<'a>>),
+}
+
+struct Checker<'a, 'r> {
+    files: &'a [SourceFile],
+    node: &'r Node,
+    version: KafkaVersion,
+    name: String,
+    roles: &'r ProcessRoles<'a>,
+    diagnostics: &'r mut Vec<Diagnostic>,
+}
+
+impl<'a> Checker<'a, '_> {
+    fn push(&mut self, key: &str, why: String, labels: Vec<Label>, help: String) {
+        self.diagnostics.push(Diagnostic {
+            rule: RULE.name,
+            severity: Severity::Error,
+            stops_startup: true,
+            message: format!(
+                "{}: Kafka {} refuses to start: {why}",
+                self.name, self.version
+            ),
+            key: Some(key.to_owned()),
+            labels,
+            help,
+        });
+    }
+
+    fn label(&self, key: &str, setting: &Setting, item: Option<Item>, message: String) -> Label {
+        setting_label(
+            self.files,
+            self.node,
+            key,
+            setting,
+            item.map(|item| item.range()),
+            message,
+        )
+    }
+
+    /// A label at the top of the file for a key it does not set.
+    fn unset(&self, key: &str, message: &str) -> Label {
+        Label {
+            file: self.node.file,
+            span: 0..0,
+            message: format!("{key} is not set: {message}"),
+        }
+    }
+
+    fn repeated_roles(&mut self) {
+        let setting = self.roles.setting;
+        for item in self.roles.repeated.clone() {
+            self.push(
+                ROLES,
+                format!(
+                    "{ROLES} lists the role {} twice",
+                    quoted(ROLES, item.text)
+                ),
+                vec![self.label(ROLES, &setting, Some(item), "given again".into())],
+                "list each role once: `broker`, `controller` or `broker,controller` (Kafka 4.2 and later drop the repeat themselves)".to_owned(),
+            );
+        }
+    }
+
+    /// `controller.quorum.voters` as its ConfigDef validator parses it (in every mode).
+    fn voters(&mut self) -> Option<(Setting<'a>, Vec<Voter<'a>>)> {
+        let setting = match lookup(self.files, self.node, VOTERS, self.version) {
+            Lookup::Set(setting) => setting,
+            Lookup::Null => {
+                return Some((
+                    Setting {
+                        text: "",
+                        entry: None,
+                    },
+                    Vec::new(),
+                ));
+            }
+            Lookup::Refused => return None,
+        };
+        match voters(setting, self.version) {
+            Ok(voters) => Some((setting, voters)),
+            Err(problems) => {
+                for problem in problems {
+                    self.address_problem(VOTERS, &setting, problem);
+                }
+                None
+            }
+        }
+    }
+
+    fn bootstrap(&mut self) -> Option<(Setting<'a>, Vec<BootstrapServer<'a>>)> {
+        let setting = match lookup(self.files, self.node, BOOTSTRAP, self.version) {
+            Lookup::Set(setting) => setting,
+            Lookup::Null => {
+                return Some((
+                    Setting {
+                        text: "",
+                        entry: None,
+                    },
+                    Vec::new(),
+                ));
+            }
+            Lookup::Refused => return None,
+        };
+        match bootstrap_servers(setting, self.version) {
+            Ok(servers) => Some((setting, servers)),
+            Err(problems) => {
+                for problem in problems {
+                    self.address_problem(BOOTSTRAP, &setting, problem);
+                }
+                None
+            }
+        }
+    }
+
+    fn address_problem(&mut self, key: &str, setting: &Setting, problem: QuorumProblem) {
+        let QuorumProblem { item, problem } = problem;
+        let form = if key == VOTERS {
+            "`{id}@{host}:{port}`"
+        } else {
+            "`{host}:{port}`"
+        };
+        let entry = quoted(key, item.text);
+        let (why, label) = match problem {
+            _ if item.text.is_empty() => (
+                format!("{key} has an empty entry (a stray comma)"),
+                "empty entry",
+            ),
+            AddressProblem::VoterShape => (
+                format!(
+                    "{key} entry {entry} is not {form}: it needs one `@` between the node id and the address"
+                ),
+                "not {id}@{host}:{port}",
+            ),
+            AddressProblem::VoterId => (
+                format!(
+                    "{key} entry {entry} does not start with a node id (an integer, nothing around it)"
+                ),
+                "not a node id before `@`",
+            ),
+            AddressProblem::HostPort if key == BOOTSTRAP && item.text.contains('@') => (
+                format!(
+                    "{key} entry {entry} is not {form}: bootstrap servers are addresses only, without a node id (that is the form of {VOTERS})"
+                ),
+                "not {host}:{port}",
+            ),
+            AddressProblem::HostPort => (
+                format!(
+                    "{key} entry {entry} is not {form}: Kafka cannot read a host and a port in it"
+                ),
+                "no host:port",
+            ),
+            AddressProblem::PortRange => (
+                format!("{key} entry {entry} has a port above 65535"),
+                "port out of range",
+            ),
+        };
+        let label = self.label(key, setting, Some(item), label.to_owned());
+        self.push(
+            key,
+            why,
+            vec![label],
+            format!(
+                "write each entry as {form}, separated by commas, e.g. {}",
+                if key == VOTERS {
+                    "`1@controller-1:9093,2@controller-2:9093,3@controller-3:9093`"
+                } else {
+                    "`controller-1:9093,controller-2:9093,controller-3:9093`"
+                }
+            ),
+        );
+    }
+
+    fn node_id(&self) -> Option<(i32, Option<Setting<'a>>)> {
+        match lookup(self.files, self.node, "node.id", self.version) {
+            Lookup::Set(setting) => {
+                let id = parse_java_integer(setting.trimmed(), i32::MIN.into(), i32::MAX.into())?;
+                Some((i32::try_from(id).ok()?, Some(setting)))
+            }
+            Lookup::Null => None,
+            Lookup::Refused => None,
+        }
+    }
+
+    fn role_branch(&mut self, quorum: &Quorum<'_, 'a>, listeners: &NodeListeners<'a>) {
+        let Some((node_id, id_setting)) = self.node_id() else {
+            return;
+        };
+        let voter_list = &quorum.voters.1[..];
+        self.advertised_controllers(node_id, voter_list, listeners, quorum);
+        if self.roles.is_empty() {
+            if self.roles.zookeeper_mode(self.version) {
+                self.zookeeper_mode(quorum, listeners);
+            }
+            // Kafka 4.0 and 4.1 accept empty roles and check no role.
+            return;
+        }
+        self.quorum_named(quorum);
+        if self.roles.broker_only() {
+            self.broker_only(node_id, id_setting, quorum, listeners);
+        } else {
+            if self.roles.controller_only() {
+                self.controller_only(listeners, node_id, voter_list);
+            }
+            self.controller(node_id, id_setting, quorum, listeners);
+        }
+    }
+
+    /// K1: a KRaft node (or a migrating ZooKeeper broker) must find the quorum.
+    fn quorum_named(&mut self, quorum: &Quorum<'_, 'a>) {
+        if !quorum.voters.1.is_empty() || !quorum.bootstrap.1.is_empty() {
+            return;
+        }
+        let mut labels = Vec::new();
+        for (key, setting) in [(VOTERS, &quorum.voters.0), (BOOTSTRAP, &quorum.bootstrap.0)] {
+            if setting.is_set() {
+                labels.push(self.label(key, setting, None, "empty".into()));
+            }
+        }
+        if labels.is_empty() {
+            labels.push(self.unset(
+                &format!("{VOTERS} or {BOOTSTRAP}"),
+                "the node has no way to find the controllers",
+            ));
+        }
+        let what = if self.roles.is_empty() {
+            "it migrates from ZooKeeper (zookeeper.metadata.migration.enable=true)"
+        } else {
+            "it is a KRaft node"
+        };
+        self.push(
+            BOOTSTRAP,
+            format!(
+                "{what}, and neither {BOOTSTRAP} nor {VOTERS} names a controller: it cannot find the KRaft quorum"
+            ),
+            labels,
+            format!(
+                "set {BOOTSTRAP}=controller-1:9093,controller-2:9093,controller-3:9093 (or the static {VOTERS}=1@controller-1:9093,...) on every node"
+            ),
+        );
+    }
+
+    fn names_setting(listeners: &NodeListeners<'a>) -> Option<Setting<'a>> {
+        listeners.controller_names.setting
+    }
+
+    fn broker_only(
+        &mut self,
+        node_id: i32,
+        id_setting: Option<Setting<'a>>,
+        quorum: &Quorum<'_, 'a>,
+        listeners: &NodeListeners<'a>,
+    ) {
+        // K3: a broker must not be a voter.
+        if let Some(voter) = quorum.voters.1.iter().rev().find(|v| v.id == node_id) {
+            let mut labels = vec![self.label(
+                VOTERS,
+                &quorum.voters.0,
+                Some(voter.item),
+                format!("voter {node_id}"),
+            )];
+            if let Some(id) = id_setting {
+                labels.insert(0, self.label("node.id", &id, None, "a voter's id".into()));
+            }
+            self.push(
+                "node.id",
+                format!(
+                    "node id {node_id} is a voter in {VOTERS}, but {ROLES}=broker: only controllers vote"
+                ),
+                labels,
+                format!(
+                    "give the broker a node.id that no voter has, or add `controller` to {ROLES} if it is meant to vote"
+                ),
+            );
+        }
+        let names = &listeners.controller_names;
+        // K4: a broker must know the controllers' listener.
+        if names.is_empty() {
+            let label = match Self::names_setting(listeners) {
+                Some(setting) => self.label(NAMES, &setting, None, "empty".into()),
+                None => self.unset(
+                    NAMES,
+                    "the broker cannot tell which listener the controllers use",
+                ),
+            };
+            self.push(
+                NAMES,
+                format!(
+                    "{NAMES} is empty: a KRaft broker needs the name of the controllers' listener"
+                ),
+                vec![label],
+                format!("set {NAMES}=CONTROLLER (the name of the controllers' listener)"),
+            );
+            return;
+        }
+        // K5: no controller listener on a broker-only node.
+        if let Some(own) = listeners.controller_listeners() {
+            for endpoint in own {
+                let listeners_setting = listeners.listeners.setting;
+                self.push(
+                    "listeners",
+                    format!(
+                        "listeners has the controller listener {} (named in {NAMES}), but {ROLES}=broker: only controllers listen on controller listeners",
+                        quoted("listeners", endpoint.item.text)
+                    ),
+                    vec![self.label(
+                        "listeners",
+                        &listeners_setting,
+                        Some(endpoint.item),
+                        "a controller listener".into(),
+                    )],
+                    format!(
+                        "remove {} from listeners on broker-only nodes (keep {} in {NAMES}: it says how to reach the controllers)",
+                        quoted("listeners", endpoint.item.text),
+                        endpoint.name
+                    ),
+                );
+            }
+        }
+        // K6: each controller name must have a protocol in the effective map.
+        if let Ok(map) = &listeners.map {
+            let setting = Self::names_setting(listeners);
+            for item in names.items.clone() {
+                let missing = match normalised(item.text) {
+                    Some(name) => map.get(&name).is_none().then_some(name),
+                    None => Some(String::new()),
+                };
+                let Some(name) = missing else {
+                    continue;
+                };
+                let Some(setting) = setting else {
+                    continue;
+                };
+                let map_setting = listeners.map_setting;
+                let why = if name.is_empty() {
+                    format!("{NAMES} has an empty name (a stray comma)")
+                } else {
+                    let default = if map_setting.is_set() {
+                        "listener.security.protocol.map is set, so Kafka does not map controller listeners to PLAINTEXT itself".to_owned()
+                    } else {
+                        "a listener uses SSL or SASL, so Kafka does not map controller listeners to PLAINTEXT itself".to_owned()
+                    };
+                    format!(
+                        "the controller listener {name} has no security protocol: {default}, and the map has no {name}"
+                    )
+                };
+                let mut labels =
+                    vec![self.label(NAMES, &setting, Some(item), "no security protocol".into())];
+                if map_setting.is_set() {
+                    labels.push(self.label(
+                        "listener.security.protocol.map",
+                        &map_setting,
+                        None,
+                        format!("no {name} here"),
+                    ));
+                }
+                self.push(
+                    NAMES,
+                    why,
+                    labels,
+                    if name.is_empty() {
+                        format!("remove the stray comma from {NAMES}")
+                    } else {
+                        format!(
+                            "add `{name}:PLAINTEXT` (or the protocol the controllers use) to listener.security.protocol.map"
+                        )
+                    },
+                );
+            }
+        }
+        // K7 (4.2): only controllers join the quorum.
+        if self.version >= KafkaVersion::new(4, 2)
+            && let Lookup::Set(setting) = lookup(
+                self.files,
+                self.node,
+                "controller.quorum.auto.join.enable",
+                self.version,
+            )
+            && setting.trimmed().eq_ignore_ascii_case("true")
+        {
+            self.push(
+                "controller.quorum.auto.join.enable",
+                format!(
+                    "controller.quorum.auto.join.enable=true on a node with {ROLES}=broker: only controllers join the quorum"
+                ),
+                vec![self.label(
+                    "controller.quorum.auto.join.enable",
+                    &setting,
+                    None,
+                    "controllers only".into(),
+                )],
+                "remove controller.quorum.auto.join.enable from broker-only nodes".into(),
+            );
+        }
+    }
+
+    fn controller_only(
+        &mut self,
+        listeners: &NodeListeners<'a>,
+        node_id: i32,
+        voters: &[Voter<'a>],
+    ) {
+        let Some(endpoints) = listeners.listeners.endpoints() else {
+            return;
+        };
+        let Some(Ok(advertised)) = listeners.advertised_controllers(Some(node_id), voters) else {
+            return;
+        };
+        // K8: every listener of a controller-only node is a controller listener (Kafka
+        // compares the counts).
+        if advertised.len() != endpoints.len() {
+            let listeners_setting = listeners.listeners.setting;
+            let strangers: Vec<_> = endpoints
+                .iter()
+                .filter(|e| !listeners.controller_names.contains(&e.name))
+                .collect();
+            if strangers.is_empty() {
+                let setting = Self::names_setting(listeners);
+                let mut labels = vec![self.label(
+                    "listeners",
+                    &listeners_setting,
+                    None,
+                    format!("{} listeners", endpoints.len()),
+                )];
+                if let Some(setting) = setting {
+                    labels.push(self.label(
+                        NAMES,
+                        &setting,
+                        None,
+                        format!("{} controller endpoints", advertised.len()),
+                    ));
+                }
+                self.push(
+                    "listeners",
+                    format!(
+                        "{NAMES} resolves to {} controller endpoints but listeners has {}: on a node with {ROLES}=controller each listener must be one controller listener, named once",
+                        advertised.len(),
+                        endpoints.len()
+                    ),
+                    labels,
+                    format!("name each controller listener once in {NAMES}, and give each a listener in listeners"),
+                );
+            }
+            for endpoint in strangers {
+                self.push(
+                    "listeners",
+                    format!(
+                        "listeners has {}, which is not a controller listener ({NAMES} does not name {}), but {ROLES}=controller: a controller-only node has only controller listeners",
+                        quoted("listeners", endpoint.item.text),
+                        endpoint.name
+                    ),
+                    vec![self.label(
+                        "listeners",
+                        &listeners_setting,
+                        Some(endpoint.item),
+                        "not a controller listener".into(),
+                    )],
+                    format!(
+                        "remove {} from listeners (brokers serve clients), or add `broker` to {ROLES}",
+                        quoted("listeners", endpoint.item.text)
+                    ),
+                );
+            }
+        }
+        // K9 (4.0): the inter-broker listener must not be a controller listener.
+        if self.version >= KafkaVersion::new(4, 0)
+            && let Lookup::Set(_) = lookup(
+                self.files,
+                self.node,
+                "inter.broker.listener.name",
+                self.version,
+            )
+            && let Ok(map) = &listeners.map
+            && let Some(Ok(inter_broker)) = inter_broker(self.files, self.node, self.version, map)
+            && listeners.controller_names.contains(&inter_broker.name)
+        {
+            let setting = inter_broker.setting;
+            self.push(
+                "inter.broker.listener.name",
+                format!(
+                    "inter.broker.listener.name names the controller listener {} on a node with {ROLES}=controller",
+                    inter_broker.name
+                ),
+                vec![self.label(
+                    "inter.broker.listener.name",
+                    &setting,
+                    None,
+                    "a controller listener".into(),
+                )],
+                "remove inter.broker.listener.name from controller-only nodes".into(),
+            );
+        }
+    }
+
+    /// K10 to K12: a controller (controller-only or combined) is a voter and listens on its
+    /// controller listeners.
+    fn controller(
+        &mut self,
+        node_id: i32,
+        id_setting: Option<Setting<'a>>,
+        quorum: &Quorum<'_, 'a>,
+        listeners: &NodeListeners<'a>,
+    ) {
+        let voters = &quorum.voters.1;
+        if !voters.is_empty() && !voters.iter().any(|v| v.id == node_id) {
+            let mut ids: Vec<i32> = voters.iter().map(|v| v.id).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            let ids = ids
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ");
+            let mut labels = Vec::new();
+            if let Some(id) = id_setting {
+                labels.push(self.label("node.id", &id, None, "not a voter".into()));
+            }
+            labels.push(self.label(VOTERS, &quorum.voters.0, None, format!("voters {ids}")));
+            self.push(
+                "node.id",
+                format!(
+                    "node id {node_id} is not among the voters of {VOTERS} ({ids}), and a node with the controller role must be one"
+                ),
+                labels,
+                format!(
+                    "set node.id to this controller's id in {VOTERS}, or add `{node_id}@host:port` to {VOTERS} on every node"
+                ),
+            );
+        }
+        let Some(endpoints) = listeners.listeners.endpoints() else {
+            return;
+        };
+        let Some(Ok(advertised)) = listeners.advertised_controllers(Some(node_id), voters) else {
+            return;
+        };
+        let names = &listeners.controller_names;
+        let listeners_setting = listeners.listeners.setting;
+        if advertised.is_empty() {
+            let mut labels = vec![self.label(
+                "listeners",
+                &listeners_setting,
+                None,
+                "no controller listener here".into(),
+            )];
+            match Self::names_setting(listeners) {
+                Some(setting) => labels.push(self.label(
+                    NAMES,
+                    &setting,
+                    None,
+                    "the controller listeners".into(),
+                )),
+                None => labels.push(self.unset(NAMES, "no controller listener is named")),
+            }
+            let first = names.items.first().map_or("CONTROLLER", |item| item.text);
+            self.push(
+                NAMES,
+                format!(
+                    "no listener of {NAMES} is in listeners: the controller would listen nowhere"
+                ),
+                labels,
+                format!(
+                    "add the controller listener to listeners, e.g. `{}://:9093`, and name it in {NAMES}",
+                    first.to_uppercase()
+                ),
+            );
+        }
+        let Some(setting) = Self::names_setting(listeners) else {
+            return;
+        };
+        for item in names.items.clone() {
+            if endpoints.iter().any(|e| e.name == item.text) {
+                continue;
+            }
+            let case = endpoints
+                .iter()
+                .find(|e| e.name.eq_ignore_ascii_case(item.text))
+                .map(|e| format!(" (names compare exactly: listeners calls it {})", e.name))
+                .unwrap_or_default();
+            self.push(
+                NAMES,
+                format!(
+                    "{NAMES} names {}, which is not a listener in listeners{case}",
+                    quoted(NAMES, item.text)
+                ),
+                vec![self.label(NAMES, &setting, Some(item), "not in listeners".into())],
+                format!(
+                    "add a {} listener to listeners, or remove the name from {NAMES}; write it in upper case",
+                    item.text.trim().to_uppercase()
+                ),
+            );
+        }
+    }
+
+    /// Problems Kafka meets working out the advertised controller endpoints, which it does on
+    /// every node.
+    fn advertised_controllers(
+        &mut self,
+        node_id: i32,
+        voters: &[Voter<'a>],
+        listeners: &NodeListeners<'a>,
+        quorum: &Quorum<'_, 'a>,
+    ) {
+        let Some(Err(problem)) = listeners.advertised_controllers(Some(node_id), voters) else {
+            return;
+        };
+        match problem {
+            ControllerProblem::BlankName(item) => {
+                let Some(setting) = Self::names_setting(listeners) else {
+                    return;
+                };
+                self.push(
+                    NAMES,
+                    format!("{NAMES} has an empty name (a stray comma or a blank between commas)"),
+                    vec![self.label(NAMES, &setting, Some(item), "empty name".into())],
+                    format!("remove the stray comma from {NAMES}"),
+                );
+            }
+            ControllerProblem::UnroutableVoter(item) => {
+                let listener = listeners
+                    .controller_listeners()
+                    .and_then(|own| own.first().map(|e| e.item));
+                let mut labels = vec![self.label(
+                    VOTERS,
+                    &quorum.voters.0,
+                    Some(item),
+                    "0.0.0.0 is not an address to reach".into(),
+                )];
+                if let Some(listener) = listener {
+                    let listeners_setting = listeners.listeners.setting;
+                    labels.push(self.label(
+                        "listeners",
+                        &listeners_setting,
+                        Some(listener),
+                        "no host: Kafka takes the voter's".into(),
+                    ));
+                }
+                self.push(
+                    VOTERS,
+                    format!(
+                        "{VOTERS} has a voter at 0.0.0.0 ({}); the controller listener of this node has no host, so Kafka {} takes the node's address from the voters, and refuses a voter nobody can connect to",
+                        quoted(VOTERS, item.text),
+                        self.version
+                    ),
+                    labels,
+                    "give every voter the host name or IP others reach it on; or set the controller listener's address in advertised.listeners".to_owned(),
+                );
+            }
+        }
+    }
+
+    /// Kafka 3.9 in ZooKeeper mode: controller listeners only during a migration, which needs
+    /// the quorum, a controller listener and a recent inter-broker protocol.
+    fn zookeeper_mode(&mut self, quorum: &Quorum<'_, 'a>, listeners: &NodeListeners<'a>) {
+        let migration = match lookup(
+            self.files,
+            self.node,
+            "zookeeper.metadata.migration.enable",
+            self.version,
+        ) {
+            Lookup::Set(setting) if setting.trimmed().eq_ignore_ascii_case("true") => Some(setting),
+            Lookup::Refused => return,
+            _ => None,
+        };
+        let names = &listeners.controller_names;
+        let Some(migration) = migration else {
+            if let Some(setting) = Self::names_setting(listeners)
+                && !names.is_empty()
+            {
+                self.push(
+                    NAMES,
+                    format!(
+                        "{NAMES} is set on a ZooKeeper-mode broker (no {ROLES}): Kafka 3.9 allows controller listeners only in KRaft mode or during a ZooKeeper migration"
+                    ),
+                    vec![self.label(NAMES, &setting, None, "KRaft only".into())],
+                    format!(
+                        "remove {NAMES} from ZooKeeper-mode brokers (or set {ROLES} for KRaft)"
+                    ),
+                );
+            }
+            return;
+        };
+        self.quorum_named(quorum);
+        if names.is_empty() {
+            let label = match Self::names_setting(listeners) {
+                Some(setting) => self.label(NAMES, &setting, None, "empty".into()),
+                None => self.unset(NAMES, "the broker cannot reach the controllers"),
+            };
+            self.push(
+                NAMES,
+                format!(
+                    "zookeeper.metadata.migration.enable=true, and {NAMES} is empty: a migrating broker needs the controllers' listener name"
+                ),
+                vec![label],
+                format!("set {NAMES}=CONTROLLER (the controllers' listener) and map it in listener.security.protocol.map"),
+            );
+        }
+        let Some(versions) = ProtocolVersions::of(self.version) else {
+            return;
+        };
+        let Lookup::Set(ibp) = lookup(
+            self.files,
+            self.node,
+            "inter.broker.protocol.version",
+            self.version,
+        ) else {
+            return;
+        };
+        let Some(protocol) = versions.parse(ibp.trimmed()) else {
+            return;
+        };
+        let needed = |name: &str| versions.known(name).is_some_and(|v| protocol < v);
+        let migration_label = self.label(
+            "zookeeper.metadata.migration.enable",
+            &migration,
+            None,
+            "migration".into(),
+        );
+        if needed("3.4-IV0") {
+            self.push(
+                "inter.broker.protocol.version",
+                format!(
+                    "zookeeper.metadata.migration.enable=true needs inter.broker.protocol.version 3.4 or later, and it is {}",
+                    quoted("inter.broker.protocol.version", ibp.text)
+                ),
+                vec![
+                    self.label("inter.broker.protocol.version", &ibp, None, "before 3.4".into()),
+                    migration_label,
+                ],
+                "raise inter.broker.protocol.version to 3.9 on every broker (a rolling restart) before the migration".into(),
+            );
+        } else if needed("3.7-IV2") && self.log_dir_count() > 1 {
+            self.push(
+                "inter.broker.protocol.version",
+                format!(
+                    "a migration of a broker with several log directories (JBOD) needs inter.broker.protocol.version 3.7-IV2 or later, and it is {}",
+                    quoted("inter.broker.protocol.version", ibp.text)
+                ),
+                vec![
+                    self.label("inter.broker.protocol.version", &ibp, None, "before 3.7-IV2".into()),
+                    migration_label,
+                ],
+                "raise inter.broker.protocol.version to 3.9 on every broker before the migration".into(),
+            );
+        }
+    }
+
+    /// `logDirs` of Kafka 3.9: `log.dirs` when the file has it (even empty), else `log.dir`.
+    fn log_dir_count(&self) -> usize {
+        let dirs = match lookup(self.files, self.node, "log.dirs", self.version) {
+            Lookup::Set(setting) => setting,
+            _ => match lookup(self.files, self.node, "log.dir", self.version) {
+                Lookup::Set(setting) => setting,
+                _ => return 0,
+            },
+        };
+        split(dirs.text, Split::CsvList).len()
+    }
+}

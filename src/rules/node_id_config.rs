@@ -1,0 +1,302 @@
+//! `node-id-config`: a node id Kafka refuses at start-up: `node.id` and `broker.id` that
+//! differ, a `node.id` taken from a negative `broker.id`, and in 3.9 the id rules of each mode
+//! (with `zookeeper.connect` for a ZooKeeper-mode broker).
+
+use super::support::{any_placeholder, is_fragment, node_name, quoted, setting_label};
+use super::{Context, Rule};
+use crate::catalog::{self, KafkaVersion, value};
+use crate::cluster::quorum::process_roles;
+use crate::cluster::setting::{Lookup, Setting, lookup};
+use crate::cluster::{Cluster, Node};
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::source::SourceFile;
+
+pub const RULE: Rule = Rule {
+    name: "node-id-config",
+    severity: Severity::Error,
+    summary: "node.id and broker.id Kafka refuses at start-up (they differ, negative, missing in KRaft, no zookeeper.connect in ZooKeeper mode)",
+    check,
+};
+
+const INPUTS: &[&str] = &[
+    "node.id",
+    "broker.id",
+    "process.roles",
+    "zookeeper.connect",
+    "broker.id.generation.enable",
+    "reserved.broker.max.id",
+    "zookeeper.metadata.migration.enable",
+];
+
+fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    let version = cluster.target.version;
+    let mut diagnostics = Vec::new();
+    for node in &cluster.nodes {
+        let files = context.files;
+        if is_fragment(files, node) || any_placeholder(files, node, INPUTS) {
+            continue;
+        }
+        let mut checker = Checker {
+            files,
+            node,
+            version,
+            name: node_name(files, node),
+            diagnostics: &mut diagnostics,
+        };
+        checker.synonym_range();
+        let (Some(node_id), Some(broker_id)) = (checker.id("node.id"), checker.id("broker.id"))
+        else {
+            continue;
+        };
+        checker.ids_agree(&node_id, &broker_id);
+        if version <= KafkaVersion::LAST_WITH_ZOOKEEPER {
+            checker.mode_rules(&node_id, &broker_id);
+        }
+    }
+    diagnostics
+}
+
+/// An id as Kafka reads it, and where it comes from.
+struct Id<'a> {
+    value: i64,
+    setting: Setting<'a>,
+}
+
+struct Checker<'a, 'r> {
+    files: &'a [SourceFile],
+    node: &'r Node,
+    version: KafkaVersion,
+    name: String,
+    diagnostics: &'r mut Vec<Diagnostic>,
+}
+
+impl<'a> Checker<'a, '_> {
+    fn push(&mut self, key: &str, why: String, labels: Vec<Label>, help: String) {
+        self.diagnostics.push(Diagnostic {
+            rule: RULE.name,
+            severity: Severity::Error,
+            stops_startup: true,
+            message: format!(
+                "{}: Kafka {} refuses to start: {why}",
+                self.name, self.version
+            ),
+            key: Some(key.to_owned()),
+            labels,
+            help,
+        });
+    }
+
+    fn label(&self, key: &str, setting: &Setting, message: String) -> Label {
+        setting_label(self.files, self.node, key, setting, None, message)
+    }
+
+    fn id(&self, key: &str) -> Option<Id<'a>> {
+        let Lookup::Set(setting) = lookup(self.files, self.node, key, self.version) else {
+            return None;
+        };
+        let value = value::parse_java_integer(setting.trimmed(), i32::MIN.into(), i32::MAX.into())?;
+        Some(Id { value, setting })
+    }
+
+    fn in_file(&self, key: &str) -> bool {
+        self.files[self.node.file].properties.get(key).is_some()
+    }
+
+    /// Kafka copies a lone `broker.id` into `node.id` before it parses either; from 4.0
+    /// `node.id` must be 0 or more, and the copy is checked as `node.id`.
+    fn synonym_range(&mut self) {
+        if self.in_file("node.id") || !self.in_file("broker.id") {
+            return;
+        }
+        let Lookup::Set(broker_id) = lookup(self.files, self.node, "broker.id", self.version)
+        else {
+            return;
+        };
+        let Some(spec) = catalog::spec("node.id", self.version) else {
+            return;
+        };
+        if value::check("node.id", spec, broker_id.text).is_ok() {
+            return;
+        }
+        self.push(
+            "broker.id",
+            format!(
+                "node.id is not set, so Kafka takes broker.id {} as the node id, and a node id must be 0 or more",
+                quoted("broker.id", broker_id.text)
+            ),
+            vec![self.label("broker.id", &broker_id, "taken as node.id".into())],
+            "set node.id to this node's id (0 or more) and remove broker.id, which node.id replaces"
+                .into(),
+        );
+    }
+
+    fn ids_agree(&mut self, node_id: &Id<'a>, broker_id: &Id<'a>) {
+        if node_id.value == broker_id.value {
+            return;
+        }
+        self.push(
+            "broker.id",
+            format!(
+                "node.id {} and broker.id {} differ: a node has one id",
+                node_id.value, broker_id.value
+            ),
+            vec![
+                self.label(
+                    "broker.id",
+                    &broker_id.setting,
+                    format!("broker.id {}", broker_id.value),
+                ),
+                self.label(
+                    "node.id",
+                    &node_id.setting,
+                    format!("node.id {}", node_id.value),
+                ),
+            ],
+            format!(
+                "remove broker.id (node.id replaces it), or set both to {}",
+                node_id.value
+            ),
+        );
+    }
+
+    /// Kafka 3.9: a node without roles is a ZooKeeper-mode broker, which needs
+    /// `zookeeper.connect` and a broker id Kafka can use (or generate); a KRaft node needs
+    /// `node.id`.
+    fn mode_rules(&mut self, node_id: &Id<'a>, broker_id: &Id<'a>) {
+        let Lookup::Set(roles) = lookup(self.files, self.node, "process.roles", self.version)
+        else {
+            return;
+        };
+        let roles = process_roles(roles, self.version);
+        let Some(migration) = self.flag("zookeeper.metadata.migration.enable") else {
+            return;
+        };
+        let connect = lookup(self.files, self.node, "zookeeper.connect", self.version);
+        if !roles.is_empty() {
+            if node_id.value < 0 {
+                let label = match node_id.setting.entry {
+                    Some(_) => self.label("node.id", &node_id.setting, "not a node id".into()),
+                    None => Label {
+                        file: self.node.file,
+                        span: 0..0,
+                        message: "node.id is not set".into(),
+                    },
+                };
+                self.push(
+                    "node.id",
+                    "process.roles makes this a KRaft node, which needs node.id set to 0 or more"
+                        .into(),
+                    vec![label],
+                    "set node.id to this node's id (the same on every restart; voters use it in controller.quorum.voters)".into(),
+                );
+            }
+            if migration && matches!(connect, Lookup::Null) {
+                self.push(
+                    "zookeeper.connect",
+                    "zookeeper.metadata.migration.enable=true on a KRaft controller needs zookeeper.connect, the ensemble it migrates from".into(),
+                    vec![Label {
+                        file: self.node.file,
+                        span: 0..0,
+                        message: "zookeeper.connect is not set".into(),
+                    }],
+                    "set zookeeper.connect to the ensemble of the cluster being migrated".into(),
+                );
+            }
+            return;
+        }
+        if matches!(connect, Lookup::Null) {
+            self.push(
+                "zookeeper.connect",
+                "without process.roles Kafka 3.9 runs this node as a ZooKeeper-mode broker, and zookeeper.connect is not set".into(),
+                vec![Label {
+                    file: self.node.file,
+                    span: 0..0,
+                    message: "neither process.roles nor zookeeper.connect is set".into(),
+                }],
+                "set zookeeper.connect=zk-1:2181,zk-2:2181,zk-3:2181 for a ZooKeeper-mode broker, or process.roles (with node.id and the quorum) for KRaft".into(),
+            );
+        }
+        let Some(generation) = self.flag("broker.id.generation.enable") else {
+            return;
+        };
+        let id = broker_id.value;
+        let label = |this: &Self, message: &str| match broker_id.setting.entry {
+            Some(_) => this.label("broker.id", &broker_id.setting, message.into()),
+            None => Label {
+                file: this.node.file,
+                span: 0..0,
+                message: format!("broker.id is not set: Kafka's default -1 applies ({message})"),
+            },
+        };
+        if migration && id < 0 {
+            self.push(
+                "broker.id",
+                "zookeeper.metadata.migration.enable=true, and the broker has no fixed id: a migrating broker needs broker.id 0 or more (generated ids cannot migrate)".into(),
+                vec![label(self, "no fixed id")],
+                "set broker.id to the id this broker already has (see meta.properties in its log directory)".into(),
+            );
+            return;
+        }
+        if !generation && id < 0 {
+            self.push(
+                "broker.id",
+                "broker.id.generation.enable=false, so the broker needs broker.id 0 or more".into(),
+                vec![label(self, "no id, and generation is off")],
+                "set broker.id to this broker's id, or remove broker.id.generation.enable".into(),
+            );
+            return;
+        }
+        if !generation {
+            return;
+        }
+        let Lookup::Set(reserved) = lookup(
+            self.files,
+            self.node,
+            "reserved.broker.max.id",
+            self.version,
+        ) else {
+            return;
+        };
+        let Some(reserved_max) =
+            value::parse_java_integer(reserved.trimmed(), i32::MIN.into(), i32::MAX.into())
+        else {
+            return;
+        };
+        if id < -1 || id > reserved_max {
+            let mut labels = vec![label(self, "outside -1 to reserved.broker.max.id")];
+            if reserved.is_set() {
+                labels.push(self.label(
+                    "reserved.broker.max.id",
+                    &reserved,
+                    "the highest fixed id".into(),
+                ));
+            }
+            let why = if id < -1 {
+                format!("broker.id {id} is negative (only -1, \"generate one\", is allowed)")
+            } else {
+                format!(
+                    "broker.id {id} is above reserved.broker.max.id {reserved_max}: ids above it are left for the ids Kafka generates"
+                )
+            };
+            self.push(
+                "broker.id",
+                why,
+                labels,
+                format!(
+                    "use a broker.id from 0 to {reserved_max}, or raise reserved.broker.max.id above {id} on every broker"
+                ),
+            );
+        }
+    }
+
+    /// A boolean key's value (`None` when ConfigDef refuses it).
+    fn flag(&self, key: &str) -> Option<bool> {
+        match lookup(self.files, self.node, key, self.version) {
+            Lookup::Set(setting) => {
+                Some(value::java_trim(setting.text).eq_ignore_ascii_case("true"))
+            }
+            Lookup::Null => Some(false),
+            Lookup::Refused => None,
+        }
+    }
+}

@@ -1,0 +1,136 @@
+//! `principal-builder-class`: a `principal.builder.class` that cannot be a principal builder
+//! Kafka accepts. Kafka loads the class at start-up and refuses one that does not implement
+//! `KafkaPrincipalSerde`; kafkalint cannot see the broker's classpath, so it judges only the
+//! classes whose nature it knows: the JDK's and Kafka's own.
+
+use super::support::{node_name, parsed_value, quoted};
+use super::{Context, Rule};
+use crate::catalog::KafkaVersion;
+use crate::catalog::value::Parsed;
+use crate::cluster::Cluster;
+use crate::diagnostic::{Diagnostic, Label, Severity};
+
+pub const RULE: Rule = Rule {
+    name: "principal-builder-class",
+    severity: Severity::Error,
+    summary: "a principal.builder.class known not to implement KafkaPrincipalSerde (a JDK class, a removed or non-builder Kafka class): the broker refuses to start",
+    check,
+};
+
+const KEY: &str = "principal.builder.class";
+
+/// The first release whose start-up check this rule was verified against.
+const OLDEST_CHECKED: KafkaVersion = KafkaVersion::new(3, 9);
+
+/// Kafka's own classes that are no principal builder Kafka accepts, what each one is, and the
+/// first release that accepts it after all.
+const KAFKA_CLASSES: &[(&str, &str, Option<KafkaVersion>)] = &[
+    (
+        "org.apache.kafka.common.security.auth.KafkaPrincipalBuilder",
+        "Kafka's principal builder interface, which extends KafkaPrincipalSerde only from Kafka 4.2",
+        Some(KafkaVersion::new(4, 2)),
+    ),
+    (
+        "org.apache.kafka.common.security.auth.KafkaPrincipal",
+        "Kafka's principal itself, not a builder",
+        None,
+    ),
+    (
+        "org.apache.kafka.common.security.auth.DefaultPrincipalBuilder",
+        "Kafka's old principal builder, removed in Kafka 3.0",
+        None,
+    ),
+    (
+        "org.apache.kafka.common.security.auth.PrincipalBuilder",
+        "Kafka's old principal builder interface, removed in Kafka 3.0",
+        None,
+    ),
+    (
+        "org.apache.kafka.common.security.ssl.SslPrincipalMapper",
+        "Kafka's SSL principal mapper (ssl.principal.mapping.rules), not a builder",
+        None,
+    ),
+];
+
+/// Packages of the JDK: none of their classes can implement a Kafka interface.
+const JDK_PACKAGES: &[&str] = &["java.", "javax.", "jdk.", "sun.", "com.sun."];
+
+/// What the class named is, when kafkalint knows that Kafka `version` cannot use it.
+fn unusable(class: &str, version: KafkaVersion) -> Option<String> {
+    if let Some((_, what, accepted_since)) = KAFKA_CLASSES.iter().find(|(name, ..)| *name == class)
+    {
+        return accepted_since
+            .is_none_or(|since| version < since)
+            .then(|| what.to_string());
+    }
+    JDK_PACKAGES
+        .iter()
+        .any(|package| class.starts_with(package))
+        .then(|| "a JDK class, which cannot implement a Kafka interface".to_string())
+}
+
+fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    let version = cluster.target.version;
+    if version < OLDEST_CHECKED {
+        return Vec::new();
+    }
+    let files = context.files;
+    let mut diagnostics = Vec::new();
+    for node in &cluster.nodes {
+        let Some((Parsed::Text(class), effective)) = parsed_value(files, node, KEY, version) else {
+            continue;
+        };
+        let (Some(entry), Some(what)) = (effective.entry(), unusable(&class, version)) else {
+            continue;
+        };
+        diagnostics.push(Diagnostic {
+            rule: RULE.name,
+            severity: Severity::Error,
+            stops_startup: true,
+            message: format!(
+                "{}: Kafka {version} refuses to start: {KEY} {} is {what}; the principal builder must implement KafkaPrincipalSerde",
+                node_name(files, node),
+                quoted(KEY, &class)
+            ),
+            key: Some(KEY.to_string()),
+            labels: vec![Label {
+                file: node.file,
+                span: entry.value_span.clone(),
+                message: "not a KafkaPrincipalSerde".to_string(),
+            }],
+            help: format!(
+                "remove {KEY} to use Kafka's DefaultKafkaPrincipalBuilder, or name a class that implements both KafkaPrincipalBuilder and KafkaPrincipalSerde"
+            ),
+        });
+    }
+    diagnostics
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_classes_known_not_to_serve_are_judged() {
+        let v44 = KafkaVersion::new(4, 4);
+        assert!(unusable("java.lang.String", v44).is_some());
+        assert!(unusable("javax.security.auth.Subject", v44).is_some());
+        assert!(unusable("org.apache.kafka.common.security.auth.KafkaPrincipal", v44).is_some());
+        assert!(
+            unusable(
+                "org.apache.kafka.common.security.authenticator.DefaultKafkaPrincipalBuilder",
+                v44
+            )
+            .is_none()
+        );
+        assert!(unusable("com.example.MyPrincipalBuilder", v44).is_none());
+        assert!(unusable("javaish.Builder", v44).is_none());
+    }
+
+    #[test]
+    fn the_builder_interface_includes_the_serde_from_4_2() {
+        let interface = "org.apache.kafka.common.security.auth.KafkaPrincipalBuilder";
+        assert!(unusable(interface, KafkaVersion::new(4, 1)).is_some());
+        assert!(unusable(interface, KafkaVersion::new(4, 2)).is_none());
+    }
+}
