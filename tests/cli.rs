@@ -27,10 +27,93 @@ fn root() -> &'static Path {
 fn exit_0_when_clean_and_1_on_findings() {
     let clean = kafkalint(&["check", "fixtures/seed-zk-3-brokers-fixed"], root());
     assert_eq!(clean.status.code(), Some(0), "{}", stdout(&clean));
-    assert!(stdout(&clean).contains("No problems found (3 files in 1 cluster)."));
+    assert!(
+        stdout(&clean)
+            .contains("No problems found (3 files in 1 cluster, checked against Kafka 3.9).")
+    );
     let bad = kafkalint(&["check", "fixtures/seed-zk-3-brokers"], root());
     assert_eq!(bad.status.code(), Some(1));
-    assert!(stdout(&bad).contains("Found 6 errors, 0 warnings (3 files in 1 cluster)."));
+    assert!(
+        stdout(&bad).contains(
+            "Found 6 errors, 0 warnings (3 files in 1 cluster, checked against Kafka 3.9)."
+        )
+    );
+}
+
+#[test]
+fn kafka_version_is_a_release_line_kafkalint_knows() {
+    for bad in ["5.0", "1.0", "latest", "4"] {
+        let output = kafkalint(
+            &[
+                "check",
+                "--kafka-version",
+                bad,
+                "fixtures/seed-zk-3-brokers",
+            ],
+            root(),
+        );
+        assert_eq!(output.status.code(), Some(2), "{bad}");
+        let message = stderr(&output);
+        assert!(
+            message.contains("unsupported Kafka version") && message.contains("4.4"),
+            "{bad}: {message}"
+        );
+    }
+}
+
+/// The issue's own acceptance: on Kafka 4.1, a ZooKeeper key is removed, a typo gets its
+/// nearest key, and `num.partitions=zero` stops the broker, each at its exact place.
+#[test]
+fn an_upgrade_to_4_1_shows_removed_misspelt_and_refused_keys() {
+    let output = kafkalint(
+        &[
+            "check",
+            "--kafka-version",
+            "4.1.2",
+            "--format",
+            "json",
+            "fixtures/upgrade-to-4.1/server-1.properties",
+        ],
+        root(),
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(json["clusters"][0]["kafka_version"], "4.1");
+    assert_eq!(json["clusters"][0]["kafka_version_from"], "flag");
+    let find = |rule: &str| {
+        json["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["rule"] == rule)
+            .unwrap_or_else(|| panic!("no {rule}: {json:#}"))
+            .clone()
+    };
+    let removed = find("removed-key");
+    assert_eq!(removed["key"], "zookeeper.connect");
+    assert_eq!(
+        (removed["line"].as_u64(), removed["column"].as_u64()),
+        (Some(15), Some(1))
+    );
+    let typo = find("unknown-key");
+    assert_eq!(typo["key"], "offset.topic.replication.factor");
+    assert!(
+        typo["help"]
+            .as_str()
+            .unwrap()
+            .contains("offsets.topic.replication.factor")
+    );
+    assert_eq!(
+        (typo["line"].as_u64(), typo["column"].as_u64()),
+        (Some(10), Some(1))
+    );
+    let refused = find("invalid-value");
+    assert_eq!(refused["key"], "num.partitions");
+    assert_eq!(refused["stops_startup"], true);
+    assert_eq!(
+        (refused["line"].as_u64(), refused["column"].as_u64()),
+        (Some(13), Some(16))
+    );
 }
 
 #[test]

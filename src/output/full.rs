@@ -194,6 +194,26 @@ fn plural(count: usize, word: &str) -> String {
     }
 }
 
+/// ", checked against Kafka 3.9" (or "3.9 and 4.4" when clusters differ).
+fn checked_against(report: &Report) -> String {
+    let mut versions: Vec<String> = report
+        .clusters
+        .iter()
+        .map(|cluster| cluster.target.version)
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .map(|version| version.to_string())
+        .collect();
+    match versions.len() {
+        0 => String::new(),
+        1 => format!(", checked against Kafka {}", versions[0]),
+        _ => {
+            let last = versions.pop().unwrap_or_default();
+            format!(", checked against Kafka {} and {last}", versions.join(", "))
+        }
+    }
+}
+
 fn summary(report: &Report) -> String {
     let (errors, warnings, infos) = (
         report.count(Severity::Error),
@@ -201,9 +221,10 @@ fn summary(report: &Report) -> String {
         report.count(Severity::Info),
     );
     let scope = format!(
-        "{} in {}",
+        "{} in {}{}",
         plural(report.files.len(), "file"),
-        plural(report.clusters.len(), "cluster")
+        plural(report.clusters.len(), "cluster"),
+        checked_against(report)
     );
     if errors + warnings + infos == 0 {
         return format!("No problems found ({scope}).\n");

@@ -3,18 +3,32 @@
 use serde::Serialize;
 
 use crate::Report;
+use crate::cluster::ChosenBy;
 use crate::diagnostic::{Label, Severity};
 
 #[derive(Serialize)]
 struct Document<'a> {
+    clusters: Vec<JsonCluster<'a>>,
     diagnostics: Vec<JsonDiagnostic<'a>>,
     summary: Summary,
+}
+
+/// A cluster and the Kafka release it was checked against.
+#[derive(Serialize)]
+struct JsonCluster<'a> {
+    name: &'a str,
+    kafka_version: String,
+    /// `flag` (--kafka-version), `files` (a file shows it) or `newest`.
+    kafka_version_from: &'static str,
+    files: Vec<&'a str>,
 }
 
 #[derive(Serialize)]
 struct JsonDiagnostic<'a> {
     rule: &'a str,
     severity: Severity,
+    /// Kafka refuses to start with this configuration.
+    stops_startup: bool,
     message: &'a str,
     file: &'a str,
     line: usize,
@@ -56,6 +70,7 @@ pub fn json(report: &Report) -> String {
             JsonDiagnostic {
                 rule: diagnostic.rule,
                 severity: diagnostic.severity,
+                stops_startup: diagnostic.stops_startup,
                 message: &diagnostic.message,
                 file,
                 line,
@@ -79,7 +94,26 @@ pub fn json(report: &Report) -> String {
             }
         })
         .collect();
+    let clusters = report
+        .clusters
+        .iter()
+        .map(|cluster| JsonCluster {
+            name: &cluster.name,
+            kafka_version: cluster.target.version.to_string(),
+            kafka_version_from: match cluster.target.chosen_by {
+                ChosenBy::Flag => "flag",
+                ChosenBy::Hint => "files",
+                ChosenBy::Newest => "newest",
+            },
+            files: cluster
+                .files
+                .iter()
+                .map(|file| report.files[*file].path.as_str())
+                .collect(),
+        })
+        .collect();
     let document = Document {
+        clusters,
         diagnostics,
         summary: Summary {
             errors: report.count(Severity::Error),
