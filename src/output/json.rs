@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use crate::Report;
+use crate::catalog;
 use crate::cluster::ChosenBy;
 use crate::diagnostic::{Label, Severity};
 
@@ -34,6 +35,8 @@ struct JsonDiagnostic<'a> {
     line: usize,
     column: usize,
     key: Option<&'a str>,
+    /// Kafka's documentation of the key, when it is a broker key Kafka documents.
+    key_url: Option<String>,
     labels: Vec<JsonLabel<'a>>,
     help: &'a str,
     url: String,
@@ -76,6 +79,11 @@ pub fn json(report: &Report) -> String {
                 line,
                 column,
                 key: diagnostic.key.as_deref(),
+                key_url: diagnostic
+                    .key
+                    .as_deref()
+                    .filter(|key| catalog::entry(key).is_some())
+                    .map(catalog::documentation_url),
                 labels: diagnostic
                     .labels
                     .iter()

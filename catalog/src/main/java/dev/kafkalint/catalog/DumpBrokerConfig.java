@@ -302,7 +302,12 @@ public final class DumpBrokerConfig {
             case CONFIG_DEF + "$NonEmptyString" -> kind = "non_empty_string";
             case CONFIG_DEF + "$NonNullValidator" -> kind = "non_null";
             case CONFIG_DEF + "$NonEmptyStringWithoutControlChars" -> kind = "non_empty_string_without_control_chars";
-            case CONFIG_DEF + "$LambdaValidator" -> kind = "lambda";
+            case CONFIG_DEF + "$LambdaValidator" -> {
+                kind = "lambda";
+                // A lambda's description is written for Kafka's documentation (some are whole
+                // sentences); it is not data, and documentation text is not copied.
+                out.put("string", null);
+            }
             default -> kind = "other";
         }
         out.put("kind", kind);
