@@ -1,11 +1,11 @@
 //! `deprecated-key`: a key Kafka's documentation calls deprecated in the target release; a
 //! later release removes it.
 
-use super::support::{entry_label, node_name};
+use super::support::{effective_lines, key_label, node_name};
 use super::{Context, Rule};
 use crate::catalog::{self, KafkaVersion};
 use crate::cluster::Cluster;
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
 
 pub const RULE: Rule = Rule {
     name: "deprecated-key",
@@ -17,28 +17,23 @@ pub const RULE: Rule = Rule {
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
     let mut diagnostics = Vec::new();
-    for node in &cluster.nodes {
-        for entry in context.files[node.file].properties.effective_entries() {
-            let key = entry.key.as_str();
-            if !catalog::spec(key, version).is_some_and(|spec| spec.deprecated) {
-                continue;
-            }
-            diagnostics.push(Diagnostic {
-                rule: RULE.name,
-                stops_startup: false,
-                severity: Severity::Warning,
-                message: format!(
-                    "{}: Kafka {version} deprecates {key}; a later release will ignore it",
-                    node_name(context.files, node)
-                ),
-                key: Some(key.to_string()),
-                labels: vec![Label {
-                    span: entry.key_span.clone(),
-                    ..entry_label(node.file, entry, "deprecated".to_string())
-                }],
-                help: help(key, version),
-            });
+    for (node, entry) in effective_lines(cluster, context.files) {
+        let key = entry.key.as_str();
+        if !catalog::spec(key, version).is_some_and(|spec| spec.deprecated) {
+            continue;
         }
+        diagnostics.push(Diagnostic {
+            rule: RULE.name,
+            stops_startup: false,
+            severity: Severity::Warning,
+            message: format!(
+                "{}: Kafka {version} deprecates {key}; a later release will ignore it",
+                node_name(context.files, node)
+            ),
+            key: Some(key.to_string()),
+            labels: vec![key_label(node.file, entry, "deprecated".to_string())],
+            help: help(key, version),
+        });
     }
     diagnostics
 }

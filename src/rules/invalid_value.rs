@@ -1,6 +1,6 @@
 //! `invalid-value`: a value Kafka's ConfigDef rejects, so the broker refuses to start.
 
-use super::support::{entry_label, is_placeholder, node_name, quoted};
+use super::support::{effective_lines, entry_label, is_placeholder, node_name, quoted};
 use super::{Context, Rule};
 use crate::catalog::{self, Default, Validator};
 use crate::cluster::Cluster;
@@ -17,46 +17,43 @@ pub const RULE: Rule = Rule {
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
     let mut diagnostics = Vec::new();
-    for node in &cluster.nodes {
-        // Kafka reads the last line of a repeated key.
-        for entry in context.files[node.file].properties.effective_entries() {
-            let Some(spec) = catalog::spec(&entry.key, version) else {
-                continue;
-            };
-            if is_placeholder(&entry.value) {
-                continue;
-            }
-            let Err(refusal) = catalog::value::check(&entry.key, spec, &entry.value) else {
-                continue;
-            };
-            // A refusal may quote the value; a secret's value is never shown.
-            let reason = if secrets::is_secret(&entry.key, &entry.value) {
-                "the value is not what Kafka accepts for this key".to_string()
-            } else {
-                refusal.reason
-            };
-            let fallback = match spec.default {
-                Default::Value(value) => format!(
-                    "; remove the line to use Kafka's default {}",
-                    quoted(&entry.key, value)
-                ),
-                Default::Null | Default::Required => String::new(),
-            };
-            diagnostics.push(Diagnostic {
-                rule: RULE.name,
-                stops_startup: true,
-                severity: Severity::Error,
-                message: format!(
-                    "{}: Kafka {version} refuses to start: {} {}",
-                    node_name(context.files, node),
-                    entry.key,
-                    reason
-                ),
-                key: Some(entry.key.clone()),
-                labels: vec![entry_label(node.file, entry, reason.clone())],
-                help: format!("set {} to {}{fallback}", entry.key, expectation(spec)),
-            });
+    for (node, entry) in effective_lines(cluster, context.files) {
+        let Some(spec) = catalog::spec(&entry.key, version) else {
+            continue;
+        };
+        if is_placeholder(&entry.value) {
+            continue;
         }
+        let Err(refusal) = catalog::value::check(&entry.key, spec, &entry.value) else {
+            continue;
+        };
+        // A refusal may quote the value; a secret's value is never shown.
+        let reason = if secrets::is_secret(&entry.key, &entry.value) {
+            "the value is not what Kafka accepts for this key".to_string()
+        } else {
+            refusal.reason
+        };
+        let fallback = match spec.default {
+            Default::Value(value) => format!(
+                "; remove the line to use Kafka's default {}",
+                quoted(&entry.key, value)
+            ),
+            Default::Null | Default::Required => String::new(),
+        };
+        diagnostics.push(Diagnostic {
+            rule: RULE.name,
+            stops_startup: true,
+            severity: Severity::Error,
+            message: format!(
+                "{}: Kafka {version} refuses to start: {} {}",
+                node_name(context.files, node),
+                entry.key,
+                reason
+            ),
+            key: Some(entry.key.clone()),
+            labels: vec![entry_label(node.file, entry, reason.clone())],
+            help: format!("set {} to {}{fallback}", entry.key, expectation(spec)),
+        });
     }
     diagnostics
 }

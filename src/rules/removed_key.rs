@@ -1,7 +1,7 @@
 //! `removed-key`: a key the target release no longer has. Kafka ignores it, so what it set is
 //! gone after the upgrade.
 
-use super::support::{entry_label, node_name};
+use super::support::{effective_lines, key_label, node_name};
 use super::{Context, Rule};
 use crate::catalog::{self, KafkaVersion};
 use crate::cluster::{Cluster, Mode};
@@ -17,45 +17,44 @@ pub const RULE: Rule = Rule {
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
     let mut diagnostics = Vec::new();
-    for node in &cluster.nodes {
-        for entry in context.files[node.file].properties.effective_entries() {
-            let key = entry.key.as_str();
-            if catalog::spec(key, version).is_some() {
-                continue;
-            }
-            let Some(known) = catalog::entry(key) else {
-                continue;
-            };
-            let Some(last) = known.releases().last().filter(|last| *last < version) else {
-                continue;
-            };
-            let removed_in = catalog::VERSIONS
-                .iter()
-                .find(|release| **release > last)
-                .copied()
-                .unwrap_or(version);
-            diagnostics.push(Diagnostic {
-                rule: RULE.name,
-                stops_startup: false,
-                severity: Severity::Error,
-                message: format!(
-                    "{}: {key} was removed in Kafka {removed_in} (last in {last}); Kafka {version} \
-                     ignores it{}",
-                    node_name(context.files, node),
-                    consequence(key, removed_in)
-                ),
-                key: Some(key.to_string()),
-                labels: vec![crate::diagnostic::Label {
-                    span: entry.key_span.clone(),
-                    ..entry_label(node.file, entry, format!("removed in Kafka {removed_in}"))
-                }],
-                help: if ends_zookeeper_mode(key, removed_in) && node.mode == Mode::KRaft {
-                    "the node already runs in KRaft mode: delete the zookeeper.* lines".to_string()
-                } else {
-                    help(key, last, removed_in, version)
-                },
-            });
+    for (node, entry) in effective_lines(cluster, context.files) {
+        let key = entry.key.as_str();
+        if catalog::spec(key, version).is_some() {
+            continue;
         }
+        let Some(known) = catalog::entry(key) else {
+            continue;
+        };
+        let Some(last) = known.releases().last().filter(|last| *last < version) else {
+            continue;
+        };
+        let removed_in = catalog::VERSIONS
+            .iter()
+            .find(|release| **release > last)
+            .copied()
+            .unwrap_or(version);
+        diagnostics.push(Diagnostic {
+            rule: RULE.name,
+            stops_startup: false,
+            severity: Severity::Error,
+            message: format!(
+                "{}: {key} was removed in Kafka {removed_in} (last in {last}); Kafka {version} \
+                 ignores it{}",
+                node_name(context.files, node),
+                consequence(key, removed_in)
+            ),
+            key: Some(key.to_string()),
+            labels: vec![key_label(
+                node.file,
+                entry,
+                format!("removed in Kafka {removed_in}"),
+            )],
+            help: if ends_zookeeper_mode(key, removed_in) && node.mode == Mode::KRaft {
+                "the node already runs in KRaft mode: delete the zookeeper.* lines".to_string()
+            } else {
+                help(key, last, removed_in, version)
+            },
+        });
     }
     diagnostics
 }

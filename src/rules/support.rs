@@ -324,3 +324,26 @@ fn has_format_field(value: &str) -> bool {
 pub fn is_fragment(files: &[SourceFile], node: &Node) -> bool {
     node.mode == Mode::Unknown && node.id_entry(files).is_none()
 }
+
+/// Every node of the cluster with each line Kafka reads from its file (the last of a repeated
+/// key), in file order.
+pub fn effective_lines<'a>(
+    cluster: &'a crate::cluster::Cluster,
+    files: &'a [SourceFile],
+) -> impl Iterator<Item = (&'a Node, &'a crate::properties::Entry)> + 'a {
+    cluster.nodes.iter().flat_map(move |node| {
+        files[node.file]
+            .properties
+            .effective_entries()
+            .map(move |entry| (node, entry))
+    })
+}
+
+/// A label on the key of a line of a file.
+pub fn key_label(file: usize, entry: &crate::properties::Entry, message: String) -> Label {
+    Label {
+        file,
+        span: entry.key_span.clone(),
+        message,
+    }
+}

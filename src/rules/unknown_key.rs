@@ -1,12 +1,12 @@
 //! `unknown-key`: a key the target release's broker does not know. Kafka ignores it without a
 //! word, so a misspelt key leaves the default in force.
 
-use super::support::{entry_label, node_name, quoted};
+use super::support::{effective_lines, key_label, node_name, quoted};
 use super::{Context, Rule};
 use crate::catalog::families::Elsewhere;
 use crate::catalog::{self, KafkaVersion};
 use crate::cluster::{Cluster, Node};
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::properties::Entry;
 use crate::source::SourceFile;
 
@@ -20,49 +20,47 @@ pub const RULE: Rule = Rule {
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
     let mut diagnostics = Vec::new();
-    for node in &cluster.nodes {
-        let properties = &context.files[node.file].properties;
-        for entry in properties.effective_entries() {
-            let key = entry.key.as_str();
-            if catalog::spec(key, version).is_some() {
-                continue;
-            }
-            let setting = |other: &str| properties.get(other).map(|e| e.value.clone());
-            let found = match catalog::families::elsewhere(key, version, setting) {
-                Some(Elsewhere::Read | Elsewhere::OtherComponent) => continue,
-                Some(other) => Some(read_elsewhere(context.files, node, key, other, version)),
-                None => None,
-            };
-            if let Some((message, help)) = found {
-                diagnostics.push(diagnostic(node.file, entry, message, help));
-                continue;
-            }
-            let releases: Vec<KafkaVersion> = catalog::entry(key)
-                .map(|entry| entry.releases().collect())
-                .unwrap_or_default();
-            // Keys of older releases only are `removed-key`'s.
-            if releases.last().is_some_and(|last| *last < version) {
-                continue;
-            }
-            let found = match releases.iter().find(|release| **release > version) {
-                Some(first) => Some((
-                    format!(
-                        "{}: {key} is a broker key from Kafka {first} on; Kafka {version} does not know \
-                         it and ignores it",
-                        node_name(context.files, node)
-                    ),
-                    format!(
-                        "upgrade to Kafka {first} or newer before relying on {key}, or check with \
-                         --kafka-version if the cluster runs a newer release"
-                    ),
-                )),
-                None => typo(context.files, node, key, version),
-            };
-            let Some((message, help)) = found else {
-                continue;
-            };
-            diagnostics.push(diagnostic(node.file, entry, message, help));
+    for (node, entry) in effective_lines(cluster, context.files) {
+        let key = entry.key.as_str();
+        if catalog::spec(key, version).is_some() {
+            continue;
         }
+        let properties = &context.files[node.file].properties;
+        let setting = |other: &str| properties.get(other).map(|e| e.value.clone());
+        let found = match catalog::families::elsewhere(key, version, setting) {
+            Some(Elsewhere::Read | Elsewhere::OtherComponent) => continue,
+            Some(other) => Some(read_elsewhere(context.files, node, key, other, version)),
+            None => None,
+        };
+        if let Some((message, help)) = found {
+            diagnostics.push(diagnostic(node.file, entry, message, help));
+            continue;
+        }
+        let releases: Vec<KafkaVersion> = catalog::entry(key)
+            .map(|entry| entry.releases().collect())
+            .unwrap_or_default();
+        // Keys of older releases only are `removed-key`'s.
+        if releases.last().is_some_and(|last| *last < version) {
+            continue;
+        }
+        let found = match releases.iter().find(|release| **release > version) {
+            Some(first) => Some((
+                format!(
+                    "{}: {key} is a broker key from Kafka {first} on; Kafka {version} does not know \
+                     it and ignores it",
+                    node_name(context.files, node)
+                ),
+                format!(
+                    "upgrade to Kafka {first} or newer before relying on {key}, or check with \
+                     --kafka-version if the cluster runs a newer release"
+                ),
+            )),
+            None => typo(context.files, node, key, version),
+        };
+        let Some((message, help)) = found else {
+            continue;
+        };
+        diagnostics.push(diagnostic(node.file, entry, message, help));
     }
     diagnostics
 }
@@ -74,10 +72,11 @@ fn diagnostic(file: usize, entry: &Entry, message: String, help: String) -> Diag
         severity: Severity::Warning,
         message,
         key: Some(entry.key.clone()),
-        labels: vec![Label {
-            span: entry.key_span.clone(),
-            ..entry_label(file, entry, "the broker does not read this key".to_string())
-        }],
+        labels: vec![key_label(
+            file,
+            entry,
+            "the broker does not read this key".to_string(),
+        )],
         help,
     }
 }
