@@ -247,7 +247,8 @@ fn agree(minor: &str, release: &str) {
         .count();
     assert_eq!(
         false_refusals, 0,
-        "kafka {release}: kafkalint says Kafka refuses {false_refusals} files Kafka accepts (printed above)"
+        "kafka {release}: kafkalint says Kafka refuses {false_refusals} files Kafka accepts \
+         (grouped above as false alarms)"
     );
     let agreeing = mutated.iter().filter(|o| o.agrees()).count();
     assert!(
@@ -393,19 +394,11 @@ fn summarize(minor: &str, release: &str, outcomes: &[Outcome], bases: usize) -> 
         .iter()
         .filter(|o| o.kafka.accepted && o.kafkalint_refuses())
         .count();
-    assert_eq!(
-        false_refusals, 0,
-        "kafka {release}: kafkalint says Kafka refuses {false_refusals} files Kafka accepts (printed above)"
-    );
     let agreeing = mutated.iter().filter(|o| o.agrees()).count();
     let accepted = mutated.iter().filter(|o| o.kafka.accepted).count();
     let missed = mutated
         .iter()
         .filter(|o| !o.kafka.accepted && !o.kafkalint_refuses())
-        .count();
-    let false_alarms = mutated
-        .iter()
-        .filter(|o| o.kafka.accepted && o.kafkalint_refuses())
         .count();
     let keys: std::collections::BTreeSet<&str> = mutated
         .iter()
@@ -414,7 +407,7 @@ fn summarize(minor: &str, release: &str, outcomes: &[Outcome], bases: usize) -> 
     format!(
         "kafka {release} ({minor}): kafkalint agrees on {agreeing} of {} generated files ({:.2}%); \
          Kafka accepted {accepted} and refused {}; kafkalint missed {missed} refusals and \
-         raised {false_alarms} false ones; {} keys mutated",
+         raised {false_refusals} false ones; {} keys mutated",
         mutated.len(),
         100.0 * agreeing as f64 / mutated.len() as f64,
         mutated.len() - accepted,

@@ -3,15 +3,15 @@
 //! per thread, replica fetch waits, the request queue, connection limits and the
 //! failed-authentication delay. One of them out of bounds and the broker exits at start-up.
 
-use super::support::{node_name, numbered, pair_labels, parsed_integer, parsed_value, quoted};
+use super::refusal::NodeCheck;
+use super::support::{numbered, pair_labels, parsed_value, quoted};
 use super::{Context, Rule};
 use crate::catalog::KafkaVersion;
 use crate::catalog::value::{Parsed, java_trim, split_list};
+use crate::cluster::Cluster;
 use crate::cluster::storage::{self, DerivedMillis};
-use crate::cluster::{Cluster, Effective, Node};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::properties::Entry;
-use crate::source::SourceFile;
 
 pub const RULE: Rule = Rule {
     name: "broker-limits",
@@ -34,9 +34,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     for node in &cluster.nodes {
         let scope = Scope {
-            files: context.files,
-            node,
-            version,
+            at: NodeCheck::new(&RULE, context.files, node, version),
         };
         let checks: [fn(&Scope) -> Option<Diagnostic>; 10] = [
             log_roll,
@@ -57,70 +55,48 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
 
 /// One node checked against one release.
 struct Scope<'a> {
-    files: &'a [SourceFile],
-    node: &'a Node,
-    version: KafkaVersion,
+    at: NodeCheck<'a, 'a>,
 }
 
 impl<'a> Scope<'a> {
-    fn int(&self, key: &str) -> Option<(i64, Effective<'a>)> {
-        parsed_integer(self.files, self.node, key, self.version)
-    }
-
     /// A key without a default: `Some(None)` when the file leaves it unset (Kafka falls back to
     /// another key), `None` when the file sets it to something not judged here.
     fn optional_int(&self, key: &str) -> Option<Option<i64>> {
-        if self.node.entry(self.files, key).is_none() {
+        if self.at.node.entry(self.at.files, key).is_none() {
             return Some(None);
         }
-        self.int(key).map(|(value, _)| Some(value))
+        self.at.int(key).map(|(value, _)| Some(value))
     }
 
     fn entry(&self, key: &str) -> Option<&'a Entry> {
-        self.node.entry(self.files, key)
+        self.at.node.entry(self.at.files, key)
     }
 
     /// A label on `key`'s value, or at the top of the file when the file leaves it unset.
     fn label_on(&self, key: &str, message: String) -> Label {
         match self.entry(key) {
             Some(entry) => Label {
-                file: self.node.file,
+                file: self.at.node.file,
                 span: entry.value_span.clone(),
                 message,
             },
             None => Label {
-                file: self.node.file,
+                file: self.at.node.file,
                 span: 0..0,
                 message: format!("{key} is not set: Kafka's default applies ({message})"),
             },
-        }
-    }
-
-    fn refusal(&self, key: &str, message: String, labels: Vec<Label>, help: String) -> Diagnostic {
-        Diagnostic {
-            rule: RULE.name,
-            severity: Severity::Error,
-            stops_startup: true,
-            message: format!(
-                "{}: Kafka {} refuses to start: {message}",
-                node_name(self.files, self.node),
-                self.version
-            ),
-            key: Some(key.to_string()),
-            labels,
-            help,
         }
     }
 }
 
 fn log_roll(scope: &Scope) -> Option<Diagnostic> {
     let ms = scope.optional_int("log.roll.ms")?;
-    let (hours, _) = scope.int("log.roll.hours")?;
+    let (hours, _) = scope.at.int("log.roll.hours")?;
     let DerivedMillis { millis, key } = storage::log_roll(ms, hours);
     if millis >= 1 {
         return None;
     }
-    Some(scope.refusal(
+    Some(scope.at.refusal(
         key,
         format!(
             "{key} {millis} would roll log segments after {millis} ms: a segment must live at least 1 ms"
@@ -134,12 +110,12 @@ fn log_roll(scope: &Scope) -> Option<Diagnostic> {
 
 fn log_roll_jitter(scope: &Scope) -> Option<Diagnostic> {
     let ms = scope.optional_int("log.roll.jitter.ms")?;
-    let (hours, _) = scope.int("log.roll.jitter.hours")?;
+    let (hours, _) = scope.at.int("log.roll.jitter.hours")?;
     let DerivedMillis { millis, key } = storage::log_roll_jitter(ms, hours);
     if millis >= 0 {
         return None;
     }
-    Some(scope.refusal(
+    Some(scope.at.refusal(
         key,
         format!("{key} {millis} is negative: the jitter subtracted from the segment roll time must be 0 or more"),
         vec![scope.label_on(key, "must be 0 or more".to_string())],
@@ -150,7 +126,7 @@ fn log_roll_jitter(scope: &Scope) -> Option<Diagnostic> {
 fn log_retention(scope: &Scope) -> Option<Diagnostic> {
     let ms = scope.optional_int("log.retention.ms")?;
     let minutes = scope.optional_int("log.retention.minutes")?;
-    let (hours, _) = scope.int("log.retention.hours")?;
+    let (hours, _) = scope.at.int("log.retention.hours")?;
     let DerivedMillis { millis, key } = storage::log_retention(ms, minutes, hours);
     if millis != 0 {
         return None;
@@ -179,7 +155,7 @@ fn log_retention(scope: &Scope) -> Option<Diagnostic> {
     } else {
         format!(" (it takes precedence over {})", shadowed.join(" and "))
     };
-    Some(scope.refusal(
+    Some(scope.at.refusal(
         key,
         format!(
             "{key} 0 keeps log segments for 0 ms{over}: retention must be at least 1 ms, or negative (-1) to keep them forever"
@@ -192,7 +168,8 @@ fn log_retention(scope: &Scope) -> Option<Diagnostic> {
 fn log_dirs(scope: &Scope) -> Option<Diagnostic> {
     // The raw text, once it is known to parse: the split is the release's own.
     let raw = |key: &str| -> Option<&str> {
-        parsed_value(scope.files, scope.node, key, scope.version).map(|(_, value)| value.value())
+        parsed_value(scope.at.files, scope.at.node, key, scope.at.version)
+            .map(|(_, value)| value.value())
     };
     let dirs_set = scope.entry("log.dirs").is_some();
     let log_dirs = if dirs_set {
@@ -201,7 +178,7 @@ fn log_dirs(scope: &Scope) -> Option<Diagnostic> {
         None
     };
     let log_dir = raw("log.dir")?;
-    if !storage::log_dirs(log_dirs, log_dir, scope.version).is_empty() {
+    if !storage::log_dirs(log_dirs, log_dir, scope.at.version).is_empty() {
         return None;
     }
     if dirs_set {
@@ -216,14 +193,14 @@ fn log_dirs(scope: &Scope) -> Option<Diagnostic> {
             None => "list at least one directory in log.dirs, e.g. log.dirs=/var/lib/kafka/data"
                 .to_string(),
         };
-        return Some(scope.refusal(
+        return Some(scope.at.refusal(
             "log.dirs",
             "log.dirs names no directory, and it replaces log.dir even when empty: a broker needs at least one log directory".to_string(),
             labels,
             help,
         ));
     }
-    Some(scope.refusal(
+    Some(scope.at.refusal(
         "log.dir",
         "log.dir names no directory and log.dirs is not set: a broker needs at least one log directory"
             .to_string(),
@@ -235,10 +212,10 @@ fn log_dirs(scope: &Scope) -> Option<Diagnostic> {
 fn cleaner_buffer_per_thread(scope: &Scope) -> Option<Diagnostic> {
     let buffer_key = "log.cleaner.dedupe.buffer.size";
     let threads_key = "log.cleaner.threads";
-    let (buffer, buffer_value) = scope.int(buffer_key)?;
-    let (threads, threads_value) = scope.int(threads_key)?;
+    let (buffer, buffer_value) = scope.at.int(buffer_key)?;
+    let (threads, threads_value) = scope.at.int(threads_key)?;
     if threads == 0 {
-        return Some(scope.refusal(
+        return Some(scope.at.refusal(
             threads_key,
             format!(
                 "{threads_key} 0: Kafka divides {buffer_key} by the cleaner thread count and fails on zero"
@@ -261,7 +238,7 @@ fn cleaner_buffer_per_thread(scope: &Scope) -> Option<Diagnostic> {
     } else {
         String::new()
     };
-    Some(scope.refusal(
+    Some(scope.at.refusal(
         buffer_key,
         format!(
             "{} shared by {} leaves {per_thread} bytes per cleaner thread: each needs more than 1 MiB ({DEDUPE_BYTES_PER_THREAD} bytes)",
@@ -269,7 +246,7 @@ fn cleaner_buffer_per_thread(scope: &Scope) -> Option<Diagnostic> {
             numbered(threads_key, threads, &threads_value),
         ),
         pair_labels(
-            scope.node,
+            scope.at.node,
             (&buffer_value, format!("{per_thread} bytes per cleaner thread")),
             (&threads_value, format!("{threads} cleaner threads")),
         ),
@@ -280,12 +257,12 @@ fn cleaner_buffer_per_thread(scope: &Scope) -> Option<Diagnostic> {
 /// `replica.fetch.wait.max.ms` against a bound it must not exceed.
 fn fetch_wait_within(scope: &Scope, bound_key: &str, why: &str) -> Option<Diagnostic> {
     let wait_key = "replica.fetch.wait.max.ms";
-    let (wait, wait_value) = scope.int(wait_key)?;
-    let (bound, bound_value) = scope.int(bound_key)?;
+    let (wait, wait_value) = scope.at.int(wait_key)?;
+    let (bound, bound_value) = scope.at.int(bound_key)?;
     if wait <= bound {
         return None;
     }
-    Some(scope.refusal(
+    Some(scope.at.refusal(
         wait_key,
         format!(
             "{} is above {}: {why}",
@@ -293,7 +270,7 @@ fn fetch_wait_within(scope: &Scope, bound_key: &str, why: &str) -> Option<Diagno
             numbered(bound_key, bound, &bound_value)
         ),
         pair_labels(
-            scope.node,
+            scope.at.node,
             (&wait_value, format!("above {bound_key} {bound}")),
             (&bound_value, format!("below {wait_key} {wait}")),
         ),
@@ -320,13 +297,13 @@ fn fetch_wait_vs_lag_time(scope: &Scope) -> Option<Diagnostic> {
 fn queued_request_bytes(scope: &Scope) -> Option<Diagnostic> {
     let queued_key = "queued.max.request.bytes";
     let request_key = "socket.request.max.bytes";
-    let (queued, queued_value) = scope.int(queued_key)?;
-    let (request, request_value) = scope.int(request_key)?;
+    let (queued, queued_value) = scope.at.int(queued_key)?;
+    let (request, request_value) = scope.at.int(request_key)?;
     // Zero or less turns the limit off.
     if queued <= 0 || queued >= request {
         return None;
     }
-    Some(scope.refusal(
+    Some(scope.at.refusal(
         queued_key,
         format!(
             "{} is below {}: the request queue could not hold one request of the largest size a client may send",
@@ -334,7 +311,7 @@ fn queued_request_bytes(scope: &Scope) -> Option<Diagnostic> {
             numbered(request_key, request, &request_value)
         ),
         pair_labels(
-            scope.node,
+            scope.at.node,
             (&queued_value, format!("below {request_key} {request}")),
             (&request_value, format!("above {queued_key} {queued}")),
         ),
@@ -408,16 +385,20 @@ fn is_valid_host(host: &str) -> bool {
 fn connections_per_ip(scope: &Scope) -> Option<Diagnostic> {
     let overrides_key = "max.connections.per.ip.overrides";
     let limit_key = "max.connections.per.ip";
-    let (overrides, overrides_value) =
-        match parsed_value(scope.files, scope.node, overrides_key, scope.version)? {
-            (Parsed::Text(text), effective) => (text, effective),
-            _ => return None,
-        };
+    let (overrides, overrides_value) = match parsed_value(
+        scope.at.files,
+        scope.at.node,
+        overrides_key,
+        scope.at.version,
+    )? {
+        (Parsed::Text(text), effective) => (text, effective),
+        _ => return None,
+    };
     let overrides_label = |message: String| {
         overrides_value
             .entry()
             .map(|entry| Label {
-                file: scope.node.file,
+                file: scope.at.node.file,
                 span: entry.value_span.clone(),
                 message,
             })
@@ -439,7 +420,7 @@ fn connections_per_ip(scope: &Scope) -> Option<Diagnostic> {
                     quoted(overrides_key, &piece)
                 )
             };
-            return Some(scope.refusal(
+            return Some(scope.at.refusal(
                 overrides_key,
                 format!("{overrides_key} {what}: Kafka cannot read the overrides"),
                 overrides_label("every entry must be host:limit".to_string()),
@@ -447,7 +428,7 @@ fn connections_per_ip(scope: &Scope) -> Option<Diagnostic> {
             ));
         }
         Err(OverridesError::NotAnInteger { host, limit }) => {
-            return Some(scope.refusal(
+            return Some(scope.at.refusal(
                 overrides_key,
                 format!(
                     "{overrides_key} gives host {} the limit {}, which is not a 32-bit integer",
@@ -467,7 +448,7 @@ fn connections_per_ip(scope: &Scope) -> Option<Diagnostic> {
                 .map(|host| quoted(overrides_key, host))
                 .collect::<Vec<_>>()
                 .join(", ");
-            return Some(scope.refusal(
+            return Some(scope.at.refusal(
                 overrides_key,
                 format!(
                     "{overrides_key} names {names}, which Kafka does not take for a host: only letters, digits and `-%._:` are allowed (an IPv6 address goes without brackets)"
@@ -479,16 +460,16 @@ fn connections_per_ip(scope: &Scope) -> Option<Diagnostic> {
             ));
         }
     };
-    let (limit, limit_value) = scope.int(limit_key)?;
+    let (limit, limit_value) = scope.at.int(limit_key)?;
     if limit != 0 || !hosts.is_empty() {
         return None;
     }
     let labels = pair_labels(
-        scope.node,
+        scope.at.node,
         (&limit_value, "no connection allowed".to_string()),
         (&overrides_value, "names no host".to_string()),
     );
-    Some(scope.refusal(
+    Some(scope.at.refusal(
         limit_key,
         format!(
             "{limit_key} 0 allows no connection from any address, and {overrides_key} names no host that may connect"
@@ -503,13 +484,13 @@ fn connections_per_ip(scope: &Scope) -> Option<Diagnostic> {
 fn authentication_delay(scope: &Scope) -> Option<Diagnostic> {
     let delay_key = "connection.failed.authentication.delay.ms";
     let idle_key = "connections.max.idle.ms";
-    let (delay, delay_value) = scope.int(delay_key)?;
-    let (idle, idle_value) = scope.int(idle_key)?;
+    let (delay, delay_value) = scope.at.int(delay_key)?;
+    let (idle, idle_value) = scope.at.int(idle_key)?;
     // A negative idle time never closes idle connections: no bound then.
     if idle < 0 || delay < idle {
         return None;
     }
-    Some(scope.refusal(
+    Some(scope.at.refusal(
         delay_key,
         format!(
             "{} is not below {}: the answer to a failed authentication would be held back until after the idle timeout closes the connection",
@@ -517,7 +498,7 @@ fn authentication_delay(scope: &Scope) -> Option<Diagnostic> {
             numbered(idle_key, idle, &idle_value)
         ),
         pair_labels(
-            scope.node,
+            scope.at.node,
             (&delay_value, format!("not below {idle_key} {idle}")),
             (&idle_value, format!("not above {delay_key} {delay}")),
         ),

@@ -1,10 +1,10 @@
 //! `cordoned-log-dirs`: from Kafka 4.3 a broker refuses to start when `cordoned.log.dirs` names
 //! a directory that is not one of its log directories, or mixes `*` with directory names.
 
-use super::support::{any_placeholder, is_fragment, node_name, quoted, setting_label};
+use super::refusal::NodeCheck;
+use super::support::quoted;
 use super::{Context, Rule};
 use crate::catalog;
-use crate::cluster::quorum::process_roles;
 use crate::cluster::setting::{Item, Lookup, config_list_split, lookup, split};
 use crate::cluster::{Cluster, storage};
 use crate::diagnostic::{Diagnostic, Label, Severity};
@@ -27,43 +27,19 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     }
     let files = context.files;
     let mut diagnostics = Vec::new();
-    for node in &cluster.nodes {
-        if is_fragment(files, node) || any_placeholder(files, node, INPUTS) {
-            continue;
-        }
-        let Lookup::Set(roles) = lookup(files, node, "process.roles", version) else {
-            continue;
-        };
+    for at in NodeCheck::judged(&RULE, cluster, files, INPUTS) {
         // Kafka checks it on nodes with the broker role only.
-        if !process_roles(roles, version).roles.broker {
+        if !at.roles().is_some_and(|roles| roles.roles.broker) {
             continue;
         }
-        let Lookup::Set(cordoned) = lookup(files, node, KEY, version) else {
+        let Lookup::Set(cordoned) = lookup(files, at.node, KEY, version) else {
             continue;
         };
         let items = split(cordoned.text, config_list_split(KEY, version));
-        let label = |item: Item, message: &str| {
-            setting_label(
-                files,
-                node,
-                KEY,
-                &cordoned,
-                Some(item.range()),
-                message.to_owned(),
-            )
-        };
-        let refusal = |why: String, labels: Vec<Label>, help: String| Diagnostic {
-            rule: RULE.name,
-            severity: Severity::Error,
-            stops_startup: true,
-            message: format!(
-                "{}: Kafka {version} refuses to start: {why}",
-                node_name(files, node)
-            ),
-            key: Some(KEY.to_owned()),
-            labels,
-            help,
-        };
+        let label =
+            |item: Item, message: &str| at.label(KEY, &cordoned, Some(item), message.to_owned());
+        let refusal =
+            |why: String, labels: Vec<Label>, help: String| at.refusal(KEY, why, labels, help);
         if let Some(star) = items.iter().find(|item| item.text == "*") {
             if items.len() > 1 {
                 diagnostics.push(refusal(
@@ -74,12 +50,12 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             }
             continue;
         }
-        let log_dirs = match lookup(files, node, "log.dirs", version) {
+        let log_dirs = match lookup(files, at.node, "log.dirs", version) {
             Lookup::Set(setting) => Some(setting.text),
             Lookup::Null => None,
             Lookup::Refused => continue,
         };
-        let Lookup::Set(log_dir) = lookup(files, node, "log.dir", version) else {
+        let Lookup::Set(log_dir) = lookup(files, at.node, "log.dir", version) else {
             continue;
         };
         let dirs = storage::log_dirs(log_dirs, log_dir.text, version);

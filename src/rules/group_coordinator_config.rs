@@ -3,13 +3,13 @@
 //! codecs of their topics, and every session, heartbeat, assignment, replica, delivery and lock
 //! setting against its own minimum and maximum. One of them out of bounds and the broker exits.
 
-use super::support::{node_name, numbered, pair_labels, parsed_integer, parsed_value, quoted};
+use super::refusal::NodeCheck;
+use super::support::{numbered, pair_labels, parsed_value, quoted};
 use super::{Context, Rule};
 use crate::catalog::value::{Parsed, split_list};
 use crate::catalog::{self, ConfigType, KafkaVersion, Validator};
-use crate::cluster::{Cluster, Effective, Node};
+use crate::cluster::{Cluster, Effective};
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::source::SourceFile;
 
 pub const RULE: Rule = Rule {
     name: "group-coordinator-config",
@@ -33,9 +33,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     for node in &cluster.nodes {
         let scope = Scope {
-            files: context.files,
-            node,
-            version,
+            at: NodeCheck::new(&RULE, context.files, node, version),
         };
         diagnostics.extend(rebalance_protocols(&scope));
         for list in ASSIGNOR_LISTS {
@@ -59,24 +57,18 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
 
 /// One node checked against one release.
 struct Scope<'a> {
-    files: &'a [SourceFile],
-    node: &'a Node,
-    version: KafkaVersion,
+    at: NodeCheck<'a, 'a>,
 }
 
 impl<'a> Scope<'a> {
-    fn int(&self, key: &str) -> Option<(i64, Effective<'a>)> {
-        parsed_integer(self.files, self.node, key, self.version)
-    }
-
     /// A LIST key as Kafka hands it to the coordinator: from 4.2 its duplicates are dropped
     /// while parsing.
     fn list(&self, key: &str) -> Option<(Vec<String>, Effective<'a>)> {
-        let (parsed, effective) = parsed_value(self.files, self.node, key, self.version)?;
+        let (parsed, effective) = parsed_value(self.at.files, self.at.node, key, self.at.version)?;
         let Parsed::List(mut items) = parsed else {
             return None;
         };
-        let spec = catalog::spec(key, self.version)?;
+        let spec = catalog::spec(key, self.at.version)?;
         if matches!(spec.validator, Validator::StrictList { .. }) {
             let mut seen = std::collections::HashSet::new();
             items.retain(|item| seen.insert(item.clone()));
@@ -89,28 +81,12 @@ impl<'a> Scope<'a> {
         effective
             .entry()
             .map(|entry| Label {
-                file: self.node.file,
+                file: self.at.node.file,
                 span: entry.value_span.clone(),
                 message,
             })
             .into_iter()
             .collect()
-    }
-
-    fn refusal(&self, key: &str, message: String, labels: Vec<Label>, help: String) -> Diagnostic {
-        Diagnostic {
-            rule: RULE.name,
-            severity: Severity::Error,
-            stops_startup: true,
-            message: format!(
-                "{}: Kafka {} refuses to start: {message}",
-                node_name(self.files, self.node),
-                self.version
-            ),
-            key: Some(key.to_string()),
-            labels,
-            help,
-        }
     }
 }
 
@@ -127,7 +103,7 @@ fn rebalance_protocols(scope: &Scope) -> Vec<Diagnostic> {
             .chain(protocols.iter().map(String::as_str))
             .collect::<Vec<_>>()
             .join(",");
-        diagnostics.push(scope.refusal(
+        diagnostics.push(scope.at.refusal(
             key,
             format!(
                 "{key} leaves out `classic`: the classic rebalance protocol cannot be turned off"
@@ -135,7 +111,7 @@ fn rebalance_protocols(scope: &Scope) -> Vec<Diagnostic> {
             scope.label(&effective, "no `classic`".to_string()),
             format!("add classic to the list: {key}={with_classic}"),
         ));
-    } else if scope.version < v(4, 0) && has("consumer") {
+    } else if scope.at.version < v(4, 0) && has("consumer") {
         // An empty `process.roles` is ZooKeeper mode in 3.x, set or not.
         let zookeeper_mode = scope
             .list("process.roles")
@@ -147,11 +123,11 @@ fn rebalance_protocols(scope: &Scope) -> Vec<Diagnostic> {
                 .cloned()
                 .collect::<Vec<_>>()
                 .join(",");
-            diagnostics.push(scope.refusal(
+            diagnostics.push(scope.at.refusal(
                 key,
                 format!(
                     "{key} enables `consumer` on a ZooKeeper-mode broker: Kafka {} offers the consumer rebalance protocol in KRaft mode only",
-                    scope.version
+                    scope.at.version
                 ),
                 scope.label(&effective, "`consumer` needs KRaft".to_string()),
                 format!(
@@ -340,14 +316,14 @@ fn assignor_name<'e>(list: &AssignorList, entry: &'e str) -> Option<&'e str> {
 }
 
 fn assignors(scope: &Scope, list: &AssignorList) -> Vec<Diagnostic> {
-    if scope.version < list.since {
+    if scope.at.version < list.since {
         return Vec::new();
     }
     let Some((entries, effective)) = scope.list(list.key) else {
         return Vec::new();
     };
     let key = list.key;
-    let example = if scope.version >= list.built_in_since {
+    let example = if scope.at.version >= list.built_in_since {
         list.example.to_string()
     } else {
         // Before the names, the same assignors by class.
@@ -374,7 +350,7 @@ fn assignors(scope: &Scope, list: &AssignorList) -> Vec<Diagnostic> {
     // Entries that fail for the same reason are named together.
     let mut reasons: Vec<(Vec<String>, String)> = Vec::new();
     for entry in &entries {
-        let Some(reason) = unusable_assignor(list, entry, scope.version) else {
+        let Some(reason) = unusable_assignor(list, entry, scope.at.version) else {
             continue;
         };
         let shown = if entry.is_empty() {
@@ -399,7 +375,7 @@ fn assignors(scope: &Scope, list: &AssignorList) -> Vec<Diagnostic> {
             .map(|(shown, reason)| format!("{}: {reason}", shown.join(", ")))
             .collect::<Vec<_>>()
             .join("; ");
-        diagnostics.push(scope.refusal(
+        diagnostics.push(scope.at.refusal(
             key,
             format!("{key} names assignors Kafka cannot load or use: {said}"),
             scope.label(&effective, label),
@@ -408,7 +384,7 @@ fn assignors(scope: &Scope, list: &AssignorList) -> Vec<Diagnostic> {
         return diagnostics;
     }
     if list.exactly_one && entries.len() != 1 {
-        diagnostics.push(scope.refusal(
+        diagnostics.push(scope.at.refusal(
             key,
             format!(
                 "{key} lists {} assignors: share groups take exactly one",
@@ -419,7 +395,7 @@ fn assignors(scope: &Scope, list: &AssignorList) -> Vec<Diagnostic> {
         ));
     } else if list
         .unique_names_since
-        .is_some_and(|since| scope.version >= since)
+        .is_some_and(|since| scope.at.version >= since)
     {
         let mut seen: Vec<(&str, &str)> = Vec::new();
         for entry in &entries {
@@ -427,7 +403,7 @@ fn assignors(scope: &Scope, list: &AssignorList) -> Vec<Diagnostic> {
                 continue;
             };
             if let Some((_, first)) = seen.iter().find(|(known, _)| *known == name) {
-                diagnostics.push(scope.refusal(
+                diagnostics.push(scope.at.refusal(
                     key,
                     format!(
                         "{key} names the assignor `{name}` twice ({} and {}): assignor names must be unique",
@@ -449,11 +425,11 @@ fn assignors(scope: &Scope, list: &AssignorList) -> Vec<Diagnostic> {
 const CODEC_IDS: std::ops::RangeInclusive<i64> = 0..=4;
 
 fn compression_codec(scope: &Scope, key: &str) -> Option<Diagnostic> {
-    let (codec, effective) = scope.int(key)?;
+    let (codec, effective) = scope.at.int(key)?;
     if CODEC_IDS.contains(&codec) {
         return None;
     }
-    Some(scope.refusal(
+    Some(scope.at.refusal(
         key,
         format!(
             "{key} {codec} is no compression codec id: Kafka knows 0 (none), 1 (gzip), 2 (snappy), 3 (lz4) and 4 (zstd)"
@@ -468,11 +444,11 @@ fn compression_codec(scope: &Scope, key: &str) -> Option<Diagnostic> {
 fn commit_required_acks(scope: &Scope) -> Option<Diagnostic> {
     let acks_key = "offsets.commit.required.acks";
     let factor_key = "offsets.topic.replication.factor";
-    if scope.version >= v(4, 0) {
+    if scope.at.version >= v(4, 0) {
         return None;
     }
-    let (acks, acks_value) = scope.int(acks_key)?;
-    let (factor, factor_value) = scope.int(factor_key)?;
+    let (acks, acks_value) = scope.at.int(acks_key)?;
+    let (factor, factor_value) = scope.at.int(factor_key)?;
     if (-1..=factor).contains(&acks) {
         return None;
     }
@@ -484,11 +460,11 @@ fn commit_required_acks(scope: &Scope) -> Option<Diagnostic> {
             numbered(factor_key, factor, &factor_value)
         )
     };
-    Some(scope.refusal(
+    Some(scope.at.refusal(
         acks_key,
         message,
         pair_labels(
-            scope.node,
+            scope.at.node,
             (&acks_value, "outside -1 to the replication factor".to_string()),
             (&factor_value, format!("replication factor {factor}")),
         ),
@@ -502,14 +478,14 @@ fn commit_required_acks(scope: &Scope) -> Option<Diagnostic> {
 fn snapshot_records(scope: &Scope) -> Option<Diagnostic> {
     let key = "share.coordinator.snapshot.update.records.per.snapshot";
     let maximum = 500;
-    if !(v(4, 0)..v(4, 3)).contains(&scope.version) {
+    if !(v(4, 0)..v(4, 3)).contains(&scope.at.version) {
         return None;
     }
-    let (records, effective) = scope.int(key)?;
+    let (records, effective) = scope.at.int(key)?;
     if (0..=maximum).contains(&records) {
         return None;
     }
-    Some(scope.refusal(
+    Some(scope.at.refusal(
         key,
         format!("{key} {records} is above the maximum of {maximum}"),
         scope.label(&effective, format!("at most {maximum}")),
@@ -521,10 +497,10 @@ fn snapshot_records(scope: &Scope) -> Option<Diagnostic> {
 /// parsed list has dropped the duplicate.
 fn rack_aware_tags(scope: &Scope) -> Option<Diagnostic> {
     let key = "group.streams.rack.aware.assignment.tags";
-    if scope.version < v(4, 4) {
+    if scope.at.version < v(4, 4) {
         return None;
     }
-    let (_, effective) = parsed_value(scope.files, scope.node, key, scope.version)?;
+    let (_, effective) = parsed_value(scope.at.files, scope.at.node, key, scope.at.version)?;
     let raw = effective.entry()?;
     let tags = split_list(&raw.value);
     let twice = tags
@@ -532,7 +508,7 @@ fn rack_aware_tags(scope: &Scope) -> Option<Diagnostic> {
         .enumerate()
         .find(|(index, tag)| tags[..*index].contains(tag))
         .map(|(_, tag)| tag)?;
-    Some(scope.refusal(
+    Some(scope.at.refusal(
         key,
         format!("{key} names the tag key {} twice", quoted(key, twice)),
         scope.label(&effective, format!("{} twice", quoted(key, twice))),
@@ -676,8 +652,8 @@ impl Bound {
     }
 
     fn check(&self, scope: &Scope) -> Option<Diagnostic> {
-        let (subject, subject_value) = scope.int(&self.subject)?;
-        let (other, other_value) = scope.int(&self.other)?;
+        let (subject, subject_value) = scope.at.int(&self.subject)?;
+        let (other, other_value) = scope.at.int(&self.other)?;
         if self.holds(subject, other) {
             return None;
         }
@@ -708,7 +684,7 @@ impl Bound {
                 ),
             ),
         };
-        Some(scope.refusal(
+        Some(scope.at.refusal(
             subject_key,
             format!(
                 "{} {relation} {}",
@@ -716,7 +692,7 @@ impl Bound {
                 numbered(other_key, other, &other_value)
             ),
             pair_labels(
-                scope.node,
+                scope.at.node,
                 (&subject_value, subject_note),
                 (&other_value, other_note),
             ),

@@ -3,18 +3,16 @@
 //! it is advertised, its SASL mechanism, and in 3.x the inter-broker protocol version against
 //! KRaft, the message format and zstd.
 
-use super::support::{
-    any_placeholder, is_fragment, is_placeholder, node_name, quoted, setting_label,
-};
+use super::refusal::NodeCheck;
+use super::support::{is_placeholder, quoted};
 use super::{Context, Rule};
-use crate::catalog::{self, KafkaVersion, value};
+use crate::catalog::{self, value};
+use crate::cluster::Cluster;
 use crate::cluster::listeners::{InterBroker, InterBrokerProblem, NodeListeners, inter_broker};
 use crate::cluster::protocol_version::{ProtocolVersion, ProtocolVersions, RecordVersion};
-use crate::cluster::quorum::{ProcessRoles, process_roles};
+use crate::cluster::quorum::ProcessRoles;
 use crate::cluster::setting::{Lookup, Setting, config_list_split, lookup, split};
-use crate::cluster::{Cluster, Node};
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::source::SourceFile;
 
 pub const RULE: Rule = Rule {
     name: "inter-broker-config",
@@ -48,31 +46,23 @@ const INPUTS: &[&str] = &[
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
     let mut diagnostics = Vec::new();
-    for node in &cluster.nodes {
-        let files = context.files;
-        if is_fragment(files, node) || any_placeholder(files, node, INPUTS) {
-            continue;
-        }
-        let Lookup::Set(roles) = lookup(files, node, "process.roles", version) else {
+    for at in NodeCheck::judged(&RULE, cluster, context.files, INPUTS) {
+        let Some(roles) = at.roles() else {
             continue;
         };
-        let roles = process_roles(roles, version);
         let mut checker = Checker {
-            files,
-            node,
-            version,
-            name: node_name(files, node),
+            at,
             roles: &roles,
             diagnostics: &mut diagnostics,
         };
         let protocol = checker.protocol_versions();
-        let Some(listeners) = NodeListeners::read(files, node, version, &roles) else {
+        let Some(listeners) = NodeListeners::read(at.files, at.node, version, &roles) else {
             continue;
         };
         let Ok(map) = &listeners.map else {
             continue;
         };
-        match inter_broker(files, node, version, map) {
+        match inter_broker(at.files, at.node, version, map) {
             Some(Ok(inter_broker)) => {
                 checker.advertised(&inter_broker, &listeners);
                 checker.sasl(&inter_broker, protocol);
@@ -85,10 +75,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
 }
 
 struct Checker<'a, 'r> {
-    files: &'a [SourceFile],
-    node: &'r Node,
-    version: KafkaVersion,
-    name: String,
+    at: NodeCheck<'a, 'r>,
     roles: &'r ProcessRoles<'a>,
     diagnostics: &'r mut Vec<Diagnostic>,
 }
@@ -102,28 +89,14 @@ struct Effective {
 
 impl<'a> Checker<'a, '_> {
     fn push(&mut self, key: &str, why: String, labels: Vec<Label>, help: String) {
-        self.diagnostics.push(Diagnostic {
-            rule: RULE.name,
-            severity: Severity::Error,
-            stops_startup: true,
-            message: format!(
-                "{}: Kafka {} refuses to start: {why}",
-                self.name, self.version
-            ),
-            key: Some(key.to_owned()),
-            labels,
-            help,
-        });
-    }
-
-    fn label(&self, key: &str, setting: &Setting, message: String) -> Label {
-        setting_label(self.files, self.node, key, setting, None, message)
+        self.diagnostics
+            .push(self.at.refusal(key, why, labels, help));
     }
 
     /// Where the inter-broker listener comes from, for a label.
     fn source_label(&self, inter_broker: &InterBroker, message: String) -> Label {
         let key = if inter_broker.by_name { NAME } else { PROTOCOL };
-        self.label(key, &inter_broker.setting, message)
+        self.at.label(key, &inter_broker.setting, None, message)
     }
 
     fn resolution(&mut self, problem: InterBrokerProblem<'a>) {
@@ -132,15 +105,15 @@ impl<'a> Checker<'a, '_> {
                 PROTOCOL,
                 format!("both {NAME} and {PROTOCOL} are set; Kafka takes the inter-broker listener from one of them only"),
                 vec![
-                    self.label(PROTOCOL, &protocol, "remove this".into()),
-                    self.label(NAME, &name, "or this".into()),
+                    self.at.label(PROTOCOL, &protocol, None, "remove this".into()),
+                    self.at.label(NAME, &name, None, "or this".into()),
                 ],
                 format!("remove {PROTOCOL}: the protocol follows from the listener's entry in listener.security.protocol.map"),
             ),
             InterBrokerProblem::BlankName(setting) => self.push(
                 NAME,
                 format!("{NAME} is empty"),
-                vec![self.label(NAME, &setting, "no listener name".into())],
+                vec![self.at.label(NAME, &setting, None, "no listener name".into())],
                 format!("set {NAME} to the listener brokers use between them, or remove the line"),
             ),
             InterBrokerProblem::Unmapped { name, setting } => self.push(
@@ -148,7 +121,7 @@ impl<'a> Checker<'a, '_> {
                 format!(
                     "{NAME} names listener {name}, which has no security protocol in listener.security.protocol.map"
                 ),
-                vec![self.label(NAME, &setting, format!("{name} is not mapped"))],
+                vec![self.at.label(NAME, &setting, None, format!("{name} is not mapped"))],
                 format!(
                     "name a listener of listeners here, and map it in listener.security.protocol.map (e.g. `{name}:PLAINTEXT`)"
                 ),
@@ -158,7 +131,7 @@ impl<'a> Checker<'a, '_> {
 
     /// A broker advertises the listener other brokers replicate from.
     fn advertised(&mut self, inter_broker: &InterBroker<'a>, listeners: &NodeListeners<'a>) {
-        if !(self.roles.roles.broker || self.roles.zookeeper_mode(self.version)) {
+        if !(self.roles.roles.broker || self.roles.zookeeper_mode(self.at.version)) {
             return;
         }
         // Kafka 3.9 keeps the control plane listener during a migration; it is never the
@@ -193,7 +166,7 @@ impl<'a> Checker<'a, '_> {
                 inter_broker,
                 format!("{} is not advertised", inter_broker.name),
             ),
-            self.label(key, &setting, "advertised here".into()),
+            self.at.label(key, &setting, None, "advertised here".into()),
         ];
         self.push(
             if inter_broker.by_name { NAME } else { PROTOCOL },
@@ -213,7 +186,9 @@ impl<'a> Checker<'a, '_> {
         if !inter_broker.protocol.uses_sasl() {
             return;
         }
-        let Lookup::Set(mechanism) = lookup(self.files, self.node, MECHANISM, self.version) else {
+        let Lookup::Set(mechanism) =
+            lookup(self.at.files, self.at.node, MECHANISM, self.at.version)
+        else {
             return;
         };
         let chosen = mechanism.trimmed();
@@ -223,10 +198,13 @@ impl<'a> Checker<'a, '_> {
                 .is_some_and(|handshake| version < handshake)
             && chosen != "GSSAPI"
         {
-            let ibp = lookup(self.files, self.node, IBP, self.version);
-            let mut labels = vec![self.label(MECHANISM, &mechanism, "not GSSAPI".into())];
+            let ibp = lookup(self.at.files, self.at.node, IBP, self.at.version);
+            let mut labels = vec![
+                self.at
+                    .label(MECHANISM, &mechanism, None, "not GSSAPI".into()),
+            ];
             if let Lookup::Set(ibp) = ibp {
-                labels.push(self.label(IBP, &ibp, "before 0.10.0-IV1".into()));
+                labels.push(self.at.label(IBP, &ibp, None, "before 0.10.0-IV1".into()));
             }
             self.push(
                 MECHANISM,
@@ -241,7 +219,7 @@ impl<'a> Checker<'a, '_> {
         let prefix = format!("listener.name.{}.", inter_broker.name.to_lowercase());
         let mut enabled: Option<Setting<'a>> = None;
         let mut readable = true;
-        let properties = &self.files[self.node.file].properties;
+        let properties = &self.at.files[self.at.node.file].properties;
         for entry in properties.effective_entries() {
             let Some(rest) = entry
                 .key
@@ -255,9 +233,9 @@ impl<'a> Checker<'a, '_> {
                 continue;
             }
             let unprefixed = rest.find('.').map_or(rest, |dot| &rest[dot + 1..]);
-            let (known, spec) = match catalog::spec(rest, self.version) {
+            let (known, spec) = match catalog::spec(rest, self.at.version) {
                 Some(spec) => (rest, spec),
-                None => match catalog::spec(unprefixed, self.version) {
+                None => match catalog::spec(unprefixed, self.at.version) {
                     Some(spec) => (unprefixed, spec),
                     None => continue,
                 },
@@ -283,7 +261,7 @@ impl<'a> Checker<'a, '_> {
                         entry.key,
                         reason
                     ),
-                    vec![self.label(&entry.key, &setting, reason.clone())],
+                    vec![self.at.label(&entry.key, &setting, None, reason.clone())],
                     format!("give {} a value {known} accepts, or remove the line", entry.key),
                 );
             } else if rest == MECHANISMS {
@@ -298,13 +276,13 @@ impl<'a> Checker<'a, '_> {
         }
         let (key, enabled) = match enabled {
             Some(setting) => (format!("{prefix}{MECHANISMS}"), setting),
-            None => match lookup(self.files, self.node, MECHANISMS, self.version) {
+            None => match lookup(self.at.files, self.at.node, MECHANISMS, self.at.version) {
                 Lookup::Set(setting) => (MECHANISMS.to_owned(), setting),
                 _ => return,
             },
         };
         let mechanisms: Vec<&str> =
-            split(enabled.text, config_list_split(MECHANISMS, self.version))
+            split(enabled.text, config_list_split(MECHANISMS, self.at.version))
                 .iter()
                 .map(|item| item.text)
                 .collect();
@@ -321,9 +299,15 @@ impl<'a> Checker<'a, '_> {
             .find(|m| m.eq_ignore_ascii_case(chosen))
             .map(|m| format!(" (mechanisms compare exactly: {m} is enabled)"))
             .unwrap_or_default();
-        let mut labels = vec![self.label(MECHANISM, &mechanism, "not enabled".into())];
+        let mut labels = vec![
+            self.at
+                .label(MECHANISM, &mechanism, None, "not enabled".into()),
+        ];
         if enabled.is_set() {
-            labels.push(self.label(&key, &enabled, "the enabled mechanisms".into()));
+            labels.push(
+                self.at
+                    .label(&key, &enabled, None, "the enabled mechanisms".into()),
+            );
         }
         self.push(
             MECHANISM,
@@ -343,12 +327,12 @@ impl<'a> Checker<'a, '_> {
     /// Kafka 3.x's inter-broker protocol version: unknown short names, KRaft's minimum, the
     /// message format and zstd. Returns the version brokers run with.
     fn protocol_versions(&mut self) -> Option<Effective> {
-        let versions = ProtocolVersions::of(self.version)?;
-        let ibp = match lookup(self.files, self.node, IBP, self.version) {
+        let versions = ProtocolVersions::of(self.at.version)?;
+        let ibp = match lookup(self.at.files, self.at.node, IBP, self.at.version) {
             Lookup::Set(setting) => setting,
             _ => return None,
         };
-        let format = match lookup(self.files, self.node, FORMAT, self.version) {
+        let format = match lookup(self.at.files, self.at.node, FORMAT, self.at.version) {
             Lookup::Set(setting) => Some(setting),
             _ => None,
         };
@@ -366,7 +350,7 @@ impl<'a> Checker<'a, '_> {
                         "{IBP} {} is older than 3.0-IV1, the oldest version KRaft runs",
                         quoted(IBP, ibp.text)
                     ),
-                    vec![self.label(IBP, &ibp, "before 3.0-IV1".into())],
+                    vec![self.at.label(IBP, &ibp, None, "before 3.0-IV1".into())],
                     format!(
                         "remove {IBP} from KRaft nodes: KRaft uses metadata.version, set with kafka-storage.sh format and kafka-features.sh"
                     ),
@@ -393,9 +377,14 @@ impl<'a> Checker<'a, '_> {
                 } else {
                     "0.10.0"
                 };
-                let mut labels = vec![self.label(IBP, &ibp, format!("before {needed}"))];
+                let mut labels = vec![self.at.label(IBP, &ibp, None, format!("before {needed}"))];
                 if format.is_set() {
-                    labels.push(self.label(FORMAT, &format, "a newer message format".into()));
+                    labels.push(self.at.label(
+                        FORMAT,
+                        &format,
+                        None,
+                        "a newer message format".into(),
+                    ));
                 }
                 self.push(
                     IBP,
@@ -412,10 +401,10 @@ impl<'a> Checker<'a, '_> {
             }
         }
         if let Lookup::Set(codec) = lookup(
-            self.files,
-            self.node,
+            self.at.files,
+            self.at.node,
             "offsets.topic.compression.codec",
-            self.version,
+            self.at.version,
         ) && crate::catalog::value::parse_java_integer(codec.trimmed(), 0, 4) == Some(4)
             && ibp_records < RecordVersion::V2
         {
@@ -426,8 +415,8 @@ impl<'a> Checker<'a, '_> {
                     quoted(IBP, ibp.text)
                 ),
                 vec![
-                    self.label("offsets.topic.compression.codec", &codec, "zstd".into()),
-                    self.label(IBP, &ibp, "before 0.11.0".into()),
+                    self.at.label("offsets.topic.compression.codec", &codec, None, "zstd".into()),
+                    self.at.label(IBP, &ibp, None, "before 0.11.0".into()),
                 ],
                 format!("raise {IBP} (to 2.1 or later), or use another codec for the offsets topic"),
             );
@@ -450,12 +439,12 @@ impl<'a> Checker<'a, '_> {
                 format!(
                     "{key} {} is not a version Kafka {} knows: it is the short name of a release that is not out yet",
                     quoted(key, setting.text),
-                    self.version
+                    self.at.version
                 ),
-                vec![self.label(key, setting, "unknown version".into())],
+                vec![self.at.label(key, setting, None, "unknown version".into())],
                 format!(
                     "use a release this broker runs or an older one, e.g. `{}`",
-                    self.version
+                    self.at.version
                 ),
             );
         }

@@ -3,20 +3,19 @@
 //! the node id against the voters, and where `controller.listener.names` may point for each
 //! role (and, in 3.9, in ZooKeeper mode and during a ZooKeeper migration).
 
-use super::support::{any_placeholder, is_fragment, node_name, quoted, setting_label};
+use super::refusal::NodeCheck;
+use super::support::quoted;
 use super::{Context, Rule};
 use crate::catalog::KafkaVersion;
 use crate::catalog::value::parse_java_integer;
+use crate::cluster::Cluster;
 use crate::cluster::listeners::{ControllerProblem, NodeListeners, inter_broker, normalised};
 use crate::cluster::protocol_version::ProtocolVersions;
 use crate::cluster::quorum::{
-    AddressProblem, BootstrapServer, ProcessRoles, QuorumProblem, Voter, bootstrap_servers,
-    process_roles, voters,
+    AddressProblem, BootstrapServer, ProcessRoles, QuorumProblem, Voter, bootstrap_servers, voters,
 };
-use crate::cluster::setting::{Item, Lookup, Setting, Split, lookup, split};
-use crate::cluster::{Cluster, Node};
+use crate::cluster::setting::{Lookup, Setting, Split, lookup, split};
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::source::SourceFile;
 
 pub const RULE: Rule = Rule {
     name: "kraft-controller-config",
@@ -53,30 +52,22 @@ const INPUTS: &[&str] = &[
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
     let mut diagnostics = Vec::new();
-    for node in &cluster.nodes {
-        let files = context.files;
-        if is_fragment(files, node) || any_placeholder(files, node, INPUTS) {
-            continue;
-        }
-        let Lookup::Set(roles) = lookup(files, node, ROLES, version) else {
+    for at in NodeCheck::judged(&RULE, cluster, context.files, INPUTS) {
+        let Some(roles) = at.roles() else {
             continue;
         };
-        let roles = process_roles(roles, version);
         let mut checker = Checker {
-            files,
-            node,
-            version,
-            name: node_name(files, node),
+            at,
             roles: &roles,
             diagnostics: &mut diagnostics,
         };
         checker.repeated_roles();
-        let voters = checker.voters();
-        let bootstrap = checker.bootstrap();
+        let voters = checker.quorum_list(VOTERS, voters);
+        let bootstrap = checker.quorum_list(BOOTSTRAP, bootstrap_servers);
         let (Some(voters), Some(bootstrap)) = (voters, bootstrap) else {
             continue;
         };
-        let Some(listeners) = NodeListeners::read(files, node, version, &roles) else {
+        let Some(listeners) = NodeListeners::read(at.files, at.node, version, &roles) else {
             continue;
         };
         let quorum = Quorum {
@@ -95,48 +86,15 @@ struct Quorum<'q, 'a> {
 }
 
 struct Checker<'a, 'r> {
-    files: &'a [SourceFile],
-    node: &'r Node,
-    version: KafkaVersion,
-    name: String,
+    at: NodeCheck<'a, 'r>,
     roles: &'r ProcessRoles<'a>,
     diagnostics: &'r mut Vec<Diagnostic>,
 }
 
 impl<'a> Checker<'a, '_> {
     fn push(&mut self, key: &str, why: String, labels: Vec<Label>, help: String) {
-        self.diagnostics.push(Diagnostic {
-            rule: RULE.name,
-            severity: Severity::Error,
-            stops_startup: true,
-            message: format!(
-                "{}: Kafka {} refuses to start: {why}",
-                self.name, self.version
-            ),
-            key: Some(key.to_owned()),
-            labels,
-            help,
-        });
-    }
-
-    fn label(&self, key: &str, setting: &Setting, item: Option<Item>, message: String) -> Label {
-        setting_label(
-            self.files,
-            self.node,
-            key,
-            setting,
-            item.map(|item| item.range()),
-            message,
-        )
-    }
-
-    /// A label at the top of the file for a key it does not set.
-    fn unset(&self, key: &str, message: &str) -> Label {
-        Label {
-            file: self.node.file,
-            span: 0..0,
-            message: format!("{key} is not set: {message}"),
-        }
+        self.diagnostics
+            .push(self.at.refusal(key, why, labels, help));
     }
 
     fn repeated_roles(&mut self) {
@@ -148,15 +106,21 @@ impl<'a> Checker<'a, '_> {
                     "{ROLES} lists the role {} twice",
                     quoted(ROLES, item.text)
                 ),
-                vec![self.label(ROLES, &setting, Some(item), "given again".into())],
+                vec![self.at.label(ROLES, &setting, Some(item), "given again".into())],
                 "list each role once: `broker`, `controller` or `broker,controller` (Kafka 4.2 and later drop the repeat themselves)".to_owned(),
             );
         }
     }
 
-    /// `controller.quorum.voters` as its ConfigDef validator parses it (in every mode).
-    fn voters(&mut self) -> Option<(Setting<'a>, Vec<Voter<'a>>)> {
-        let setting = match lookup(self.files, self.node, VOTERS, self.version) {
+    /// `controller.quorum.voters` or `controller.quorum.bootstrap.servers` as its ConfigDef
+    /// validator parses it (in every mode): unset is an empty list, and each entry that does not
+    /// parse is reported.
+    fn quorum_list<T>(
+        &mut self,
+        key: &str,
+        parse: fn(Setting<'a>, KafkaVersion) -> Result<Vec<T>, Vec<QuorumProblem<'a>>>,
+    ) -> Option<(Setting<'a>, Vec<T>)> {
+        let setting = match lookup(self.at.files, self.at.node, key, self.at.version) {
             Lookup::Set(setting) => setting,
             Lookup::Null => {
                 return Some((
@@ -169,36 +133,11 @@ impl<'a> Checker<'a, '_> {
             }
             Lookup::Refused => return None,
         };
-        match voters(setting, self.version) {
-            Ok(voters) => Some((setting, voters)),
+        match parse(setting, self.at.version) {
+            Ok(entries) => Some((setting, entries)),
             Err(problems) => {
                 for problem in problems {
-                    self.address_problem(VOTERS, &setting, problem);
-                }
-                None
-            }
-        }
-    }
-
-    fn bootstrap(&mut self) -> Option<(Setting<'a>, Vec<BootstrapServer<'a>>)> {
-        let setting = match lookup(self.files, self.node, BOOTSTRAP, self.version) {
-            Lookup::Set(setting) => setting,
-            Lookup::Null => {
-                return Some((
-                    Setting {
-                        text: "",
-                        entry: None,
-                    },
-                    Vec::new(),
-                ));
-            }
-            Lookup::Refused => return None,
-        };
-        match bootstrap_servers(setting, self.version) {
-            Ok(servers) => Some((setting, servers)),
-            Err(problems) => {
-                for problem in problems {
-                    self.address_problem(BOOTSTRAP, &setting, problem);
+                    self.address_problem(key, &setting, problem);
                 }
                 None
             }
@@ -247,7 +186,7 @@ impl<'a> Checker<'a, '_> {
                 "port out of range",
             ),
         };
-        let label = self.label(key, setting, Some(item), label.to_owned());
+        let label = self.at.label(key, setting, Some(item), label.to_owned());
         self.push(
             key,
             why,
@@ -264,7 +203,7 @@ impl<'a> Checker<'a, '_> {
     }
 
     fn node_id(&self) -> Option<(i32, Option<Setting<'a>>)> {
-        match lookup(self.files, self.node, "node.id", self.version) {
+        match lookup(self.at.files, self.at.node, "node.id", self.at.version) {
             Lookup::Set(setting) => {
                 let id = parse_java_integer(setting.trimmed(), i32::MIN.into(), i32::MAX.into())?;
                 Some((i32::try_from(id).ok()?, Some(setting)))
@@ -281,7 +220,7 @@ impl<'a> Checker<'a, '_> {
         let voter_list = &quorum.voters.1[..];
         self.advertised_controllers(node_id, voter_list, listeners, quorum);
         if self.roles.is_empty() {
-            if self.roles.zookeeper_mode(self.version) {
+            if self.roles.zookeeper_mode(self.at.version) {
                 self.zookeeper_mode(quorum, listeners);
             }
             // Kafka 4.0 and 4.1 accept empty roles and check no role.
@@ -306,11 +245,11 @@ impl<'a> Checker<'a, '_> {
         let mut labels = Vec::new();
         for (key, setting) in [(VOTERS, &quorum.voters.0), (BOOTSTRAP, &quorum.bootstrap.0)] {
             if setting.is_set() {
-                labels.push(self.label(key, setting, None, "empty".into()));
+                labels.push(self.at.label(key, setting, None, "empty".into()));
             }
         }
         if labels.is_empty() {
-            labels.push(self.unset(
+            labels.push(self.at.unset(
                 &format!("{VOTERS} or {BOOTSTRAP}"),
                 "the node has no way to find the controllers",
             ));
@@ -345,14 +284,17 @@ impl<'a> Checker<'a, '_> {
     ) {
         // K3: a broker must not be a voter.
         if let Some(voter) = quorum.voters.1.iter().rev().find(|v| v.id == node_id) {
-            let mut labels = vec![self.label(
+            let mut labels = vec![self.at.label(
                 VOTERS,
                 &quorum.voters.0,
                 Some(voter.item),
                 format!("voter {node_id}"),
             )];
             if let Some(id) = id_setting {
-                labels.insert(0, self.label("node.id", &id, None, "a voter's id".into()));
+                labels.insert(
+                    0,
+                    self.at.label("node.id", &id, None, "a voter's id".into()),
+                );
             }
             self.push(
                 "node.id",
@@ -369,8 +311,8 @@ impl<'a> Checker<'a, '_> {
         // K4: a broker must know the controllers' listener.
         if names.is_empty() {
             let label = match Self::names_setting(listeners) {
-                Some(setting) => self.label(NAMES, &setting, None, "empty".into()),
-                None => self.unset(
+                Some(setting) => self.at.label(NAMES, &setting, None, "empty".into()),
+                None => self.at.unset(
                     NAMES,
                     "the broker cannot tell which listener the controllers use",
                 ),
@@ -395,7 +337,7 @@ impl<'a> Checker<'a, '_> {
                         "listeners has the controller listener {} (named in {NAMES}), but {ROLES}=broker: only controllers listen on controller listeners",
                         quoted("listeners", endpoint.item.text)
                     ),
-                    vec![self.label(
+                    vec![self.at.label(
                         "listeners",
                         &listeners_setting,
                         Some(endpoint.item),
@@ -437,9 +379,12 @@ impl<'a> Checker<'a, '_> {
                     )
                 };
                 let mut labels =
-                    vec![self.label(NAMES, &setting, Some(item), "no security protocol".into())];
+                    vec![
+                        self.at
+                            .label(NAMES, &setting, Some(item), "no security protocol".into()),
+                    ];
                 if map_setting.is_set() {
-                    labels.push(self.label(
+                    labels.push(self.at.label(
                         "listener.security.protocol.map",
                         &map_setting,
                         None,
@@ -461,12 +406,12 @@ impl<'a> Checker<'a, '_> {
             }
         }
         // K7 (4.2): only controllers join the quorum.
-        if self.version >= KafkaVersion::new(4, 2)
+        if self.at.version >= KafkaVersion::new(4, 2)
             && let Lookup::Set(setting) = lookup(
-                self.files,
-                self.node,
+                self.at.files,
+                self.at.node,
                 "controller.quorum.auto.join.enable",
-                self.version,
+                self.at.version,
             )
             && setting.trimmed().eq_ignore_ascii_case("true")
         {
@@ -475,7 +420,7 @@ impl<'a> Checker<'a, '_> {
                 format!(
                     "controller.quorum.auto.join.enable=true on a node with {ROLES}=broker: only controllers join the quorum"
                 ),
-                vec![self.label(
+                vec![self.at.label(
                     "controller.quorum.auto.join.enable",
                     &setting,
                     None,
@@ -508,14 +453,14 @@ impl<'a> Checker<'a, '_> {
                 .collect();
             if strangers.is_empty() {
                 let setting = Self::names_setting(listeners);
-                let mut labels = vec![self.label(
+                let mut labels = vec![self.at.label(
                     "listeners",
                     &listeners_setting,
                     None,
                     format!("{} listeners", endpoints.len()),
                 )];
                 if let Some(setting) = setting {
-                    labels.push(self.label(
+                    labels.push(self.at.label(
                         NAMES,
                         &setting,
                         None,
@@ -541,7 +486,7 @@ impl<'a> Checker<'a, '_> {
                         quoted("listeners", endpoint.item.text),
                         endpoint.name
                     ),
-                    vec![self.label(
+                    vec![self.at.label(
                         "listeners",
                         &listeners_setting,
                         Some(endpoint.item),
@@ -555,15 +500,16 @@ impl<'a> Checker<'a, '_> {
             }
         }
         // K9 (4.0): the inter-broker listener must not be a controller listener.
-        if self.version >= KafkaVersion::new(4, 0)
+        if self.at.version >= KafkaVersion::new(4, 0)
             && let Lookup::Set(_) = lookup(
-                self.files,
-                self.node,
+                self.at.files,
+                self.at.node,
                 "inter.broker.listener.name",
-                self.version,
+                self.at.version,
             )
             && let Ok(map) = &listeners.map
-            && let Some(Ok(inter_broker)) = inter_broker(self.files, self.node, self.version, map)
+            && let Some(Ok(inter_broker)) =
+                inter_broker(self.at.files, self.at.node, self.at.version, map)
             && listeners.controller_names.contains(&inter_broker.name)
         {
             let setting = inter_broker.setting;
@@ -573,7 +519,7 @@ impl<'a> Checker<'a, '_> {
                     "inter.broker.listener.name names the controller listener {} on a node with {ROLES}=controller",
                     inter_broker.name
                 ),
-                vec![self.label(
+                vec![self.at.label(
                     "inter.broker.listener.name",
                     &setting,
                     None,
@@ -605,9 +551,12 @@ impl<'a> Checker<'a, '_> {
                 .join(", ");
             let mut labels = Vec::new();
             if let Some(id) = id_setting {
-                labels.push(self.label("node.id", &id, None, "not a voter".into()));
+                labels.push(self.at.label("node.id", &id, None, "not a voter".into()));
             }
-            labels.push(self.label(VOTERS, &quorum.voters.0, None, format!("voters {ids}")));
+            labels.push(
+                self.at
+                    .label(VOTERS, &quorum.voters.0, None, format!("voters {ids}")),
+            );
             self.push(
                 "node.id",
                 format!(
@@ -628,20 +577,20 @@ impl<'a> Checker<'a, '_> {
         let names = &listeners.controller_names;
         let listeners_setting = listeners.listeners.setting;
         if advertised.is_empty() {
-            let mut labels = vec![self.label(
+            let mut labels = vec![self.at.label(
                 "listeners",
                 &listeners_setting,
                 None,
                 "no controller listener here".into(),
             )];
             match Self::names_setting(listeners) {
-                Some(setting) => labels.push(self.label(
+                Some(setting) => labels.push(self.at.label(
                     NAMES,
                     &setting,
                     None,
                     "the controller listeners".into(),
                 )),
-                None => labels.push(self.unset(NAMES, "no controller listener is named")),
+                None => labels.push(self.at.unset(NAMES, "no controller listener is named")),
             }
             let first = names.items.first().map_or("CONTROLLER", |item| item.text);
             self.push(
@@ -674,7 +623,7 @@ impl<'a> Checker<'a, '_> {
                     "{NAMES} names {}, which is not a listener in listeners{case}",
                     quoted(NAMES, item.text)
                 ),
-                vec![self.label(NAMES, &setting, Some(item), "not in listeners".into())],
+                vec![self.at.label(NAMES, &setting, Some(item), "not in listeners".into())],
                 format!(
                     "add a {} listener to listeners, or remove the name from {NAMES}; write it in upper case",
                     item.text.trim().to_uppercase()
@@ -703,7 +652,10 @@ impl<'a> Checker<'a, '_> {
                 self.push(
                     NAMES,
                     format!("{NAMES} has an empty name (a stray comma or a blank between commas)"),
-                    vec![self.label(NAMES, &setting, Some(item), "empty name".into())],
+                    vec![
+                        self.at
+                            .label(NAMES, &setting, Some(item), "empty name".into()),
+                    ],
                     format!("remove the stray comma from {NAMES}"),
                 );
             }
@@ -711,7 +663,7 @@ impl<'a> Checker<'a, '_> {
                 let listener = listeners
                     .controller_listeners()
                     .and_then(|own| own.first().map(|e| e.item));
-                let mut labels = vec![self.label(
+                let mut labels = vec![self.at.label(
                     VOTERS,
                     &quorum.voters.0,
                     Some(item),
@@ -719,7 +671,7 @@ impl<'a> Checker<'a, '_> {
                 )];
                 if let Some(listener) = listener {
                     let listeners_setting = listeners.listeners.setting;
-                    labels.push(self.label(
+                    labels.push(self.at.label(
                         "listeners",
                         &listeners_setting,
                         Some(listener),
@@ -731,7 +683,7 @@ impl<'a> Checker<'a, '_> {
                     format!(
                         "{VOTERS} has a voter at 0.0.0.0 ({}); the controller listener of this node has no host, so Kafka {} takes the node's address from the voters, and refuses a voter nobody can connect to",
                         quoted(VOTERS, item.text),
-                        self.version
+                        self.at.version
                     ),
                     labels,
                     "give every voter the host name or IP others reach it on; or set the controller listener's address in advertised.listeners".to_owned(),
@@ -744,10 +696,10 @@ impl<'a> Checker<'a, '_> {
     /// the quorum, a controller listener and a recent inter-broker protocol.
     fn zookeeper_mode(&mut self, quorum: &Quorum<'_, 'a>, listeners: &NodeListeners<'a>) {
         let migration = match lookup(
-            self.files,
-            self.node,
+            self.at.files,
+            self.at.node,
             "zookeeper.metadata.migration.enable",
-            self.version,
+            self.at.version,
         ) {
             Lookup::Set(setting) if setting.trimmed().eq_ignore_ascii_case("true") => Some(setting),
             Lookup::Refused => return,
@@ -763,7 +715,7 @@ impl<'a> Checker<'a, '_> {
                     format!(
                         "{NAMES} is set on a ZooKeeper-mode broker (no {ROLES}): Kafka 3.9 allows controller listeners only in KRaft mode or during a ZooKeeper migration"
                     ),
-                    vec![self.label(NAMES, &setting, None, "KRaft only".into())],
+                    vec![self.at.label(NAMES, &setting, None, "KRaft only".into())],
                     format!(
                         "remove {NAMES} from ZooKeeper-mode brokers (or set {ROLES} for KRaft)"
                     ),
@@ -774,8 +726,10 @@ impl<'a> Checker<'a, '_> {
         self.quorum_named(quorum);
         if names.is_empty() {
             let label = match Self::names_setting(listeners) {
-                Some(setting) => self.label(NAMES, &setting, None, "empty".into()),
-                None => self.unset(NAMES, "the broker cannot reach the controllers"),
+                Some(setting) => self.at.label(NAMES, &setting, None, "empty".into()),
+                None => self
+                    .at
+                    .unset(NAMES, "the broker cannot reach the controllers"),
             };
             self.push(
                 NAMES,
@@ -786,14 +740,14 @@ impl<'a> Checker<'a, '_> {
                 format!("set {NAMES}=CONTROLLER (the controllers' listener) and map it in listener.security.protocol.map"),
             );
         }
-        let Some(versions) = ProtocolVersions::of(self.version) else {
+        let Some(versions) = ProtocolVersions::of(self.at.version) else {
             return;
         };
         let Lookup::Set(ibp) = lookup(
-            self.files,
-            self.node,
+            self.at.files,
+            self.at.node,
             "inter.broker.protocol.version",
-            self.version,
+            self.at.version,
         ) else {
             return;
         };
@@ -801,7 +755,7 @@ impl<'a> Checker<'a, '_> {
             return;
         };
         let needed = |name: &str| versions.known(name).is_some_and(|v| protocol < v);
-        let migration_label = self.label(
+        let migration_label = self.at.label(
             "zookeeper.metadata.migration.enable",
             &migration,
             None,
@@ -815,7 +769,7 @@ impl<'a> Checker<'a, '_> {
                     quoted("inter.broker.protocol.version", ibp.text)
                 ),
                 vec![
-                    self.label("inter.broker.protocol.version", &ibp, None, "before 3.4".into()),
+                    self.at.label("inter.broker.protocol.version", &ibp, None, "before 3.4".into()),
                     migration_label,
                 ],
                 "raise inter.broker.protocol.version to 3.9 on every broker (a rolling restart) before the migration".into(),
@@ -828,7 +782,7 @@ impl<'a> Checker<'a, '_> {
                     quoted("inter.broker.protocol.version", ibp.text)
                 ),
                 vec![
-                    self.label("inter.broker.protocol.version", &ibp, None, "before 3.7-IV2".into()),
+                    self.at.label("inter.broker.protocol.version", &ibp, None, "before 3.7-IV2".into()),
                     migration_label,
                 ],
                 "raise inter.broker.protocol.version to 3.9 on every broker before the migration".into(),
@@ -838,9 +792,9 @@ impl<'a> Checker<'a, '_> {
 
     /// `logDirs` of Kafka 3.9: `log.dirs` when the file has it (even empty), else `log.dir`.
     fn log_dir_count(&self) -> usize {
-        let dirs = match lookup(self.files, self.node, "log.dirs", self.version) {
+        let dirs = match lookup(self.at.files, self.at.node, "log.dirs", self.at.version) {
             Lookup::Set(setting) => setting,
-            _ => match lookup(self.files, self.node, "log.dir", self.version) {
+            _ => match lookup(self.at.files, self.at.node, "log.dir", self.at.version) {
                 Lookup::Set(setting) => setting,
                 _ => return 0,
             },

@@ -2,18 +2,18 @@
 //! map, `listeners` and `advertised.listeners` entries, names and ports, what a broker
 //! advertises, `early.start.listeners` and (3.9) `control.plane.listener.name`.
 
-use super::support::{any_placeholder, is_fragment, node_name, quoted, setting_label};
+use super::refusal::NodeCheck;
+use super::support::{any_placeholder, quoted};
 use super::{Context, Rule};
 use crate::catalog::KafkaVersion;
+use crate::cluster::Cluster;
 use crate::cluster::listeners::{
     EntryProblem, ListenerList, ListenerProblem, MapProblem, NodeListeners, PortClash,
     inter_broker, normalised,
 };
-use crate::cluster::quorum::{NON_ROUTABLE_HOST, ProcessRoles, process_roles, voters};
+use crate::cluster::quorum::{NON_ROUTABLE_HOST, ProcessRoles, voters};
 use crate::cluster::setting::{Item, Lookup, Setting, Split, config_list_split, lookup, split};
-use crate::cluster::{Cluster, Node};
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::source::SourceFile;
 
 pub const RULE: Rule = Rule {
     name: "listener-config",
@@ -46,23 +46,15 @@ const CONTROLLER_INPUTS: &[&str] = &["node.id", "broker.id", "controller.quorum.
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
     let mut diagnostics = Vec::new();
-    for node in &cluster.nodes {
-        let files = context.files;
-        if is_fragment(files, node) || any_placeholder(files, node, INPUTS) {
-            continue;
-        }
-        let Lookup::Set(roles) = lookup(files, node, "process.roles", version) else {
+    for at in NodeCheck::judged(&RULE, cluster, context.files, INPUTS) {
+        let Some(roles) = at.roles() else {
             continue;
         };
-        let roles = process_roles(roles, version);
-        let Some(listeners) = NodeListeners::read(files, node, version, &roles) else {
+        let Some(listeners) = NodeListeners::read(at.files, at.node, version, &roles) else {
             continue;
         };
         let mut checker = Checker {
-            files,
-            node,
-            version,
-            name: node_name(files, node),
+            at,
             roles: &roles,
             model: &listeners,
             diagnostics: &mut diagnostics,
@@ -80,10 +72,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
 }
 
 struct Checker<'a, 'r> {
-    files: &'a [SourceFile],
-    node: &'r Node,
-    version: KafkaVersion,
-    name: String,
+    at: NodeCheck<'a, 'r>,
     roles: &'r ProcessRoles<'a>,
     model: &'r NodeListeners<'a>,
     diagnostics: &'r mut Vec<Diagnostic>,
@@ -91,35 +80,17 @@ struct Checker<'a, 'r> {
 
 impl<'a> Checker<'a, '_> {
     fn push(&mut self, key: &str, why: String, labels: Vec<Label>, help: String) {
-        self.diagnostics.push(Diagnostic {
-            rule: RULE.name,
-            severity: Severity::Error,
-            stops_startup: true,
-            message: format!(
-                "{}: Kafka {} refuses to start: {why}",
-                self.name, self.version
-            ),
-            key: Some(key.to_owned()),
-            labels,
-            help,
-        });
-    }
-
-    fn label(&self, key: &str, setting: &Setting, item: Option<Item>, message: String) -> Label {
-        setting_label(
-            self.files,
-            self.node,
-            key,
-            setting,
-            item.map(|item| item.range()),
-            message,
-        )
+        self.diagnostics
+            .push(self.at.refusal(key, why, labels, help));
     }
 
     /// The label on a controller name, wherever the name came from.
     fn controller_name_label(&self, item: Item, message: String) -> Option<Label> {
         let setting = self.model.controller_names.setting?;
-        Some(self.label(CONTROLLER_NAMES, &setting, Some(item), message))
+        Some(
+            self.at
+                .label(CONTROLLER_NAMES, &setting, Some(item), message),
+        )
     }
 
     fn protocol_map(&mut self) {
@@ -133,7 +104,7 @@ impl<'a> Checker<'a, '_> {
                 MapProblem::NoColon(item) if item.text.is_empty() => self.push(
                     MAP,
                     format!("{MAP} has an empty item (a stray comma), which Kafka cannot read as LISTENER:PROTOCOL"),
-                    vec![self.label(MAP, &setting, Some(item), "an empty item".into())],
+                    vec![self.at.label(MAP, &setting, Some(item), "an empty item".into())],
                     "remove the stray comma".into(),
                 ),
                 MapProblem::NoColon(item) => self.push(
@@ -142,7 +113,7 @@ impl<'a> Checker<'a, '_> {
                         "{MAP} item {} has no colon: each item maps a listener name to its security protocol",
                         item_text(item)
                     ),
-                    vec![self.label(MAP, &setting, Some(item), "not LISTENER:PROTOCOL".into())],
+                    vec![self.at.label(MAP, &setting, Some(item), "not LISTENER:PROTOCOL".into())],
                     format!(
                         "write the item as `{}:PLAINTEXT` (the listener name, a colon, its protocol: PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL)",
                         item.text
@@ -154,7 +125,7 @@ impl<'a> Checker<'a, '_> {
                         "{MAP} item {} names no listener before the colon",
                         item_text(item)
                     ),
-                    vec![self.label(MAP, &setting, Some(item), "no listener name".into())],
+                    vec![self.at.label(MAP, &setting, Some(item), "no listener name".into())],
                     "put the listener name before the colon, or remove the item".into(),
                 ),
                 MapProblem::UnknownProtocol { item, protocol } => self.push(
@@ -164,7 +135,7 @@ impl<'a> Checker<'a, '_> {
                         item_text(item),
                         quoted(MAP, protocol)
                     ),
-                    vec![self.label(MAP, &setting, Some(item), "unknown security protocol".into())],
+                    vec![self.at.label(MAP, &setting, Some(item), "unknown security protocol".into())],
                     "map each listener to PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL (in any case)"
                         .into(),
                 ),
@@ -180,8 +151,8 @@ impl<'a> Checker<'a, '_> {
                         item_text(second)
                     ),
                     vec![
-                        self.label(MAP, &setting, Some(second), format!("{name} again")),
-                        self.label(MAP, &setting, Some(first), format!("{name} first mapped here")),
+                        self.at.label(MAP, &setting, Some(second), format!("{name} again")),
+                        self.at.label(MAP, &setting, Some(first), format!("{name} first mapped here")),
                     ],
                     format!("keep one mapping for {name}"),
                 ),
@@ -248,8 +219,8 @@ impl<'a> Checker<'a, '_> {
                         quoted(key, second.text)
                     ),
                     vec![
-                        self.label(key, &setting, Some(second), format!("{name} again")),
-                        self.label(key, &setting, Some(first), format!("{name} first here")),
+                        self.at.label(key, &setting, Some(second), format!("{name} again")),
+                        self.at.label(key, &setting, Some(first), format!("{name} first here")),
                     ],
                     format!("rename one of them (and map the new name in {MAP})"),
                 ),
@@ -270,7 +241,7 @@ impl<'a> Checker<'a, '_> {
                     let mut labels: Vec<Label> = items
                         .iter()
                         .rev()
-                        .map(|item| self.label(key, &setting, Some(*item), format!("port {port}")))
+                        .map(|item| self.at.label(key, &setting, Some(*item), format!("port {port}")))
                         .collect();
                     labels.dedup_by(|a, b| a.span == b.span);
                     self.push(
@@ -290,34 +261,34 @@ impl<'a> Checker<'a, '_> {
             EntryProblem::Unparsable => self.push(
                 key,
                 format!("{key} entry {entry} is not NAME://host:port"),
-                vec![self.label(key, setting, Some(item), "not NAME://host:port".into())],
+                vec![self.at.label(key, setting, Some(item), "not NAME://host:port".into())],
                 "write each listener as NAME://host:port, e.g. `PLAINTEXT://:9092` (an empty host binds every interface; an IPv6 address goes in brackets)".into(),
             ),
             EntryProblem::BlankName => self.push(
                 key,
                 format!("{key} entry {entry} has no listener name before `://`"),
-                vec![self.label(key, setting, Some(item), "no listener name".into())],
+                vec![self.at.label(key, setting, Some(item), "no listener name".into())],
                 "put the listener name before `://`, e.g. `PLAINTEXT://:9092`".into(),
             ),
             EntryProblem::PortOverflow => self.push(
                 key,
                 format!("{key} entry {entry} has a port too large to be a number Kafka reads"),
-                vec![self.label(key, setting, Some(item), "port out of range".into())],
+                vec![self.at.label(key, setting, Some(item), "port out of range".into())],
                 "use a port from 1 to 65535".into(),
             ),
             EntryProblem::NoProtocol(name) => {
                 let map = self.model.map_setting;
-                let mut labels = vec![self.label(
+                let mut labels = vec![self.at.label(
                     key,
                     setting,
                     Some(item),
                     format!("no security protocol for {name}"),
                 )];
                 let map_label = if map.is_set() {
-                    self.label(MAP, &map, None, format!("{name} is not mapped here"))
+                    self.at.label(MAP, &map, None, format!("{name} is not mapped here"))
                 } else {
                     Label {
-                        file: self.node.file,
+                        file: self.at.node.file,
                         span: 0..0,
                         message: format!(
                             "{MAP} is not set: Kafka's default maps only PLAINTEXT, SSL, SASL_PLAINTEXT and SASL_SSL"
@@ -361,16 +332,17 @@ impl<'a> Checker<'a, '_> {
     /// `early.start.listeners` must name listeners of `listeners`, exactly (upper case).
     fn early_start(&mut self) {
         const KEY: &str = "early.start.listeners";
-        let Some(Some(setting)) = lookup(self.files, self.node, KEY, self.version).known() else {
+        let Some(Some(setting)) = lookup(self.at.files, self.at.node, KEY, self.at.version).known()
+        else {
             return;
         };
         let Some(endpoints) = self.model.listeners.endpoints() else {
             return;
         };
-        let how = if self.version < KafkaVersion::new(4, 2) {
+        let how = if self.at.version < KafkaVersion::new(4, 2) {
             Split::BareCommas
         } else {
-            config_list_split(KEY, self.version)
+            config_list_split(KEY, self.at.version)
         };
         for item in split(setting.text, how) {
             let item = item.trimmed();
@@ -389,7 +361,10 @@ impl<'a> Checker<'a, '_> {
                     "{KEY} names {}, which is not a listener of this node{close}",
                     quoted(KEY, item.text)
                 ),
-                vec![self.label(KEY, &setting, Some(item), "not a listener".into())],
+                vec![
+                    self.at
+                        .label(KEY, &setting, Some(item), "not a listener".into()),
+                ],
                 format!(
                     "name only listeners of listeners here ({}), in upper case",
                     names.join(", ")
@@ -410,15 +385,19 @@ impl<'a> Checker<'a, '_> {
             Some(list) => ("advertised.listeners", list.setting),
             None => ("listeners", self.model.listeners.setting),
         };
-        let broker_role = self.roles.roles.broker || self.roles.zookeeper_mode(self.version);
+        let broker_role = self.roles.roles.broker || self.roles.zookeeper_mode(self.at.version);
         if broker_role {
             if brokers.is_empty() {
-                let mut labels =
-                    vec![self.label(key, &setting, None, "only controller listeners here".into())];
+                let mut labels = vec![self.at.label(
+                    key,
+                    &setting,
+                    None,
+                    "only controller listeners here".into(),
+                )];
                 if let Some(names) = self.model.controller_names.setting
                     && !self.model.controller_names.is_empty()
                 {
-                    labels.push(self.label(
+                    labels.push(self.at.label(
                         CONTROLLER_NAMES,
                         &names,
                         None,
@@ -450,13 +429,13 @@ impl<'a> Checker<'a, '_> {
                             names.join(", ")
                         ),
                         vec![
-                            self.label(
+                            self.at.label(
                                 key,
                                 &setting,
                                 Some(endpoint.item),
                                 format!("{} is not in listeners", endpoint.name),
                             ),
-                            self.label(
+                            self.at.label(
                                 "listeners",
                                 &listeners_setting,
                                 None,
@@ -489,7 +468,10 @@ impl<'a> Checker<'a, '_> {
                 .join(", ");
             let labels = wildcards
                 .iter()
-                .map(|e| self.label(key, &setting, Some(e.item), "advertises 0.0.0.0".into()))
+                .map(|e| {
+                    self.at
+                        .label(key, &setting, Some(e.item), "advertises 0.0.0.0".into())
+                })
                 .collect();
             let examples = wildcards
                 .iter()
@@ -515,10 +497,10 @@ impl<'a> Checker<'a, '_> {
         let Some(advertised) = &self.model.advertised else {
             return;
         };
-        if any_placeholder(self.files, self.node, CONTROLLER_INPUTS) {
+        if any_placeholder(self.at.files, self.at.node, CONTROLLER_INPUTS) {
             return;
         }
-        let node_id = match lookup(self.files, self.node, "node.id", self.version) {
+        let node_id = match lookup(self.at.files, self.at.node, "node.id", self.at.version) {
             Lookup::Set(setting) => crate::catalog::value::parse_java_integer(
                 setting.trimmed(),
                 i32::MIN.into(),
@@ -529,12 +511,12 @@ impl<'a> Checker<'a, '_> {
             Lookup::Refused => return,
         };
         let voters = match lookup(
-            self.files,
-            self.node,
+            self.at.files,
+            self.at.node,
             "controller.quorum.voters",
-            self.version,
+            self.at.version,
         ) {
-            Lookup::Set(setting) => match voters(setting, self.version) {
+            Lookup::Set(setting) => match voters(setting, self.at.version) {
                 Ok(voters) => voters,
                 Err(_) => return,
             },
@@ -555,7 +537,7 @@ impl<'a> Checker<'a, '_> {
                         "it would advertise the controller listener {} to the quorum, and nobody can connect to the wildcard address 0.0.0.0",
                         quoted("advertised.listeners", item.text)
                     ),
-                    vec![self.label(
+                    vec![self.at.label(
                         "advertised.listeners",
                         &setting,
                         Some(item),
@@ -572,10 +554,10 @@ impl<'a> Checker<'a, '_> {
     /// advertised broker listeners even when it is a controller listener.
     fn control_plane_in_migration(&self) -> Option<String> {
         let migration = lookup(
-            self.files,
-            self.node,
+            self.at.files,
+            self.at.node,
             "zookeeper.metadata.migration.enable",
-            self.version,
+            self.at.version,
         );
         let Lookup::Set(migration) = migration else {
             return None;
@@ -584,10 +566,10 @@ impl<'a> Checker<'a, '_> {
             return None;
         }
         let Lookup::Set(name) = lookup(
-            self.files,
-            self.node,
+            self.at.files,
+            self.at.node,
             "control.plane.listener.name",
-            self.version,
+            self.at.version,
         ) else {
             return None;
         };
@@ -598,7 +580,7 @@ impl<'a> Checker<'a, '_> {
     /// must be a mapped, advertised listener other than the inter-broker one.
     fn control_plane(&mut self) {
         const KEY: &str = "control.plane.listener.name";
-        let Lookup::Set(setting) = lookup(self.files, self.node, KEY, self.version) else {
+        let Lookup::Set(setting) = lookup(self.at.files, self.at.node, KEY, self.at.version) else {
             return;
         };
         let value = quoted(KEY, setting.text);
@@ -606,7 +588,7 @@ impl<'a> Checker<'a, '_> {
             self.push(
                 KEY,
                 format!("{KEY} is a ZooKeeper-mode setting, and this is a KRaft node (process.roles is set)"),
-                vec![self.label(KEY, &setting, None, "not supported in KRaft mode".into())],
+                vec![self.at.label(KEY, &setting, None, "not supported in KRaft mode".into())],
                 format!("remove {KEY}; KRaft controllers are reached on {CONTROLLER_NAMES}"),
             );
             return;
@@ -618,7 +600,10 @@ impl<'a> Checker<'a, '_> {
             self.push(
                 KEY,
                 format!("{KEY} is empty"),
-                vec![self.label(KEY, &setting, None, "no listener name".into())],
+                vec![
+                    self.at
+                        .label(KEY, &setting, None, "no listener name".into()),
+                ],
                 format!("set {KEY} to the name of a listener, or remove it"),
             );
             return;
@@ -629,7 +614,10 @@ impl<'a> Checker<'a, '_> {
                 format!(
                     "{KEY} {value} names listener {name}, which has no security protocol in {MAP}"
                 ),
-                vec![self.label(KEY, &setting, None, format!("{name} is not mapped"))],
+                vec![
+                    self.at
+                        .label(KEY, &setting, None, format!("{name} is not mapped")),
+                ],
                 format!("name a listener of listeners, and map it in {MAP}"),
             );
             return;
@@ -646,7 +634,7 @@ impl<'a> Checker<'a, '_> {
                     "{KEY} {value} is not an advertised listener of this broker (advertised: {})",
                     if names.is_empty() { "none".to_owned() } else { names.join(", ") }
                 ),
-                vec![self.label(KEY, &setting, None, "not advertised".into())],
+                vec![self.at.label(KEY, &setting, None, "not advertised".into())],
                 format!("add a {name} listener to listeners (and advertised.listeners), or name one of them"),
             );
             return;
@@ -654,7 +642,8 @@ impl<'a> Checker<'a, '_> {
         let Ok(map) = &self.model.map else {
             return;
         };
-        if let Some(Ok(inter_broker)) = inter_broker(self.files, self.node, self.version, map)
+        if let Some(Ok(inter_broker)) =
+            inter_broker(self.at.files, self.at.node, self.at.version, map)
             && inter_broker.name == name
         {
             self.push(
@@ -662,7 +651,7 @@ impl<'a> Checker<'a, '_> {
                 format!(
                     "{KEY} {value} is also the inter-broker listener: the control plane needs a listener of its own"
                 ),
-                vec![self.label(KEY, &setting, None, "also the inter-broker listener".into())],
+                vec![self.at.label(KEY, &setting, None, "also the inter-broker listener".into())],
                 format!("give the control plane its own listener (e.g. CONTROL://:9094, mapped in {MAP}), or remove {KEY}"),
             );
         }

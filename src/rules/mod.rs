@@ -19,6 +19,7 @@ mod min_isr_headroom;
 mod missing_required_key;
 mod node_id_config;
 mod principal_builder_class;
+mod refusal;
 mod removed_key;
 mod support;
 mod unknown_key;

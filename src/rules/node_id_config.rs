@@ -2,14 +2,14 @@
 //! differ, a `node.id` taken from a negative `broker.id`, and in 3.9 the id rules of each mode
 //! (with `zookeeper.connect` for a ZooKeeper-mode broker).
 
-use super::support::{any_placeholder, is_fragment, node_name, quoted, setting_label};
+use super::refusal::NodeCheck;
+use super::support::quoted;
 use super::{Context, Rule};
 use crate::catalog::{self, KafkaVersion, value};
+use crate::cluster::Cluster;
 use crate::cluster::quorum::process_roles;
 use crate::cluster::setting::{Lookup, Setting, lookup};
-use crate::cluster::{Cluster, Node};
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::source::SourceFile;
 
 pub const RULE: Rule = Rule {
     name: "node-id-config",
@@ -31,16 +31,9 @@ const INPUTS: &[&str] = &[
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
     let mut diagnostics = Vec::new();
-    for node in &cluster.nodes {
-        let files = context.files;
-        if is_fragment(files, node) || any_placeholder(files, node, INPUTS) {
-            continue;
-        }
+    for at in NodeCheck::judged(&RULE, cluster, context.files, INPUTS) {
         let mut checker = Checker {
-            files,
-            node,
-            version,
-            name: node_name(files, node),
+            at,
             diagnostics: &mut diagnostics,
         };
         checker.synonym_range();
@@ -63,35 +56,18 @@ struct Id<'a> {
 }
 
 struct Checker<'a, 'r> {
-    files: &'a [SourceFile],
-    node: &'r Node,
-    version: KafkaVersion,
-    name: String,
+    at: NodeCheck<'a, 'r>,
     diagnostics: &'r mut Vec<Diagnostic>,
 }
 
 impl<'a> Checker<'a, '_> {
     fn push(&mut self, key: &str, why: String, labels: Vec<Label>, help: String) {
-        self.diagnostics.push(Diagnostic {
-            rule: RULE.name,
-            severity: Severity::Error,
-            stops_startup: true,
-            message: format!(
-                "{}: Kafka {} refuses to start: {why}",
-                self.name, self.version
-            ),
-            key: Some(key.to_owned()),
-            labels,
-            help,
-        });
-    }
-
-    fn label(&self, key: &str, setting: &Setting, message: String) -> Label {
-        setting_label(self.files, self.node, key, setting, None, message)
+        self.diagnostics
+            .push(self.at.refusal(key, why, labels, help));
     }
 
     fn id(&self, key: &str) -> Option<Id<'a>> {
-        let Lookup::Set(setting) = lookup(self.files, self.node, key, self.version) else {
+        let Lookup::Set(setting) = lookup(self.at.files, self.at.node, key, self.at.version) else {
             return None;
         };
         let value = value::parse_java_integer(setting.trimmed(), i32::MIN.into(), i32::MAX.into())?;
@@ -99,7 +75,10 @@ impl<'a> Checker<'a, '_> {
     }
 
     fn in_file(&self, key: &str) -> bool {
-        self.files[self.node.file].properties.get(key).is_some()
+        self.at.files[self.at.node.file]
+            .properties
+            .get(key)
+            .is_some()
     }
 
     /// Kafka copies a lone `broker.id` into `node.id` before it parses either; from 4.0
@@ -108,11 +87,12 @@ impl<'a> Checker<'a, '_> {
         if self.in_file("node.id") || !self.in_file("broker.id") {
             return;
         }
-        let Lookup::Set(broker_id) = lookup(self.files, self.node, "broker.id", self.version)
+        let Lookup::Set(broker_id) =
+            lookup(self.at.files, self.at.node, "broker.id", self.at.version)
         else {
             return;
         };
-        let Some(spec) = catalog::spec("node.id", self.version) else {
+        let Some(spec) = catalog::spec("node.id", self.at.version) else {
             return;
         };
         if value::check("node.id", spec, broker_id.text).is_ok() {
@@ -124,7 +104,7 @@ impl<'a> Checker<'a, '_> {
                 "node.id is not set, so Kafka takes broker.id {} as the node id, and a node id must be 0 or more",
                 quoted("broker.id", broker_id.text)
             ),
-            vec![self.label("broker.id", &broker_id, "taken as node.id".into())],
+            vec![self.at.label("broker.id", &broker_id, None, "taken as node.id".into())],
             "set node.id to this node's id (0 or more) and remove broker.id, which node.id replaces"
                 .into(),
         );
@@ -141,14 +121,16 @@ impl<'a> Checker<'a, '_> {
                 node_id.value, broker_id.value
             ),
             vec![
-                self.label(
+                self.at.label(
                     "broker.id",
                     &broker_id.setting,
+                    None,
                     format!("broker.id {}", broker_id.value),
                 ),
-                self.label(
+                self.at.label(
                     "node.id",
                     &node_id.setting,
+                    None,
                     format!("node.id {}", node_id.value),
                 ),
             ],
@@ -163,21 +145,33 @@ impl<'a> Checker<'a, '_> {
     /// `zookeeper.connect` and a broker id Kafka can use (or generate); a KRaft node needs
     /// `node.id`.
     fn mode_rules(&mut self, node_id: &Id<'a>, broker_id: &Id<'a>) {
-        let Lookup::Set(roles) = lookup(self.files, self.node, "process.roles", self.version)
-        else {
+        let Lookup::Set(roles) = lookup(
+            self.at.files,
+            self.at.node,
+            "process.roles",
+            self.at.version,
+        ) else {
             return;
         };
-        let roles = process_roles(roles, self.version);
+        let roles = process_roles(roles, self.at.version);
         let Some(migration) = self.flag("zookeeper.metadata.migration.enable") else {
             return;
         };
-        let connect = lookup(self.files, self.node, "zookeeper.connect", self.version);
+        let connect = lookup(
+            self.at.files,
+            self.at.node,
+            "zookeeper.connect",
+            self.at.version,
+        );
         if !roles.is_empty() {
             if node_id.value < 0 {
                 let label = match node_id.setting.entry {
-                    Some(_) => self.label("node.id", &node_id.setting, "not a node id".into()),
+                    Some(_) => {
+                        self.at
+                            .label("node.id", &node_id.setting, None, "not a node id".into())
+                    }
                     None => Label {
-                        file: self.node.file,
+                        file: self.at.node.file,
                         span: 0..0,
                         message: "node.id is not set".into(),
                     },
@@ -195,7 +189,7 @@ impl<'a> Checker<'a, '_> {
                     "zookeeper.connect",
                     "zookeeper.metadata.migration.enable=true on a KRaft controller needs zookeeper.connect, the ensemble it migrates from".into(),
                     vec![Label {
-                        file: self.node.file,
+                        file: self.at.node.file,
                         span: 0..0,
                         message: "zookeeper.connect is not set".into(),
                     }],
@@ -209,7 +203,7 @@ impl<'a> Checker<'a, '_> {
                 "zookeeper.connect",
                 "without process.roles Kafka 3.9 runs this node as a ZooKeeper-mode broker, and zookeeper.connect is not set".into(),
                 vec![Label {
-                    file: self.node.file,
+                    file: self.at.node.file,
                     span: 0..0,
                     message: "neither process.roles nor zookeeper.connect is set".into(),
                 }],
@@ -221,9 +215,11 @@ impl<'a> Checker<'a, '_> {
         };
         let id = broker_id.value;
         let label = |this: &Self, message: &str| match broker_id.setting.entry {
-            Some(_) => this.label("broker.id", &broker_id.setting, message.into()),
+            Some(_) => this
+                .at
+                .label("broker.id", &broker_id.setting, None, message.into()),
             None => Label {
-                file: this.node.file,
+                file: this.at.node.file,
                 span: 0..0,
                 message: format!("broker.id is not set: Kafka's default -1 applies ({message})"),
             },
@@ -250,10 +246,10 @@ impl<'a> Checker<'a, '_> {
             return;
         }
         let Lookup::Set(reserved) = lookup(
-            self.files,
-            self.node,
+            self.at.files,
+            self.at.node,
             "reserved.broker.max.id",
-            self.version,
+            self.at.version,
         ) else {
             return;
         };
@@ -265,9 +261,10 @@ impl<'a> Checker<'a, '_> {
         if id < -1 || id > reserved_max {
             let mut labels = vec![label(self, "outside -1 to reserved.broker.max.id")];
             if reserved.is_set() {
-                labels.push(self.label(
+                labels.push(self.at.label(
                     "reserved.broker.max.id",
                     &reserved,
+                    None,
                     "the highest fixed id".into(),
                 ));
             }
@@ -291,7 +288,7 @@ impl<'a> Checker<'a, '_> {
 
     /// A boolean key's value (`None` when ConfigDef refuses it).
     fn flag(&self, key: &str) -> Option<bool> {
-        match lookup(self.files, self.node, key, self.version) {
+        match lookup(self.at.files, self.at.node, key, self.at.version) {
             Lookup::Set(setting) => {
                 Some(value::java_trim(setting.text).eq_ignore_ascii_case("true"))
             }

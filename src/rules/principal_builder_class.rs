@@ -3,12 +3,13 @@
 //! `KafkaPrincipalSerde`; kafkalint cannot see the broker's classpath, so it judges only the
 //! classes whose nature it knows: the JDK's and Kafka's own.
 
-use super::support::{node_name, parsed_value, quoted};
+use super::refusal::NodeCheck;
+use super::support::{entry_label, parsed_value, quoted};
 use super::{Context, Rule};
 use crate::catalog::KafkaVersion;
 use crate::catalog::value::Parsed;
 use crate::cluster::Cluster;
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
 
 pub const RULE: Rule = Rule {
     name: "principal-builder-class",
@@ -83,25 +84,22 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         let (Some(entry), Some(what)) = (effective.entry(), unusable(&class, version)) else {
             continue;
         };
-        diagnostics.push(Diagnostic {
-            rule: RULE.name,
-            severity: Severity::Error,
-            stops_startup: true,
-            message: format!(
-                "{}: Kafka {version} refuses to start: {KEY} {} is {what}; the principal builder must implement KafkaPrincipalSerde",
-                node_name(files, node),
+        let at = NodeCheck::new(&RULE, files, node, version);
+        diagnostics.push(at.refusal(
+            KEY,
+            format!(
+                "{KEY} {} is {what}; the principal builder must implement KafkaPrincipalSerde",
                 quoted(KEY, &class)
             ),
-            key: Some(KEY.to_string()),
-            labels: vec![Label {
-                file: node.file,
-                span: entry.value_span.clone(),
-                message: "not a KafkaPrincipalSerde".to_string(),
-            }],
-            help: format!(
+            vec![entry_label(
+                node.file,
+                entry,
+                "not a KafkaPrincipalSerde".to_string(),
+            )],
+            format!(
                 "remove {KEY} to use Kafka's DefaultKafkaPrincipalBuilder, or name a class that implements both KafkaPrincipalBuilder and KafkaPrincipalSerde"
             ),
-        });
+        ));
     }
     diagnostics
 }

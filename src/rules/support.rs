@@ -27,19 +27,18 @@ pub fn node_name(files: &[SourceFile], node: &Node) -> String {
 /// not set there (the default applies).
 pub fn value_label(node: &Node, key: &str, effective: &Effective, message: String) -> Label {
     match effective.entry() {
-        Some(entry) => Label {
-            file: node.file,
-            span: entry.value_span.clone(),
-            message,
-        },
-        None => Label {
-            file: node.file,
-            span: 0..0,
-            message: format!(
-                "{key} is not set: Kafka's default {} applies ({message})",
-                effective.value()
-            ),
-        },
+        Some(entry) => entry_label(node.file, entry, message),
+        None => default_label(node.file, key, effective.value(), message),
+    }
+}
+
+/// A label at the top of a file that leaves `key` to Kafka's default, `shown` as a message
+/// quotes it.
+fn default_label(file: usize, key: &str, shown: &str, message: String) -> Label {
+    Label {
+        file,
+        span: 0..0,
+        message: format!("{key} is not set: Kafka's default {shown} applies ({message})"),
     }
 }
 
@@ -284,14 +283,7 @@ pub fn setting_label(
                 message,
             }
         }
-        None => Label {
-            file: node.file,
-            span: 0..0,
-            message: format!(
-                "{key} is not set: Kafka's default {} applies ({message})",
-                quoted(key, setting.text)
-            ),
-        },
+        None => default_label(node.file, key, &quoted(key, setting.text), message),
     }
 }
 

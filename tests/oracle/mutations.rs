@@ -182,6 +182,14 @@ impl Config {
             .retain(|line| !matches!(line, Line::Entry { key: k, .. } if k == key));
     }
 
+    /// Sets `key` to `value`, or removes it for `None`.
+    fn set_or_remove(&mut self, key: &str, value: Option<&str>) {
+        match value {
+            Some(value) => self.set(key, value),
+            None => self.remove(key),
+        }
+    }
+
     /// Appends `key`, even when it is already set (Kafka takes the last).
     fn push(&mut self, key: &str, value: &str) {
         self.lines.push(Line::Entry {
@@ -1066,10 +1074,7 @@ fn cross_field(rng: &mut Rng, mode: Mode, minor: &str, config: &mut Config) -> O
                 ),
                 _ => ("controller-names-empty", Some(String::new())),
             };
-            match &value {
-                None => config.remove("controller.listener.names"),
-                Some(v) => config.set("controller.listener.names", v),
-            }
+            config.set_or_remove("controller.listener.names", value.as_deref());
             m(
                 kind,
                 "controller.listener.names",
@@ -1311,10 +1316,7 @@ fn cross_field(rng: &mut Rng, mode: Mode, minor: &str, config: &mut Config) -> O
             ]);
             let limit = *rng.pick(&["0", "0", "10"]);
             config.set("max.connections.per.ip", limit);
-            match overrides {
-                Some(o) => config.set("max.connections.per.ip.overrides", o),
-                None => config.remove("max.connections.per.ip.overrides"),
-            }
+            config.set_or_remove("max.connections.per.ip.overrides", overrides);
             m(
                 "connections-per-ip",
                 "max.connections.per.ip",
@@ -1362,10 +1364,7 @@ fn cross_field(rng: &mut Rng, mode: Mode, minor: &str, config: &mut Config) -> O
             let mechanism = *rng.pick(&["PLAIN", "GSSAPI", "SCRAM-SHA-256"]);
             config.set("sasl.mechanism.inter.broker.protocol", mechanism);
             let enabled = *rng.pick(&[None, Some("PLAIN"), Some("PLAIN,SCRAM-SHA-256"), Some("")]);
-            match enabled {
-                Some(e) => config.set("sasl.enabled.mechanisms", e),
-                None => config.remove("sasl.enabled.mechanisms"),
-            }
+            config.set_or_remove("sasl.enabled.mechanisms", enabled);
             let per_listener = rng.percent(30);
             if per_listener {
                 config.set(
@@ -2207,17 +2206,11 @@ fn listener_and_quorum_edges(
     // The migration sets build on the first one.
     if kind == "zk-migration" && sets.len() < ZK_MIGRATION.len() {
         for (key, value) in ZK_MIGRATION {
-            match value {
-                Some(value) => config.set(key, value),
-                None => config.remove(key),
-            }
+            config.set_or_remove(key, *value);
         }
     }
     for (key, value) in sets {
-        match value {
-            Some(value) => config.set(key, value),
-            None => config.remove(key),
-        }
+        config.set_or_remove(key, *value);
     }
     let detail = sets
         .iter()

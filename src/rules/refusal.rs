@@ -1,0 +1,117 @@
+//! What the start-up rules share: the nodes they judge, what they read of one, and one wording
+//! for a node Kafka refuses to start.
+
+use super::Rule;
+use super::support::{any_placeholder, is_fragment, node_name, parsed_integer, setting_label};
+use crate::catalog::KafkaVersion;
+use crate::cluster::quorum::{ProcessRoles, process_roles};
+use crate::cluster::setting::{Item, Lookup, Setting, lookup};
+use crate::cluster::{Cluster, Effective, Node};
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::source::SourceFile;
+
+/// One node as a start-up rule checks it against one release.
+#[derive(Clone, Copy)]
+pub struct NodeCheck<'a, 'r> {
+    pub rule: &'static str,
+    pub files: &'a [SourceFile],
+    pub node: &'r Node,
+    pub version: KafkaVersion,
+}
+
+impl<'a, 'r> NodeCheck<'a, 'r> {
+    /// `node` as `rule` checks it against Kafka `version`.
+    pub fn new(
+        rule: &Rule,
+        files: &'a [SourceFile],
+        node: &'r Node,
+        version: KafkaVersion,
+    ) -> Self {
+        NodeCheck {
+            rule: rule.name,
+            files,
+            node,
+            version,
+        }
+    }
+
+    /// The nodes of `cluster` whose whole configuration a start-up rule judges: full node
+    /// files (no fragments) that set none of the `inputs` the rule reads to a placeholder.
+    pub fn judged(
+        rule: &Rule,
+        cluster: &'r Cluster,
+        files: &'a [SourceFile],
+        inputs: &'r [&str],
+    ) -> impl Iterator<Item = NodeCheck<'a, 'r>> {
+        let (rule, version) = (rule.name, cluster.target.version);
+        cluster
+            .nodes
+            .iter()
+            .filter(move |node| !is_fragment(files, node) && !any_placeholder(files, node, inputs))
+            .map(move |node| NodeCheck {
+                rule,
+                files,
+                node,
+                version,
+            })
+    }
+
+    /// The integer Kafka will use for `key` on the node, with where it comes from (see
+    /// [`parsed_integer`]).
+    pub fn int(&self, key: &str) -> Option<(i64, Effective<'a>)> {
+        parsed_integer(self.files, self.node, key, self.version)
+    }
+
+    /// `process.roles` as the node's Kafka reads it; `None` when it is null or Kafka refuses it.
+    pub fn roles(&self) -> Option<ProcessRoles<'a>> {
+        match lookup(self.files, self.node, "process.roles", self.version) {
+            Lookup::Set(roles) => Some(process_roles(roles, self.version)),
+            _ => None,
+        }
+    }
+
+    /// `<node>: Kafka <version> refuses to start: <why>`, an error that stops the node.
+    pub fn refusal(&self, key: &str, why: String, labels: Vec<Label>, help: String) -> Diagnostic {
+        Diagnostic {
+            rule: self.rule,
+            severity: Severity::Error,
+            stops_startup: true,
+            message: format!(
+                "{}: Kafka {} refuses to start: {why}",
+                node_name(self.files, self.node),
+                self.version
+            ),
+            key: Some(key.to_owned()),
+            labels,
+            help,
+        }
+    }
+
+    /// A label on `item` of a setting (on the whole value without one), or at the top of the
+    /// file when the file leaves the key to Kafka's default.
+    pub fn label(
+        &self,
+        key: &str,
+        setting: &Setting,
+        item: Option<Item>,
+        message: String,
+    ) -> Label {
+        setting_label(
+            self.files,
+            self.node,
+            key,
+            setting,
+            item.map(|item| item.range()),
+            message,
+        )
+    }
+
+    /// A label at the top of the file for a key it does not set.
+    pub fn unset(&self, key: &str, message: &str) -> Label {
+        Label {
+            file: self.node.file,
+            span: 0..0,
+            message: format!("{key} is not set: {message}"),
+        }
+    }
+}
