@@ -17,7 +17,13 @@ pub fn nearest_key(key: &str, version: KafkaVersion) -> Option<&'static str> {
     let candidates = keys(version)
         .map(|(key, _)| key)
         .chain(super::families::plugin_keys());
+    let length = lower.chars().count();
     for candidate in candidates {
+        // Each edit changes the length by at most one, and reordered words keep it: a candidate
+        // whose length is further off than the budget cannot be near.
+        if candidate.chars().count().abs_diff(length) > budget {
+            continue;
+        }
         let distance = if candidate == lower {
             // Only the case differs: as near as a key gets.
             0
