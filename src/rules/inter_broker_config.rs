@@ -3,10 +3,10 @@
 //! it is advertised, its SASL mechanism, and in 3.x the inter-broker protocol version against
 //! KRaft, the message format and zstd.
 
-use super::refusal::NodeCheck;
+use super::refusal::{KRAFT_CHECKS_FROM, NodeCheck};
 use super::support::{is_placeholder, quoted};
 use super::{Context, Rule};
-use crate::catalog::{self, value};
+use crate::catalog::{self, KafkaVersion, value};
 use crate::cluster::Cluster;
 use crate::cluster::listeners::{InterBroker, InterBrokerProblem, NodeListeners, inter_broker};
 use crate::cluster::protocol_version::{ProtocolVersion, ProtocolVersions, RecordVersion};
@@ -140,6 +140,12 @@ impl<'a> Checker<'a, '_> {
             return;
         };
         if brokers.is_empty() || brokers.iter().any(|e| e.name == inter_broker.name) {
+            return;
+        }
+        // Before 3.1 (KAFKA-13456) the advertised listeners keep the controller ones.
+        if self.at.version < KRAFT_CHECKS_FROM
+            && listeners.controller_names.contains(&inter_broker.name)
+        {
             return;
         }
         let names: Vec<&str> = brokers.iter().map(|e| e.name.as_str()).collect();
@@ -340,7 +346,9 @@ impl<'a> Checker<'a, '_> {
         let parsed_format = format.and_then(|format| self.parse(&versions, FORMAT, &format));
         let parsed_ibp = parsed_ibp?;
         let kraft_minimum = versions.known("3.0-IV1")?;
-        let running = if self.roles.is_empty() {
+        // KRaft refuses a version before its minimum, and runs its minimum whatever the file
+        // says, from 3.3 (KIP-778, metadata.version); 3.1 and 3.2 run the configured one.
+        let running = if self.roles.is_empty() || self.at.version < KafkaVersion::new(3, 3) {
             parsed_ibp
         } else {
             if ibp.is_set() && parsed_ibp < kraft_minimum {

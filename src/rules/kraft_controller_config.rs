@@ -3,7 +3,9 @@
 //! the node id against the voters, and where `controller.listener.names` may point for each
 //! role (and, in 3.9, in ZooKeeper mode and during a ZooKeeper migration).
 
-use super::refusal::NodeCheck;
+use super::refusal::{
+    ADVERTISED_CONTROLLERS_FROM, KRAFT_CHECKS_FROM, NodeCheck, QUORUM_CHECKS_FROM,
+};
 use super::support::quoted;
 use super::{Context, Rule};
 use crate::catalog::KafkaVersion;
@@ -52,6 +54,11 @@ const INPUTS: &[&str] = &[
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
     let mut diagnostics = Vec::new();
+    // The KRaft preview of 2.8 checks none of this (only that a KRaft node has node.id, which
+    // node-id-config covers).
+    if version < QUORUM_CHECKS_FROM {
+        return diagnostics;
+    }
     for at in NodeCheck::judged(&RULE, cluster, context.files, INPUTS) {
         let Some(roles) = at.roles() else {
             continue;
@@ -203,14 +210,20 @@ impl<'a> Checker<'a, '_> {
     }
 
     fn node_id(&self) -> Option<(i32, Option<Setting<'a>>)> {
-        match lookup(self.at.files, self.at.node, "node.id", self.at.version) {
+        let id = |key: &str| match lookup(self.at.files, self.at.node, key, self.at.version) {
             Lookup::Set(setting) => {
                 let id = parse_java_integer(setting.trimmed(), i32::MIN.into(), i32::MAX.into())?;
                 Some((i32::try_from(id).ok()?, Some(setting)))
             }
             Lookup::Null => None,
             Lookup::Refused => None,
+        };
+        let node_id = id("node.id")?;
+        // Before 3.1 a negative node.id gives way to broker.id (see KRAFT_CHECKS_FROM).
+        if self.at.version < KRAFT_CHECKS_FROM && node_id.0 < 0 {
+            return id("broker.id");
         }
+        Some(node_id)
     }
 
     fn role_branch(&mut self, quorum: &Quorum<'_, 'a>, listeners: &NodeListeners<'a>) {
@@ -220,7 +233,8 @@ impl<'a> Checker<'a, '_> {
         let voter_list = &quorum.voters.1[..];
         self.advertised_controllers(node_id, voter_list, listeners, quorum);
         if self.roles.is_empty() {
-            if self.roles.zookeeper_mode(self.at.version) {
+            // ZooKeeper mode has controller listeners only from 3.1 (KAFKA-13456).
+            if self.roles.zookeeper_mode(self.at.version) && self.at.version >= KRAFT_CHECKS_FROM {
                 self.zookeeper_mode(quorum, listeners);
             }
             // Kafka 4.0 and 4.1 accept empty roles and check no role.
@@ -306,6 +320,10 @@ impl<'a> Checker<'a, '_> {
                     "give the broker a node.id that no voter has, or add `controller` to {ROLES} if it is meant to vote"
                 ),
             );
+        }
+        // K4 to K6 came with the per-role listener checks of 3.1 (KAFKA-13456).
+        if self.at.version < KRAFT_CHECKS_FROM {
+            return;
         }
         let names = &listeners.controller_names;
         // K4: a broker must know the controllers' listener.
@@ -437,6 +455,13 @@ impl<'a> Checker<'a, '_> {
         node_id: i32,
         voters: &[Voter<'a>],
     ) {
+        // The controller-only listener checks came with 3.1 (KAFKA-13456). Until 3.3 they
+        // judge advertised.listeners when it is set, which kafkalint leaves alone there.
+        if self.at.version < KRAFT_CHECKS_FROM
+            || (self.at.version < KafkaVersion::new(3, 3) && listeners.advertised.is_some())
+        {
+            return;
+        }
         let Some(endpoints) = listeners.listeners.endpoints() else {
             return;
         };
@@ -451,7 +476,9 @@ impl<'a> Checker<'a, '_> {
                 .iter()
                 .filter(|e| !listeners.controller_names.contains(&e.name))
                 .collect();
-            if strangers.is_empty() {
+            // Kafka compares the counts from 3.9 (KIP-853); 3.8 and older only look for
+            // listeners that are not controller listeners, so a name given twice passes there.
+            if strangers.is_empty() && self.at.version >= ADVERTISED_CONTROLLERS_FROM {
                 let setting = Self::names_setting(listeners);
                 let mut labels = vec![self.at.label(
                     "listeners",
@@ -605,6 +632,10 @@ impl<'a> Checker<'a, '_> {
                 ),
             );
         }
+        // Every name must be a listener from 3.1 (KAFKA-13456); 3.0 needs one of them only.
+        if self.at.version < KRAFT_CHECKS_FROM {
+            return;
+        }
         let Some(setting) = Self::names_setting(listeners) else {
             return;
         };
@@ -641,6 +672,10 @@ impl<'a> Checker<'a, '_> {
         listeners: &NodeListeners<'a>,
         quorum: &Quorum<'_, 'a>,
     ) {
+        // These come from working out the advertised controller endpoints, new in 3.9.
+        if self.at.version < ADVERTISED_CONTROLLERS_FROM {
+            return;
+        }
         let Some(Err(problem)) = listeners.advertised_controllers(Some(node_id), voters) else {
             return;
         };
@@ -692,8 +727,8 @@ impl<'a> Checker<'a, '_> {
         }
     }
 
-    /// Kafka 3.9 in ZooKeeper mode: controller listeners only during a migration, which needs
-    /// the quorum, a controller listener and a recent inter-broker protocol.
+    /// ZooKeeper mode (3.1 to 3.9): controller listeners only during a migration (from 3.4),
+    /// which needs the quorum, a controller listener and a recent inter-broker protocol.
     fn zookeeper_mode(&mut self, quorum: &Quorum<'_, 'a>, listeners: &NodeListeners<'a>) {
         let migration = match lookup(
             self.at.files,
@@ -774,6 +809,20 @@ impl<'a> Checker<'a, '_> {
                 ],
                 "raise inter.broker.protocol.version to 3.9 on every broker (a rolling restart) before the migration".into(),
             );
+        } else if self.at.version < KafkaVersion::new(3, 7) {
+            // 3.5 and 3.6 refuse any migration with several log directories; 3.4 checks none
+            // (JBOD migration came with 3.7-IV2, KIP-858).
+            if self.at.version >= KafkaVersion::new(3, 5) && self.log_dir_count() > 1 {
+                self.push(
+                    "zookeeper.metadata.migration.enable",
+                    format!(
+                        "zookeeper.metadata.migration.enable=true on a broker with several log directories (JBOD): Kafka {} cannot migrate those",
+                        self.at.version
+                    ),
+                    vec![migration_label],
+                    "use one log directory during the migration, or migrate with Kafka 3.7 or later (inter.broker.protocol.version 3.7-IV2)".into(),
+                );
+            }
         } else if needed("3.7-IV2") && self.log_dir_count() > 1 {
             self.push(
                 "inter.broker.protocol.version",

@@ -2,7 +2,7 @@
 //! map, `listeners` and `advertised.listeners` entries, names and ports, what a broker
 //! advertises, `early.start.listeners` and (3.9) `control.plane.listener.name`.
 
-use super::refusal::NodeCheck;
+use super::refusal::{ADVERTISED_CONTROLLERS_FROM, KRAFT_CHECKS_FROM, NodeCheck};
 use super::support::{any_placeholder, quoted};
 use super::{Context, Rule};
 use crate::catalog::KafkaVersion;
@@ -387,7 +387,8 @@ impl<'a> Checker<'a, '_> {
         };
         let broker_role = self.roles.roles.broker || self.roles.zookeeper_mode(self.at.version);
         if broker_role {
-            if brokers.is_empty() {
+            // "At least one advertised listener" came with 3.1 (KAFKA-13456).
+            if brokers.is_empty() && self.at.version >= KRAFT_CHECKS_FROM {
                 let mut labels = vec![self.at.label(
                     key,
                     &setting,
@@ -494,6 +495,10 @@ impl<'a> Checker<'a, '_> {
 
     /// An advertised controller endpoint at `0.0.0.0`.
     fn advertised_controllers(&mut self) {
+        // Kafka works out the advertised controller endpoints from 3.9 (KIP-853).
+        if self.at.version < ADVERTISED_CONTROLLERS_FROM {
+            return;
+        }
         let Some(advertised) = &self.model.advertised else {
             return;
         };
@@ -584,6 +589,11 @@ impl<'a> Checker<'a, '_> {
             return;
         };
         let value = quoted(KEY, setting.text);
+        // Refused in KRaft mode from 3.1 (KAFKA-13456); before, KRaft nodes judge it as ZooKeeper
+        // brokers do, which kafkalint does not check there.
+        if !self.roles.is_empty() && self.at.version < KRAFT_CHECKS_FROM {
+            return;
+        }
         if !self.roles.is_empty() {
             self.push(
                 KEY,

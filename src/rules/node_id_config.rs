@@ -2,7 +2,7 @@
 //! differ, a `node.id` taken from a negative `broker.id`, and in 3.9 the id rules of each mode
 //! (with `zookeeper.connect` for a ZooKeeper-mode broker).
 
-use super::refusal::NodeCheck;
+use super::refusal::{KRAFT_CHECKS_FROM, NodeCheck};
 use super::support::quoted;
 use super::{Context, Rule};
 use crate::catalog::{self, KafkaVersion, value};
@@ -41,7 +41,19 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         else {
             continue;
         };
-        checker.ids_agree(&node_id, &broker_id);
+        if version >= KRAFT_CHECKS_FROM {
+            checker.ids_agree(&node_id, &broker_id);
+        } else {
+            // Before 3.1 the two are not copied onto each other and may differ: node.id is
+            // the id when it is 0 or more, else broker.id is.
+            let id = if node_id.value >= 0 {
+                node_id
+            } else {
+                broker_id
+            };
+            checker.mode_rules(&id, &id);
+            continue;
+        }
         if version <= KafkaVersion::LAST_WITH_ZOOKEEPER {
             checker.mode_rules(&node_id, &broker_id);
         }
@@ -224,7 +236,8 @@ impl<'a> Checker<'a, '_> {
                 message: format!("broker.id is not set: Kafka's default -1 applies ({message})"),
             },
         };
-        if migration && id < 0 {
+        // Refused from 3.9; 3.8 and older let a migrating broker generate its id.
+        if migration && id < 0 && self.at.version >= KafkaVersion::new(3, 9) {
             self.push(
                 "broker.id",
                 "zookeeper.metadata.migration.enable=true, and the broker has no fixed id: a migrating broker needs broker.id 0 or more (generated ids cannot migrate)".into(),

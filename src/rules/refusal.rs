@@ -10,6 +10,21 @@ use crate::cluster::{Cluster, Effective, Node};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::source::SourceFile;
 
+/// Kafka 3.0 checks the quorum at start-up: a KRaft node needs voters, a controller is one of
+/// them and a broker-only node is not. The KRaft preview of 2.8 checks only that `node.id` is set.
+pub const QUORUM_CHECKS_FROM: KafkaVersion = KafkaVersion::new(3, 0);
+
+/// Kafka 3.1 (KAFKA-13456) tightened the KRaft checks: listeners per role, controller listener
+/// names only in KRaft mode, advertised listeners without the controller ones, no control plane
+/// listener in KRaft, and `node.id` and `broker.id` copied onto each other and required to agree.
+/// Before, `node.id` wins when it is 0 or more, else `broker.id` is the id.
+pub const KRAFT_CHECKS_FROM: KafkaVersion = KafkaVersion::new(3, 1);
+
+/// Kafka 3.9 (KIP-853, dynamic quorums) works out the advertised controller endpoints (from
+/// `advertised.listeners`, else `listeners` with the host of the node's voter) and checks them;
+/// 3.8 and older compare `listeners` with `controller.listener.names` only.
+pub const ADVERTISED_CONTROLLERS_FROM: KafkaVersion = KafkaVersion::new(3, 9);
+
 /// One node as a start-up rule checks it against one release.
 #[derive(Clone, Copy)]
 pub struct NodeCheck<'a, 'r> {
