@@ -5,6 +5,7 @@
 
 pub mod catalog;
 pub mod cluster;
+pub mod coordinator;
 pub mod diagnostic;
 pub mod output;
 pub mod properties;

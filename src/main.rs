@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use kafkalint::catalog::KafkaVersion;
+use kafkalint::coordinator::{self, Coordinated};
 use kafkalint::output::{self, FullStyle};
 
 /// A fast, exact static linter for Apache Kafka broker configuration.
@@ -36,6 +37,21 @@ enum Command {
         #[arg(long, value_name = "X.Y", value_parser = parse_kafka_version)]
         kafka_version: Option<KafkaVersion>,
     },
+    /// Tell which partition of __consumer_offsets (or, with --transactional, of
+    /// __transaction_state) holds the coordinator of a consumer group (or transactional id).
+    Coordinator {
+        /// The group id (or transactional id).
+        id: String,
+        /// ID is a transactional id: its coordinator lives on __transaction_state.
+        #[arg(long)]
+        transactional: bool,
+        /// The topic's partition count (default: the brokers' files under PATHS, else Kafka's
+        /// default).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        partitions: Option<u32>,
+        /// Broker files or folders whose settings give the partition count and replication.
+        paths: Vec<PathBuf>,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -44,6 +60,18 @@ enum Format {
     Full,
     /// One JSON document, for programs.
     Json,
+}
+
+/// Writes `text` to stdout; `Some(exit code)` when that fails. A closed pipe
+/// (`kafkalint check | head`) is not an error worth reporting.
+fn print_or_fail(text: &str) -> Option<ExitCode> {
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("kafkalint: error: cannot write output: {error}");
+            Some(ExitCode::from(EXIT_ERROR))
+        }
+        _ => None,
+    }
 }
 
 fn parse_kafka_version(text: &str) -> Result<KafkaVersion, String> {
@@ -57,6 +85,35 @@ const EXIT_ERROR: u8 = 2;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Coordinator {
+            id,
+            transactional,
+            partitions,
+            paths,
+        } => {
+            let kind = if transactional {
+                Coordinated::TransactionalId
+            } else {
+                Coordinated::Group
+            };
+            let report = if paths.is_empty() {
+                None
+            } else {
+                match kafkalint::check(&paths, &kafkalint::Options::default()) {
+                    Ok(report) => Some(report),
+                    Err(error) => {
+                        eprintln!("kafkalint: error: {error}");
+                        return ExitCode::from(EXIT_ERROR);
+                    }
+                }
+            };
+            let (clusters, files) = match &report {
+                Some(report) => (report.clusters.as_slice(), report.files.as_slice()),
+                None => (&[][..], &[][..]),
+            };
+            let text = coordinator::explain(&id, kind, partitions, clusters, files);
+            print_or_fail(&text).unwrap_or(ExitCode::SUCCESS)
+        }
         Command::Check {
             paths,
             format,
@@ -86,12 +143,8 @@ fn main() -> ExitCode {
                     output::full(&report, FullStyle { color, width: 100 })
                 }
             };
-            if let Err(error) = std::io::stdout().lock().write_all(text.as_bytes()) {
-                // A closed pipe (`kafkalint check | head`) is not an error worth a panic.
-                if error.kind() != std::io::ErrorKind::BrokenPipe {
-                    eprintln!("kafkalint: error: cannot write output: {error}");
-                    return ExitCode::from(EXIT_ERROR);
-                }
+            if let Some(failed) = print_or_fail(&text) {
+                return failed;
             }
             if report.has_findings() {
                 ExitCode::from(EXIT_FINDINGS)
