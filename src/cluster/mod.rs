@@ -3,11 +3,14 @@
 
 pub mod address;
 mod discover;
+pub mod endpoints;
+pub mod exposure;
 pub mod listeners;
 pub mod protocol_version;
 pub mod quorum;
 pub mod setting;
 pub mod storage;
+pub mod topology;
 pub mod version;
 
 pub use discover::{Discovered, DiscoveryError, discover};

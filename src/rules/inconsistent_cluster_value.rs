@@ -4,7 +4,8 @@ use std::collections::BTreeMap;
 
 use super::support::{node_name, quoted};
 use super::{Context, Rule};
-use crate::cluster::{Cluster, Node};
+use crate::catalog::KafkaVersion;
+use crate::cluster::{Cluster, Node, topology};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
 pub const RULE: Rule = Rule {
@@ -29,6 +30,11 @@ enum Compare {
     UnorderedList,
     /// `host:port,host:port/chroot`: hosts in any order, chroot exactly.
     ZooKeeperConnect,
+    /// `controller.quorum.voters`: the set of `id@host:port` Kafka keeps (any order, hosts in
+    /// any case, the last entry of a repeated id); as a list when Kafka cannot parse it.
+    Voters,
+    /// `controller.quorum.bootstrap.servers`: the set of `host:port`.
+    Addresses,
 }
 
 struct Setting {
@@ -62,7 +68,7 @@ const COORDINATOR: &str =
     "groups and transactions behave differently depending on which broker coordinates them";
 const SECURITY: &str = "authentication and authorization depend on which broker a client reaches";
 
-use Compare::{Exact, UnorderedList, ZooKeeperConnect};
+use Compare::{Addresses, Exact, UnorderedList, Voters, ZooKeeperConnect};
 use Scope::{AllNodes, Brokers};
 use Severity::{Error, Warning};
 
@@ -78,14 +84,14 @@ const SETTINGS: &[Setting] = &[
     setting(
         "controller.quorum.voters",
         AllNodes,
-        UnorderedList,
+        Voters,
         Error,
         "every node must see the same KRaft quorum, or nodes cannot elect or find the active controller",
     ),
     setting(
         "controller.quorum.bootstrap.servers",
         AllNodes,
-        UnorderedList,
+        Addresses,
         Warning,
         "nodes discover the KRaft quorum from it; different lists may point at different quorums",
     ),
@@ -314,7 +320,7 @@ const SETTINGS: &[Setting] = &[
     ),
 ];
 
-fn normalized(compare: Compare, value: &str) -> String {
+fn normalized(compare: Compare, value: &str, version: KafkaVersion) -> String {
     let value = value.trim();
     let sorted_list = |list: &str| {
         let mut items: Vec<&str> = list
@@ -328,6 +334,9 @@ fn normalized(compare: Compare, value: &str) -> String {
     match compare {
         Exact => value.to_string(),
         UnorderedList => sorted_list(value),
+        Voters => topology::canonical_voters(value, version).unwrap_or_else(|| sorted_list(value)),
+        Addresses => topology::canonical_bootstrap_servers(value, version)
+            .unwrap_or_else(|| sorted_list(value)),
         ZooKeeperConnect => match value.split_once('/') {
             Some((hosts, chroot)) => {
                 format!("{}/{}", sorted_list(hosts), chroot.trim_end_matches('/'))
@@ -353,7 +362,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         for node in &nodes {
             let value = node
                 .effective(files, setting.key, cluster.target.version)
-                .map(|e| normalized(setting.compare, e.value()));
+                .map(|e| normalized(setting.compare, e.value(), cluster.target.version));
             groups.entry(value).or_default().push(node);
         }
         if groups.len() < 2 {
@@ -423,10 +432,20 @@ mod tests {
 
     #[test]
     fn zookeeper_connect_ignores_host_order_but_not_chroot() {
-        let n = |v| normalized(ZooKeeperConnect, v);
+        let n = |v| normalized(ZooKeeperConnect, v, KafkaVersion::new(3, 9));
         assert_eq!(n("b:2181,a:2181/kafka"), n("a:2181, b:2181/kafka"));
         assert_ne!(n("a:2181/kafka"), n("a:2181/kafka2"));
         assert_ne!(n("a:2181/kafka"), n("a:2181"));
+    }
+
+    #[test]
+    fn voters_compare_as_the_set_kafka_keeps() {
+        let n = |v| normalized(Voters, v, KafkaVersion::new(4, 1));
+        assert_eq!(n("1@c-1:9093,2@c-2:9093"), n("2@C-2:9093, 1@c-1.:9093"));
+        assert_ne!(n("1@c-1:9093,2@c-2:9093"), n("1@c-1:9093,2@c-3:9093"));
+        let b = |v| normalized(Addresses, v, KafkaVersion::new(4, 1));
+        assert_eq!(b("c-1:9093,c-2:9093"), b("C-2:9093,c-1:9093"));
+        assert_ne!(b("c-1:9093"), b("c-1:9094"));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The rule registry. Each rule is a function from a cluster to diagnostics; it never reads
 //! files or prints.
 
+mod auto_create_single_replica;
 mod broker_limits;
 mod cordoned_log_dirs;
 mod deprecated_key;
@@ -14,16 +15,29 @@ mod invalid_value;
 mod kafka_version_hint;
 mod kraft_controller_config;
 mod listener_config;
+mod localhost_advertised;
+mod log_dirs_in_tmp;
 mod malformed_escape;
 mod min_isr_headroom;
+mod min_isr_one;
 mod missing_required_key;
+mod mixed_mode_settings;
 mod node_id_config;
+mod plaintext_beside_secure_listener;
+mod plaintext_secret;
+mod port_clash_on_host;
 mod principal_builder_class;
+mod quorum_membership;
+mod quorum_size;
 mod refusal;
 mod removed_key;
+mod shared_advertised_address;
+mod shared_log_dir;
 mod support;
+mod unclean_leader_election;
 mod unknown_key;
 mod utf8_in_latin1_file;
+mod zookeeper_migration_consistency;
 
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -67,6 +81,20 @@ pub const RULES: &[Rule] = &[
     node_id_config::RULE,
     inter_broker_config::RULE,
     cordoned_log_dirs::RULE,
+    shared_advertised_address::RULE,
+    port_clash_on_host::RULE,
+    localhost_advertised::RULE,
+    zookeeper_migration_consistency::RULE,
+    log_dirs_in_tmp::RULE,
+    shared_log_dir::RULE,
+    unclean_leader_election::RULE,
+    min_isr_one::RULE,
+    auto_create_single_replica::RULE,
+    plaintext_secret::RULE,
+    plaintext_beside_secure_listener::RULE,
+    quorum_membership::RULE,
+    quorum_size::RULE,
+    mixed_mode_settings::RULE,
 ];
 
 pub fn find(name: &str) -> Option<&'static Rule> {

@@ -1,0 +1,96 @@
+//! `auto-create-single-replica`: topic auto-creation on, with one replica per auto-created
+//! topic, on a cluster of several brokers.
+
+use super::support::{brokers, node_name, numbered, pair_labels, parsed_value};
+use super::{Context, Rule};
+use crate::catalog::value::Parsed;
+use crate::cluster::Cluster;
+use crate::diagnostic::{Diagnostic, Severity};
+
+pub const RULE: Rule = Rule {
+    name: "auto-create-single-replica",
+    severity: Severity::Warning,
+    summary: "auto.create.topics.enable=true with default.replication.factor=1 on several brokers: a mistyped topic name creates a single-replica topic",
+    check,
+};
+
+const AUTO_CREATE: &str = "auto.create.topics.enable";
+const FACTOR: &str = "default.replication.factor";
+
+fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    let files = context.files;
+    let version = cluster.target.version;
+    let broker_count = cluster.broker_count();
+    let mut diagnostics = Vec::new();
+    if broker_count < 2 {
+        return diagnostics;
+    }
+    // One finding for the cluster: the setting is cluster-wide in effect (whichever broker
+    // receives the request creates the topic), and one warning per broker would only repeat it.
+    let mut qualifying = Vec::new();
+    for node in cluster.brokers() {
+        let Some((Parsed::Boolean(true), auto_create)) =
+            parsed_value(files, node, AUTO_CREATE, version)
+        else {
+            continue;
+        };
+        let Some((factor, factor_value)) = parsed_value(files, node, FACTOR, version) else {
+            continue;
+        };
+        if factor.as_integer() == Some(1) {
+            qualifying.push((node, auto_create, factor_value));
+        }
+    }
+    let Some((node, auto_create, factor_value)) = qualifying.first() else {
+        return diagnostics;
+    };
+    let auto_shown = match auto_create.entry() {
+        Some(_) => format!("{AUTO_CREATE}=true"),
+        None => format!("{AUTO_CREATE}=true (Kafka's default)"),
+    };
+    let on = if qualifying.len() == broker_count {
+        "every broker".to_string()
+    } else {
+        format!("{} of {}", qualifying.len(), brokers(broker_count))
+    };
+    // Every file that must change carries a label.
+    let labels = qualifying
+        .iter()
+        .flat_map(|(node, auto_create, factor_value)| {
+            pair_labels(
+                node,
+                (
+                    factor_value,
+                    "1 replica for every auto-created topic".to_string(),
+                ),
+                (auto_create, "topics are created on first use".to_string()),
+            )
+        })
+        .collect();
+    diagnostics.push(Diagnostic {
+        rule: RULE.name,
+        severity: Severity::Warning,
+        stops_startup: false,
+        message: format!(
+            "{}: {auto_shown} with {} on {on} of a cluster of {}: a producer or consumer that names a topic \
+             that does not exist (a typo, a stale name) has the broker create it with one replica, and so do \
+             Kafka Streams and Connect topics left at replication.factor=-1; each partition of such a topic \
+             lives on one broker, so when that broker stops the partition is offline, and its records are \
+             lost with the broker's disk",
+            node_name(files, node),
+            numbered(FACTOR, 1, factor_value),
+            brokers(broker_count)
+        ),
+        key: Some(FACTOR.to_string()),
+        labels,
+        help: format!(
+            "set {FACTOR}={} on every broker (and, in KRaft, on the controllers, which apply it to topics created \
+             without a replication factor), or set {AUTO_CREATE}=false and create topics deliberately \
+             (kafka-topics.sh --create --replication-factor {}); topics that already exist keep one replica until \
+             reassigned with kafka-reassign-partitions.sh",
+            broker_count.min(3),
+            broker_count.min(3)
+        ),
+    });
+    diagnostics
+}

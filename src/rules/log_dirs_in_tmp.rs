@@ -1,0 +1,121 @@
+//! `log-dirs-in-tmp`: log or metadata directories under `/tmp`, which is emptied on reboot.
+
+use super::support::{is_fragment, node_name, value_label, value_part_span};
+use super::{Context, Rule};
+use crate::cluster::Cluster;
+use crate::cluster::exposure::{is_under_tmp, locked_dirs, serves_loopback_only};
+use crate::diagnostic::{Diagnostic, Label, Severity};
+
+pub const RULE: Rule = Rule {
+    name: "log-dirs-in-tmp",
+    severity: Severity::Warning,
+    summary: "log or metadata directories under /tmp (emptied on reboot): warning on a multi-node cluster, note on a lone node or a cluster on loopback only",
+    check,
+};
+
+fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    let files = context.files;
+    let version = cluster.target.version;
+    let multi_node = cluster.nodes.len() >= 2
+        || cluster.declared_brokers.is_some_and(|count| count >= 2)
+        || !cluster.broker_count_is_known(files);
+    // Nodes that all listen on loopback only serve the machine they run on: a development
+    // cluster (Kafka's quickstart, a local three-broker trial), like a lone node.
+    let loopback_only = cluster
+        .nodes
+        .iter()
+        .all(|node| serves_loopback_only(files, node, version));
+    let production = multi_node && !loopback_only;
+    let mut diagnostics = Vec::new();
+    for node in &cluster.nodes {
+        let mut dirs = locked_dirs(files, node, version);
+        // Kafka's default `log.dir` counts for a whole node file, not for a fragment merged
+        // into one elsewhere.
+        if is_fragment(files, node) {
+            dirs.retain(|dir| dir.effective.entry().is_some());
+        }
+        let mut keys: Vec<&'static str> = dirs.iter().map(|dir| dir.key).collect();
+        keys.dedup();
+        for key in keys {
+            let tmp: Vec<_> = dirs
+                .iter()
+                .filter(|dir| dir.key == key && is_under_tmp(&dir.path))
+                .collect();
+            let Some(first) = tmp.first() else {
+                continue;
+            };
+            let effective = first.effective;
+            let paths: Vec<String> = tmp.iter().map(|dir| format!("`{}`", dir.path)).collect();
+            let paths = paths.join(", ");
+            let label_text = "under /tmp: emptied on reboot".to_string();
+            let labels: Vec<Label> = match effective.entry() {
+                Some(entry) => {
+                    let mut labels = Vec::new();
+                    let mut from = 0;
+                    for dir in &tmp {
+                        let Some(at) = entry.value[from..].find(dir.path.as_str()) else {
+                            continue;
+                        };
+                        let range = from + at..from + at + dir.path.len();
+                        from = range.end;
+                        labels.push(Label {
+                            file: node.file,
+                            span: value_part_span(files, node.file, entry, range),
+                            message: label_text.clone(),
+                        });
+                    }
+                    if labels.is_empty() {
+                        labels.push(value_label(node, key, &effective, label_text));
+                    }
+                    labels
+                }
+                None => vec![value_label(node, key, &effective, label_text)],
+            };
+            let what = if key == "metadata.log.dir" {
+                "the KRaft metadata log"
+            } else {
+                "the partition logs"
+            };
+            let default = if effective.entry().is_none() {
+                " (Kafka's default)"
+            } else {
+                ""
+            };
+            let loss = "systemd-tmpfiles, tmpreaper or a tmpfs /tmp empty it on reboot (or after days without access), \
+                        and the node comes back with none of its data: a KRaft node refuses to start until its \
+                        directories are formatted again, a ZooKeeper-mode broker re-creates them empty, and partitions \
+                        it alone held lose their records";
+            let (severity, message) = if production {
+                (
+                    Severity::Warning,
+                    format!(
+                        "{}: {key} puts {what} in {paths}{default}, under /tmp: {loss}",
+                        node_name(files, node)
+                    ),
+                )
+            } else {
+                (
+                    Severity::Info,
+                    format!(
+                        "{}: {key} puts {what} in {paths}{default}, under /tmp: fine for a trial on one machine (Kafka's \
+                         quickstart does it), but {loss}",
+                        node_name(files, node)
+                    ),
+                )
+            };
+            diagnostics.push(Diagnostic {
+                rule: RULE.name,
+                severity,
+                stops_startup: false,
+                message,
+                key: Some(key.to_string()),
+                labels,
+                help: format!(
+                    "set {key} to a directory on a persistent disk that only Kafka uses, e.g. {key}=/var/lib/kafka/data \
+                     (moving a live node: stop it, copy the directory, then restart it with the new path)"
+                ),
+            });
+        }
+    }
+    diagnostics
+}

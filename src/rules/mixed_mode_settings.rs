@@ -1,0 +1,128 @@
+//! `mixed-mode-settings`: a KRaft node carrying ZooKeeper settings, or a ZooKeeper-mode broker
+//! carrying the KRaft quorum, outside a ZooKeeper-to-KRaft migration. Kafka 3.x starts either
+//! way and ignores the other mode's settings; Kafka 4.x has no ZooKeeper mode, and its
+//! `zookeeper.*` keys are removed-key's.
+
+use super::support::{entry_label, key_label, node_name};
+use super::{Context, Rule};
+use crate::catalog::KafkaVersion;
+use crate::cluster::topology::{BOOTSTRAP, VOTERS, migrating, quorum_nodes};
+use crate::cluster::{Cluster, Mode, Node};
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::source::SourceFile;
+
+pub const RULE: Rule = Rule {
+    name: "mixed-mode-settings",
+    severity: Severity::Warning,
+    summary: "ZooKeeper settings on a KRaft node, or the KRaft quorum on a ZooKeeper-mode broker, outside a migration",
+    check,
+};
+
+const MIGRATION: &str = "zookeeper.metadata.migration.enable";
+
+fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    let files = context.files;
+    let version = cluster.target.version;
+    if version > KafkaVersion::LAST_WITH_ZOOKEEPER {
+        return Vec::new();
+    }
+    let mut diagnostics = Vec::new();
+    for node in quorum_nodes(cluster, files) {
+        // A migration beside it (ZooKeeper brokers and KRaft controllers are separate clusters
+        // of one folder): zookeeper-migration-consistency judges who lacks the flag.
+        if migration_in_folder(files, node.node.file) {
+            continue;
+        }
+        let properties = &files[node.node.file].properties;
+        let name = node_name(files, node.node);
+        if node.is_kraft() {
+            let keys: Vec<_> = properties
+                .effective_entries()
+                .filter(|entry| entry.key.starts_with("zookeeper.") && entry.key != MIGRATION)
+                .collect();
+            let Some(first) = keys.first() else {
+                continue;
+            };
+            let roles = properties
+                .get("process.roles")
+                .map(|e| e.value.trim().to_owned());
+            let mut labels: Vec<Label> = keys
+                .iter()
+                .map(|entry| key_label(node.node.file, entry, "ignored in KRaft mode".into()))
+                .collect();
+            if let Some(entry) = properties.get("process.roles") {
+                labels.push(entry_label(node.node.file, entry, "KRaft mode".into()));
+            }
+            let listed: Vec<&str> = keys.iter().map(|e| e.key.as_str()).collect();
+            diagnostics.push(Diagnostic {
+                rule: RULE.name,
+                severity: Severity::Warning,
+                stops_startup: false,
+                message: format!(
+                    "{name}: process.roles={} makes it a KRaft node, which ignores {}: it never connects to ZooKeeper, \
+                     so the topics, ACLs and configs kept there are not this cluster's; and with no {MIGRATION}=true \
+                     it is no migration either",
+                    roles.unwrap_or_default(),
+                    listed.join(", ")
+                ),
+                key: Some(first.key.clone()),
+                labels,
+                help: format!(
+                    "delete the zookeeper.* lines from KRaft nodes (Kafka 4.0 removes them); to migrate a ZooKeeper \
+                     cluster, set {MIGRATION}=true with zookeeper.connect on the KRaft controllers instead"
+                ),
+            });
+        } else if node.node.mode == Mode::ZooKeeper {
+            let keys: Vec<_> = [VOTERS, BOOTSTRAP]
+                .into_iter()
+                .filter_map(|key| properties.get(key))
+                .filter(|entry| !entry.value.trim().is_empty())
+                .collect();
+            let Some(first) = keys.first() else {
+                continue;
+            };
+            let mut labels: Vec<Label> = keys
+                .iter()
+                .map(|entry| key_label(node.node.file, entry, "ignored in ZooKeeper mode".into()))
+                .collect();
+            if let Some(entry) = properties.get("zookeeper.connect") {
+                labels.push(entry_label(node.node.file, entry, "ZooKeeper mode".into()));
+            }
+            let listed: Vec<&str> = keys.iter().map(|e| e.key.as_str()).collect();
+            diagnostics.push(Diagnostic {
+                rule: RULE.name,
+                severity: Severity::Warning,
+                stops_startup: false,
+                message: format!(
+                    "{name}: without process.roles Kafka {version} runs it in ZooKeeper mode, which ignores {}: the \
+                     broker keeps its metadata in ZooKeeper and never joins the KRaft quorum, so the controllers named \
+                     there do not manage it; and with no {MIGRATION}=true it is no migration either",
+                    listed.join(", ")
+                ),
+                key: Some(first.key.clone()),
+                labels,
+                help: format!(
+                    "for a KRaft broker set process.roles=broker and node.id, and delete zookeeper.connect; to migrate \
+                     this ZooKeeper broker, set {MIGRATION}=true with controller.listener.names (and \
+                     inter.broker.protocol.version 3.4 or later); otherwise delete {}",
+                    listed.join(" and ")
+                ),
+            });
+        }
+    }
+    diagnostics
+}
+
+/// Whether a node file of `file`'s folder (this file included) sets
+/// `zookeeper.metadata.migration.enable=true`.
+fn migration_in_folder(files: &[SourceFile], file: usize) -> bool {
+    let folder = |index: usize| {
+        std::path::Path::new(&files[index].path)
+            .parent()
+            .map(std::path::Path::to_path_buf)
+    };
+    let own = folder(file);
+    (0..files.len())
+        .filter(|index| files[*index].parse_error.is_none() && folder(*index) == own)
+        .any(|index| migrating(files, &Node::new(index, &files[index])))
+}

@@ -1,0 +1,195 @@
+//! `plaintext-secret`: a password, key or JAAS credential written in the file itself rather
+//! than read through a config provider. Messages name the key, never the value.
+
+use super::support::{effective_lines, entry_label, is_placeholder, node_name};
+use super::{Context, Rule};
+use crate::catalog::{self, ConfigType, KafkaVersion};
+use crate::cluster::Cluster;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::properties::Entry;
+use crate::secrets;
+
+pub const RULE: Rule = Rule {
+    name: "plaintext-secret",
+    severity: Severity::Warning,
+    summary: "a password, key or JAAS credential written in the file instead of a config-provider reference",
+    check,
+};
+
+fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    let files = context.files;
+    let version = cluster.target.version;
+    let mut diagnostics = Vec::new();
+    for (node, entry) in effective_lines(cluster, files) {
+        let Some(what) = literal_secret(entry, version) else {
+            continue;
+        };
+        let key = &entry.key;
+        diagnostics.push(Diagnostic {
+            rule: RULE.name,
+            severity: Severity::Warning,
+            stops_startup: false,
+            message: format!(
+                "{}: {key} holds {what} in plain text: anyone who can read this file, its backups or the repository \
+                 it is committed to can use it, and rotating it means editing every copy",
+                node_name(files, node)
+            ),
+            key: Some(key.clone()),
+            labels: vec![entry_label(
+                node.file,
+                entry,
+                "a literal secret (redacted here)".to_string(),
+            )],
+            help: help(key),
+        });
+    }
+    diagnostics
+}
+
+/// What secret a line holds literally, or `None` when it holds none or refers to one.
+fn literal_secret(entry: &Entry, version: KafkaVersion) -> Option<&'static str> {
+    let key = entry.key.as_str();
+    let value = entry.value.trim();
+    if value.is_empty() || !is_secret_key_of_kafka(key, version) || is_reference(value) {
+        return None;
+    }
+    if key.to_ascii_lowercase().contains("jaas.config") {
+        return jaas_has_literal_secret(value).then_some("a JAAS password");
+    }
+    Some(
+        if key.contains("keystore.key") || key.contains("private.key") {
+            "a private key"
+        } else {
+            "a secret"
+        },
+    )
+}
+
+/// Secret keys whose value Kafka types PASSWORD, in any prefixed form; keys Kafka types
+/// otherwise (`password.encoder.iterations`) and public material (certificates) are not.
+fn is_secret_key_of_kafka(key: &str, version: KafkaVersion) -> bool {
+    let lower = key.to_ascii_lowercase();
+    if !secrets::is_secret_key(&lower)
+        || lower.contains("certificate.chain")
+        || lower.contains("truststore.certificates")
+    {
+        return false;
+    }
+    // The longest known suffix decides (`listener.name.x.ssl.key.password` is `ssl.key.password`).
+    let mut rest = lower.as_str();
+    loop {
+        if let Some(spec) = catalog::spec(rest, version) {
+            return spec.config_type == ConfigType::Password;
+        }
+        // A key of another release (`password.encoder.*` left over from ZooKeeper mode).
+        if let Some(entry) = catalog::entry(rest) {
+            return entry
+                .variants
+                .iter()
+                .any(|variant| variant.spec.config_type == ConfigType::Password);
+        }
+        match rest.split_once('.') {
+            Some((_, tail)) => rest = tail,
+            None => return true,
+        }
+    }
+}
+
+/// A value Kafka resolves from a config provider (`${file:/path:key}`), or one a template or
+/// the environment fills in before Kafka reads the file.
+fn is_reference(value: &str) -> bool {
+    is_placeholder(value) || value.starts_with('$')
+}
+
+/// Whether a JAAS configuration sets a credential option (`password`, `user_<name>`, a client
+/// secret) to a literal. A login module without one (Kerberos with a keytab, OAUTHBEARER's
+/// unsecured tokens) holds no secret.
+fn jaas_has_literal_secret(jaas: &str) -> bool {
+    jaas_options(jaas).into_iter().any(|(name, value)| {
+        let name = name.to_ascii_lowercase();
+        let secret =
+            name.contains("password") || name.contains("secret") || name.starts_with("user_");
+        secret && !value.trim().is_empty() && !is_reference(value)
+    })
+}
+
+/// The `name=value` options of JAAS text, values unquoted.
+fn jaas_options(jaas: &str) -> Vec<(&str, &str)> {
+    let mut options = Vec::new();
+    let mut rest = jaas;
+    while let Some(eq) = rest.find('=') {
+        let name_start = rest[..eq]
+            .rfind(|c: char| c.is_whitespace() || c == ';')
+            .map_or(0, |at| at + 1);
+        let name = rest[name_start..eq].trim();
+        let after = &rest[eq + 1..];
+        let (value, next) = if let Some(quoted) = after.strip_prefix('"') {
+            match quoted.find('"') {
+                Some(end) => (&quoted[..end], &quoted[end + 1..]),
+                None => (quoted, ""),
+            }
+        } else {
+            let end = after
+                .find(|c: char| c.is_whitespace() || c == ';')
+                .unwrap_or(after.len());
+            (&after[..end], &after[end..])
+        };
+        options.push((name, value));
+        rest = next;
+    }
+    options
+}
+
+fn help(key: &str) -> String {
+    let example = if key.to_ascii_lowercase().contains("jaas.config") {
+        format!(
+            "{key}=... password=\"${{file:/etc/kafka/secrets/broker.properties:admin.password}}\";"
+        )
+    } else {
+        format!("{key}=${{file:/etc/kafka/secrets/broker.properties:{key}}}")
+    };
+    format!(
+        "read it from a config provider instead: add config.providers=file and \
+         config.providers.file.class=org.apache.kafka.common.config.provider.FileConfigProvider, keep the secret in \
+         a file only the broker's user can read, and write {example} (Kafka 3.5+ also has EnvVarConfigProvider for \
+         ${{env:VAR}}); then change the secret, since the file's history still holds it"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jaas_credentials() {
+        assert!(jaas_has_literal_secret(
+            "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"admin\" password=\"x\" user_admin=\"x\";"
+        ));
+        assert!(!jaas_has_literal_secret(
+            "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"admin\" password=\"${file:/s:p}\";"
+        ));
+        assert!(!jaas_has_literal_secret(
+            "com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true keyTab=\"/k.keytab\" principal=\"kafka/h@R\";"
+        ));
+        assert!(jaas_has_literal_secret(
+            "org.apache.kafka.common.security.scram.ScramLoginModule required username=u password=p;"
+        ));
+    }
+
+    #[test]
+    fn only_password_typed_keys() {
+        let v = KafkaVersion::new(4, 1);
+        assert!(is_secret_key_of_kafka("ssl.key.password", v));
+        assert!(is_secret_key_of_kafka(
+            "listener.name.external.ssl.keystore.password",
+            v
+        ));
+        assert!(is_secret_key_of_kafka(
+            "listener.name.sasl_ssl.plain.sasl.jaas.config",
+            v
+        ));
+        assert!(!is_secret_key_of_kafka("password.encoder.iterations", v));
+        assert!(!is_secret_key_of_kafka("ssl.truststore.certificates", v));
+        assert!(!is_secret_key_of_kafka("ssl.keystore.location", v));
+    }
+}

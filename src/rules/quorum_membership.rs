@@ -1,0 +1,259 @@
+//! `quorum-membership`: voters that do not lead to the controllers of the cluster: a voter
+//! entry whose port (or host) is not where that controller listens, and, when the files
+//! describe the whole cluster, a voter that is no node at all.
+//!
+//! Kafka checks one node at a time (a controller's id is a voter, a broker's is not:
+//! kraft-controller-config); these look across the nodes.
+
+use super::support::{node_name, quoted, setting_label};
+use super::{Context, Rule};
+use crate::cluster::Cluster;
+use crate::cluster::topology::{
+    QuorumListener, QuorumNode, VOTERS, VoterSet, fully_described, quorum_listener, quorum_nodes,
+};
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::source::SourceFile;
+
+pub const RULE: Rule = Rule {
+    name: "quorum-membership",
+    severity: Severity::Error,
+    summary: "a voter entry that is not where its controller listens, or a voter that is no node of the cluster",
+    check,
+};
+
+fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    let files = context.files;
+    let nodes = quorum_nodes(cluster, files);
+    let mut diagnostics = Vec::new();
+    for controller in nodes.iter().filter(|n| n.is_controller()) {
+        if let Some(diagnostic) = unreachable_voter(cluster, files, &nodes, controller) {
+            diagnostics.push(diagnostic);
+        }
+    }
+    if fully_described(cluster, &nodes) {
+        diagnostics.extend(voters_without_node(files, &nodes));
+    }
+    diagnostics
+}
+
+fn file_name(files: &[SourceFile], file: usize) -> &str {
+    files[file].path.rsplit('/').next().unwrap_or_default()
+}
+
+fn voter_label(
+    files: &[SourceFile],
+    holder: &QuorumNode,
+    id: i32,
+    message: String,
+) -> Option<Label> {
+    let (setting, _) = holder.voters.as_ref()?;
+    let voter = holder.voter(id)?;
+    Some(setting_label(
+        files,
+        holder.node,
+        VOTERS,
+        setting,
+        Some(voter.item.range()),
+        message,
+    ))
+}
+
+/// A controller whose voter entries (in any node's file) name a port, or a host, where its
+/// quorum listener is not.
+fn unreachable_voter(
+    cluster: &Cluster,
+    files: &[SourceFile],
+    nodes: &[QuorumNode],
+    controller: &QuorumNode,
+) -> Option<Diagnostic> {
+    let id = controller.id?;
+    let roles = controller.roles.as_ref()?;
+    let listener = quorum_listener(files, controller.node, cluster.target.version, roles)?;
+    // Port 0 is a random port: nothing to compare.
+    if listener.port == 0 {
+        return None;
+    }
+    // The controller's own file first, then the others in file order.
+    let holders = std::iter::once(controller)
+        .chain(nodes.iter().filter(|n| n.node.file != controller.node.file));
+    let mut wrong = Vec::new();
+    for holder in holders {
+        let Some(voter) = holder.voter(id) else {
+            continue;
+        };
+        let port = !listener.port_matches(voter.port);
+        let host = !listener.host_matches(voter.host);
+        if port || host {
+            wrong.push((holder, *voter, port));
+        }
+    }
+    let (_, first, port_wrong) = *wrong.first()?;
+    let name = node_name(files, controller.node);
+    let at = listen_address(&listener);
+    let what = if port_wrong { "port" } else { "host" };
+    let mut labels: Vec<Label> = wrong
+        .iter()
+        .filter_map(|(holder, voter, _)| {
+            voter_label(
+                files,
+                holder,
+                id,
+                format!(
+                    "voter {id} at {}:{}: {}",
+                    voter.host,
+                    voter.port,
+                    if port_wrong {
+                        format!("node {id} does not listen on this port")
+                    } else {
+                        format!("not the host node {id} listens on")
+                    }
+                ),
+            )
+        })
+        .collect();
+    labels.push(setting_label(
+        files,
+        controller.node,
+        "listeners",
+        &listener.listeners,
+        Some(listener.item.range()),
+        format!("node {id} listens for the quorum at {at}"),
+    ));
+    let in_files: Vec<&str> = wrong
+        .iter()
+        .map(|(holder, _, _)| file_name(files, holder.node.file))
+        .collect();
+    let entry = quoted(VOTERS, first.item.text);
+    Some(Diagnostic {
+        rule: RULE.name,
+        severity: Severity::Error,
+        stops_startup: false,
+        message: format!(
+            "{name} takes quorum connections on its {} listener at {at}, but {VOTERS} names voter {id} as {entry} \
+             (in {}): the other controllers and the brokers connect to the {what} of that entry and never reach \
+             node {id}, so it can neither vote nor lead, and the quorum tolerates one controller failure fewer \
+             (with {id} the only voter, or a majority of voters unreachable, no controller is ever elected)",
+            listener.name,
+            in_files.join(", "),
+        ),
+        key: Some(VOTERS.to_owned()),
+        labels: {
+            labels.dedup_by(|a, b| a.file == b.file && a.span == b.span);
+            labels
+        },
+        help: format!(
+            "write voter {id} as `{id}@{}:{}` in {VOTERS} on every node, or move node {id}'s {} listener to {}:{}",
+            suggested_host(&listener, first.host),
+            listener.port,
+            listener.name,
+            first.host,
+            first.port
+        ),
+    })
+}
+
+fn listen_address(listener: &QuorumListener) -> String {
+    let bound = match listener.host {
+        Some(host) => format!("{host}:{}", listener.port),
+        None => format!(":{} (every interface)", listener.port),
+    };
+    match &listener.advertised {
+        Some((_, _, Some(advertised), port)) => {
+            format!("{bound}, advertised as {advertised}:{port}")
+        }
+        _ => bound,
+    }
+}
+
+fn suggested_host<'a>(listener: &QuorumListener<'a>, voter_host: &'a str) -> &'a str {
+    listener
+        .host
+        .or_else(|| {
+            listener
+                .advertised
+                .as_ref()
+                .and_then(|(_, _, host, _)| *host)
+        })
+        .unwrap_or(voter_host)
+}
+
+/// Voters whose id is no node of a fully described cluster: one finding per id, on its entry
+/// in every file.
+fn voters_without_node(files: &[SourceFile], nodes: &[QuorumNode]) -> Vec<Diagnostic> {
+    let ids: Vec<i32> = nodes.iter().filter_map(|n| n.id).collect();
+    let mut sets: Vec<VoterSet> = nodes.iter().filter_map(QuorumNode::voter_set).collect();
+    sets.sort();
+    sets.dedup();
+    let mut missing: Vec<i32> = sets
+        .iter()
+        .flat_map(|set| set.0.keys().copied())
+        .filter(|id| !ids.contains(id))
+        .collect();
+    missing.sort_unstable();
+    missing.dedup();
+    let controllers: Vec<String> = nodes
+        .iter()
+        .filter(|n| n.is_controller())
+        .filter_map(|n| n.id)
+        .map(|id| id.to_string())
+        .collect();
+    let mut diagnostics = Vec::new();
+    for id in missing {
+        let holders: Vec<&QuorumNode> = nodes.iter().filter(|n| n.voter(id).is_some()).collect();
+        let labels: Vec<Label> = holders
+            .iter()
+            .filter_map(|holder| {
+                voter_label(
+                    files,
+                    holder,
+                    id,
+                    format!("voter {id}: no node of the cluster has node.id={id}"),
+                )
+            })
+            .collect();
+        let Some(set) = holders.first().and_then(|h| h.voter_set()) else {
+            continue;
+        };
+        let present = set.0.keys().filter(|voter| ids.contains(voter)).count();
+        let (severity, consequence) = if present < set.majority() {
+            (
+                Severity::Error,
+                format!(
+                    "only {present} of the {} voters exist, fewer than the {} a majority needs: no controller is ever \
+                     elected and the cluster never comes up",
+                    set.len(),
+                    set.majority()
+                ),
+            )
+        } else {
+            (
+                Severity::Warning,
+                format!(
+                    "the quorum still counts it: a majority stays {} of {}, so the {present} controllers that exist \
+                     tolerate one failure fewer than the quorum promises",
+                    set.majority(),
+                    set.len()
+                ),
+            )
+        };
+        let first = holders[0].voter(id).map_or("", |voter| voter.item.text);
+        diagnostics.push(Diagnostic {
+            rule: RULE.name,
+            severity,
+            stops_startup: false,
+            message: format!(
+                "{VOTERS} names voter {id} ({}), but no file of the cluster is node {id} (the controllers are node{} {}): {consequence}",
+                quoted(VOTERS, first),
+                if controllers.len() == 1 { "" } else { "s" },
+                controllers.join(", ")
+            ),
+            key: Some(VOTERS.to_owned()),
+            labels,
+            help: format!(
+                "list exactly the controllers in {VOTERS} on every node (their node.id and controller listener), or add the \
+                 file of node {id} to the cluster's folder if it lives elsewhere"
+            ),
+        });
+    }
+    diagnostics
+}

@@ -1,0 +1,135 @@
+//! `quorum-size`: a KRaft quorum of one voter (no controller may fail) or of an even number of
+//! voters (it tolerates no more failures than one voter fewer).
+
+use super::support::{node_name, setting_label};
+use super::{Context, Rule};
+use crate::cluster::Cluster;
+use crate::cluster::topology::{QuorumNode, VOTERS, VoterSet, migrating, quorum_nodes};
+use crate::diagnostic::{Diagnostic, Label, Severity};
+
+pub const RULE: Rule = Rule {
+    name: "quorum-size",
+    severity: Severity::Warning,
+    summary: "a KRaft quorum of one voter, or of an even number of voters",
+    check,
+};
+
+fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    let files = context.files;
+    let nodes = quorum_nodes(cluster, files);
+    // One finding per quorum the files name (different lists are inconsistent-cluster-value's).
+    let mut quorums: Vec<(VoterSet, Vec<&QuorumNode>)> = Vec::new();
+    for node in &nodes {
+        // A ZooKeeper-mode broker ignores the voters unless it migrates.
+        if !node.is_kraft() && !migrating(files, node.node) {
+            continue;
+        }
+        let Some(set) = node.voter_set() else {
+            continue;
+        };
+        match quorums.iter_mut().find(|(known, _)| *known == set) {
+            Some((_, holders)) => holders.push(node),
+            None => quorums.push((set, vec![node])),
+        }
+    }
+    let mut diagnostics = Vec::new();
+    for (set, holders) in quorums {
+        let size = set.len();
+        if size != 1 && size % 2 != 0 {
+            continue;
+        }
+        // One combined node that is its own quorum: the ordinary development setup.
+        let lone_dev_node = size == 1
+            && nodes.len() == 1
+            && holders[0]
+                .roles
+                .as_ref()
+                .is_some_and(|roles| roles.combined())
+            && holders[0].id.is_some_and(|id| set.0.contains_key(&id));
+        if lone_dev_node {
+            continue;
+        }
+        let one_machine = set.all_loopback();
+        let severity = if one_machine {
+            Severity::Info
+        } else {
+            Severity::Warning
+        };
+        let labels: Vec<Label> = holders
+            .iter()
+            .filter_map(|holder| {
+                let (setting, _) = holder.voters.as_ref()?;
+                Some(setting_label(
+                    files,
+                    holder.node,
+                    VOTERS,
+                    setting,
+                    None,
+                    format!("{size} voter{}", if size == 1 { "" } else { "s" }),
+                ))
+            })
+            .collect();
+        let names: Vec<String> = holders.iter().map(|h| node_name(files, h.node)).collect();
+        let ids: Vec<String> = set.0.keys().map(i32::to_string).collect();
+        let machine = if one_machine {
+            " All voters are on this machine, which is fine for development only."
+        } else {
+            ""
+        };
+        let (message, help) = if size == 1 {
+            (
+                format!(
+                    "the KRaft quorum is the single voter {}, as named by {}: when that controller stops, no metadata can change: \
+                     no leader elections, no topic or ACL changes, and brokers that restart cannot register, until \
+                     it is back; if its metadata log is lost, so is the cluster's metadata.{machine}",
+                    ids[0],
+                    names.join(", ")
+                ),
+                format!(
+                    "run 3 controllers (5 to survive two failures) and list all of them in {VOTERS} on every node, e.g. \
+                     `1@controller-1:9093,2@controller-2:9093,3@controller-3:9093`"
+                ),
+            )
+        } else {
+            let fewer = size - 1;
+            (
+                format!(
+                    "the KRaft quorum has {size} voters (ids {}), as named by {}: a leader needs {} votes, so it tolerates {} \
+                     failed controller{}, as {fewer} voter{} would: the extra voter is one more machine that can fail, \
+                     lag or be cut off, and adds no tolerance.{machine}",
+                    ids.join(", "),
+                    names.join(", "),
+                    set.majority(),
+                    set.tolerated_failures(),
+                    if set.tolerated_failures() == 1 {
+                        ""
+                    } else {
+                        "s"
+                    },
+                    if fewer == 1 { "" } else { "s" },
+                ),
+                if size == 2 {
+                    format!(
+                        "add a third controller and list it in {VOTERS} on every node: 3 voters tolerate 1 failure"
+                    )
+                } else {
+                    format!(
+                        "use an odd number of voters: {fewer} tolerate as many failures, {} tolerate {}",
+                        size + 1,
+                        size / 2
+                    )
+                },
+            )
+        };
+        diagnostics.push(Diagnostic {
+            rule: RULE.name,
+            severity,
+            stops_startup: false,
+            message,
+            key: Some(VOTERS.to_owned()),
+            labels,
+            help,
+        });
+    }
+    diagnostics
+}

@@ -1,0 +1,98 @@
+//! `shared-advertised-address`: two brokers of one cluster advertise the same host and port.
+
+use std::collections::BTreeMap;
+
+use super::support::{any_placeholder, is_fragment, node_name, quoted, setting_label};
+use super::{Context, Rule};
+use crate::cluster::Cluster;
+use crate::cluster::endpoints::{ENDPOINT_KEYS, NodeEndpoints, host_key, is_wildcard};
+use crate::diagnostic::{Diagnostic, Label, Severity};
+
+pub const RULE: Rule = Rule {
+    name: "shared-advertised-address",
+    severity: Severity::Error,
+    summary: "two brokers advertise the same host:port: clients and replicas are sent to the wrong broker",
+    check,
+};
+
+fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    let files = context.files;
+    let nodes = NodeEndpoints::read_all(cluster, files, |node| {
+        is_fragment(files, node) || any_placeholder(files, node, ENDPOINT_KEYS)
+    });
+    // (host, port) -> (node, endpoint) in file order; one entry per node.
+    let mut by_address: BTreeMap<(String, i32), Vec<(usize, usize)>> = BTreeMap::new();
+    for (index, node) in nodes.iter().enumerate() {
+        if !node.is_broker() {
+            continue;
+        }
+        for (at, endpoint) in node.advertised_brokers().iter().enumerate() {
+            // An empty host advertises the machine's own name; port 0 a random port.
+            if is_wildcard(endpoint.host) || endpoint.port == 0 {
+                continue;
+            }
+            let address = (host_key(endpoint.host.unwrap_or_default()), endpoint.port);
+            let holders = by_address.entry(address).or_default();
+            if holders.iter().all(|(other, _)| *other != index) {
+                holders.push((index, at));
+            }
+        }
+    }
+    let mut diagnostics = Vec::new();
+    for ((_, port), holders) in by_address {
+        if holders.len() < 2 {
+            continue;
+        }
+        let mut labels: Vec<Label> = Vec::new();
+        let mut names = Vec::new();
+        let mut shown = String::new();
+        for (index, at) in &holders {
+            let node = &nodes[*index];
+            let (key, list) = node.advertised_list();
+            let endpoint = node.advertised_brokers()[*at];
+            if shown.is_empty() {
+                shown = format!("{}:{port}", endpoint.host.unwrap_or_default());
+            }
+            let name = node_name(files, node.node);
+            labels.push(setting_label(
+                files,
+                node.node,
+                key,
+                &list.setting,
+                Some(endpoint.item.range()),
+                format!("{name} advertises {}", quoted(key, endpoint.item.text)),
+            ));
+            names.push(name);
+        }
+        diagnostics.push(Diagnostic {
+            rule: RULE.name,
+            severity: Severity::Error,
+            stops_startup: false,
+            message: format!(
+                "{} advertise the same address {shown}: a client or follower that asks for one of these brokers \
+                 is sent to that address and reaches whichever broker listens there, so requests go to a broker \
+                 that does not lead the partition (NOT_LEADER_OR_FOLLOWER without end) and replication from the \
+                 others stalls",
+                and_list(&names)
+            ),
+            key: Some(key_of(&nodes, holders[0].0).to_owned()),
+            labels,
+            help: "advertise each broker at an address of its own: its own host name, or on one machine its own port \
+                   (the port of its own listeners entry)"
+                .into(),
+        });
+    }
+    diagnostics
+}
+
+/// `a`, `a and b`, `a, b and c`.
+pub fn and_list(names: &[String]) -> String {
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.join(""),
+    }
+}
+
+fn key_of(nodes: &[NodeEndpoints], index: usize) -> &'static str {
+    nodes[index].advertised_list().0
+}

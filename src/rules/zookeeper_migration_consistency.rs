@@ -1,0 +1,248 @@
+//! `zookeeper-migration-consistency`: during a ZooKeeper to KRaft migration,
+//! `zookeeper.metadata.migration.enable` differs between the ZooKeeper brokers, between them and
+//! the KRaft controllers beside them, or between the controllers.
+
+use std::path::Path;
+
+use super::support::{any_placeholder, is_fragment, node_name, parsed_value};
+use super::{Context, Rule};
+use crate::catalog::KafkaVersion;
+use crate::catalog::value::Parsed;
+use crate::cluster::{Cluster, Effective, Mode, Node};
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::source::SourceFile;
+
+pub const RULE: Rule = Rule {
+    name: "zookeeper-migration-consistency",
+    severity: Severity::Error,
+    summary: "zookeeper.metadata.migration.enable on some brokers or controllers of a migrating cluster and not on others: the migration stalls or brokers are refused",
+    check,
+};
+
+const KEY: &str = "zookeeper.metadata.migration.enable";
+/// ZooKeeper to KRaft migration came with 3.4 (KIP-866); 4.0 has no ZooKeeper mode.
+const MIGRATION_FROM: KafkaVersion = KafkaVersion::new(3, 4);
+
+/// A node and whether it migrates.
+struct Flag<'a> {
+    node: Node,
+    enabled: bool,
+    effective: Effective<'a>,
+}
+
+fn flag<'a>(files: &'a [SourceFile], node: &Node, version: KafkaVersion) -> Option<Flag<'a>> {
+    if is_fragment(files, node) || any_placeholder(files, node, &[KEY]) {
+        return None;
+    }
+    let (Parsed::Boolean(enabled), effective) = parsed_value(files, node, KEY, version)? else {
+        return None;
+    };
+    Some(Flag {
+        node: Node {
+            file: node.file,
+            mode: node.mode,
+            roles: node.roles,
+        },
+        enabled,
+        effective,
+    })
+}
+
+fn label(files: &[SourceFile], flag: &Flag) -> Label {
+    let name = node_name(files, &flag.node);
+    match flag.effective.entry() {
+        Some(entry) => Label {
+            file: flag.node.file,
+            span: entry.value_span.clone(),
+            message: format!("{name}: {KEY}={}", entry.value.trim()),
+        },
+        None => Label {
+            file: flag.node.file,
+            span: 0..0,
+            message: format!("{name}: {KEY} is not set (Kafka's default false)"),
+        },
+    }
+}
+
+fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    let files = context.files;
+    let version = cluster.target.version;
+    if version < MIGRATION_FROM || version > KafkaVersion::LAST_WITH_ZOOKEEPER {
+        return Vec::new();
+    }
+    let flags: Vec<Flag> = cluster
+        .nodes
+        .iter()
+        .filter_map(|node| flag(files, node, version))
+        .collect();
+    let mut diagnostics = Vec::new();
+    let brokers: Vec<&Flag> = flags
+        .iter()
+        .filter(|f| f.node.mode == Mode::ZooKeeper)
+        .collect();
+    if !brokers.is_empty() {
+        brokers_disagree(files, cluster, &brokers, &mut diagnostics);
+        refused_by_controllers(files, cluster, version, &brokers, &mut diagnostics);
+    }
+    let controllers: Vec<&Flag> = flags
+        .iter()
+        .filter(|f| f.node.mode == Mode::KRaft && f.node.roles.controller)
+        .collect();
+    controllers_disagree(files, cluster, &controllers, &mut diagnostics);
+    diagnostics
+}
+
+/// Labels on `first` (the nodes to change), then on `second`.
+fn labels(files: &[SourceFile], first: &[&Flag], second: &[&Flag]) -> Vec<Label> {
+    first
+        .iter()
+        .chain(second)
+        .map(|flag| label(files, flag))
+        .collect()
+}
+
+fn names(files: &[SourceFile], flags: &[&Flag]) -> String {
+    let names: Vec<String> = flags.iter().map(|f| node_name(files, &f.node)).collect();
+    super::shared_advertised_address::and_list(&names)
+}
+
+fn brokers_disagree(
+    files: &[SourceFile],
+    cluster: &Cluster,
+    brokers: &[&Flag],
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let (on, off): (Vec<&Flag>, Vec<&Flag>) = brokers.iter().partition(|f| f.enabled);
+    if on.is_empty() || off.is_empty() {
+        return;
+    }
+    diagnostics.push(Diagnostic {
+        rule: RULE.name,
+        severity: Severity::Warning,
+        stops_startup: false,
+        message: format!(
+            "{KEY} is true on {} but not on {}: the KRaft controllers copy the metadata out of ZooKeeper only once \
+             every ZooKeeper broker has registered with them (\"Still waiting for ZK brokers ... to register with \
+             KRaft\"), and a broker without the flag never registers, so the migration never starts",
+            names(files, &on),
+            names(files, &off)
+        ),
+        key: Some(KEY.into()),
+        labels: labels(files, &off, &on),
+        help: format!(
+            "set {KEY}=true on every ZooKeeper broker of {} (with controller.quorum.voters and \
+             controller.listener.names) and roll them one by one",
+            cluster.name
+        ),
+    });
+}
+
+/// The KRaft controllers that share a folder with the cluster's files: during a migration they
+/// sit beside the ZooKeeper brokers, and discovery makes them a cluster of their own.
+fn controllers_beside<'a>(
+    files: &'a [SourceFile],
+    cluster: &Cluster,
+    version: KafkaVersion,
+) -> Vec<Flag<'a>> {
+    let folder = |file: usize| Path::new(&files[file].path).parent().map(Path::to_path_buf);
+    let folders: Vec<_> = cluster.files.iter().map(|file| folder(*file)).collect();
+    (0..files.len())
+        .filter(|file| !cluster.files.contains(file) && files[*file].parse_error.is_none())
+        .filter(|file| folders.contains(&folder(*file)))
+        .map(|file| Node::new(file, &files[file]))
+        .filter(|node| node.mode == Mode::KRaft && node.roles.controller)
+        .filter(|node| takes_part(files, cluster, node))
+        .filter_map(|node| flag(files, &node, version))
+        .collect()
+}
+
+/// Whether a controller takes part in the cluster's migration: it names a ZooKeeper ensemble,
+/// or a broker of the cluster names it among its voters.
+fn takes_part(files: &[SourceFile], cluster: &Cluster, controller: &Node) -> bool {
+    if controller.entry(files, "zookeeper.connect").is_some() {
+        return true;
+    }
+    let Some(id) = controller.id_entry(files).map(|entry| entry.value.trim()) else {
+        return false;
+    };
+    cluster.nodes.iter().any(|node| {
+        node.entry(files, "controller.quorum.voters")
+            .is_some_and(|voters| {
+                voters
+                    .value
+                    .split(',')
+                    .filter_map(|voter| voter.trim().split_once('@'))
+                    .any(|(voter, _)| voter.trim() == id)
+            })
+    })
+}
+
+fn refused_by_controllers(
+    files: &[SourceFile],
+    cluster: &Cluster,
+    version: KafkaVersion,
+    brokers: &[&Flag],
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let on: Vec<&Flag> = brokers.iter().copied().filter(|f| f.enabled).collect();
+    if on.is_empty() {
+        return;
+    }
+    let controllers = controllers_beside(files, cluster, version);
+    let off: Vec<&Flag> = controllers.iter().filter(|f| !f.enabled).collect();
+    if off.is_empty() {
+        return;
+    }
+    diagnostics.push(Diagnostic {
+        rule: RULE.name,
+        severity: Severity::Error,
+        stops_startup: false,
+        message: format!(
+            "{KEY} is true on {} but not on the KRaft {} {} beside them: a controller without the flag refuses the \
+             registration of a ZooKeeper broker (\"Controller does not support registering ZK brokers\"), so \
+             while it is active the migrating brokers cannot register and the migration cannot proceed",
+            names(files, &on),
+            if off.len() == 1 { "controller" } else { "controllers" },
+            names(files, &off)
+        ),
+        key: Some(KEY.into()),
+        labels: labels(files, &off, &on),
+        help: format!(
+            "set {KEY}=true (with zookeeper.connect) on every KRaft controller before enabling the migration on the \
+             brokers; remove it from the controllers only to finalize, once every broker runs in KRaft mode"
+        ),
+    });
+}
+
+fn controllers_disagree(
+    files: &[SourceFile],
+    cluster: &Cluster,
+    controllers: &[&Flag],
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let (on, off): (Vec<&Flag>, Vec<&Flag>) = controllers.iter().partition(|f| f.enabled);
+    if on.is_empty() || off.is_empty() {
+        return;
+    }
+    diagnostics.push(Diagnostic {
+        rule: RULE.name,
+        severity: Severity::Warning,
+        stops_startup: false,
+        message: format!(
+            "{KEY} is true on the KRaft {} {} but not on {}: each controller decides from its own flag whether it \
+             accepts ZooKeeper brokers (\"Controller does not support registering ZK brokers\") and drives the \
+             migration, so the migration works only while a controller with the flag is active and stops on a \
+             failover",
+            if on.len() == 1 { "controller" } else { "controllers" },
+            names(files, &on),
+            names(files, &off)
+        ),
+        key: Some(KEY.into()),
+        labels: labels(files, &off, &on),
+        help: format!(
+            "set {KEY} the same on every controller of {}: true until every broker runs in KRaft mode, then remove \
+             it from all of them (a rolling restart) to finalize",
+            cluster.name
+        ),
+    });
+}
