@@ -12,6 +12,7 @@ pub mod properties;
 pub mod rules;
 pub mod secrets;
 pub mod source;
+pub mod suppress;
 
 use std::path::PathBuf;
 
@@ -37,6 +38,8 @@ pub struct Report {
     pub diagnostics: Vec<Diagnostic>,
     /// Files that looked like node files but were passed over, with why.
     pub skipped: Vec<String>,
+    /// Diagnostics that `# kafkalint: ignore[...]` comments suppressed (not in `diagnostics`).
+    pub suppressed: usize,
 }
 
 impl Report {
@@ -64,11 +67,12 @@ pub fn check(paths: &[PathBuf], options: &Options) -> Result<Report, DiscoveryEr
     let context = rules::Context {
         files: &found.files,
     };
-    let mut diagnostics: Vec<Diagnostic> = found
+    let diagnostics: Vec<Diagnostic> = found
         .clusters
         .iter()
         .flat_map(|cluster| rules::check(cluster, &context))
         .collect();
+    let (mut diagnostics, suppressed) = suppress::apply(&found.files, diagnostics);
     diagnostics.sort_by(|a, b| {
         let (pa, pb) = (a.primary(), b.primary());
         (
@@ -89,5 +93,6 @@ pub fn check(paths: &[PathBuf], options: &Options) -> Result<Report, DiscoveryEr
         clusters: found.clusters,
         diagnostics,
         skipped: found.skipped,
+        suppressed,
     })
 }

@@ -36,6 +36,12 @@ enum Command {
         /// else the newest release kafkalint knows).
         #[arg(long, value_name = "X.Y", value_parser = parse_kafka_version)]
         kafka_version: Option<KafkaVersion>,
+        /// Write the output to this file (replaced whole, atomically) instead of stdout.
+        #[arg(long, value_name = "PATH")]
+        output_file: Option<PathBuf>,
+        /// Colors in `--format full`: `auto` when stdout is a terminal and NO_COLOR is unset.
+        #[arg(long, value_enum, default_value_t = Color::Auto)]
+        color: Color,
     },
     /// Tell which partition of __consumer_offsets (or, with --transactional, of
     /// __transaction_state) holds the coordinator of a consumer group (or transactional id).
@@ -52,14 +58,64 @@ enum Command {
         /// Broker files or folders whose settings give the partition count and replication.
         paths: Vec<PathBuf>,
     },
+    /// List every rule: name, default severity, summary.
+    Rules,
+    /// Print a rule's documentation.
+    Rule {
+        /// The rule's name, as `kafkalint rules` lists it.
+        name: String,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
 enum Format {
     /// Source snippets with labels and help, for people.
     Full,
+    /// One line per finding, `path:line:col: severity[rule] message`, for editors.
+    Concise,
     /// One JSON document, for programs.
     Json,
+    /// GitHub Actions workflow commands: an annotation per finding.
+    Github,
+    /// A SARIF 2.1.0 log, for GitHub code scanning and other SARIF viewers.
+    Sarif,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Writes `text` to `path` through a temporary file beside it, renamed over it: a reader
+/// never sees half a report, and a failed run leaves the old file as it was.
+fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => std::path::Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file name"))?;
+    let temporary = dir.join(format!(
+        ".{}.{}.tmp",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let written = (|| {
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temporary)?;
+        file.write_all(text.as_bytes())?;
+        file.sync_all()?;
+        std::fs::rename(&temporary, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    written
 }
 
 /// Writes `text` to stdout; `Some(exit code)` when that fails. A closed pipe
@@ -85,6 +141,19 @@ const EXIT_ERROR: u8 = 2;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Rules => print_or_fail(&kafkalint::rules::listing()).unwrap_or(ExitCode::SUCCESS),
+        Command::Rule { name } => match kafkalint::rules::doc(&name) {
+            Some(doc) => print_or_fail(doc).unwrap_or(ExitCode::SUCCESS),
+            None => {
+                let hint = kafkalint::rules::nearest_name(&name)
+                    .map(|nearest| format!("; did you mean `{nearest}`?"))
+                    .unwrap_or_default();
+                eprintln!(
+                    "kafkalint: error: no rule named `{name}`{hint} (`kafkalint rules` lists them)"
+                );
+                ExitCode::from(EXIT_ERROR)
+            }
+        },
         Command::Coordinator {
             id,
             transactional,
@@ -119,6 +188,8 @@ fn main() -> ExitCode {
             format,
             brokers,
             kafka_version,
+            output_file,
+            color,
         } => {
             let options = kafkalint::Options {
                 brokers: brokers.map(|n| n as usize),
@@ -136,15 +207,38 @@ fn main() -> ExitCode {
             }
             let text = match format {
                 Format::Json => output::json(&report),
+                Format::Concise => {
+                    // Only the findings on stdout, for the editor; the tally is for people.
+                    eprint!("{}", output::summary(&report));
+                    output::concise(&report)
+                }
+                Format::Github => output::github(&report),
+                Format::Sarif => output::sarif(&report),
                 Format::Full => {
-                    let terminal = std::io::stdout().is_terminal();
-                    let color =
-                        terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+                    let color = match color {
+                        Color::Always => true,
+                        Color::Never => false,
+                        Color::Auto => {
+                            output_file.is_none()
+                                && std::io::stdout().is_terminal()
+                                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                        }
+                    };
                     output::full(&report, FullStyle { color, width: 100 })
                 }
             };
-            if let Some(failed) = print_or_fail(&text) {
-                return failed;
+            match &output_file {
+                Some(path) => {
+                    if let Err(error) = write_atomically(path, &text) {
+                        eprintln!("kafkalint: error: {}: {error}", path.display());
+                        return ExitCode::from(EXIT_ERROR);
+                    }
+                }
+                None => {
+                    if let Some(failed) = print_or_fail(&text) {
+                        return failed;
+                    }
+                }
             }
             if report.has_findings() {
                 ExitCode::from(EXIT_FINDINGS)

@@ -274,7 +274,7 @@ fn secrets_never_appear_in_any_format() {
         "broker.id=2\nzookeeper.connect=zk:2181\nssl.key.password=broken-file-pass\nlog.dirs=C:\\users\n",
     )
     .unwrap();
-    for format in ["full", "json"] {
+    for format in ["full", "json", "concise", "github", "sarif"] {
         let output = kafkalint(&["check", "--format", format, "."], dir.path());
         let text = format!("{}{}", stdout(&output), stderr(&output));
         assert!(
@@ -357,4 +357,135 @@ fn control_characters_in_values_are_escaped() {
         "raw ESC sent to the terminal"
     );
     assert!(stdout(&output).contains("\\u{1b}"));
+}
+
+#[test]
+fn rules_lists_every_rule_in_registry_order_in_columns() {
+    let output = kafkalint(&["rules"], root());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), kafkalint::rules::RULES.len());
+    let summary_column = lines[0].find(kafkalint::rules::RULES[0].summary).unwrap();
+    for (line, rule) in lines.iter().zip(kafkalint::rules::RULES) {
+        let mut words = line.split_whitespace();
+        assert_eq!(words.next(), Some(rule.name), "{line}");
+        assert_eq!(words.next(), Some(rule.severity.as_str()), "{line}");
+        assert_eq!(line.find(rule.summary), Some(summary_column), "{line}");
+    }
+}
+
+#[test]
+fn rule_prints_the_embedded_doc() {
+    // Run from elsewhere: the doc is in the binary, not read from rules/.
+    let dir = tempfile::tempdir().unwrap();
+    let output = kafkalint(&["rule", "unused-suppression"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let doc = std::fs::read_to_string(root().join("rules/unused-suppression.md")).unwrap();
+    assert_eq!(stdout(&output), doc);
+}
+
+#[test]
+fn an_unknown_rule_exits_2_with_the_nearest_name() {
+    let output = kafkalint(&["rule", "duplicate-keys"], root());
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let message = stderr(&output);
+    assert!(
+        message.contains("no rule named `duplicate-keys`")
+            && message.contains("did you mean `duplicate-key`?"),
+        "{message}"
+    );
+    let far = kafkalint(&["rule", "frobnicate"], root());
+    assert_eq!(far.status.code(), Some(2));
+    assert!(!stderr(&far).contains("did you mean"), "{}", stderr(&far));
+}
+
+#[test]
+fn a_suppressed_finding_disappears_and_is_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = "broker.id=0\nzookeeper.connect=zk:2181\noffsets.topic.replication.factor=1\ntransaction.state.log.replication.factor=1\ntransaction.state.log.min.isr=1\nlog.dirs=/var/lib/kafka\nunclean.leader.election.enable=true\n";
+    std::fs::write(dir.path().join("server.properties"), file).unwrap();
+    let reported = kafkalint(&["check", "."], dir.path());
+    assert_eq!(reported.status.code(), Some(1));
+    assert!(stdout(&reported).contains("unclean-leader-election"));
+
+    let suppressed = file.replace(
+        "unclean.leader.election.enable",
+        "# kafkalint: ignore[unclean-leader-election] a cache\nunclean.leader.election.enable",
+    );
+    std::fs::write(dir.path().join("server.properties"), suppressed).unwrap();
+    let output = kafkalint(&["check", "."], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    assert!(
+        stdout(&output).starts_with("No problems found, 1 suppressed ("),
+        "{}",
+        stdout(&output)
+    );
+}
+
+#[test]
+fn unknown_and_unused_suppressions_are_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("server.properties"),
+        "broker.id=0\nzookeeper.connect=zk:2181\noffsets.topic.replication.factor=1\n\
+         # kafkalint: ignore[unclean-leader-elections] typo\nunclean.leader.election.enable=true\n\
+         ! kafkalint: ignore-file[duplicate-key]\n",
+    )
+    .unwrap();
+    let output = kafkalint(&["check", "--format", "json", "."], dir.path());
+    assert_eq!(output.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let unused: Vec<&serde_json::Value> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "unused-suppression")
+        .collect();
+    assert_eq!(unused.len(), 2, "{unused:#?}");
+    assert_eq!(
+        (unused[0]["line"].as_u64(), unused[0]["column"].as_u64()),
+        (Some(4), Some(21))
+    );
+    assert!(
+        unused[0]["help"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean `unclean-leader-election`?")
+    );
+    assert_eq!(unused[1]["line"], 6);
+    assert!(
+        json["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["rule"] == "unclean-leader-election"),
+        "a misspelt suppression suppresses nothing"
+    );
+}
+
+#[test]
+fn suppression_comments_never_show_a_secret() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("server.properties"),
+        "broker.id=0\nzookeeper.connect=zk:2181\noffsets.topic.replication.factor=1\n\
+         # kafkalint: ignore[plaintext-secret] rotated weekly\nssl.keystore.password=supp-pass-1\n\
+         ssl.key.password=supp-pass-2 # kafkalint: ignore[plaintext-secret]\n\
+         # kafkalint: ignore[supp-pass-3] ssl.truststore.password=supp-pass-4\nssl.truststore.password=${file:/s:p}\n\
+         # kafkalint: ignore[plaintext-secret]\n#ssl.keystore.key=supp-pass-5\n",
+    )
+    .unwrap();
+    for format in ["full", "json"] {
+        let output = kafkalint(&["check", "--format", format, "."], dir.path());
+        let text = format!("{}{}", stdout(&output), stderr(&output));
+        assert!(
+            text.contains("unused-suppression"),
+            "{format}: the findings are there:\n{text}"
+        );
+        for secret in ["supp-pass-1", "supp-pass-2", "supp-pass-4", "supp-pass-5"] {
+            assert!(!text.contains(secret), "{format} shows {secret}:\n{text}");
+        }
+    }
 }

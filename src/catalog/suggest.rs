@@ -1,4 +1,4 @@
-//! "Did you mean": the broker key nearest to a misspelt one.
+//! "Did you mean": the broker key nearest to a misspelt one, and the nearest of any names.
 
 use super::{KafkaVersion, keys};
 
@@ -6,11 +6,7 @@ use super::{KafkaVersion, keys};
 /// few edits (more for longer keys), or the same dot-separated words in another order.
 pub fn nearest_key(key: &str, version: KafkaVersion) -> Option<&'static str> {
     let lower = key.to_ascii_lowercase();
-    let budget = match lower.len() {
-        0..=5 => 1,
-        6..=14 => 2,
-        _ => 3,
-    };
+    let budget = typo_budget(&lower);
     let mut words: Vec<&str> = lower.split('.').collect();
     words.sort_unstable();
     let mut best: Option<(usize, &'static str)> = None;
@@ -35,6 +31,30 @@ pub fn nearest_key(key: &str, version: KafkaVersion) -> Option<&'static str> {
         } else {
             distance
         };
+        if distance <= budget && best.is_none_or(|(d, _)| distance < d) {
+            best = Some((distance, candidate));
+        }
+    }
+    best.map(|(_, candidate)| candidate)
+}
+
+/// How many edits still make a typo of `word`: more for longer words.
+fn typo_budget(word: &str) -> usize {
+    match word.len() {
+        0..=5 => 1,
+        6..=14 => 2,
+        _ => 3,
+    }
+}
+
+/// The candidate nearest to `word` (ignoring ASCII case), when it is within a typo's reach;
+/// the first of equally near candidates.
+pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let lower = word.to_ascii_lowercase();
+    let budget = typo_budget(&lower);
+    let mut best: Option<(usize, &'a str)> = None;
+    for candidate in candidates {
+        let distance = edit_distance(&lower, &candidate.to_ascii_lowercase());
         if distance <= budget && best.is_none_or(|(d, _)| distance < d) {
             best = Some((distance, candidate));
         }
@@ -87,6 +107,14 @@ mod tests {
         assert_eq!(edit_distance("ab", "ba"), 1);
         assert_eq!(edit_distance("", "abc"), 3);
         assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn nearest_of_any_names() {
+        let names = ["duplicate-key", "unknown-key", "removed-key"];
+        assert_eq!(nearest("duplicat-key", names), Some("duplicate-key"));
+        assert_eq!(nearest("Unknown-Key", names), Some("unknown-key"));
+        assert_eq!(nearest("something-else", names), None);
     }
 
     #[test]

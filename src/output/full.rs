@@ -81,21 +81,8 @@ fn miette_severity(severity: Severity) -> miette::Severity {
     }
 }
 
-/// Messages quote values from the files: their control characters are shown escaped, never
-/// sent raw to a terminal.
 fn printable(text: &str) -> String {
-    if !text.chars().any(char::is_control) {
-        return text.to_string();
-    }
-    text.chars()
-        .map(|c| {
-            if c.is_control() && c != '\n' {
-                format!("\\u{{{:x}}}", c as u32)
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
+    super::printable(text, true)
 }
 
 fn labeled(text: &DisplayText, label: &Label, primary: bool) -> LabeledSpan {
@@ -214,7 +201,8 @@ fn checked_against(report: &Report) -> String {
     }
 }
 
-fn summary(report: &Report) -> String {
+/// The closing line: what was found, in how many files and clusters, against which release.
+pub fn summary(report: &Report) -> String {
     let (errors, warnings, infos) = (
         report.count(Severity::Error),
         report.count(Severity::Warning),
@@ -226,12 +214,17 @@ fn summary(report: &Report) -> String {
         plural(report.clusters.len(), "cluster"),
         checked_against(report)
     );
+    let suppressed = if report.suppressed > 0 {
+        format!(", {} suppressed", report.suppressed)
+    } else {
+        String::new()
+    };
     if errors + warnings + infos == 0 {
-        return format!("No problems found ({scope}).\n");
+        return format!("No problems found{suppressed} ({scope}).\n");
     }
     let mut parts = vec![plural(errors, "error"), plural(warnings, "warning")];
     if infos > 0 {
         parts.push(plural(infos, "note"));
     }
-    format!("Found {} ({scope}).\n", parts.join(", "))
+    format!("Found {}{suppressed} ({scope}).\n", parts.join(", "))
 }

@@ -55,6 +55,8 @@ struct Summary {
     errors: usize,
     warnings: usize,
     infos: usize,
+    /// Findings that `# kafkalint: ignore[...]` comments suppressed.
+    suppressed: usize,
     files: usize,
     clusters: usize,
 }
@@ -127,6 +129,7 @@ pub fn json(report: &Report) -> String {
             errors: report.count(Severity::Error),
             warnings: report.count(Severity::Warning),
             infos: report.count(Severity::Info),
+            suppressed: report.suppressed,
             files: report.files.len(),
             clusters: report.clusters.len(),
         },

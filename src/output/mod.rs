@@ -1,7 +1,56 @@
 //! Turning a report into bytes. Output never decides severity or filters findings.
 
+mod concise;
 mod full;
+mod github;
 mod json;
+mod sarif;
 
-pub use full::{FullStyle, full};
+pub use concise::concise;
+pub use full::{FullStyle, full, summary};
+pub use github::github;
 pub use json::json;
+pub use sarif::sarif;
+
+use crate::Report;
+use crate::diagnostic::Label;
+
+/// Messages quote values from the files: their control characters are shown escaped
+/// (`\u{1b}`), never sent raw to a terminal or a log. With `keep_newlines`, `\n` stays a line
+/// break (for formats that show several lines).
+fn printable(text: &str, keep_newlines: bool) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_string();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() && !(keep_newlines && c == '\n') {
+                format!("\\u{{{:x}}}", c as u32)
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// Where a label is, 1-based: start line and column, end line and column (the end is the
+/// position just past the span, as SARIF counts it; an empty span ends where it starts).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Region {
+    start_line: usize,
+    start_column: usize,
+    end_line: usize,
+    end_column: usize,
+}
+
+fn region(report: &Report, label: &Label) -> Region {
+    let file = &report.files[label.file];
+    let (start_line, start_column) = file.line_column(label.span.start);
+    let (end_line, end_column) = file.line_column(label.span.end.max(label.span.start));
+    Region {
+        start_line,
+        start_column,
+        end_line,
+        end_column,
+    }
+}

@@ -36,6 +36,7 @@ mod shared_log_dir;
 mod support;
 mod unclean_leader_election;
 mod unknown_key;
+pub(crate) mod unused_suppression;
 mod utf8_in_latin1_file;
 mod zookeeper_migration_consistency;
 
@@ -95,10 +96,44 @@ pub const RULES: &[Rule] = &[
     quorum_membership::RULE,
     quorum_size::RULE,
     mixed_mode_settings::RULE,
+    unused_suppression::RULE,
 ];
 
 pub fn find(name: &str) -> Option<&'static Rule> {
     RULES.iter().find(|rule| rule.name == name)
+}
+
+/// Each rule's doc, `rules/<name>.md`, embedded at build time (by `build.rs`), sorted by name.
+static DOCS: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/rule_docs.rs"));
+
+/// The doc of the rule `name` (Markdown), if there is such a rule.
+pub fn doc(name: &str) -> Option<&'static str> {
+    find(name)?;
+    DOCS.iter()
+        .find(|(doc_name, _)| *doc_name == name)
+        .map(|(_, doc)| *doc)
+}
+
+/// The rule name nearest to a misspelt one.
+pub fn nearest_name(name: &str) -> Option<&'static str> {
+    crate::catalog::suggest::nearest(name, RULES.iter().map(|rule| rule.name))
+}
+
+/// Every rule on one line, in registry order: name, default severity, summary, in columns.
+pub fn listing() -> String {
+    let width = RULES.iter().map(|rule| rule.name.len()).max().unwrap_or(0);
+    let severity_width = "warning".len();
+    RULES
+        .iter()
+        .map(|rule| {
+            format!(
+                "{:width$}  {:severity_width$}  {}\n",
+                rule.name,
+                rule.severity.as_str(),
+                rule.summary
+            )
+        })
+        .collect()
 }
 
 /// Runs every rule over one cluster.

@@ -1,0 +1,402 @@
+//! Suppression comments, read from each file's comment lines:
+//!
+//! - `# kafkalint: ignore[rule-a, rule-b] reason` on the comment line(s) directly above an entry
+//!   drops those rules' diagnostics whose primary label lies on that entry's line(s);
+//! - `# kafkalint: ignore-file[rule-a] reason` anywhere in a file drops them for the whole file.
+//!
+//! `.properties` has no end-of-line comments (`k=v # x` makes the value `v # x`), so only comment
+//! lines hold suppressions; one written after a value is reported, as are unknown rule names,
+//! suppressions that suppress nothing and comments that start `kafkalint:` but cannot be read
+//! (all by [`unused-suppression`](crate::rules::unused_suppression)).
+
+use std::collections::HashSet;
+use std::ops::RangeInclusive;
+
+use crate::diagnostic::Diagnostic;
+use crate::properties::{Span, is_whitespace};
+use crate::rules::{self, unused_suppression};
+use crate::secrets;
+use crate::source::SourceFile;
+
+/// What a suppression comment says, with spans relative to the comment's first byte (its marker).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Directive {
+    /// `ignore-file[...]` rather than `ignore[...]`.
+    pub whole_file: bool,
+    /// Each rule name as written, with its bytes in the comment.
+    pub names: Vec<(String, Span)>,
+    /// The text after `]`, if any.
+    pub reason: Option<String>,
+}
+
+/// Reads one comment line (marker included). `None` when it is no kafkalint comment (it does not
+/// start `kafkalint:`); `Some(Err(problem))` when it does but cannot be read.
+pub fn parse_comment(text: &[u8]) -> Option<Result<Directive, &'static str>> {
+    let marker = *text.first()?;
+    if marker != b'#' && marker != b'!' {
+        return None;
+    }
+    let mut at = skip_whitespace(text, 1);
+    at = text[at..]
+        .starts_with(b"kafkalint")
+        .then_some(at + "kafkalint".len())?;
+    at = skip_whitespace(text, at);
+    if text.get(at) != Some(&b':') {
+        return None;
+    }
+    Some(parse_directive(text, skip_whitespace(text, at + 1)))
+}
+
+fn parse_directive(text: &[u8], mut at: usize) -> Result<Directive, &'static str> {
+    let whole_file = if text[at..].starts_with(b"ignore-file") {
+        at += "ignore-file".len();
+        true
+    } else if text[at..].starts_with(b"ignore") {
+        at += "ignore".len();
+        false
+    } else {
+        return Err("`kafkalint:` is followed by neither `ignore[...]` nor `ignore-file[...]`");
+    };
+    at = skip_whitespace(text, at);
+    if text.get(at) != Some(&b'[') {
+        return Err("the rule names must follow in brackets, `ignore[rule-name]`");
+    }
+    let open = at + 1;
+    let close = open
+        + text[open..]
+            .iter()
+            .position(|b| *b == b']')
+            .ok_or("the `[` of the rule names is never closed by `]`")?;
+    let mut names = Vec::new();
+    let mut start = open;
+    for item in text[open..close].split(|b| *b == b',') {
+        let leading = item.iter().take_while(|b| is_whitespace(**b)).count();
+        let trailing = item[leading..]
+            .iter()
+            .rev()
+            .take_while(|b| is_whitespace(**b))
+            .count();
+        let name = &item[leading..item.len() - trailing];
+        if name.is_empty() {
+            return Err("a rule name between the brackets is empty");
+        }
+        let span = start + leading..start + leading + name.len();
+        names.push((latin1(name), span));
+        start += item.len() + 1;
+    }
+    let reason = latin1(&text[close + 1..]).trim().to_string();
+    Ok(Directive {
+        whole_file,
+        names,
+        reason: (!reason.is_empty()).then_some(reason),
+    })
+}
+
+fn skip_whitespace(text: &[u8], mut at: usize) -> usize {
+    while text.get(at).is_some_and(|b| is_whitespace(*b)) {
+        at += 1;
+    }
+    at
+}
+
+/// Kafka reads files as ISO-8859-1: one byte, one character.
+fn latin1(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| char::from(*b)).collect()
+}
+
+/// Which diagnostics a suppression reaches.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scope {
+    /// `ignore-file[...]`: the whole file.
+    File,
+    /// `ignore[...]` above an entry: the entry's lines (1-based; several when it is continued).
+    Entry(RangeInclusive<usize>),
+    /// `ignore[...]` with a blank line or the end of the file below it: nothing.
+    NoEntry,
+}
+
+/// One suppression comment of a checked file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Suppression {
+    pub file: usize,
+    pub scope: Scope,
+    /// Each rule name with its bytes in the file.
+    pub names: Vec<(String, Span)>,
+    pub reason: Option<String>,
+}
+
+/// Every suppression of `files`, and an `unused-suppression` diagnostic for each kafkalint
+/// comment that cannot be read and each suppression written inside a value.
+pub fn parse(files: &[SourceFile]) -> (Vec<Suppression>, Vec<Diagnostic>) {
+    let mut suppressions = Vec::new();
+    let mut problems = Vec::new();
+    for (index, source) in files.iter().enumerate() {
+        let comment_lines: HashSet<usize> = source
+            .properties
+            .comments
+            .iter()
+            .map(|comment| source.line_column(comment.span.start).0)
+            .collect();
+        let entry_lines: Vec<RangeInclusive<usize>> = source
+            .properties
+            .entries
+            .iter()
+            .map(|entry| {
+                let end = entry.value_span.end.max(entry.key_span.end);
+                source.line_column(entry.key_span.start).0..=source.line_column(end).0
+            })
+            .collect();
+        for comment in &source.properties.comments {
+            let text = &source.bytes[comment.span.clone()];
+            let directive = match parse_comment(text) {
+                None => continue,
+                Some(Ok(directive)) => directive,
+                Some(Err(problem)) => {
+                    problems.push(unused_suppression::unreadable(
+                        index,
+                        comment.span.clone(),
+                        problem,
+                    ));
+                    continue;
+                }
+            };
+            let scope = if directive.whole_file {
+                Scope::File
+            } else {
+                let line = source.line_column(comment.span.start).0;
+                entry_lines
+                    .iter()
+                    .find(|lines| *lines.start() > line)
+                    .filter(|lines| (line + 1..*lines.start()).all(|l| comment_lines.contains(&l)))
+                    .map_or(Scope::NoEntry, |lines| Scope::Entry(lines.clone()))
+            };
+            let offset = comment.span.start;
+            suppressions.push(Suppression {
+                file: index,
+                scope,
+                names: directive
+                    .names
+                    .into_iter()
+                    .map(|(name, span)| (name, offset + span.start..offset + span.end))
+                    .collect(),
+                reason: directive.reason,
+            });
+        }
+        for entry in &source.properties.entries {
+            if let Some(at) = suppression_in_value(&source.bytes[entry.value_span.clone()]) {
+                // A secret value is shown redacted as a whole: point at all of it.
+                let span = if secrets::is_secret(&entry.key, &entry.value) {
+                    entry.value_span.clone()
+                } else {
+                    entry.value_span.start + at..entry.value_span.end
+                };
+                problems.push(unused_suppression::in_value(index, span, &entry.key));
+            }
+        }
+    }
+    (suppressions, problems)
+}
+
+/// Where a `# kafkalint: ...` written after a value starts in the raw value, if one is there.
+fn suppression_in_value(raw: &[u8]) -> Option<usize> {
+    (0..raw.len())
+        .filter(|at| raw[*at] == b'#' || raw[*at] == b'!')
+        .find(|at| parse_comment(&raw[*at..]).is_some())
+}
+
+/// Drops the diagnostics that `files` suppress and adds the `unused-suppression` ones. Returns
+/// the diagnostics kept and how many were suppressed.
+pub fn apply(files: &[SourceFile], diagnostics: Vec<Diagnostic>) -> (Vec<Diagnostic>, usize) {
+    let (suppressions, problems) = parse(files);
+    let mut used: HashSet<(usize, usize)> = HashSet::new();
+    let mut suppressed = 0;
+    let mut kept = Vec::with_capacity(diagnostics.len());
+    for diagnostic in diagnostics {
+        if suppress(files, &suppressions, &diagnostic, &mut used) {
+            suppressed += 1;
+        } else {
+            kept.push(diagnostic);
+        }
+    }
+
+    let mut reports = problems;
+    for (index, suppression) in suppressions.iter().enumerate() {
+        // Rules do not run on a file `Properties.load` refuses: its suppressions cannot be used.
+        let loads = files[suppression.file].parse_error.is_none();
+        for (position, (name, span)) in suppression.names.iter().enumerate() {
+            let span = span.clone();
+            if rules::find(name).is_none() {
+                reports.push(unused_suppression::unknown_rule(
+                    suppression.file,
+                    span,
+                    name,
+                    rules::nearest_name(name),
+                ));
+            } else if loads
+                && name != unused_suppression::RULE.name
+                && !used.contains(&(index, position))
+            {
+                reports.push(unused_suppression::unused(
+                    suppression.file,
+                    span,
+                    name,
+                    &suppression.scope,
+                ));
+            }
+        }
+    }
+    // A suppression of `unused-suppression` itself silences these reports.
+    for report in reports {
+        if suppress(files, &suppressions, &report, &mut used) {
+            suppressed += 1;
+        } else {
+            kept.push(report);
+        }
+    }
+    (kept, suppressed)
+}
+
+/// Whether a suppression reaches `diagnostic`; marks the name that does as used.
+fn suppress(
+    files: &[SourceFile],
+    suppressions: &[Suppression],
+    diagnostic: &Diagnostic,
+    used: &mut HashSet<(usize, usize)>,
+) -> bool {
+    let primary = diagnostic.primary();
+    let line = files[primary.file].line_column(primary.span.start).0;
+    for (index, suppression) in suppressions.iter().enumerate() {
+        if suppression.file != primary.file {
+            continue;
+        }
+        let reaches = match &suppression.scope {
+            Scope::File => true,
+            Scope::Entry(lines) => lines.contains(&line),
+            Scope::NoEntry => false,
+        };
+        if !reaches {
+            continue;
+        }
+        if let Some(position) = suppression
+            .names
+            .iter()
+            .position(|(name, _)| name == diagnostic.rule)
+        {
+            used.insert((index, position));
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(directive: &Directive) -> Vec<&str> {
+        directive.names.iter().map(|(n, _)| n.as_str()).collect()
+    }
+
+    #[test]
+    fn one_rule_with_a_reason() {
+        let text = b"# kafkalint: ignore[duplicate-key] the second line wins on purpose";
+        let directive = parse_comment(text).unwrap().unwrap();
+        assert!(!directive.whole_file);
+        assert_eq!(names(&directive), ["duplicate-key"]);
+        assert_eq!(&text[directive.names[0].1.clone()], b"duplicate-key");
+        assert_eq!(
+            directive.reason.as_deref(),
+            Some("the second line wins on purpose")
+        );
+    }
+
+    #[test]
+    fn spacing_is_free() {
+        for text in [
+            &b"#kafkalint:ignore[unknown-key]"[..],
+            b"#   kafkalint :  ignore [ unknown-key ]   ",
+            b"#\tkafkalint:\tignore[unknown-key]",
+        ] {
+            let directive = parse_comment(text).unwrap().unwrap();
+            assert_eq!(names(&directive), ["unknown-key"], "{text:?}");
+            assert_eq!(
+                &text[directive.names[0].1.clone()],
+                b"unknown-key",
+                "{text:?}"
+            );
+            assert_eq!(directive.reason, None);
+        }
+    }
+
+    #[test]
+    fn several_names() {
+        let text = b"# kafkalint: ignore[unknown-key,removed-key ,  deprecated-key] legacy";
+        let directive = parse_comment(text).unwrap().unwrap();
+        assert_eq!(
+            names(&directive),
+            ["unknown-key", "removed-key", "deprecated-key"]
+        );
+        for (name, span) in &directive.names {
+            assert_eq!(&text[span.clone()], name.as_bytes());
+        }
+    }
+
+    #[test]
+    fn bang_comments_and_ignore_file() {
+        let directive = parse_comment(b"! kafkalint: ignore-file[log-dirs-in-tmp] dev box")
+            .unwrap()
+            .unwrap();
+        assert!(directive.whole_file);
+        assert_eq!(names(&directive), ["log-dirs-in-tmp"]);
+        assert_eq!(directive.reason.as_deref(), Some("dev box"));
+    }
+
+    #[test]
+    fn other_comments_are_no_directives() {
+        for text in [
+            &b"# a comment"[..],
+            b"# kafkalint checks this file",
+            b"#ignore[duplicate-key]",
+            b"",
+        ] {
+            assert_eq!(parse_comment(text), None, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn unreadable_directives() {
+        for text in [
+            &b"# kafkalint: ignore"[..],
+            b"# kafkalint: ignore duplicate-key",
+            b"# kafkalint: ignore[duplicate-key",
+            b"# kafkalint: ignore[]",
+            b"# kafkalint: ignore[a,,b]",
+            b"# kafkalint: noqa",
+        ] {
+            assert!(matches!(parse_comment(text), Some(Err(_))), "{text:?}");
+        }
+    }
+
+    fn file(text: &str) -> SourceFile {
+        SourceFile::new("server.properties".into(), text.as_bytes().to_vec())
+    }
+
+    #[test]
+    fn a_suppression_reaches_the_entry_below_over_its_continuation_lines() {
+        let files = [file(
+            "# kafkalint: ignore[a]\n# another comment\nk=1,\\\n  2\n\n# kafkalint: ignore[b]\n\nz=1\n",
+        )];
+        let (suppressions, problems) = parse(&files);
+        assert!(problems.is_empty());
+        assert_eq!(suppressions[0].scope, Scope::Entry(3..=4));
+        assert_eq!(suppressions[1].scope, Scope::NoEntry);
+    }
+
+    #[test]
+    fn a_suppression_after_a_value_is_found() {
+        assert_eq!(suppression_in_value(b"3 # kafkalint: ignore[a]"), Some(2));
+        assert_eq!(suppression_in_value(b"3 #kafkalint:ignore[a]"), Some(2));
+        assert_eq!(suppression_in_value(b"pa#ss"), None);
+        assert_eq!(suppression_in_value(b"x # kafkalint rocks"), None);
+    }
+}
