@@ -60,19 +60,41 @@ impl Report {
 
 /// Reads the files under `paths`, groups them into clusters and runs every rule.
 pub fn check(paths: &[PathBuf], options: &Options) -> Result<Report, DiscoveryError> {
-    let mut found = cluster::discover(paths, options.brokers)?;
+    let found = cluster::discover(paths, options.brokers)?;
+    Ok(run(found, options, None))
+}
+
+/// Checks an editor's unsaved buffer (`--stdin-filename PATH -`): `buffer.bytes` stand in for
+/// `buffer.path` within its folder's cluster (see [`cluster::discover_buffer`]). The other
+/// files are context: only findings that label the buffer are reported, those located in it
+/// and the consistency findings located in a sibling that also point at it (a fix may be to
+/// change the buffer). The summary counts every file read.
+pub fn check_buffer(buffer: cluster::Buffer, options: &Options) -> Result<Report, DiscoveryError> {
+    let (found, index) = cluster::discover_buffer(buffer, options.brokers)?;
+    Ok(run(found, options, Some(index)))
+}
+
+/// Runs every rule on what was found; with `only`, keeps the findings that label that file.
+fn run(mut found: cluster::Discovered, options: &Options, only: Option<usize>) -> Report {
     for cluster in &mut found.clusters {
         cluster.target = cluster::version::choose(cluster, &found.files, options.kafka_version);
     }
     let context = rules::Context {
         files: &found.files,
     };
+    let concerns_only = |diagnostic: &Diagnostic| {
+        only.is_none_or(|file| diagnostic.labels.iter().any(|label| label.file == file))
+    };
+    // Filtered before suppressing too, so that `suppressed` counts only what was reported on;
+    // suppressions in the buffer apply to findings located in it, which are all kept.
     let diagnostics: Vec<Diagnostic> = found
         .clusters
         .iter()
         .flat_map(|cluster| rules::check(cluster, &context))
+        .filter(concerns_only)
         .collect();
-    let (mut diagnostics, suppressed) = suppress::apply(&found.files, diagnostics);
+    let (diagnostics, suppressed) = suppress::apply(&found.files, diagnostics);
+    let mut diagnostics: Vec<Diagnostic> = diagnostics.into_iter().filter(concerns_only).collect();
     diagnostics.sort_by(|a, b| {
         let (pa, pb) = (a.primary(), b.primary());
         (
@@ -88,11 +110,11 @@ pub fn check(paths: &[PathBuf], options: &Options) -> Result<Report, DiscoveryEr
                 &b.message,
             ))
     });
-    Ok(Report {
+    Report {
         files: found.files,
         clusters: found.clusters,
         diagnostics,
         skipped: found.skipped,
         suppressed,
-    })
+    }
 }

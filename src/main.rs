@@ -1,6 +1,6 @@
 //! The command line: parse arguments, run the check, print, choose the exit code.
 
-use std::io::{IsTerminal, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -23,9 +23,13 @@ enum Command {
     /// Check broker and controller files: every folder of node files is one cluster, and the
     /// files named together on the command line are one cluster.
     Check {
-        /// Files or folders to check.
-        #[arg(default_value = ".")]
+        /// Files or folders to check (default: the current folder); `-` reads one file from
+        /// standard input, named by --stdin-filename.
         paths: Vec<PathBuf>,
+        /// Check standard input (path `-`) as the unsaved contents of this file: it replaces the
+        /// file on disk within its folder's cluster, and only findings about it are reported.
+        #[arg(long, value_name = "PATH")]
+        stdin_filename: Option<PathBuf>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Full)]
         format: Format,
@@ -130,6 +134,17 @@ fn print_or_fail(text: &str) -> Option<ExitCode> {
     }
 }
 
+/// Exits 2 with clap's usage message: arguments clap alone cannot check.
+fn usage_error(message: &str) -> ! {
+    use clap::CommandFactory;
+    let mut cli = Cli::command();
+    cli.build();
+    cli.find_subcommand_mut("check")
+        .expect("the check subcommand")
+        .error(clap::error::ErrorKind::ArgumentConflict, message)
+        .exit()
+}
+
 fn parse_kafka_version(text: &str) -> Result<KafkaVersion, String> {
     KafkaVersion::parse(text).map_err(|error| error.to_string())
 }
@@ -185,6 +200,7 @@ fn main() -> ExitCode {
         }
         Command::Check {
             paths,
+            stdin_filename,
             format,
             brokers,
             kafka_version,
@@ -195,7 +211,32 @@ fn main() -> ExitCode {
                 brokers: brokers.map(|n| n as usize),
                 kafka_version,
             };
-            let report = match kafkalint::check(&paths, &options) {
+            let from_stdin = paths.iter().any(|path| path.as_os_str() == "-");
+            let checked = match (stdin_filename, from_stdin) {
+                (None, false) if paths.is_empty() => {
+                    kafkalint::check(&[PathBuf::from(".")], &options)
+                }
+                (None, false) => kafkalint::check(&paths, &options),
+                (Some(path), true) if paths.len() == 1 => {
+                    let mut bytes = Vec::new();
+                    if let Err(error) = std::io::stdin().lock().read_to_end(&mut bytes) {
+                        eprintln!("kafkalint: error: cannot read standard input: {error}");
+                        return ExitCode::from(EXIT_ERROR);
+                    }
+                    let buffer = kafkalint::cluster::Buffer {
+                        path: &path,
+                        bytes: &bytes,
+                    };
+                    kafkalint::check_buffer(buffer, &options)
+                }
+                (None, true) => usage_error(
+                    "`-` reads a file from standard input: name it with `--stdin-filename PATH`",
+                ),
+                (Some(_), _) => usage_error(
+                    "`--stdin-filename PATH` checks standard input: give `-` as the only path",
+                ),
+            };
+            let report = match checked {
                 Ok(report) => report,
                 Err(error) => {
                     eprintln!("kafkalint: error: {error}");

@@ -489,3 +489,229 @@ fn suppression_comments_never_show_a_secret() {
         }
     }
 }
+
+/// `kafkalint check ARGS` with `input` on standard input.
+fn kafkalint_stdin(args: &[&str], input: &[u8], dir: &Path) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    // A usage error exits before reading: a closed pipe is no failure of the test.
+    let written = child.stdin.take().unwrap().write_all(input);
+    assert!(written.is_ok() || written.unwrap_err().kind() == std::io::ErrorKind::BrokenPipe);
+    child.wait_with_output().expect("runs")
+}
+
+fn diagnostics(output: &Output) -> Vec<serde_json::Value> {
+    let json: serde_json::Value = serde_json::from_str(&stdout(output)).unwrap();
+    json["diagnostics"].as_array().unwrap().clone()
+}
+
+#[test]
+fn stdin_buffer_replaces_its_file_within_the_folder_cluster() {
+    let path = "fixtures/seed-zk-3-brokers/server-0.properties";
+    let on_disk = std::fs::read(root().join(path)).unwrap();
+    let args = ["check", "--format", "json", "--stdin-filename", path, "-"];
+    // The bad buffer: only server-0's findings, but judged against its two siblings.
+    let bad = kafkalint_stdin(&args, &on_disk, root());
+    assert_eq!(bad.status.code(), Some(1), "{}", stderr(&bad));
+    let found = diagnostics(&bad);
+    assert!(!found.is_empty());
+    assert!(found.iter().all(|d| d["file"] == path), "{found:#?}");
+    assert!(found.iter().any(|d| {
+        d["rule"] == "internal-topic-replication"
+            && d["message"]
+                .as_str()
+                .unwrap()
+                .contains("offsets.topic.replication.factor=1 on a cluster of 3 brokers")
+    }));
+    // The same findings for server-0 as a check of the whole folder.
+    let folder = kafkalint(
+        &["check", "--format", "json", "fixtures/seed-zk-3-brokers"],
+        root(),
+    );
+    let of_server_0: Vec<_> = diagnostics(&folder)
+        .into_iter()
+        .filter(|d| d["file"] == path)
+        .collect();
+    assert_eq!(found, of_server_0);
+
+    // A fixed buffer: server-0's own findings are gone. Its siblings still hold RF=1, so what
+    // is left is the one finding that says the cluster now disagrees with itself.
+    let fixed_path = "fixtures/seed-zk-3-brokers-fixed/server-0.properties";
+    let fixed = std::fs::read(root().join(fixed_path)).unwrap();
+    let fixed_here = kafkalint_stdin(&args, &fixed, root());
+    let left = diagnostics(&fixed_here);
+    assert!(!left.is_empty());
+    assert!(
+        left.iter()
+            .all(|d| d["rule"] == "inconsistent-cluster-value" && d["file"] == path),
+        "{left:#?}"
+    );
+    // Among fixed siblings, the fixed buffer is clean: exit 0.
+    let clean = kafkalint_stdin(
+        &["check", "--stdin-filename", fixed_path, "-"],
+        &fixed,
+        root(),
+    );
+    assert_eq!(clean.status.code(), Some(0), "{}", stdout(&clean));
+    assert!(
+        stdout(&clean)
+            .contains("No problems found (3 files in 1 cluster, checked against Kafka 3.9)."),
+        "{}",
+        stdout(&clean)
+    );
+}
+
+#[test]
+fn stdin_buffer_keeps_consistency_findings_that_point_at_it() {
+    // inconsistent-cluster-value is located in server-0 and labels server-1: a buffer for
+    // server-1 keeps it (changing server-1 is one fix); server-0's own findings are dropped.
+    let path = "fixtures/inconsistent-cluster-value/bad/server-1.properties";
+    let bytes = std::fs::read(root().join(path)).unwrap();
+    let output = kafkalint_stdin(
+        &["check", "--format", "json", "--stdin-filename", path, "-"],
+        &bytes,
+        root(),
+    );
+    let found = diagnostics(&output);
+    assert!(
+        found
+            .iter()
+            .any(|d| d["rule"] == "inconsistent-cluster-value"),
+        "{found:#?}"
+    );
+    assert!(found.iter().all(|d| {
+        d["labels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|label| label["file"] == path)
+    }));
+    assert!(
+        !found
+            .iter()
+            .any(|d| d["rule"] == "log-dirs-in-tmp" && d["file"] != path)
+    );
+}
+
+#[test]
+fn stdin_buffer_for_a_new_file_joins_the_folder_cluster() {
+    let dir = tempfile::tempdir().unwrap();
+    for id in [0, 1] {
+        std::fs::write(
+            dir.path().join(format!("server-{id}.properties")),
+            format!("broker.id={id}\nzookeeper.connect=zk:2181\n"),
+        )
+        .unwrap();
+    }
+    let output = kafkalint_stdin(
+        &[
+            "check",
+            "--format",
+            "json",
+            "--stdin-filename",
+            "server-2.properties",
+            "-",
+        ],
+        b"broker.id=2\nzookeeper.connect=zk:2181\noffsets.topic.replication.factor=1\n",
+        dir.path(),
+    );
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(
+        json["clusters"][0]["files"],
+        serde_json::json!([
+            "server-0.properties",
+            "server-1.properties",
+            "server-2.properties"
+        ])
+    );
+    let found = json["diagnostics"].as_array().unwrap();
+    assert!(found.iter().all(|d| {
+        d["labels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|label| label["file"] == "server-2.properties")
+    }));
+    assert!(found.iter().any(|d| {
+        d["message"]
+            .as_str()
+            .unwrap()
+            .contains("offsets.topic.replication.factor=1 on a cluster of 3 brokers")
+    }));
+    // Not written to disk.
+    assert!(!dir.path().join("server-2.properties").exists());
+}
+
+#[test]
+fn stdin_usage_and_buffer_errors_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("server-0.properties"), "broker.id=0\n").unwrap();
+    for (args, input, expected) in [
+        (
+            vec!["check", "-"],
+            &b"broker.id=0\n"[..],
+            "--stdin-filename",
+        ),
+        (
+            vec!["check", "--stdin-filename", "server-0.properties"],
+            b"broker.id=0\n",
+            "give `-` as the only path",
+        ),
+        (
+            vec!["check", "--stdin-filename", "server-0.properties", "-", "."],
+            b"broker.id=0\n",
+            "give `-` as the only path",
+        ),
+        (
+            vec!["check", "--stdin-filename", "server-0.properties", "-"],
+            b"",
+            "server-0.properties: empty file",
+        ),
+        (
+            vec!["check", "--stdin-filename", "server-0.properties", "-"],
+            b"\x00\x01\x02\xff\xfe binary",
+            "server-0.properties: binary data",
+        ),
+        (
+            vec!["check", "--stdin-filename", "consumer.properties", "-"],
+            b"bootstrap.servers=localhost:9092\n",
+            "consumer.properties: no broker or controller settings",
+        ),
+    ] {
+        let output = kafkalint_stdin(&args, input, dir.path());
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(
+            stderr(&output).contains(expected),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(!stderr(&output).contains("panicked"), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?} printed to stdout");
+    }
+}
+
+#[test]
+fn stdin_output_is_deterministic() {
+    let path = "fixtures/seed-zk-3-brokers/server-1.properties";
+    let bytes = std::fs::read(root().join(path)).unwrap();
+    for format in ["full", "json", "concise"] {
+        let args = ["check", "--format", format, "--stdin-filename", path, "-"];
+        assert_eq!(
+            kafkalint_stdin(&args, &bytes, root()).stdout,
+            kafkalint_stdin(&args, &bytes, root()).stdout,
+            "{format}"
+        );
+    }
+}

@@ -148,52 +148,149 @@ pub fn discover(
             .sort_by_file_name()
             .into_iter();
         for entry in walker.filter_entry(|entry| !skip_dir(entry)) {
-            let entry = entry.map_err(|error| DiscoveryError::Io {
-                path: error
-                    .path()
-                    .map(display_path)
-                    .unwrap_or_else(|| display_path(path)),
-                message: match error.loop_ancestor() {
-                    Some(ancestor) => {
-                        format!("symbolic link loop back to {}", display_path(ancestor))
-                    }
-                    None => error
-                        .io_error()
-                        .map(io_message)
-                        .unwrap_or_else(|| error.to_string()),
-                },
-            })?;
-            if !entry.file_type().is_file() || !is_properties_file(entry.path()) {
-                continue;
+            let entry = entry.map_err(|error| walk_error(error, path))?;
+            if let Some(file) = read_walked(&entry, &mut found)? {
+                by_dir
+                    .entry(parent_dir(entry.path()))
+                    .or_default()
+                    .push(found.files.len());
+                found.files.push(file);
             }
-            let file = read(entry.path())?;
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if let Some(reason) = not_a_node(&file, &name) {
-                if has_node_file_name(&name) {
-                    found.skipped.push(format!("{}: {reason}", file.path));
-                }
-                continue;
-            }
-            let dir = entry
-                .path()
-                .parent()
-                .map(Path::to_path_buf)
-                .unwrap_or_default();
-            by_dir.entry(dir).or_default().push(found.files.len());
-            found.files.push(file);
         }
     }
 
+    Ok(group(found, &named_files, &by_dir, declared_brokers))
+}
+
+/// An editor's unsaved buffer: the bytes of `path`, read from standard input.
+#[derive(Debug, Clone, Copy)]
+pub struct Buffer<'a> {
+    pub path: &'a Path,
+    pub bytes: &'a [u8],
+}
+
+/// Discovers the folder `buffer.path` is in as a walk of that folder would (its own files; not
+/// its subfolders, which are clusters of their own), with the buffer's bytes in place of the
+/// file on disk, whether or not it exists yet. Returns what was found and the buffer's index in
+/// `files`. A buffer that is no node file is an error naming its path, as for a named file.
+pub fn discover_buffer(
+    buffer: Buffer,
+    declared_brokers: Option<usize>,
+) -> Result<(Discovered, usize), DiscoveryError> {
+    let Some(name) = buffer.path.file_name() else {
+        return Err(DiscoveryError::Io {
+            path: display_path(buffer.path),
+            message: "not a file name".into(),
+        });
+    };
+    let file = SourceFile::new(display_path(buffer.path), buffer.bytes.to_vec());
+    if let Some(reason) = not_a_node(&file, &name.to_string_lossy()) {
+        return Err(DiscoveryError::NotAConfig {
+            path: file.path,
+            reason,
+        });
+    }
+    let dir = match buffer.path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let mut found = Discovered::default();
+    let mut members = Vec::new();
+    let mut pending = Some(file);
+    let mut index = 0;
+    // A folder that does not exist yet holds no siblings: the buffer is a cluster of its own.
+    if dir.is_dir() {
+        let walker = walkdir::WalkDir::new(dir)
+            .follow_links(true)
+            .max_depth(1)
+            .sort_by_file_name()
+            .into_iter();
+        for entry in walker {
+            let entry = entry.map_err(|error| walk_error(error, dir))?;
+            if entry.depth() == 0 || entry.file_name() == name {
+                continue;
+            }
+            // The buffer takes its place in file-name order, as the file on disk would.
+            if entry.file_name() > name
+                && let Some(file) = pending.take()
+            {
+                index = found.files.len();
+                members.push(index);
+                found.files.push(file);
+            }
+            if let Some(file) = read_walked(&entry, &mut found)? {
+                members.push(found.files.len());
+                found.files.push(file);
+            }
+        }
+    }
+    if let Some(file) = pending.take() {
+        index = found.files.len();
+        members.push(index);
+        found.files.push(file);
+    }
+    let by_dir = BTreeMap::from([(dir.to_path_buf(), members)]);
+    Ok((group(found, &[], &by_dir, declared_brokers), index))
+}
+
+fn parent_dir(path: &Path) -> PathBuf {
+    path.parent().map(Path::to_path_buf).unwrap_or_default()
+}
+
+fn walk_error(error: walkdir::Error, root: &Path) -> DiscoveryError {
+    DiscoveryError::Io {
+        path: error
+            .path()
+            .map(display_path)
+            .unwrap_or_else(|| display_path(root)),
+        message: match error.loop_ancestor() {
+            Some(ancestor) => format!("symbolic link loop back to {}", display_path(ancestor)),
+            None => error
+                .io_error()
+                .map(io_message)
+                .unwrap_or_else(|| error.to_string()),
+        },
+    }
+}
+
+/// A file met while walking a folder: `Some` when it is a node file. A node-named file that is
+/// not one is noted in `found.skipped`.
+fn read_walked(
+    entry: &walkdir::DirEntry,
+    found: &mut Discovered,
+) -> Result<Option<SourceFile>, DiscoveryError> {
+    if !entry.file_type().is_file() || !is_properties_file(entry.path()) {
+        return Ok(None);
+    }
+    let file = read(entry.path())?;
+    let name = entry.file_name().to_string_lossy().into_owned();
+    if let Some(reason) = not_a_node(&file, &name) {
+        if has_node_file_name(&name) {
+            found.skipped.push(format!("{}: {reason}", file.path));
+        }
+        return Ok(None);
+    }
+    Ok(Some(file))
+}
+
+/// Groups the files found into clusters: the named files together, each folder's files, and
+/// lone nodes of sibling folders that name the same quorum.
+fn group(
+    mut found: Discovered,
+    named_files: &[usize],
+    by_dir: &BTreeMap<PathBuf, Vec<usize>>,
+    declared_brokers: Option<usize>,
+) -> Discovered {
     if !named_files.is_empty() {
         let name = named_files
             .iter()
             .map(|i| found.files[*i].path.as_str())
             .collect::<Vec<_>>()
             .join(", ");
-        push_clusters(&mut found, name, &named_files, declared_brokers);
+        push_clusters(&mut found, name, named_files, declared_brokers);
     }
     let mut loners = Vec::new();
-    for (dir, files) in &by_dir {
+    for (dir, files) in by_dir {
         if files.len() == 1 {
             loners.push((dir.clone(), files[0]));
         } else {
@@ -204,7 +301,7 @@ pub fn discover(
         push_clusters(&mut found, name, &files, declared_brokers);
     }
     found.clusters.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(found)
+    found
 }
 
 /// One cluster per mode among `files` (a ZooKeeper broker and a KRaft node never run together);

@@ -13,7 +13,7 @@ pub mod storage;
 pub mod topology;
 pub mod version;
 
-pub use discover::{Discovered, DiscoveryError, discover};
+pub use discover::{Buffer, Discovered, DiscoveryError, discover, discover_buffer};
 pub use version::{ChosenBy, Target};
 
 use crate::catalog::{self, KafkaVersion};
