@@ -19,6 +19,23 @@ fn stderr(output: &Output) -> String {
     String::from_utf8(output.stderr.clone()).unwrap()
 }
 
+/// Exit 2, a one-line reason on stderr naming `expected`, no panic, nothing on stdout.
+fn assert_usage_error(output: &Output, args: &[&str], expected: &str) {
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "{args:?}: {}",
+        stderr(output)
+    );
+    assert!(
+        stderr(output).contains(expected),
+        "{args:?}: {}",
+        stderr(output)
+    );
+    assert!(!stderr(output).contains("panicked"), "{args:?}");
+    assert!(output.stdout.is_empty(), "{args:?} printed to stdout");
+}
+
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -219,20 +236,7 @@ fn usage_and_io_errors_exit_2_naming_the_file() {
         (vec!["check", "--format", "xml", "."], "--format"),
         (vec!["frobnicate"], "frobnicate"),
     ] {
-        let output = kafkalint(&args, dir.path());
-        assert_eq!(
-            output.status.code(),
-            Some(2),
-            "{args:?}: {}",
-            stderr(&output)
-        );
-        assert!(
-            stderr(&output).contains(expected),
-            "{args:?}: {}",
-            stderr(&output)
-        );
-        assert!(!stderr(&output).contains("panicked"), "{args:?}");
-        assert!(output.stdout.is_empty(), "{args:?} printed to stdout");
+        assert_usage_error(&kafkalint(&args, dir.path()), &args, expected);
     }
 }
 
@@ -685,20 +689,7 @@ fn stdin_usage_and_buffer_errors_exit_2() {
             "consumer.properties: no broker or controller settings",
         ),
     ] {
-        let output = kafkalint_stdin(&args, input, dir.path());
-        assert_eq!(
-            output.status.code(),
-            Some(2),
-            "{args:?}: {}",
-            stderr(&output)
-        );
-        assert!(
-            stderr(&output).contains(expected),
-            "{args:?}: {}",
-            stderr(&output)
-        );
-        assert!(!stderr(&output).contains("panicked"), "{args:?}");
-        assert!(output.stdout.is_empty(), "{args:?} printed to stdout");
+        assert_usage_error(&kafkalint_stdin(&args, input, dir.path()), &args, expected);
     }
 }
 
