@@ -44,6 +44,28 @@ pub struct Diagnostic {
     pub labels: Vec<Label>,
     /// How to fix it.
     pub help: String,
+    /// The edit that fixes it, when it is unambiguous (`kafkalint check --fix` applies it).
+    pub fix: Option<Fix>,
+}
+
+/// Bytes to put in place of a span of a checked file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edit {
+    /// An index into the checked files.
+    pub file: usize,
+    pub span: Span,
+    /// The bytes written instead, as they go in the file (escaped for `Properties` already).
+    pub replacement: Vec<u8>,
+}
+
+/// What `--fix` changes to resolve a finding: data, applied by the driver (`crate::fix`), never
+/// by the rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fix {
+    /// What the fix does, e.g. "set offsets.topic.replication.factor=3".
+    pub description: String,
+    /// Edits that do not overlap, in any order.
+    pub edits: Vec<Edit>,
 }
 
 impl Diagnostic {

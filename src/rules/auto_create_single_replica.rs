@@ -68,6 +68,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         })
         .collect();
     diagnostics.push(Diagnostic {
+        fix: None,
         rule: RULE.name,
         severity: Severity::Warning,
         stops_startup: false,

@@ -23,6 +23,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             continue;
         }
         diagnostics.push(Diagnostic {
+            fix: None,
             rule: RULE.name,
             stops_startup: false,
             severity: Severity::Warning,

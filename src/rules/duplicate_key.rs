@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 use super::support::quoted;
 use super::{Context, Rule};
 use crate::cluster::Cluster;
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Edit, Fix, Label, Severity};
+use crate::properties::{Entry, Span};
 
 pub const RULE: Rule = Rule {
     name: "duplicate-key",
@@ -58,7 +59,30 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     "keep one line with the value you mean and delete the others".to_string(),
                 )
             };
+            // Exact repeats (the same value as Kafka reads it, whitespace included) are removed
+            // after the first, which keeps Kafka's value; with different values, which one was
+            // meant is for people to say.
+            let exact = indexes.iter().all(|i| entries[*i].value == last.value);
+            let bytes = &context.files[file].bytes;
+            let fix = exact.then(|| Fix {
+                description: format!(
+                    "remove the repeated {key} line{}",
+                    if indexes.len() > 2 { "s" } else { "" }
+                ),
+                edits: merged(
+                    indexes[1..]
+                        .iter()
+                        .map(|i| whole_lines(bytes, &entries[*i])),
+                )
+                .map(|span| Edit {
+                    file,
+                    span,
+                    replacement: Vec::new(),
+                })
+                .collect(),
+            });
             diagnostics.push(Diagnostic {
+                fix,
                 rule: RULE.name,
                 stops_startup: false,
                 severity,
@@ -70,4 +94,44 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         }
     }
     diagnostics
+}
+
+/// The bytes of an entry's lines: from the start of its first line (leading whitespace
+/// included) through the terminator of its last (continuation lines included), so that removing
+/// them leaves the other lines as they were. On the last line of a file without a final line
+/// break, the line break before it goes instead, so the file still ends without one.
+fn whole_lines(bytes: &[u8], entry: &Entry) -> Span {
+    let mut start = entry.key_span.start;
+    while start > 0 && matches!(bytes[start - 1], b' ' | b'\t' | b'\x0c') {
+        start -= 1;
+    }
+    let mut end = entry.key_span.end.max(entry.value_span.end);
+    while end < bytes.len() && !matches!(bytes[end], b'\r' | b'\n') {
+        end += 1;
+    }
+    match bytes.get(end) {
+        Some(b'\r') if bytes.get(end + 1) == Some(&b'\n') => end += 2,
+        Some(_) => end += 1,
+        None if start > 0 => {
+            start -= 1;
+            if bytes[start] == b'\n' && start > 0 && bytes[start - 1] == b'\r' {
+                start -= 1;
+            }
+        }
+        None => {}
+    }
+    start..end
+}
+
+/// Spans in file order merged where they touch (two repeats at the end of a file without a
+/// final line break share a line break).
+fn merged(spans: impl Iterator<Item = Span>) -> impl Iterator<Item = Span> {
+    let mut merged: Vec<Span> = Vec::new();
+    for span in spans {
+        match merged.last_mut() {
+            Some(last) if span.start <= last.end => last.end = last.end.max(span.end),
+            _ => merged.push(span),
+        }
+    }
+    merged.into_iter()
 }

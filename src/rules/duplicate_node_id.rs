@@ -51,6 +51,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             .map(|index| node_name(files, &cluster.nodes[*index]))
             .collect();
         diagnostics.push(Diagnostic {
+            fix: None,
             rule: RULE.name,
             stops_startup: false,
             severity: Severity::Error,

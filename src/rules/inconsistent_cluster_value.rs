@@ -407,6 +407,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             }
         }
         diagnostics.push(Diagnostic {
+            fix: None,
             rule: RULE.name,
             stops_startup: false,
             severity: setting.severity,

@@ -2,11 +2,12 @@
 //! `__transaction_state` and `__share_group_state` against the broker count.
 
 use super::support::{
-    EXISTING_TOPIC_HELP, INTERNAL_TOPICS, brokers, int_value, node_name, value_label,
+    EXISTING_TOPIC_HELP, INTERNAL_TOPICS, brokers, int_value, node_name, replication_fix,
+    value_label, wanted_replication,
 };
 use super::{Context, Rule};
 use crate::cluster::Cluster;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Fix, Severity};
 
 pub const RULE: Rule = Rule {
     name: "internal-topic-replication",
@@ -22,7 +23,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     if broker_count == 0 {
         return diagnostics;
     }
-    let wanted = broker_count.min(3) as i64;
+    let wanted = wanted_replication(broker_count);
     for topic in INTERNAL_TOPICS
         .iter()
         .filter(|topic| topic.applies(files, &cluster.nodes))
@@ -98,7 +99,14 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             } else {
                 continue;
             };
+            // Set in the file: the value is replaced in place; left to Kafka's default there is
+            // no line to edit, and adding one is a choice (where, with which comment) left to people.
+            let fix = replication_fix(cluster, files, node, topic).map(|(factor, edit)| Fix {
+                description: format!("set {key}={factor}"),
+                edits: vec![edit],
+            });
             diagnostics.push(Diagnostic {
+                fix,
                 rule: RULE.name,
                 stops_startup: false,
                 severity,

@@ -41,6 +41,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             Default::Null | Default::Required => String::new(),
         };
         diagnostics.push(Diagnostic {
+            fix: None,
             rule: RULE.name,
             stops_startup: true,
             severity: Severity::Error,

@@ -36,6 +36,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 )
             };
             Diagnostic {
+                fix: None,
                 rule: RULE.name,
                 stops_startup: false,
                 severity: Severity::Warning,

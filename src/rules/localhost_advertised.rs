@@ -79,6 +79,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             ),
         ));
         diagnostics.push(Diagnostic {
+            fix: None,
             rule: RULE.name,
             severity: Severity::Error,
             stops_startup: false,

@@ -18,6 +18,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         .filter_map(|&file| {
             let error = context.files[file].parse_error.as_ref()?;
             Some(Diagnostic {
+                fix: None,
                 rule: RULE.name,
                 stops_startup: true,
                 severity: Severity::Error,

@@ -1,10 +1,14 @@
 //! `min-isr-headroom`: a minimum in-sync replica count that leaves no broker free to fail,
 //! or that can never be met.
 
-use super::support::{INTERNAL_TOPICS, brokers, int_value, node_name, value_label};
+use super::support::{
+    INTERNAL_TOPICS, InternalTopic, brokers, int_value, node_name, replication_fix, set_number,
+    value_label,
+};
 use super::{Context, Rule};
 use crate::cluster::Cluster;
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Fix, Label, Severity};
+use crate::source::SourceFile;
 
 pub const RULE: Rule = Rule {
     name: "min-isr-headroom",
@@ -21,6 +25,9 @@ struct Pair {
     /// Whether exceeding the replication factor is certain breakage (an internal topic) or
     /// depends on how topics are created (the broker defaults).
     above_factor: Severity,
+    /// The internal topic the pair shapes: only those get a fix (for the broker defaults, which
+    /// number to lower or raise is a judgement call).
+    topic: Option<&'static InternalTopic>,
 }
 
 fn pairs(context: &Context, cluster: &Cluster) -> Vec<Pair> {
@@ -33,6 +40,7 @@ fn pairs(context: &Context, cluster: &Cluster) -> Vec<Pair> {
                 min_isr_key: topic.min_isr_key?,
                 what: topic.users,
                 above_factor: Severity::Error,
+                topic: Some(topic),
             })
         })
         .collect();
@@ -41,6 +49,7 @@ fn pairs(context: &Context, cluster: &Cluster) -> Vec<Pair> {
         min_isr_key: "min.insync.replicas",
         what: "producers with acks=all (the default since Kafka 3.0) on topics created with the default replication factor",
         above_factor: Severity::Warning,
+        topic: None,
     });
     pairs
 }
@@ -127,7 +136,11 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 labels.push(factor_label);
             }
             labels.dedup_by(|a: &mut Label, b: &mut Label| a.span == b.span);
+            let fix = pair.topic.and_then(|topic| {
+                min_isr_fix(cluster, files, node, topic, min_isr, min_isr_value.entry())
+            });
             diagnostics.push(Diagnostic {
+                fix,
                 rule: RULE.name,
                 stops_startup: false,
                 severity,
@@ -139,4 +152,45 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         }
     }
     diagnostics
+}
+
+/// The fix of an internal topic's min ISR: one less than the replication factor after its own
+/// fix (at least 1), so that one broker may fail. When `internal-topic-replication` fixes the
+/// factor too, its edit is part of this fix (the same edit, applied once), and the min ISR may
+/// already be right for the fixed factor. `None` when the min ISR must change but the file
+/// leaves it to Kafka's default: there is no line to edit.
+fn min_isr_fix(
+    cluster: &Cluster,
+    files: &[SourceFile],
+    node: &crate::cluster::Node,
+    topic: &InternalTopic,
+    min_isr: i64,
+    min_isr_entry: Option<&crate::properties::Entry>,
+) -> Option<Fix> {
+    let isr_key = topic.min_isr_key?;
+    let factor_fix = replication_fix(cluster, files, node, topic);
+    let factor = match &factor_fix {
+        Some((factor, _)) => *factor,
+        None => int_value(files, node, topic.replication_key, cluster.target.version)?.0,
+    };
+    let wanted = (factor - 1).max(1);
+    let mut edits = Vec::new();
+    let mut done = Vec::new();
+    if let Some((factor, edit)) = factor_fix {
+        edits.push(edit);
+        done.push(format!("{}={factor}", topic.replication_key));
+    }
+    if wanted != min_isr {
+        edits.push(set_number(
+            node.file,
+            &files[node.file].bytes,
+            min_isr_entry?,
+            wanted,
+        ));
+        done.push(format!("{isr_key}={wanted}"));
+    }
+    (!edits.is_empty()).then(|| Fix {
+        description: format!("set {}", done.join(" and ")),
+        edits,
+    })
 }

@@ -35,6 +35,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             continue;
         }
         diagnostics.push(Diagnostic {
+            fix: None,
             rule: RULE.name,
             severity: Severity::Warning,
             stops_startup: false,

@@ -45,6 +45,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 None => (0..0, format!("{key} is not set in this file")),
             };
             diagnostics.push(Diagnostic {
+                fix: None,
                 rule: RULE.name,
                 stops_startup: true,
                 severity: Severity::Error,

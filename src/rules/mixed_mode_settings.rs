@@ -55,6 +55,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             }
             let listed: Vec<&str> = keys.iter().map(|e| e.key.as_str()).collect();
             diagnostics.push(Diagnostic {
+                fix: None,
                 rule: RULE.name,
                 severity: Severity::Warning,
                 stops_startup: false,
@@ -90,6 +91,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             }
             let listed: Vec<&str> = keys.iter().map(|e| e.key.as_str()).collect();
             diagnostics.push(Diagnostic {
+                fix: None,
                 rule: RULE.name,
                 severity: Severity::Warning,
                 stops_startup: false,

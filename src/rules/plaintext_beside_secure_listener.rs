@@ -83,6 +83,7 @@ fn finding(
         "advertises"
     };
     Diagnostic {
+        fix: None,
         rule: RULE.name,
         severity: Severity::Warning,
         stops_startup: false,

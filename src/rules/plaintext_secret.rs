@@ -26,6 +26,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         };
         let key = &entry.key;
         diagnostics.push(Diagnostic {
+            fix: None,
             rule: RULE.name,
             severity: Severity::Warning,
             stops_startup: false,

@@ -106,6 +106,7 @@ fn report(
         .collect();
     let free = (port..=65535).skip(1).find(|p| !used.contains(p));
     Diagnostic {
+        fix: None,
         rule: RULE.name,
         severity: Severity::Error,
         stops_startup: false,

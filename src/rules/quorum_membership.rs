@@ -125,6 +125,7 @@ fn unreachable_voter(
         .collect();
     let entry = quoted(VOTERS, first.item.text);
     Some(Diagnostic {
+        fix: None,
         rule: RULE.name,
         severity: Severity::Error,
         stops_startup: false,
@@ -238,6 +239,7 @@ fn voters_without_node(files: &[SourceFile], nodes: &[QuorumNode]) -> Vec<Diagno
         };
         let first = holders[0].voter(id).map_or("", |voter| voter.item.text);
         diagnostics.push(Diagnostic {
+            fix: None,
             rule: RULE.name,
             severity,
             stops_startup: false,

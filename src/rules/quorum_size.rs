@@ -122,6 +122,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             )
         };
         diagnostics.push(Diagnostic {
+            fix: None,
             rule: RULE.name,
             severity,
             stops_startup: false,

@@ -88,6 +88,7 @@ impl<'a, 'r> NodeCheck<'a, 'r> {
     /// `<node>: Kafka <version> refuses to start: <why>`, an error that stops the node.
     pub fn refusal(&self, key: &str, why: String, labels: Vec<Label>, help: String) -> Diagnostic {
         Diagnostic {
+            fix: None,
             rule: self.rule,
             severity: Severity::Error,
             stops_startup: true,

@@ -34,6 +34,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             .copied()
             .unwrap_or(version);
         diagnostics.push(Diagnostic {
+            fix: None,
             rule: RULE.name,
             stops_startup: false,
             severity: Severity::Error,

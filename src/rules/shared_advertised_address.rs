@@ -65,6 +65,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             names.push(name);
         }
         diagnostics.push(Diagnostic {
+            fix: None,
             rule: RULE.name,
             severity: Severity::Error,
             stops_startup: false,

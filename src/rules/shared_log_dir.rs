@@ -81,6 +81,7 @@ fn finding(
         format!(" ({} and {})", dir.key, other.key)
     };
     Diagnostic {
+        fix: None,
         rule: RULE.name,
         severity: Severity::Error,
         stops_startup: false,

@@ -1,8 +1,9 @@
 //! Small pieces the rules share.
 
 use crate::catalog::KafkaVersion;
-use crate::cluster::{Effective, Mode, Node};
-use crate::diagnostic::Label;
+use crate::cluster::{Cluster, Effective, Mode, Node};
+use crate::diagnostic::{Edit, Label};
+use crate::properties::Entry;
 use crate::secrets;
 use crate::source::SourceFile;
 
@@ -337,5 +338,64 @@ pub fn key_label(file: usize, entry: &crate::properties::Entry, message: String)
         file,
         span: entry.key_span.clone(),
         message,
+    }
+}
+
+/// The replication factor an internal topic should have on a cluster of `broker_count` brokers:
+/// Kafka's default of 3, or every broker when there are fewer.
+pub fn wanted_replication(broker_count: usize) -> i64 {
+    broker_count.min(3) as i64
+}
+
+/// Whether `internal-topic-replication` reports a factor (`factor >= 1`): more replicas than
+/// brokers (when the broker count is known), or fewer than [`wanted_replication`].
+pub fn replication_is_wrong(factor: i64, broker_count: usize, count_known: bool) -> bool {
+    factor >= 1
+        && ((factor > broker_count as i64 && count_known)
+            || factor < wanted_replication(broker_count))
+}
+
+/// The replication factor `--fix` gives `topic` on `node`, with the edit that sets it: `None`
+/// when the factor is right, or when the file does not set the key (nothing to edit in place).
+/// `internal-topic-replication` and `min-isr-headroom` both use it, so that a min ISR fix is
+/// computed from the factor after its fix.
+pub fn replication_fix(
+    cluster: &Cluster,
+    files: &[SourceFile],
+    node: &Node,
+    topic: &InternalTopic,
+) -> Option<(i64, Edit)> {
+    let broker_count = cluster.broker_count();
+    let key = topic.replication_key;
+    let (factor, effective) = int_value(files, node, key, cluster.target.version)?;
+    if broker_count == 0
+        || !topic.applies(files, &cluster.nodes)
+        || !replication_is_wrong(factor, broker_count, cluster.broker_count_is_known(files))
+    {
+        return None;
+    }
+    let wanted = wanted_replication(broker_count);
+    let entry = effective.entry()?;
+    Some((
+        wanted,
+        set_number(node.file, &files[node.file].bytes, entry, wanted),
+    ))
+}
+
+/// The edit that sets `entry`'s value to the number `value`: it replaces the value as written,
+/// escapes and continuation lines included, and keeps the whitespace that trails it (which
+/// Kafka trims) and everything else on the line. Digits need no escaping in `Properties`.
+pub fn set_number(file: usize, bytes: &[u8], entry: &Entry, value: i64) -> Edit {
+    let span = &entry.value_span;
+    let written = &bytes[span.clone()];
+    let trailing = written
+        .iter()
+        .rev()
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'\x0c'))
+        .count();
+    Edit {
+        file,
+        span: span.start..span.end - trailing,
+        replacement: value.to_string().into_bytes(),
     }
 }

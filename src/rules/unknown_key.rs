@@ -67,6 +67,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
 
 fn diagnostic(file: usize, entry: &Entry, message: String, help: String) -> Diagnostic {
     Diagnostic {
+        fix: None,
         rule: RULE.name,
         stops_startup: false,
         severity: Severity::Warning,

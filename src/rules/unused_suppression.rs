@@ -32,6 +32,7 @@ fn diagnostic(
     key: Option<&str>,
 ) -> Diagnostic {
     Diagnostic {
+        fix: None,
         rule: RULE.name,
         severity: Severity::Warning,
         stops_startup: false,

@@ -117,6 +117,7 @@ fn brokers_disagree(
         return;
     }
     diagnostics.push(Diagnostic {
+        fix: None,
         rule: RULE.name,
         severity: Severity::Warning,
         stops_startup: false,
@@ -194,6 +195,7 @@ fn refused_by_controllers(
         return;
     }
     diagnostics.push(Diagnostic {
+        fix: None,
         rule: RULE.name,
         severity: Severity::Error,
         stops_startup: false,
@@ -225,6 +227,7 @@ fn controllers_disagree(
         return;
     }
     diagnostics.push(Diagnostic {
+        fix: None,
         rule: RULE.name,
         severity: Severity::Warning,
         stops_startup: false,
