@@ -7,6 +7,7 @@ pub mod catalog;
 pub mod cluster;
 pub mod coordinator;
 pub mod diagnostic;
+pub mod fix;
 pub mod output;
 pub mod properties;
 pub mod rules;
@@ -75,7 +76,11 @@ pub fn check_buffer(buffer: cluster::Buffer, options: &Options) -> Result<Report
 }
 
 /// Runs every rule on what was found; with `only`, keeps the findings that label that file.
-fn run(mut found: cluster::Discovered, options: &Options, only: Option<usize>) -> Report {
+pub(crate) fn run(
+    mut found: cluster::Discovered,
+    options: &Options,
+    only: Option<usize>,
+) -> Report {
     for cluster in &mut found.clusters {
         cluster.target = cluster::version::choose(cluster, &found.files, options.kafka_version);
     }

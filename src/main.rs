@@ -46,6 +46,14 @@ enum Command {
         /// Colors in `--format full`: `auto` when stdout is a terminal and NO_COLOR is unset.
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
+        /// Apply the unambiguous fixes to the files (in place, atomically), then report what is
+        /// left.
+        #[arg(long)]
+        fix: bool,
+        /// Print a unified diff of what --fix would change and change nothing (exit 1 when
+        /// there is something to fix); wins over --fix.
+        #[arg(long)]
+        diff: bool,
     },
     /// Tell which partition of __consumer_offsets (or, with --transactional, of
     /// __transaction_state) holds the coordinator of a consumer group (or transactional id).
@@ -134,6 +142,29 @@ fn print_or_fail(text: &str) -> Option<ExitCode> {
     }
 }
 
+/// Writes the output to `--output-file` (atomically) or stdout; `Some(exit code)` on failure.
+fn emit(output_file: Option<&std::path::Path>, text: &str) -> Option<ExitCode> {
+    match output_file {
+        Some(path) => match write_atomically(path, text) {
+            Ok(()) => None,
+            Err(error) => {
+                eprintln!("kafkalint: error: {}: {error}", path.display());
+                Some(ExitCode::from(EXIT_ERROR))
+            }
+        },
+        None => print_or_fail(text),
+    }
+}
+
+/// "1 finding", "2 files".
+fn plural(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
 /// Exits 2 with clap's usage message: arguments clap alone cannot check.
 fn usage_error(message: &str) -> ! {
     use clap::CommandFactory;
@@ -206,6 +237,8 @@ fn main() -> ExitCode {
             kafka_version,
             output_file,
             color,
+            fix,
+            diff,
         } => {
             let options = kafkalint::Options {
                 brokers: brokers.map(|n| n as usize),
@@ -236,7 +269,12 @@ fn main() -> ExitCode {
                     "`--stdin-filename PATH` checks standard input: give `-` as the only path",
                 ),
             };
-            let report = match checked {
+            if (fix || diff) && from_stdin {
+                usage_error(
+                    "`--fix` and `--diff` change files on disk, not standard input: run them on the file",
+                );
+            }
+            let mut report = match checked {
                 Ok(report) => report,
                 Err(error) => {
                     eprintln!("kafkalint: error: {error}");
@@ -246,11 +284,52 @@ fn main() -> ExitCode {
             for skipped in &report.skipped {
                 eprintln!("kafkalint: skipped {skipped}");
             }
+            let mut fixed_line = None;
+            if fix || diff {
+                let fixed = match kafkalint::fix::fix(report, &options) {
+                    Ok(fixed) => fixed,
+                    Err(error) => {
+                        eprintln!("kafkalint: error: {error}");
+                        return ExitCode::from(EXIT_ERROR);
+                    }
+                };
+                let tally = format!(
+                    "{} in {}",
+                    plural(fixed.fixed, "finding"),
+                    plural(fixed.changes.len(), "file")
+                );
+                if diff {
+                    // Like ruff: the diff on stdout, the tally for people on stderr.
+                    if fixed.changes.is_empty() {
+                        eprintln!("No fixes available.");
+                    } else {
+                        eprintln!("Would fix {tally}.");
+                    }
+                    let text = kafkalint::fix::diff(&fixed);
+                    if let Some(failed) = emit(output_file.as_deref(), &text) {
+                        return failed;
+                    }
+                    return if fixed.changes.is_empty() {
+                        ExitCode::SUCCESS
+                    } else {
+                        ExitCode::from(EXIT_FINDINGS)
+                    };
+                }
+                if let Err(error) = kafkalint::fix::write(&fixed.changes) {
+                    eprintln!("kafkalint: error: {error}");
+                    return ExitCode::from(EXIT_ERROR);
+                }
+                if fixed.fixed > 0 {
+                    fixed_line = Some(format!("Fixed {tally}.\n"));
+                }
+                report = fixed.report;
+            }
             let text = match format {
                 Format::Json => output::json(&report),
                 Format::Concise => {
                     // Only the findings on stdout, for the editor; the tally is for people.
                     eprint!("{}", output::summary(&report));
+                    eprint!("{}", fixed_line.take().unwrap_or_default());
                     output::concise(&report)
                 }
                 Format::Github => output::github(&report),
@@ -265,21 +344,18 @@ fn main() -> ExitCode {
                                 && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
                         }
                     };
-                    output::full(&report, FullStyle { color, width: 100 })
+                    let mut text = output::full(&report, FullStyle { color, width: 100 });
+                    // The tally of fixes joins the summary, for people.
+                    text.push_str(&fixed_line.take().unwrap_or_default());
+                    text
                 }
             };
-            match &output_file {
-                Some(path) => {
-                    if let Err(error) = write_atomically(path, &text) {
-                        eprintln!("kafkalint: error: {}: {error}", path.display());
-                        return ExitCode::from(EXIT_ERROR);
-                    }
-                }
-                None => {
-                    if let Some(failed) = print_or_fail(&text) {
-                        return failed;
-                    }
-                }
+            // Formats for programs keep their document intact: the tally goes to stderr.
+            if let Some(line) = fixed_line {
+                eprint!("{line}");
+            }
+            if let Some(failed) = emit(output_file.as_deref(), &text) {
+                return failed;
             }
             if report.has_findings() {
                 ExitCode::from(EXIT_FINDINGS)

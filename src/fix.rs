@@ -1,0 +1,397 @@
+//! `kafkalint check --fix` and `--diff`: applying the fixes rules attach to their findings.
+//!
+//! Rules never write files: a fix is data on a diagnostic ([`crate::diagnostic::Fix`]). This
+//! driver applies them to the bytes that were checked, checks the result again, and repeats
+//! until no fix is left (a fix may make another one possible, e.g. two lines that become exact
+//! repeats). Every round is verified: each applied fix must remove its finding, no file may
+//! stop parsing, and no key a fix did not touch may change its value. Only then does
+//! [`write`] replace the files, each one whole or not at all.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::PathBuf;
+
+use crate::cluster::{Cluster, Discovered, Node};
+use crate::diagnostic::{Diagnostic, Edit};
+use crate::source::SourceFile;
+use crate::{Options, Report};
+
+/// Rounds of fix-and-check before giving up on what is left (it is reported as remaining).
+const MAX_ROUNDS: usize = 10;
+
+/// One file the fixes change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileFix {
+    /// The file's index in the report's files.
+    pub file: usize,
+    /// Its path as shown in output (and as read from disk).
+    pub path: String,
+    /// The bytes that were checked.
+    pub before: Vec<u8>,
+    /// The bytes with every fix applied.
+    pub after: Vec<u8>,
+}
+
+/// The outcome of applying every fix, in memory.
+#[derive(Debug)]
+pub struct Fixed {
+    /// The check of the fixed files: the findings that remain.
+    pub report: Report,
+    /// The files whose bytes change, in the report's file order.
+    pub changes: Vec<FileFix>,
+    /// How many findings the fixes resolved.
+    pub fixed: usize,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum FixError {
+    /// A fix that does not do what it claims: a bug in kafkalint, caught before writing.
+    #[error(
+        "{path}: the fix `{description}` ({rule}) {problem}; nothing written (this is a bug in kafkalint, please report it)"
+    )]
+    Bug {
+        path: String,
+        rule: &'static str,
+        description: String,
+        problem: String,
+    },
+    /// The file on disk is no longer what was checked.
+    #[error("{path}: changed since it was checked; nothing written (run kafkalint again)")]
+    Modified { path: String },
+    #[error("{path}: cannot write the fixed file: {message}; nothing written")]
+    Io { path: String, message: String },
+}
+
+/// Applies every fix of `report` (checked with `options`) in memory, checks the result, and
+/// repeats until no fix is left. Nothing is written.
+pub fn fix(report: Report, options: &Options) -> Result<Fixed, FixError> {
+    let before: Vec<Vec<u8>> = report.files.iter().map(|file| file.bytes.clone()).collect();
+    let mut current = report;
+    let mut fixed = 0;
+    for _ in 0..MAX_ROUNDS {
+        let (applied, edits) = select(&current.diagnostics);
+        if applied.is_empty() {
+            break;
+        }
+        let bytes: Vec<Vec<u8>> = current
+            .files
+            .iter()
+            .enumerate()
+            .map(|(index, file)| apply(&file.bytes, edits.iter().filter(|e| e.file == index)))
+            .collect();
+        let next = recheck(&current, bytes, options);
+        verify(&current, &next, &applied, &edits)?;
+        fixed += applied.len();
+        current = next;
+    }
+    let changes = current
+        .files
+        .iter()
+        .enumerate()
+        .filter(|(index, file)| file.bytes != before[*index])
+        .map(|(index, file)| FileFix {
+            file: index,
+            path: file.path.clone(),
+            before: before[index].clone(),
+            after: file.bytes.clone(),
+        })
+        .collect();
+    Ok(Fixed {
+        report: current,
+        changes,
+        fixed,
+    })
+}
+
+/// The fixes to apply in one round: in report order, each whole or not at all, skipping one
+/// whose edits overlap an edit already taken (unless it is the very same edit, as when a min
+/// ISR fix carries its replication factor's fix). Returns the fixed findings and the edits.
+fn select(diagnostics: &[Diagnostic]) -> (Vec<&Diagnostic>, Vec<Edit>) {
+    let mut applied = Vec::new();
+    let mut taken: Vec<Edit> = Vec::new();
+    for diagnostic in diagnostics {
+        let Some(fix) = &diagnostic.fix else {
+            continue;
+        };
+        let new: Vec<&Edit> = fix.edits.iter().filter(|e| !taken.contains(e)).collect();
+        let clashes = new.iter().enumerate().any(|(i, edit)| {
+            taken
+                .iter()
+                .chain(new[..i].iter().copied())
+                .any(|other| overlaps(edit, other))
+        });
+        if clashes {
+            continue; // the next round sees it again, on the changed file
+        }
+        taken.extend(new.into_iter().cloned());
+        applied.push(diagnostic);
+    }
+    (applied, taken)
+}
+
+fn overlaps(a: &Edit, b: &Edit) -> bool {
+    a.file == b.file
+        && (a.span == b.span || (a.span.start < b.span.end && b.span.start < a.span.end))
+}
+
+/// The bytes with `edits` applied, from the end so that earlier spans stay true.
+fn apply<'a>(bytes: &[u8], edits: impl Iterator<Item = &'a Edit>) -> Vec<u8> {
+    let mut edits: Vec<&Edit> = edits.collect();
+    edits.sort_by_key(|edit| std::cmp::Reverse(edit.span.start));
+    let mut result = bytes.to_vec();
+    for edit in edits {
+        result.splice(edit.span.clone(), edit.replacement.iter().copied());
+    }
+    result
+}
+
+/// Checks `bytes` in place of `report`'s files, with the same clusters (fixes change values,
+/// never what makes a file a node of a cluster).
+fn recheck(report: &Report, bytes: Vec<Vec<u8>>, options: &Options) -> Report {
+    let files: Vec<SourceFile> = report
+        .files
+        .iter()
+        .zip(bytes)
+        .map(|(file, bytes)| SourceFile::new(file.path.clone(), bytes))
+        .collect();
+    let clusters = report
+        .clusters
+        .iter()
+        .map(|cluster| Cluster {
+            name: cluster.name.clone(),
+            nodes: cluster
+                .files
+                .iter()
+                .filter(|file| files[**file].parse_error.is_none())
+                .map(|file| Node::new(*file, &files[*file]))
+                .collect(),
+            files: cluster.files.clone(),
+            declared_brokers: cluster.declared_brokers,
+            target: crate::cluster::Target::newest(),
+        })
+        .collect();
+    let found = Discovered {
+        files,
+        clusters,
+        skipped: report.skipped.clone(),
+    };
+    crate::run(found, options, None)
+}
+
+/// What every round must hold, or nothing is written.
+fn verify(
+    before: &Report,
+    after: &Report,
+    applied: &[&Diagnostic],
+    edits: &[Edit],
+) -> Result<(), FixError> {
+    let bug = |diagnostic: &Diagnostic, file: usize, problem: String| FixError::Bug {
+        path: before.files[file].path.clone(),
+        rule: diagnostic.rule,
+        description: diagnostic
+            .fix
+            .as_ref()
+            .map(|fix| fix.description.clone())
+            .unwrap_or_default(),
+        problem,
+    };
+    // The fix touching a file, to name in an error about that file.
+    let fix_in = |file: usize| {
+        applied.iter().copied().find(|diagnostic| {
+            diagnostic
+                .fix
+                .as_ref()
+                .is_some_and(|fix| fix.edits.iter().any(|edit| edit.file == file))
+        })
+    };
+    for diagnostic in applied {
+        let file = diagnostic.primary().file;
+        let left = after.diagnostics.iter().any(|remaining| {
+            remaining.rule == diagnostic.rule
+                && remaining.primary().file == file
+                && remaining.key == diagnostic.key
+        });
+        if left {
+            return Err(bug(diagnostic, file, "leaves its finding in place".into()));
+        }
+    }
+    for (index, (old, new)) in before.files.iter().zip(&after.files).enumerate() {
+        if old.bytes == new.bytes {
+            continue;
+        }
+        let Some(culprit) = fix_in(index) else {
+            continue;
+        };
+        if let (None, Some(error)) = (&old.parse_error, &new.parse_error) {
+            return Err(bug(
+                culprit,
+                index,
+                format!("makes the file unreadable for Kafka ({error})"),
+            ));
+        }
+        // A key no edit touched keeps the value Kafka reads.
+        let touched: BTreeSet<&str> = old
+            .properties
+            .entries
+            .iter()
+            .filter(|entry| {
+                let whole = entry.key_span.start..entry.key_span.end.max(entry.value_span.end);
+                edits.iter().any(|edit| {
+                    edit.file == index && edit.span.start < whole.end && whole.start < edit.span.end
+                })
+            })
+            .map(|entry| entry.key.as_str())
+            .collect();
+        let values = |file: &SourceFile| -> BTreeMap<String, String> {
+            file.properties
+                .effective_entries()
+                .map(|entry| (entry.key.clone(), entry.value.clone()))
+                .collect()
+        };
+        let (old_values, new_values) = (values(old), values(new));
+        let keys: BTreeSet<&String> = old_values.keys().chain(new_values.keys()).collect();
+        if let Some(key) = keys.into_iter().find(|key| {
+            !touched.contains(key.as_str()) && old_values.get(*key) != new_values.get(*key)
+        }) {
+            return Err(bug(
+                culprit,
+                index,
+                format!("changes `{key}`, which it does not fix"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A unified diff (`--- a/PATH`, `+++ b/PATH`, hunks with 3 lines of context) of every change,
+/// shown as other outputs show files: secrets redacted, control characters escaped, Latin-1
+/// bytes as the characters Kafka reads. Line ends are not shown (fixes keep them).
+pub fn diff(fixed: &Fixed) -> String {
+    let mut text = String::new();
+    for change in &fixed.changes {
+        let shown = |bytes: &[u8]| {
+            SourceFile::new(change.path.clone(), bytes.to_vec())
+                .display_text()
+                .text
+                .replace("\r\n", "\n")
+        };
+        let (old, new) = (shown(&change.before), shown(&change.after));
+        let name = change.path.trim_start_matches('/');
+        let diff = similar::TextDiff::from_lines(&old, &new);
+        text.push_str(
+            &diff
+                .unified_diff()
+                .context_radius(3)
+                .header(&format!("a/{name}"), &format!("b/{name}"))
+                .to_string(),
+        );
+    }
+    text
+}
+
+/// Writes every change, each file whole or not at all: the fixed bytes go to a temporary file
+/// beside the file (same folder, so the rename cannot cross file systems), with the file's
+/// permissions, synced to disk; then each file is read again and, if it is no longer what was
+/// checked, nothing is written; then the temporary files are renamed over the files. A
+/// symbolic link is followed: its target is replaced and the link stays.
+pub fn write(changes: &[FileFix]) -> Result<(), FixError> {
+    let mut staged: Vec<(PathBuf, PathBuf, &FileFix)> = Vec::new();
+    let cleanup = |staged: &[(PathBuf, PathBuf, &FileFix)]| {
+        for (temporary, _, _) in staged {
+            let _ = std::fs::remove_file(temporary);
+        }
+    };
+    for change in changes {
+        match stage(change) {
+            Ok((temporary, target)) => staged.push((temporary, target, change)),
+            Err(error) => {
+                cleanup(&staged);
+                return Err(error);
+            }
+        }
+    }
+    for (_, target, change) in &staged {
+        let unchanged = std::fs::read(target).is_ok_and(|bytes| bytes == change.before);
+        if !unchanged {
+            cleanup(&staged);
+            return Err(FixError::Modified {
+                path: change.path.clone(),
+            });
+        }
+    }
+    for (index, (temporary, target, change)) in staged.iter().enumerate() {
+        if let Err(error) = std::fs::rename(temporary, target) {
+            cleanup(&staged[index..]);
+            return Err(io_error(&change.path, &error));
+        }
+        if let Some(dir) = target.parent() {
+            // The rename itself reaches the disk with the folder's sync; a failure here leaves
+            // a correct file, so it is not worth an error.
+            let _ = std::fs::File::open(dir).and_then(|dir| dir.sync_all());
+        }
+    }
+    Ok(())
+}
+
+/// Writes a change's bytes to a temporary file beside its target; returns both paths.
+fn stage(change: &FileFix) -> Result<(PathBuf, PathBuf), FixError> {
+    let fail = |error: std::io::Error| io_error(&change.path, &error);
+    let target = std::fs::canonicalize(&change.path).map_err(fail)?;
+    let metadata = std::fs::metadata(&target).map_err(fail)?;
+    let (dir, name) = match (target.parent(), target.file_name()) {
+        (Some(dir), Some(name)) => (dir, name),
+        _ => {
+            return Err(FixError::Io {
+                path: change.path.clone(),
+                message: "not a file".into(),
+            });
+        }
+    };
+    let temporary = dir.join(format!(
+        ".{}.kafkalint-fix.{}.tmp",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let written = (|| {
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temporary)?;
+        file.write_all(&change.after)?;
+        keep_owner(&file, &metadata);
+        file.set_permissions(metadata.permissions())?;
+        file.sync_all()
+    })();
+    match written {
+        Ok(()) => Ok((temporary, target)),
+        Err(error) => {
+            if error.kind() != std::io::ErrorKind::AlreadyExists {
+                let _ = std::fs::remove_file(&temporary);
+            }
+            Err(fail(error))
+        }
+    }
+}
+
+/// Gives the new file the old one's owner and group where the system lets us (as root, or a
+/// group the user is in); otherwise the new file is the user's, as any editor's save would be.
+#[cfg(unix)]
+fn keep_owner(file: &std::fs::File, metadata: &std::fs::Metadata) {
+    use std::os::unix::fs::MetadataExt;
+    let _ = std::os::unix::fs::fchown(file, Some(metadata.uid()), Some(metadata.gid()))
+        .or_else(|_| std::os::unix::fs::fchown(file, None, Some(metadata.gid())));
+}
+
+#[cfg(not(unix))]
+fn keep_owner(_: &std::fs::File, _: &std::fs::Metadata) {}
+
+fn io_error(path: &str, error: &std::io::Error) -> FixError {
+    FixError::Io {
+        path: path.to_string(),
+        message: match error.kind() {
+            std::io::ErrorKind::NotFound => "no such file or directory".into(),
+            std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+            _ => error.to_string(),
+        },
+    }
+}

@@ -1,0 +1,618 @@
+//! `kafkalint check --fix` and `--diff`: byte-exact results, consistency of related fixes,
+//! idempotence, atomic writes that keep permissions and refuse a file changed meanwhile.
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn kafkalint(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A ZooKeeper-mode broker file with `extra` after its basics, lines ended by `eol`.
+fn broker(id: usize, extra: &str, eol: &str) -> Vec<u8> {
+    let basics = format!(
+        "broker.id={id}\nzookeeper.connect=zk:2181\nlog.dirs=/var/lib/kafka/data\n\
+         listeners=PLAINTEXT://kafka-{id}.example.com:9092\n"
+    );
+    (basics + extra).replace('\n', eol).into_bytes()
+}
+
+/// A folder holding `files` (name, bytes).
+fn cluster(files: &[(String, Vec<u8>)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, bytes) in files {
+        fs::write(dir.path().join(name), bytes).unwrap();
+    }
+    dir
+}
+
+/// `count` brokers, each with `extra`.
+fn brokers(count: usize, extra: &str) -> tempfile::TempDir {
+    cluster(
+        &(0..count)
+            .map(|id| (format!("server-{id}.properties"), broker(id, extra, "\n")))
+            .collect::<Vec<_>>(),
+    )
+}
+
+fn read(dir: &Path, name: &str) -> Vec<u8> {
+    fs::read(dir.join(name)).unwrap()
+}
+
+/// The rules of the findings `kafkalint check --format json` reports for `dir`.
+fn rules_reported(dir: &Path) -> Vec<String> {
+    let output = kafkalint(&["check", "--format", "json", "."], dir);
+    let document: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    document["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["rule"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn values_are_replaced_in_place_keeping_every_other_byte() {
+    // CRLF line ends, comments, separators with spaces, whitespace after a value, a value
+    // continued over two lines, an escaped value, no final line break.
+    let tail = "# Internal topics: keep this comment\n\
+                offsets.topic.replication.factor = \\\n   1   \n\
+                ! another comment\n\
+                transaction.state.log.replication.factor:1\\\n    0\n\
+                transaction.state.log.min.isr \\u0033\n\
+                num.partitions=3\n\
+                # no final line break";
+    let first = broker(0, tail, "\r\n");
+    let dir = cluster(&[
+        ("server-0.properties".into(), first.clone()),
+        ("server-1.properties".into(), broker(1, "", "\n")),
+        ("server-2.properties".into(), broker(2, "", "\n")),
+    ]);
+    let output = kafkalint(&["check", "--fix", "--format", "concise", "."], dir.path());
+    assert!(
+        stderr(&output).contains("Fixed 3 findings in 1 file."),
+        "{}",
+        stderr(&output)
+    );
+    let expected = broker(
+        0,
+        "# Internal topics: keep this comment\n\
+         offsets.topic.replication.factor = \\\n   3   \n\
+         ! another comment\n\
+         transaction.state.log.replication.factor:3\n\
+         transaction.state.log.min.isr 2\n\
+         num.partitions=3\n\
+         # no final line break",
+        "\r\n",
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&read(dir.path(), "server-0.properties")),
+        String::from_utf8_lossy(&expected)
+    );
+    assert_eq!(read(dir.path(), "server-1.properties"), broker(1, "", "\n"));
+    let remaining = rules_reported(dir.path());
+    assert!(
+        !remaining
+            .iter()
+            .any(|rule| rule == "internal-topic-replication" || rule == "min-isr-headroom"),
+        "{remaining:?}"
+    );
+}
+
+#[test]
+fn replication_and_min_isr_follow_the_broker_count() {
+    for count in [1usize, 2, 3, 5] {
+        let extra = format!(
+            "offsets.topic.replication.factor=1\n\
+             transaction.state.log.replication.factor={above}\n\
+             transaction.state.log.min.isr={above}\n",
+            above = count + 1
+        );
+        let dir = brokers(count, &extra);
+        let output = kafkalint(&["check", "--fix", "."], dir.path());
+        assert_ne!(output.status.code(), Some(2), "{}", stderr(&output));
+        let factor = count.min(3);
+        let min_isr = (factor - 1).max(1);
+        for id in 0..count {
+            let expected = broker(
+                id,
+                &format!(
+                    "offsets.topic.replication.factor={factor}\n\
+                     transaction.state.log.replication.factor={factor}\n\
+                     transaction.state.log.min.isr={min_isr}\n"
+                ),
+                "\n",
+            );
+            assert_eq!(
+                String::from_utf8_lossy(&read(dir.path(), &format!("server-{id}.properties"))),
+                String::from_utf8_lossy(&expected),
+                "{count} brokers"
+            );
+        }
+        let remaining = rules_reported(dir.path());
+        assert!(
+            !remaining
+                .iter()
+                .any(|rule| rule == "internal-topic-replication" || rule == "min-isr-headroom"),
+            "{count} brokers: {remaining:?}"
+        );
+    }
+}
+
+#[test]
+fn a_min_isr_already_right_for_the_fixed_factor_stays() {
+    // Factor 2 and min ISR 2 on 3 brokers: the factor goes to 3, and 2 is then one less.
+    let extra = "transaction.state.log.replication.factor=2\ntransaction.state.log.min.isr=2\n";
+    let dir = brokers(3, extra);
+    let output = kafkalint(&["check", "--fix", "."], dir.path());
+    assert!(
+        stdout(&output).contains("Fixed 6 findings in 3 files."),
+        "{}",
+        stdout(&output)
+    );
+    assert_eq!(
+        read(dir.path(), "server-0.properties"),
+        broker(
+            0,
+            "transaction.state.log.replication.factor=3\ntransaction.state.log.min.isr=2\n",
+            "\n"
+        )
+    );
+}
+
+#[test]
+fn unset_keys_and_broker_defaults_are_left_to_people() {
+    // Kafka's default min ISR of 2 equals a factor of 2 on 2 brokers: no line to edit. And
+    // min.insync.replicas against default.replication.factor is a judgement call.
+    let extra = "transaction.state.log.replication.factor=2\n\
+                 default.replication.factor=2\nmin.insync.replicas=2\n";
+    let dir = brokers(2, extra);
+    let before = read(dir.path(), "server-0.properties");
+    let output = kafkalint(&["check", "--diff", "."], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    assert_eq!(stdout(&output), "");
+    assert_eq!(stderr(&output), "No fixes available.\n");
+    let fixed = kafkalint(&["check", "--fix", "."], dir.path());
+    assert!(!stdout(&fixed).contains("Fixed"));
+    assert_eq!(read(dir.path(), "server-0.properties"), before);
+    let remaining = rules_reported(dir.path());
+    assert_eq!(
+        remaining
+            .iter()
+            .filter(|rule| *rule == "min-isr-headroom")
+            .count(),
+        4,
+        "{remaining:?}"
+    );
+}
+
+#[test]
+fn exact_repeats_are_removed_and_different_values_kept() {
+    let extra = "log.retention.hours=168\n\
+                 num.partitions=1\n\
+                 # the same value again\n\
+                 log.retention.hours=168\n\
+                 num.partitions=2\n\
+                 \x20 log.retention.hours = 1\\\n    68\n\
+                 socket.send.buffer.bytes=102400\n\
+                 socket.send.buffer.bytes=102400";
+    let dir = cluster(&[("server-0.properties".into(), broker(0, extra, "\r\n"))]);
+    let output = kafkalint(&["check", "--fix", "--format", "concise", "."], dir.path());
+    assert!(
+        stderr(&output).contains("Fixed 2 findings in 1 file."),
+        "{}",
+        stderr(&output)
+    );
+    let expected = broker(
+        0,
+        "log.retention.hours=168\n\
+         num.partitions=1\n\
+         # the same value again\n\
+         num.partitions=2\n\
+         socket.send.buffer.bytes=102400",
+        "\r\n",
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&read(dir.path(), "server-0.properties")),
+        String::from_utf8_lossy(&expected)
+    );
+    // The repeat with another value stays reported, unfixed.
+    let remaining = stdout(&output);
+    assert!(
+        remaining
+            .contains("warning[duplicate-key] num.partitions is set 2 times with different values"),
+        "{remaining}"
+    );
+    assert_eq!(remaining.matches("duplicate-key").count(), 1, "{remaining}");
+}
+
+#[test]
+fn repeats_that_differ_in_whitespace_are_not_exact() {
+    let extra = "num.partitions=1\nnum.partitions=1 \n";
+    let dir = brokers(1, extra);
+    let before = read(dir.path(), "server-0.properties");
+    let output = kafkalint(&["check", "--fix", "."], dir.path());
+    assert!(
+        stdout(&output).contains("num.partitions is set 2 times to the same value"),
+        "{}",
+        stdout(&output)
+    );
+    assert_eq!(read(dir.path(), "server-0.properties"), before);
+}
+
+#[test]
+fn a_second_fix_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let seed = root().join("fixtures/seed-zk-3-brokers");
+    for name in listing(&seed) {
+        fs::copy(seed.join(&name), dir.path().join(&name)).unwrap();
+    }
+    let first = kafkalint(&["check", "--fix", "."], dir.path());
+    assert!(
+        stdout(&first).contains("Fixed 6 findings in 3 files."),
+        "{}",
+        stdout(&first)
+    );
+    let bytes: Vec<Vec<u8>> = listing(dir.path())
+        .iter()
+        .map(|name| read(dir.path(), name))
+        .collect();
+    let times: Vec<_> = listing(dir.path())
+        .iter()
+        .map(|name| {
+            fs::metadata(dir.path().join(name))
+                .unwrap()
+                .modified()
+                .unwrap()
+        })
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let second = kafkalint(&["check", "--fix", "."], dir.path());
+    assert!(!stdout(&second).contains("Fixed"), "{}", stdout(&second));
+    assert_eq!(second.status.code(), first.status.code());
+    for (index, name) in listing(dir.path()).iter().enumerate() {
+        assert_eq!(read(dir.path(), name), bytes[index], "{name}");
+        let modified = fs::metadata(dir.path().join(name))
+            .unwrap()
+            .modified()
+            .unwrap();
+        assert_eq!(modified, times[index], "{name} was rewritten");
+    }
+    let diff = kafkalint(&["check", "--diff", "."], dir.path());
+    assert_eq!(diff.status.code(), Some(0));
+    assert_eq!(stdout(&diff), "");
+}
+
+#[test]
+fn the_fixed_seed_passes_the_internal_topic_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let seed = root().join("fixtures/seed-zk-3-brokers");
+    for name in listing(&seed) {
+        fs::copy(seed.join(&name), dir.path().join(&name)).unwrap();
+    }
+    let output = kafkalint(&["check", "--fix", "."], dir.path());
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    assert!(
+        stdout(&output).ends_with(
+            "Found 0 errors, 1 warning, 3 notes (3 files in 1 cluster, checked against Kafka 3.9).\n\
+             Fixed 6 findings in 3 files.\n"
+        ),
+        "{}",
+        stdout(&output)
+    );
+    // What is left is not the fixes' to make: Kafka's auto-creation default and /tmp paths.
+    let mut remaining = rules_reported(dir.path());
+    remaining.sort();
+    assert_eq!(
+        remaining,
+        [
+            "auto-create-single-replica",
+            "log-dirs-in-tmp",
+            "log-dirs-in-tmp",
+            "log-dirs-in-tmp"
+        ]
+    );
+    let fixed = String::from_utf8(read(dir.path(), "server-0.properties")).unwrap();
+    let original = fs::read_to_string(seed.join("server-0.properties")).unwrap();
+    assert_eq!(
+        fixed,
+        original
+            .replace(
+                "offsets.topic.replication.factor=1",
+                "offsets.topic.replication.factor=3"
+            )
+            .replace(
+                "transaction.state.log.replication.factor=1",
+                "transaction.state.log.replication.factor=3"
+            )
+    );
+}
+
+#[test]
+fn diff_shows_the_change_and_changes_nothing() {
+    let extra = "# internal topics\n\
+                 offsets.topic.replication.factor=1\n\
+                 num.partitions=3\n";
+    let dir = brokers(3, extra);
+    let before = read(dir.path(), "server-1.properties");
+    let output = kafkalint(
+        &["check", "--diff", "--brokers", "3", "server-1.properties"],
+        dir.path(),
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "--- a/server-1.properties\n\
+         +++ b/server-1.properties\n\
+         @@ -3,5 +3,5 @@\n \
+         log.dirs=/var/lib/kafka/data\n \
+         listeners=PLAINTEXT://kafka-1.example.com:9092\n \
+         # internal topics\n\
+         -offsets.topic.replication.factor=1\n\
+         +offsets.topic.replication.factor=3\n \
+         num.partitions=3\n"
+    );
+    assert_eq!(stderr(&output), "Would fix 1 finding in 1 file.\n");
+    assert_eq!(read(dir.path(), "server-1.properties"), before);
+    // --diff wins over --fix: still nothing written.
+    let both = kafkalint(&["check", "--fix", "--diff", "."], dir.path());
+    assert_eq!(both.status.code(), Some(1));
+    assert!(stdout(&both).starts_with("--- a/server-0.properties\n"));
+    assert_eq!(read(dir.path(), "server-1.properties"), before);
+}
+
+#[test]
+fn diff_context_redacts_secrets_and_escapes_control_characters() {
+    let extra = "ssl.key.password=hunter2\n\
+                 listener.name.sasl_ssl.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"admin\" password=\"s3cr3t\";\n\
+                 offsets.topic.replication.factor=1\n\
+                 #ssl.keystore.password=old-secret\n\
+                 x.note=caf\u{e9} \x1b[31mred\n";
+    let mut bytes = broker(0, extra, "\n");
+    // Latin-1, as Kafka reads it: é is the byte 0xE9.
+    let at = bytes.windows(2).position(|w| w == "é".as_bytes()).unwrap();
+    bytes.splice(at..at + 2, [0xe9]);
+    let dir = cluster(&[
+        ("server-0.properties".into(), bytes),
+        ("server-1.properties".into(), broker(1, "", "\n")),
+        ("server-2.properties".into(), broker(2, "", "\n")),
+    ]);
+    let output = kafkalint(&["check", "--diff", "."], dir.path());
+    let diff = stdout(&output);
+    for secret in ["hunter2", "s3cr3t", "old-secret", "admin"] {
+        assert!(!diff.contains(secret), "{secret} in\n{diff}");
+    }
+    assert!(diff.contains("\n ssl.key.password=[redacted]\n"), "{diff}");
+    assert!(
+        diff.contains("\n listener.name.sasl_ssl.plain.sasl.jaas.config=[redacted]\n"),
+        "{diff}"
+    );
+    assert!(
+        diff.contains("\n #ssl.keystore.password=[redacted]\n"),
+        "{diff}"
+    );
+    assert!(
+        diff.contains("\n x.note=caf\u{e9} \\u{1b}[31mred\n"),
+        "{diff}"
+    );
+    assert!(!diff.contains('\x1b'));
+    assert!(
+        diff.contains("\n+offsets.topic.replication.factor=3\n"),
+        "{diff}"
+    );
+}
+
+#[test]
+fn permissions_are_kept() {
+    let dir = brokers(3, "offsets.topic.replication.factor=1\n");
+    let path = dir.path().join("server-0.properties");
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+    let output = kafkalint(&["check", "--fix", "."], dir.path());
+    assert!(stdout(&output).contains("Fixed 3 findings in 3 files."));
+    let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(mode, 0o640);
+    assert!(
+        String::from_utf8(fs::read(&path).unwrap())
+            .unwrap()
+            .contains("offsets.topic.replication.factor=3\n")
+    );
+    // No temporary file is left behind.
+    assert_eq!(
+        listing(dir.path()),
+        [
+            "server-0.properties",
+            "server-1.properties",
+            "server-2.properties"
+        ]
+    );
+}
+
+#[test]
+fn a_symbolic_link_keeps_pointing_at_the_fixed_file() {
+    let dir = brokers(3, "offsets.topic.replication.factor=1\n");
+    let elsewhere = tempfile::tempdir().unwrap();
+    let real = elsewhere.path().join("server-0.properties");
+    fs::rename(dir.path().join("server-0.properties"), &real).unwrap();
+    std::os::unix::fs::symlink(&real, dir.path().join("server-0.properties")).unwrap();
+    let output = kafkalint(&["check", "--fix", "."], dir.path());
+    assert!(
+        stdout(&output).contains("Fixed 3 findings in 3 files."),
+        "{}",
+        stdout(&output)
+    );
+    let link = fs::symlink_metadata(dir.path().join("server-0.properties")).unwrap();
+    assert!(link.file_type().is_symlink());
+    assert!(
+        fs::read_to_string(&real)
+            .unwrap()
+            .contains("offsets.topic.replication.factor=3\n")
+    );
+}
+
+#[test]
+fn a_read_only_folder_is_an_error_naming_the_file_and_nothing_changes() {
+    let dir = brokers(3, "offsets.topic.replication.factor=1\n");
+    let before: Vec<Vec<u8>> = listing(dir.path())
+        .iter()
+        .map(|name| read(dir.path(), name))
+        .collect();
+    let folder = dir.path().to_path_buf();
+    fs::set_permissions(&folder, fs::Permissions::from_mode(0o555)).unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_kafkalint"));
+    command.args(["check", "--fix", "."]).current_dir(&folder);
+    // Root writes anywhere: run as nobody then, for whom the folder is read-only too.
+    if is_root() {
+        use std::os::unix::process::CommandExt;
+        command.uid(65534).gid(65534);
+    }
+    let output = command.output().unwrap();
+    fs::set_permissions(&folder, fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert_eq!(
+        stderr(&output),
+        "kafkalint: error: server-0.properties: cannot write the fixed file: permission denied; nothing written\n"
+    );
+    assert_eq!(stdout(&output), "");
+    let after: Vec<Vec<u8>> = listing(&folder)
+        .iter()
+        .map(|name| read(&folder, name))
+        .collect();
+    assert_eq!(after, before);
+}
+
+/// Whether the tests run as root (CI containers do), read from /proc rather than libc.
+fn is_root() -> bool {
+    fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find(|line| line.starts_with("Uid:"))
+                .and_then(|line| line.split_whitespace().nth(2).map(|uid| uid == "0"))
+        })
+        .unwrap_or(false)
+}
+
+#[test]
+fn a_file_changed_after_the_check_is_not_overwritten() {
+    let dir = brokers(3, "offsets.topic.replication.factor=1\n");
+    let paths: Vec<PathBuf> = vec![dir.path().to_path_buf()];
+    let report = kafkalint::check(&paths, &kafkalint::Options::default()).unwrap();
+    let fixed = kafkalint::fix::fix(report, &kafkalint::Options::default()).unwrap();
+    assert_eq!(fixed.changes.len(), 3);
+    // Someone saves the second file between the check and the write.
+    let edited = broker(1, "offsets.topic.replication.factor=2\n", "\n");
+    let second = dir.path().join("server-1.properties");
+    fs::write(&second, &edited).unwrap();
+    let error = kafkalint::fix::write(&fixed.changes).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "{}: changed since it was checked; nothing written (run kafkalint again)",
+            second.display()
+        )
+    );
+    // Nothing written, not even the files that did not change, and no temporary file left.
+    assert_eq!(fs::read(&second).unwrap(), edited);
+    assert_eq!(
+        read(dir.path(), "server-0.properties"),
+        broker(0, "offsets.topic.replication.factor=1\n", "\n")
+    );
+    assert_eq!(listing(dir.path()).len(), 3);
+}
+
+#[test]
+fn a_fix_that_does_not_resolve_its_finding_is_refused() {
+    let dir = brokers(3, "# a comment\noffsets.topic.replication.factor=1\n");
+    let paths: Vec<PathBuf> = vec![dir.path().to_path_buf()];
+    let mut report = kafkalint::check(&paths, &kafkalint::Options::default()).unwrap();
+    let diagnostic = report
+        .diagnostics
+        .iter_mut()
+        .find(|d| d.rule == "internal-topic-replication")
+        .unwrap();
+    let fix = diagnostic.fix.as_mut().unwrap();
+    let file = fix.edits[0].file;
+    // A broken fix: it edits the comment instead of the value.
+    let comment = report.files[file].properties.comments[0].span.clone();
+    fix.edits[0].span = comment;
+    fix.edits[0].replacement = b"# edited".to_vec();
+    let error = kafkalint::fix::fix(report, &kafkalint::Options::default()).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("the fix `set offsets.topic.replication.factor=3` (internal-topic-replication) leaves its finding in place; nothing written"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_fix_that_changes_another_key_is_refused() {
+    let dir = brokers(3, "num.partitions=4\noffsets.topic.replication.factor=1\n");
+    let paths: Vec<PathBuf> = vec![dir.path().to_path_buf()];
+    let mut report = kafkalint::check(&paths, &kafkalint::Options::default()).unwrap();
+    let diagnostic = report
+        .diagnostics
+        .iter_mut()
+        .find(|d| d.rule == "internal-topic-replication")
+        .unwrap();
+    let fix = diagnostic.fix.as_mut().unwrap();
+    let file = fix.edits[0].file;
+    // Joins the line before onto the value: `num.partitions=4\` swallows the factor's line.
+    let entry = report.files[file].properties.get("num.partitions").unwrap();
+    fix.edits.push(kafkalint::diagnostic::Edit {
+        file,
+        span: entry.value_span.end..entry.value_span.end,
+        replacement: b"\\".to_vec(),
+    });
+    let error = kafkalint::fix::fix(report, &kafkalint::Options::default()).unwrap_err();
+    assert!(
+        error.to_string().contains("changes `num.partitions`"),
+        "{error}"
+    );
+}
+
+#[test]
+fn fix_and_diff_do_not_read_standard_input() {
+    for flag in ["--fix", "--diff"] {
+        let output = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+            .args(["check", flag, "--stdin-filename", "server.properties", "-"])
+            .current_dir(root())
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{flag}");
+        assert!(
+            stderr(&output).contains("`--fix` and `--diff` change files on disk"),
+            "{}",
+            stderr(&output)
+        );
+    }
+}
