@@ -40,6 +40,26 @@ struct JsonDiagnostic<'a> {
     labels: Vec<JsonLabel<'a>>,
     help: &'a str,
     url: String,
+    /// What `--fix` would change, when the finding has an unambiguous fix.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix: Option<JsonFix<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonFix<'a> {
+    description: &'a str,
+    edits: Vec<JsonEdit<'a>>,
+}
+
+/// Replace the text from `line:column` up to (not including) `end_line:end_column` by `content`.
+#[derive(Serialize)]
+struct JsonEdit<'a> {
+    file: &'a str,
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+    content: String,
 }
 
 #[derive(Serialize)]
@@ -101,6 +121,27 @@ pub fn json(report: &Report) -> String {
                     .collect(),
                 help: &diagnostic.help,
                 url: diagnostic.url(),
+                fix: diagnostic.fix.as_ref().map(|fix| JsonFix {
+                    description: &fix.description,
+                    edits: fix
+                        .edits
+                        .iter()
+                        .map(|edit| {
+                            let file = &report.files[edit.file];
+                            let (line, column) = file.line_column(edit.span.start);
+                            let (end_line, end_column) = file.line_column(edit.span.end);
+                            JsonEdit {
+                                file: file.path.as_str(),
+                                line,
+                                column,
+                                end_line,
+                                end_column,
+                                // Fixes write digits or nothing; Latin-1 like the files.
+                                content: edit.replacement.iter().map(|b| char::from(*b)).collect(),
+                            }
+                        })
+                        .collect(),
+                }),
             }
         })
         .collect();

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::{Region, printable, region};
 use crate::Report;
-use crate::diagnostic::{Diagnostic, Label, Severity, rule_url};
+use crate::diagnostic::{Diagnostic, Fix, Label, Severity, rule_url};
 use crate::rules::RULES;
 
 const SCHEMA: &str =
@@ -108,6 +108,37 @@ fn location(report: &Report, label: &Label) -> Value {
     })
 }
 
+/// A fix as SARIF has it: per file, the regions replaced and what goes in their place.
+fn fix_json(report: &Report, fix: &Fix) -> Value {
+    let mut by_file: BTreeMap<usize, Vec<Value>> = BTreeMap::new();
+    for edit in &fix.edits {
+        let at = region(
+            report,
+            &Label {
+                file: edit.file,
+                span: edit.span.clone(),
+                message: String::new(),
+            },
+        );
+        // Fixes write digits or nothing; Latin-1 like the files.
+        let text: String = edit.replacement.iter().map(|b| char::from(*b)).collect();
+        by_file.entry(edit.file).or_default().push(json!({
+            "deletedRegion": region_json(at),
+            "insertedContent": { "text": text },
+        }));
+    }
+    json!({
+        "description": { "text": fix.description },
+        "artifactChanges": by_file
+            .into_iter()
+            .map(|(file, replacements)| json!({
+                "artifactLocation": artifact_location(&report.files[file].path),
+                "replacements": replacements,
+            }))
+            .collect::<Vec<_>>(),
+    })
+}
+
 /// FNV-1a, 64 bits: small, and the same on every platform and Rust release (unlike std's
 /// hashers, which promise neither).
 fn fnv1a(parts: &[&str]) -> u64 {
@@ -190,6 +221,9 @@ pub fn sarif(report: &Report) -> String {
             }
             if !related.is_empty() {
                 result["relatedLocations"] = json!(related);
+            }
+            if let Some(fix) = &diagnostic.fix {
+                result["fixes"] = json!([fix_json(report, fix)]);
             }
             result
         })
