@@ -9,7 +9,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::cluster::{Cluster, Discovered, Node};
 use crate::diagnostic::{Diagnostic, Edit};
@@ -55,6 +55,12 @@ pub enum FixError {
         description: String,
         problem: String,
     },
+    /// One file read twice (named and found in a folder) whose fixes differ: in one cluster
+    /// it is one broker among several, in the other a cluster of its own.
+    #[error(
+        "{path}: read twice (named and found in a folder, or named twice), in clusters whose fixes differ; nothing written (name it once)"
+    )]
+    Conflict { path: String },
     /// The file on disk is no longer what was checked.
     #[error("{path}: changed since it was checked; nothing written (run kafkalint again)")]
     Modified { path: String },
@@ -84,23 +90,47 @@ pub fn fix(report: Report, options: &Options) -> Result<Fixed, FixError> {
         fixed += applied.len();
         current = next;
     }
-    let changes = current
-        .files
-        .iter()
-        .enumerate()
-        .filter(|(index, file)| file.bytes != before[*index])
-        .map(|(index, file)| FileFix {
+    let mut changes: Vec<FileFix> = Vec::new();
+    // The file on disk each change is for, to catch one file read twice.
+    let mut targets: Vec<PathBuf> = Vec::new();
+    for (index, file) in current.files.iter().enumerate() {
+        if file.bytes == before[index] {
+            continue;
+        }
+        let target = std::fs::canonicalize(&file.path).unwrap_or_else(|_| file.path.clone().into());
+        if let Some(other) =
+            current.files.iter().enumerate().find(|(other, _)| {
+                *other != index && same_file(&current.files[*other].path, &target)
+            })
+        {
+            let (other_index, other_file) = other;
+            let other_after = &other_file.bytes;
+            if *other_after != file.bytes || before[other_index] != before[index] {
+                return Err(FixError::Conflict {
+                    path: other_file.path.clone(),
+                });
+            }
+            if targets.contains(&target) {
+                continue; // the same change, written once
+            }
+        }
+        targets.push(target);
+        changes.push(FileFix {
             file: index,
             path: file.path.clone(),
             before: before[index].clone(),
             after: file.bytes.clone(),
-        })
-        .collect();
+        });
+    }
     Ok(Fixed {
         report: current,
         changes,
         fixed,
     })
+}
+
+fn same_file(path: &str, target: &Path) -> bool {
+    std::fs::canonicalize(path).is_ok_and(|other| other == target)
 }
 
 /// The fixes to apply in one round: in report order, each whole or not at all, skipping one
@@ -204,15 +234,17 @@ fn verify(
                 .is_some_and(|fix| fix.edits.iter().any(|edit| edit.file == file))
         })
     };
-    for diagnostic in applied {
-        let file = diagnostic.primary().file;
-        let left = after.diagnostics.iter().any(|remaining| {
-            remaining.rule == diagnostic.rule
-                && remaining.primary().file == file
-                && remaining.key == diagnostic.key
-        });
-        if left {
-            return Err(bug(diagnostic, file, "leaves its finding in place".into()));
+    // A file that no longer parses first: it also drops out of its cluster, which changes
+    // the findings of the others.
+    for (index, (old, new)) in before.files.iter().zip(&after.files).enumerate() {
+        if let (None, Some(error), Some(culprit)) =
+            (&old.parse_error, &new.parse_error, fix_in(index))
+        {
+            return Err(bug(
+                culprit,
+                index,
+                format!("makes the file unreadable for Kafka ({error})"),
+            ));
         }
     }
     for (index, (old, new)) in before.files.iter().zip(&after.files).enumerate() {
@@ -222,13 +254,6 @@ fn verify(
         let Some(culprit) = fix_in(index) else {
             continue;
         };
-        if let (None, Some(error)) = (&old.parse_error, &new.parse_error) {
-            return Err(bug(
-                culprit,
-                index,
-                format!("makes the file unreadable for Kafka ({error})"),
-            ));
-        }
         // A key no edit touched keeps the value Kafka reads.
         let touched: BTreeSet<&str> = old
             .properties
@@ -258,6 +283,17 @@ fn verify(
                 index,
                 format!("changes `{key}`, which it does not fix"),
             ));
+        }
+    }
+    for diagnostic in applied {
+        let file = diagnostic.primary().file;
+        let left = after.diagnostics.iter().any(|remaining| {
+            remaining.rule == diagnostic.rule
+                && remaining.primary().file == file
+                && remaining.key == diagnostic.key
+        });
+        if left {
+            return Err(bug(diagnostic, file, "leaves its finding in place".into()));
         }
     }
     Ok(())

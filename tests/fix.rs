@@ -616,3 +616,139 @@ fn fix_and_diff_do_not_read_standard_input() {
         );
     }
 }
+
+#[test]
+fn a_suppressed_finding_is_not_fixed() {
+    let extra = "# kafkalint: ignore[internal-topic-replication] a trial cluster\n\
+                 offsets.topic.replication.factor=1\n";
+    let dir = brokers(3, extra);
+    let before = read(dir.path(), "server-0.properties");
+    let output = kafkalint(&["check", "--fix", "."], dir.path());
+    assert!(!stdout(&output).contains("Fixed"), "{}", stdout(&output));
+    assert!(
+        stdout(&output).contains("3 suppressed"),
+        "{}",
+        stdout(&output)
+    );
+    assert_eq!(read(dir.path(), "server-0.properties"), before);
+}
+
+#[test]
+fn a_repeated_factor_is_fixed_over_two_rounds() {
+    // Both fixes touch the last line: the repeat goes first, the factor is set next round.
+    let extra = "offsets.topic.replication.factor=1\noffsets.topic.replication.factor=1\n";
+    let dir = brokers(3, extra);
+    let output = kafkalint(&["check", "--fix", "--format", "concise", "."], dir.path());
+    assert!(
+        stderr(&output).contains("Fixed 6 findings in 3 files."),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(
+        read(dir.path(), "server-2.properties"),
+        broker(2, "offsets.topic.replication.factor=3\n", "\n")
+    );
+}
+
+#[test]
+fn fix_output_can_go_to_a_file() {
+    let dir = brokers(3, "offsets.topic.replication.factor=1\n");
+    let output = kafkalint(
+        &[
+            "check",
+            "--fix",
+            "--format",
+            "json",
+            "--output-file",
+            "report.json",
+            "server-0.properties",
+            "server-1.properties",
+            "server-2.properties",
+        ],
+        dir.path(),
+    );
+    assert_eq!(stderr(&output), "Fixed 3 findings in 3 files.\n");
+    let document: serde_json::Value =
+        serde_json::from_slice(&read(dir.path(), "report.json")).unwrap();
+    assert!(
+        document["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|d| d["rule"] != "internal-topic-replication" && d.get("fix").is_none())
+    );
+}
+
+#[test]
+fn json_describes_each_fix() {
+    let dir = brokers(
+        3,
+        "# internal topics\noffsets.topic.replication.factor=1  \n",
+    );
+    let output = kafkalint(
+        &[
+            "check",
+            "--format",
+            "json",
+            "server-1.properties",
+            "--brokers",
+            "3",
+        ],
+        dir.path(),
+    );
+    let document: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let fixes: Vec<&serde_json::Value> = document["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d.get("fix"))
+        .collect();
+    assert_eq!(
+        fixes,
+        [&serde_json::json!({
+            "description": "set offsets.topic.replication.factor=3",
+            "edits": [{
+                "file": "server-1.properties",
+                "line": 6, "column": 34, "end_line": 6, "end_column": 35,
+                "content": "3"
+            }]
+        })]
+    );
+}
+
+#[test]
+fn one_file_in_two_clusters_with_different_fixes_is_refused() {
+    // Named alone it is a one-broker cluster (a factor of 5 becomes 1); in its folder, one of
+    // three (it becomes 3).
+    let dir = brokers(3, "offsets.topic.replication.factor=5\n");
+    let before = read(dir.path(), "server-0.properties");
+    let output = kafkalint(&["check", "--fix", ".", "server-0.properties"], dir.path());
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr(&output),
+        "kafkalint: error: server-0.properties: read twice (named and found in a folder, or named twice), \
+         in clusters whose fixes differ; nothing written (name it once)\n"
+    );
+    assert_eq!(read(dir.path(), "server-0.properties"), before);
+}
+
+#[test]
+fn a_fix_that_breaks_the_file_is_refused() {
+    let dir = brokers(3, "offsets.topic.replication.factor=1\n");
+    let paths: Vec<PathBuf> = vec![dir.path().to_path_buf()];
+    let mut report = kafkalint::check(&paths, &kafkalint::Options::default()).unwrap();
+    let diagnostic = report
+        .diagnostics
+        .iter_mut()
+        .find(|d| d.rule == "internal-topic-replication")
+        .unwrap();
+    // `\u00` is a malformed escape: Properties.load throws.
+    diagnostic.fix.as_mut().unwrap().edits[0].replacement = b"3\\u00".to_vec();
+    let error = kafkalint::fix::fix(report, &kafkalint::Options::default()).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("makes the file unreadable for Kafka"),
+        "{error}"
+    );
+}
