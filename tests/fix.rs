@@ -752,3 +752,38 @@ fn a_fix_that_breaks_the_file_is_refused() {
         "{error}"
     );
 }
+
+#[test]
+fn kraft_nodes_and_the_share_group_state_topic_are_fixed_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = root().join("fixtures/internal-topic-replication/bad-kraft-combined-3");
+    let share = "share.coordinator.state.topic.replication.factor=1\n\
+                 share.coordinator.state.topic.min.isr=3\n";
+    for name in listing(&fixture) {
+        let mut bytes = fs::read(fixture.join(&name)).unwrap();
+        bytes.extend_from_slice(share.as_bytes());
+        fs::write(dir.path().join(&name), bytes).unwrap();
+    }
+    let original = fs::read_to_string(fixture.join("server-1.properties")).unwrap();
+    let output = kafkalint(&["check", "--fix", "--format", "concise", "."], dir.path());
+    assert!(
+        stderr(&output).contains("Fixed 9 findings in 3 files."),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(
+        String::from_utf8(read(dir.path(), "server-1.properties")).unwrap(),
+        original.replace(
+            "offsets.topic.replication.factor=1",
+            "offsets.topic.replication.factor=3"
+        ) + "share.coordinator.state.topic.replication.factor=3\n\
+             share.coordinator.state.topic.min.isr=2\n"
+    );
+    let remaining = rules_reported(dir.path());
+    assert!(
+        !remaining
+            .iter()
+            .any(|rule| rule == "internal-topic-replication" || rule == "min-isr-headroom"),
+        "{remaining:?}"
+    );
+}
