@@ -787,3 +787,47 @@ fn kraft_nodes_and_the_share_group_state_topic_are_fixed_too() {
         "{remaining:?}"
     );
 }
+
+#[test]
+fn lone_carriage_returns_end_lines_too() {
+    let dir = cluster(&[(
+        "server.properties".into(),
+        b"broker.id=0\rzookeeper.connect=zk:2181\rlog.dirs=/var/k\rnum.partitions=2\r\
+          num.partitions=2\roffsets.topic.replication.factor=5"
+            .to_vec(),
+    )]);
+    let diff = kafkalint(&["check", "--diff", "."], dir.path());
+    assert_eq!(
+        stdout(&diff),
+        "--- a/server.properties\n+++ b/server.properties\n@@ -2,5 +2,4 @@\n \
+         zookeeper.connect=zk:2181\n log.dirs=/var/k\n num.partitions=2\n-num.partitions=2\n\
+         -offsets.topic.replication.factor=5\n\\ No newline at end of file\n\
+         +offsets.topic.replication.factor=1\n\\ No newline at end of file\n"
+    );
+    kafkalint(&["check", "--fix", "."], dir.path());
+    assert_eq!(
+        read(dir.path(), "server.properties"),
+        b"broker.id=0\rzookeeper.connect=zk:2181\rlog.dirs=/var/k\rnum.partitions=2\r\
+          offsets.topic.replication.factor=1"
+    );
+}
+
+#[test]
+fn the_owner_is_kept_where_the_system_allows() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = brokers(3, "offsets.topic.replication.factor=1\n");
+    let path = dir.path().join("server-0.properties");
+    if is_root() {
+        std::os::unix::fs::chown(&path, Some(65534), Some(65534)).unwrap();
+    }
+    let before = fs::metadata(&path).unwrap();
+    let output = kafkalint(&["check", "--fix", "."], dir.path());
+    assert!(stdout(&output).contains("Fixed 3 findings in 3 files."));
+    let after = fs::metadata(&path).unwrap();
+    assert_ne!(
+        after.ino(),
+        before.ino(),
+        "the file was replaced, not edited"
+    );
+    assert_eq!((after.uid(), after.gid()), (before.uid(), before.gid()));
+}
