@@ -389,13 +389,15 @@ fn stage(change: &FileFix) -> Result<(PathBuf, PathBuf), FixError> {
         std::process::id()
     ));
     let written = (|| {
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temporary)?;
-        file.write_all(&change.after)?;
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        // Owner-only until it has the file's owner and mode: broker files hold passwords.
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut file = options.open(&temporary)?;
         keep_owner(&file, &metadata);
         file.set_permissions(metadata.permissions())?;
+        file.write_all(&change.after)?;
         file.sync_all()
     })();
     match written {

@@ -434,10 +434,20 @@ fn permissions_are_kept() {
     let dir = brokers(3, "offsets.topic.replication.factor=1\n");
     let path = dir.path().join("server-0.properties");
     fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+    // A read-only file in a writable folder is replaced like any other, and stays read-only.
+    let read_only = dir.path().join("server-1.properties");
+    fs::set_permissions(&read_only, fs::Permissions::from_mode(0o444)).unwrap();
     let output = kafkalint(&["check", "--fix", "."], dir.path());
     assert!(stdout(&output).contains("Fixed 3 findings in 3 files."));
     let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o7777;
     assert_eq!(mode, 0o640);
+    let mode = fs::metadata(&read_only).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(mode, 0o444);
+    assert!(
+        fs::read_to_string(&read_only)
+            .unwrap()
+            .contains("offsets.topic.replication.factor=3\n")
+    );
     assert!(
         String::from_utf8(fs::read(&path).unwrap())
             .unwrap()
