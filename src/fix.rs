@@ -75,7 +75,7 @@ pub fn fix(report: Report, options: &Options) -> Result<Fixed, FixError> {
     let mut current = report;
     let mut fixed = 0;
     for _ in 0..MAX_ROUNDS {
-        let (applied, edits) = select(&current.diagnostics);
+        let (applied, edits) = select(&current.diagnostics, &suppressed_edits(&current));
         if applied.is_empty() {
             break;
         }
@@ -136,13 +136,25 @@ fn same_file(path: &str, target: &Path) -> bool {
 /// The fixes to apply in one round: in report order, each whole or not at all, skipping one
 /// whose edits overlap an edit already taken (unless it is the very same edit, as when a min
 /// ISR fix carries its replication factor's fix). Returns the fixed findings and the edits.
-fn select(diagnostics: &[Diagnostic]) -> (Vec<&Diagnostic>, Vec<Edit>) {
+fn select<'a>(
+    diagnostics: &'a [Diagnostic],
+    suppressed: &[Edit],
+) -> (Vec<&'a Diagnostic>, Vec<Edit>) {
     let mut applied = Vec::new();
     let mut taken: Vec<Edit> = Vec::new();
     for diagnostic in diagnostics {
         let Some(fix) = &diagnostic.fix else {
             continue;
         };
+        // A fix that would also make a suppressed finding's fix (a min ISR fix that raises a
+        // replication factor someone chose to keep) is not made: it is no longer unambiguous.
+        if fix
+            .edits
+            .iter()
+            .any(|edit| suppressed.iter().any(|other| overlaps(edit, other)))
+        {
+            continue;
+        }
         let new: Vec<&Edit> = fix.edits.iter().filter(|e| !taken.contains(e)).collect();
         let clashes = new.iter().enumerate().any(|(i, edit)| {
             taken
@@ -157,6 +169,27 @@ fn select(diagnostics: &[Diagnostic]) -> (Vec<&Diagnostic>, Vec<Edit>) {
         applied.push(diagnostic);
     }
     (applied, taken)
+}
+
+/// The edits of the fixes of findings that `# kafkalint: ignore[...]` suppressed.
+fn suppressed_edits(report: &Report) -> Vec<Edit> {
+    if report.suppressed == 0 {
+        return Vec::new();
+    }
+    let context = crate::rules::Context {
+        files: &report.files,
+    };
+    let all: Vec<Diagnostic> = report
+        .clusters
+        .iter()
+        .flat_map(|cluster| crate::rules::check(cluster, &context))
+        .collect();
+    let (kept, _) = crate::suppress::apply(&report.files, all.clone());
+    all.into_iter()
+        .filter(|diagnostic| !kept.contains(diagnostic))
+        .filter_map(|diagnostic| diagnostic.fix)
+        .flat_map(|fix| fix.edits)
+        .collect()
 }
 
 fn overlaps(a: &Edit, b: &Edit) -> bool {

@@ -841,3 +841,21 @@ fn the_owner_is_kept_where_the_system_allows() {
     );
     assert_eq!((after.uid(), after.gid()), (before.uid(), before.gid()));
 }
+
+#[test]
+fn a_min_isr_fix_does_not_raise_a_factor_whose_finding_is_suppressed() {
+    let extra = "# kafkalint: ignore[internal-topic-replication] a trial cluster\n\
+                 transaction.state.log.replication.factor=1\n\
+                 transaction.state.log.min.isr=2\n";
+    let dir = brokers(3, extra);
+    let before = read(dir.path(), "server-0.properties");
+    let output = kafkalint(&["check", "--fix", "--format", "concise", "."], dir.path());
+    assert!(!stderr(&output).contains("Fixed"), "{}", stderr(&output));
+    assert_eq!(read(dir.path(), "server-0.properties"), before);
+    assert_eq!(
+        stdout(&output).matches("error[min-isr-headroom]").count(),
+        3,
+        "{}",
+        stdout(&output)
+    );
+}
