@@ -9,7 +9,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::cluster::{Cluster, Discovered, Node};
 use crate::diagnostic::{Diagnostic, Edit};
@@ -90,47 +90,49 @@ pub fn fix(report: Report, options: &Options) -> Result<Fixed, FixError> {
         fixed += applied.len();
         current = next;
     }
+    let changed: Vec<usize> = (0..current.files.len())
+        .filter(|index| current.files[*index].bytes != before[*index])
+        .collect();
+    // The file on disk behind each path, to catch one file read twice (named, and found in a
+    // folder): its copies must agree, and it is written once.
+    let targets: Vec<Option<PathBuf>> = if changed.is_empty() {
+        Vec::new()
+    } else {
+        current
+            .files
+            .iter()
+            .map(|file| std::fs::canonicalize(&file.path).ok())
+            .collect()
+    };
     let mut changes: Vec<FileFix> = Vec::new();
-    // The file on disk each change is for, to catch one file read twice.
-    let mut targets: Vec<PathBuf> = Vec::new();
-    for (index, file) in current.files.iter().enumerate() {
-        if file.bytes == before[index] {
-            continue;
-        }
-        let target = std::fs::canonicalize(&file.path).unwrap_or_else(|_| file.path.clone().into());
-        if let Some(other) =
-            current.files.iter().enumerate().find(|(other, _)| {
-                *other != index && same_file(&current.files[*other].path, &target)
-            })
-        {
-            let (other_index, other_file) = other;
-            let other_after = &other_file.bytes;
-            if *other_after != file.bytes || before[other_index] != before[index] {
+    for index in changed {
+        let file = &current.files[index];
+        let copies = (0..current.files.len())
+            .filter(|other| *other != index && targets[index].is_some())
+            .filter(|other| targets[*other] == targets[index]);
+        let mut first = true;
+        for other in copies {
+            if current.files[other].bytes != file.bytes || before[other] != before[index] {
                 return Err(FixError::Conflict {
-                    path: other_file.path.clone(),
+                    path: file.path.clone(),
                 });
             }
-            if targets.contains(&target) {
-                continue; // the same change, written once
-            }
+            first &= other > index;
         }
-        targets.push(target);
-        changes.push(FileFix {
-            file: index,
-            path: file.path.clone(),
-            before: before[index].clone(),
-            after: file.bytes.clone(),
-        });
+        if first {
+            changes.push(FileFix {
+                file: index,
+                path: file.path.clone(),
+                before: before[index].clone(),
+                after: file.bytes.clone(),
+            });
+        }
     }
     Ok(Fixed {
         report: current,
         changes,
         fixed,
     })
-}
-
-fn same_file(path: &str, target: &Path) -> bool {
-    std::fs::canonicalize(path).is_ok_and(|other| other == target)
 }
 
 /// The fixes to apply in one round: in report order, each whole or not at all, skipping one

@@ -859,3 +859,27 @@ fn a_min_isr_fix_does_not_raise_a_factor_whose_finding_is_suppressed() {
         stdout(&output)
     );
 }
+
+#[test]
+fn one_file_read_twice_with_the_same_fix_is_written_once() {
+    let dir = brokers(3, "offsets.topic.replication.factor=1\n");
+    // The folder as `.` and as `../NAME`: two clusters of the same three files.
+    let name = dir
+        .path()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let again = format!("../{name}");
+    let output = kafkalint(&["check", "--fix", ".", &again], dir.path());
+    assert_ne!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("in 3 files."),
+        "{}",
+        stdout(&output)
+    );
+    assert_eq!(
+        read(dir.path(), "server-0.properties"),
+        broker(0, "offsets.topic.replication.factor=3\n", "\n")
+    );
+}
