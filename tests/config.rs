@@ -617,3 +617,41 @@ fn a_missing_config_file_named_by_the_flag_is_an_error() {
         "kafkalint: error: none.toml:1:1: no such file\n"
     );
 }
+
+#[test]
+fn strict_mode_reports_any_setting_that_differs_but_per_node_ones() {
+    let dir = tempdir();
+    // broker() already gives each broker its own id, listener and log directory.
+    cluster(
+        dir.path(),
+        "c",
+        [
+            "num.io.threads=16\n",
+            "password.encoder.secret=s3cr3t-value\n",
+            "",
+        ],
+    );
+    let plain = kafkalint(&["check", "--format", "json", "c"], dir.path());
+    assert!(!rules_of(&plain).contains(&"node-settings-differ".to_string()));
+
+    write(dir.path(), "kafkalint.toml", "strict = true\n");
+    let strict = kafkalint(&["check", "--format", "json", "c"], dir.path());
+    let keys: Vec<String> = json(&strict)["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "node-settings-differ")
+        .map(|d| d["key"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(keys, ["num.io.threads", "password.encoder.secret"]);
+    let text = String::from_utf8(strict.stdout.clone()).unwrap();
+    assert!(!text.contains("s3cr3t-value"), "a secret was printed");
+
+    write(
+        dir.path(),
+        "kafkalint.toml",
+        "strict = true\nignore = [\"node-settings-differ\"]\n",
+    );
+    let ignored = kafkalint(&["check", "--format", "json", "c"], dir.path());
+    assert!(!rules_of(&ignored).contains(&"node-settings-differ".to_string()));
+}

@@ -23,6 +23,7 @@ mod min_isr_one;
 mod missing_required_key;
 mod mixed_mode_settings;
 mod node_id_config;
+mod node_settings_differ;
 mod plaintext_beside_secure_listener;
 mod plaintext_secret;
 mod port_clash_on_host;
@@ -98,6 +99,7 @@ pub const RULES: &[Rule] = &[
     quorum_membership::RULE,
     quorum_size::RULE,
     mixed_mode_settings::RULE,
+    node_settings_differ::RULE,
     unused_suppression::RULE,
 ];
 
