@@ -196,6 +196,7 @@ fn run(
     for index in 0..found.clusters.len() {
         found.clusters[index].target =
             target(&found.clusters[index], &found.files, options, config);
+        found.clusters[index].config = config.map(|config| config.path.clone());
     }
     let context = rules::Context {
         files: &found.files,

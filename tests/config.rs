@@ -102,6 +102,7 @@ fn without_a_config_file_nothing_changes() {
         )]
     );
     assert_eq!(json(&output)["clusters"][0]["kafka_version_from"], "files");
+    assert!(json(&output)["clusters"][0].get("config").is_none());
 }
 
 #[test]
@@ -322,6 +323,13 @@ fn paths_with_different_config_files_are_checked_each_with_its_own() {
         })
         .collect();
     assert_eq!(versions, [("b/c", "3.8"), ("a/c", "3.6")]);
+    let configs: Vec<&str> = report["clusters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["config"].as_str().unwrap())
+        .collect();
+    assert_eq!(configs, ["b/kafkalint.toml", "a/kafkalint.toml"]);
     assert_eq!(
         findings(&output),
         [
@@ -362,6 +370,7 @@ fn a_declared_cluster_is_read_whole_with_its_broker_count_and_release() {
     assert_eq!(report["clusters"].as_array().unwrap().len(), 1);
     let cluster = &report["clusters"][0];
     assert_eq!(cluster["name"], "prod-eu");
+    assert_eq!(cluster["config"], "kafkalint.toml");
     assert_eq!(cluster["kafka_version"], "3.7");
     assert_eq!(
         cluster["files"],
@@ -654,4 +663,49 @@ fn strict_mode_reports_any_setting_that_differs_but_per_node_ones() {
     );
     let ignored = kafkalint(&["check", "--format", "json", "c"], dir.path());
     assert!(!rules_of(&ignored).contains(&"node-settings-differ".to_string()));
+}
+
+#[test]
+fn a_stdin_buffer_is_checked_with_its_config_file() {
+    let dir = tempdir();
+    cluster(dir.path(), "c", ["", "", ""]);
+    write(
+        dir.path(),
+        "kafkalint.toml",
+        "[rules.duplicate-key]\nseverity = \"error\"\n",
+    );
+    let run = |dir: &Path| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+            .args([
+                "check",
+                "--format",
+                "json",
+                "--stdin-filename",
+                "c/server-0.properties",
+                "-",
+            ])
+            .current_dir(dir)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(broker(0, DUP).as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let output = run(dir.path());
+    assert_eq!(
+        findings(&output),
+        [(
+            "duplicate-key".into(),
+            "error".into(),
+            "c/server-0.properties".into()
+        )]
+    );
 }

@@ -519,6 +519,7 @@ fn push_clusters(
             declared_brokers,
             target: Target::newest(),
             declared: None,
+            config: None,
         });
     }
     let split = groups.len() > 1;
@@ -539,6 +540,7 @@ fn push_clusters(
             declared_brokers,
             target: Target::newest(),
             declared: None,
+            config: None,
         });
     }
 }

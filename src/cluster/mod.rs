@@ -64,6 +64,8 @@ pub struct Cluster {
     pub target: Target,
     /// The index of the config file's `[[clusters]]` entry that declares it, if one does.
     pub declared: Option<usize>,
+    /// The config file the cluster was checked with, as shown in messages.
+    pub config: Option<String>,
 }
 
 /// The value Kafka uses for a key on a node: from the file, or Kafka's default.
