@@ -554,6 +554,15 @@ fn config_errors_name_the_place_and_the_nearest_name() {
         "kafkalint.toml:2:1: unknown setting `selct`; did you mean `select`?",
     );
     assert_config_error(
+        "colour = true\n",
+        "kafkalint.toml:1:1: unknown setting `colour` (known: kafka-version, strict, select, ignore, rules, per-path-ignores, clusters)",
+    );
+    assert_config_error("rules = 3\n", "kafkalint.toml:1:9: `rules` must be a table");
+    assert_config_error(
+        "[[clusters]]\nname = \"a\"\nfiles = [\"c/*\"]\n[[clusters]]\nname = \"a\"\nfiles = [\"d/*\"]\n",
+        "kafkalint.toml:4:1: two clusters are named `a`",
+    );
+    assert_config_error(
         "select = [\"internal-topic-replication\", \"min-isr-headrom\"]\n",
         "kafkalint.toml:1:41: no rule named `min-isr-headrom`; did you mean `min-isr-headroom`?",
     );
