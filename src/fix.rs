@@ -178,15 +178,14 @@ fn suppressed_edits(report: &Report) -> Vec<Edit> {
     if report.suppressed == 0 {
         return Vec::new();
     }
-    let context = crate::rules::Context {
-        files: &report.files,
-    };
+    let settings = crate::FileSettings::new(&report.files, &report.clusters);
     let all: Vec<Diagnostic> = report
         .clusters
         .iter()
-        .flat_map(|cluster| crate::rules::check(cluster, &context))
+        .flat_map(|cluster| crate::cluster_diagnostics(cluster, &report.files))
         .collect();
-    let (kept, _) = crate::suppress::apply(&report.files, all.clone());
+    let judged = |rule: &str, file: usize| settings.judged(rule, file);
+    let (kept, _) = crate::suppress::apply(&report.files, all.clone(), &judged);
     all.into_iter()
         .filter(|diagnostic| !kept.contains(diagnostic))
         .filter_map(|diagnostic| diagnostic.fix)
@@ -233,6 +232,8 @@ fn recheck(report: &Report, bytes: Vec<Vec<u8>>, options: &Options) -> Report {
             files: cluster.files.clone(),
             declared_brokers: cluster.declared_brokers,
             target: crate::cluster::Target::newest(),
+            declared: cluster.declared,
+            config: cluster.config.clone(),
         })
         .collect();
     let found = Discovered {
@@ -240,7 +241,7 @@ fn recheck(report: &Report, bytes: Vec<Vec<u8>>, options: &Options) -> Report {
         clusters,
         skipped: report.skipped.clone(),
     };
-    crate::run(found, options, None)
+    crate::run(found, options, report.only.as_deref())
 }
 
 /// What every round must hold, or nothing is written.

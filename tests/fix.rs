@@ -883,3 +883,52 @@ fn one_file_read_twice_with_the_same_fix_is_written_once() {
         broker(0, "offsets.topic.replication.factor=3\n", "\n")
     );
 }
+
+#[test]
+fn a_rule_the_config_file_turns_off_is_not_fixed() {
+    let extra = "offsets.topic.replication.factor=1\n";
+    for config in [
+        "ignore = [\"internal-topic-replication\"]\n",
+        "[rules.internal-topic-replication]\nseverity = \"off\"\n",
+        "[per-path-ignores]\n\"server-1.properties\" = [\"internal-topic-replication\"]\n",
+    ] {
+        let dir = brokers(3, extra);
+        fs::write(dir.path().join("kafkalint.toml"), config).unwrap();
+        let before = read(dir.path(), "server-1.properties");
+        kafkalint(&["check", "--fix", "."], dir.path());
+        assert_eq!(
+            read(dir.path(), "server-1.properties"),
+            before,
+            "{config}: a rule the config turns off for the file is not fixed in it"
+        );
+        let fixed_elsewhere = !config.contains("per-path-ignores");
+        assert_eq!(
+            read(dir.path(), "server-0.properties") == broker(0, extra, "\n"),
+            fixed_elsewhere,
+            "{config}: the other brokers are fixed only when the rule runs for them"
+        );
+    }
+}
+
+#[test]
+fn with_cluster_fixes_only_the_files_it_is_given() {
+    let extra = "offsets.topic.replication.factor=1\n";
+    let dir = brokers(3, extra);
+    let output = kafkalint(
+        &["check", "--fix", "--with-cluster", "server-1.properties"],
+        dir.path(),
+    );
+    assert_ne!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        String::from_utf8_lossy(&read(dir.path(), "server-1.properties"))
+            .contains("offsets.topic.replication.factor=3"),
+        "the named file is fixed"
+    );
+    for id in [0, 2] {
+        assert_eq!(
+            read(dir.path(), &format!("server-{id}.properties")),
+            broker(id, extra, "\n"),
+            "broker {id} is context, not changed"
+        );
+    }
+}

@@ -10,7 +10,8 @@ struct Example {
     title: String,
     bad: bool,
     files: Vec<(String, String)>,
-    /// `kafka=X.Y` on a block: the example is checked with `--kafka-version X.Y`.
+    /// `kafka=X.Y` on a block: the example is checked with `--kafka-version X.Y`. A
+    /// ```` ```toml file=kafkalint.toml ```` block is the example's config file (strict mode).
     kafka_version: Option<String>,
 }
 
@@ -32,7 +33,10 @@ fn examples(doc: &str) -> Vec<Example> {
             });
         } else if line.starts_with("## ") && !examples.is_empty() {
             break;
-        } else if let Some(info) = line.strip_prefix("```properties") {
+        } else if let Some(info) = line
+            .strip_prefix("```properties")
+            .or_else(|| line.strip_prefix("```toml"))
+        {
             let mut words = info.split_whitespace();
             let name = words
                 .next()

@@ -19,8 +19,12 @@ struct Document<'a> {
 struct JsonCluster<'a> {
     name: &'a str,
     kafka_version: String,
-    /// `flag` (--kafka-version), `files` (a file shows it) or `newest`.
+    /// `flag` (--kafka-version), `config` (kafkalint.toml), `files` (a file shows it) or
+    /// `newest`.
     kafka_version_from: &'static str,
+    /// The config file the cluster was checked with, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    config: Option<&'a str>,
     files: Vec<&'a str>,
 }
 
@@ -153,9 +157,11 @@ pub fn json(report: &Report) -> String {
             kafka_version: cluster.target.version.to_string(),
             kafka_version_from: match cluster.target.chosen_by {
                 ChosenBy::Flag => "flag",
+                ChosenBy::Config => "config",
                 ChosenBy::Hint => "files",
                 ChosenBy::Newest => "newest",
             },
+            config: cluster.config.as_ref().map(|config| config.path.as_str()),
             files: cluster
                 .files
                 .iter()

@@ -320,6 +320,11 @@ const SETTINGS: &[Setting] = &[
     ),
 ];
 
+/// Whether this rule compares `key` (so that strict mode does not report it twice).
+pub(super) fn covers(key: &str) -> bool {
+    SETTINGS.iter().any(|setting| setting.key == key)
+}
+
 fn normalized(compare: Compare, value: &str, version: KafkaVersion) -> String {
     let value = value.trim();
     let sorted_list = |list: &str| {

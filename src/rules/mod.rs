@@ -23,6 +23,7 @@ mod min_isr_one;
 mod missing_required_key;
 mod mixed_mode_settings;
 mod node_id_config;
+mod node_settings_differ;
 mod plaintext_beside_secure_listener;
 mod plaintext_secret;
 mod port_clash_on_host;
@@ -47,6 +48,8 @@ use crate::source::SourceFile;
 /// What every rule sees besides the cluster.
 pub struct Context<'a> {
     pub files: &'a [SourceFile],
+    /// `strict = true` in `kafkalint.toml`: rules that only strict mode runs run.
+    pub strict: bool,
 }
 
 pub struct Rule {
@@ -96,6 +99,7 @@ pub const RULES: &[Rule] = &[
     quorum_membership::RULE,
     quorum_size::RULE,
     mixed_mode_settings::RULE,
+    node_settings_differ::RULE,
     unused_suppression::RULE,
 ];
 
@@ -138,8 +142,18 @@ pub fn listing() -> String {
 
 /// Runs every rule over one cluster.
 pub fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    check_selected(cluster, context, &|_| true)
+}
+
+/// Runs the rules that `selected` accepts (by name) over one cluster.
+pub fn check_selected(
+    cluster: &Cluster,
+    context: &Context,
+    selected: &dyn Fn(&str) -> bool,
+) -> Vec<Diagnostic> {
     RULES
         .iter()
+        .filter(|rule| selected(rule.name))
         .flat_map(|rule| (rule.check)(cluster, context))
         .collect()
 }

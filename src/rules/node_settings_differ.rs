@@ -1,0 +1,159 @@
+//! `node-settings-differ` (strict mode only): any setting whose effective value differs across
+//! the nodes of one role in a cluster, except the settings that are per node by nature.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::support::{node_name, quoted};
+use super::{Context, Rule};
+use crate::cluster::{Cluster, Node};
+use crate::diagnostic::{Diagnostic, Label, Severity};
+
+pub const RULE: Rule = Rule {
+    name: "node-settings-differ",
+    severity: Severity::Warning,
+    summary: "strict mode: a setting that differs across nodes of one role (node identity, addresses, directories and key stores excepted)",
+    check,
+};
+
+/// Settings each node has its own value of (documented in rules/node-settings-differ.md).
+const PER_NODE: &[&str] = &[
+    // Identity and placement.
+    "node.id",
+    "broker.id",
+    "broker.rack",
+    // Where the node listens and what it advertises (Kafka's per-broker listener configs).
+    "listeners",
+    "advertised.listeners",
+    "listener.security.protocol.map",
+    "host.name",
+    "port",
+    "advertised.host.name",
+    "advertised.port",
+    // Its own disks.
+    "log.dirs",
+    "log.dir",
+    "metadata.log.dir",
+    // Its own key and trust stores (Kafka's SslConfigs.RECONFIGURABLE_CONFIGS, per-broker).
+    "ssl.keystore.type",
+    "ssl.keystore.location",
+    "ssl.keystore.password",
+    "ssl.key.password",
+    "ssl.keystore.key",
+    "ssl.keystore.certificate.chain",
+    "ssl.truststore.type",
+    "ssl.truststore.location",
+    "ssl.truststore.password",
+    "ssl.truststore.certificates",
+];
+
+/// Whether `key` is per node: listed, or a listed store setting under `listener.name.NAME.`.
+fn is_per_node(key: &str) -> bool {
+    if PER_NODE.contains(&key) {
+        return true;
+    }
+    key.strip_prefix("listener.name.")
+        .and_then(|rest| rest.split_once('.'))
+        .is_some_and(|(_, setting)| setting.starts_with("ssl.") && PER_NODE.contains(&setting))
+}
+
+fn role(node: &Node) -> &'static str {
+    match (node.roles.broker, node.roles.controller) {
+        (true, true) => "combined nodes",
+        (false, true) => "controllers",
+        _ => "brokers",
+    }
+}
+
+fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    if !context.strict {
+        return Vec::new();
+    }
+    let files = context.files;
+    let version = cluster.target.version;
+    let mut by_role: BTreeMap<&str, Vec<&Node>> = BTreeMap::new();
+    for node in &cluster.nodes {
+        by_role.entry(role(node)).or_default().push(node);
+    }
+    let mut diagnostics = Vec::new();
+    for (role, nodes) in by_role {
+        if nodes.len() < 2 {
+            continue;
+        }
+        let keys: BTreeSet<&str> = nodes
+            .iter()
+            .flat_map(|node| files[node.file].properties.entries.iter())
+            .map(|entry| entry.key.as_str())
+            .filter(|key| !is_per_node(key) && !super::inconsistent_cluster_value::covers(key))
+            .collect();
+        for key in keys {
+            // Effective value (None: not set and no default) -> the nodes holding it.
+            let mut groups: BTreeMap<Option<&str>, Vec<&Node>> = BTreeMap::new();
+            for node in &nodes {
+                let value = node
+                    .effective(files, key, version)
+                    .map(|effective| effective.value().trim());
+                groups.entry(value).or_default().push(node);
+            }
+            if groups.len() < 2 {
+                continue;
+            }
+            // The odd one out first: the smallest group, earliest file.
+            let mut ordered: Vec<(Option<&str>, Vec<&Node>)> = groups.into_iter().collect();
+            ordered.sort_by_key(|(_, members)| (members.len(), members[0].file));
+            let mut labels = Vec::new();
+            let mut summary = Vec::new();
+            for (value, members) in &ordered {
+                for node in members {
+                    let entry = node.entry(files, key);
+                    let shown = match (value, entry) {
+                        (Some(value), Some(_)) => quoted(key, value),
+                        (Some(value), None) => format!("Kafka's default {}", quoted(key, value)),
+                        (None, _) => "not set".to_string(),
+                    };
+                    labels.push(Label {
+                        file: node.file,
+                        span: entry.map_or(0..0, |entry| entry.value_span.clone()),
+                        message: format!("{}: {shown}", node_name(files, node)),
+                    });
+                    summary.push(match value {
+                        Some(_) => format!("{} has {shown}", node_name(files, node)),
+                        None => format!("{} does not set it", node_name(files, node)),
+                    });
+                }
+            }
+            diagnostics.push(Diagnostic {
+                fix: None,
+                rule: RULE.name,
+                stops_startup: false,
+                severity: Severity::Warning,
+                message: format!(
+                    "{key} differs across the {role} of {} ({}): nodes of one role that are \
+                     configured apart behave apart, so a client, a partition or a failover \
+                     behaves differently depending on which node serves it",
+                    cluster.name,
+                    summary.join(", ")
+                ),
+                key: Some(key.to_string()),
+                labels,
+                help: format!(
+                    "set {key} to the same value on every one of the {role}, or, if it is per node \
+                     on purpose, accept it with `# kafkalint: ignore[node-settings-differ]` above it"
+                ),
+            });
+        }
+    }
+    diagnostics
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_per_node;
+
+    #[test]
+    fn per_node_keys_include_listener_prefixed_stores_only() {
+        assert!(is_per_node("broker.id"));
+        assert!(is_per_node("listener.name.internal.ssl.keystore.location"));
+        assert!(!is_per_node("listener.name.internal.ssl.cipher.suites"));
+        assert!(!is_per_node("num.io.threads"));
+    }
+}
