@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use kafkalint::catalog::KafkaVersion;
 use kafkalint::coordinator::{self, Coordinated};
+use kafkalint::diagnostic::Severity;
 use kafkalint::output::{self, FullStyle};
 
 /// A fast, exact static linter for Apache Kafka broker configuration.
@@ -46,6 +47,10 @@ enum Command {
         /// Colors in `--format full`: `auto` when stdout is a terminal and NO_COLOR is unset.
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
+        /// The least severity that fails the run (exit 1): `warning` fails on warnings and
+        /// errors, `error` on errors only. Notes never fail it.
+        #[arg(long, value_enum, value_name = "SEVERITY", default_value_t = FailOn::Warning)]
+        fail_on: FailOn,
     },
     /// Tell which partition of __consumer_offsets (or, with --transactional, of
     /// __transaction_state) holds the coordinator of a consumer group (or transactional id).
@@ -83,6 +88,23 @@ enum Format {
     Github,
     /// A SARIF 2.1.0 log, for GitHub code scanning and other SARIF viewers.
     Sarif,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum FailOn {
+    /// Errors fail the run; warnings are reported and pass.
+    Error,
+    /// Warnings and errors fail the run.
+    Warning,
+}
+
+impl FailOn {
+    fn threshold(self) -> Severity {
+        match self {
+            FailOn::Error => Severity::Error,
+            FailOn::Warning => Severity::Warning,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -149,7 +171,7 @@ fn parse_kafka_version(text: &str) -> Result<KafkaVersion, String> {
     KafkaVersion::parse(text).map_err(|error| error.to_string())
 }
 
-/// Exit codes: 0 clean, 1 findings at warning or above, 2 usage or I/O error.
+/// Exit codes: 0 clean, 1 findings at `--fail-on`'s severity or above, 2 usage or I/O error.
 const EXIT_FINDINGS: u8 = 1;
 const EXIT_ERROR: u8 = 2;
 
@@ -206,6 +228,7 @@ fn main() -> ExitCode {
             kafka_version,
             output_file,
             color,
+            fail_on,
         } => {
             let options = kafkalint::Options {
                 brokers: brokers.map(|n| n as usize),
@@ -281,7 +304,11 @@ fn main() -> ExitCode {
                     }
                 }
             }
-            if report.has_findings() {
+            let fails = report
+                .diagnostics
+                .iter()
+                .any(|diagnostic| diagnostic.severity >= fail_on.threshold());
+            if fails {
                 ExitCode::from(EXIT_FINDINGS)
             } else {
                 ExitCode::SUCCESS
