@@ -6,6 +6,9 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+mod support;
+use support::{schema_errors, schema_validator};
+
 fn kafkalint(args: &[&str], dir: &Path) -> Output {
     kafkalint_env(args, dir, &[])
 }
@@ -276,36 +279,6 @@ fn color_is_forced_by_always_and_off_with_never_or_off_a_terminal() {
 }
 
 // --- SARIF ---
-
-fn schema_validator() -> jsonschema::Validator {
-    let text = std::fs::read_to_string(root().join("tests/sarif/sarif-schema-2.1.0.json")).unwrap();
-    // The official schema's two `language` patterns end in a stray `]`, which ECMA-262 (the
-    // dialect JSON Schema names) reads as a literal and Rust's regex engines refuse. They are
-    // given here in the form both read the same way (`\]`); the file stays as published.
-    let stray = r#""pattern": "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$""#;
-    assert_eq!(
-        text.matches(stray).count(),
-        2,
-        "the schema changed: revisit this"
-    );
-    let text = text.replace(
-        stray,
-        r#""pattern": "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}\\]?$""#,
-    );
-    let schema: Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(
-        schema["$id"],
-        "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
-    );
-    jsonschema::validator_for(&schema).unwrap()
-}
-
-fn schema_errors(validator: &jsonschema::Validator, log: &Value) -> Vec<String> {
-    validator
-        .iter_errors(log)
-        .map(|error| format!("{} at {}", error, error.instance_path()))
-        .collect()
-}
 
 fn sarif_of(paths: &[&str]) -> Value {
     let output = kafkalint(&[&["check", "--format", "sarif"], paths].concat(), root());
