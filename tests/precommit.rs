@@ -255,3 +255,58 @@ fn the_hook_matches_the_files_discovery_names_as_nodes() {
         String::from_utf8_lossy(&python.stderr)
     );
 }
+
+#[test]
+fn a_change_to_one_broker_meets_its_siblings() {
+    let repo = repository();
+    let dir = repo.path();
+    copy_fixture("fixtures/seed-zk-3-brokers-fixed", &dir.join("kafka"));
+    let output = commit(dir, "three brokers");
+    assert!(output.status.success(), "{}", text(&output));
+
+    // Broker 1 alone moves to another ZooKeeper chroot: the commit changes one file, and the
+    // hook still compares it with the brokers beside it.
+    let broker = dir.join("kafka/server-1.properties");
+    let before = std::fs::read_to_string(&broker).unwrap();
+    let after = before.replace(
+        "zookeeper.connect=localhost:2182\n",
+        "zookeeper.connect=localhost:2182/kafka\n",
+    );
+    assert_ne!(before, after);
+    std::fs::write(&broker, &after).unwrap();
+    let output = commit(dir, "broker 1 on a chroot");
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    let report = text(&output);
+    assert!(report.contains("inconsistent-cluster-value"), "{report}");
+    assert!(
+        report.contains("broker 1 (server-1.properties) has `localhost:2182/kafka`"),
+        "{report}"
+    );
+    // Within its cluster of 3: no finding that it is a cluster of one.
+    assert!(!report.contains("the cluster has 1 broker"), "{report}");
+    assert!(
+        report.contains(
+            "Found 1 error, 0 warnings (3 files in 1 cluster, checked against Kafka 3.9)."
+        ),
+        "{report}"
+    );
+    assert_eq!(commits(dir), 1);
+
+    // The other two follow it: consistent again.
+    for sibling in ["server-0.properties", "server-2.properties"] {
+        let path = dir.join("kafka").join(sibling);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(
+            &path,
+            text.replace(
+                "zookeeper.connect=localhost:2182\n",
+                "zookeeper.connect=localhost:2182/kafka\n",
+            ),
+        )
+        .unwrap();
+    }
+    let output = commit(dir, "all brokers on the chroot");
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(hook_line(&output).ends_with("Passed"), "{}", text(&output));
+    assert_eq!(commits(dir), 2);
+}
