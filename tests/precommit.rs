@@ -279,7 +279,8 @@ fn a_change_to_one_broker_meets_its_siblings() {
     let report = text(&output);
     assert!(report.contains("inconsistent-cluster-value"), "{report}");
     assert!(
-        report.contains("broker 1 (server-1.properties) has `localhost:2182/kafka`"),
+        report.contains("╭─[kafka/server-1.properties:42:19]")
+            && report.contains("broker 1 (server-1.properties): `localhost:2182/kafka`"),
         "{report}"
     );
     // Within its cluster of 3: no finding that it is a cluster of one.
