@@ -5,6 +5,7 @@
 
 pub mod catalog;
 pub mod cluster;
+pub mod config;
 pub mod coordinator;
 pub mod diagnostic;
 pub mod output;
@@ -14,9 +15,10 @@ pub mod secrets;
 pub mod source;
 pub mod suppress;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use cluster::{Cluster, DiscoveryError};
+use cluster::{ChosenBy, Cluster, DiscoveryError};
+use config::{Config, ConfigError};
 use diagnostic::{Diagnostic, Severity};
 use source::SourceFile;
 
@@ -27,6 +29,18 @@ pub struct Options {
     /// The Kafka release to check against (`--kafka-version`); without it, what the files
     /// show, else the newest release kafkalint knows.
     pub kafka_version: Option<catalog::KafkaVersion>,
+    /// `--config PATH`: this config file for every path, instead of the nearest
+    /// `kafkalint.toml` of each.
+    pub config: Option<PathBuf>,
+}
+
+/// Why a check could not run: a file that cannot be read as a node file, or a bad config file.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Discovery(#[from] DiscoveryError),
+    #[error(transparent)]
+    Config(#[from] ConfigError),
 }
 
 /// Everything a check found, ready for output.
@@ -58,63 +72,239 @@ impl Report {
     }
 }
 
-/// Reads the files under `paths`, groups them into clusters and runs every rule.
-pub fn check(paths: &[PathBuf], options: &Options) -> Result<Report, DiscoveryError> {
-    let found = cluster::discover(paths, options.brokers)?;
-    Ok(run(found, options, None))
+/// Reads the files under `paths`, groups them into clusters and runs every rule. Each path is
+/// checked with its config file (see [`config_groups`]); the reports are merged into one.
+pub fn check(paths: &[PathBuf], options: &Options) -> Result<Report, Error> {
+    let mut reports = Vec::new();
+    for (config, paths) in config_groups(paths, options)? {
+        let declared = declared_clusters(config.as_ref())?;
+        let found = cluster::discover_declared(&paths, options.brokers, &declared)?;
+        reports.push(run(found, options, config.as_ref(), None));
+    }
+    Ok(Report::merge(reports))
+}
+
+/// `check --with-cluster`: each of `changed` checked within its whole cluster (see
+/// [`cluster::discover_changed`]); only findings that label a changed file are reported.
+pub fn check_with_cluster(changed: &[PathBuf], options: &Options) -> Result<Report, Error> {
+    let mut reports = Vec::new();
+    for (config, changed) in config_groups(changed, options)? {
+        let declared = declared_clusters(config.as_ref())?;
+        let (found, only) = cluster::discover_changed(&changed, options.brokers, &declared)?;
+        reports.push(run(found, options, config.as_ref(), Some(&only)));
+    }
+    Ok(Report::merge(reports))
+}
+
+/// Paths checked with one config file (or none).
+pub type ConfigGroup = (Option<Config>, Vec<PathBuf>);
+
+/// The paths grouped by the config file that applies to them, in the order they were named:
+/// `--config` for all of them, else each path's nearest `kafkalint.toml` (or none).
+pub fn config_groups(
+    paths: &[PathBuf],
+    options: &Options,
+) -> Result<Vec<ConfigGroup>, Error> {
+    if let Some(path) = &options.config {
+        return Ok(vec![(Some(Config::load(path)?), paths.to_vec())]);
+    }
+    let mut groups: Vec<(Option<PathBuf>, Vec<PathBuf>)> = Vec::new();
+    for path in paths {
+        let found = config::find(path);
+        let key = found.as_deref().map(config::absolute);
+        match groups
+            .iter_mut()
+            .find(|(other, _)| other.as_deref().map(config::absolute) == key)
+        {
+            Some((_, members)) => members.push(path.clone()),
+            None => groups.push((found, vec![path.clone()])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(found, paths)| Ok((found.map(|p| Config::load(&p)).transpose()?, paths)))
+        .collect()
+}
+
+/// The clusters `config` declares, with their files.
+fn declared_clusters(config: Option<&Config>) -> Result<Vec<cluster::Declared>, Error> {
+    let Some(config) = config.filter(|config| !config.clusters.is_empty()) else {
+        return Ok(Vec::new());
+    };
+    let walked = cluster::node_files_under(&config.dir)?;
+    let files = config.cluster_files(&walked)?;
+    Ok(config
+        .clusters
+        .iter()
+        .zip(files)
+        .map(|(declared, files)| cluster::Declared {
+            name: declared.name.clone(),
+            files,
+            brokers: declared.brokers,
+        })
+        .collect())
 }
 
 /// Checks an editor's unsaved buffer (`--stdin-filename PATH -`): `buffer.bytes` stand in for
 /// `buffer.path` within its folder's cluster (see [`cluster::discover_buffer`]). The other
 /// files are context: only findings that label the buffer are reported, those located in it
 /// and the consistency findings located in a sibling that also point at it (a fix may be to
-/// change the buffer). The summary counts every file read.
-pub fn check_buffer(buffer: cluster::Buffer, options: &Options) -> Result<Report, DiscoveryError> {
+/// change the buffer). The summary counts every file read. The buffer's config file chooses
+/// the rules, severities and release; its `[[clusters]]` are not consulted.
+pub fn check_buffer(buffer: cluster::Buffer, options: &Options) -> Result<Report, Error> {
+    let config = match &options.config {
+        Some(path) => Some(Config::load(path)?),
+        None => config::find(buffer.path)
+            .map(|path| Config::load(&path))
+            .transpose()?,
+    };
     let (found, index) = cluster::discover_buffer(buffer, options.brokers)?;
-    Ok(run(found, options, Some(index)))
+    Ok(run(found, options, config.as_ref(), Some(&[index])))
 }
 
-/// Runs every rule on what was found; with `only`, keeps the findings that label that file.
-fn run(mut found: cluster::Discovered, options: &Options, only: Option<usize>) -> Report {
-    for cluster in &mut found.clusters {
-        cluster.target = cluster::version::choose(cluster, &found.files, options.kafka_version);
+/// The release a cluster is checked against: `--kafka-version`, else its config cluster's
+/// `kafka-version`, else the config file's, else what its files show.
+fn target(
+    cluster: &Cluster,
+    files: &[SourceFile],
+    options: &Options,
+    config: Option<&Config>,
+) -> cluster::Target {
+    if options.kafka_version.is_some() {
+        return cluster::version::choose(cluster, files, options.kafka_version);
+    }
+    let configured = config.and_then(|config| {
+        cluster
+            .declared
+            .and_then(|index| config.clusters[index].kafka_version)
+            .or(config.kafka_version)
+    });
+    match configured {
+        Some(version) => cluster::Target {
+            version,
+            chosen_by: ChosenBy::Config,
+        },
+        None => cluster::version::choose(cluster, files, None),
+    }
+}
+
+/// Runs the rules the config selects on what was found; with `only`, keeps the findings that
+/// label one of those files.
+fn run(
+    mut found: cluster::Discovered,
+    options: &Options,
+    config: Option<&Config>,
+    only: Option<&[usize]>,
+) -> Report {
+    for index in 0..found.clusters.len() {
+        found.clusters[index].target =
+            target(&found.clusters[index], &found.files, options, config);
     }
     let context = rules::Context {
         files: &found.files,
+        strict: config.is_some_and(|config| config.strict),
     };
-    let concerns_only = |diagnostic: &Diagnostic| {
-        only.is_none_or(|file| diagnostic.labels.iter().any(|label| label.file == file))
+    let runs = |rule: &str| config.is_none_or(|config| config.runs(rule));
+    // `per-path-ignores`: whether the rule is turned off for the file.
+    let ignored_in = |rule: &str, file: usize| {
+        config.is_some_and(|config| config.ignores_in(rule, Path::new(&found.files[file].path)))
+    };
+    let reported = |diagnostic: &Diagnostic| {
+        runs(diagnostic.rule)
+            && !ignored_in(diagnostic.rule, diagnostic.primary().file)
+            && only.is_none_or(|only| {
+                diagnostic
+                    .labels
+                    .iter()
+                    .any(|label| only.contains(&label.file))
+            })
     };
     // Filtered before suppressing too, so that `suppressed` counts only what was reported on;
     // suppressions in the buffer apply to findings located in it, which are all kept.
     let diagnostics: Vec<Diagnostic> = found
         .clusters
         .iter()
-        .flat_map(|cluster| rules::check(cluster, &context))
-        .filter(concerns_only)
+        .flat_map(|cluster| rules::check_selected(cluster, &context, &runs))
+        .filter(reported)
         .collect();
-    let (diagnostics, suppressed) = suppress::apply(&found.files, diagnostics);
-    let mut diagnostics: Vec<Diagnostic> = diagnostics.into_iter().filter(concerns_only).collect();
-    diagnostics.sort_by(|a, b| {
-        let (pa, pb) = (a.primary(), b.primary());
-        (
-            found.files[pa.file].path.as_str(),
-            pa.span.start,
-            a.rule,
-            &a.message,
-        )
-            .cmp(&(
-                found.files[pb.file].path.as_str(),
-                pb.span.start,
-                b.rule,
-                &b.message,
-            ))
-    });
+    let judged = |rule: &str, file: usize| runs(rule) && !ignored_in(rule, file);
+    let (diagnostics, suppressed) = suppress::apply(&found.files, diagnostics, &judged);
+    let mut diagnostics: Vec<Diagnostic> = diagnostics
+        .into_iter()
+        .filter(reported)
+        .map(|mut diagnostic| {
+            if let Some(config) = config {
+                diagnostic.severity = config.severity(diagnostic.rule, diagnostic.severity);
+            }
+            diagnostic
+        })
+        .collect();
+    sort(&found.files, &mut diagnostics);
     Report {
         files: found.files,
         clusters: found.clusters,
         diagnostics,
         skipped: found.skipped,
         suppressed,
+    }
+}
+
+/// By file, position, rule and message: the same input always gives the same order.
+fn sort(files: &[SourceFile], diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by(|a, b| {
+        let (pa, pb) = (a.primary(), b.primary());
+        (
+            files[pa.file].path.as_str(),
+            pa.span.start,
+            a.rule,
+            &a.message,
+        )
+            .cmp(&(
+                files[pb.file].path.as_str(),
+                pb.span.start,
+                b.rule,
+                &b.message,
+            ))
+    });
+}
+
+impl Report {
+    /// One report of several checked apart (paths with different config files): files and
+    /// clusters one after the other, the diagnostics sorted as one.
+    pub fn merge(reports: Vec<Report>) -> Report {
+        let mut merged = Report {
+            files: Vec::new(),
+            clusters: Vec::new(),
+            diagnostics: Vec::new(),
+            skipped: Vec::new(),
+            suppressed: 0,
+        };
+        for report in reports {
+            let offset = merged.files.len();
+            merged.files.extend(report.files);
+            merged
+                .clusters
+                .extend(report.clusters.into_iter().map(|mut cluster| {
+                    cluster.files.iter_mut().for_each(|file| *file += offset);
+                    cluster
+                        .nodes
+                        .iter_mut()
+                        .for_each(|node| node.file += offset);
+                    cluster
+                }));
+            merged
+                .diagnostics
+                .extend(report.diagnostics.into_iter().map(|mut diagnostic| {
+                    diagnostic
+                        .labels
+                        .iter_mut()
+                        .for_each(|label| label.file += offset);
+                    diagnostic
+                }));
+            merged.skipped.extend(report.skipped);
+            merged.suppressed += report.suppressed;
+        }
+        sort(&merged.files, &mut merged.diagnostics);
+        merged
     }
 }

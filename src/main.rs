@@ -31,6 +31,14 @@ enum Command {
         /// file on disk within its folder's cluster, and only findings about it are reported.
         #[arg(long, value_name = "PATH")]
         stdin_filename: Option<PathBuf>,
+        /// Check each named file within its whole cluster (its `[[clusters]]` entry, else its
+        /// folder's node files) and report only findings about the named files; named files
+        /// that are missing or are no node files are passed over (for pre-commit hooks).
+        #[arg(long, conflicts_with = "stdin_filename")]
+        with_cluster: bool,
+        /// Use this config file for every path, instead of the nearest kafkalint.toml.
+        #[arg(long, value_name = "PATH")]
+        config: Option<PathBuf>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Full)]
         format: Format,
@@ -223,6 +231,8 @@ fn main() -> ExitCode {
         Command::Check {
             paths,
             stdin_filename,
+            with_cluster,
+            config,
             format,
             brokers,
             kafka_version,
@@ -233,9 +243,16 @@ fn main() -> ExitCode {
             let options = kafkalint::Options {
                 brokers: brokers.map(|n| n as usize),
                 kafka_version,
+                config,
             };
             let from_stdin = paths.iter().any(|path| path.as_os_str() == "-");
             let checked = match (stdin_filename, from_stdin) {
+                (None, false) if with_cluster => {
+                    if paths.is_empty() {
+                        usage_error("`--with-cluster` checks the files it is given: name them");
+                    }
+                    kafkalint::check_with_cluster(&paths, &options)
+                }
                 (None, false) if paths.is_empty() => {
                     kafkalint::check(&[PathBuf::from(".")], &options)
                 }

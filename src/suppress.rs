@@ -205,8 +205,14 @@ fn suppression_in_value(raw: &[u8]) -> Option<usize> {
 }
 
 /// Drops the diagnostics that `files` suppress and adds the `unused-suppression` ones. Returns
-/// the diagnostics kept and how many were suppressed.
-pub fn apply(files: &[SourceFile], diagnostics: Vec<Diagnostic>) -> (Vec<Diagnostic>, usize) {
+/// the diagnostics kept and how many were suppressed. `judged(rule, file)` says whether the
+/// rule ran on the file: a suppression of a rule that did not run (turned off in
+/// `kafkalint.toml`) cannot be known to be unused, so it is not reported.
+pub fn apply(
+    files: &[SourceFile],
+    diagnostics: Vec<Diagnostic>,
+    judged: &dyn Fn(&str, usize) -> bool,
+) -> (Vec<Diagnostic>, usize) {
     let (suppressions, problems) = parse(files);
     let mut used: HashSet<(usize, usize)> = HashSet::new();
     let mut suppressed = 0;
@@ -234,6 +240,7 @@ pub fn apply(files: &[SourceFile], diagnostics: Vec<Diagnostic>) -> (Vec<Diagnos
                 ));
             } else if loads
                 && name != unused_suppression::RULE.name
+                && judged(name, suppression.file)
                 && !used.contains(&(index, position))
             {
                 reports.push(unused_suppression::unused(

@@ -207,6 +207,7 @@ fn agree(minor: &str, release: &str, expect: Expect) {
     let options = kafkalint::Options {
         brokers: None,
         kafka_version: Some(version),
+        ..kafkalint::Options::default()
     };
     let mut outcomes = Vec::with_capacity(cases.len());
     let mut unreadable = Vec::new();

@@ -117,6 +117,127 @@ pub fn discover(
     paths: &[PathBuf],
     declared_brokers: Option<usize>,
 ) -> Result<Discovered, DiscoveryError> {
+    discover_declared(paths, declared_brokers, &[])
+}
+
+/// A cluster that a config file declares by its files, wherever they lie.
+#[derive(Debug, Clone)]
+pub struct Declared {
+    pub name: String,
+    /// Its node files, as a walk of the config file's folder finds them.
+    pub files: Vec<PathBuf>,
+    /// Its declared broker count; `--brokers` wins over it.
+    pub brokers: Option<usize>,
+}
+
+/// Every node file under `dir`, as a walk finds them (the same folders skipped).
+pub fn node_files_under(dir: &Path) -> Result<Vec<PathBuf>, DiscoveryError> {
+    let mut scratch = Discovered::default();
+    let mut paths = Vec::new();
+    let walker = walkdir::WalkDir::new(dir)
+        .follow_links(true)
+        .sort_by_file_name()
+        .into_iter();
+    for entry in walker.filter_entry(|entry| !skip_dir(entry)) {
+        let entry = entry.map_err(|error| walk_error(error, dir))?;
+        if read_walked(&entry, &mut scratch)?.is_some() {
+            paths.push(entry.path().to_path_buf());
+        }
+    }
+    Ok(paths)
+}
+
+/// As [`discover`], except that a file of a `declared` cluster joins that cluster, which is
+/// then read whole (its files outside `paths` too), so that every node of it is seen.
+pub fn discover_declared(
+    paths: &[PathBuf],
+    declared_brokers: Option<usize>,
+    declared: &[Declared],
+) -> Result<Discovered, DiscoveryError> {
+    discover_from(
+        paths,
+        false,
+        declared_brokers,
+        declared,
+        vec![false; declared.len()],
+    )
+}
+
+/// `check --with-cluster`: each of `changed` within its whole cluster, its `declared` one or
+/// else its folder's node files (as a walk of that folder reads them, not its subfolders).
+/// Named files that do not exist or are no node files are passed over. Returns what was
+/// found and the indices of the changed files among `files`.
+pub fn discover_changed(
+    changed: &[PathBuf],
+    declared_brokers: Option<usize>,
+    declared: &[Declared],
+) -> Result<(Discovered, Vec<usize>), DiscoveryError> {
+    let owners = owners(declared);
+    let mut touched = vec![false; declared.len()];
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    let mut named = std::collections::BTreeSet::new();
+    for path in changed {
+        if !path.is_file() {
+            continue;
+        }
+        let file = read(path)?;
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if not_a_node(&file, &name).is_some() {
+            continue;
+        }
+        let absolute = crate::config::absolute(path);
+        if let Some(owner) = owners.get(&absolute) {
+            touched[*owner] = true;
+        } else {
+            let dir = match path.parent() {
+                Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+                _ => PathBuf::from("."),
+            };
+            let dir_absolute = crate::config::absolute(&dir);
+            if !dirs
+                .iter()
+                .any(|known| crate::config::absolute(known) == dir_absolute)
+            {
+                dirs.push(dir);
+            }
+        }
+        named.insert(absolute);
+    }
+    let found = discover_from(&dirs, true, declared_brokers, declared, touched)?;
+    let only = (0..found.files.len())
+        .filter(|i| named.contains(&crate::config::absolute(Path::new(&found.files[*i].path))))
+        .collect();
+    Ok((found, only))
+}
+
+fn owners(declared: &[Declared]) -> std::collections::HashMap<PathBuf, usize> {
+    declared
+        .iter()
+        .enumerate()
+        .flat_map(|(index, cluster)| {
+            cluster
+                .files
+                .iter()
+                .map(move |path| (crate::config::absolute(path), index))
+        })
+        .collect()
+}
+
+/// Reads `paths` (folders only to depth 1 when `shallow`) and groups what it finds; a file of
+/// a declared cluster joins it, and each declared cluster met (or `touched` already) is read
+/// whole.
+fn discover_from(
+    paths: &[PathBuf],
+    shallow: bool,
+    declared_brokers: Option<usize>,
+    declared: &[Declared],
+    mut touched: Vec<bool>,
+) -> Result<Discovered, DiscoveryError> {
+    let owners = owners(declared);
+    let mut read_files: std::collections::HashMap<PathBuf, usize> = Default::default();
     let mut found = Discovered::default();
     let mut named_files = Vec::new();
     // Directory -> files found in it by walking.
@@ -139,23 +260,69 @@ pub fn discover(
                     reason,
                 });
             }
-            named_files.push(found.files.len());
+            let absolute = crate::config::absolute(path);
+            if let Some(owner) = owners.get(&absolute) {
+                touched[*owner] = true;
+            } else {
+                named_files.push(found.files.len());
+            }
+            read_files.insert(absolute, found.files.len());
             found.files.push(file);
             continue;
         }
-        let walker = walkdir::WalkDir::new(path)
+        let mut walker = walkdir::WalkDir::new(path)
             .follow_links(true)
-            .sort_by_file_name()
-            .into_iter();
-        for entry in walker.filter_entry(|entry| !skip_dir(entry)) {
+            .sort_by_file_name();
+        if shallow {
+            walker = walker.max_depth(1);
+        }
+        for entry in walker.into_iter().filter_entry(|entry| !skip_dir(entry)) {
             let entry = entry.map_err(|error| walk_error(error, path))?;
             if let Some(file) = read_walked(&entry, &mut found)? {
-                by_dir
-                    .entry(parent_dir(entry.path()))
-                    .or_default()
-                    .push(found.files.len());
+                let absolute = crate::config::absolute(entry.path());
+                if let Some(owner) = owners.get(&absolute) {
+                    touched[*owner] = true;
+                } else {
+                    by_dir
+                        .entry(parent_dir(entry.path()))
+                        .or_default()
+                        .push(found.files.len());
+                }
+                read_files.insert(absolute, found.files.len());
                 found.files.push(file);
             }
+        }
+    }
+
+    for (index, cluster) in declared.iter().enumerate() {
+        if !touched[index] {
+            continue;
+        }
+        let mut members = Vec::new();
+        for path in &cluster.files {
+            let absolute = crate::config::absolute(path);
+            let member = match read_files.get(&absolute) {
+                Some(member) => *member,
+                None => {
+                    let file = read(path)?;
+                    read_files.insert(absolute, found.files.len());
+                    found.files.push(file);
+                    found.files.len() - 1
+                }
+            };
+            if !members.contains(&member) {
+                members.push(member);
+            }
+        }
+        let before = found.clusters.len();
+        push_clusters(
+            &mut found,
+            cluster.name.clone(),
+            &members,
+            declared_brokers.or(cluster.brokers),
+        );
+        for pushed in &mut found.clusters[before..] {
+            pushed.declared = Some(index);
         }
     }
 
@@ -351,6 +518,7 @@ fn push_clusters(
             files: vec![file],
             declared_brokers,
             target: Target::newest(),
+            declared: None,
         });
     }
     let split = groups.len() > 1;
@@ -370,6 +538,7 @@ fn push_clusters(
             files,
             declared_brokers,
             target: Target::newest(),
+            declared: None,
         });
     }
 }

@@ -13,7 +13,10 @@ pub mod storage;
 pub mod topology;
 pub mod version;
 
-pub use discover::{Buffer, Discovered, DiscoveryError, discover, discover_buffer};
+pub use discover::{
+    Buffer, Declared, Discovered, DiscoveryError, discover, discover_buffer, discover_changed,
+    discover_declared, node_files_under,
+};
 pub use version::{ChosenBy, Target};
 
 use crate::catalog::{self, KafkaVersion};
@@ -59,6 +62,8 @@ pub struct Cluster {
     pub declared_brokers: Option<usize>,
     /// The Kafka release the cluster is checked against.
     pub target: Target,
+    /// The index of the config file's `[[clusters]]` entry that declares it, if one does.
+    pub declared: Option<usize>,
 }
 
 /// The value Kafka uses for a key on a node: from the file, or Kafka's default.

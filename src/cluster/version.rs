@@ -18,6 +18,8 @@ pub struct Target {
 pub enum ChosenBy {
     /// `--kafka-version`.
     Flag,
+    /// `kafka-version` in `kafkalint.toml` (the cluster's, else the file's).
+    Config,
     /// No flag and no hint: the newest release.
     Newest,
     /// No flag; a file shows a release older than the newest.

@@ -112,6 +112,7 @@ pub fn json(report: &Report) -> String {
             kafka_version: cluster.target.version.to_string(),
             kafka_version_from: match cluster.target.chosen_by {
                 ChosenBy::Flag => "flag",
+                ChosenBy::Config => "config",
                 ChosenBy::Hint => "files",
                 ChosenBy::Newest => "newest",
             },

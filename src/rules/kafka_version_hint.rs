@@ -12,9 +12,11 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
-    if cluster.target.chosen_by != ChosenBy::Flag {
-        return Vec::new();
-    }
+    let given_by = match cluster.target.chosen_by {
+        ChosenBy::Flag => "--kafka-version",
+        ChosenBy::Config => "kafka-version in kafkalint.toml",
+        ChosenBy::Hint | ChosenBy::Newest => return Vec::new(),
+    };
     let target = cluster.target.version;
     version::hints(cluster, context.files)
         .into_iter()
@@ -41,7 +43,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 severity: Severity::Warning,
                 message: format!(
                     "this file shows {shows}, but it is checked against Kafka {target} \
-                     (--kafka-version)"
+                     ({given_by})"
                 ),
                 key: Some(hint.entry.key.clone()),
                 labels: vec![Label {

@@ -47,6 +47,8 @@ use crate::source::SourceFile;
 /// What every rule sees besides the cluster.
 pub struct Context<'a> {
     pub files: &'a [SourceFile],
+    /// `strict = true` in `kafkalint.toml`: rules that only strict mode runs run.
+    pub strict: bool,
 }
 
 pub struct Rule {
@@ -138,8 +140,18 @@ pub fn listing() -> String {
 
 /// Runs every rule over one cluster.
 pub fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    check_selected(cluster, context, &|_| true)
+}
+
+/// Runs the rules that `selected` accepts (by name) over one cluster.
+pub fn check_selected(
+    cluster: &Cluster,
+    context: &Context,
+    selected: &dyn Fn(&str) -> bool,
+) -> Vec<Diagnostic> {
     RULES
         .iter()
+        .filter(|rule| selected(rule.name))
         .flat_map(|rule| (rule.check)(cluster, context))
         .collect()
 }

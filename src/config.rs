@@ -1,0 +1,548 @@
+//! `kafkalint.toml`: the default Kafka release, which rules run and at what severity, paths
+//! some rules skip, and clusters declared by their files. Every problem in the file is an
+//! error that names the file and the line and column of the offending key or value.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use globset::{Glob, GlobBuilder, GlobMatcher};
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+use crate::catalog::KafkaVersion;
+use crate::catalog::suggest::nearest;
+use crate::diagnostic::Severity;
+use crate::rules;
+
+/// The name kafkalint looks for in a linted path's folder and its parents.
+pub const FILE_NAME: &str = "kafkalint.toml";
+
+const TOP_KEYS: &[&str] = &[
+    "kafka-version",
+    "strict",
+    "select",
+    "ignore",
+    "rules",
+    "per-path-ignores",
+    "clusters",
+];
+const RULE_KEYS: &[&str] = &["severity"];
+const CLUSTER_KEYS: &[&str] = &["name", "files", "brokers", "kafka-version"];
+const SEVERITIES: &[&str] = &["error", "warning", "info", "off"];
+
+/// A problem in a config file, at a line and column (1-based) of it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{path}:{line}:{column}: {message}")]
+pub struct ConfigError {
+    pub path: String,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+/// A cluster declared by its files: `[[clusters]]`.
+#[derive(Debug, Clone)]
+pub struct DeclaredCluster {
+    pub name: String,
+    /// The globs as written, relative to the config file's folder.
+    pub globs: Vec<String>,
+    matchers: Vec<(GlobMatcher, usize)>,
+    /// Where each glob is written (line, column), for errors.
+    glob_positions: Vec<(usize, usize)>,
+    pub brokers: Option<usize>,
+    pub kafka_version: Option<KafkaVersion>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The config file, as it is shown in messages.
+    pub path: String,
+    /// Its folder: globs are relative to it.
+    pub dir: PathBuf,
+    pub kafka_version: Option<KafkaVersion>,
+    pub strict: bool,
+    /// `select`: the rules that run (every rule when absent).
+    pub select: Option<Vec<&'static str>>,
+    pub ignore: Vec<&'static str>,
+    /// `[rules.NAME] severity`: `None` is `off`.
+    pub severities: BTreeMap<&'static str, Option<Severity>>,
+    per_path_ignores: Vec<(GlobMatcher, Vec<&'static str>)>,
+    pub clusters: Vec<DeclaredCluster>,
+}
+
+impl Config {
+    /// Reads and checks the config file at `path`.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let shown = display(path);
+        let bytes = std::fs::read(path).map_err(|error| ConfigError {
+            path: shown.clone(),
+            line: 1,
+            column: 1,
+            message: match error.kind() {
+                std::io::ErrorKind::NotFound => "no such file".into(),
+                std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+                std::io::ErrorKind::IsADirectory => "is a directory".into(),
+                _ => error.to_string(),
+            },
+        })?;
+        let text = String::from_utf8(bytes).map_err(|error| ConfigError {
+            path: shown.clone(),
+            line: 1,
+            column: 1,
+            message: format!(
+                "not UTF-8 (byte {} is not valid UTF-8): a TOML file is UTF-8",
+                error.utf8_error().valid_up_to() + 1
+            ),
+        })?;
+        let dir = match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        Config::parse(&shown, dir, &text)
+    }
+
+    /// Checks the config `text` of the file shown as `path`, whose folder is `dir`.
+    pub fn parse(path: &str, dir: PathBuf, text: &str) -> Result<Config, ConfigError> {
+        let parser = Parser { path, text };
+        let document = DeTable::parse(text).map_err(|error| {
+            let message = error.message().trim_end().to_string();
+            parser.error(error.span().map_or(0, |span| span.start), message)
+        })?;
+        let mut config = Config {
+            path: path.to_string(),
+            dir,
+            kafka_version: None,
+            strict: false,
+            select: None,
+            ignore: Vec::new(),
+            severities: BTreeMap::new(),
+            per_path_ignores: Vec::new(),
+            clusters: Vec::new(),
+        };
+        for (key, value) in in_source_order(document.get_ref()) {
+            match key.get_ref().as_ref() {
+                "kafka-version" => config.kafka_version = Some(parser.version(value)?),
+                "strict" => config.strict = parser.boolean("strict", value)?,
+                "select" => config.select = Some(parser.rule_names("select", value)?),
+                "ignore" => config.ignore = parser.rule_names("ignore", value)?,
+                "rules" => {
+                    for (name, table) in in_source_order(parser.table("rules", value)?) {
+                        let rule = parser.rule_name(name.get_ref(), name.span().start)?;
+                        let context = format!("[rules.{rule}]");
+                        for (key, value) in in_source_order(parser.table(&context, table)?) {
+                            parser.known(key, RULE_KEYS, &context)?;
+                            config.severities.insert(rule, parser.severity(value)?);
+                        }
+                    }
+                }
+                "per-path-ignores" => {
+                    for (glob, names) in in_source_order(parser.table("per-path-ignores", value)?) {
+                        let matcher = parser.glob(glob.get_ref(), glob.span().start)?;
+                        let context = format!("per-path-ignores.\"{}\"", glob.get_ref());
+                        let names = parser.rule_names(&context, names)?;
+                        config.per_path_ignores.push((matcher, names));
+                    }
+                }
+                "clusters" => {
+                    let DeValue::Array(array) = value.get_ref() else {
+                        return Err(parser.error(
+                            value.span().start,
+                            "`clusters` must be an array of tables: write each as [[clusters]]",
+                        ));
+                    };
+                    for item in array {
+                        let cluster = parser.cluster(item)?;
+                        if config.clusters.iter().any(|c| c.name == cluster.name) {
+                            return Err(parser.error(
+                                item.span().start,
+                                format!("two clusters are named `{}`", cluster.name),
+                            ));
+                        }
+                        config.clusters.push(cluster);
+                    }
+                }
+                _ => return Err(parser.unknown(key, TOP_KEYS, "")),
+            }
+        }
+        Ok(config)
+    }
+
+    /// Whether `rule` runs at all: selected, not ignored, not `off`, and
+    /// `node-settings-differ` only in strict mode.
+    pub fn runs(&self, rule: &str) -> bool {
+        self.select
+            .as_ref()
+            .is_none_or(|select| select.contains(&rule))
+            && !self.ignore.contains(&rule)
+            && !matches!(self.severities.get(rule), Some(None))
+    }
+
+    /// The severity `rule` reports at: its override, else `default`.
+    pub fn severity(&self, rule: &str, default: Severity) -> Severity {
+        match self.severities.get(rule) {
+            Some(Some(severity)) => *severity,
+            _ => default,
+        }
+    }
+
+    /// Whether `per-path-ignores` turns `rule` off for the file at `path`.
+    pub fn ignores_in(&self, rule: &str, path: &Path) -> bool {
+        let Some(relative) = relative_to(path, &self.dir) else {
+            return false;
+        };
+        self.per_path_ignores
+            .iter()
+            .any(|(matcher, names)| names.contains(&rule) && matcher.is_match(&relative))
+    }
+
+    /// The files of every declared cluster, found by walking the config file's folder:
+    /// `files[cluster]` in walk order. A file that two clusters match is an error.
+    pub fn cluster_files(&self, walked: &[PathBuf]) -> Result<Vec<Vec<PathBuf>>, ConfigError> {
+        let mut files = vec![Vec::new(); self.clusters.len()];
+        for path in walked {
+            let Some(relative) = relative_to(path, &self.dir) else {
+                continue;
+            };
+            let mut owner: Option<usize> = None;
+            for (index, cluster) in self.clusters.iter().enumerate() {
+                let Some(glob) = cluster
+                    .matchers
+                    .iter()
+                    .find(|(matcher, _)| matcher.is_match(&relative))
+                    .map(|(_, glob)| *glob)
+                else {
+                    continue;
+                };
+                if let Some(first) = owner {
+                    let (line, column) = cluster.glob_positions[glob];
+                    return Err(ConfigError {
+                        path: self.path.clone(),
+                        line,
+                        column,
+                        message: format!(
+                            "`{}` is matched by clusters `{}` and `{}`: a file belongs to one cluster",
+                            relative.to_string_lossy().replace('\\', "/"),
+                            self.clusters[first].name,
+                            cluster.name
+                        ),
+                    });
+                }
+                owner = Some(index);
+                files[index].push(path.clone());
+            }
+        }
+        Ok(files)
+    }
+}
+
+/// The `kafkalint.toml` nearest to `path`: in its folder (or in it, when it is a folder) or
+/// the closest parent folder. Shown relative to the current folder when it is below it.
+pub fn find(path: &Path) -> Option<PathBuf> {
+    let absolute = absolute(path);
+    let start = if absolute.is_dir() {
+        absolute.as_path()
+    } else {
+        absolute.parent()?
+    };
+    let found = start
+        .ancestors()
+        .map(|dir| dir.join(FILE_NAME))
+        .find(|candidate| candidate.is_file())?;
+    let cwd = absolute_cwd();
+    Some(match found.strip_prefix(&cwd) {
+        Ok(relative) => relative.to_path_buf(),
+        Err(_) => {
+            // Above the current folder: `../kafkalint.toml`, as a person would write it.
+            let dir = found.parent().unwrap_or(Path::new("/"));
+            match cwd.strip_prefix(dir) {
+                Ok(below) => {
+                    let mut up = PathBuf::new();
+                    for _ in below.components() {
+                        up.push("..");
+                    }
+                    up.join(FILE_NAME)
+                }
+                Err(_) => found,
+            }
+        }
+    })
+}
+
+fn absolute_cwd() -> PathBuf {
+    std::env::current_dir().map_or_else(|_| PathBuf::from("/"), |cwd| normalize(&cwd))
+}
+
+/// `path` made absolute and without `.` or `..` components, by the path alone (symbolic links
+/// are not resolved): two spellings of one file compare equal.
+pub fn absolute(path: &Path) -> PathBuf {
+    normalize(&absolute_cwd().join(path))
+}
+
+fn normalize(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut normal = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                normal.pop();
+            }
+            other => normal.push(other.as_os_str()),
+        }
+    }
+    normal
+}
+
+/// `path` relative to `dir`, when it lies below it.
+fn relative_to(path: &Path, dir: &Path) -> Option<PathBuf> {
+    absolute(path)
+        .strip_prefix(absolute(dir))
+        .ok()
+        .map(Path::to_path_buf)
+}
+
+fn display(path: &Path) -> String {
+    let text = path.to_string_lossy().replace('\\', "/");
+    text.strip_prefix("./").map(str::to_string).unwrap_or(text)
+}
+
+type Entry<'a, 'i> = (
+    &'a Spanned<toml::de::DeString<'i>>,
+    &'a Spanned<DeValue<'i>>,
+);
+
+/// A table's entries in the order they are written (the parser's map sorts them by key).
+fn in_source_order<'a, 'i>(table: &'a DeTable<'i>) -> Vec<Entry<'a, 'i>> {
+    let mut entries: Vec<Entry> = table.iter().collect();
+    entries.sort_by_key(|(key, _)| key.span().start);
+    entries
+}
+
+struct Parser<'a> {
+    path: &'a str,
+    text: &'a str,
+}
+
+impl Parser<'_> {
+    fn error(&self, offset: usize, message: impl Into<String>) -> ConfigError {
+        let offset = offset.min(self.text.len());
+        let before = &self.text[..offset];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        ConfigError {
+            path: self.path.to_string(),
+            line,
+            column: self.text[line_start..offset].chars().count() + 1,
+            message: message.into(),
+        }
+    }
+
+    fn unknown(
+        &self,
+        key: &Spanned<toml::de::DeString>,
+        known: &[&'static str],
+        context: &str,
+    ) -> ConfigError {
+        let name = key.get_ref();
+        let within = if context.is_empty() {
+            String::new()
+        } else {
+            format!(" in {context}")
+        };
+        let hint = nearest(name, known.iter().copied())
+            .map(|near| format!("; did you mean `{near}`?"))
+            .unwrap_or_else(|| format!(" (known: {})", known.join(", ")));
+        self.error(
+            key.span().start,
+            format!("unknown setting `{name}`{within}{hint}"),
+        )
+    }
+
+    fn known(
+        &self,
+        key: &Spanned<toml::de::DeString>,
+        known: &[&'static str],
+        context: &str,
+    ) -> Result<(), ConfigError> {
+        if known.contains(&key.get_ref().as_ref()) {
+            Ok(())
+        } else {
+            Err(self.unknown(key, known, context))
+        }
+    }
+
+    fn string<'v>(&self, name: &str, value: &'v Spanned<DeValue>) -> Result<&'v str, ConfigError> {
+        match value.get_ref() {
+            DeValue::String(text) => Ok(text.as_ref()),
+            _ => Err(self.error(value.span().start, format!("`{name}` must be a string"))),
+        }
+    }
+
+    fn boolean(&self, name: &str, value: &Spanned<DeValue>) -> Result<bool, ConfigError> {
+        match value.get_ref() {
+            DeValue::Boolean(flag) => Ok(*flag),
+            _ => Err(self.error(
+                value.span().start,
+                format!("`{name}` must be true or false"),
+            )),
+        }
+    }
+
+    fn table<'v, 'i>(
+        &self,
+        name: &str,
+        value: &'v Spanned<DeValue<'i>>,
+    ) -> Result<&'v DeTable<'i>, ConfigError> {
+        match value.get_ref() {
+            DeValue::Table(table) => Ok(table),
+            _ => Err(self.error(value.span().start, format!("`{name}` must be a table"))),
+        }
+    }
+
+    fn strings<'v>(
+        &self,
+        name: &str,
+        value: &'v Spanned<DeValue>,
+    ) -> Result<Vec<(&'v str, usize)>, ConfigError> {
+        let DeValue::Array(items) = value.get_ref() else {
+            return Err(self.error(
+                value.span().start,
+                format!("`{name}` must be an array of strings"),
+            ));
+        };
+        items
+            .iter()
+            .map(|item| match item.get_ref() {
+                DeValue::String(text) => Ok((text.as_ref(), item.span().start)),
+                _ => Err(self.error(
+                    item.span().start,
+                    format!("`{name}` must be an array of strings"),
+                )),
+            })
+            .collect()
+    }
+
+    fn version(&self, value: &Spanned<DeValue>) -> Result<KafkaVersion, ConfigError> {
+        let text = self.string("kafka-version", value)?;
+        KafkaVersion::parse(text)
+            .map_err(|error| self.error(value.span().start, format!("kafka-version: {error}")))
+    }
+
+    fn rule_name(&self, name: &str, offset: usize) -> Result<&'static str, ConfigError> {
+        match rules::find(name) {
+            Some(rule) => Ok(rule.name),
+            None => {
+                let hint = rules::nearest_name(name)
+                    .map(|near| format!("; did you mean `{near}`?"))
+                    .unwrap_or_else(|| " (`kafkalint rules` lists them)".into());
+                Err(self.error(offset, format!("no rule named `{name}`{hint}")))
+            }
+        }
+    }
+
+    fn rule_names(
+        &self,
+        name: &str,
+        value: &Spanned<DeValue>,
+    ) -> Result<Vec<&'static str>, ConfigError> {
+        self.strings(name, value)?
+            .into_iter()
+            .map(|(rule, offset)| self.rule_name(rule, offset))
+            .collect()
+    }
+
+    fn severity(&self, value: &Spanned<DeValue>) -> Result<Option<Severity>, ConfigError> {
+        let text = self.string("severity", value)?;
+        match text {
+            "error" => Ok(Some(Severity::Error)),
+            "warning" => Ok(Some(Severity::Warning)),
+            "info" => Ok(Some(Severity::Info)),
+            "off" => Ok(None),
+            _ => {
+                let hint = nearest(text, SEVERITIES.iter().copied())
+                    .map(|near| format!("; did you mean `{near}`?"))
+                    .unwrap_or_default();
+                Err(self.error(
+                    value.span().start,
+                    format!(
+                        "severity `{text}` is none of {}{hint}",
+                        SEVERITIES.join(", ")
+                    ),
+                ))
+            }
+        }
+    }
+
+    fn glob(&self, pattern: &str, offset: usize) -> Result<GlobMatcher, ConfigError> {
+        build_glob(pattern)
+            .map(|glob| glob.compile_matcher())
+            .map_err(|error| {
+                self.error(
+                    offset,
+                    format!("invalid glob `{pattern}`: {}", error.kind()),
+                )
+            })
+    }
+
+    fn cluster(&self, item: &Spanned<DeValue>) -> Result<DeclaredCluster, ConfigError> {
+        let table = self.table("clusters", item)?;
+        let mut name = None;
+        let mut globs = Vec::new();
+        let mut glob_positions = Vec::new();
+        let mut matchers = Vec::new();
+        let mut brokers = None;
+        let mut kafka_version = None;
+        let mut has_files = false;
+        for (key, value) in in_source_order(table) {
+            match key.get_ref().as_ref() {
+                "name" => name = Some(self.string("name", value)?.to_string()),
+                "files" => {
+                    has_files = true;
+                    for (pattern, offset) in self.strings("files", value)? {
+                        matchers.push((self.glob(pattern, offset)?, globs.len()));
+                        globs.push(pattern.to_string());
+                        let at = self.error(offset, "");
+                        glob_positions.push((at.line, at.column));
+                    }
+                }
+                "brokers" => {
+                    let count = match value.get_ref() {
+                        DeValue::Integer(integer) if integer.radix() == 10 => {
+                            integer.as_str().replace('_', "").parse::<usize>().ok()
+                        }
+                        _ => None,
+                    };
+                    brokers = Some(count.filter(|n| *n >= 1).ok_or_else(|| {
+                        self.error(
+                            value.span().start,
+                            "`brokers` must be a whole number of at least 1",
+                        )
+                    })?);
+                }
+                "kafka-version" => kafka_version = Some(self.version(value)?),
+                _ => return Err(self.unknown(key, CLUSTER_KEYS, "[[clusters]]")),
+            }
+        }
+        let name = name
+            .ok_or_else(|| self.error(item.span().start, "a [[clusters]] entry needs a `name`"))?;
+        if !has_files {
+            return Err(self.error(
+                item.span().start,
+                format!("cluster `{name}` needs `files`: globs of its node files"),
+            ));
+        }
+        Ok(DeclaredCluster {
+            name,
+            globs,
+            matchers,
+            glob_positions,
+            brokers,
+            kafka_version,
+        })
+    }
+}
+
+/// A glob as `.gitignore` reads one: `*` stays within a folder, `**` crosses folders.
+fn build_glob(pattern: &str) -> Result<Glob, globset::Error> {
+    GlobBuilder::new(pattern).literal_separator(true).build()
+}
