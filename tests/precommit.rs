@@ -209,9 +209,11 @@ fn a_commit_that_breaks_a_cluster_fails_and_its_fix_goes_through() {
 }
 
 #[test]
-fn the_hook_matches_the_files_discovery_names_as_nodes() {
-    // The hook's `files:` regex, read from the committed hook definition and checked against
-    // the file names kafkalint takes as node files whatever their keys.
+fn the_hook_runs_on_properties_files_only() {
+    // The hook's `files:` regex, read from the committed hook definition and matched as
+    // pre-commit matches it (Python's `re.search` on the path from the repository's root).
+    // Every `.properties` file may be a node file (discovery also reads the keys), and
+    // `--with-cluster` passes over the others.
     let hooks = std::fs::read_to_string(root().join(".pre-commit-hooks.yaml")).unwrap();
     let files = hooks
         .lines()
@@ -230,12 +232,12 @@ fn the_hook_matches_the_files_discovery_names_as_nodes() {
             "server.properties",
             "kafka/server-0.properties",
             "a/b/broker.properties",
-            "controller-1.properties",
             "SERVER.PROPERTIES",
+            "kafka/kafka-0.properties",
             "kafka/client.properties",
             "kafka/server.properties.bak",
-            "myserver.properties",
-            "zookeeper.properties",
+            "kafka/properties",
+            "kafka/README.md",
         ])
         .output()
         .unwrap();
@@ -245,12 +247,12 @@ fn the_hook_matches_the_files_discovery_names_as_nodes() {
         "server.properties True\n\
          kafka/server-0.properties True\n\
          a/b/broker.properties True\n\
-         controller-1.properties True\n\
          SERVER.PROPERTIES True\n\
-         kafka/client.properties False\n\
+         kafka/kafka-0.properties True\n\
+         kafka/client.properties True\n\
          kafka/server.properties.bak False\n\
-         myserver.properties False\n\
-         zookeeper.properties False\n",
+         kafka/properties False\n\
+         kafka/README.md False\n",
         "{}",
         String::from_utf8_lossy(&python.stderr)
     );
@@ -310,4 +312,63 @@ fn a_change_to_one_broker_meets_its_siblings() {
     assert!(output.status.success(), "{}", text(&output));
     assert!(hook_line(&output).ends_with("Passed"), "{}", text(&output));
     assert_eq!(commits(dir), 2);
+}
+
+#[test]
+fn only_findings_about_the_changed_files_block_a_commit() {
+    let repo = repository();
+    let dir = repo.path();
+    // A cluster with known problems, committed before the hook (`--no-verify`), and a clean
+    // one beside it.
+    copy_fixture("fixtures/seed-zk-3-brokers", &dir.join("legacy"));
+    copy_fixture("fixtures/seed-zk-3-brokers-fixed", &dir.join("kafka"));
+    git_ok(dir, &["add", "-A"]);
+    git_ok(dir, &["commit", "-q", "--no-verify", "-m", "two clusters"]);
+
+    // A change to one broker of the clean cluster: the legacy cluster's findings are not its.
+    let broker = dir.join("kafka/server-2.properties");
+    let text_before = std::fs::read_to_string(&broker).unwrap();
+    std::fs::write(&broker, format!("{text_before}num.io.threads=16\n")).unwrap();
+    // And a client file: passed to the hook, passed over by it.
+    std::fs::write(
+        dir.join("kafka/client.properties"),
+        "bootstrap.servers=localhost:9092\n",
+    )
+    .unwrap();
+    let output = commit(dir, "more io threads on broker 2, a client config");
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(hook_line(&output).ends_with("Passed"), "{}", text(&output));
+    assert_eq!(commits(dir), 2);
+
+    // A change to the legacy cluster meets its own findings.
+    let legacy = dir.join("legacy/server-1.properties");
+    let text_before = std::fs::read_to_string(&legacy).unwrap();
+    std::fs::write(&legacy, format!("{text_before}num.io.threads=16\n")).unwrap();
+    let output = commit(dir, "more io threads on a legacy broker");
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    let report = text(&output);
+    assert!(
+        report.contains("╭─[legacy/server-1.properties:28:34]"),
+        "{report}"
+    );
+    assert!(
+        !report.contains("legacy/server-0.properties:28"),
+        "{report}"
+    );
+    assert!(
+        report.contains("Found 2 errors, 1 warning, 1 note (3 files in 1 cluster"),
+        "{report}"
+    );
+    assert_eq!(commits(dir), 2);
+
+    // A commit that only deletes a file passes none to the hook.
+    git_ok(dir, &["reset", "-q", "--hard"]);
+    git_ok(dir, &["rm", "-q", "kafka/client.properties"]);
+    let output = git(dir, &["commit", "-q", "-m", "no client config"]);
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(
+        hook_line(&output).ends_with("(no files to check)Skipped"),
+        "{}",
+        text(&output)
+    );
 }
