@@ -101,10 +101,7 @@ pub type ConfigGroup = (Option<Config>, Vec<PathBuf>);
 
 /// The paths grouped by the config file that applies to them, in the order they were named:
 /// `--config` for all of them, else each path's nearest `kafkalint.toml` (or none).
-pub fn config_groups(
-    paths: &[PathBuf],
-    options: &Options,
-) -> Result<Vec<ConfigGroup>, Error> {
+pub fn config_groups(paths: &[PathBuf], options: &Options) -> Result<Vec<ConfigGroup>, Error> {
     if let Some(path) = &options.config {
         return Ok(vec![(Some(Config::load(path)?), paths.to_vec())]);
     }

@@ -328,7 +328,11 @@ fn only_findings_about_the_changed_files_block_a_commit() {
     // A change to one broker of the clean cluster: the legacy cluster's findings are not its.
     let broker = dir.join("kafka/server-2.properties");
     let text_before = std::fs::read_to_string(&broker).unwrap();
-    std::fs::write(&broker, format!("{text_before}num.io.threads=16\n")).unwrap();
+    std::fs::write(
+        &broker,
+        text_before.replace("num.io.threads=8\n", "num.io.threads=16\n"),
+    )
+    .unwrap();
     // And a client file: passed to the hook, passed over by it.
     std::fs::write(
         dir.join("kafka/client.properties"),
@@ -343,7 +347,11 @@ fn only_findings_about_the_changed_files_block_a_commit() {
     // A change to the legacy cluster meets its own findings.
     let legacy = dir.join("legacy/server-1.properties");
     let text_before = std::fs::read_to_string(&legacy).unwrap();
-    std::fs::write(&legacy, format!("{text_before}num.io.threads=16\n")).unwrap();
+    std::fs::write(
+        &legacy,
+        text_before.replace("num.io.threads=8\n", "num.io.threads=16\n"),
+    )
+    .unwrap();
     let output = commit(dir, "more io threads on a legacy broker");
     assert_eq!(output.status.code(), Some(1), "{}", text(&output));
     let report = text(&output);
