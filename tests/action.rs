@@ -561,3 +561,30 @@ fn the_readme_workflow_runs_the_action_and_uploads_its_sarif_log() {
         format!("{}/server-0.properties", input("paths"))
     );
 }
+
+#[test]
+fn kafka_version_and_config_inputs_reach_kafkalint() {
+    let workspace = workspace_with("fixtures/seed-zk-3-brokers");
+    std::fs::write(
+        workspace.path().join("lint.toml"),
+        "ignore = [\"log-dirs-in-tmp\"]\n",
+    )
+    .unwrap();
+    let run = run_action(
+        &[
+            ("paths", "kafka"),
+            ("kafka-version", "3.8"),
+            ("config", "lint.toml"),
+        ],
+        workspace.path(),
+    );
+    assert_eq!(run.status, 1, "{run:#?}");
+    assert_eq!(run.outputs["errors"], "6");
+    assert_eq!(run.outputs["notes"], "0", "{run:#?}");
+    assert!(
+        run.summary
+            .contains("(3 files in 1 cluster, checked against Kafka 3.8)."),
+        "{}",
+        run.summary
+    );
+}
