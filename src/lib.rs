@@ -69,11 +69,9 @@ impl Report {
             .count()
     }
 
-    /// Whether the run should fail: anything at warning or above.
-    pub fn has_findings(&self) -> bool {
-        self.diagnostics
-            .iter()
-            .any(|d| d.severity >= Severity::Warning)
+    /// Whether the run fails (exit 1): a finding at `threshold` or above (`--fail-on`).
+    pub fn fails_at(&self, threshold: Severity) -> bool {
+        self.diagnostics.iter().any(|d| d.severity >= threshold)
     }
 }
 

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use kafkalint::catalog::KafkaVersion;
 use kafkalint::coordinator::{self, Coordinated};
+use kafkalint::diagnostic::Severity;
 use kafkalint::output::{self, FullStyle};
 
 /// A fast, exact static linter for Apache Kafka broker configuration.
@@ -62,6 +63,10 @@ enum Command {
         /// there is something to fix); wins over --fix.
         #[arg(long)]
         diff: bool,
+        /// The least severity that fails the run (exit 1): `warning` fails on warnings and
+        /// errors, `error` on errors only. Notes never fail it.
+        #[arg(long, value_enum, value_name = "SEVERITY", default_value_t = FailOn::Warning)]
+        fail_on: FailOn,
     },
     /// Tell which partition of __consumer_offsets (or, with --transactional, of
     /// __transaction_state) holds the coordinator of a consumer group (or transactional id).
@@ -99,6 +104,23 @@ enum Format {
     Github,
     /// A SARIF 2.1.0 log, for GitHub code scanning and other SARIF viewers.
     Sarif,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum FailOn {
+    /// Errors fail the run; warnings are reported and pass.
+    Error,
+    /// Warnings and errors fail the run.
+    Warning,
+}
+
+impl FailOn {
+    fn threshold(self) -> Severity {
+        match self {
+            FailOn::Error => Severity::Error,
+            FailOn::Warning => Severity::Warning,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -188,7 +210,7 @@ fn parse_kafka_version(text: &str) -> Result<KafkaVersion, String> {
     KafkaVersion::parse(text).map_err(|error| error.to_string())
 }
 
-/// Exit codes: 0 clean, 1 findings at warning or above, 2 usage or I/O error.
+/// Exit codes: 0 clean, 1 findings at `--fail-on`'s severity or above, 2 usage or I/O error.
 const EXIT_FINDINGS: u8 = 1;
 const EXIT_ERROR: u8 = 2;
 
@@ -249,6 +271,7 @@ fn main() -> ExitCode {
             color,
             fix,
             diff,
+            fail_on,
         } => {
             let options = kafkalint::Options {
                 brokers: brokers.map(|n| n as usize),
@@ -374,7 +397,7 @@ fn main() -> ExitCode {
             if let Some(failed) = emit(output_file.as_deref(), &text) {
                 return failed;
             }
-            if report.has_findings() {
+            if report.fails_at(fail_on.threshold()) {
                 ExitCode::from(EXIT_FINDINGS)
             } else {
                 ExitCode::SUCCESS

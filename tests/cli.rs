@@ -56,6 +56,56 @@ fn exit_0_when_clean_and_1_on_findings() {
 }
 
 #[test]
+fn fail_on_sets_the_least_severity_that_exits_1() {
+    // Warnings only: they fail the run by default and with `warning`, not with `error`.
+    let warnings = "fixtures/unclean-leader-election/bad";
+    for (args, code) in [
+        (&["check", warnings][..], 1),
+        (&["check", "--fail-on", "warning", warnings][..], 1),
+        (&["check", "--fail-on", "error", warnings][..], 0),
+        // Errors fail it either way.
+        (
+            &["check", "--fail-on", "error", "fixtures/seed-zk-3-brokers"][..],
+            1,
+        ),
+    ] {
+        let output = kafkalint(args, root());
+        assert_eq!(output.status.code(), Some(code), "{args:?}");
+        // The report is the same: --fail-on changes the exit code only.
+        assert!(
+            stdout(&output).contains("unclean-leader-election")
+                || stdout(&output).contains("internal-topic-replication"),
+            "{args:?}: {}",
+            stdout(&output)
+        );
+    }
+    let default = kafkalint(&["check", warnings], root());
+    let lenient = kafkalint(&["check", "--fail-on", "error", warnings], root());
+    assert_eq!(stdout(&default), stdout(&lenient));
+    assert!(stdout(&lenient).contains("Found 0 errors, 3 warnings"));
+
+    // Notes never fail the run.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("server.properties"),
+        "broker.id=0\nzookeeper.connect=localhost:2181\nlog.dirs=/tmp/kafka-logs\n\
+         offsets.topic.replication.factor=1\ntransaction.state.log.replication.factor=1\n\
+         transaction.state.log.min.isr=1\n",
+    )
+    .unwrap();
+    for fail_on in ["warning", "error"] {
+        let output = kafkalint(&["check", "--fail-on", fail_on, "."], dir.path());
+        assert_eq!(output.status.code(), Some(0), "{fail_on}");
+        assert!(stdout(&output).contains("Found 0 errors, 0 warnings, 1 note"));
+    }
+
+    for bad in ["info", "never", "Error", ""] {
+        let args = ["check", "--fail-on", bad, "fixtures/seed-zk-3-brokers"];
+        assert_usage_error(&kafkalint(&args, root()), &args, "--fail-on");
+    }
+}
+
+#[test]
 fn kafka_version_is_a_release_line_kafkalint_knows() {
     for bad in ["5.0", "1.0", "latest", "4"] {
         let output = kafkalint(

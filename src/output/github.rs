@@ -2,10 +2,16 @@
 //! `::error file=…,line=…,col=…,endLine=…,endColumn=…,title=kafkalint(<rule>)::<message>`.
 //! Escaping follows `escapeProperty` and `escapeData` of actions/toolkit
 //! (`packages/core/src/command.ts`), which the runner undoes.
+//!
+//! `endColumn` is inclusive, the column of the span's last character, unlike SARIF's: the
+//! toolkit's `AnnotationProperties` defaults it to `startColumn` (one character), as it defaults
+//! `endLine` to `startLine`, and the checks API it feeds gives `start_column` 5 and
+//! `end_column` 10 for the six letters of a misspelt word. Columns go only with a span on one
+//! line: the toolkit says they cannot be sent otherwise, and the runner drops them.
 
-use super::{printable, region};
+use super::{Region, printable, region};
 use crate::Report;
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Label, Severity};
 
 /// A property value: `%`, CR, LF, `:` and `,` percent-encoded.
 fn escape_property(text: &str) -> String {
@@ -27,20 +33,44 @@ fn command(severity: Severity) -> &'static str {
     }
 }
 
+/// `line=…,col=…,endLine=…,endColumn=…` with an inclusive end column, or `line=…,endLine=…`
+/// for a span over several lines.
+fn position(report: &Report, label: &Label) -> String {
+    let Region {
+        start_line,
+        start_column,
+        mut end_line,
+        mut end_column,
+    } = region(report, label);
+    if label.span.end > label.span.start {
+        if end_column > 1 {
+            end_column -= 1;
+        } else {
+            // The span ends with a line break: its last character ends the line before.
+            (end_line, end_column) =
+                report.files[label.file].line_column(label.span.end.max(1) - 1);
+        }
+    } else {
+        // An empty span (a key the file does not set): its first character.
+        (end_line, end_column) = (start_line, start_column);
+    }
+    if end_line == start_line {
+        format!("line={start_line},col={start_column},endLine={end_line},endColumn={end_column}")
+    } else {
+        format!("line={start_line},endLine={end_line}")
+    }
+}
+
 pub fn github(report: &Report) -> String {
     let mut out = String::new();
     for diagnostic in &report.diagnostics {
         let primary = diagnostic.primary();
-        let at = region(report, primary);
         let file = printable(&report.files[primary.file].path, false);
         out.push_str(&format!(
-            "::{} file={},line={},col={},endLine={},endColumn={},title={}::{}\n",
+            "::{} file={},{},title={}::{}\n",
             command(diagnostic.severity),
             escape_property(&file),
-            at.start_line,
-            at.start_column,
-            at.end_line,
-            at.end_column,
+            position(report, primary),
             escape_property(&format!("kafkalint({})", diagnostic.rule)),
             // Line breaks stay line breaks in the annotation (`%0A`); other control characters
             // are shown escaped.
@@ -53,6 +83,51 @@ pub fn github(report: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::source::SourceFile;
+
+    fn position_of(bytes: &str, span: std::ops::Range<usize>) -> String {
+        let report = Report {
+            files: vec![SourceFile::new("s.properties".into(), bytes.into())],
+            clusters: Vec::new(),
+            diagnostics: Vec::new(),
+            skipped: Vec::new(),
+            suppressed: 0,
+            only: None,
+        };
+        let label = Label {
+            file: 0,
+            span,
+            message: String::new(),
+        };
+        position(&report, &label)
+    }
+
+    #[test]
+    fn end_column_is_the_last_character() {
+        let text = "a=1\nlog.dirs=/tmp/é\nb=2\\\n  3\n";
+        // `1`: one character, col 3 to 3.
+        assert_eq!(
+            position_of(text, 2..3),
+            "line=1,col=3,endLine=1,endColumn=3"
+        );
+        // `/tmp/é`, six characters (seven bytes) from column 10.
+        assert_eq!(
+            position_of(text, 13..20),
+            "line=2,col=10,endLine=2,endColumn=15"
+        );
+        // An empty span marks its first character.
+        assert_eq!(
+            position_of(text, 0..0),
+            "line=1,col=1,endLine=1,endColumn=1"
+        );
+        // A span ending with its line break ends on its own line.
+        assert_eq!(
+            position_of(text, 0..4),
+            "line=1,col=1,endLine=1,endColumn=4"
+        );
+        // Over a continuation line: lines only.
+        assert_eq!(position_of(text, 21..29), "line=3,endLine=4");
+    }
 
     #[test]
     fn escapes_as_actions_toolkit_does() {
