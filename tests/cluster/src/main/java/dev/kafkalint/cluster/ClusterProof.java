@@ -873,6 +873,7 @@ public final class ClusterProof {
                 cmd.add(dir.resolve("support/zookeeper.properties").toString());
                 zookeeper = launch("zookeeper", cmd);
                 awaitPort(zkPort, zookeeper, "zookeeper");
+                say("  ZooKeeper (ZooKeeperServerMain) listening on 127.0.0.1:%d in %s", zkPort, secs(System.nanoTime() - t));
             } else if (!formatted) {
                 String clusterId = Uuid.randomUuid().toString();
                 List<Process> formats = new ArrayList<>();
@@ -901,9 +902,11 @@ public final class ClusterProof {
                 nodes[id] = launch("node-" + id, cmd);
             }
             startedAt = launched;
+            starts++;
         }
 
         long startedAt;
+        int starts;
 
         void awaitBrokers(Admin admin) throws Exception {
             long deadline = startedAt + START_TIMEOUT.toNanos();
@@ -916,7 +919,8 @@ public final class ClusterProof {
                     if (seen == NODES) {
                         long up = System.nanoTime() - startedAt;
                         say("  3 brokers up (describeCluster) %s after launch, ports %s", secs(up), bootstrap());
-                        timings.add(String.format(Locale.ROOT, "%s: 3 brokers up in %s", dir.getFileName(), secs(up)));
+                        timings.add(String.format(Locale.ROOT, "%s: 3 brokers up in %s%s", dir.getFileName(), secs(up),
+                                starts > 1 ? " (restart on the same log dirs)" : ""));
                         return;
                     }
                 } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
