@@ -179,10 +179,11 @@ fn suppressed_edits(report: &Report) -> Vec<Edit> {
         return Vec::new();
     }
     let settings = crate::FileSettings::new(&report.files, &report.clusters);
+    let folders = crate::rules::Folders::new(&report.files);
     let all: Vec<Diagnostic> = report
         .clusters
         .iter()
-        .flat_map(|cluster| crate::cluster_diagnostics(cluster, &report.files))
+        .flat_map(|cluster| crate::cluster_diagnostics(cluster, &report.files, &folders))
         .collect();
     let judged = |rule: &str, file: usize| settings.judged(rule, file);
     let (kept, _) = crate::suppress::apply(&report.files, all.clone(), &judged);

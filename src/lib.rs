@@ -10,6 +10,7 @@ pub mod coordinator;
 pub mod diagnostic;
 pub mod fix;
 pub mod output;
+mod parallel;
 pub mod properties;
 pub mod rules;
 pub mod secrets;
@@ -196,11 +197,16 @@ fn target(cluster: &Cluster, files: &[SourceFile], options: &Options) -> cluster
 
 /// The findings of the rules a cluster's config file selects, before suppressions, path
 /// ignores and severity overrides.
-pub(crate) fn cluster_diagnostics(cluster: &Cluster, files: &[SourceFile]) -> Vec<Diagnostic> {
+pub(crate) fn cluster_diagnostics(
+    cluster: &Cluster,
+    files: &[SourceFile],
+    folders: &rules::Folders,
+) -> Vec<Diagnostic> {
     let config = cluster.config.as_deref();
     let context = rules::Context {
         files,
         strict: config.is_some_and(|config| config.strict),
+        folders,
     };
     rules::check_selected(cluster, &context, &|rule| {
         config.is_none_or(|config| config.runs(rule))
@@ -250,6 +256,7 @@ pub(crate) fn run(
         found.clusters[index].target = target(&found.clusters[index], &found.files, options);
     }
     let settings = FileSettings::new(&found.files, &found.clusters);
+    let folders = rules::Folders::new(&found.files);
     let reported = |diagnostic: &Diagnostic| {
         settings.judged(diagnostic.rule, diagnostic.primary().file)
             && only.is_none_or(|only| {
@@ -261,12 +268,13 @@ pub(crate) fn run(
     };
     // Filtered before suppressing too, so that `suppressed` counts only what was reported on;
     // suppressions in the buffer apply to findings located in it, which are all kept.
-    let diagnostics: Vec<Diagnostic> = found
-        .clusters
-        .iter()
-        .flat_map(|cluster| cluster_diagnostics(cluster, &found.files))
-        .filter(reported)
-        .collect();
+    let diagnostics: Vec<Diagnostic> = parallel::map(&found.clusters, |cluster| {
+        cluster_diagnostics(cluster, &found.files, &folders)
+    })
+    .into_iter()
+    .flatten()
+    .filter(reported)
+    .collect();
     let judged = |rule: &str, file: usize| settings.judged(rule, file);
     let (diagnostics, suppressed) = suppress::apply(&found.files, diagnostics, &judged);
     let mut diagnostics: Vec<Diagnostic> = diagnostics

@@ -21,8 +21,12 @@ pub struct SourceFile {
 impl SourceFile {
     /// Parses `bytes` read from `path`.
     pub fn new(path: String, bytes: Vec<u8>) -> Self {
-        let line_starts = line_starts(&bytes);
-        let (properties, parse_error) = properties::parse_lenient(&bytes);
+        let mut line_starts = line_starts(&bytes);
+        let (mut properties, parse_error) = properties::parse_lenient(&bytes);
+        // Every file of a tree stays in memory until output: no spare capacity kept.
+        line_starts.shrink_to_fit();
+        properties.entries.shrink_to_fit();
+        properties.comments.shrink_to_fit();
         SourceFile {
             path,
             bytes,

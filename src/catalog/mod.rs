@@ -111,8 +111,15 @@ impl KeyEntry {
 
 /// Every broker key of release `version`, sorted by name.
 pub fn keys(version: KafkaVersion) -> impl Iterator<Item = (&'static str, &'static KeySpec)> {
-    KEYS.iter()
-        .filter_map(move |entry| spec(entry.name, version).map(|spec| (entry.name, spec)))
+    let bit = version.release_bit();
+    KEYS.iter().filter_map(move |entry| {
+        let bit = bit?;
+        entry
+            .variants
+            .iter()
+            .find(|variant| variant.releases & bit != 0)
+            .map(|variant| (entry.name, &variant.spec))
+    })
 }
 
 /// Kafka's default for a broker key in release `version`, in the text form a file would use;

@@ -276,9 +276,9 @@ fn discover_from(
         if shallow {
             walker = walker.max_depth(1);
         }
-        for entry in walker.into_iter().filter_entry(|entry| !skip_dir(entry)) {
-            let entry = entry.map_err(|error| walk_error(error, path))?;
-            if let Some(file) = read_walked(&entry, &mut found)? {
+        for (entry, read) in read_walk(walker, path) {
+            let entry = entry?;
+            if let Some(file) = accept_walked(&entry, read, &mut found)? {
                 let absolute = crate::config::absolute(entry.path());
                 if let Some(owner) = owners.get(&absolute) {
                     touched[*owner] = true;
@@ -426,10 +426,46 @@ fn read_walked(
     entry: &walkdir::DirEntry,
     found: &mut Discovered,
 ) -> Result<Option<SourceFile>, DiscoveryError> {
-    if !entry.file_type().is_file() || !is_properties_file(entry.path()) {
+    let read = is_candidate(entry).then(|| read(entry.path()));
+    accept_walked(entry, read, found)
+}
+
+/// Whether a walk reads this entry: a `.properties` file.
+fn is_candidate(entry: &walkdir::DirEntry) -> bool {
+    entry.file_type().is_file() && is_properties_file(entry.path())
+}
+
+/// Walked entries in walk order, each with its file read and parsed when it is a candidate.
+/// Reading and parsing, most of the time of a large tree, run on every core; the walk itself
+/// and what follows stay in order, so errors and results are the same as one by one.
+fn read_walk(walker: walkdir::WalkDir, root: &Path) -> Vec<WalkedEntry> {
+    let entries: Vec<Result<walkdir::DirEntry, DiscoveryError>> = walker
+        .into_iter()
+        .filter_entry(|entry| !skip_dir(entry))
+        .map(|entry| entry.map_err(|error| walk_error(error, root)))
+        .collect();
+    let reads = crate::parallel::map(&entries, |entry| match entry {
+        Ok(entry) if is_candidate(entry) => Some(read(entry.path())),
+        _ => None,
+    });
+    entries.into_iter().zip(reads).collect()
+}
+
+type WalkedEntry = (
+    Result<walkdir::DirEntry, DiscoveryError>,
+    Option<Result<SourceFile, DiscoveryError>>,
+);
+
+/// [`read_walked`] after the read: `read` is `None` when the entry is no candidate.
+fn accept_walked(
+    entry: &walkdir::DirEntry,
+    read: Option<Result<SourceFile, DiscoveryError>>,
+    found: &mut Discovered,
+) -> Result<Option<SourceFile>, DiscoveryError> {
+    let Some(read) = read else {
         return Ok(None);
-    }
-    let file = read(entry.path())?;
+    };
+    let file = read?;
     let name = entry.file_name().to_string_lossy().into_owned();
     if let Some(reason) = not_a_node(&file, &name) {
         if has_node_file_name(&name) {

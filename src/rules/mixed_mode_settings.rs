@@ -6,10 +6,9 @@
 use super::support::{entry_label, key_label, node_name};
 use super::{Context, Rule};
 use crate::catalog::KafkaVersion;
-use crate::cluster::topology::{BOOTSTRAP, VOTERS, migrating, quorum_nodes};
-use crate::cluster::{Cluster, Mode, Node};
+use crate::cluster::topology::{BOOTSTRAP, VOTERS, quorum_nodes};
+use crate::cluster::{Cluster, Mode};
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::source::SourceFile;
 
 pub const RULE: Rule = Rule {
     name: "mixed-mode-settings",
@@ -30,7 +29,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     for node in quorum_nodes(cluster, files) {
         // A migration beside it (ZooKeeper brokers and KRaft controllers are separate clusters
         // of one folder): zookeeper-migration-consistency judges who lacks the flag.
-        if migration_in_folder(files, node.node.file) {
+        if context.folders.migration_in_folder(node.node.file) {
             continue;
         }
         let properties = &files[node.node.file].properties;
@@ -113,18 +112,4 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         }
     }
     diagnostics
-}
-
-/// Whether a node file of `file`'s folder (this file included) sets
-/// `zookeeper.metadata.migration.enable=true`.
-fn migration_in_folder(files: &[SourceFile], file: usize) -> bool {
-    let folder = |index: usize| {
-        std::path::Path::new(&files[index].path)
-            .parent()
-            .map(std::path::Path::to_path_buf)
-    };
-    let own = folder(file);
-    (0..files.len())
-        .filter(|index| files[*index].parse_error.is_none() && folder(*index) == own)
-        .any(|index| migrating(files, &Node::new(index, &files[index])))
 }

@@ -50,6 +50,60 @@ pub struct Context<'a> {
     pub files: &'a [SourceFile],
     /// `strict = true` in `kafkalint.toml`: rules that only strict mode runs run.
     pub strict: bool,
+    /// What is known of the folders of every file read (not only this cluster's).
+    pub folders: &'a Folders,
+}
+
+/// The folders of every file read, found once per run: rules run once per cluster, and a scan
+/// of every file for each node would make a tree of many clusters quadratic.
+#[derive(Debug, Default)]
+pub struct Folders {
+    /// Per file: the index of its folder in `members`.
+    folder_of: Vec<usize>,
+    /// Per folder: its files, in file order.
+    members: Vec<Vec<usize>>,
+    /// Per folder: whether a node file of it sets `zookeeper.metadata.migration.enable=true`.
+    migrating: Vec<bool>,
+}
+
+impl Folders {
+    pub fn new(files: &[SourceFile]) -> Folders {
+        use std::collections::HashMap;
+        use std::path::Path;
+        let mut index_of: HashMap<Option<&Path>, usize> = HashMap::new();
+        let mut folders = Folders::default();
+        for (index, file) in files.iter().enumerate() {
+            let folder = *index_of
+                .entry(Path::new(&file.path).parent())
+                .or_insert_with(|| {
+                    folders.members.push(Vec::new());
+                    folders.migrating.push(false);
+                    folders.members.len() - 1
+                });
+            folders.folder_of.push(folder);
+            folders.members[folder].push(index);
+            folders.migrating[folder] |= file.parse_error.is_none()
+                && crate::cluster::topology::migrating(
+                    files,
+                    &crate::cluster::Node::new(index, file),
+                );
+        }
+        folders
+    }
+
+    /// The files of `file`'s folder (`file` included), in file order.
+    pub fn beside(&self, file: usize) -> &[usize] {
+        self.folder_of
+            .get(file)
+            .map_or(&[], |folder| &self.members[*folder])
+    }
+
+    /// Whether a node file of `file`'s folder sets `zookeeper.metadata.migration.enable=true`.
+    pub fn migration_in_folder(&self, file: usize) -> bool {
+        self.folder_of
+            .get(file)
+            .is_some_and(|folder| self.migrating[*folder])
+    }
 }
 
 pub struct Rule {

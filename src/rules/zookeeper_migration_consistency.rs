@@ -2,10 +2,8 @@
 //! `zookeeper.metadata.migration.enable` differs between the ZooKeeper brokers, between them and
 //! the KRaft controllers beside them, or between the controllers.
 
-use std::path::Path;
-
 use super::support::{any_placeholder, is_fragment, node_name, parsed_value};
-use super::{Context, Rule};
+use super::{Context, Folders, Rule};
 use crate::catalog::KafkaVersion;
 use crate::catalog::value::Parsed;
 use crate::cluster::{Cluster, Effective, Mode, Node};
@@ -82,7 +80,14 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         .collect();
     if !brokers.is_empty() {
         brokers_disagree(files, cluster, &brokers, &mut diagnostics);
-        refused_by_controllers(files, cluster, version, &brokers, &mut diagnostics);
+        refused_by_controllers(
+            files,
+            context.folders,
+            cluster,
+            version,
+            &brokers,
+            &mut diagnostics,
+        );
     }
     let controllers: Vec<&Flag> = flags
         .iter()
@@ -142,14 +147,20 @@ fn brokers_disagree(
 /// sit beside the ZooKeeper brokers, and discovery makes them a cluster of their own.
 fn controllers_beside<'a>(
     files: &'a [SourceFile],
+    folders: &Folders,
     cluster: &Cluster,
     version: KafkaVersion,
 ) -> Vec<Flag<'a>> {
-    let folder = |file: usize| Path::new(&files[file].path).parent().map(Path::to_path_buf);
-    let folders: Vec<_> = cluster.files.iter().map(|file| folder(*file)).collect();
-    (0..files.len())
+    let mut beside: Vec<usize> = cluster
+        .files
+        .iter()
+        .flat_map(|file| folders.beside(*file).iter().copied())
         .filter(|file| !cluster.files.contains(file) && files[*file].parse_error.is_none())
-        .filter(|file| folders.contains(&folder(*file)))
+        .collect();
+    beside.sort_unstable();
+    beside.dedup();
+    beside
+        .into_iter()
         .map(|file| Node::new(file, &files[file]))
         .filter(|node| node.mode == Mode::KRaft && node.roles.controller)
         .filter(|node| takes_part(files, cluster, node))
@@ -180,6 +191,7 @@ fn takes_part(files: &[SourceFile], cluster: &Cluster, controller: &Node) -> boo
 
 fn refused_by_controllers(
     files: &[SourceFile],
+    folders: &Folders,
     cluster: &Cluster,
     version: KafkaVersion,
     brokers: &[&Flag],
@@ -189,7 +201,7 @@ fn refused_by_controllers(
     if on.is_empty() {
         return;
     }
-    let controllers = controllers_beside(files, cluster, version);
+    let controllers = controllers_beside(files, folders, cluster, version);
     let off: Vec<&Flag> = controllers.iter().filter(|f| !f.enabled).collect();
     if off.is_empty() {
         return;
