@@ -116,12 +116,22 @@ pub struct Setting {
 /// The `server.properties` settings an image writes for `vars`, in file order (a later setting
 /// of a key wins). `tag` is the image tag, which decides defaults that depend on the release.
 pub fn translate(image: Image, tag: Option<&str>, vars: &[Var]) -> Vec<Setting> {
-    match image {
+    let mut settings = match image {
         Image::Apache => apache(vars),
         Image::Confluent => confluent(vars),
         Image::Bitnami => bitnami(tag, vars),
         Image::Wurstmeister => wurstmeister(vars),
-    }
+    };
+    // What the image writes by itself and a variable sets again is one line of the file,
+    // replaced in place, not a repeat.
+    let set_by_vars: Vec<String> = settings
+        .iter()
+        .filter(|setting| setting.origin != Origin::Image)
+        .map(|setting| setting.key.clone())
+        .collect();
+    settings
+        .retain(|setting| setting.origin != Origin::Image || !set_by_vars.contains(&setting.key));
+    settings
 }
 
 fn lookup<'a>(vars: &'a [Var], name: &str) -> Option<(usize, &'a Var)> {
@@ -461,7 +471,7 @@ fn bitnami(tag: Option<&str>, vars: &[Var]) -> Vec<Setting> {
     let kafka4 = tag
         .and_then(|tag| tag.split(['.', '-']).next())
         .and_then(|major| major.parse::<u32>().ok())
-        .is_none_or(|major| major >= 4);
+        .is_some_and(|major| major >= 4);
     let mut settings = stock_file_settings(kafka4);
     settings.push(Setting {
         key: "log.dirs".into(),

@@ -106,3 +106,29 @@ fn strimzi_config_and_pools() {
         "1"
     );
 }
+
+#[test]
+fn a_compose_fix_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("docker-compose.yml");
+    std::fs::copy(
+        "fixtures/internal-topic-replication/bad-compose/docker-compose.yml",
+        &path,
+    )
+    .unwrap();
+    let options = crate::Options::default();
+    let report = crate::check(std::slice::from_ref(&path), &options).unwrap();
+    let fixed = crate::fix::fix(report, &options).unwrap();
+    assert_eq!(fixed.changes.len(), 1, "one file written once");
+    crate::fix::write(&fixed.changes).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.matches("REPLICATION_FACTOR: 3").count(), 2);
+    assert_eq!(text.matches("REPLICATION_FACTOR=3").count(), 1);
+    let again = crate::check(std::slice::from_ref(&path), &options).unwrap();
+    assert!(
+        again
+            .diagnostics
+            .iter()
+            .all(|d| d.rule != "internal-topic-replication")
+    );
+}
