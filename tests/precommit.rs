@@ -240,6 +240,7 @@ fn the_hook_runs_on_properties_and_yaml_files_only() {
             "kafka/README.md",
             "docker-compose.yml",
             "k8s/kafka.yaml",
+            ".pre-commit-config.yaml",
         ])
         .output()
         .unwrap();
@@ -256,7 +257,8 @@ fn the_hook_runs_on_properties_and_yaml_files_only() {
          kafka/properties False\n\
          kafka/README.md False\n\
          docker-compose.yml True\n\
-         k8s/kafka.yaml True\n",
+         k8s/kafka.yaml True\n\
+         .pre-commit-config.yaml False\n",
         "{}",
         String::from_utf8_lossy(&python.stderr)
     );
