@@ -79,6 +79,8 @@ pub fn fix(report: Report, options: &Options) -> Result<Fixed, FixError> {
         if applied.is_empty() {
             break;
         }
+        // The nodes of one YAML file share its bytes: an edit of one is an edit of all.
+        let edits = crate::sources::share_edits(&current.files, edits);
         let bytes: Vec<Vec<u8>> = current
             .files
             .iter()
@@ -217,7 +219,7 @@ fn recheck(report: &Report, bytes: Vec<Vec<u8>>, options: &Options) -> Report {
         .files
         .iter()
         .zip(bytes)
-        .map(|(file, bytes)| SourceFile::new(file.path.clone(), bytes))
+        .map(|(file, bytes)| file.with_bytes(bytes))
         .collect();
     let clusters = report
         .clusters
@@ -342,8 +344,10 @@ fn verify(
 pub fn diff(fixed: &Fixed) -> String {
     let mut text = String::new();
     for change in &fixed.changes {
+        let read_as = &fixed.report.files[change.file];
         let shown = |bytes: &[u8]| {
-            SourceFile::new(change.path.clone(), bytes.to_vec())
+            read_as
+                .with_bytes(bytes.to_vec())
                 .display_text()
                 .text
                 .replace("\r\n", "\n")

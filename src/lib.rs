@@ -15,6 +15,7 @@ pub mod properties;
 pub mod rules;
 pub mod secrets;
 pub mod source;
+pub mod sources;
 pub mod suppress;
 
 use std::path::{Path, PathBuf};
@@ -286,6 +287,8 @@ pub(crate) fn run(
         })
         .collect();
     sort(&found.files, &mut diagnostics);
+    sources::dedupe(&found.files, &mut diagnostics);
+    sources::restrict_fixes(&found.files, &mut diagnostics);
     Report {
         files: found.files,
         clusters: found.clusters,

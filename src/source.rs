@@ -3,6 +3,7 @@
 
 use crate::properties::{self, ParseError, PropertiesFile, Span};
 use crate::secrets;
+use crate::sources::YamlView;
 
 /// One configuration file: its path as the user named it, its bytes, and what they parse to.
 #[derive(Debug)]
@@ -15,6 +16,9 @@ pub struct SourceFile {
     pub properties: PropertiesFile,
     /// Why `Properties.load` would throw on this file, if it would.
     pub parse_error: Option<ParseError>,
+    /// For a node read from YAML (a compose service, a Strimzi resource): what it stands for.
+    /// Its `properties` are the settings Kafka gets, with the spans of the YAML scalars.
+    pub yaml: Option<Box<YamlView>>,
     line_starts: Vec<usize>,
 }
 
@@ -32,7 +36,42 @@ impl SourceFile {
             bytes,
             properties,
             parse_error,
+            yaml: None,
             line_starts,
+        }
+    }
+
+    /// A node of a YAML file: `properties` computed from `bytes` by [`crate::sources`].
+    pub fn from_yaml(
+        path: String,
+        bytes: Vec<u8>,
+        properties: PropertiesFile,
+        view: YamlView,
+    ) -> Self {
+        SourceFile {
+            line_starts: line_starts(&bytes),
+            path,
+            bytes,
+            properties,
+            parse_error: None,
+            yaml: Some(Box::new(view)),
+        }
+    }
+
+    /// The same file read again from other bytes (after a fix), as it was read.
+    pub fn with_bytes(&self, bytes: Vec<u8>) -> SourceFile {
+        match &self.yaml {
+            None => SourceFile::new(self.path.clone(), bytes),
+            Some(view) => crate::sources::reread(&self.path, bytes, view),
+        }
+    }
+
+    /// How messages name the file: its file name, and for a YAML node which one.
+    pub fn short_name(&self) -> String {
+        let file_name = self.path.rsplit('/').next().unwrap_or_default();
+        match &self.yaml {
+            None => file_name.to_string(),
+            Some(view) => format!("{file_name}, {}", view.label),
         }
     }
 
@@ -54,7 +93,10 @@ impl SourceFile {
 
     /// The text output may show for this file.
     pub fn display_text(&self) -> DisplayText {
-        DisplayText::build(&self.bytes, &secret_spans(&self.bytes, &self.properties))
+        match &self.yaml {
+            Some(view) => DisplayText::build(&self.bytes, &view.secrets),
+            None => DisplayText::build(&self.bytes, &secret_spans(&self.bytes, &self.properties)),
+        }
     }
 }
 

@@ -209,7 +209,7 @@ fn a_commit_that_breaks_a_cluster_fails_and_its_fix_goes_through() {
 }
 
 #[test]
-fn the_hook_runs_on_properties_files_only() {
+fn the_hook_runs_on_properties_and_yaml_files_only() {
     // The hook's `files:` regex, read from the committed hook definition and matched as
     // pre-commit matches it (Python's `re.search` on the path from the repository's root).
     // Every `.properties` file may be a node file (discovery also reads the keys), and
@@ -238,6 +238,9 @@ fn the_hook_runs_on_properties_files_only() {
             "kafka/server.properties.bak",
             "kafka/properties",
             "kafka/README.md",
+            "docker-compose.yml",
+            "k8s/kafka.yaml",
+            ".pre-commit-config.yaml",
         ])
         .output()
         .unwrap();
@@ -252,7 +255,10 @@ fn the_hook_runs_on_properties_files_only() {
          kafka/client.properties True\n\
          kafka/server.properties.bak False\n\
          kafka/properties False\n\
-         kafka/README.md False\n",
+         kafka/README.md False\n\
+         docker-compose.yml True\n\
+         k8s/kafka.yaml True\n\
+         .pre-commit-config.yaml False\n",
         "{}",
         String::from_utf8_lossy(&python.stderr)
     );

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Cluster, Mode, Node, Target};
 use crate::source::SourceFile;
+use crate::sources;
 
 #[derive(Debug, thiserror::Error)]
 pub enum DiscoveryError {
@@ -185,7 +186,15 @@ pub fn discover_changed(
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        if not_a_node(&file, &name).is_some() {
+        let yaml = sources::is_yaml_name(&name);
+        if yaml
+            && sources::read_named(path, file.path.clone(), file.bytes.clone())
+                .clusters
+                .is_empty()
+        {
+            continue;
+        }
+        if !yaml && not_a_node(&file, &name).is_some() {
             continue;
         }
         let absolute = crate::config::absolute(path);
@@ -254,6 +263,12 @@ fn discover_from(
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
+            if sources::is_yaml_name(&name) {
+                let shown = file.path.clone();
+                let read = sources::read_named(path, file.path, file.bytes);
+                add_yaml(&mut found, read, declared_brokers, Some(&shown))?;
+                continue;
+            }
             if let Some(reason) = not_a_node(&file, &name) {
                 return Err(DiscoveryError::NotAConfig {
                     path: file.path,
@@ -276,9 +291,22 @@ fn discover_from(
         if shallow {
             walker = walker.max_depth(1);
         }
-        for (entry, read) in read_walk(walker, path) {
+        let mut yaml_by_dir: BTreeMap<PathBuf, Vec<(String, Vec<u8>)>> = BTreeMap::new();
+        for (entry, read_file) in read_walk(walker, path) {
             let entry = entry?;
-            if let Some(file) = accept_walked(&entry, read, &mut found)? {
+            if entry.file_type().is_file()
+                && sources::is_yaml_name(&entry.file_name().to_string_lossy())
+            {
+                let file = read(entry.path())?;
+                if sources::worth_reading(&file.bytes) {
+                    yaml_by_dir
+                        .entry(parent_dir(entry.path()))
+                        .or_default()
+                        .push((file.path, file.bytes));
+                }
+                continue;
+            }
+            if let Some(file) = accept_walked(&entry, read_file, &mut found)? {
                 let absolute = crate::config::absolute(entry.path());
                 if let Some(owner) = owners.get(&absolute) {
                     touched[*owner] = true;
@@ -291,6 +319,14 @@ fn discover_from(
                 read_files.insert(absolute, found.files.len());
                 found.files.push(file);
             }
+        }
+        for (_, files) in yaml_by_dir {
+            add_yaml(
+                &mut found,
+                sources::read_files(files, &[]),
+                declared_brokers,
+                None,
+            )?;
         }
     }
 
@@ -351,6 +387,13 @@ pub fn discover_buffer(
         });
     };
     let file = SourceFile::new(display_path(buffer.path), buffer.bytes.to_vec());
+    if sources::is_yaml_name(&name.to_string_lossy()) {
+        return Err(DiscoveryError::NotAConfig {
+            path: file.path,
+            reason: "a YAML file cannot be checked from standard input yet; check the saved file"
+                .into(),
+        });
+    }
     if let Some(reason) = not_a_node(&file, &name.to_string_lossy()) {
         return Err(DiscoveryError::NotAConfig {
             path: file.path,
@@ -398,6 +441,45 @@ pub fn discover_buffer(
     }
     let by_dir = BTreeMap::from([(dir.to_path_buf(), members)]);
     Ok((group(found, &[], &by_dir, declared_brokers), index))
+}
+
+/// Adds what YAML files gave: their nodes, one cluster per compose file or Strimzi `Kafka`,
+/// and notes on what was passed over. A `named` file (its path) that gives no cluster, or is
+/// no YAML, is an error; a walked one that is no YAML is noted when its name says compose.
+fn add_yaml(
+    found: &mut Discovered,
+    read: sources::Found,
+    declared_brokers: Option<usize>,
+    named: Option<&str>,
+) -> Result<(), DiscoveryError> {
+    if let Some(path) = named {
+        if let Some((path, reason)) = read.errors.first().cloned() {
+            return Err(DiscoveryError::NotAConfig { path, reason });
+        }
+        if read.clusters.is_empty() {
+            let mut reason = "no service with a Kafka image kafkalint knows (apache/kafka, confluentinc/cp-kafka, bitnami/kafka, wurstmeister/kafka) and no Strimzi Kafka resource".to_string();
+            for note in &read.notes {
+                reason.push_str(&format!("\n  {note}"));
+            }
+            return Err(DiscoveryError::NotAConfig {
+                path: path.to_string(),
+                reason,
+            });
+        }
+    }
+    found.skipped.extend(read.notes);
+    for (path, reason) in read.errors {
+        if path.to_ascii_lowercase().contains("compose") {
+            found.skipped.push(format!("{path}: {reason}"));
+        }
+    }
+    for (name, files) in read.clusters {
+        let start = found.files.len();
+        found.files.extend(files);
+        let members: Vec<usize> = (start..found.files.len()).collect();
+        push_clusters(found, name, &members, declared_brokers);
+    }
+    Ok(())
 }
 
 fn parent_dir(path: &Path) -> PathBuf {

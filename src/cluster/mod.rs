@@ -128,6 +128,15 @@ impl Cluster {
         if self.declared_brokers.is_some() {
             return true;
         }
+        // A YAML node that stands for an unknown number of brokers (`deploy.mode: global`).
+        if self.nodes.iter().any(|node| {
+            files[node.file]
+                .yaml
+                .as_ref()
+                .is_some_and(|view| !view.count_known)
+        }) {
+            return false;
+        }
         let mut brokers = self.brokers();
         let (Some(only), None) = (brokers.next(), brokers.next()) else {
             return true;

@@ -9,12 +9,7 @@ use crate::source::SourceFile;
 
 /// How a message names a node: `broker 0`, `node 3`, or its file when it has no id.
 pub fn node_name(files: &[SourceFile], node: &Node) -> String {
-    let file_name = files[node.file]
-        .path
-        .rsplit('/')
-        .next()
-        .unwrap_or_default()
-        .to_string();
+    let file_name = files[node.file].short_name();
     match node.id_entry(files) {
         Some(entry) if node.mode == Mode::ZooKeeper || entry.key == "broker.id" => {
             format!("broker {} ({file_name})", entry.value.trim())

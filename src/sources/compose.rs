@@ -1,0 +1,315 @@
+//! docker-compose files: each service running a Kafka image kafkalint knows is a node, its
+//! settings those the image writes for its `environment` (see [`super::images`]).
+
+use super::images::{self, Image, Origin, Var};
+use super::yaml::{Node, Scalar, Style};
+use super::{Edit, NodeSpec, YamlEntry};
+use crate::properties::Span;
+
+/// One variable of a service's `environment`, where it is written.
+#[derive(Debug, Clone)]
+struct EnvVar {
+    var: Var,
+    name_span: Span,
+    value_span: Span,
+    /// How a fix may replace the value: `None` when it cannot be replaced byte for byte.
+    edit: Option<Edit>,
+}
+
+/// Reads the services of a compose file (its first document). Returns the nodes and notes on
+/// what was passed over.
+pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
+    let Some(services) = document.get("services") else {
+        return Vec::new();
+    };
+    let mut nodes = Vec::new();
+    for (name, service) in services.entries() {
+        let Some(name) = name.text() else { continue };
+        let Some(image_node) = service.get("image").and_then(Node::scalar) else {
+            continue;
+        };
+        let Some(image_text) = interpolate(&image_node.value) else {
+            notes.push(format!(
+                "service `{name}`: its image `{}` is set from the environment; not read",
+                image_node.value
+            ));
+            continue;
+        };
+        let Some(image) = images::classify(&image_text) else {
+            if images::looks_like_kafka(&image_text) {
+                notes.push(format!(
+                    "service `{name}`: kafkalint does not know how image `{image_text}` turns its environment into Kafka settings; not read"
+                ));
+            }
+            continue;
+        };
+        if let Some(mounted) = mounted_config(service, image) {
+            notes.push(format!(
+                "service `{name}`: its Kafka configuration comes from the mounted `{mounted}`; not read from the environment (check that file)"
+            ));
+            continue;
+        }
+        let env = environment(service, name, notes);
+        let (_, tag) = images::repository(&image_text);
+        let vars: Vec<Var> = env.iter().map(|var| var.var.clone()).collect();
+        let settings = images::translate(image, tag.as_deref(), &vars);
+        // An env_file may set any variable: what the image would write by itself is unknown.
+        let has_env_file = service.get("env_file").is_some();
+        let mut entries = Vec::new();
+        for setting in settings {
+            let (key_span, value_span, edit) = match setting.origin {
+                Origin::Var(index) => (
+                    env[index].name_span.clone(),
+                    env[index].value_span.clone(),
+                    env[index].edit,
+                ),
+                Origin::DerivedFrom(index) => (
+                    env[index].value_span.clone(),
+                    env[index].value_span.clone(),
+                    None,
+                ),
+                Origin::Image => (image_node.span.clone(), image_node.span.clone(), None),
+            };
+            let unknown =
+                setting.value.is_none() || (has_env_file && setting.origin == Origin::Image);
+            entries.push(YamlEntry {
+                value: if unknown {
+                    format!("${{{}}}", setting.key)
+                } else {
+                    setting.value.unwrap_or_default()
+                },
+                key: setting.key,
+                key_span,
+                value_span,
+                edit: if unknown { None } else { edit },
+            });
+        }
+        let (count, count_known) = replicas(service);
+        let label = format!("service `{name}`");
+        for replica in 0..count {
+            nodes.push(NodeSpec {
+                id: format!("service {name} {replica}"),
+                label: if count > 1 {
+                    format!("{label} (one of {count} replicas)")
+                } else {
+                    label.clone()
+                },
+                entries: entries.clone(),
+                count_known,
+                image: Some(image),
+                forbidden: Vec::new(),
+            });
+        }
+    }
+    nodes
+}
+
+/// How many containers the service runs: `deploy.replicas`, else `scale`, else 1; with
+/// `deploy.mode: global`, one per swarm node: unknown (counted as one).
+fn replicas(service: &Node) -> (usize, bool) {
+    let deploy = service.get("deploy");
+    if deploy
+        .and_then(|deploy| deploy.get("mode"))
+        .and_then(Node::text)
+        .is_some_and(|mode| mode == "global")
+    {
+        return (1, false);
+    }
+    let count = deploy
+        .and_then(|deploy| deploy.get("replicas"))
+        .or_else(|| service.get("scale"))
+        .and_then(Node::text)
+        .and_then(interpolate)
+        .map(|count| count.trim().parse::<usize>());
+    match count {
+        None => (1, true),
+        // More containers than a file can stand for one by one: unknown.
+        Some(Ok(count)) if count <= 1000 => (count, true),
+        Some(_) => (1, false),
+    }
+}
+
+/// A volume that puts the image's configuration file in place (the image then ignores the
+/// environment, or merges into that file): its target.
+fn mounted_config(service: &Node, image: Image) -> Option<String> {
+    let targets: &[&str] = match image {
+        // libkafka.sh: a server.properties in $KAFKA_MOUNTED_CONF_DIR skips the environment.
+        Image::Bitnami => &["/bitnami/kafka/config"],
+        // configure: /mnt/shared/config is copied over /opt/kafka/config.
+        Image::Apache => &["/mnt/shared/config"],
+        Image::Confluent | Image::Wurstmeister => &[],
+    };
+    service.get("volumes")?.items().iter().find_map(|volume| {
+        let target = match volume {
+            Node::Scalar(scalar) => {
+                let mut parts = scalar.value.split(':');
+                let first = parts.next()?;
+                parts.next().unwrap_or(first).to_string()
+            }
+            Node::Map(_) => volume.get("target")?.text()?.to_string(),
+            Node::Seq(_) => return None,
+        };
+        let target = target.trim_end_matches('/');
+        (target.ends_with("server.properties")
+            || target.ends_with("kafka.properties")
+            || targets
+                .iter()
+                .any(|dir| target == *dir || target.starts_with(&format!("{dir}/"))))
+        .then(|| target.to_string())
+    })
+}
+
+/// The service's `environment`, as a mapping or a list of `NAME=value` strings.
+fn environment(service: &Node, service_name: &str, notes: &mut Vec<String>) -> Vec<EnvVar> {
+    let Some(environment) = service.get("environment") else {
+        return Vec::new();
+    };
+    let mut vars = Vec::new();
+    match environment {
+        Node::Map(entries) => {
+            for (name, value) in entries {
+                let Some(name) = name.scalar() else { continue };
+                let value = value.scalar();
+                vars.push(match value {
+                    // `NAME:` with no value: Compose takes it from the shell.
+                    Some(value) if !value.is_null() => {
+                        let resolved = interpolate(&value.value);
+                        EnvVar {
+                            edit: edit_of(value, resolved.as_deref()),
+                            var: Var {
+                                name: name.value.clone(),
+                                value: resolved,
+                            },
+                            name_span: name.span.clone(),
+                            value_span: value.span.clone(),
+                        }
+                    }
+                    _ => EnvVar {
+                        var: Var {
+                            name: name.value.clone(),
+                            value: None,
+                        },
+                        name_span: name.span.clone(),
+                        value_span: name.span.clone(),
+                        edit: None,
+                    },
+                });
+            }
+        }
+        Node::Seq(items) => {
+            for item in items {
+                let Some(item) = item.scalar() else {
+                    if let Node::Map(entries) = item {
+                        let name = entries
+                            .first()
+                            .and_then(|(key, _)| key.text())
+                            .unwrap_or_default();
+                        notes.push(format!(
+                            "service `{service_name}`: environment item `- {name}: ...` is a mapping, which Compose rejects (a list item is `- NAME=value`); not read"
+                        ));
+                    }
+                    continue;
+                };
+                vars.push(list_item(item));
+            }
+        }
+        Node::Scalar(_) => {}
+    }
+    vars
+}
+
+/// `- NAME=value`, or `- NAME` (taken from the shell).
+fn list_item(item: &Scalar) -> EnvVar {
+    let Some((name, value)) = item.value.split_once('=') else {
+        return EnvVar {
+            var: Var {
+                name: item.value.clone(),
+                value: None,
+            },
+            name_span: item.span.clone(),
+            value_span: item.span.clone(),
+            edit: None,
+        };
+    };
+    let resolved = interpolate(value);
+    let (name_span, value_span, edit) = if item.exact {
+        let equals = item.span.start + name.len();
+        let value_span = equals + 1..item.span.end;
+        let edit = (resolved.as_deref() == Some(value)).then_some(Edit { style: item.style });
+        (item.span.start..equals, value_span, edit)
+    } else {
+        (item.span.clone(), item.span.clone(), None)
+    };
+    EnvVar {
+        var: Var {
+            name: name.to_string(),
+            value: resolved,
+        },
+        name_span,
+        value_span,
+        edit,
+    }
+}
+
+/// A value a fix may replace byte for byte: written on one line exactly as Compose reads it.
+fn edit_of(scalar: &Scalar, resolved: Option<&str>) -> Option<Edit> {
+    (scalar.exact && scalar.style != Style::Block && resolved == Some(scalar.value.as_str()))
+        .then_some(Edit {
+            style: scalar.style,
+        })
+}
+
+/// Compose's interpolation of a value: `$$` is `$`; `${NAME:-default}` and `${NAME-default}`
+/// give their default when it is literal. `None` when the value depends on the shell
+/// (`$NAME`, `${NAME}`, `${NAME:?error}`, `${NAME:+other}`, or a default that does).
+pub fn interpolate(raw: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut rest = raw;
+    while let Some(at) = rest.find('$') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at + 1..];
+        if let Some(after) = rest.strip_prefix('$') {
+            out.push('$');
+            rest = after;
+        } else if let Some(inner) = rest.strip_prefix('{') {
+            let close = inner.find('}')?;
+            let expression = &inner[..close];
+            rest = &inner[close + 1..];
+            let name_end = expression
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(expression.len());
+            let operator = &expression[name_end..];
+            let default = operator
+                .strip_prefix(":-")
+                .or_else(|| operator.strip_prefix('-'))
+                .filter(|default| !default.contains('$'))?;
+            out.push_str(default);
+        } else if rest.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            return None;
+        } else {
+            out.push('$');
+        }
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interpolation_resolves_literal_defaults_only() {
+        assert_eq!(
+            interpolate("PLAINTEXT://kafka:9092").as_deref(),
+            Some("PLAINTEXT://kafka:9092")
+        );
+        assert_eq!(interpolate("${RF:-3}").as_deref(), Some("3"));
+        assert_eq!(interpolate("${RF-1}").as_deref(), Some("1"));
+        assert_eq!(interpolate("a$$b").as_deref(), Some("a$b"));
+        assert_eq!(interpolate("${RF}"), None);
+        assert_eq!(interpolate("$RF"), None);
+        assert_eq!(interpolate("${RF:?set it}"), None);
+        assert_eq!(interpolate("${A:-${B}}"), None);
+    }
+}

@@ -1,0 +1,826 @@
+//! How each Kafka container image turns its environment into `server.properties`, taken from
+//! the image's own start-up scripts (cited at each rule). Only images listed here are read: an
+//! image's conventions are never guessed.
+
+/// A Kafka image whose environment conventions kafkalint knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Image {
+    /// `apache/kafka`, `apache/kafka-native` (apache/kafka: docker/resources/common-scripts).
+    Apache,
+    /// `confluentinc/cp-kafka`, `confluentinc/cp-server` (confluentinc/kafka-images:
+    /// kafka/include/etc/confluent/docker).
+    Confluent,
+    /// `bitnami/kafka` (bitnami/containers: bitnami/kafka/*/rootfs/opt/bitnami/scripts/libkafka.sh).
+    Bitnami,
+    /// `wurstmeister/kafka` (wurstmeister/kafka-docker: start-kafka.sh).
+    Wurstmeister,
+}
+
+impl Image {
+    pub fn name(self) -> &'static str {
+        match self {
+            Image::Apache => "apache/kafka",
+            Image::Confluent => "confluentinc/cp-kafka",
+            Image::Bitnami => "bitnami/kafka",
+            Image::Wurstmeister => "wurstmeister/kafka",
+        }
+    }
+}
+
+/// What an `image:` reference names: the repository without registry, tag or digest, and the tag.
+pub fn repository(image: &str) -> (String, Option<String>) {
+    let image = image.trim();
+    let (image, _digest) = image.split_once('@').unwrap_or((image, ""));
+    // A tag follows the last `:` after the last `/` (a registry may have a port).
+    let (name, tag) = match image.rfind(':') {
+        Some(at) if !image[at..].contains('/') => (&image[..at], Some(image[at + 1..].to_string())),
+        _ => (image, None),
+    };
+    let mut parts: Vec<&str> = name.split('/').collect();
+    if parts.len() > 1
+        && (parts[0].contains('.') || parts[0].contains(':') || parts[0] == "localhost")
+    {
+        parts.remove(0);
+    }
+    if parts.first() == Some(&"library") {
+        parts.remove(0);
+    }
+    (parts.join("/").to_ascii_lowercase(), tag)
+}
+
+/// The image kafkalint knows behind an `image:` reference.
+pub fn classify(image: &str) -> Option<Image> {
+    match repository(image).0.as_str() {
+        "apache/kafka" | "apache/kafka-native" => Some(Image::Apache),
+        "confluentinc/cp-kafka" | "confluentinc/cp-server" => Some(Image::Confluent),
+        "bitnami/kafka" | "bitnamilegacy/kafka" | "bitnamisecure/kafka" => Some(Image::Bitnami),
+        "wurstmeister/kafka" => Some(Image::Wurstmeister),
+        _ => None,
+    }
+}
+
+/// An image whose name says Kafka but whose conventions kafkalint does not know.
+pub fn looks_like_kafka(image: &str) -> bool {
+    let name = repository(image).0;
+    let last = name.rsplit('/').next().unwrap_or_default();
+    (last == "kafka"
+        || last.starts_with("kafka-")
+        || last.starts_with("cp-kafka")
+        || last == "cp-server")
+        && ![
+            "connect",
+            "ui",
+            "manager",
+            "exporter",
+            "rest",
+            "console",
+            "schema",
+            "zookeeper",
+            "mirror",
+            "ksql",
+            "burrow",
+            "magic",
+        ]
+        .iter()
+        .any(|tool| last.contains(tool))
+}
+
+/// One variable of a service's environment: its value, or `None` when Compose takes it from
+/// the shell or cannot resolve it (unknown).
+#[derive(Debug, Clone)]
+pub struct Var {
+    pub name: String,
+    pub value: Option<String>,
+}
+
+/// Where a translated setting comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// The value of the variable at this index, as written.
+    Var(usize),
+    /// Computed by the image's script from the variable at this index (e.g. `listeners` from
+    /// `KAFKA_ADVERTISED_LISTENERS`).
+    DerivedFrom(usize),
+    /// Written by the image whatever the environment says.
+    Image,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Setting {
+    pub key: String,
+    /// `None`: the image computes it from something kafkalint cannot see (a file, a command).
+    pub value: Option<String>,
+    pub origin: Origin,
+}
+
+/// The `server.properties` settings an image writes for `vars`, in file order (a later setting
+/// of a key wins). `tag` is the image tag, which decides defaults that depend on the release.
+pub fn translate(image: Image, tag: Option<&str>, vars: &[Var]) -> Vec<Setting> {
+    let mut settings = match image {
+        Image::Apache => apache(vars),
+        Image::Confluent => confluent(vars),
+        Image::Bitnami => bitnami(tag, vars),
+        Image::Wurstmeister => wurstmeister(vars),
+    };
+    // What the image writes by itself and a variable sets again is one line of the file,
+    // replaced in place, not a repeat.
+    let set_by_vars: Vec<String> = settings
+        .iter()
+        .filter(|setting| setting.origin != Origin::Image)
+        .map(|setting| setting.key.clone())
+        .collect();
+    settings
+        .retain(|setting| setting.origin != Origin::Image || !set_by_vars.contains(&setting.key));
+    settings
+}
+
+fn lookup<'a>(vars: &'a [Var], name: &str) -> Option<(usize, &'a Var)> {
+    vars.iter()
+        .enumerate()
+        .rev()
+        .find(|(_, var)| var.name == name)
+}
+
+/// Set and not empty, as bash's `-n "${X-}"` tests it (an unknown value counts as set).
+fn is_set(vars: &[Var], name: &str) -> bool {
+    lookup(vars, name).is_some_and(|(_, var)| var.value.as_deref() != Some(""))
+}
+
+/// The utility's `ConvertKey` (apache/kafka docker/resources/utility/utility.go, the same in
+/// Confluent's `ub`): each `_` matched by `[^_]_[^_]` (left to right, matches not overlapping)
+/// becomes `.`, then `___` becomes `-`, `__` becomes `_`, and all is lower-cased.
+pub fn convert_key(name: &str) -> String {
+    let chars: Vec<char> = name.chars().collect();
+    let mut out: Vec<char> = Vec::with_capacity(chars.len());
+    let mut at = 0;
+    while at < chars.len() {
+        if at + 2 < chars.len() && chars[at] != '_' && chars[at + 1] == '_' && chars[at + 2] != '_'
+        {
+            out.extend([chars[at], '.', chars[at + 2]]);
+            at += 3;
+        } else {
+            out.push(chars[at]);
+            at += 1;
+        }
+    }
+    let text: String = out.into_iter().collect();
+    text.replace("___", "-").replace("__", "_").to_lowercase()
+}
+
+/// `cub listeners` / `ub listeners` / the apache image's `sed 's|://[^:]*:|://0.0.0.0:|g'`:
+/// the advertised listeners with every host replaced by 0.0.0.0.
+pub fn listeners_from_advertised(advertised: &str) -> String {
+    let mut out = String::new();
+    let mut rest = advertised;
+    while let Some(at) = rest.find("://") {
+        out.push_str(&rest[..at + 3]);
+        rest = &rest[at + 3..];
+        match rest.find(':') {
+            Some(colon) if !rest[..colon].contains("://") => {
+                out.push_str("0.0.0.0");
+                rest = &rest[colon..];
+            }
+            _ => {}
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Variables the Apache and Confluent images read for themselves and do not write as settings:
+/// the JVM and logging ones (`excludes` of apache/kafka docker/resources/common-scripts/
+/// kafka-propertiesSpec.json and `excluded_props` of confluentinc/kafka-images
+/// kafka/include/etc/confluent/docker/kafka.properties.template). Both shipped lists have a typo
+/// (`KAFKA_HEAP_OPT`; a missing comma after `KAFKA_HEAP_OPTS`) that writes `heap.opts` (and for
+/// Confluent `log4j.opts`) into the file; Kafka ignores those, and so does kafkalint.
+const JVM_VARS: &[&str] = &[
+    "KAFKA_VERSION",
+    "KAFKA_HEAP_OPTS",
+    "KAFKA_LOG4J_OPTS",
+    "KAFKA_OPTS",
+    "KAFKA_JMX_OPTS",
+    "KAFKA_JVM_PERFORMANCE_OPTS",
+    "KAFKA_GC_LOG_OPTS",
+    "KAFKA_LOG4J_ROOT_LOGLEVEL",
+    "KAFKA_LOG4J_LOGGERS",
+    "KAFKA_TOOLS_LOG4J_LOGLEVEL",
+];
+
+/// The TLS inputs of the Apache and Confluent `configure` scripts: file names under
+/// /etc/kafka/secrets from which they set `ssl.*.location` and read the passwords. The script
+/// writes them into the file too, where Kafka ignores them; kafkalint reads them as inputs.
+const TLS_INPUTS: &[&str] = &[
+    "KAFKA_SSL_KEYSTORE_FILENAME",
+    "KAFKA_SSL_KEY_CREDENTIALS",
+    "KAFKA_SSL_KEYSTORE_CREDENTIALS",
+    "KAFKA_SSL_TRUSTSTORE_FILENAME",
+    "KAFKA_SSL_TRUSTSTORE_CREDENTIALS",
+];
+
+/// Settings from `KAFKA_*` variables by `convert` (`None`: not a setting), in variable order.
+fn from_prefix(vars: &[Var], convert: impl Fn(&str) -> Option<String>) -> Vec<Setting> {
+    vars.iter()
+        .enumerate()
+        .filter_map(|(index, var)| {
+            convert(&var.name).map(|key| Setting {
+                key,
+                value: var.value.clone(),
+                origin: Origin::Var(index),
+            })
+        })
+        .collect()
+}
+
+/// The `configure` scripts' TLS and listener steps, shared by the Apache and Confluent images.
+fn configure_steps(vars: &[Var], controller_only: bool, settings: &mut Vec<Setting>) {
+    let advertised = lookup(vars, "KAFKA_ADVERTISED_LISTENERS");
+    if !is_set(vars, "KAFKA_LISTENERS")
+        && !controller_only
+        && let Some((index, var)) = advertised.filter(|(_, var)| var.value.as_deref() != Some(""))
+    {
+        settings.push(Setting {
+            key: "listeners".into(),
+            value: var.value.as_deref().map(listeners_from_advertised),
+            origin: Origin::DerivedFrom(index),
+        });
+    }
+    let Some((index, advertised)) = advertised else {
+        return;
+    };
+    if !advertised
+        .value
+        .as_deref()
+        .is_none_or(|value| value.contains("SSL://"))
+    {
+        return;
+    }
+    let mut derive = |key: &str, input: &str, location: bool| {
+        if let Some((_, var)) = lookup(vars, input) {
+            settings.push(Setting {
+                key: key.into(),
+                // The password is read from the file: its value is not in the compose file.
+                value: match (location, &var.value) {
+                    (true, Some(name)) => Some(format!("/etc/kafka/secrets/{name}")),
+                    _ => None,
+                },
+                origin: Origin::DerivedFrom(index),
+            });
+        }
+    };
+    derive("ssl.keystore.location", "KAFKA_SSL_KEYSTORE_FILENAME", true);
+    derive("ssl.key.password", "KAFKA_SSL_KEY_CREDENTIALS", false);
+    derive(
+        "ssl.keystore.password",
+        "KAFKA_SSL_KEYSTORE_CREDENTIALS",
+        false,
+    );
+    derive(
+        "ssl.truststore.location",
+        "KAFKA_SSL_TRUSTSTORE_FILENAME",
+        true,
+    );
+    derive(
+        "ssl.truststore.password",
+        "KAFKA_SSL_TRUSTSTORE_CREDENTIALS",
+        false,
+    );
+}
+
+fn process_roles_is_controller(vars: &[Var]) -> bool {
+    lookup(vars, "KAFKA_PROCESS_ROLES")
+        .is_some_and(|(_, var)| var.value.as_deref() == Some("controller"))
+}
+
+/// apache/kafka: `run` sources `configureDefaults` unless `KAFKA_ZOOKEEPER_CONNECT` is set (a
+/// single combined KRaft node: its `env_defaults` fill every unset or empty variable), then
+/// `configure` derives `listeners` and the TLS settings, and `utility render-properties`
+/// writes every `KAFKA_*` variable but the excluded ones. The utility reads the environment
+/// with `ListToMap`, which keeps only `NAME=value` entries that split at `=` into exactly two
+/// parts: a value holding `=` is dropped, as the image drops it.
+fn apache(vars: &[Var]) -> Vec<Setting> {
+    // apache/kafka docker/resources/common-scripts/configureDefaults `env_defaults`.
+    const DEFAULTS: &[(&str, &str)] = &[
+        ("KAFKA_NODE_ID", "1"),
+        (
+            "KAFKA_LISTENER_SECURITY_PROTOCOL_MAP",
+            "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,PLAINTEXT_HOST:PLAINTEXT",
+        ),
+        (
+            "KAFKA_LISTENERS",
+            "PLAINTEXT://localhost:29092,CONTROLLER://localhost:29093,PLAINTEXT_HOST://0.0.0.0:9092",
+        ),
+        (
+            "KAFKA_ADVERTISED_LISTENERS",
+            "PLAINTEXT://localhost:29092,PLAINTEXT_HOST://localhost:9092",
+        ),
+        ("KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR", "1"),
+        ("KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS", "0"),
+        ("KAFKA_TRANSACTION_STATE_LOG_MIN_ISR", "1"),
+        ("KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR", "1"),
+        ("KAFKA_PROCESS_ROLES", "broker,controller"),
+        ("KAFKA_CONTROLLER_QUORUM_VOTERS", "1@localhost:29093"),
+        ("KAFKA_INTER_BROKER_LISTENER_NAME", "PLAINTEXT"),
+        ("KAFKA_CONTROLLER_LISTENER_NAMES", "CONTROLLER"),
+        ("KAFKA_LOG_DIRS", "/tmp/kraft-combined-logs"),
+    ];
+    let mut vars = vars.to_vec();
+    let mut from_image = Vec::new();
+    if lookup(&vars, "KAFKA_ZOOKEEPER_CONNECT").is_none() {
+        for (name, value) in DEFAULTS {
+            if !is_set(&vars, name) {
+                from_image.push(vars.len());
+                vars.push(Var {
+                    name: (*name).into(),
+                    value: Some((*value).into()),
+                });
+            }
+        }
+    }
+    let controller_only = process_roles_is_controller(&vars);
+    if controller_only {
+        // `configure` unsets it for a controller (and exits if it is set and not empty).
+        vars.retain(|var| var.name != "KAFKA_ADVERTISED_LISTENERS");
+    }
+    let mut settings = from_prefix(&vars, |name| {
+        (name.starts_with("KAFKA")
+            && name.len() > 5
+            && !JVM_VARS.contains(&name)
+            && !TLS_INPUTS.contains(&name))
+        .then(|| convert_key(&name[6..]))
+    });
+    settings.retain(|setting| match setting.origin {
+        Origin::Var(index) => vars[index]
+            .value
+            .as_deref()
+            .is_none_or(|value| value.split('=').count() == 1),
+        _ => true,
+    });
+    configure_steps(&vars, controller_only, &mut settings);
+    let given = vars.len() - from_image.len();
+    for setting in &mut settings {
+        if let Origin::Var(index) | Origin::DerivedFrom(index) = setting.origin
+            && index >= given
+        {
+            setting.origin = Origin::Image;
+        }
+    }
+    settings
+}
+
+/// confluentinc/cp-kafka: `configure` requires `KAFKA_ADVERTISED_LISTENERS` (except on a
+/// KRaft controller), derives `listeners` from it, defaults `KAFKA_LOG_DIRS` to
+/// /var/lib/kafka/data, sets the TLS settings; `kafka.properties.template` writes every
+/// `KAFKA_*` variable but the excluded ones with `env_to_props('KAFKA_', '')` (the `___`,
+/// `__`, `_` conversion of [`convert_key`]).
+fn confluent(vars: &[Var]) -> Vec<Setting> {
+    let controller_only = process_roles_is_controller(vars);
+    let mut settings = from_prefix(vars, |name| {
+        name.strip_prefix("KAFKA_")
+            .filter(|_| !JVM_VARS.contains(&name) && !TLS_INPUTS.contains(&name))
+            .map(convert_key)
+    });
+    configure_steps(vars, controller_only, &mut settings);
+    if !is_set(vars, "KAFKA_LOG_DIRS") {
+        settings.push(Setting {
+            key: "log.dirs".into(),
+            value: Some("/var/lib/kafka/data".into()),
+            origin: Origin::Image,
+        });
+    }
+    settings
+}
+
+/// The settings of Kafka's own `config/server.properties` (the ZooKeeper-era file, and the
+/// KRaft one of 4.0) that the Bitnami and wurstmeister images start from and that no variable
+/// set: single-replica internal topics (see KAFKA-FACTS: `config/server.properties`).
+fn stock_file_settings(kafka4: bool) -> Vec<Setting> {
+    let mut keys = vec![
+        ("offsets.topic.replication.factor", "1"),
+        ("transaction.state.log.replication.factor", "1"),
+        ("transaction.state.log.min.isr", "1"),
+    ];
+    if kafka4 {
+        keys.push(("share.coordinator.state.topic.replication.factor", "1"));
+        keys.push(("share.coordinator.state.topic.min.isr", "1"));
+    }
+    keys.into_iter()
+        .map(|(key, value)| Setting {
+            key: key.into(),
+            value: Some(value.into()),
+            origin: Origin::Image,
+        })
+        .collect()
+}
+
+/// bitnami/kafka (libkafka.sh): `kafka_initialize` copies Kafka's `server.properties`,
+/// comments out its ZooKeeper- and KRaft-specific lines (`kafka_server_unify_conf`), sets
+/// `log.dirs` to `$KAFKA_DATA_DIR` (/bitnami/kafka/data), then `kafka_configure_from_
+/// environment_variables` writes each `KAFKA_CFG_*` variable: prefix removed, `_` to `.`,
+/// lower-cased, `sasl.ssl`/`sasl.plaintext` back to `sasl_ssl`/`sasl_plaintext`, and
+/// `KAFKA_CFG_ZOOKEEPER_CLIENTCNXNSOCKET` to `zookeeper.clientCnxnSocket`. Before that,
+/// `kafka_create_alias_environment_variables` copies the legacy `KAFKA_<SUFFIX>` variables
+/// over their `KAFKA_CFG_<SUFFIX>` names.
+fn bitnami(tag: Option<&str>, vars: &[Var]) -> Vec<Setting> {
+    const ALIASED_SUFFIXES: &[&str] = &[
+        "ADVERTISED_LISTENERS",
+        "BROKER_ID",
+        "NODE_ID",
+        "CONTROLLER_QUORUM_VOTERS",
+        "PROCESS_ROLES",
+        "DEFAULT_REPLICATION_FACTOR",
+        "DELETE_TOPIC_ENABLE",
+        "INTER_BROKER_LISTENER_NAME",
+        "LISTENERS",
+        "LISTENER_SECURITY_PROTOCOL_MAP",
+        "LOG_DIRS",
+        "LOG_FLUSH_INTERVAL_MESSAGES",
+        "LOG_FLUSH_INTERVAL_MS",
+        "LOG_MESSAGE_FORMAT_VERSION",
+        "LOG_RETENTION_BYTES",
+        "LOG_RETENTION_CHECK_INTERVALS_MS",
+        "LOG_RETENTION_HOURS",
+        "LOG_SEGMENT_BYTES",
+        "MESSAGE_MAX_BYTES",
+        "NUM_IO_THREADS",
+        "NUM_NETWORK_THREADS",
+        "NUM_PARTITIONS",
+        "NUM_RECOVERY_THREADS_PER_DATA_DIR",
+        "OFFSETS_TOPIC_REPLICATION_FACTOR",
+        "SOCKET_RECEIVE_BUFFER_BYTES",
+        "SOCKET_REQUEST_MAX_BYTES",
+        "SOCKET_SEND_BUFFER_BYTES",
+        "SSL_ENDPOINT_IDENTIFICATION_ALGORITHM",
+        "TRANSACTION_STATE_LOG_MIN_ISR",
+        "TRANSACTION_STATE_LOG_REPLICATION_FACTOR",
+        "ZOOKEEPER_CONNECT",
+        "ZOOKEEPER_CONNECTION_TIMEOUT_MS",
+    ];
+    const RENAMED: &[(&str, &str)] = &[
+        ("KAFKA_LOGS_DIRS", "LOG_DIRS"),
+        ("KAFKA_SEGMENT_BYTES", "LOG_SEGMENT_BYTES"),
+        ("KAFKA_MAX_MESSAGE_BYTES", "MESSAGE_MAX_BYTES"),
+        (
+            "KAFKA_ZOOKEEPER_CONNECT_TIMEOUT_MS",
+            "ZOOKEEPER_CONNECTION_TIMEOUT_MS",
+        ),
+        (
+            "KAFKA_AUTO_CREATE_TOPICS_ENABLE",
+            "AUTO_CREATE_TOPICS_ENABLE",
+        ),
+    ];
+    let kafka4 = tag
+        .and_then(|tag| tag.split(['.', '-']).next())
+        .and_then(|major| major.parse::<u32>().ok())
+        .is_some_and(|major| major >= 4);
+    let mut settings = stock_file_settings(kafka4);
+    settings.push(Setting {
+        key: "log.dirs".into(),
+        value: Some("/bitnami/kafka/data".into()),
+        origin: Origin::Image,
+    });
+    // Which variable ends up as each KAFKA_CFG_ name: the legacy alias overrides it.
+    let mut effective: Vec<(String, usize)> = Vec::new();
+    for (index, var) in vars.iter().enumerate() {
+        if let Some(suffix) = var.name.strip_prefix("KAFKA_CFG_") {
+            effective.retain(|(name, _)| name != suffix);
+            effective.push((suffix.to_string(), index));
+        }
+    }
+    let mut aliases: Vec<(&str, &str)> = RENAMED.to_vec();
+    let legacy: Vec<String> = ALIASED_SUFFIXES
+        .iter()
+        .map(|s| format!("KAFKA_{s}"))
+        .collect();
+    aliases.extend(
+        legacy
+            .iter()
+            .map(String::as_str)
+            .zip(ALIASED_SUFFIXES.iter().copied()),
+    );
+    for (original, suffix) in aliases {
+        if let Some((index, _)) = lookup(vars, original) {
+            effective.retain(|(name, _)| name != suffix);
+            effective.push((suffix.to_string(), index));
+        }
+    }
+    effective.sort_by_key(|(_, index)| *index);
+    for (suffix, index) in effective {
+        let key = if suffix == "ZOOKEEPER_CLIENTCNXNSOCKET" {
+            "zookeeper.clientCnxnSocket".to_string()
+        } else {
+            suffix
+                .replace('_', ".")
+                .to_lowercase()
+                .replace("sasl.ssl", "sasl_ssl")
+                .replace("sasl.plaintext", "sasl_plaintext")
+        };
+        settings.push(Setting {
+            key,
+            value: vars[index].value.clone(),
+            origin: Origin::Var(index),
+        });
+    }
+    settings
+}
+
+/// wurstmeister/kafka (start-kafka.sh): unset `KAFKA_BROKER_ID` becomes -1 (Kafka then
+/// generates an id), unset `KAFKA_LOG_DIRS` becomes /kafka/kafka-logs-$HOSTNAME; every
+/// `KAFKA_*` variable but the excluded ones replaces or appends its setting in Kafka's
+/// `server.properties`: the name after the first `_`, lower-cased, `_` to `.`.
+fn wurstmeister(vars: &[Var]) -> Vec<Setting> {
+    // start-kafka.sh `EXCLUSIONS`, and the variables its helpers read for themselves
+    // (create-topics.sh and the listener assembly from the protocol names).
+    const EXCLUDED: &[&str] = &[
+        "KAFKA_VERSION",
+        "KAFKA_HOME",
+        "KAFKA_DEBUG",
+        "KAFKA_GC_LOG_OPTS",
+        "KAFKA_HEAP_OPTS",
+        "KAFKA_JMX_OPTS",
+        "KAFKA_JVM_PERFORMANCE_OPTS",
+        "KAFKA_LOG",
+        "KAFKA_OPTS",
+        "KAFKA_CREATE_TOPICS",
+        "KAFKA_ADVERTISED_PROTOCOL_NAME",
+        "KAFKA_PROTOCOL_NAME",
+        "KAFKA_INTER_BROKER_PORT",
+    ];
+    let mut settings = stock_file_settings(false);
+    if !is_set(vars, "KAFKA_BROKER_ID") {
+        settings.push(Setting {
+            key: "broker.id".into(),
+            value: Some("-1".into()),
+            origin: Origin::Image,
+        });
+    }
+    if !is_set(vars, "KAFKA_LOG_DIRS") {
+        settings.push(Setting {
+            key: "log.dirs".into(),
+            // One folder per container host name: a placeholder for what the script fills in.
+            value: Some("/kafka/kafka-logs-${HOSTNAME}".into()),
+            origin: Origin::Image,
+        });
+    }
+    settings.extend(from_prefix(vars, |name| {
+        (name.starts_with("KAFKA_") && !EXCLUDED.contains(&name))
+            .then(|| {
+                name.split_once('_')
+                    .map(|(_, rest)| rest.to_lowercase().replace('_', "."))
+            })
+            .flatten()
+    }));
+    settings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vars(pairs: &[(&str, &str)]) -> Vec<Var> {
+        pairs
+            .iter()
+            .map(|(name, value)| Var {
+                name: (*name).into(),
+                value: Some((*value).into()),
+            })
+            .collect()
+    }
+
+    fn keys(settings: &[Setting]) -> Vec<(String, Option<String>)> {
+        settings
+            .iter()
+            .map(|s| (s.key.clone(), s.value.clone()))
+            .collect()
+    }
+
+    fn get<'a>(settings: &'a [Setting], key: &str) -> Option<&'a Setting> {
+        settings.iter().rev().find(|s| s.key == key)
+    }
+
+    #[test]
+    fn convert_key_as_the_utility_converts() {
+        // The examples of utility.go's ConvertKey doc and ub_test.go.
+        assert_eq!(
+            convert_key("OFFSETS_TOPIC_REPLICATION_FACTOR"),
+            "offsets.topic.replication.factor"
+        );
+        assert_eq!(
+            convert_key("LISTENER_NAME_SASL__SSL_SCRAM___SHA___256_SASL_JAAS_CONFIG"),
+            "listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config"
+        );
+        assert_eq!(convert_key("FOO__BAR"), "foo_bar");
+        assert_eq!(convert_key("FOO___BAR"), "foo-bar");
+        // Matches do not overlap: a one-letter segment after a converted one keeps its `_`.
+        assert_eq!(convert_key("A_B_C"), "a.b_c");
+    }
+
+    #[test]
+    fn image_names() {
+        assert_eq!(
+            classify("confluentinc/cp-kafka:7.5.0"),
+            Some(Image::Confluent)
+        );
+        assert_eq!(
+            classify("docker.io/bitnami/kafka:3.7"),
+            Some(Image::Bitnami)
+        );
+        assert_eq!(classify("apache/kafka:3.8.0"), Some(Image::Apache));
+        assert_eq!(classify("wurstmeister/kafka"), Some(Image::Wurstmeister));
+        assert_eq!(
+            classify("registry.example.com:5000/apache/kafka-native:3.8.0"),
+            Some(Image::Apache)
+        );
+        assert_eq!(classify("confluentinc/cp-zookeeper:7.5.0"), None);
+        assert!(looks_like_kafka("mycorp/kafka:1.0"));
+        assert!(!looks_like_kafka("provectuslabs/kafka-ui"));
+    }
+
+    #[test]
+    fn listeners_follow_advertised_listeners() {
+        assert_eq!(
+            listeners_from_advertised("PLAINTEXT://kafka-1:29092,PLAINTEXT_HOST://localhost:9092"),
+            "PLAINTEXT://0.0.0.0:29092,PLAINTEXT_HOST://0.0.0.0:9092"
+        );
+    }
+
+    #[test]
+    fn confluent_example_from_the_image_docs() {
+        // The cp-kafka quick start: ZooKeeper mode, one broker.
+        let settings = translate(
+            Image::Confluent,
+            Some("7.5.0"),
+            &vars(&[
+                ("KAFKA_BROKER_ID", "1"),
+                ("KAFKA_ZOOKEEPER_CONNECT", "zookeeper:2181"),
+                ("KAFKA_ADVERTISED_LISTENERS", "PLAINTEXT://localhost:9092"),
+                ("KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR", "1"),
+                ("KAFKA_HEAP_OPTS", "-Xmx1G"),
+                ("KAFKA_JMX_PORT", "9101"),
+            ]),
+        );
+        assert_eq!(
+            keys(&settings),
+            vec![
+                ("broker.id".into(), Some("1".into())),
+                ("zookeeper.connect".into(), Some("zookeeper:2181".into())),
+                (
+                    "advertised.listeners".into(),
+                    Some("PLAINTEXT://localhost:9092".into())
+                ),
+                ("offsets.topic.replication.factor".into(), Some("1".into())),
+                // Not in the excluded list: the image writes it (Kafka ignores it).
+                ("jmx.port".into(), Some("9101".into())),
+                ("listeners".into(), Some("PLAINTEXT://0.0.0.0:9092".into())),
+                ("log.dirs".into(), Some("/var/lib/kafka/data".into())),
+            ]
+        );
+    }
+
+    #[test]
+    fn confluent_tls_settings_come_from_the_secrets_folder() {
+        let settings = translate(
+            Image::Confluent,
+            None,
+            &vars(&[
+                ("KAFKA_ADVERTISED_LISTENERS", "SSL://kafka:9093"),
+                ("KAFKA_SSL_KEYSTORE_FILENAME", "kafka.keystore.jks"),
+                ("KAFKA_SSL_KEY_CREDENTIALS", "key_creds"),
+            ]),
+        );
+        assert_eq!(
+            get(&settings, "ssl.keystore.location")
+                .unwrap()
+                .value
+                .as_deref(),
+            Some("/etc/kafka/secrets/kafka.keystore.jks")
+        );
+        assert_eq!(get(&settings, "ssl.key.password").unwrap().value, None);
+        assert!(get(&settings, "ssl.keystore.filename").is_none());
+    }
+
+    #[test]
+    fn apache_defaults_fill_what_is_unset() {
+        let settings = translate(
+            Image::Apache,
+            Some("3.8.0"),
+            &vars(&[("KAFKA_NODE_ID", "2")]),
+        );
+        assert_eq!(
+            get(&settings, "node.id").unwrap().value.as_deref(),
+            Some("2")
+        );
+        assert_eq!(get(&settings, "node.id").unwrap().origin, Origin::Var(0));
+        let rf = get(&settings, "offsets.topic.replication.factor").unwrap();
+        assert_eq!(
+            (rf.value.as_deref(), &rf.origin),
+            (Some("1"), &Origin::Image)
+        );
+        assert_eq!(
+            get(&settings, "process.roles").unwrap().value.as_deref(),
+            Some("broker,controller")
+        );
+    }
+
+    #[test]
+    fn apache_without_defaults_in_zookeeper_mode_and_values_with_equals_dropped() {
+        let settings = translate(
+            Image::Apache,
+            None,
+            &vars(&[
+                ("KAFKA_ZOOKEEPER_CONNECT", "zk:2181"),
+                ("KAFKA_ADVERTISED_LISTENERS", "PLAINTEXT://kafka:9092"),
+                ("KAFKA_SASL_JAAS_CONFIG", "x required username=\"a\";"),
+            ]),
+        );
+        assert!(get(&settings, "offsets.topic.replication.factor").is_none());
+        assert!(get(&settings, "sasl.jaas.config").is_none());
+        assert_eq!(
+            get(&settings, "listeners").unwrap().value.as_deref(),
+            Some("PLAINTEXT://0.0.0.0:9092")
+        );
+    }
+
+    #[test]
+    fn bitnami_examples_from_the_image_readme() {
+        let settings = translate(
+            Image::Bitnami,
+            Some("3.7"),
+            &vars(&[
+                ("KAFKA_CFG_NODE_ID", "0"),
+                ("KAFKA_CFG_PROCESS_ROLES", "controller,broker"),
+                (
+                    "KAFKA_CFG_LISTENERS",
+                    "PLAINTEXT://:9092,CONTROLLER://:9093",
+                ),
+                (
+                    "KAFKA_CFG_LISTENER_SECURITY_PROTOCOL_MAP",
+                    "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT",
+                ),
+                (
+                    "KAFKA_CFG_LISTENER_NAME_SASL_SSL_PLAIN_SASL_JAAS_CONFIG",
+                    "x",
+                ),
+                (
+                    "KAFKA_CFG_ZOOKEEPER_CLIENTCNXNSOCKET",
+                    "org.apache.zookeeper.ClientCnxnSocketNetty",
+                ),
+                ("KAFKA_BROKER_ID", "7"),
+                ("KAFKA_CLIENT_USERS", "user"),
+            ]),
+        );
+        assert_eq!(
+            get(&settings, "node.id").unwrap().value.as_deref(),
+            Some("0")
+        );
+        assert_eq!(
+            get(&settings, "broker.id").unwrap().value.as_deref(),
+            Some("7")
+        );
+        assert!(get(&settings, "listener.name.sasl_ssl.plain.sasl.jaas.config").is_some());
+        assert!(get(&settings, "zookeeper.clientCnxnSocket").is_some());
+        assert!(get(&settings, "client.users").is_none());
+        let rf = get(&settings, "offsets.topic.replication.factor").unwrap();
+        assert_eq!(
+            (rf.value.as_deref(), &rf.origin),
+            (Some("1"), &Origin::Image)
+        );
+        assert!(
+            get(
+                &settings,
+                "share.coordinator.state.topic.replication.factor"
+            )
+            .is_none()
+        );
+        assert_eq!(
+            get(&settings, "log.dirs").unwrap().value.as_deref(),
+            Some("/bitnami/kafka/data")
+        );
+    }
+
+    #[test]
+    fn wurstmeister_example_from_the_image_readme() {
+        let settings = translate(
+            Image::Wurstmeister,
+            None,
+            &vars(&[
+                ("KAFKA_ADVERTISED_HOST_NAME", "192.168.99.100"),
+                ("KAFKA_ZOOKEEPER_CONNECT", "zookeeper:2181"),
+                ("KAFKA_CREATE_TOPICS", "Topic1:1:3"),
+                ("KAFKA_HEAP_OPTS", "-Xmx1G"),
+            ]),
+        );
+        assert_eq!(
+            get(&settings, "advertised.host.name")
+                .unwrap()
+                .value
+                .as_deref(),
+            Some("192.168.99.100")
+        );
+        assert_eq!(
+            get(&settings, "broker.id").unwrap().value.as_deref(),
+            Some("-1")
+        );
+        assert!(get(&settings, "create.topics").is_none());
+        assert!(get(&settings, "heap.opts").is_none());
+    }
+}

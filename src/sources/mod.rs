@@ -1,0 +1,407 @@
+//! Kafka settings kept in YAML: docker-compose services running a Kafka image, and Strimzi
+//! `Kafka` resources. Each node becomes a [`SourceFile`] of the YAML file (its bytes, its
+//! path) whose properties entries are the settings Kafka will get, with the spans of the YAML
+//! scalars they come from, so that every rule applies unchanged and points at the YAML.
+
+pub mod compose;
+pub mod images;
+pub mod strimzi;
+pub mod yaml;
+
+use std::path::Path;
+
+use crate::diagnostic::{Diagnostic, Edit as FileEdit};
+use crate::properties::{Entry, PropertiesFile, Span};
+use crate::secrets;
+use crate::source::SourceFile;
+pub use yaml::Style;
+
+/// How a fix may replace a value: the style of the scalar it is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Edit {
+    pub style: Style,
+}
+
+/// A setting a node gets, with the YAML bytes it comes from.
+#[derive(Debug, Clone)]
+pub struct YamlEntry {
+    pub key: String,
+    pub value: String,
+    pub key_span: Span,
+    pub value_span: Span,
+    /// `Some` when the value is written exactly, on one line, and may be replaced in place.
+    pub edit: Option<Edit>,
+}
+
+/// A key Strimzi ignores in `spec.kafka.config`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Forbidden {
+    pub key: String,
+    pub key_span: Span,
+    /// The forbidden prefix it falls under.
+    pub prefix: &'static str,
+}
+
+/// One node as a reader found it.
+#[derive(Debug, Clone)]
+pub struct NodeSpec {
+    /// Names the node among those of its file, to find it again after a fix.
+    pub id: String,
+    /// How messages name it: ``service `kafka-1` ``, ``Kafka `my-cluster`, pool `brokers` ``.
+    pub label: String,
+    pub entries: Vec<YamlEntry>,
+    /// False when how many such nodes run is unknown (`deploy.mode: global`).
+    pub count_known: bool,
+    pub image: Option<images::Image>,
+    pub forbidden: Vec<Forbidden>,
+}
+
+/// What a [`SourceFile`] read from YAML stands for.
+#[derive(Debug, Clone)]
+pub struct YamlView {
+    pub id: String,
+    pub label: String,
+    /// Value spans a fix may replace, with their style.
+    pub editable: Vec<(Span, Style)>,
+    /// Every secret-looking value of the whole file, whichever service or resource holds it.
+    pub secrets: Vec<Span>,
+    pub count_known: bool,
+    pub forbidden: Vec<Forbidden>,
+    /// The node pools of the folder (kept to read the file again after a fix).
+    pub pools: Vec<strimzi::Pool>,
+}
+
+/// The clusters, notes and errors of reading YAML files.
+#[derive(Debug, Default)]
+pub struct Found {
+    /// Each cluster's name and nodes (a compose file, a Strimzi `Kafka`).
+    pub clusters: Vec<(String, Vec<SourceFile>)>,
+    /// What was passed over, with why.
+    pub notes: Vec<String>,
+    /// Files that cannot be read as YAML: path and reason.
+    pub errors: Vec<(String, String)>,
+}
+
+/// A `.yml` or `.yaml` file name.
+pub fn is_yaml_name(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    name.ends_with(".yml") || name.ends_with(".yaml")
+}
+
+/// Whether a walked YAML file may hold Kafka settings: a compose file or a Strimzi resource.
+/// Cheap, on the bytes: the reader decides.
+pub fn worth_reading(bytes: &[u8]) -> bool {
+    let has = |needle: &[u8]| bytes.windows(needle.len()).any(|window| window == needle);
+    has(b"kafka.strimzi.io") || (has(b"services:") && (has(b"kafka") || has(b"KAFKA")))
+}
+
+/// Reads YAML files (of one folder, or named together): every compose file is a cluster of
+/// its Kafka services, every Strimzi `Kafka` a cluster of its nodes (with the node pools of
+/// all `files`, and `extra_pools`).
+pub fn read_files(files: Vec<(String, Vec<u8>)>, extra_pools: &[strimzi::Pool]) -> Found {
+    let mut found = Found::default();
+    let mut parsed = Vec::new();
+    for (path, bytes) in files {
+        let text = match std::str::from_utf8(&bytes) {
+            Ok(text) => text,
+            Err(_) => {
+                found
+                    .errors
+                    .push((path, "not UTF-8 text: not a YAML file".into()));
+                continue;
+            }
+        };
+        match yaml::parse(text.strip_prefix('\u{feff}').unwrap_or(text)) {
+            Ok(documents) => parsed.push((path, bytes.clone(), documents)),
+            Err(error) => found.errors.push((path, error.to_string())),
+        }
+    }
+    let mut pools: Vec<strimzi::Pool> = extra_pools.to_vec();
+    for (_, _, documents) in &parsed {
+        for pool in strimzi::pools(documents) {
+            if !pools.contains(&pool) {
+                pools.push(pool);
+            }
+        }
+    }
+    for (path, bytes, documents) in parsed {
+        let offset = usize::from(bytes.starts_with("\u{feff}".as_bytes())) * 3;
+        let secrets: Vec<Span> = secret_spans(&documents)
+            .into_iter()
+            .map(|span| span.start + offset..span.end + offset)
+            .collect();
+        let make = |spec: NodeSpec| view_file(&path, &bytes, spec, &secrets, &pools, offset);
+        let mut notes = Vec::new();
+        if let Some(first) = documents.first()
+            && first
+                .get("services")
+                .is_some_and(|services| matches!(services, yaml::Node::Map(_)))
+        {
+            let nodes = compose::read(first, &mut notes);
+            if !nodes.is_empty() {
+                found
+                    .clusters
+                    .push((path.clone(), nodes.into_iter().map(make).collect()));
+            }
+        }
+        for (name, nodes) in strimzi::read(&documents, &pools, &mut notes) {
+            if !nodes.is_empty() {
+                found.clusters.push((
+                    format!("{path}: Kafka {name}"),
+                    nodes.into_iter().map(make).collect(),
+                ));
+            }
+        }
+        found
+            .notes
+            .extend(notes.into_iter().map(|note| format!("{path}: {note}")));
+    }
+    found
+}
+
+/// Reads one named YAML file, with the node pools of the YAML files beside it.
+pub fn read_named(path: &Path, display: String, bytes: Vec<u8>) -> Found {
+    let mut pools = Vec::new();
+    let dir = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        let mut siblings: Vec<_> = entries
+            .filter_map(Result::ok)
+            .map(|entry| entry.path())
+            .collect();
+        siblings.sort();
+        for sibling in siblings {
+            let name = sibling
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if sibling == path || !is_yaml_name(&name) {
+                continue;
+            }
+            if let Ok(bytes) = std::fs::read(&sibling)
+                && bytes.windows(13).any(|window| window == b"KafkaNodePool")
+                && let Ok(text) = std::str::from_utf8(&bytes)
+                && let Ok(documents) = yaml::parse(text)
+            {
+                pools.extend(strimzi::pools(&documents));
+            }
+        }
+    }
+    read_files(vec![(display, bytes)], &pools)
+}
+
+fn view_file(
+    path: &str,
+    bytes: &[u8],
+    spec: NodeSpec,
+    secrets: &[Span],
+    pools: &[strimzi::Pool],
+    offset: usize,
+) -> SourceFile {
+    let shift = |span: &Span| span.start + offset..span.end + offset;
+    let entries = spec
+        .entries
+        .iter()
+        .map(|entry| Entry {
+            key: entry.key.clone(),
+            value: entry.value.clone(),
+            key_span: shift(&entry.key_span),
+            value_span: shift(&entry.value_span),
+            utf8_mismatch: false,
+        })
+        .collect();
+    let view = YamlView {
+        id: spec.id,
+        label: spec.label,
+        editable: spec
+            .entries
+            .iter()
+            .filter_map(|entry| {
+                entry
+                    .edit
+                    .map(|edit| (shift(&entry.value_span), edit.style))
+            })
+            .collect(),
+        secrets: secrets.to_vec(),
+        count_known: spec.count_known,
+        forbidden: spec
+            .forbidden
+            .into_iter()
+            .map(|forbidden| Forbidden {
+                key_span: shift(&forbidden.key_span),
+                ..forbidden
+            })
+            .collect(),
+        pools: pools.to_vec(),
+    };
+    SourceFile::from_yaml(
+        path.to_string(),
+        bytes.to_vec(),
+        PropertiesFile {
+            entries,
+            comments: Vec::new(),
+        },
+        view,
+    )
+}
+
+/// Whether a YAML key or environment variable names a credential: Kafka's secret keys in
+/// any spelling (`KAFKA_SSL_KEY_PASSWORD`, `ssl.key.password`) and the usual variable names
+/// of other services (`POSTGRES_PASSWORD`, `AWS_SECRET_ACCESS_KEY`, `GITHUB_TOKEN`).
+pub fn is_secret_name(name: &str) -> bool {
+    let dotted = name.replace(['_', '-'], ".");
+    let lower = dotted.to_ascii_lowercase();
+    secrets::is_secret_key(&dotted)
+        || [
+            "token",
+            "access.key",
+            "private.key",
+            "pwd",
+            ".pass",
+            "auth.key",
+            "license",
+        ]
+        .iter()
+        .any(|part| lower.contains(part))
+        || lower.ends_with("pass")
+}
+
+/// The spans of every secret-looking value in the documents: values of secret-named keys, the
+/// value part of `NAME=value` list items with a secret name, and any credential-looking scalar.
+fn secret_spans(documents: &[yaml::Node]) -> Vec<Span> {
+    let mut spans = Vec::new();
+    for document in documents {
+        document.visit_scalars(None, &mut |key, scalar| {
+            if scalar.value.is_empty() {
+                return;
+            }
+            if key.is_some_and(|key| is_secret_name(&key.value))
+                || secrets::looks_like_credential(&scalar.value)
+            {
+                spans.push(scalar.extent.clone());
+            } else if let Some((name, _)) = scalar.value.split_once('=')
+                && key.is_none()
+                && is_secret_name(name)
+            {
+                spans.push(if scalar.exact {
+                    scalar.span.start + name.len() + 1..scalar.span.end
+                } else {
+                    scalar.extent.clone()
+                });
+            }
+        });
+    }
+    spans.sort_by_key(|span| (span.start, span.end));
+    spans.dedup();
+    // Overlapping spans (an anchor and its merge) become one.
+    let mut merged: Vec<Span> = Vec::new();
+    for span in spans {
+        match merged.last_mut() {
+            Some(last) if span.start <= last.end => last.end = last.end.max(span.end),
+            _ => merged.push(span),
+        }
+    }
+    merged
+}
+
+/// Keeps a fix on YAML only when each of its edits replaces an exact one-line scalar value byte
+/// for byte with text that reads back as the same YAML string; otherwise the finding has no fix.
+pub fn restrict_fixes(files: &[SourceFile], diagnostics: &mut [Diagnostic]) {
+    for diagnostic in diagnostics {
+        let Some(fix) = &diagnostic.fix else { continue };
+        let allowed = fix.edits.iter().all(|edit| match &files[edit.file].yaml {
+            None => true,
+            Some(view) => view.editable.iter().any(|(span, style)| {
+                *span == edit.span && safe_replacement(&edit.replacement, *style)
+            }),
+        });
+        if !allowed {
+            diagnostic.fix = None;
+        }
+    }
+}
+
+/// Text that a plain or quoted scalar holds as is: no quotes, escapes, spaces or indicators.
+fn safe_replacement(replacement: &[u8], style: Style) -> bool {
+    let ordinary = |b: &u8| b.is_ascii_alphanumeric() || b"._,:/+-".contains(b);
+    !replacement.is_empty()
+        && replacement.iter().all(ordinary)
+        && match style {
+            Style::Plain => replacement[0].is_ascii_alphanumeric() || replacement[0] == b'/',
+            Style::SingleQuoted | Style::DoubleQuoted => true,
+            Style::Block => false,
+        }
+}
+
+/// The edits with each edit of a YAML node also made to the other nodes of the same file, so
+/// that all views of the file keep the same bytes.
+pub fn share_edits(files: &[SourceFile], edits: Vec<FileEdit>) -> Vec<FileEdit> {
+    let mut shared: Vec<FileEdit> = Vec::new();
+    for edit in edits {
+        let file = &files[edit.file];
+        let siblings: Vec<usize> = if file.yaml.is_some() {
+            (0..files.len())
+                .filter(|other| {
+                    files[*other].yaml.is_some()
+                        && files[*other].path == file.path
+                        && files[*other].bytes == file.bytes
+                })
+                .collect()
+        } else {
+            vec![edit.file]
+        };
+        for sibling in siblings {
+            let copy = FileEdit {
+                file: sibling,
+                ..edit.clone()
+            };
+            if !shared.contains(&copy) {
+                shared.push(copy);
+            }
+        }
+    }
+    shared
+}
+
+/// Drops repeats of one finding on one YAML place: nodes that share settings (replicas of a
+/// service, a pool's brokers, services merging one anchor) each report it.
+pub fn dedupe(files: &[SourceFile], diagnostics: &mut Vec<Diagnostic>) {
+    diagnostics.dedup_by(|later, earlier| {
+        let (a, b) = (later.primary(), earlier.primary());
+        files[a.file].yaml.is_some()
+            && files[b.file].yaml.is_some()
+            && files[a.file].path == files[b.file].path
+            && a.span == b.span
+            && later.rule == earlier.rule
+            && after_node_name(&later.message) == after_node_name(&earlier.message)
+    });
+}
+
+/// A message without the node name it starts with (`node 2 (kafka.yaml, ...): `).
+fn after_node_name(message: &str) -> &str {
+    message.split_once("): ").map_or(message, |(_, rest)| rest)
+}
+
+/// The node `view` of `path` read again from `bytes` (after a fix). A node the bytes no longer
+/// hold comes back without settings.
+pub fn reread(path: &str, bytes: Vec<u8>, view: &YamlView) -> SourceFile {
+    let found = read_files(vec![(path.to_string(), bytes.clone())], &view.pools);
+    found
+        .clusters
+        .into_iter()
+        .flat_map(|(_, files)| files)
+        .find(|file| file.yaml.as_ref().is_some_and(|other| other.id == view.id))
+        .unwrap_or_else(|| {
+            SourceFile::from_yaml(
+                path.to_string(),
+                bytes,
+                PropertiesFile::default(),
+                view.clone(),
+            )
+        })
+}
+
+#[cfg(test)]
+mod tests;

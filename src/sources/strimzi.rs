@@ -1,0 +1,280 @@
+//! Strimzi `Kafka` resources (apiVersion `kafka.strimzi.io/*`): `spec.kafka.config` is what
+//! every broker gets; the brokers are `spec.kafka.replicas` pods, or the `KafkaNodePool`s
+//! labelled `strimzi.io/cluster: <name>` (their `spec.replicas` and `spec.roles`).
+
+use super::yaml::Node;
+use super::{Edit, Forbidden, NodeSpec, YamlEntry};
+
+/// Keys Strimzi does not let `spec.kafka.config` set: it manages them itself and ignores them
+/// there, with a warning in the resource's status. Strimzi matches them as key prefixes, the
+/// exceptions as whole keys (strimzi-kafka-operator: api/src/main/java/io/strimzi/api/kafka/
+/// model/kafka/KafkaClusterSpec.java `FORBIDDEN_PREFIXES`, `FORBIDDEN_PREFIX_EXCEPTIONS`).
+pub const FORBIDDEN_PREFIXES: &[&str] = &[
+    "listeners",
+    "advertised.",
+    "broker.",
+    "listener.",
+    "host.name",
+    "port",
+    "inter.broker.listener.name",
+    "sasl.",
+    "ssl.",
+    "security.",
+    "password.",
+    "log.dir",
+    "zookeeper.connect",
+    "zookeeper.set.acl",
+    "zookeeper.ssl",
+    "zookeeper.clientCnxnSocket",
+    "authorizer.",
+    "super.user",
+    "cruise.control.metrics.topic",
+    "cruise.control.metrics.reporter.bootstrap.servers",
+    "node.id",
+    "process.roles",
+    "controller.",
+    "metadata.log.dir",
+    "zookeeper.metadata.migration.enable",
+];
+
+pub const FORBIDDEN_PREFIX_EXCEPTIONS: &[&str] = &[
+    "zookeeper.connection.timeout.ms",
+    "sasl.server.max.receive.size",
+    "ssl.cipher.suites",
+    "ssl.protocol",
+    "ssl.enabled.protocols",
+    "ssl.secure.random.implementation",
+    "cruise.control.metrics.topic.num.partitions",
+    "cruise.control.metrics.topic.replication.factor",
+    "cruise.control.metrics.topic.retention.ms",
+    "cruise.control.metrics.topic.auto.create.retries",
+    "cruise.control.metrics.topic.auto.create.timeout.ms",
+    "cruise.control.metrics.topic.min.insync.replicas",
+    "controller.quorum.election.backoff.max.ms",
+    "controller.quorum.election.timeout.ms",
+    "controller.quorum.fetch.timeout.ms",
+];
+
+/// The forbidden prefix `key` falls under, unless it is an exception.
+pub fn forbidden_prefix(key: &str) -> Option<&'static str> {
+    let lower = key.to_ascii_lowercase();
+    if FORBIDDEN_PREFIX_EXCEPTIONS.contains(&key) {
+        return None;
+    }
+    FORBIDDEN_PREFIXES
+        .iter()
+        .copied()
+        .find(|prefix| lower.starts_with(&prefix.to_ascii_lowercase()))
+}
+
+/// The keys Strimzi writes into every broker's configuration itself, from the resource's
+/// listeners, storage and topology: kafkalint knows they are set, not to what (placeholders).
+const MANAGED: &[&str] = &[
+    "listeners",
+    "advertised.listeners",
+    "listener.security.protocol.map",
+    "inter.broker.listener.name",
+    "log.dirs",
+];
+const MANAGED_KRAFT: &[&str] = &["controller.listener.names", "controller.quorum.voters"];
+const MANAGED_ZOOKEEPER: &[&str] = &["zookeeper.connect"];
+
+/// A `KafkaNodePool`: the Kafka cluster it belongs to, its name, size and roles.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pool {
+    pub cluster: String,
+    pub name: String,
+    pub replicas: Option<usize>,
+    pub broker: bool,
+    pub controller: bool,
+}
+
+fn is_strimzi(document: &Node, kind: &str) -> bool {
+    document
+        .get("apiVersion")
+        .and_then(Node::text)
+        .is_some_and(|api| api.starts_with("kafka.strimzi.io/"))
+        && document.get("kind").and_then(Node::text) == Some(kind)
+}
+
+/// The node pools among `documents`.
+pub fn pools(documents: &[Node]) -> Vec<Pool> {
+    documents
+        .iter()
+        .filter(|document| is_strimzi(document, "KafkaNodePool"))
+        .filter_map(|document| {
+            let metadata = document.get("metadata")?;
+            let cluster = metadata.get("labels")?.get("strimzi.io/cluster")?.text()?;
+            let spec = document.get("spec");
+            let roles: Vec<&str> = spec
+                .and_then(|spec| spec.get("roles"))
+                .map(|roles| roles.items().iter().filter_map(Node::text).collect())
+                .unwrap_or_default();
+            Some(Pool {
+                cluster: cluster.to_string(),
+                name: metadata
+                    .get("name")
+                    .and_then(Node::text)
+                    .unwrap_or_default()
+                    .to_string(),
+                replicas: spec
+                    .and_then(|spec| spec.get("replicas"))
+                    .and_then(Node::text)
+                    .and_then(|count| count.trim().parse().ok()),
+                broker: roles.contains(&"broker"),
+                controller: roles.contains(&"controller"),
+            })
+        })
+        .collect()
+}
+
+/// Whether `documents` hold a Strimzi `Kafka`.
+pub fn has_kafka(documents: &[Node]) -> bool {
+    documents
+        .iter()
+        .any(|document| is_strimzi(document, "Kafka"))
+}
+
+/// One cluster per `Kafka` resource: its name and nodes. `pools` are those of the folder.
+pub fn read(
+    documents: &[Node],
+    pools: &[Pool],
+    notes: &mut Vec<String>,
+) -> Vec<(String, Vec<NodeSpec>)> {
+    let mut clusters = Vec::new();
+    for document in documents
+        .iter()
+        .filter(|document| is_strimzi(document, "Kafka"))
+    {
+        let Some(metadata) = document.get("metadata") else {
+            continue;
+        };
+        let Some(name_node) = metadata.get("name").and_then(Node::scalar) else {
+            continue;
+        };
+        let name = name_node.value.clone();
+        let Some(kafka) = document.get("spec").and_then(|spec| spec.get("kafka")) else {
+            continue;
+        };
+        let kraft = document
+            .get("spec")
+            .and_then(|spec| spec.get("zookeeper"))
+            .is_none();
+        let mut config = Vec::new();
+        let mut forbidden = Vec::new();
+        for (key, value) in kafka.get("config").map(Node::entries).unwrap_or_default() {
+            let (Some(key), Some(value)) = (key.scalar(), value.scalar()) else {
+                continue;
+            };
+            if value.is_null() {
+                continue;
+            }
+            if let Some(prefix) = forbidden_prefix(&key.value) {
+                forbidden.push(Forbidden {
+                    key: key.value.clone(),
+                    key_span: key.span.clone(),
+                    prefix,
+                });
+                continue;
+            }
+            config.push(YamlEntry {
+                key: key.value.clone(),
+                value: value.value.clone(),
+                key_span: key.span.clone(),
+                value_span: value.span.clone(),
+                edit: (value.exact && value.style != super::yaml::Style::Block)
+                    .then_some(Edit { style: value.style }),
+            });
+        }
+        let mine: Vec<&Pool> = pools.iter().filter(|pool| pool.cluster == name).collect();
+        // (label, broker, controller, count)
+        let groups: Vec<(String, bool, bool, Option<usize>)> = if mine.is_empty() {
+            let replicas = kafka
+                .get("replicas")
+                .and_then(Node::text)
+                .and_then(|count| count.trim().parse().ok());
+            if replicas.is_none() {
+                notes.push(format!("Kafka `{name}`: no spec.kafka.replicas and no KafkaNodePool labelled strimzi.io/cluster: {name} beside it; its broker count is unknown"));
+            }
+            vec![(format!("Kafka `{name}`"), true, false, replicas)]
+        } else {
+            mine.iter()
+                .map(|pool| {
+                    (
+                        format!("Kafka `{name}`, pool `{}`", pool.name),
+                        pool.broker || !kraft,
+                        pool.controller && kraft,
+                        pool.replicas,
+                    )
+                })
+                .collect()
+        };
+        let managed: Vec<&str> = MANAGED
+            .iter()
+            .chain(if kraft {
+                MANAGED_KRAFT
+            } else {
+                MANAGED_ZOOKEEPER
+            })
+            .copied()
+            .collect();
+        let placed = |key: &str, value: String| YamlEntry {
+            key: key.to_string(),
+            value,
+            key_span: name_node.span.clone(),
+            value_span: name_node.span.clone(),
+            edit: None,
+        };
+        let mut nodes = Vec::new();
+        // Strimzi numbers the nodes from 0, pool after pool.
+        let mut next_id = 0;
+        for (label, broker, controller, count) in groups {
+            let count_known = count.is_some();
+            for _ in 0..count.unwrap_or(1).min(1000) {
+                let mut entries = Vec::new();
+                let id_key = if kraft { "node.id" } else { "broker.id" };
+                entries.push(placed(id_key, next_id.to_string()));
+                if kraft {
+                    let roles = match (broker, controller) {
+                        (true, true) => "broker,controller",
+                        (false, true) => "controller",
+                        _ => "broker",
+                    };
+                    entries.push(placed("process.roles", roles.to_string()));
+                }
+                for key in &managed {
+                    entries.push(placed(key, format!("${{strimzi:{key}}}")));
+                }
+                entries.extend(config.iter().cloned());
+                nodes.push(NodeSpec {
+                    id: format!("kafka {name} {next_id}"),
+                    label: label.clone(),
+                    entries,
+                    count_known,
+                    image: None,
+                    forbidden: forbidden.clone(),
+                });
+                next_id += 1;
+            }
+        }
+        clusters.push((name, nodes));
+    }
+    clusters
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forbidden_keys_as_strimzi_matches_them() {
+        assert_eq!(forbidden_prefix("listeners"), Some("listeners"));
+        assert_eq!(forbidden_prefix("ssl.keystore.location"), Some("ssl."));
+        assert_eq!(forbidden_prefix("ssl.cipher.suites"), None);
+        assert_eq!(forbidden_prefix("log.dirs"), Some("log.dir"));
+        assert_eq!(forbidden_prefix("log.retention.hours"), None);
+        assert_eq!(forbidden_prefix("offsets.topic.replication.factor"), None);
+        assert_eq!(forbidden_prefix("controller.quorum.fetch.timeout.ms"), None);
+        assert_eq!(forbidden_prefix("broker.rack"), Some("broker."));
+    }
+}

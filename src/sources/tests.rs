@@ -1,0 +1,134 @@
+use super::*;
+
+fn nodes(text: &str) -> Vec<SourceFile> {
+    read_files(
+        vec![("docker-compose.yml".into(), text.as_bytes().to_vec())],
+        &[],
+    )
+    .clusters
+    .into_iter()
+    .flat_map(|(_, files)| files)
+    .collect()
+}
+
+#[test]
+fn map_environment_gives_entries_at_the_yaml_scalars() {
+    let text = "services:\n  kafka:\n    image: confluentinc/cp-kafka:7.5.0\n    environment:\n      KAFKA_BROKER_ID: 1\n      KAFKA_ADVERTISED_LISTENERS: PLAINTEXT://kafka:9092\n";
+    let files = nodes(text);
+    assert_eq!(files.len(), 1);
+    let entry = files[0].properties.get("broker.id").unwrap();
+    assert_eq!(&text[entry.key_span.clone()], "KAFKA_BROKER_ID");
+    assert_eq!(&text[entry.value_span.clone()], "1");
+    assert_eq!(files[0].line_column(entry.value_span.start), (5, 24));
+}
+
+#[test]
+fn list_environment_splits_at_the_first_equals() {
+    let text = "services:\n  kafka:\n    image: bitnami/kafka:3.7\n    environment:\n      - KAFKA_CFG_NODE_ID=0\n      - \"KAFKA_CFG_PROCESS_ROLES=controller,broker\"\n";
+    let files = nodes(text);
+    let id = files[0].properties.get("node.id").unwrap();
+    assert_eq!(&text[id.key_span.clone()], "KAFKA_CFG_NODE_ID");
+    assert_eq!(&text[id.value_span.clone()], "0");
+    let roles = files[0].properties.get("process.roles").unwrap();
+    assert_eq!(roles.value, "controller,broker");
+    assert_eq!(&text[roles.value_span.clone()], "controller,broker");
+}
+
+#[test]
+fn unresolved_interpolation_is_a_placeholder() {
+    let text = "services:\n  kafka:\n    image: confluentinc/cp-kafka\n    environment:\n      KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: ${RF}\n      KAFKA_NUM_PARTITIONS: ${PARTITIONS:-6}\n";
+    let files = nodes(text);
+    assert!(
+        files[0]
+            .properties
+            .get("offsets.topic.replication.factor")
+            .unwrap()
+            .value
+            .contains("${")
+    );
+    assert_eq!(
+        files[0].properties.get("num.partitions").unwrap().value,
+        "6"
+    );
+    assert!(files[0].yaml.as_ref().unwrap().editable.is_empty());
+}
+
+#[test]
+fn replicas_and_global_mode() {
+    let text = "services:\n  kafka:\n    image: confluentinc/cp-kafka\n    deploy:\n      replicas: 3\n  other:\n    image: bitnami/kafka\n    deploy:\n      mode: global\n";
+    let files = nodes(text);
+    assert_eq!(files.len(), 4);
+    assert!(
+        files[..3]
+            .iter()
+            .all(|file| file.yaml.as_ref().unwrap().count_known)
+    );
+    assert!(!files[3].yaml.as_ref().unwrap().count_known);
+}
+
+#[test]
+fn secrets_of_every_service_are_redacted() {
+    let text = "services:\n  db:\n    image: postgres\n    environment:\n      POSTGRES_PASSWORD: hunter2\n      - x\n";
+    // Not valid compose (a list inside a map) but still YAML: use a valid one.
+    let _ = text;
+    let text = "services:\n  db:\n    image: postgres\n    environment:\n      - POSTGRES_PASSWORD=hunter2\n      - OTHER=1\n  kafka:\n    image: confluentinc/cp-kafka\n    environment:\n      KAFKA_SASL_JAAS_CONFIG: |\n        org.apache.kafka.common.security.plain.PlainLoginModule required\n        username=\"a\" password=\"s3cret\";\n      KAFKA_SSL_KEY_PASSWORD: \"pw1\"\n      KAFKA_BROKER_ID: 1\n";
+    let files = nodes(text);
+    let shown = files[0].display_text().text;
+    for secret in ["hunter2", "s3cret", "pw1"] {
+        assert!(!shown.contains(secret), "{secret} shown:\n{shown}");
+    }
+    assert!(shown.contains("OTHER=1"));
+    assert!(shown.contains("KAFKA_BROKER_ID: 1"));
+    // Line numbers stay true.
+    assert_eq!(shown.lines().count(), text.lines().count());
+}
+
+#[test]
+fn strimzi_config_and_pools() {
+    let text = "apiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaNodePool\nmetadata:\n  name: brokers\n  labels:\n    strimzi.io/cluster: my\nspec:\n  replicas: 3\n  roles: [broker]\n---\napiVersion: kafka.strimzi.io/v1beta2\nkind: Kafka\nmetadata:\n  name: my\nspec:\n  kafka:\n    config:\n      offsets.topic.replication.factor: 1\n      listeners: x\n";
+    let found = read_files(vec![("kafka.yaml".into(), text.as_bytes().to_vec())], &[]);
+    let (name, files) = &found.clusters[0];
+    assert_eq!(name, "kafka.yaml: Kafka my");
+    assert_eq!(files.len(), 3);
+    let view = files[0].yaml.as_ref().unwrap();
+    assert_eq!(view.forbidden[0].key, "listeners");
+    assert_eq!(files[1].properties.get("node.id").unwrap().value, "1");
+    assert_eq!(
+        files[0].properties.get("process.roles").unwrap().value,
+        "broker"
+    );
+    assert_eq!(
+        files[0]
+            .properties
+            .get("offsets.topic.replication.factor")
+            .unwrap()
+            .value,
+        "1"
+    );
+}
+
+#[test]
+fn a_compose_fix_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("docker-compose.yml");
+    std::fs::copy(
+        "fixtures/internal-topic-replication/bad-compose/docker-compose.yml",
+        &path,
+    )
+    .unwrap();
+    let options = crate::Options::default();
+    let report = crate::check(std::slice::from_ref(&path), &options).unwrap();
+    let fixed = crate::fix::fix(report, &options).unwrap();
+    assert_eq!(fixed.changes.len(), 1, "one file written once");
+    crate::fix::write(&fixed.changes).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.matches("REPLICATION_FACTOR: 3").count(), 2);
+    assert_eq!(text.matches("REPLICATION_FACTOR=3").count(), 1);
+    let again = crate::check(std::slice::from_ref(&path), &options).unwrap();
+    assert!(
+        again
+            .diagnostics
+            .iter()
+            .all(|d| d.rule != "internal-topic-replication")
+    );
+}

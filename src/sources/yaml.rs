@@ -1,0 +1,412 @@
+//! YAML read into a small tree whose scalars keep their byte spans in the file.
+//!
+//! Aliases (`*name`) are replaced by a copy of their anchor's node, so the spans of an aliased
+//! value point at the anchor's scalars; merge keys (`<<: *common`, or a list of them) add the
+//! merged mappings' entries that the mapping does not set itself, as YAML 1.1 merge keys do.
+
+use std::collections::HashMap;
+
+use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
+use yaml_rust2::scanner::{Marker, TScalarStyle};
+
+use crate::properties::Span;
+
+/// How a scalar is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    Plain,
+    SingleQuoted,
+    DoubleQuoted,
+    /// `|` or `>`.
+    Block,
+}
+
+#[derive(Debug, Clone)]
+pub struct Scalar {
+    /// The scalar's value after YAML unquoting and folding.
+    pub value: String,
+    pub style: Style,
+    /// The bytes of the value: between the quotes for a quoted scalar. When `exact`, they are
+    /// the value byte for byte; otherwise the scalar as written, from its first byte to the end
+    /// of its first line (good for a label, not for an edit).
+    pub span: Span,
+    /// Whether `span` holds the value exactly, on one line (no escapes, no folding).
+    pub exact: bool,
+    /// The whole scalar as written: quotes, block indicator and every line of it, up to the
+    /// next token (what redaction hides).
+    pub extent: Span,
+    /// Which scalar of the file this is (an alias's copy keeps its anchor's).
+    id: usize,
+}
+
+impl Scalar {
+    /// A plain `~`, `null` or empty scalar: YAML's null.
+    pub fn is_null(&self) -> bool {
+        self.style == Style::Plain
+            && matches!(self.value.as_str(), "" | "~" | "null" | "Null" | "NULL")
+    }
+}
+
+#[derive(Debug, Clone)]
+pub enum Node {
+    Scalar(Scalar),
+    Seq(Vec<Node>),
+    Map(Vec<(Node, Node)>),
+}
+
+impl Node {
+    pub fn scalar(&self) -> Option<&Scalar> {
+        match self {
+            Node::Scalar(scalar) => Some(scalar),
+            _ => None,
+        }
+    }
+
+    /// A scalar's value; `None` for collections and null.
+    pub fn text(&self) -> Option<&str> {
+        self.scalar()
+            .filter(|scalar| !scalar.is_null())
+            .map(|scalar| scalar.value.as_str())
+    }
+
+    pub fn entries(&self) -> &[(Node, Node)] {
+        match self {
+            Node::Map(entries) => entries,
+            _ => &[],
+        }
+    }
+
+    pub fn items(&self) -> &[Node] {
+        match self {
+            Node::Seq(items) => items,
+            _ => &[],
+        }
+    }
+
+    /// The value of `key` in a mapping (the last, if repeated).
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.get_entry(key).map(|(_, value)| value)
+    }
+
+    /// The key and value of `key` in a mapping (the last, if repeated).
+    pub fn get_entry(&self, key: &str) -> Option<&(Node, Node)> {
+        self.entries()
+            .iter()
+            .rev()
+            .find(|(k, _)| k.scalar().is_some_and(|k| k.value == key))
+    }
+
+    /// Every scalar in the tree, with the scalar key it is the value of (if it is one).
+    pub fn visit_scalars<'a>(
+        &'a self,
+        key: Option<&'a Scalar>,
+        visit: &mut dyn FnMut(Option<&'a Scalar>, &'a Scalar),
+    ) {
+        match self {
+            Node::Scalar(scalar) => visit(key, scalar),
+            Node::Seq(items) => items
+                .iter()
+                .for_each(|item| item.visit_scalars(None, visit)),
+            Node::Map(entries) => {
+                for (k, v) in entries {
+                    k.visit_scalars(None, visit);
+                    v.visit_scalars(k.scalar(), visit);
+                }
+            }
+        }
+    }
+}
+
+/// Why a file is not YAML, with where.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("not valid YAML: {message} (line {line}, column {column})")]
+pub struct YamlError {
+    pub message: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+/// Parses every document of `text`.
+pub fn parse(text: &str) -> Result<Vec<Node>, YamlError> {
+    let mut builder = Builder {
+        text,
+        bytes_at: char_offsets(text),
+        stack: Vec::new(),
+        anchors: HashMap::new(),
+        documents: Vec::new(),
+        extents: Vec::new(),
+    };
+    let mut parser = Parser::new_from_str(text);
+    parser.load(&mut builder, true).map_err(|error| YamlError {
+        message: error.info().to_string(),
+        line: error.marker().line(),
+        column: error.marker().col() + 1,
+    })?;
+    builder.close_extent(text.len());
+    let extents = builder.extents;
+    let mut documents = builder.documents;
+    for document in &mut documents {
+        set_extents(document, text.as_bytes(), &extents);
+    }
+    Ok(documents)
+}
+
+/// Gives each scalar its extent, trimmed of the whitespace before the next token; a scalar
+/// that is not `exact` is labelled by its extent.
+fn set_extents(node: &mut Node, bytes: &[u8], extents: &[Span]) {
+    match node {
+        Node::Scalar(scalar) => {
+            let mut extent = extents
+                .get(scalar.id)
+                .cloned()
+                .unwrap_or(scalar.span.clone());
+            while extent.end > extent.start + 1 && bytes[extent.end - 1].is_ascii_whitespace() {
+                extent.end -= 1;
+            }
+            extent.end = extent.end.max(scalar.span.end);
+            if !scalar.exact && !scalar.value.is_empty() {
+                scalar.span = extent.clone();
+            }
+            scalar.extent = extent;
+        }
+        Node::Seq(items) => items
+            .iter_mut()
+            .for_each(|item| set_extents(item, bytes, extents)),
+        Node::Map(entries) => {
+            for (key, value) in entries {
+                set_extents(key, bytes, extents);
+                set_extents(value, bytes, extents);
+            }
+        }
+    }
+}
+
+/// The byte offset of each character (the scanner counts characters), and of the end.
+fn char_offsets(text: &str) -> Vec<usize> {
+    let mut offsets: Vec<usize> = text.char_indices().map(|(at, _)| at).collect();
+    offsets.push(text.len());
+    offsets
+}
+
+enum Open {
+    Seq(Vec<Node>, usize),
+    /// Entries, a key waiting for its value, the anchor.
+    Map(Vec<(Node, Node)>, Option<Node>, usize),
+}
+
+struct Builder<'a> {
+    text: &'a str,
+    bytes_at: Vec<usize>,
+    stack: Vec<Open>,
+    anchors: HashMap<usize, Node>,
+    documents: Vec<Node>,
+    /// The extent of every scalar so far; the last one is open until the next event.
+    extents: Vec<Span>,
+}
+
+impl Builder<'_> {
+    /// Ends the open scalar's extent where the next event starts.
+    fn close_extent(&mut self, at: usize) {
+        if let Some(last) = self.extents.last_mut()
+            && last.end == usize::MAX
+        {
+            last.end = at.max(last.start);
+        }
+    }
+
+    fn add(&mut self, node: Node, anchor: usize) {
+        if anchor > 0 {
+            self.anchors.insert(anchor, node.clone());
+        }
+        match self.stack.last_mut() {
+            None => self.documents.push(node),
+            Some(Open::Seq(items, _)) => items.push(node),
+            Some(Open::Map(entries, pending, _)) => match pending.take() {
+                None => *pending = Some(node),
+                Some(key) => entries.push((key, node)),
+            },
+        }
+    }
+
+    fn scalar(&self, value: String, style: TScalarStyle, mark: Marker) -> Scalar {
+        let start = self.bytes_at[mark.index().min(self.bytes_at.len() - 1)];
+        let bytes = self.text.as_bytes();
+        let line_end = self.text[start..]
+            .find(['\n', '\r'])
+            .map_or(self.text.len(), |at| start + at);
+        let (style, span, exact) = match style {
+            TScalarStyle::SingleQuoted | TScalarStyle::DoubleQuoted
+                if matches!(bytes.get(start), Some(b'\'' | b'"')) =>
+            {
+                let double = style == TScalarStyle::DoubleQuoted;
+                let close = closing_quote(bytes, start, double);
+                let content = start + 1..close.unwrap_or(line_end).max(start + 1);
+                let exact = close.is_some_and(|close| close <= line_end)
+                    && self.text[content.clone()] == value;
+                let style = if double {
+                    Style::DoubleQuoted
+                } else {
+                    Style::SingleQuoted
+                };
+                (style, content, exact)
+            }
+            TScalarStyle::Literal | TScalarStyle::Folded => (Style::Block, start..line_end, false),
+            _ => {
+                let end = start + value.len();
+                if !value.is_empty() && self.text.get(start..end) == Some(value.as_str()) {
+                    (Style::Plain, start..end, true)
+                } else {
+                    (
+                        Style::Plain,
+                        start..if value.is_empty() { start } else { line_end },
+                        false,
+                    )
+                }
+            }
+        };
+        let id = self.extents.len();
+        Scalar {
+            value,
+            style,
+            extent: start..span.end,
+            span,
+            exact,
+            id,
+        }
+    }
+}
+
+/// The offset of the quote that closes the quoted scalar opening at `start`.
+fn closing_quote(bytes: &[u8], start: usize, double: bool) -> Option<usize> {
+    let mut at = start + 1;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'\\' if double => at += 2,
+            b'"' if double => return Some(at),
+            b'\'' if !double && bytes.get(at + 1) == Some(&b'\'') => at += 2,
+            b'\'' if !double => return Some(at),
+            _ => at += 1,
+        }
+    }
+    None
+}
+
+impl MarkedEventReceiver for Builder<'_> {
+    fn on_event(&mut self, event: Event, mark: Marker) {
+        let at = self.bytes_at[mark.index().min(self.bytes_at.len() - 1)];
+        self.close_extent(at);
+        match event {
+            Event::Scalar(value, style, anchor, _) => {
+                let scalar = self.scalar(value, style, mark);
+                self.extents.push(at..usize::MAX);
+                self.add(Node::Scalar(scalar), anchor);
+            }
+            Event::Alias(anchor) => {
+                // An unknown anchor is a scanner error already; a null stands in.
+                let node = self.anchors.get(&anchor).cloned().unwrap_or_else(|| {
+                    Node::Scalar(Scalar {
+                        value: String::new(),
+                        style: Style::Plain,
+                        span: 0..0,
+                        exact: false,
+                        extent: 0..0,
+                        id: usize::MAX,
+                    })
+                });
+                self.add(node, 0);
+            }
+            Event::SequenceStart(anchor, _) => self.stack.push(Open::Seq(Vec::new(), anchor)),
+            Event::MappingStart(anchor, _) => self.stack.push(Open::Map(Vec::new(), None, anchor)),
+            Event::SequenceEnd => {
+                if let Some(Open::Seq(items, anchor)) = self.stack.pop() {
+                    self.add(Node::Seq(items), anchor);
+                }
+            }
+            Event::MappingEnd => {
+                if let Some(Open::Map(entries, _, anchor)) = self.stack.pop() {
+                    self.add(Node::Map(merge(entries)), anchor);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Resolves merge keys: `<<: *a` or `<<: [*a, *b]` adds the entries of the merged mappings
+/// that neither the mapping nor an earlier merged mapping sets.
+fn merge(entries: Vec<(Node, Node)>) -> Vec<(Node, Node)> {
+    let is_merge = |key: &Node| {
+        key.scalar()
+            .is_some_and(|key| key.style == Style::Plain && key.value == "<<")
+    };
+    if !entries.iter().any(|(key, _)| is_merge(key)) {
+        return entries;
+    }
+    let mut own = Vec::new();
+    let mut merged = Vec::new();
+    for (key, value) in entries {
+        if !is_merge(&key) {
+            own.push((key, value));
+            continue;
+        }
+        match value {
+            Node::Map(entries) => merged.push(entries),
+            Node::Seq(items) => merged.extend(items.into_iter().filter_map(|item| match item {
+                Node::Map(entries) => Some(entries),
+                _ => None,
+            })),
+            _ => {}
+        }
+    }
+    let name = |node: &Node| node.scalar().map(|scalar| scalar.value.clone());
+    let mut result: Vec<(Node, Node)> = Vec::new();
+    for (key, value) in merged.into_iter().flatten() {
+        let k = name(&key);
+        let set = own.iter().any(|(other, _)| name(other) == k)
+            || result.iter().any(|(other, _)| name(other) == k);
+        if !set {
+            result.push((key, value));
+        }
+    }
+    // Merged entries first: the mapping's own come after and so win a `get`.
+    result.extend(own);
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scalar_at<'a>(text: &'a str, node: &Node) -> &'a str {
+        &text[node.scalar().unwrap().span.clone()]
+    }
+
+    #[test]
+    fn spans_of_plain_and_quoted_scalars() {
+        let text = "a: 1\nb: 'x y'\nc: \"p\\tq\"\nd: é-ü\n";
+        let doc = &parse(text).unwrap()[0];
+        assert_eq!(scalar_at(text, doc.get("a").unwrap()), "1");
+        assert_eq!(scalar_at(text, doc.get("b").unwrap()), "x y");
+        assert!(doc.get("b").unwrap().scalar().unwrap().exact);
+        assert!(!doc.get("c").unwrap().scalar().unwrap().exact);
+        assert_eq!(scalar_at(text, doc.get("d").unwrap()), "é-ü");
+    }
+
+    #[test]
+    fn aliases_point_at_the_anchor_and_merge_keys_merge() {
+        let text = "x: &common\n  A: 1\n  B: 2\ny:\n  <<: *common\n  B: 3\n";
+        let doc = &parse(text).unwrap()[0];
+        let y = doc.get("y").unwrap();
+        let a = y.get("A").unwrap().scalar().unwrap();
+        assert_eq!(a.value, "1");
+        assert_eq!(&text[a.span.clone()], "1");
+        assert_eq!(a.span.start, text.find("A: 1").unwrap() + 3);
+        assert_eq!(y.get("B").unwrap().text(), Some("3"));
+    }
+
+    #[test]
+    fn errors_say_where() {
+        let error = parse("a: [1\n").unwrap_err();
+        assert!(error.line >= 1, "{error}");
+    }
+}
