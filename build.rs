@@ -109,6 +109,7 @@ fn generate(catalogue: &Value) -> String {
     }
     code.push_str("];\n\n");
     other_components(catalogue, &mut code);
+    component_defaults(catalogue, &versions, &mut code);
     topic_synonyms(catalogue, &mut code);
     prefix_families(catalogue, &versions, &mut code);
     code
@@ -133,6 +134,51 @@ fn other_components(catalogue: &Value, code: &mut String) {
     code.push_str("pub static OTHER_COMPONENT_KEYS: &[(&str, &[&str])] = &[\n");
     for (key, components) in by_key {
         writeln!(code, "    ({key:?}, {}),", quoted_list(components)).unwrap();
+    }
+    code.push_str("];\n\n");
+}
+
+/// The defaults of the components that create topics of their own (Connect, MirrorMaker 2,
+/// Streams): (component, key, [(releases, default)]), sorted by component and key. A release
+/// the component was not dumped for (its artifact missing) is in no variant.
+fn component_defaults(catalogue: &Value, versions: &[String], code: &mut String) {
+    code.push_str("pub static COMPONENT_DEFAULTS: &[ComponentDefault] = &[\n");
+    if let Some(components) = catalogue["other_components_defaults"].as_object() {
+        let mut components: Vec<_> = components.iter().collect();
+        components.sort_by_key(|(name, _)| name.as_str());
+        for (component, keys) in components {
+            let mut keys: Vec<_> = keys
+                .as_object()
+                .expect("component defaults")
+                .iter()
+                .collect();
+            keys.sort_by_key(|(key, _)| key.as_str());
+            for (key, entry) in keys {
+                let mut variants: Vec<(u32, Option<&str>)> = Vec::new();
+                for minor in entry["versions"].as_array().expect("versions") {
+                    let minor = minor.as_str().expect("minor");
+                    let bit = 1u32
+                        << versions.iter().position(|v| v == minor).unwrap_or_else(|| {
+                            panic!("{component} {key}: unknown release {minor}")
+                        });
+                    let default = attribute(entry, "default", minor).as_str();
+                    match variants.iter_mut().find(|(_, d)| *d == default) {
+                        Some((mask, _)) => *mask |= bit,
+                        None => variants.push((bit, default)),
+                    }
+                }
+                let variants: Vec<String> = variants
+                    .iter()
+                    .map(|(mask, default)| format!("({mask:#x}, {default:?})"))
+                    .collect();
+                writeln!(
+                    code,
+                    "    ({component:?}, {key:?}, &[{}]),",
+                    variants.join(", ")
+                )
+                .unwrap();
+            }
+        }
     }
     code.push_str("];\n\n");
 }

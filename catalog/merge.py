@@ -30,7 +30,7 @@ ATTRIBUTES = (
 )
 
 # Sections of catalog.json whose values are objects of objects: rendered one line per inner name.
-NESTED = ("other_components",)
+NESTED = ("other_components", "other_components_defaults")
 
 
 def version_key(version):
@@ -94,6 +94,18 @@ def merge(dumps):
     catalogue["other_components"] = {
         component: {key: merge_entries(entries, ("type",)) for key, entries in keys.items()}
         for component, keys in components.items()
+    }
+    # Their defaults, for the components that create topics of their own: component -> key ->
+    # versions and default.
+    defaults = {}
+    for d in dumps:
+        minor = minor_of(d["kafka_version"])
+        for component, keys in d.get("other_components_defaults", {}).items():
+            for key, default in keys.items():
+                defaults.setdefault(component, {}).setdefault(key, []).append((minor, {"default": default}))
+    catalogue["other_components_defaults"] = {
+        component: {key: merge_entries(entries, ("default",)) for key, entries in keys.items()}
+        for component, keys in defaults.items()
     }
     catalogue["other_components_source"] = merge_named(
         dumps, lambda d: {c: {"source": s} for c, s in d.get("other_components_source", {}).items()})

@@ -237,6 +237,7 @@ fn recheck(report: &Report, bytes: Vec<Vec<u8>>, options: &Options) -> Report {
             target: crate::cluster::Target::newest(),
             declared: cluster.declared,
             config: cluster.config.clone(),
+            components: cluster.components.clone(),
         })
         .collect();
     let found = Discovered {

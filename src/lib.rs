@@ -5,6 +5,7 @@
 
 pub mod catalog;
 pub mod cluster;
+pub mod components;
 pub mod config;
 pub mod coordinator;
 pub mod diagnostic;
@@ -224,7 +225,8 @@ impl<'a> FileSettings<'a> {
     pub(crate) fn new(files: &'a [SourceFile], clusters: &'a [Cluster]) -> Self {
         let mut configs = vec![None; files.len()];
         for cluster in clusters {
-            for file in &cluster.files {
+            let components = cluster.components.iter().map(|component| &component.file);
+            for file in cluster.files.iter().chain(components) {
                 configs[*file] = cluster.config.as_deref();
             }
         }
@@ -341,6 +343,10 @@ impl Report {
                         .nodes
                         .iter_mut()
                         .for_each(|node| node.file += offset);
+                    cluster
+                        .components
+                        .iter_mut()
+                        .for_each(|component| component.file += offset);
                     cluster
                 }));
             merged

@@ -18,7 +18,10 @@ mod tables {
     include!(concat!(env!("OUT_DIR"), "/catalog_tables.rs"));
 }
 
-pub use tables::{KEYS, OTHER_COMPONENT_KEYS, PREFIX_FAMILIES, TOPIC_CONFIG_SYNONYMS, VERSIONS};
+pub use tables::{
+    COMPONENT_DEFAULTS, KEYS, OTHER_COMPONENT_KEYS, PREFIX_FAMILIES, TOPIC_CONFIG_SYNONYMS,
+    VERSIONS,
+};
 
 /// Why a `--kafka-version` was not taken.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -129,6 +132,36 @@ pub fn default_value(key: &str, version: KafkaVersion) -> Option<&'static str> {
         Default::Value(text) => Some(text),
         Default::Null | Default::Required => None,
     }
+}
+
+/// Kafka's default for `key` of another component (`connect-distributed`, `mirror-maker`,
+/// `mirror-connector`, `streams`) in release `version`, as dumped from that release's jars, and
+/// the release it comes from. When the component was not dumped for `version` (`connect-mirror`
+/// is missing from Maven Central for some releases), the newest older release that has it
+/// answers. `None`: the key is unknown there; `Some((None, _))`: it has no default.
+pub fn component_default(
+    component: &str,
+    key: &str,
+    version: KafkaVersion,
+) -> Option<(Option<&'static str>, KafkaVersion)> {
+    let dumped = |bit: u32| {
+        COMPONENT_DEFAULTS.iter().any(|(name, _, variants)| {
+            *name == component && variants.iter().any(|(m, _)| m & bit != 0)
+        })
+    };
+    let (index, release) = VERSIONS
+        .iter()
+        .enumerate()
+        .rev()
+        .filter(|(_, release)| **release <= version)
+        .find(|(index, _)| dumped(1 << index))?;
+    let (_, _, variants) = COMPONENT_DEFAULTS
+        .iter()
+        .find(|(name, name_key, _)| *name == component && *name_key == key)?;
+    variants
+        .iter()
+        .find(|(mask, _)| mask & (1 << index) != 0)
+        .map(|(_, default)| (*default, *release))
 }
 
 /// The link to Kafka's documentation of a broker key.

@@ -163,3 +163,11 @@ pub enum FamilyRest {
     /// Keys of these components; `broker` means the broker's own ConfigDef.
     Components(&'static [&'static str]),
 }
+
+/// A key of another component with its default per run of releases: (component, key,
+/// [(releases, default)]), `None` where it has no default.
+pub type ComponentDefault = (
+    &'static str,
+    &'static str,
+    &'static [(u32, Option<&'static str>)],
+);

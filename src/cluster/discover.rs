@@ -31,7 +31,7 @@ pub struct Discovered {
 }
 
 /// Keys only a broker or controller file sets.
-const NODE_KEYS: &[&str] = &[
+pub(crate) const NODE_KEYS: &[&str] = &[
     "process.roles",
     "node.id",
     "broker.id",
@@ -71,6 +71,11 @@ fn not_a_node(file: &SourceFile, name: &str) -> Option<String> {
         return Some("binary data: not a properties file".into());
     }
     if file.parse_error.is_some() || has_node_file_name(name) {
+        return None;
+    }
+    // A Connect, MirrorMaker 2, Streams or Schema Registry file joins its folder's cluster as a
+    // component (see `push_clusters`).
+    if crate::components::classify(file).is_some() {
         return None;
     }
     let has_node_key = file
@@ -575,14 +580,23 @@ fn group(
         push_clusters(&mut found, name, named_files, declared_brokers);
     }
     let mut loners = Vec::new();
+    // A lone node's folder's components, which go where the node goes.
+    let mut loner_components: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for (dir, files) in by_dir {
-        if files.len() == 1 {
-            loners.push((dir.clone(), files[0]));
+        let (components, nodes) = super::component::split(&found.files, files);
+        if nodes.len() == 1 {
+            loners.push((dir.clone(), nodes[0]));
+            loner_components.insert(nodes[0], components.iter().map(|c| c.file).collect());
         } else {
             push_clusters(&mut found, display_path(dir), files, declared_brokers);
         }
     }
-    for (name, files) in group_loners(&found.files, &loners) {
+    for (name, mut files) in group_loners(&found.files, &loners) {
+        let components: Vec<usize> = files
+            .iter()
+            .flat_map(|file| loner_components.get(file).into_iter().flatten().copied())
+            .collect();
+        files.extend(components);
         push_clusters(&mut found, name, &files, declared_brokers);
     }
     found.clusters.sort_by(|a, b| a.name.cmp(&b.name));
@@ -597,6 +611,8 @@ fn push_clusters(
     files: &[usize],
     declared_brokers: Option<usize>,
 ) {
+    let (components, files) = super::component::split(&found.files, files);
+    let files = &files[..];
     let nodes: Vec<Node> = files
         .iter()
         .filter(|i| found.files[**i].parse_error.is_none())
@@ -638,9 +654,11 @@ fn push_clusters(
             target: Target::newest(),
             declared: None,
             config: None,
+            components: Vec::new(),
         });
     }
     let split = groups.len() > 1;
+    let mut components = Some(components);
     for (index, nodes) in groups.into_iter().enumerate() {
         let mut files: Vec<usize> = nodes.iter().map(|node| node.file).collect();
         if index == 0 {
@@ -659,6 +677,9 @@ fn push_clusters(
             target: Target::newest(),
             declared: None,
             config: None,
+            // The folder's components belong with its first cluster (ZooKeeper mode's when a
+            // folder holds both modes).
+            components: components.take().unwrap_or_default(),
         });
     }
 }

@@ -2,6 +2,7 @@
 //! value Kafka will use for a key on a node.
 
 pub mod address;
+mod component;
 mod discover;
 pub mod endpoints;
 pub mod exposure;
@@ -13,6 +14,7 @@ pub mod storage;
 pub mod topology;
 pub mod version;
 
+pub(crate) use discover::NODE_KEYS;
 pub use discover::{
     Buffer, Declared, Discovered, DiscoveryError, discover, discover_buffer, discover_changed,
     discover_declared, node_files_under,
@@ -66,6 +68,9 @@ pub struct Cluster {
     pub declared: Option<usize>,
     /// The config file the cluster is checked with.
     pub config: Option<std::sync::Arc<crate::config::Config>>,
+    /// The Connect, MirrorMaker 2, Streams and Schema Registry files beside its nodes (not in
+    /// `files`: no broker rule reads them).
+    pub components: Vec<crate::components::Component>,
 }
 
 /// The value Kafka uses for a key on a node: from the file, or Kafka's default.

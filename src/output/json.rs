@@ -26,6 +26,15 @@ struct JsonCluster<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     config: Option<&'a str>,
     files: Vec<&'a str>,
+    /// Connect, MirrorMaker 2, Streams and Schema Registry files beside the nodes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    components: Vec<JsonComponent<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonComponent<'a> {
+    file: &'a str,
+    kind: &'static str,
 }
 
 #[derive(Serialize)]
@@ -166,6 +175,14 @@ pub fn json(report: &Report) -> String {
                 .files
                 .iter()
                 .map(|file| report.files[*file].path.as_str())
+                .collect(),
+            components: cluster
+                .components
+                .iter()
+                .map(|component| JsonComponent {
+                    file: report.files[component.file].path.as_str(),
+                    kind: component.kind.id(),
+                })
                 .collect(),
         })
         .collect();

@@ -3,6 +3,7 @@
 
 mod auto_create_single_replica;
 mod broker_limits;
+mod component_internal_topic_replication;
 mod cordoned_log_dirs;
 mod deprecated_key;
 mod duplicate_key;
@@ -120,6 +121,7 @@ pub struct Rule {
 pub const RULES: &[Rule] = &[
     internal_topic_replication::RULE,
     min_isr_headroom::RULE,
+    component_internal_topic_replication::RULE,
     inconsistent_cluster_value::RULE,
     duplicate_key::RULE,
     duplicate_node_id::RULE,

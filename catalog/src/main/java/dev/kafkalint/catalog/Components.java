@@ -12,6 +12,7 @@ import dev.kafkalint.catalog.Reflect.Found;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -32,48 +33,67 @@ final class Components {
     /** A component, the Maven artifact (of group org.apache.kafka) that holds it, and its locations. */
     private record Component(String name, String artifact, List<Candidate> candidates) {}
 
+    /** What is read of each key of a ConfigDef: its type, or its default. */
+    private interface KeyReader {
+        Map<String, Object> read(Object configDef) throws Exception;
+    }
+
+    /**
+     * The components whose defaults are dumped too ({@code other_components_defaults}): they create
+     * topics of their own (Connect's config, offset and status topics, MirrorMaker 2's heartbeats,
+     * checkpoints and offset syncs, Streams' changelog and repartition topics), and a linter needs
+     * each release's default replication factor of those.
+     */
+    private static final Set<String> WITH_DEFAULTS =
+            Set.of("connect-distributed", "mirror-maker", "mirror-connector", "streams");
+
     /** The components, each with the locations that hold its keys in some release. */
     private static List<Component> components() {
+        return components(Components::types);
+    }
+
+    /** The components, each key read with {@code reader}; the constants-only ones read as names. */
+    private static List<Component> components(KeyReader reader) {
         String clients = "org.apache.kafka.clients.";
         String connect = "org.apache.kafka.connect.runtime.";
         String distributed = connect + "distributed.DistributedConfig";
         return List.of(
                 new Component("producer", "kafka-clients",
-                        List.of(staticDef(clients + "producer.ProducerConfig", "configDef"))),
+                        List.of(staticDef(clients + "producer.ProducerConfig", "configDef", reader))),
                 new Component("consumer", "kafka-clients",
-                        List.of(staticDef(clients + "consumer.ConsumerConfig", "configDef"))),
+                        List.of(staticDef(clients + "consumer.ConsumerConfig", "configDef", reader))),
                 new Component("admin", "kafka-clients",
-                        List.of(staticDef(clients + "admin.AdminClientConfig", "configDef"))),
+                        List.of(staticDef(clients + "admin.AdminClientConfig", "configDef", reader))),
                 new Component("connect-distributed", "connect-runtime", List.of(
                         // Later releases build the ConfigDef for a given provider of crypto algorithms.
                         new Candidate(distributed + ".config(Crypto.SYSTEM)",
-                                () -> types(invokeStatic(distributed, "config", connect + "distributed.Crypto",
+                                () -> reader.read(invokeStatic(distributed, "config", connect + "distributed.Crypto",
                                         staticField(connect + "distributed.Crypto", "SYSTEM")))),
-                        staticDefField(distributed, "CONFIG"))),
+                        staticDefField(distributed, "CONFIG", reader))),
                 new Component("connect-standalone", "connect-runtime",
-                        List.of(staticDefField(connect + "standalone.StandaloneConfig", "CONFIG"))),
+                        List.of(staticDefField(connect + "standalone.StandaloneConfig", "CONFIG", reader))),
                 new Component("mirror-maker", "connect-mirror", List.of(
-                        staticDef(MIRROR + "MirrorMakerConfig", "config"),
-                        staticDefField(MIRROR + "MirrorMakerConfig", "CONFIG_DEF"))),
+                        staticDef(MIRROR + "MirrorMakerConfig", "config", reader),
+                        staticDefField(MIRROR + "MirrorMakerConfig", "CONFIG_DEF", reader))),
                 new Component("mirror-connector", "connect-mirror", List.of(
                         // Later releases have one ConfigDef per connector; earlier ones one for all three.
                         new Candidate(MIRROR + "Mirror{Source,Checkpoint,Heartbeat}Config.CONNECTOR_CONFIG_DEF",
-                                () -> union(staticField(MIRROR + "MirrorSourceConfig", "CONNECTOR_CONFIG_DEF"),
+                                () -> union(reader, staticField(MIRROR + "MirrorSourceConfig", "CONNECTOR_CONFIG_DEF"),
                                         staticField(MIRROR + "MirrorCheckpointConfig", "CONNECTOR_CONFIG_DEF"),
                                         staticField(MIRROR + "MirrorHeartbeatConfig", "CONNECTOR_CONFIG_DEF"))),
-                        staticDefField(MIRROR + "MirrorConnectorConfig", "CONNECTOR_CONFIG_DEF"))),
+                        staticDefField(MIRROR + "MirrorConnectorConfig", "CONNECTOR_CONFIG_DEF", reader))),
                 new Component("streams", "kafka-streams",
-                        List.of(staticDef("org.apache.kafka.streams.StreamsConfig", "configDef"))),
+                        List.of(staticDef("org.apache.kafka.streams.StreamsConfig", "configDef", reader))),
                 new Component("topic", "kafka_2.13", List.of(
-                        staticDef("org.apache.kafka.storage.internals.log.LogConfig", "configDefCopy"),
+                        staticDef("org.apache.kafka.storage.internals.log.LogConfig", "configDefCopy", reader),
                         new Candidate("kafka.log.LogConfig$.MODULE$.configDefCopy()",
-                                () -> types(invoke(module("kafka.log.LogConfig$"), "configDefCopy"))),
+                                () -> reader.read(invoke(module("kafka.log.LogConfig$"), "configDefCopy"))),
                         constants("org.apache.kafka.common.config.TopicConfig"))),
                 // The TopicBasedRemoteLogMetadataManager's own keys; the broker hands them over
                 // from its file under the prefix remote.log.metadata.manager.impl.prefix (rlmm.config.).
                 new Component("remote-log-metadata-manager", "kafka_2.13", List.of(staticDefField(
                         "org.apache.kafka.server.log.remote.metadata.storage.TopicBasedRemoteLogMetadataManagerConfig",
-                        "CONFIG"))),
+                        "CONFIG", reader))),
                 new Component("standard-authorizer", "kafka_2.13",
                         List.of(constants("org.apache.kafka.metadata.authorizer.StandardAuthorizer"))),
                 new Component("acl-authorizer", "kafka_2.13",
@@ -106,14 +126,24 @@ final class Components {
         doc.put("other_components", keys);
         doc.put("other_components_source", sources);
         doc.put("other_components_missing", missing);
+
+        // The same locations, read for each key's default: the first that answers is the one
+        // whose keys were dumped above.
+        Map<String, Object> defaults = new TreeMap<>();
+        for (Component c : components(Components::defaults)) {
+            if (!WITH_DEFAULTS.contains(c.name()) || !keys.containsKey(c.name())) continue;
+            Found found = Reflect.firstQuietly(c.candidates(), "java.util.Map");
+            if (found.value() != null) defaults.put(c.name(), found.value());
+        }
+        doc.put("other_components_defaults", defaults);
     }
 
-    private static Candidate staticDef(String className, String method) {
-        return new Candidate(className + "." + method + "()", () -> types(invokeStatic(className, method)));
+    private static Candidate staticDef(String className, String method, KeyReader reader) {
+        return new Candidate(className + "." + method + "()", () -> reader.read(invokeStatic(className, method)));
     }
 
-    private static Candidate staticDefField(String className, String field) {
-        return new Candidate(className + "." + field, () -> types(staticField(className, field)));
+    private static Candidate staticDefField(String className, String field, KeyReader reader) {
+        return new Candidate(className + "." + field, () -> reader.read(staticField(className, field)));
     }
 
     private static Candidate constants(String className) {
@@ -134,10 +164,30 @@ final class Components {
         return out;
     }
 
-    private static Map<String, Object> union(Object... configDefs) throws Exception {
+    /**
+     * Key name to default, for the keys of a ConfigDef: the text {@code ConfigDef.convertToString}
+     * gives (as a properties file would set it), or null for a key without one (no default, or a
+     * null default).
+     */
+    static Map<String, Object> defaults(Object configDef) throws Exception {
+        Class<?> configDefClass = Class.forName(Reflect.CONFIG_DEF);
+        if (configDef == null || !configDefClass.isInstance(configDef)) return null;
+        Object noDefault = configDefClass.getField("NO_DEFAULT_VALUE").get(null);
+        Class<?> typeClass = Class.forName(Reflect.CONFIG_DEF + "$Type");
+        java.lang.reflect.Method convert = configDefClass.getMethod("convertToString", Object.class, typeClass);
+        Map<String, Object> out = new TreeMap<>();
+        for (Map.Entry<String, Object> e : configKeys(configDef).entrySet()) {
+            Object value = Reflect.field(e.getValue(), "defaultValue");
+            Object type = Reflect.field(e.getValue(), "type");
+            out.put(e.getKey(), value == noDefault ? null : convert.invoke(null, value, type));
+        }
+        return out;
+    }
+
+    private static Map<String, Object> union(KeyReader reader, Object... configDefs) throws Exception {
         Map<String, Object> out = new LinkedHashMap<>();
         for (Object def : configDefs) {
-            Map<String, Object> t = types(def);
+            Map<String, Object> t = reader.read(def);
             if (t == null) return null;
             t.forEach(out::putIfAbsent);
         }

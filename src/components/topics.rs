@@ -1,0 +1,340 @@
+//! The topics each component creates for itself on its cluster, and the replication factor it
+//! asks for: the file's value (under the prefixes the component reads) or the default of the
+//! component's `ConfigDef` in the release checked (dumped from the real jars, see `catalog/`).
+
+use super::{Component, ComponentKind, mirror_maker_aliases};
+use crate::catalog::KafkaVersion;
+use crate::cluster::{Cluster, Effective};
+use crate::properties::PropertiesFile;
+use crate::source::SourceFile;
+
+/// Schema Registry's default `kafkastore.topic.replication.factor` and `kafkastore.topic`
+/// (confluentinc/schema-registry, `SchemaRegistryConfig.java`: `DEFAULT_KAFKASTORE_TOPIC`,
+/// `kafkastore.topic.replication.factor` defined with default 3). Schema Registry is not on
+/// Maven Central, so these two are read from its source, not dumped.
+const SCHEMA_REGISTRY_REPLICATION_DEFAULT: &str = "3";
+const SCHEMA_REGISTRY_TOPIC_DEFAULT: &str = "_schemas";
+
+/// What a component does when it cannot create its topic because the factor is above the
+/// broker count (the broker answers `INVALID_REPLICATION_FACTOR`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WhenTooFew {
+    /// It stops with this error (from its source).
+    Fails(&'static str),
+    /// Schema Registry creates the topic with as many replicas as there are live brokers and
+    /// logs a WARN (`KafkaStore.createSchemaTopic`).
+    CapsToLiveBrokers,
+}
+
+/// One topic a component creates, with the replication factor it asks for.
+#[derive(Debug, Clone)]
+pub struct TopicFactor<'a> {
+    /// The topic as messages name it, e.g. "the config topic `connect-configs`".
+    pub topic: String,
+    /// The key as the file sets it (`A->B.checkpoints.topic.replication.factor`), or the
+    /// component's own name for it when the default applies.
+    pub key: String,
+    pub factor: Effective<'a>,
+    /// What stops when the only replica of a partition is on a broker that stops.
+    pub single_replica: &'static str,
+    pub when_too_few: WhenTooFew,
+    /// What the component does when the topic already exists with fewer replicas.
+    pub existing: &'static str,
+}
+
+const CONNECT_CREATE_FAILS: &str = "the worker does not start: it stops with \
+    `ConnectException: Error while attempting to create/find topic(s)` (TopicAdmin.createOrFindTopics)";
+const CONNECT_EXISTING: &str =
+    "Connect uses an existing topic as it is, checking only its cleanup.policy";
+
+/// Connect's three topics: key prefix, what it holds, what a lost partition stops.
+const CONNECT_TOPICS: &[(&str, &str, &str)] = &[
+    (
+        "config",
+        "config topic",
+        "connector configurations can be neither read nor written until it returns: no connector \
+         can be created or changed, and a worker that starts or rejoins cannot read the configs",
+    ),
+    (
+        "offset",
+        "offset topic",
+        "source connectors whose offsets live in its partitions cannot commit them",
+    ),
+    (
+        "status",
+        "status topic",
+        "connector and task status updates in its partitions fail",
+    ),
+];
+
+/// The topics of `component`, with the factor each asks for in release `version`.
+pub fn topic_factors<'a>(
+    files: &'a [SourceFile],
+    cluster: &Cluster,
+    component: &Component,
+    version: KafkaVersion,
+) -> Vec<TopicFactor<'a>> {
+    let properties = &files[component.file].properties;
+    match component.kind {
+        ComponentKind::ConnectDistributed => CONNECT_TOPICS
+            .iter()
+            .filter_map(|(prefix, what, lost)| {
+                let key = format!("{prefix}.storage.replication.factor");
+                let factor = lookup(properties, &[key.as_str()], "connect-distributed", &key, version)?;
+                Some(TopicFactor {
+                    topic: named(what, properties.get(&format!("{prefix}.storage.topic")).map(|e| e.value.trim())),
+                    key: set_key(&factor, &key),
+                    factor,
+                    single_replica: lost,
+                    when_too_few: WhenTooFew::Fails(CONNECT_CREATE_FAILS),
+                    existing: CONNECT_EXISTING,
+                })
+            })
+            .collect(),
+        ComponentKind::Streams => lookup(properties, &["replication.factor"], "streams", "replication.factor", version)
+            .map(|factor| TopicFactor {
+                topic: "its changelog and repartition topics (created when the topology has state stores or repartitions)".into(),
+                key: set_key(&factor, "replication.factor"),
+                factor,
+                single_replica: "the tasks whose changelog or repartition partitions it holds stop: their state can be \
+                                 neither written nor restored",
+                when_too_few: WhenTooFew::Fails(
+                    "the rebalance fails with `StreamsException: Could not create topic` \
+                     (InternalTopicManager.makeReady) and the application stops processing",
+                ),
+                existing: "Streams uses an existing internal topic with the replication factor it has",
+            })
+            .into_iter()
+            .collect(),
+        ComponentKind::SchemaRegistry => {
+            let key = "kafkastore.topic.replication.factor";
+            let factor = match properties.get(key) {
+                Some(entry) => Effective::Set(entry),
+                None => Effective::Default(SCHEMA_REGISTRY_REPLICATION_DEFAULT),
+            };
+            let topic = properties
+                .get("kafkastore.topic")
+                .map(|entry| entry.value.trim())
+                .unwrap_or(SCHEMA_REGISTRY_TOPIC_DEFAULT);
+            vec![TopicFactor {
+                topic: format!("its schemas topic `{topic}`"),
+                key: key.into(),
+                factor,
+                single_replica: "no schema can be registered, and a Schema Registry that starts cannot (it writes a \
+                                 record to the topic and reads it back at start-up)",
+                when_too_few: WhenTooFew::CapsToLiveBrokers,
+                existing: "Schema Registry uses an existing topic with fewer replicas and only logs a WARN \
+                           (KafkaStore.verifySchemaTopic)",
+            }]
+        }
+        ComponentKind::MirrorMaker => mirror_maker(files, cluster, properties, version),
+    }
+}
+
+/// `the config topic `connect-configs``, or `the config topic` when the file does not name it.
+fn named(what: &str, name: Option<&str>) -> String {
+    match name {
+        Some(name) if !name.is_empty() => format!("its {what} `{name}`"),
+        _ => format!("its {what}"),
+    }
+}
+
+fn set_key(factor: &Effective, key: &str) -> String {
+    factor
+        .entry()
+        .map(|entry| entry.key.clone())
+        .unwrap_or_else(|| key.to_string())
+}
+
+/// The first of `keys` the file sets, else the component's default for `default_key`.
+fn lookup<'a>(
+    properties: &'a PropertiesFile,
+    keys: &[&str],
+    component: &str,
+    default_key: &str,
+    version: KafkaVersion,
+) -> Option<Effective<'a>> {
+    if let Some(entry) = keys.iter().find_map(|key| properties.get(key)) {
+        return Some(Effective::Set(entry));
+    }
+    let (default, _) = crate::catalog::component_default(component, default_key, version)?;
+    default.map(Effective::Default)
+}
+
+const MIRROR_CREATE_FAILS: &str = "the connector fails: it stops with `ConnectException: Error while attempting \
+    to create/find topic` (MirrorUtils.createCompactedTopic)";
+const MIRROR_EXISTING: &str = "MirrorMaker 2 uses an existing topic as it is";
+
+/// MirrorMaker 2's topics on this cluster: the one of its `clusters` aliases whose bootstrap
+/// servers are this cluster's brokers' addresses. For each enabled flow `S->T` into it: the
+/// heartbeats and checkpoints topics, the remote topics it creates (`replication.factor`) and
+/// the config, offset and status topics of the Connect herder that runs the flow; for each flow
+/// whose offset syncs it holds (`offset-syncs.topic.location`, `source` by default): the
+/// offset-syncs topic. Keys are read as MirrorMaker 2 reads them
+/// (`MirrorMakerConfig.connectorBaseConfig` and `workerConfig`): connector keys from
+/// `S->T.<key>`, else the top level; Connect herder keys from `S->T.<key>`, else the top level,
+/// else `T.<key>`. When no alias names this cluster, nothing is checked.
+fn mirror_maker<'a>(
+    files: &'a [SourceFile],
+    cluster: &Cluster,
+    properties: &'a PropertiesFile,
+    version: KafkaVersion,
+) -> Vec<TopicFactor<'a>> {
+    let Some(aliases) = mirror_maker_aliases(properties) else {
+        return Vec::new();
+    };
+    let Some(here) = this_cluster_alias(files, cluster, properties, &aliases) else {
+        return Vec::new();
+    };
+    let flows: Vec<(&str, &str)> = aliases
+        .iter()
+        .flat_map(|source| {
+            aliases
+                .iter()
+                .map(move |target| (source.as_str(), target.as_str()))
+        })
+        .filter(|(source, target)| source != target)
+        .filter(|(source, target)| {
+            properties
+                .get(&format!("{source}->{target}.enabled"))
+                .is_some_and(|entry| entry.value.trim().eq_ignore_ascii_case("true"))
+        })
+        .collect();
+    let mut found: Vec<TopicFactor<'a>> = Vec::new();
+    let mut push = |factor: Option<TopicFactor<'a>>| {
+        if let Some(factor) = factor {
+            let same = |other: &TopicFactor| {
+                other.key == factor.key
+                    && other.factor.entry().map(|e| e.key_span.clone())
+                        == factor.factor.entry().map(|e| e.key_span.clone())
+            };
+            if !found.iter().any(same) {
+                found.push(factor);
+            }
+        }
+    };
+    for (source, target) in &flows {
+        let flow = format!("{source}->{target}.");
+        let connector = |key: &str, topic: String, lost: &'static str| {
+            let flow_key = format!("{flow}{key}");
+            let factor = lookup(
+                properties,
+                &[flow_key.as_str(), key],
+                "mirror-connector",
+                key,
+                version,
+            )?;
+            Some(TopicFactor {
+                topic,
+                key: set_key(&factor, key),
+                factor,
+                single_replica: lost,
+                when_too_few: WhenTooFew::Fails(MIRROR_CREATE_FAILS),
+                existing: MIRROR_EXISTING,
+            })
+        };
+        if *target == here {
+            push(connector(
+                "heartbeats.topic.replication.factor",
+                "its heartbeats topic `heartbeats`".into(),
+                "the heartbeats of the flows into this cluster stop",
+            ));
+            push(connector(
+                "checkpoints.topic.replication.factor",
+                format!("its checkpoints topic `{source}.checkpoints.internal`"),
+                "consumer group offsets are no longer translated for a failover to this cluster",
+            ));
+            push(connector(
+                "replication.factor",
+                format!("the remote topics it creates (`{source}.<topic>`)"),
+                "the mirrored partitions it holds are unavailable to consumers of this cluster",
+            ));
+            for (prefix, what, lost) in CONNECT_TOPICS {
+                let key = format!("{prefix}.storage.replication.factor");
+                let keys = [format!("{flow}{key}"), key.clone(), format!("{here}.{key}")];
+                let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+                let factor = lookup(properties, &keys, "connect-distributed", &key, version);
+                push(factor.map(|factor| TopicFactor {
+                    topic: format!("the {what} of its {source}->{target} herder (`mm2-{}.{source}.internal`)",
+                        if *prefix == "config" { "configs" } else if *prefix == "offset" { "offsets" } else { "status" }),
+                    key: set_key(&factor, &key),
+                    factor,
+                    single_replica: lost,
+                    when_too_few: WhenTooFew::Fails(
+                        "the herder of the flow does not start: it stops with `ConnectException: Error while \
+                         attempting to create/find topic(s)` (TopicAdmin.createOrFindTopics)",
+                    ),
+                    existing: CONNECT_EXISTING,
+                }));
+            }
+        }
+        let location_key = format!("{flow}offset-syncs.topic.location");
+        let location = properties
+            .get(&location_key)
+            .or_else(|| properties.get("offset-syncs.topic.location"))
+            .map(|entry| entry.value.trim().to_ascii_lowercase())
+            .unwrap_or_else(|| "source".into());
+        let holder = if location == "target" { target } else { source };
+        if *holder == here {
+            push(connector(
+                "offset-syncs.topic.replication.factor",
+                format!("its offset-syncs topic `mm2-offset-syncs.{target}.internal`"),
+                "offset syncs of the flow stop, so its checkpoints stop advancing",
+            ));
+        }
+    }
+    found
+}
+
+/// The alias of `clusters` whose `<alias>.bootstrap.servers` name an address the cluster's
+/// brokers listen on or advertise; `None` unless exactly one does.
+fn this_cluster_alias(
+    files: &[SourceFile],
+    cluster: &Cluster,
+    properties: &PropertiesFile,
+    aliases: &[String],
+) -> Option<String> {
+    let addresses: Vec<String> = cluster
+        .brokers()
+        .flat_map(|node| {
+            ["advertised.listeners", "listeners"]
+                .into_iter()
+                .filter_map(|key| node.entry(files, key))
+                .flat_map(|entry| {
+                    entry
+                        .value
+                        .split(',')
+                        .filter_map(address)
+                        .collect::<Vec<_>>()
+                })
+        })
+        .collect();
+    let mut matching = aliases.iter().filter(|alias| {
+        properties
+            .get(&format!("{alias}.bootstrap.servers"))
+            .is_some_and(|entry| {
+                entry
+                    .value
+                    .split(',')
+                    .filter_map(address)
+                    .any(|server| addresses.contains(&server))
+            })
+    });
+    match (matching.next(), matching.next()) {
+        (Some(alias), None) => Some(alias.clone()),
+        _ => None,
+    }
+}
+
+/// `host:port` of a listener (`PLAINTEXT://host:9092`) or a bootstrap server, lower case;
+/// `None` for a wildcard or empty host.
+fn address(text: &str) -> Option<String> {
+    let text = text.trim();
+    let text = text.split_once("://").map_or(text, |(_, rest)| rest);
+    let (host, port) = text.rsplit_once(':')?;
+    let host = host.trim_matches(['[', ']']);
+    if host.is_empty() || host == "0.0.0.0" || host == "::" || port.is_empty() {
+        return None;
+    }
+    Some(format!("{}:{}", host.to_ascii_lowercase(), port.trim()))
+}

@@ -1,0 +1,160 @@
+//! `component-internal-topic-replication`: the replication factor of the topics Connect workers,
+//! MirrorMaker 2, Streams applications and Schema Registry create for themselves, against the
+//! brokers of their cluster.
+
+use super::support::{brokers, entry_label, value_label};
+use super::{Context, Rule};
+use crate::cluster::{Cluster, Effective, Mode};
+use crate::components::topics::{WhenTooFew, topic_factors};
+use crate::diagnostic::{Diagnostic, Label, Severity};
+
+pub const RULE: Rule = Rule {
+    name: "component-internal-topic-replication",
+    severity: Severity::Error,
+    summary: "a Connect, MirrorMaker 2, Streams or Schema Registry topic on one broker, or on more than the cluster has",
+    check,
+};
+
+fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    let files = context.files;
+    let broker_count = cluster.broker_count();
+    let mut diagnostics = Vec::new();
+    if broker_count == 0 || cluster.components.is_empty() {
+        return diagnostics;
+    }
+    let version = cluster.target.version;
+    for component in &cluster.components {
+        let file_name = files[component.file]
+            .path
+            .rsplit('/')
+            .next()
+            .unwrap_or_default();
+        let who = format!("{} ({file_name})", component.kind.name());
+        for topic in topic_factors(files, cluster, component, version) {
+            let Some(asked) = topic.factor.as_int() else {
+                continue; // a placeholder or not a number
+            };
+            // -1: the broker's default.replication.factor, as the active controller applies it.
+            let (factor, broker_label) = if asked == -1 {
+                match broker_default(cluster, files, version) {
+                    Some((factor, label)) => (factor, Some(label)),
+                    None => continue,
+                }
+            } else if asked < 1 {
+                continue;
+            } else {
+                (asked, None)
+            };
+            let key = &topic.key;
+            let shown = if asked == -1 {
+                format!("{key}=-1 (the brokers' default.replication.factor, {factor})")
+            } else {
+                format!("{key}={factor}")
+            };
+            let (severity, message, label, help) = if factor > broker_count as i64 {
+                if !cluster.broker_count_is_known(files) {
+                    continue;
+                }
+                match topic.when_too_few {
+                    WhenTooFew::Fails(what) => (
+                        Severity::Error,
+                        format!(
+                            "{shown} but the cluster has {}: the brokers refuse to create {} (INVALID_REPLICATION_FACTOR), so {what}",
+                            brokers(broker_count),
+                            topic.topic
+                        ),
+                        format!("{factor} replicas, {} in the cluster", brokers(broker_count)),
+                        format!("set {key} to at most {broker_count} (3 on a production cluster of 3 or more brokers)"),
+                    ),
+                    WhenTooFew::CapsToLiveBrokers => (
+                        Severity::Info,
+                        format!(
+                            "{shown} but the cluster has {}: Schema Registry creates {} with {broker_count} replica{} and only logs a WARN; \
+                             the topic keeps that factor when brokers are added",
+                            brokers(broker_count),
+                            topic.topic,
+                            if broker_count == 1 { "" } else { "s" }
+                        ),
+                        format!("{factor} replicas wanted, {broker_count} created"),
+                        "on a development cluster this is expected; in production run at least 3 brokers before Schema Registry first starts".into(),
+                    ),
+                }
+            } else if factor == 1 && broker_count >= 2 {
+                (
+                    Severity::Error,
+                    format!(
+                        "{shown} on a cluster of {}: each partition of {} lives on one broker; when that broker stops, {}",
+                        brokers(broker_count),
+                        topic.topic,
+                        topic.single_replica
+                    ),
+                    "1 replica: a single broker failure makes part of the topic unavailable".into(),
+                    format!(
+                        "set {key}={}; a topic that already exists keeps its replication factor ({}): raise it with \
+                         kafka-reassign-partitions.sh",
+                        broker_count.min(3),
+                        topic.existing
+                    ),
+                )
+            } else {
+                continue;
+            };
+            let mut labels = vec![match topic.factor {
+                Effective::Set(entry) => entry_label(component.file, entry, label),
+                Effective::Default(value) => Label {
+                    file: component.file,
+                    span: 0..0,
+                    message: format!("{key} is not set: the default {value} applies ({label})"),
+                },
+            }];
+            labels.extend(broker_label);
+            diagnostics.push(Diagnostic {
+                rule: RULE.name,
+                severity,
+                stops_startup: false,
+                message: format!("{who}: {message}"),
+                key: Some(key.clone()),
+                labels,
+                help,
+                fix: None,
+            });
+        }
+    }
+    diagnostics
+}
+
+/// The `default.replication.factor` a topic created with -1 gets: the active controller's
+/// (KRaft controllers; ZooKeeper-mode brokers). The lowest among the nodes that may be it, with
+/// a label on it; `None` when no such node is among the files.
+fn broker_default(
+    cluster: &Cluster,
+    files: &[crate::source::SourceFile],
+    version: crate::catalog::KafkaVersion,
+) -> Option<(i64, Label)> {
+    let key = "default.replication.factor";
+    cluster
+        .nodes
+        .iter()
+        .filter(|node| match node.mode {
+            Mode::KRaft => node.roles.controller,
+            _ => node.roles.broker,
+        })
+        .filter_map(|node| {
+            let effective = node.effective(files, key, version)?;
+            let factor = effective.as_int()?;
+            Some((factor, node, effective))
+        })
+        .min_by_key(|(factor, node, _)| (*factor, node.file))
+        .map(|(factor, node, effective)| {
+            let label = value_label(
+                node,
+                key,
+                &effective,
+                format!(
+                    "the brokers' default: {factor} replica{}",
+                    if factor == 1 { "" } else { "s" }
+                ),
+            );
+            (factor, label)
+        })
+}
