@@ -105,7 +105,7 @@ public final class KafkaConfigOracle {
     }
 
     /** What Kafka threw for this file, or null when its KafkaConfig was built. */
-    private static Throwable judge(Method loadProps, Method fromProps, String file) {
+    static Throwable judge(Method loadProps, Method fromProps, String file) {
         try {
             // false, as in kafka.Kafka: it only turns off the INFO dump of every value.
             Properties props = (Properties) loadProps.invoke(null, file);
