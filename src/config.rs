@@ -74,7 +74,7 @@ impl Config {
     /// Reads and checks the config file at `path`.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
         let shown = display(path);
-        let bytes = std::fs::read(path).map_err(|error| ConfigError {
+        let bytes = crate::source::read_file(path).map_err(|error| ConfigError {
             path: shown.clone(),
             line: 1,
             column: 1,

@@ -168,6 +168,19 @@ pub fn check_buffer(buffer: cluster::Buffer, options: &Options) -> Result<Report
     Ok(run(found, options, Some(&[index])))
 }
 
+/// Checks files held in memory, `(path, bytes)`, as a walk that met them at those paths would
+/// (see [`cluster::discover_in_memory`]), every cluster with `config`. Nothing is read from
+/// disk: for fuzzing and property tests.
+pub fn check_in_memory(
+    files: Vec<(String, Vec<u8>)>,
+    config: Option<Config>,
+    options: &Options,
+) -> Report {
+    let mut found = cluster::discover_in_memory(files, options.brokers);
+    attach(&mut found, config);
+    run(found, options, None)
+}
+
 /// Every cluster found is checked with `config`.
 fn attach(found: &mut cluster::Discovered, config: Option<Config>) {
     let config = config.map(Arc::new);

@@ -1,6 +1,6 @@
 //! The command line: parse arguments, run the check, print, choose the exit code.
 
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -10,6 +10,20 @@ use kafkalint::catalog::KafkaVersion;
 use kafkalint::coordinator::{self, Coordinated};
 use kafkalint::diagnostic::Severity;
 use kafkalint::output::{self, FullStyle};
+
+// Every message to stderr goes through these, in place of std's: a message may quote a path
+// or a value (terminal control characters escaped, as in the report), and a closed stderr is
+// no reason to panic.
+macro_rules! eprint {
+    ($($arg:tt)*) => {
+        write_stderr(&format!($($arg)*))
+    };
+}
+macro_rules! eprintln {
+    ($($arg:tt)*) => {
+        write_stderr(&format!("{}\n", format!($($arg)*)))
+    };
+}
 
 /// A fast, exact static linter for Apache Kafka broker configuration.
 #[derive(Parser)]
@@ -160,6 +174,14 @@ fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<()> {
     written
 }
 
+/// Writes a message to stderr, its control characters escaped; a failed write (stderr closed)
+/// is ignored, as there is nowhere left to report it.
+fn write_stderr(text: &str) {
+    let _ = std::io::stderr()
+        .lock()
+        .write_all(output::printable(text, true).as_bytes());
+}
+
 /// Writes `text` to stdout; `Some(exit code)` when that fails. A closed pipe
 /// (`kafkalint check | head`) is not an error worth reporting.
 fn print_or_fail(text: &str) -> Option<ExitCode> {
@@ -291,11 +313,16 @@ fn main() -> ExitCode {
                 }
                 (None, false) => kafkalint::check(&paths, &options),
                 (Some(path), true) if paths.len() == 1 => {
-                    let mut bytes = Vec::new();
-                    if let Err(error) = std::io::stdin().lock().read_to_end(&mut bytes) {
-                        eprintln!("kafkalint: error: cannot read standard input: {error}");
-                        return ExitCode::from(EXIT_ERROR);
-                    }
+                    let bytes = match kafkalint::source::read_limited(std::io::stdin().lock()) {
+                        Ok(bytes) => bytes,
+                        Err(error) => {
+                            eprintln!(
+                                "kafkalint: error: {}: cannot read standard input: {error}",
+                                path.display()
+                            );
+                            return ExitCode::from(EXIT_ERROR);
+                        }
+                    };
                     let buffer = kafkalint::cluster::Buffer {
                         path: &path,
                         bytes: &bytes,

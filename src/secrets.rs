@@ -21,6 +21,9 @@ const SECRET_KEY_PARTS: &[&str] = &[
     "keystore.certificate.chain",
     "truststore.certificates",
     "master.key",
+    // Confluent's `basic.auth.user.info` (`user:password` for Schema Registry and MDS clients,
+    // typed PASSWORD in its `AbstractKafkaSchemaSerDeConfig`), in every prefixed form.
+    "user.info",
 ];
 
 /// Is the value of this key a secret?
@@ -79,6 +82,8 @@ mod tests {
             "password.encoder.secret",
             "zookeeper.ssl.keystore.password",
             "rlmm.config.remote.log.metadata.common.client.sasl.jaas.config",
+            "confluent.metadata.basic.auth.user.info",
+            "schema.registry.basic.auth.user.info",
         ] {
             assert!(is_secret_key(key), "{key}");
         }

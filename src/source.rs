@@ -1,9 +1,53 @@
 //! A file as read from disk, and the text of it that output may show: secrets redacted,
 //! control characters escaped, positions mapped back to the original bytes.
 
+use std::io::Read;
+
 use crate::properties::{self, ParseError, PropertiesFile, Span};
 use crate::secrets;
 use crate::sources::YamlView;
+
+/// The largest file kafkalint reads, in bytes (16 MiB). A broker's configuration is a few
+/// kilobytes (Kafka's own `server.properties` is 7 KB): a larger file is no configuration
+/// (a log, a disk image named `.properties`), and checking it would hold it in memory several
+/// times over. Larger files are refused before they are read.
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Reads the file at `path` whole, refusing one larger than [`MAX_FILE_BYTES`] (an error of
+/// kind `FileTooLarge` whose message says so) without reading it.
+pub fn read_file(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
+    let file = std::fs::File::open(path)?;
+    let len = file.metadata()?.len();
+    if len > MAX_FILE_BYTES {
+        return Err(too_large(Some(len)));
+    }
+    read_limited(file)
+}
+
+/// Reads `input` to its end, or to [`MAX_FILE_BYTES`] and one more byte: then an error of kind
+/// `FileTooLarge` (for what may not say its size: standard input, a pipe, a growing file).
+pub fn read_limited(input: impl std::io::Read) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    input.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_large(None));
+    }
+    Ok(bytes)
+}
+
+fn too_large(len: Option<u64>) -> std::io::Error {
+    let size = match len {
+        Some(len) => format!("{} MiB, ", len.div_ceil(1024 * 1024)),
+        None => String::new(),
+    };
+    std::io::Error::new(
+        std::io::ErrorKind::FileTooLarge,
+        format!(
+            "{size}more than the {} MiB kafkalint reads: not a Kafka configuration file",
+            MAX_FILE_BYTES / (1024 * 1024)
+        ),
+    )
+}
 
 /// One configuration file: its path as the user named it, its bytes, and what they parse to.
 #[derive(Debug)]
@@ -193,7 +237,7 @@ impl DisplayText {
                 // miette breaks lines at `\n` only; a lone `\r` ends a line for Kafka too.
                 '\r' => text.push('\n'),
                 '\n' | '\t' => text.push(c),
-                c if c.is_control() => text.push_str(&escape_control(c)),
+                c if shown_escaped(c) => text.push_str(&escape_control(c)),
                 c => text.push(c),
             }
             if text.len() - before != width {
@@ -223,6 +267,18 @@ impl DisplayText {
         let start = self.offset(span.start);
         start..self.offset(span.end).max(start)
     }
+}
+
+/// Whether output shows `c` escaped rather than as itself: control characters (ESC, BEL, CR,
+/// C1 controls such as U+009B, which some terminals read as ESC `[`), and the bidirectional
+/// overrides and isolates that make a terminal or an editor show text in another order than
+/// it is read ("Trojan Source", CVE-2021-42574).
+pub fn shown_escaped(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
 }
 
 /// Terminal control characters are shown escaped, never sent raw to a terminal.

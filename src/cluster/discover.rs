@@ -95,7 +95,7 @@ fn looks_binary(bytes: &[u8]) -> bool {
 }
 
 fn read(path: &Path) -> Result<SourceFile, DiscoveryError> {
-    let bytes = std::fs::read(path).map_err(|error| DiscoveryError::Io {
+    let bytes = crate::source::read_file(path).map_err(|error| DiscoveryError::Io {
         path: display_path(path),
         message: io_message(&error),
     })?;
@@ -296,6 +296,8 @@ fn discover_from(
         if shallow {
             walker = walker.max_depth(1);
         }
+        // A named folder that holds nothing to check is a wrong path, not a clean cluster.
+        let seen_before = (found.files.len(), found.skipped.len());
         let mut yaml_by_dir: BTreeMap<PathBuf, Vec<(String, Vec<u8>)>> = BTreeMap::new();
         for (entry, read_file) in read_walk(walker, path) {
             let entry = entry?;
@@ -332,6 +334,12 @@ fn discover_from(
                 declared_brokers,
                 None,
             )?;
+        }
+        if !shallow && (found.files.len(), found.skipped.len()) == seen_before {
+            return Err(DiscoveryError::NotAConfig {
+                path: display_path(path),
+                reason: "a folder with no broker or controller files in it or below".into(),
+            });
         }
     }
 
@@ -391,6 +399,12 @@ pub fn discover_buffer(
             message: "not a file name".into(),
         });
     };
+    if buffer.path.is_dir() {
+        return Err(DiscoveryError::Io {
+            path: display_path(buffer.path),
+            message: "is a directory".into(),
+        });
+    }
     let file = SourceFile::new(display_path(buffer.path), buffer.bytes.to_vec());
     if sources::is_yaml_name(&name.to_string_lossy()) {
         return Err(DiscoveryError::NotAConfig {
@@ -779,4 +793,33 @@ fn group_loners(files: &[SourceFile], loners: &[(PathBuf, usize)]) -> Vec<(Strin
         }
     }
     result
+}
+
+/// Files held in memory, `(path, bytes)`, grouped as a walk that met them at those paths
+/// would group them: one cluster per folder, lone nodes of sibling folders joined, files that
+/// are no node files passed over. Nothing is read from disk (for fuzzing and property tests).
+pub fn discover_in_memory(
+    files: Vec<(String, Vec<u8>)>,
+    declared_brokers: Option<usize>,
+) -> Discovered {
+    let mut found = Discovered::default();
+    let mut by_dir: BTreeMap<PathBuf, Vec<usize>> = BTreeMap::new();
+    for (path, bytes) in files {
+        let file = SourceFile::new(path, bytes);
+        let path = Path::new(&file.path);
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if let Some(reason) = not_a_node(&file, &name) {
+            if has_node_file_name(&name) {
+                found.skipped.push(format!("{}: {reason}", file.path));
+            }
+            continue;
+        }
+        let dir = parent_dir(path);
+        by_dir.entry(dir).or_default().push(found.files.len());
+        found.files.push(file);
+    }
+    group(found, &[], &by_dir, declared_brokers)
 }

@@ -114,7 +114,7 @@ fn render_one(
             let shared = Arc::from(text.text.as_str());
             (text, shared)
         });
-        let source = NamedSource::new(report.files[file].path.clone(), Arc::clone(shared));
+        let source = NamedSource::new(printable(&report.files[file].path), Arc::clone(shared));
         let labels: Vec<LabeledSpan> = diagnostic
             .labels
             .iter()
@@ -127,7 +127,7 @@ fn render_one(
     let (_, source, labels) = parts.next().expect("a diagnostic has a primary label");
     let related = parts
         .map(|(file, source, labels)| Rendered {
-            message: format!("see also {}", report.files[file].path),
+            message: format!("see also {}", printable(&report.files[file].path)),
             code: None,
             url: None,
             help: None,

@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use super::printable;
 use crate::Report;
 use crate::catalog;
 use crate::cluster::ChosenBy;
@@ -43,15 +44,17 @@ struct JsonDiagnostic<'a> {
     severity: Severity,
     /// Kafka refuses to start with this configuration.
     stops_startup: bool,
-    message: &'a str,
+    /// Message, help, labels, key and fix description are shown as in every format: control
+    /// characters and bidirectional overrides escaped (`\u{1b}`).
+    message: String,
     file: &'a str,
     line: usize,
     column: usize,
-    key: Option<&'a str>,
+    key: Option<String>,
     /// Kafka's documentation of the key, when it is a broker key Kafka documents.
     key_url: Option<String>,
     labels: Vec<JsonLabel<'a>>,
-    help: &'a str,
+    help: String,
     url: String,
     /// What `--fix` would change, when the finding has an unambiguous fix.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -60,7 +63,7 @@ struct JsonDiagnostic<'a> {
 
 #[derive(Serialize)]
 struct JsonFix<'a> {
-    description: &'a str,
+    description: String,
     edits: Vec<JsonEdit<'a>>,
 }
 
@@ -80,7 +83,7 @@ struct JsonLabel<'a> {
     file: &'a str,
     line: usize,
     column: usize,
-    message: &'a str,
+    message: String,
 }
 
 #[derive(Serialize)]
@@ -109,11 +112,11 @@ pub fn json(report: &Report) -> String {
                 rule: diagnostic.rule,
                 severity: diagnostic.severity,
                 stops_startup: diagnostic.stops_startup,
-                message: &diagnostic.message,
+                message: printable(&diagnostic.message, true),
                 file,
                 line,
                 column,
-                key: diagnostic.key.as_deref(),
+                key: diagnostic.key.as_deref().map(|key| printable(key, false)),
                 key_url: diagnostic
                     .key
                     .as_deref()
@@ -128,14 +131,14 @@ pub fn json(report: &Report) -> String {
                             file,
                             line,
                             column,
-                            message: &label.message,
+                            message: printable(&label.message, true),
                         }
                     })
                     .collect(),
-                help: &diagnostic.help,
+                help: printable(&diagnostic.help, true),
                 url: diagnostic.url(),
                 fix: diagnostic.fix.as_ref().map(|fix| JsonFix {
-                    description: &fix.description,
+                    description: printable(&fix.description, true),
                     edits: fix
                         .edits
                         .iter()

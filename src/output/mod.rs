@@ -15,16 +15,17 @@ pub use sarif::sarif;
 use crate::Report;
 use crate::diagnostic::Label;
 
-/// Messages quote values from the files: their control characters are shown escaped
-/// (`\u{1b}`), never sent raw to a terminal or a log. With `keep_newlines`, `\n` stays a line
-/// break (for formats that show several lines).
-fn printable(text: &str, keep_newlines: bool) -> String {
-    if !text.chars().any(char::is_control) {
+/// Messages quote values from the files: their control characters (and bidirectional
+/// overrides, see [`crate::source::shown_escaped`]) are shown escaped (`\u{1b}`), never sent
+/// raw to a terminal or a log. With `keep_newlines`, `\n` stays a line break (for formats that
+/// show several lines).
+pub fn printable(text: &str, keep_newlines: bool) -> String {
+    if !text.chars().any(crate::source::shown_escaped) {
         return text.to_string();
     }
     text.chars()
         .map(|c| {
-            if c.is_control() && !(keep_newlines && c == '\n') {
+            if crate::source::shown_escaped(c) && !(keep_newlines && c == '\n') {
                 format!("\\u{{{:x}}}", c as u32)
             } else {
                 c.to_string()

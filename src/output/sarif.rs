@@ -128,7 +128,7 @@ fn fix_json(report: &Report, fix: &Fix) -> Value {
         }));
     }
     json!({
-        "description": { "text": fix.description },
+        "description": { "text": printable(&fix.description, true) },
         "artifactChanges": by_file
             .into_iter()
             .map(|(file, replacements)| json!({

@@ -1,0 +1,485 @@
+//! Bad input of every kind the command line can meet: each gets a clear message naming the
+//! file, exit 2 where it is an error, never a panic, and nothing is written (`--fix`
+//! included).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const FORMATS: &[&str] = &["full", "concise", "json", "github", "sarif"];
+
+/// A broker that draws findings, one of them fixable (an exact repeat of a line), so that a
+/// `--fix` that should write nothing would have something to write.
+const BROKER: &str = "broker.id=0\nzookeeper.connect=zk:2181\nlog.dirs=/var/lib/kafka\n\
+                      num.partitions=3\nnum.partitions=3\n";
+
+fn kafkalint_with(args: &[&str], dir: &Path, stdin: Stdio, stdout: Stdio) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(stdin)
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("runs")
+}
+
+fn kafkalint(args: &[&str], dir: &Path) -> Output {
+    kafkalint_with(args, dir, Stdio::null(), Stdio::piped())
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("output is UTF-8")
+}
+
+/// What every run must keep, whatever it was fed: no panic, UTF-8 out, no control character
+/// or bidirectional override sent raw (color is off: stdout is no terminal).
+fn assert_sane(output: &Output, args: &[&str]) {
+    let stderr = text(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    assert_ne!(output.status.code(), Some(101), "{args:?}: {stderr}");
+    for (stream, bytes) in [("stdout", &output.stdout), ("stderr", &output.stderr)] {
+        let shown = text(bytes);
+        let raw = shown.chars().find(|c| {
+            (c.is_control() && *c != '\n' && *c != '\t')
+                || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        });
+        assert_eq!(raw, None, "{args:?}: raw character on {stream}:\n{shown}");
+    }
+}
+
+/// Exit 2, one error line on stderr naming `expected`, nothing on stdout.
+fn assert_error(output: &Output, args: &[&str], expected: &str) {
+    assert_sane(output, args);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+    let errors: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.starts_with("kafkalint: error: "))
+        .collect();
+    assert_eq!(errors.len(), 1, "{args:?}: {stderr}");
+    assert!(errors[0].contains(expected), "{args:?}: {stderr}");
+    assert!(
+        output.stdout.is_empty(),
+        "{args:?}: {}",
+        text(&output.stdout)
+    );
+}
+
+/// Every entry under `dir` (symbolic links not followed): its bytes, a link's target, or
+/// nothing for a folder or a file that cannot be read.
+fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut entries = BTreeMap::new();
+    for entry in walkdir::WalkDir::new(dir).follow_links(false) {
+        let Ok(entry) = entry else { continue };
+        let path = entry.path().to_path_buf();
+        let content = if entry.path_is_symlink() {
+            std::fs::read_link(&path)
+                .map(|target| target.into_os_string().into_encoded_bytes())
+                .unwrap_or_default()
+        } else if entry.file_type().is_file() {
+            let length = entry.metadata().map(|m| m.len()).unwrap_or(0);
+            if length > 1 << 20 {
+                // A large (sparse) file: its length stands for its bytes.
+                length.to_string().into_bytes()
+            } else {
+                std::fs::read(&path).unwrap_or_default()
+            }
+        } else {
+            Vec::new()
+        };
+        entries.insert(path, content);
+    }
+    entries
+}
+
+/// Runs `args` plain, with `--fix` and with `--diff`: each is the error `expected`, and no
+/// file under `dir` changes.
+fn assert_refused_everywhere(dir: &Path, args: &[&str], expected: &str) {
+    let before = snapshot(dir);
+    for extra in [&[][..], &["--fix"], &["--diff"]] {
+        let args = [args, extra].concat();
+        assert_error(&kafkalint(&args, dir), &args, expected);
+        assert_eq!(snapshot(dir), before, "{args:?} wrote");
+    }
+}
+
+fn cluster_with(dir: &Path, name: &str, bytes: &[u8]) {
+    std::fs::write(dir.join("server-0.properties"), BROKER).unwrap();
+    std::fs::write(dir.join(name), bytes).unwrap();
+}
+
+#[test]
+fn binary_files_and_nul_bytes_are_refused_by_name_and_skipped_in_a_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let binary: Vec<u8> = (0..=255u8).cycle().take(4096).collect();
+    cluster_with(dir.path(), "server-1.properties", &binary);
+    // A broker file but for one NUL byte in a value.
+    let nul =
+        format!("{BROKER}log.retention.hours=16\x008\n").replace("broker.id=0", "broker.id=2");
+    std::fs::write(dir.path().join("server-2.properties"), nul).unwrap();
+    for name in ["server-1.properties", "server-2.properties"] {
+        assert_refused_everywhere(
+            dir.path(),
+            &["check", name],
+            &format!("{name}: binary data: not a properties file"),
+        );
+    }
+    // In a folder they are passed over with a note; the good file is checked.
+    let before = snapshot(dir.path());
+    let args = ["check", "--diff", "."];
+    let output = kafkalint(&args, dir.path());
+    assert_sane(&output, &args);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains("skipped server-1.properties: binary data"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("skipped server-2.properties: binary data"),
+        "{stderr}"
+    );
+    assert!(text(&output.stdout).contains("server-0.properties"));
+    assert_eq!(snapshot(dir.path()), before);
+}
+
+#[test]
+fn latin1_and_invalid_utf8_are_read_as_kafka_reads_them() {
+    let dir = tempfile::tempdir().unwrap();
+    // Bytes that are no UTF-8: Kafka reads each as one ISO-8859-1 character.
+    let bytes = b"broker.id=0\nzookeeper.connect=zk:2181\nlog.dirs=/tmp/caf\xe9-\xff\xfe\x80\x9b\n\
+                  caf\xe9.\x80\x9b=1\n"
+        .to_vec();
+    std::fs::write(dir.path().join("server.properties"), &bytes).unwrap();
+    for format in FORMATS {
+        let args = ["check", "--format", format, "server.properties"];
+        let output = kafkalint(&args, dir.path());
+        assert_sane(&output, &args);
+        assert_eq!(output.status.code(), Some(1), "{format}");
+        let stdout = text(&output.stdout);
+        // é as the character Kafka reads; C1 controls escaped, never raw.
+        assert!(stdout.contains("caf\u{e9}"), "{format}: {stdout}");
+        assert!(stdout.contains("\\u{9b}"), "{format}: {stdout}");
+    }
+    assert_eq!(
+        std::fs::read(dir.path().join("server.properties")).unwrap(),
+        bytes
+    );
+}
+
+/// A file far over the size limit (1 GiB, sparse: no disk, no memory) is refused unread, by
+/// name, in a folder and on standard input.
+#[test]
+fn a_file_over_the_size_limit_is_refused_unread() {
+    let dir = tempfile::tempdir().unwrap();
+    cluster_with(dir.path(), "server-1.properties", b"");
+    let huge = std::fs::File::create(dir.path().join("server-1.properties")).unwrap();
+    huge.set_len(1 << 30).unwrap();
+    let expected = "server-1.properties: 1024 MiB, more than the 16 MiB kafkalint reads: not a Kafka configuration file";
+    assert_refused_everywhere(dir.path(), &["check", "server-1.properties"], expected);
+    assert_refused_everywhere(dir.path(), &["check", "."], expected);
+    let args = ["check", "--stdin-filename", "server-1.properties", "-"];
+    let stdin = std::fs::File::open(dir.path().join("server-1.properties")).unwrap();
+    let output = kafkalint_with(&args, dir.path(), Stdio::from(stdin), Stdio::piped());
+    assert_error(
+        &output,
+        &args,
+        "server-1.properties: cannot read standard input: more than the 16 MiB kafkalint reads: not a Kafka configuration file",
+    );
+}
+
+#[test]
+fn a_million_lines_and_a_100_kb_line_are_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut many = String::from(BROKER);
+    for i in 0..1_000_000 {
+        many.push_str(&format!("# {i}\n"));
+    }
+    std::fs::write(
+        dir.path().join("server-1.properties"),
+        many.replace("broker.id=0", "broker.id=1"),
+    )
+    .unwrap();
+    let long_value = format!("{BROKER}log.dirs=/{}\n", "d".repeat(100_000))
+        .replace("broker.id=0", "broker.id=2");
+    std::fs::write(dir.path().join("server-2.properties"), long_value).unwrap();
+    let long_key =
+        format!("{BROKER}{}=1\n", "k".repeat(100_000)).replace("broker.id=0", "broker.id=3");
+    std::fs::write(dir.path().join("server-3.properties"), long_key).unwrap();
+    let long_comment =
+        format!("{BROKER}#{}\n", "c".repeat(100_000)).replace("broker.id=0", "broker.id=4");
+    std::fs::write(dir.path().join("server-4.properties"), long_comment).unwrap();
+    for name in [
+        "server-1.properties",
+        "server-2.properties",
+        "server-3.properties",
+        "server-4.properties",
+    ] {
+        let args = ["check", "--format", "concise", name];
+        let output = kafkalint(&args, dir.path());
+        assert_sane(&output, &args);
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{name}: {}",
+            text(&output.stderr)
+        );
+        assert!(text(&output.stdout).contains("duplicate-key"), "{name}");
+    }
+}
+
+/// A file that cannot be read. As root permissions do not bite, so a link to a file whose
+/// reading fails (`/proc/self/mem` at offset 0) stands in too.
+#[test]
+fn an_unreadable_file_is_an_error_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    cluster_with(
+        dir.path(),
+        "server-1.properties",
+        BROKER.replace("=0", "=1").as_bytes(),
+    );
+    let locked = dir.path().join("server-1.properties");
+    std::fs::set_permissions(&locked, std::os::unix::fs::PermissionsExt::from_mode(0o000)).unwrap();
+    if std::fs::File::open(&locked).is_ok() {
+        eprintln!("skipped chmod 000: permissions do not stop this user (root)");
+    } else {
+        let expected = "server-1.properties: permission denied";
+        assert_refused_everywhere(dir.path(), &["check", "server-1.properties"], expected);
+        assert_refused_everywhere(dir.path(), &["check", "."], expected);
+    }
+    std::fs::set_permissions(&locked, std::os::unix::fs::PermissionsExt::from_mode(0o644)).unwrap();
+    if Path::new("/proc/self/mem").exists() {
+        std::fs::remove_file(&locked).unwrap();
+        std::os::unix::fs::symlink("/proc/self/mem", &locked).unwrap();
+        let expected = "server-1.properties: Input/output error";
+        assert_refused_everywhere(dir.path(), &["check", "server-1.properties"], expected);
+        assert_refused_everywhere(dir.path(), &["check", "."], expected);
+    }
+}
+
+#[test]
+fn a_folder_named_server_properties_is_a_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    cluster_with(
+        dir.path(),
+        "server-1.properties",
+        BROKER.replace("=0", "=1").as_bytes(),
+    );
+    std::fs::create_dir(dir.path().join("server.properties")).unwrap();
+    // Walked past as the folder it is: the other two brokers are one cluster.
+    let args = ["check", "--format", "concise", "."];
+    let output = kafkalint(&args, dir.path());
+    assert_sane(&output, &args);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        text(&output.stderr).contains("(2 files in 1 cluster"),
+        "{}",
+        text(&output.stderr)
+    );
+    // Named, it holds no node file: said so, exit 2.
+    assert_refused_everywhere(
+        dir.path(),
+        &["check", "server.properties"],
+        "server.properties: a folder with no broker or controller files in it or below",
+    );
+    // As the buffer's path, or the output file.
+    let args = ["check", "--stdin-filename", "server.properties", "-"];
+    let stdin = std::fs::File::open(dir.path().join("server-0.properties")).unwrap();
+    let output = kafkalint_with(&args, dir.path(), Stdio::from(stdin), Stdio::piped());
+    assert_error(&output, &args, "server.properties: is a directory");
+    let before = snapshot(dir.path());
+    let args = ["check", "--output-file", "server.properties", "."];
+    assert_error(&kafkalint(&args, dir.path()), &args, "server.properties: ");
+    assert_eq!(snapshot(dir.path()), before);
+}
+
+#[test]
+fn symbolic_link_loops_and_dangling_links_are_errors_naming_them() {
+    let dir = tempfile::tempdir().unwrap();
+    cluster_with(
+        dir.path(),
+        "server-1.properties",
+        BROKER.replace("=0", "=1").as_bytes(),
+    );
+    let looped = dir.path().join("looped");
+    std::fs::create_dir(&looped).unwrap();
+    std::fs::write(looped.join("server-0.properties"), BROKER).unwrap();
+    std::os::unix::fs::symlink("server-2.properties", looped.join("server-1.properties")).unwrap();
+    std::os::unix::fs::symlink("server-1.properties", looped.join("server-2.properties")).unwrap();
+    let expected = "looped/server-1.properties: Too many levels of symbolic links";
+    assert_refused_everywhere(
+        dir.path(),
+        &["check", "looped/server-1.properties"],
+        expected,
+    );
+    assert_refused_everywhere(dir.path(), &["check", "looped"], expected);
+    // A folder linking back to its parent.
+    let cycle = dir.path().join("cycle");
+    std::fs::create_dir(&cycle).unwrap();
+    std::fs::write(cycle.join("server-0.properties"), BROKER).unwrap();
+    std::os::unix::fs::symlink("..", cycle.join("up")).unwrap();
+    assert_refused_everywhere(
+        dir.path(),
+        &["check", "cycle"],
+        "cycle/up: symbolic link loop back to /",
+    );
+    let dangling = dir.path().join("dangling");
+    std::fs::create_dir(&dangling).unwrap();
+    std::fs::write(dangling.join("server-0.properties"), BROKER).unwrap();
+    std::os::unix::fs::symlink("gone.properties", dangling.join("server-1.properties")).unwrap();
+    let expected = "dangling/server-1.properties: no such file or directory";
+    assert_refused_everywhere(
+        dir.path(),
+        &["check", "dangling/server-1.properties"],
+        expected,
+    );
+    assert_refused_everywhere(dir.path(), &["check", "dangling"], expected);
+}
+
+#[test]
+fn standard_input_closed_or_empty_is_an_empty_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["check", "--stdin-filename", "x.properties", "-"];
+    let output = kafkalint_with(&args, dir.path(), Stdio::null(), Stdio::piped());
+    assert_error(&output, &args, "x.properties: empty file");
+    // Closed, not merely empty: the shell closes descriptor 0 before kafkalint starts.
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg("exec \"$0\" check --stdin-filename x.properties - <&-")
+        .arg(env!("CARGO_BIN_EXE_kafkalint"))
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).starts_with("kafkalint: error: x.properties: "));
+    assert!(!text(&output.stderr).contains("panicked"));
+}
+
+/// `kafkalint check | head -0`: stdout is a pipe nobody reads. No panic, in any format, nor
+/// when stderr is closed too.
+#[test]
+fn a_closed_pipe_is_no_panic() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let seed = "fixtures/seed-zk-3-brokers";
+    let mut runs: Vec<Vec<&str>> = FORMATS
+        .iter()
+        .map(|format| vec!["check", "--format", format, seed])
+        .collect();
+    runs.push(vec!["check", "--diff", seed]);
+    runs.push(vec!["rules"]);
+    runs.push(vec!["rule", "duplicate-key"]);
+    runs.push(vec!["coordinator", "testGroup", seed]);
+    for args in &runs {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let output = kafkalint_with(args, root, Stdio::null(), Stdio::from(writer));
+        assert_sane(&output, args);
+        assert!(
+            matches!(output.status.code(), Some(0 | 1)),
+            "{args:?}: {}",
+            text(&output.stderr)
+        );
+        // And stderr closed as well: nothing to tell, nothing to panic about.
+        let (out_reader, out_writer) = std::io::pipe().unwrap();
+        let (err_reader, err_writer) = std::io::pipe().unwrap();
+        drop((out_reader, err_reader));
+        let status = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+            .args(args)
+            .current_dir(root)
+            .stdin(Stdio::null())
+            .stdout(out_writer)
+            .stderr(err_writer)
+            .status()
+            .unwrap();
+        assert!(matches!(status.code(), Some(0 | 1)), "{args:?}: {status}");
+    }
+}
+
+#[test]
+fn output_file_in_a_missing_folder_is_an_error_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    cluster_with(
+        dir.path(),
+        "server-1.properties",
+        BROKER.replace("=0", "=1").as_bytes(),
+    );
+    let before = snapshot(dir.path());
+    for format in FORMATS {
+        let args = [
+            "check",
+            "--format",
+            format,
+            "--output-file",
+            "missing/out.txt",
+            ".",
+        ];
+        assert_error(&kafkalint(&args, dir.path()), &args, "missing/out.txt: ");
+        assert_eq!(snapshot(dir.path()), before, "{format}");
+    }
+    let args = ["check", "--diff", "--output-file", "missing/out.diff", "."];
+    assert_error(&kafkalint(&args, dir.path()), &args, "missing/out.diff: ");
+    assert_eq!(snapshot(dir.path()), before);
+}
+
+/// ESC, BEL, CR (written `\r`), C1 CSI (byte 0x9b), the right-to-left override (written
+/// `\u202E`, and as UTF-8 bytes, which Kafka reads as Latin-1) in keys and values: shown
+/// escaped in every format, the diff and stderr; never raw.
+#[test]
+fn terminal_control_characters_are_escaped_in_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let nasty: &[u8] = b"a\x1b[2Jb\x07c\\rd\x9be\\u202Ef\xe2\x80\xaeg";
+    let file = |id: usize, value: &[u8]| {
+        [
+            format!("broker.id={id}\nzookeeper.connect=zk:2181/").as_bytes(),
+            value,
+            b"\nlog.dirs=/var/lib/kafka\nx.",
+            nasty,
+            b"=1\nnum.partitions=3\nnum.partitions=3\n",
+        ]
+        .concat()
+    };
+    std::fs::write(dir.path().join("server-0.properties"), file(0, nasty)).unwrap();
+    std::fs::write(dir.path().join("server-1.properties"), file(1, b"plain")).unwrap();
+    let before = snapshot(dir.path());
+    let mut runs: Vec<Vec<&str>> = FORMATS
+        .iter()
+        .map(|format| vec!["check", "--format", format, "."])
+        .collect();
+    runs.push(vec!["check", "--diff", "."]);
+    for args in &runs {
+        let output = kafkalint(args, dir.path());
+        assert_sane(&output, args);
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        let stdout = text(&output.stdout);
+        for escaped in ["\\u{1b}[2J", "\\u{7}", "\\u{9b}"] {
+            assert!(stdout.contains(escaped), "{args:?}: {escaped} in\n{stdout}");
+        }
+        if !args.contains(&"--diff") {
+            // Decoded escapes, as Kafka reads them: in messages (the diff shows the file).
+            assert!(
+                stdout.contains("\\u{d}") && stdout.contains("\\u{202e}"),
+                "{args:?}: {stdout}"
+            );
+        }
+    }
+    assert_eq!(snapshot(dir.path()), before);
+    // A path with a control character, in an error on stderr.
+    let args = ["check", "gone\x1b[31m.properties"];
+    assert_error(
+        &kafkalint(&args, dir.path()),
+        &args,
+        "gone\\u{1b}[31m.properties",
+    );
+    // Written with --fix: the fixed file is the only change.
+    let args = ["check", "--fix", "--format", "concise", "."];
+    let output = kafkalint(&args, dir.path());
+    assert_sane(&output, &args);
+    let fixed = std::fs::read(dir.path().join("server-0.properties")).unwrap();
+    let expected = file(0, nasty);
+    // The repeat of `num.partitions=3` removed, nothing else.
+    assert_eq!(
+        fixed,
+        expected[..expected.len() - "num.partitions=3\n".len()]
+    );
+}
