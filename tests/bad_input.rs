@@ -104,6 +104,17 @@ fn assert_refused_everywhere(dir: &Path, args: &[&str], expected: &str) {
     }
 }
 
+/// A folder with two good brokers, ids 0 and 1.
+fn two_brokers() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    cluster_with(
+        dir.path(),
+        "server-1.properties",
+        BROKER.replace("=0", "=1").as_bytes(),
+    );
+    dir
+}
+
 fn cluster_with(dir: &Path, name: &str, bytes: &[u8]) {
     std::fs::write(dir.join("server-0.properties"), BROKER).unwrap();
     std::fs::write(dir.join(name), bytes).unwrap();
@@ -233,12 +244,7 @@ fn a_million_lines_and_a_100_kb_line_are_checked() {
 /// reading fails (`/proc/self/mem` at offset 0) stands in too.
 #[test]
 fn an_unreadable_file_is_an_error_naming_it() {
-    let dir = tempfile::tempdir().unwrap();
-    cluster_with(
-        dir.path(),
-        "server-1.properties",
-        BROKER.replace("=0", "=1").as_bytes(),
-    );
+    let dir = two_brokers();
     let locked = dir.path().join("server-1.properties");
     std::fs::set_permissions(&locked, std::os::unix::fs::PermissionsExt::from_mode(0o000)).unwrap();
     if std::fs::File::open(&locked).is_ok() {
@@ -260,12 +266,7 @@ fn an_unreadable_file_is_an_error_naming_it() {
 
 #[test]
 fn a_folder_named_server_properties_is_a_folder() {
-    let dir = tempfile::tempdir().unwrap();
-    cluster_with(
-        dir.path(),
-        "server-1.properties",
-        BROKER.replace("=0", "=1").as_bytes(),
-    );
+    let dir = two_brokers();
     std::fs::create_dir(dir.path().join("server.properties")).unwrap();
     // Walked past as the folder it is: the other two brokers are one cluster.
     let args = ["check", "--format", "concise", "."];
@@ -296,12 +297,7 @@ fn a_folder_named_server_properties_is_a_folder() {
 
 #[test]
 fn symbolic_link_loops_and_dangling_links_are_errors_naming_them() {
-    let dir = tempfile::tempdir().unwrap();
-    cluster_with(
-        dir.path(),
-        "server-1.properties",
-        BROKER.replace("=0", "=1").as_bytes(),
-    );
+    let dir = two_brokers();
     let looped = dir.path().join("looped");
     std::fs::create_dir(&looped).unwrap();
     std::fs::write(looped.join("server-0.properties"), BROKER).unwrap();
@@ -398,12 +394,7 @@ fn a_closed_pipe_is_no_panic() {
 
 #[test]
 fn output_file_in_a_missing_folder_is_an_error_and_writes_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    cluster_with(
-        dir.path(),
-        "server-1.properties",
-        BROKER.replace("=0", "=1").as_bytes(),
-    );
+    let dir = two_brokers();
     let before = snapshot(dir.path());
     for format in FORMATS {
         let args = [
