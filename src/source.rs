@@ -262,10 +262,19 @@ impl DisplayText {
         }
     }
 
-    /// An original span as a display span.
+    /// An original span as a display span, widened to whole characters: Kafka reads bytes as
+    /// Latin-1, so a span (a malformed `\u` escape's four "characters") can end inside what
+    /// the display shows as one UTF-8 character.
     pub fn span(&self, span: &Span) -> Span {
-        let start = self.offset(span.start);
-        start..self.offset(span.end).max(start)
+        let mut start = self.offset(span.start);
+        while !self.text.is_char_boundary(start) {
+            start -= 1;
+        }
+        let mut end = self.offset(span.end).max(start);
+        while !self.text.is_char_boundary(end) {
+            end += 1;
+        }
+        start..end
     }
 }
 

@@ -30,6 +30,19 @@ proptest! {
     }
 }
 
+/// Inputs the fuzz targets found, kept as tests (tests/regressions/).
+#[test]
+fn fuzz_findings_hold() {
+    // A malformed `\u004` escape whose fourth "character" (Kafka reads bytes as Latin-1) is
+    // the first byte of a UTF-8 character: its span ended inside that character on display.
+    let bytes = include_bytes!("regressions/properties-escape-splits-utf8");
+    invariants::parse_holds(bytes);
+    invariants::source_holds(bytes);
+    let small = b"broker.id=0\nlog.dirs=/data\na=\\u004\xd9\xa3b\n";
+    invariants::parse_holds(small);
+    invariants::source_holds(small);
+}
+
 /// `Properties.store`'s escaping (`saveConvert`): `\`, `=`, `:`, `#`, `!`, tab, line ends and
 /// form feed escaped; spaces escaped in keys, and at the start of a value; characters outside
 /// printable ASCII as `\uXXXX` (UTF-16 units), or, for Latin-1 ones, the raw byte when `raw`.
