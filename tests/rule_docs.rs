@@ -36,6 +36,7 @@ fn examples(doc: &str) -> Vec<Example> {
         } else if let Some(info) = line
             .strip_prefix("```properties")
             .or_else(|| line.strip_prefix("```toml"))
+            .or_else(|| line.strip_prefix("```yaml"))
         {
             let mut words = info.split_whitespace();
             let name = words

@@ -35,6 +35,7 @@ mod refusal;
 mod removed_key;
 mod shared_advertised_address;
 mod shared_log_dir;
+mod strimzi_forbidden_key;
 mod support;
 mod unclean_leader_election;
 mod unknown_key;
@@ -156,6 +157,7 @@ pub const RULES: &[Rule] = &[
     quorum_size::RULE,
     mixed_mode_settings::RULE,
     node_settings_differ::RULE,
+    strimzi_forbidden_key::RULE,
     unused_suppression::RULE,
 ];
 

@@ -1,0 +1,60 @@
+//! `strimzi-forbidden-key`: a key in a Strimzi `Kafka` resource's `spec.kafka.config` that the
+//! operator manages itself. Strimzi drops it before it writes the brokers' configuration
+//! (`AbstractConfiguration.filterForbidden`: "Configuration option ... is forbidden and will be
+//! ignored", a warning in the operator's log only), so the setting never reaches Kafka.
+
+use super::{Context, Rule};
+use crate::cluster::Cluster;
+use crate::diagnostic::{Diagnostic, Label, Severity};
+
+pub const RULE: Rule = Rule {
+    name: "strimzi-forbidden-key",
+    severity: Severity::Warning,
+    summary: "a key Strimzi manages itself in spec.kafka.config: the operator drops it and Kafka never sees it",
+    check,
+};
+
+fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    let files = context.files;
+    let mut diagnostics = Vec::new();
+    // The nodes of one resource share its YAML: one finding per key as written.
+    let mut seen = std::collections::BTreeSet::new();
+    for &file in &cluster.files {
+        let Some(view) = files[file].yaml.as_deref() else {
+            continue;
+        };
+        for forbidden in &view.forbidden {
+            if !seen.insert((
+                files[file].path.as_str(),
+                forbidden.key_span.start,
+                forbidden.key_span.end,
+            )) {
+                continue;
+            }
+            let key = &forbidden.key;
+            diagnostics.push(Diagnostic {
+                fix: None,
+                rule: RULE.name,
+                severity: Severity::Warning,
+                stops_startup: false,
+                message: format!(
+                    "{}: {key} falls under `{}`, which Strimzi configures itself: the operator drops it from \
+                     spec.kafka.config (the operator's log: Configuration option \"{key}\" is forbidden and will \
+                     be ignored) and the brokers run without it",
+                    view.label, forbidden.prefix
+                ),
+                key: Some(key.clone()),
+                labels: vec![Label {
+                    file,
+                    span: forbidden.key_span.clone(),
+                    message: "ignored by Strimzi".to_string(),
+                }],
+                help: "delete the key; set what it means through the resource's own fields (spec.kafka.listeners, \
+                       authentication, authorization, storage, rack) as Strimzi's documentation of the Kafka \
+                       resource describes"
+                    .to_string(),
+            });
+        }
+    }
+    diagnostics
+}
