@@ -37,6 +37,11 @@ pub struct Options {
     /// `--config PATH`: this config file for every path, instead of the nearest
     /// `kafkalint.toml` of each.
     pub config: Option<PathBuf>,
+    /// The report serves output only: of each file it keeps what output shows, and only for
+    /// the files findings point into ([`source::SourceFile::keep_for_output`]); clusters are
+    /// checked as the walk finishes their folders. A tree of many clusters is then never in
+    /// memory whole. Not for `--fix` or `explain`, which read the parsed files of the report.
+    pub output_only: bool,
 }
 
 /// Why a check could not run: a file that cannot be read as a node file, or a bad config file.
@@ -84,9 +89,36 @@ pub fn check(paths: &[PathBuf], options: &Options) -> Result<Report, Error> {
     let mut reports = Vec::new();
     for (config, paths) in config_groups(paths, options)? {
         let declared = declared_clusters(config.as_ref())?;
-        let mut found = cluster::discover_declared(&paths, options.brokers, &declared)?;
+        let config = config.map(Arc::new);
+        let mut parts = Vec::new();
+        let mut found = if options.output_only {
+            let mut finished = |batch: Vec<cluster::Discovered>| {
+                parts.extend(parallel::map_owned(batch, |mut part| {
+                    attach(&mut part, config.clone());
+                    let mut report = run(part, options, None);
+                    report.keep_for_output();
+                    report
+                }));
+            };
+            cluster::discover_declared_in_batches(
+                &paths,
+                options.brokers,
+                &declared,
+                &mut finished,
+            )?
+        } else {
+            cluster::discover_declared(&paths, options.brokers, &declared)?
+        };
         attach(&mut found, config);
-        reports.push(run(found, options, None));
+        let mut report = run(found, options, None);
+        if options.output_only {
+            report.keep_for_output();
+        }
+        parts.push(report);
+        let mut merged = Report::merge(parts);
+        // As one discovery would have listed them.
+        merged.clusters.sort_by(|a, b| a.name.cmp(&b.name));
+        reports.push(merged);
     }
     Ok(Report::merge(reports))
 }
@@ -98,7 +130,7 @@ pub fn check_with_cluster(changed: &[PathBuf], options: &Options) -> Result<Repo
     for (config, changed) in config_groups(changed, options)? {
         let declared = declared_clusters(config.as_ref())?;
         let (mut found, only) = cluster::discover_changed(&changed, options.brokers, &declared)?;
-        attach(&mut found, config);
+        attach(&mut found, config.map(Arc::new));
         reports.push(run(found, options, Some(&only)));
     }
     Ok(Report::merge(reports))
@@ -164,7 +196,7 @@ pub fn check_buffer(buffer: cluster::Buffer, options: &Options) -> Result<Report
             .transpose()?,
     };
     let (mut found, index) = cluster::discover_buffer(buffer, options.brokers)?;
-    attach(&mut found, config);
+    attach(&mut found, config.map(Arc::new));
     Ok(run(found, options, Some(&[index])))
 }
 
@@ -177,13 +209,12 @@ pub fn check_in_memory(
     options: &Options,
 ) -> Report {
     let mut found = cluster::discover_in_memory(files, options.brokers);
-    attach(&mut found, config);
+    attach(&mut found, config.map(Arc::new));
     run(found, options, None)
 }
 
 /// Every cluster found is checked with `config`.
-fn attach(found: &mut cluster::Discovered, config: Option<Config>) {
-    let config = config.map(Arc::new);
+fn attach(found: &mut cluster::Discovered, config: Option<Arc<Config>>) {
     for cluster in &mut found.clusters {
         cluster.config = config.clone();
     }
@@ -334,6 +365,26 @@ fn sort(files: &[SourceFile], diagnostics: &mut [Diagnostic]) {
 }
 
 impl Report {
+    /// See [`Options::output_only`]: files no finding points into keep only their path, the
+    /// others what output shows of them.
+    fn keep_for_output(&mut self) {
+        let mut shown = vec![false; self.files.len()];
+        for diagnostic in &self.diagnostics {
+            let edits = diagnostic.fix.iter().flat_map(|fix| &fix.edits);
+            let files = diagnostic.labels.iter().map(|label| label.file);
+            for file in files.chain(edits.map(|edit| edit.file)) {
+                shown[file] = true;
+            }
+        }
+        for (file, shown) in self.files.iter_mut().zip(shown) {
+            if shown {
+                file.keep_for_output();
+            } else {
+                file.keep_path_only();
+            }
+        }
+    }
+
     /// One report of several checked apart (paths with different config files): files and
     /// clusters one after the other, the diagnostics sorted as one.
     pub fn merge(reports: Vec<Report>) -> Report {
@@ -369,6 +420,8 @@ impl Report {
                         .labels
                         .iter_mut()
                         .for_each(|label| label.file += offset);
+                    let edits = diagnostic.fix.iter_mut().flat_map(|fix| &mut fix.edits);
+                    edits.for_each(|edit| edit.file += offset);
                     diagnostic
                 }));
             if let Some(only) = report.only {

@@ -299,6 +299,8 @@ fn main() -> ExitCode {
                 brokers: brokers.map(|n| n as usize),
                 kafka_version,
                 config,
+                // `--fix` checks the fixed files again from the report.
+                output_only: !(fix || diff),
             };
             let from_stdin = paths.iter().any(|path| path.as_os_str() == "-");
             let checked = match (stdin_filename, from_stdin) {

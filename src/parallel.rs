@@ -47,6 +47,20 @@ pub fn map<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<
     results.into_iter().map(|(_, result)| result).collect()
 }
 
+/// [`map`] over items the work takes by value.
+pub fn map_owned<T: Send, R: Send>(items: Vec<T>, work: impl Fn(T) -> R + Sync) -> Vec<R> {
+    use std::sync::{Mutex, PoisonError};
+    // Each cell is taken once, by whichever thread is handed its index.
+    let cells: Vec<Mutex<Option<T>>> = items
+        .into_iter()
+        .map(|item| Mutex::new(Some(item)))
+        .collect();
+    map(&cells, |cell| {
+        let item = cell.lock().unwrap_or_else(PoisonError::into_inner).take();
+        work(item.expect("every item is handed out once"))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::map;
@@ -62,6 +76,13 @@ mod tests {
             n * n
         });
         assert_eq!(squares, items.iter().map(|n| n * n).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn owned_items_keep_their_order() {
+        let items: Vec<String> = (0..100).map(|n| n.to_string()).collect();
+        let lengths = super::map_owned(items.clone(), |item| item.len());
+        assert_eq!(lengths, items.iter().map(String::len).collect::<Vec<_>>());
     }
 
     #[test]

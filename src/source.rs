@@ -63,16 +63,16 @@ pub struct SourceFile {
     /// For a node read from YAML (a compose service, a Strimzi resource): what it stands for.
     /// Its `properties` are the settings Kafka gets, with the spans of the YAML scalars.
     pub yaml: Option<Box<YamlView>>,
-    line_starts: Vec<usize>,
+    /// Where each line starts, found when a position is first asked for (most files of a
+    /// tree never are: no finding points into them).
+    line_starts: std::sync::OnceLock<Vec<usize>>,
 }
 
 impl SourceFile {
     /// Parses `bytes` read from `path`.
     pub fn new(path: String, bytes: Vec<u8>) -> Self {
-        let mut line_starts = line_starts(&bytes);
         let (mut properties, parse_error) = properties::parse_lenient(&bytes);
         // Every file of a tree stays in memory until output: no spare capacity kept.
-        line_starts.shrink_to_fit();
         properties.entries.shrink_to_fit();
         properties.comments.shrink_to_fit();
         SourceFile {
@@ -81,7 +81,7 @@ impl SourceFile {
             properties,
             parse_error,
             yaml: None,
-            line_starts,
+            line_starts: std::sync::OnceLock::new(),
         }
     }
 
@@ -93,7 +93,7 @@ impl SourceFile {
         view: YamlView,
     ) -> Self {
         SourceFile {
-            line_starts: line_starts(&bytes),
+            line_starts: std::sync::OnceLock::new(),
             path,
             bytes,
             properties,
@@ -123,10 +123,10 @@ impl SourceFile {
     /// `Properties`; the column counts characters (UTF-8 when the line is valid UTF-8, else bytes).
     pub fn line_column(&self, offset: usize) -> (usize, usize) {
         let line = self
-            .line_starts
+            .line_starts()
             .partition_point(|start| *start <= offset)
             .max(1);
-        let start = self.line_starts[line - 1];
+        let start = self.line_starts()[line - 1];
         let before = &self.bytes[start..offset.min(self.bytes.len())];
         let column = match std::str::from_utf8(before) {
             Ok(text) => text.chars().count(),
@@ -135,12 +135,39 @@ impl SourceFile {
         (line, column + 1)
     }
 
+    fn line_starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| {
+            let mut starts = line_starts(&self.bytes);
+            starts.shrink_to_fit();
+            starts
+        })
+    }
+
     /// The text output may show for this file.
     pub fn display_text(&self) -> DisplayText {
         match &self.yaml {
             Some(view) => DisplayText::build(&self.bytes, &view.secrets),
             None => DisplayText::build(&self.bytes, &secret_spans(&self.bytes, &self.properties)),
         }
+    }
+
+    /// Keeps what output shows of a file findings point into: its path, bytes and lines, and
+    /// of its parsed entries the secret ones and the comments, which redaction reads
+    /// ([`SourceFile::display_text`]); rules read the rest, output never does.
+    pub fn keep_for_output(&mut self) {
+        let entries = &mut self.properties.entries;
+        entries.retain(|entry| {
+            !entry.value_span.is_empty() && secrets::is_secret(&entry.key, &entry.value)
+        });
+        entries.shrink_to_fit();
+    }
+
+    /// Keeps only the path of a file no finding points into: output names it, nothing more.
+    pub fn keep_path_only(&mut self) {
+        self.bytes = Vec::new();
+        self.properties = PropertiesFile::default();
+        self.line_starts = std::sync::OnceLock::new();
+        self.yaml = None;
     }
 }
 

@@ -932,3 +932,36 @@ fn with_cluster_fixes_only_the_files_it_is_given() {
         );
     }
 }
+
+/// Folders with config files of their own are checked apart and their reports merged: each
+/// fix must still land in its own folder's files (the edits' file indices move with the merge).
+#[test]
+fn fixes_land_in_their_own_files_when_folders_have_their_own_config() {
+    let root = tempfile::tempdir().unwrap();
+    let extra = "offsets.topic.replication.factor=1\n";
+    for folder in ["east", "west"] {
+        let dir = root.path().join(folder);
+        fs::create_dir(&dir).unwrap();
+        fs::write(dir.join("kafkalint.toml"), "").unwrap();
+        for id in 0..3 {
+            fs::write(
+                dir.join(format!("server-{id}.properties")),
+                broker(id, extra, "\n"),
+            )
+            .unwrap();
+        }
+    }
+    let output = kafkalint(&["check", "--fix", "east", "west"], root.path());
+    assert_ne!(output.status.code(), Some(2), "{}", stderr(&output));
+    for folder in ["east", "west"] {
+        for id in 0..3 {
+            let expected = broker(id, "offsets.topic.replication.factor=3\n", "\n");
+            let path = format!("{folder}/server-{id}.properties");
+            assert_eq!(
+                String::from_utf8_lossy(&read(root.path(), &path)),
+                String::from_utf8_lossy(&expected),
+                "{path}"
+            );
+        }
+    }
+}

@@ -175,7 +175,7 @@ proptest! {
         let options = Options {
             brokers: Some(brokers).filter(|n| *n > 0),
             kafka_version: invariants::version_by_number(version),
-            config: None,
+            ..Options::default()
         };
         invariants::pipeline_holds(files, None, &options);
     }

@@ -20,3 +20,12 @@ pub(crate) fn split(all: &[SourceFile], files: &[usize]) -> (Vec<Component>, Vec
     }
     (found, others)
 }
+
+/// How many of `files` are no component files: the count [`split`] gives its second part.
+pub(crate) fn node_count(files: &[SourceFile]) -> usize {
+    files.iter().filter(|file| !is_component(file)).count()
+}
+
+fn is_component(file: &SourceFile) -> bool {
+    file.parse_error.is_none() && components::classify(file).is_some()
+}

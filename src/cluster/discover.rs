@@ -166,6 +166,28 @@ pub fn discover_declared(
         declared_brokers,
         declared,
         vec![false; declared.len()],
+        None,
+    )
+}
+
+/// As [`discover_declared`], except that a walked folder whose cluster nothing outside it can
+/// join (two or more node files, no YAML beside them) is handed to `finished` as soon as the
+/// walk has left it, a batch of such folders at a time, each a `Discovered` of its own; the
+/// result holds the rest. A tree of many clusters is then never in memory whole: `finished`
+/// can check each batch and keep only what its output needs.
+pub fn discover_declared_in_batches(
+    paths: &[PathBuf],
+    declared_brokers: Option<usize>,
+    declared: &[Declared],
+    finished: &mut dyn FnMut(Vec<Discovered>),
+) -> Result<Discovered, DiscoveryError> {
+    discover_from(
+        paths,
+        false,
+        declared_brokers,
+        declared,
+        vec![false; declared.len()],
+        Some(finished),
     )
 }
 
@@ -220,7 +242,7 @@ pub fn discover_changed(
         }
         named.insert(absolute);
     }
-    let found = discover_from(&dirs, true, declared_brokers, declared, touched)?;
+    let found = discover_from(&dirs, true, declared_brokers, declared, touched, None)?;
     let only = (0..found.files.len())
         .filter(|i| named.contains(&crate::config::absolute(Path::new(&found.files[*i].path))))
         .collect();
@@ -249,13 +271,15 @@ fn discover_from(
     declared_brokers: Option<usize>,
     declared: &[Declared],
     mut touched: Vec<bool>,
+    mut finished: Option<&mut dyn FnMut(Vec<Discovered>)>,
 ) -> Result<Discovered, DiscoveryError> {
     let owners = owners(declared);
     let mut read_files: std::collections::HashMap<PathBuf, usize> = Default::default();
     let mut found = Discovered::default();
     let mut named_files = Vec::new();
-    // Directory -> files found in it by walking.
-    let mut by_dir: BTreeMap<PathBuf, Vec<usize>> = BTreeMap::new();
+    // Directory -> node files found in it by walking (none of a declared cluster).
+    let mut walked: BTreeMap<PathBuf, Vec<SourceFile>> = BTreeMap::new();
+    let mut yaml_dirs: std::collections::BTreeSet<PathBuf> = Default::default();
 
     for path in paths {
         let metadata = std::fs::metadata(path).map_err(|error| DiscoveryError::Io {
@@ -298,33 +322,63 @@ fn discover_from(
         }
         // A named folder that holds nothing to check is a wrong path, not a clean cluster.
         let seen_before = (found.files.len(), found.skipped.len());
+        let mut accepted = 0;
         let mut yaml_by_dir: BTreeMap<PathBuf, Vec<(String, Vec<u8>)>> = BTreeMap::new();
-        for (entry, read_file) in read_walk(walker, path) {
-            let entry = entry?;
-            if entry.file_type().is_file()
-                && sources::is_yaml_name(&entry.file_name().to_string_lossy())
-            {
-                let file = read(entry.path())?;
-                if sources::worth_reading(&file.bytes) {
-                    yaml_by_dir
-                        .entry(parent_dir(entry.path()))
-                        .or_default()
-                        .push((file.path, file.bytes));
+        // Folders are handed on early only when no other path named can reach into them.
+        let absolute = crate::config::absolute(path);
+        let alone = paths
+            .iter()
+            .map(|other| crate::config::absolute(other))
+            .filter(|other| other.starts_with(&absolute) || absolute.starts_with(other))
+            .count()
+            == 1;
+        let mut entries = walk(walker, path).into_iter().peekable();
+        while entries.peek().is_some() {
+            let batch: Vec<_> = entries.by_ref().take(READ_BATCH).collect();
+            for (entry, read_file) in read_batch(batch) {
+                let entry = entry?;
+                if entry.file_type().is_file()
+                    && sources::is_yaml_name(&entry.file_name().to_string_lossy())
+                {
+                    let file = read(entry.path())?;
+                    yaml_dirs.insert(parent_dir(entry.path()));
+                    if sources::worth_reading(&file.bytes) {
+                        yaml_by_dir
+                            .entry(parent_dir(entry.path()))
+                            .or_default()
+                            .push((file.path, file.bytes));
+                    }
+                    continue;
                 }
-                continue;
+                if let Some(file) = accept_walked(&entry, read_file, &mut found)? {
+                    accepted += 1;
+                    let absolute = crate::config::absolute(entry.path());
+                    if let Some(owner) = owners.get(&absolute) {
+                        touched[*owner] = true;
+                        read_files.insert(absolute, found.files.len());
+                        found.files.push(file);
+                    } else {
+                        walked
+                            .entry(parent_dir(entry.path()))
+                            .or_default()
+                            .push(file);
+                    }
+                }
             }
-            if let Some(file) = accept_walked(&entry, read_file, &mut found)? {
-                let absolute = crate::config::absolute(entry.path());
-                if let Some(owner) = owners.get(&absolute) {
-                    touched[*owner] = true;
-                } else {
-                    by_dir
-                        .entry(parent_dir(entry.path()))
-                        .or_default()
-                        .push(found.files.len());
+            if let Some(finished) = finished.as_mut().filter(|_| alone) {
+                let next = match entries.peek() {
+                    Some(Ok(entry)) => Some(entry.path().to_path_buf()),
+                    Some(Err(_)) => continue,
+                    None => None,
+                };
+                let done = take_finished(&mut walked, next.as_deref(), &yaml_dirs);
+                if !done.is_empty() {
+                    finished(
+                        done.into_iter()
+                            .map(|(dir, files)| folder_cluster(dir, files, declared_brokers))
+                            .collect(),
+                    );
                 }
-                read_files.insert(absolute, found.files.len());
-                found.files.push(file);
             }
         }
         for (_, files) in yaml_by_dir {
@@ -335,7 +389,7 @@ fn discover_from(
                 None,
             )?;
         }
-        if !shallow && (found.files.len(), found.skipped.len()) == seen_before {
+        if !shallow && accepted == 0 && (found.files.len(), found.skipped.len()) == seen_before {
             return Err(DiscoveryError::NotAConfig {
                 path: display_path(path),
                 reason: "a folder with no broker or controller files in it or below".into(),
@@ -375,7 +429,57 @@ fn discover_from(
         }
     }
 
+    let mut by_dir: BTreeMap<PathBuf, Vec<usize>> = BTreeMap::new();
+    for (dir, files) in walked {
+        let indices = by_dir.entry(dir).or_default();
+        for file in files {
+            indices.push(found.files.len());
+            found.files.push(file);
+        }
+    }
     Ok(group(found, &named_files, &by_dir, declared_brokers))
+}
+
+/// Walked entries read at a time: enough to keep every core busy, few enough that a tree of
+/// many clusters is not in memory whole.
+const READ_BATCH: usize = 256;
+
+/// The folders of `walked` that the walk has left for good (`next` is the next entry to come,
+/// `None` at the end) and whose cluster is settled: two or more node files, or only
+/// components, and no YAML file beside them (YAML nodes are read at the end). A lone node
+/// waits: a sibling folder's node may join it.
+fn take_finished(
+    walked: &mut BTreeMap<PathBuf, Vec<SourceFile>>,
+    next: Option<&Path>,
+    yaml_dirs: &std::collections::BTreeSet<PathBuf>,
+) -> Vec<(PathBuf, Vec<SourceFile>)> {
+    let settled: Vec<PathBuf> = walked
+        .iter()
+        .filter(|(dir, files)| {
+            next.is_none_or(|next| !next.starts_with(dir))
+                && !yaml_dirs.contains(*dir)
+                && super::component::node_count(files) != 1
+        })
+        .map(|(dir, _)| dir.clone())
+        .collect();
+    settled
+        .into_iter()
+        .filter_map(|dir| walked.remove_entry(&dir))
+        .collect()
+}
+
+/// One walked folder's files grouped as [`group`] groups a folder that is no lone node's.
+fn folder_cluster(
+    dir: PathBuf,
+    files: Vec<SourceFile>,
+    declared_brokers: Option<usize>,
+) -> Discovered {
+    let by_dir = BTreeMap::from([(dir, (0..files.len()).collect())]);
+    let found = Discovered {
+        files,
+        ..Discovered::default()
+    };
+    group(found, &[], &by_dir, declared_brokers)
 }
 
 /// An editor's unsaved buffer: the bytes of `path`, read from standard input.
@@ -536,15 +640,19 @@ fn is_candidate(entry: &walkdir::DirEntry) -> bool {
     entry.file_type().is_file() && is_properties_file(entry.path())
 }
 
-/// Walked entries in walk order, each with its file read and parsed when it is a candidate.
-/// Reading and parsing, most of the time of a large tree, run on every core; the walk itself
-/// and what follows stay in order, so errors and results are the same as one by one.
-fn read_walk(walker: walkdir::WalkDir, root: &Path) -> Vec<WalkedEntry> {
-    let entries: Vec<Result<walkdir::DirEntry, DiscoveryError>> = walker
+/// Every entry of a walk, in walk order (paths only: nothing is read).
+fn walk(walker: walkdir::WalkDir, root: &Path) -> Vec<Result<walkdir::DirEntry, DiscoveryError>> {
+    walker
         .into_iter()
         .filter_entry(|entry| !skip_dir(entry))
         .map(|entry| entry.map_err(|error| walk_error(error, root)))
-        .collect();
+        .collect()
+}
+
+/// Walked entries in walk order, each with its file read and parsed when it is a candidate.
+/// Reading and parsing, most of the time of a large tree, run on every core; the walk itself
+/// and what follows stay in order, so errors and results are the same as one by one.
+fn read_batch(entries: Vec<Result<walkdir::DirEntry, DiscoveryError>>) -> Vec<WalkedEntry> {
     let reads = crate::parallel::map(&entries, |entry| match entry {
         Ok(entry) if is_candidate(entry) => Some(read(entry.path())),
         _ => None,
@@ -779,11 +887,12 @@ fn group_loners(files: &[SourceFile], loners: &[(PathBuf, usize)]) -> Vec<(Strin
         for m in &members {
             grouped[*m] = true;
         }
-        let mut name: Vec<String> = shape[..varying].to_vec();
+        let mut name = PathBuf::from_iter(&shape[..varying]);
         name.push(format!("{}*", shape[varying]));
-        name.extend_from_slice(&shape[varying + 1..]);
+        name.extend(&shape[varying + 1..]);
         result.push((
-            name.join("/"),
+            // A path, so that an absolute one starts with one `/` (`/srv/kafka/b*`), not two.
+            display_path(&name),
             members.iter().map(|m| loners[*m].1).collect(),
         ));
     }

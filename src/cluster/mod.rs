@@ -17,7 +17,7 @@ pub mod version;
 pub(crate) use discover::NODE_KEYS;
 pub use discover::{
     Buffer, Declared, Discovered, DiscoveryError, discover, discover_buffer, discover_changed,
-    discover_declared, discover_in_memory, node_files_under,
+    discover_declared, discover_declared_in_batches, discover_in_memory, node_files_under,
 };
 pub use version::{ChosenBy, Target};
 

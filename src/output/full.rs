@@ -162,12 +162,25 @@ pub fn full(report: &Report, style: FullStyle) -> String {
         .with_links(false);
     let mut texts: Vec<Option<(DisplayText, Arc<str>)>> =
         (0..report.files.len()).map(|_| None).collect();
+    // A file's display text is dropped after the last finding that shows it: a tree's
+    // texts are never all in memory at once.
+    let mut last_shown = vec![0; report.files.len()];
+    for (index, diagnostic) in report.diagnostics.iter().enumerate() {
+        for label in &diagnostic.labels {
+            last_shown[label.file] = index;
+        }
+    }
     let mut out = String::new();
-    for diagnostic in &report.diagnostics {
+    for (index, diagnostic) in report.diagnostics.iter().enumerate() {
         let rendered = render_one(report, &mut texts, diagnostic);
         // Writing to a String cannot fail.
         let _ = handler.render_report(&mut out, &rendered);
         out.push('\n');
+        for label in &diagnostic.labels {
+            if last_shown[label.file] == index {
+                texts[label.file] = None;
+            }
+        }
     }
     out.push_str(&summary(report));
     out

@@ -308,7 +308,7 @@ pub fn pipeline_input(data: &[u8]) -> Option<PipelineInput> {
     let options = Options {
         brokers: Some(usize::from(brokers % 8)).filter(|n| *n > 0),
         kafka_version: version_by_number(version),
-        config: None,
+        ..Options::default()
     };
     Some((files, config, options))
 }
