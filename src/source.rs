@@ -119,13 +119,17 @@ impl SourceFile {
         }
     }
 
+    /// 1-based line of a byte offset (see [`SourceFile::line_column`]).
+    pub fn line(&self, offset: usize) -> usize {
+        self.line_starts()
+            .partition_point(|start| *start <= offset)
+            .max(1)
+    }
+
     /// 1-based line and column of a byte offset. Lines end at `\n`, `\r` or `\r\n`, as for
     /// `Properties`; the column counts characters (UTF-8 when the line is valid UTF-8, else bytes).
     pub fn line_column(&self, offset: usize) -> (usize, usize) {
-        let line = self
-            .line_starts()
-            .partition_point(|start| *start <= offset)
-            .max(1);
+        let line = self.line(offset);
         let start = self.line_starts()[line - 1];
         let before = &self.bytes[start..offset.min(self.bytes.len())];
         let column = match std::str::from_utf8(before) {

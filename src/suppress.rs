@@ -131,21 +131,28 @@ pub fn parse(files: &[SourceFile]) -> (Vec<Suppression>, Vec<Diagnostic>) {
     let mut suppressions = Vec::new();
     let mut problems = Vec::new();
     for (index, source) in files.iter().enumerate() {
-        let comment_lines: HashSet<usize> = source
-            .properties
-            .comments
-            .iter()
-            .map(|comment| source.line_column(comment.span.start).0)
-            .collect();
-        let entry_lines: Vec<RangeInclusive<usize>> = source
-            .properties
-            .entries
-            .iter()
-            .map(|entry| {
-                let end = entry.value_span.end.max(entry.key_span.end);
-                source.line_column(entry.key_span.start).0..=source.line_column(end).0
+        // The lines of comments and entries, found for files that hold a directive (few do).
+        let lines = std::cell::OnceCell::new();
+        let lines = || {
+            lines.get_or_init(|| {
+                let comment_lines: HashSet<usize> = source
+                    .properties
+                    .comments
+                    .iter()
+                    .map(|comment| source.line(comment.span.start))
+                    .collect();
+                let entry_lines: Vec<RangeInclusive<usize>> = source
+                    .properties
+                    .entries
+                    .iter()
+                    .map(|entry| {
+                        let end = entry.value_span.end.max(entry.key_span.end);
+                        source.line(entry.key_span.start)..=source.line(end)
+                    })
+                    .collect();
+                (comment_lines, entry_lines)
             })
-            .collect();
+        };
         for comment in &source.properties.comments {
             let text = &source.bytes[comment.span.clone()];
             let directive = match parse_comment(text) {
@@ -163,7 +170,8 @@ pub fn parse(files: &[SourceFile]) -> (Vec<Suppression>, Vec<Diagnostic>) {
             let scope = if directive.whole_file {
                 Scope::File
             } else {
-                let line = source.line_column(comment.span.start).0;
+                let line = source.line(comment.span.start);
+                let (comment_lines, entry_lines) = lines();
                 entry_lines
                     .iter()
                     .find(|lines| *lines.start() > line)
