@@ -91,24 +91,22 @@ pub fn check(paths: &[PathBuf], options: &Options) -> Result<Report, Error> {
         let declared = declared_clusters(config.as_ref())?;
         let config = config.map(Arc::new);
         let mut parts = Vec::new();
-        let mut found = if options.output_only {
-            let mut finished = |batch: Vec<cluster::Discovered>| {
-                parts.extend(parallel::map_owned(batch, |mut part| {
-                    attach(&mut part, config.clone());
-                    let mut report = run(part, options, None);
-                    report.keep_for_output();
-                    report
-                }));
-            };
-            cluster::discover_declared_in_batches(
-                &paths,
-                options.brokers,
-                &declared,
-                &mut finished,
-            )?
-        } else {
-            cluster::discover_declared(&paths, options.brokers, &declared)?
+        let mut finished = |batch: Vec<cluster::Discovered>| {
+            parts.extend(parallel::map_owned(batch, |mut part| {
+                attach(&mut part, config.clone());
+                let mut report = run(part, options, None);
+                report.keep_for_output();
+                report
+            }));
         };
+        let mut found = cluster::discover_declared_in_batches(
+            &paths,
+            options.brokers,
+            &declared,
+            options
+                .output_only
+                .then_some(&mut finished as &mut dyn FnMut(_)),
+        )?;
         attach(&mut found, config);
         let mut report = run(found, options, None);
         if options.output_only {

@@ -160,35 +160,22 @@ pub fn discover_declared(
     declared_brokers: Option<usize>,
     declared: &[Declared],
 ) -> Result<Discovered, DiscoveryError> {
-    discover_from(
-        paths,
-        false,
-        declared_brokers,
-        declared,
-        vec![false; declared.len()],
-        None,
-    )
+    discover_declared_in_batches(paths, declared_brokers, declared, None)
 }
 
-/// As [`discover_declared`], except that a walked folder whose cluster nothing outside it can
-/// join (two or more node files, no YAML beside them) is handed to `finished` as soon as the
-/// walk has left it, a batch of such folders at a time, each a `Discovered` of its own; the
-/// result holds the rest. A tree of many clusters is then never in memory whole: `finished`
-/// can check each batch and keep only what its output needs.
+/// As [`discover_declared`]; with `finished`, a walked folder whose cluster nothing outside
+/// it can join (two or more node files, no YAML beside them) is handed to it as soon as the
+/// walk has left it, a batch of such folders at a time, each a `Discovered` of its own, and
+/// the result holds the rest. A tree of many clusters is then never in memory whole:
+/// `finished` can check each batch and keep only what its output needs.
 pub fn discover_declared_in_batches(
     paths: &[PathBuf],
     declared_brokers: Option<usize>,
     declared: &[Declared],
-    finished: &mut dyn FnMut(Vec<Discovered>),
+    finished: Option<&mut dyn FnMut(Vec<Discovered>)>,
 ) -> Result<Discovered, DiscoveryError> {
-    discover_from(
-        paths,
-        false,
-        declared_brokers,
-        declared,
-        vec![false; declared.len()],
-        Some(finished),
-    )
+    let touched = vec![false; declared.len()];
+    discover_from(paths, false, declared_brokers, declared, touched, finished)
 }
 
 /// `check --with-cluster`: each of `changed` within its whole cluster, its `declared` one or
