@@ -64,8 +64,14 @@ pub struct Component {
 ///    a distributed Connect worker;
 /// 5. `kafkastore.bootstrap.servers` or `kafkastore.topic`: Schema Registry;
 /// 6. `application.id`: a Kafka Streams application.
+///
+/// A node read from YAML is a component by its image alone (`YamlView::component`): a compose
+/// service's keys come from its image, which already said what it runs.
 pub fn classify(file: &SourceFile) -> Option<ComponentKind> {
-    classify_properties(&file.properties)
+    match &file.yaml {
+        Some(view) => view.component.as_ref().map(|service| service.kind),
+        None => classify_properties(&file.properties),
+    }
 }
 
 fn classify_properties(properties: &PropertiesFile) -> Option<ComponentKind> {

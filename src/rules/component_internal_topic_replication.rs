@@ -24,12 +24,23 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     }
     let version = cluster.target.version;
     for component in &cluster.components {
-        let file_name = files[component.file]
-            .path
-            .rsplit('/')
-            .next()
-            .unwrap_or_default();
-        let who = format!("{} ({file_name})", component.kind.name());
+        // The file name, and for a compose service which one.
+        let who = format!(
+            "{} ({})",
+            component.kind.name(),
+            files[component.file].short_name()
+        );
+        // A compose service is fixed by its environment: the help names the variable.
+        let service = files[component.file]
+            .yaml
+            .as_ref()
+            .and_then(|view| view.component.as_ref());
+        let name =
+            |key: &str| service.map_or_else(|| key.to_string(), |service| service.variable(key));
+        let assign = |key: &str, value: usize| match service {
+            Some(service) => format!("{}: {value}", service.variable(key)),
+            None => format!("{key}={value}"),
+        };
         for topic in topic_factors(files, cluster, component, version) {
             let Some(asked) = topic.factor.as_int() else {
                 continue; // a placeholder or not a number
@@ -64,7 +75,10 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                             topic.topic
                         ),
                         format!("{factor} replicas, {} in the cluster", brokers(broker_count)),
-                        format!("set {key} to at most {broker_count} (3 on a production cluster of 3 or more brokers)"),
+                        format!(
+                            "set {} to at most {broker_count} (3 on a production cluster of 3 or more brokers)",
+                            name(key)
+                        ),
                     ),
                     WhenTooFew::CapsToLiveBrokers => (
                         Severity::Info,
@@ -90,9 +104,9 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     ),
                     "1 replica: a single broker failure makes part of the topic unavailable".into(),
                     format!(
-                        "set {key}={}; a topic that already exists keeps its replication factor ({}): raise it with \
+                        "set {}; a topic that already exists keeps its replication factor ({}): raise it with \
                          kafka-reassign-partitions.sh",
-                        broker_count.min(3),
+                        assign(key, broker_count.min(3)),
                         topic.existing
                     ),
                 )
@@ -100,10 +114,24 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 continue;
             };
             let mut labels = vec![match topic.factor {
+                // What an image writes by itself is shown at its `image:` line.
+                Effective::Set(entry)
+                    if service.is_some_and(|service| service.image_span == entry.value_span) =>
+                {
+                    entry_label(
+                        component.file,
+                        entry,
+                        format!(
+                            "{label}; the image writes {key}={} itself: no variable sets it",
+                            entry.value.trim()
+                        ),
+                    )
+                }
                 Effective::Set(entry) => entry_label(component.file, entry, label),
+                // At the top of a file; at the `image:` line of a compose service.
                 Effective::Default(value) => Label {
                     file: component.file,
-                    span: 0..0,
+                    span: service.map_or(0..0, |service| service.image_span.clone()),
                     message: format!("{key} is not set: the default {value} applies ({label})"),
                 },
             }];

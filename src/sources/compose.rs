@@ -1,9 +1,10 @@
 //! docker-compose files: each service running a Kafka image kafkalint knows is a node, its
 //! settings those the image writes for its `environment` (see [`super::images`]).
 
-use super::images::{self, Image, Origin, Var};
+use super::component_images::{self, ComponentImage};
+use super::images::{self, Image, Origin, Setting, Var};
 use super::yaml::{Node, Scalar, Style};
-use super::{Edit, NodeSpec, YamlEntry};
+use super::{ComponentService, Edit, NodeSpec, YamlEntry};
 use crate::properties::Span;
 
 /// One variable of a service's `environment`, where it is written.
@@ -16,13 +17,18 @@ struct EnvVar {
     edit: Option<Edit>,
 }
 
-/// Reads the services of a compose file (its first document). Returns the nodes and notes on
-/// what was passed over.
+/// Reads the services of a compose file (its first document): the broker nodes, then the
+/// Connect and Schema Registry services that talk to them (see [`super::component_images`]).
+/// Returns them with notes on what was passed over.
 pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
     let Some(services) = document.get("services") else {
         return Vec::new();
     };
     let mut nodes = Vec::new();
+    // Names the brokers answer to on the compose network, to tell which brokers a component
+    // talks to.
+    let mut broker_hosts: Vec<String> = Vec::new();
+    let mut components: Vec<(String, ComponentImage, NodeSpec)> = Vec::new();
     for (name, service) in services.entries() {
         let Some(name) = name.text() else { continue };
         let Some(image_node) = service.get("image").and_then(Node::scalar) else {
@@ -35,6 +41,12 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
             ));
             continue;
         };
+        if let Some(component) = component_images::classify(&image_text) {
+            if let Some(spec) = read_component(name, service, image_node, component, notes) {
+                components.push((name.to_string(), component, spec));
+            }
+            continue;
+        }
         let Some(image) = images::classify(&image_text) else {
             if images::looks_like_kafka(&image_text) {
                 notes.push(format!(
@@ -53,37 +65,14 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
         let (_, tag) = images::repository(&image_text);
         let vars: Vec<Var> = env.iter().map(|var| var.var.clone()).collect();
         let settings = images::translate(image, tag.as_deref(), &vars);
-        // An env_file may set any variable: what the image would write by itself is unknown.
-        let has_env_file = service.get("env_file").is_some();
-        let mut entries = Vec::new();
-        for setting in settings {
-            let (key_span, value_span, edit) = match setting.origin {
-                Origin::Var(index) => (
-                    env[index].name_span.clone(),
-                    env[index].value_span.clone(),
-                    env[index].edit,
-                ),
-                Origin::DerivedFrom(index) => (
-                    env[index].value_span.clone(),
-                    env[index].value_span.clone(),
-                    None,
-                ),
-                Origin::Image => (image_node.span.clone(), image_node.span.clone(), None),
-            };
-            let unknown =
-                setting.value.is_none() || (has_env_file && setting.origin == Origin::Image);
-            entries.push(YamlEntry {
-                value: if unknown {
-                    format!("${{{}}}", setting.key)
-                } else {
-                    setting.value.unwrap_or_default()
-                },
-                key: setting.key,
-                key_span,
-                value_span,
-                edit: if unknown { None } else { edit },
-            });
-        }
+        let entries = entries_of(settings, &env, image_node, service);
+        broker_hosts.extend(network_names(name, service));
+        broker_hosts.extend(
+            entries
+                .iter()
+                .filter(|entry| entry.key == "advertised.listeners")
+                .flat_map(|entry| hosts(&entry.value)),
+        );
         let (count, count_known) = replicas(service);
         let label = format!("service `{name}`");
         for replica in 0..count {
@@ -97,11 +86,178 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
                 entries: entries.clone(),
                 count_known,
                 image: Some(image),
+                component: None,
                 forbidden: Vec::new(),
             });
         }
     }
+    for (name, image, spec) in components {
+        let what = image.kind().name();
+        if nodes.is_empty() {
+            notes.push(format!(
+                "service `{name}`: a {what}, but the file runs no broker kafkalint reads; its topics are not checked"
+            ));
+            continue;
+        }
+        // A component that names no broker of this file talks to another cluster.
+        let bootstrap = spec
+            .entries
+            .iter()
+            .rev()
+            .find(|entry| entry.key == image.bootstrap_key());
+        if let Some(bootstrap) = bootstrap
+            && !bootstrap.value.contains("${")
+        {
+            let named = hosts(&bootstrap.value);
+            if !named.is_empty() && !named.iter().any(|host| broker_hosts.contains(host)) {
+                notes.push(format!(
+                    "service `{name}`: a {what} whose {} `{}` names no broker service of this file; its topics are not checked",
+                    image.bootstrap_key(),
+                    bootstrap.value.trim()
+                ));
+                continue;
+            }
+        }
+        nodes.push(spec);
+    }
     nodes
+}
+
+/// A Connect or Schema Registry service as a component of the file's cluster: one for the
+/// service, however many replicas it runs (they share their topics). `None` when what it
+/// would write is not known.
+fn read_component(
+    name: &str,
+    service: &Node,
+    image_node: &Scalar,
+    image: ComponentImage,
+    notes: &mut Vec<String>,
+) -> Option<NodeSpec> {
+    if let Some(mounted) = volume_targets(service)
+        .into_iter()
+        .find(|target| component_images::replaces_base_file(image, target))
+    {
+        notes.push(format!(
+            "service `{name}`: its {} configuration starts from the mounted `{mounted}`; not read from the environment (check that file)",
+            image.kind().name()
+        ));
+        return None;
+    }
+    let env = environment(service, name, notes);
+    let vars: Vec<Var> = env.iter().map(|var| var.var.clone()).collect();
+    let mut settings = component_images::translate(image, &vars);
+    if service.get("env_file").is_some() {
+        // An env_file may set a factor the environment leaves to the component's default.
+        for key in image.replication_keys() {
+            if !settings.iter().any(|setting| setting.key == *key) {
+                settings.push(Setting {
+                    key: (*key).into(),
+                    value: None,
+                    origin: Origin::Image,
+                });
+            }
+        }
+    }
+    Some(NodeSpec {
+        id: format!("service {name}"),
+        label: format!("service `{name}`"),
+        entries: entries_of(settings, &env, image_node, service),
+        count_known: true,
+        image: None,
+        component: Some(ComponentService {
+            kind: image.kind(),
+            image_span: image_node.span.clone(),
+            env_prefix: image.env_prefix(),
+        }),
+        forbidden: Vec::new(),
+    })
+}
+
+/// The settings as entries at the YAML scalars they come from. A setting whose value is not
+/// known becomes a `${key}` placeholder that no fix may replace.
+fn entries_of(
+    settings: Vec<Setting>,
+    env: &[EnvVar],
+    image_node: &Scalar,
+    service: &Node,
+) -> Vec<YamlEntry> {
+    // An env_file may set any variable: what the image would write by itself is unknown.
+    let has_env_file = service.get("env_file").is_some();
+    let mut entries = Vec::new();
+    for setting in settings {
+        let (key_span, value_span, edit) = match setting.origin {
+            Origin::Var(index) => (
+                env[index].name_span.clone(),
+                env[index].value_span.clone(),
+                env[index].edit,
+            ),
+            Origin::DerivedFrom(index) => (
+                env[index].value_span.clone(),
+                env[index].value_span.clone(),
+                None,
+            ),
+            Origin::Image => (image_node.span.clone(), image_node.span.clone(), None),
+        };
+        let unknown = setting.value.is_none() || (has_env_file && setting.origin == Origin::Image);
+        entries.push(YamlEntry {
+            value: if unknown {
+                format!("${{{}}}", setting.key)
+            } else {
+                setting.value.unwrap_or_default()
+            },
+            key: setting.key,
+            key_span,
+            value_span,
+            edit: if unknown { None } else { edit },
+        });
+    }
+    entries
+}
+
+/// The names a service answers to on its compose networks: its service name, `hostname`,
+/// `container_name` and network `aliases`, lower case.
+fn network_names(name: &str, service: &Node) -> Vec<String> {
+    let mut names = vec![name.to_string()];
+    for key in ["hostname", "container_name"] {
+        names.extend(
+            service
+                .get(key)
+                .and_then(Node::text)
+                .and_then(interpolate)
+                .map(|text| text.trim().to_string()),
+        );
+    }
+    if let Some(Node::Map(networks)) = service.get("networks") {
+        for (_, network) in networks {
+            if let Some(aliases) = network.get("aliases") {
+                names.extend(
+                    aliases
+                        .items()
+                        .iter()
+                        .filter_map(Node::text)
+                        .map(str::to_string),
+                );
+            }
+        }
+    }
+    names.iter().map(|name| name.to_ascii_lowercase()).collect()
+}
+
+/// The hosts of a list of listeners or bootstrap servers (`PLAINTEXT://kafka-1:9092,kafka-2`),
+/// lower case.
+fn hosts(list: &str) -> Vec<String> {
+    list.split(',')
+        .filter_map(|item| {
+            let item = item.trim();
+            let address = item.split_once("://").map_or(item, |(_, rest)| rest);
+            let host = if address.starts_with('[') {
+                address.split(']').next().map(|h| h.trim_start_matches('['))
+            } else {
+                address.split(':').next()
+            }?;
+            (!host.is_empty()).then(|| host.to_ascii_lowercase())
+        })
+        .collect()
 }
 
 /// How many containers the service runs: `deploy.replicas`, else `scale`, else 1; with
@@ -139,24 +295,36 @@ fn mounted_config(service: &Node, image: Image) -> Option<String> {
         Image::Apache => &["/mnt/shared/config"],
         Image::Confluent | Image::Wurstmeister => &[],
     };
-    service.get("volumes")?.items().iter().find_map(|volume| {
-        let target = match volume {
-            Node::Scalar(scalar) => {
-                let mut parts = scalar.value.split(':');
-                let first = parts.next()?;
-                parts.next().unwrap_or(first).to_string()
-            }
-            Node::Map(_) => volume.get("target")?.text()?.to_string(),
-            Node::Seq(_) => return None,
-        };
-        let target = target.trim_end_matches('/');
-        (target.ends_with("server.properties")
+    volume_targets(service).into_iter().find(|target| {
+        target.ends_with("server.properties")
             || target.ends_with("kafka.properties")
             || targets
                 .iter()
-                .any(|dir| target == *dir || target.starts_with(&format!("{dir}/"))))
-        .then(|| target.to_string())
+                .any(|dir| target == *dir || target.starts_with(&format!("{dir}/")))
     })
+}
+
+/// Where the service's `volumes` are mounted in the container, without a trailing `/`.
+fn volume_targets(service: &Node) -> Vec<String> {
+    let Some(volumes) = service.get("volumes") else {
+        return Vec::new();
+    };
+    volumes
+        .items()
+        .iter()
+        .filter_map(|volume| {
+            let target = match volume {
+                Node::Scalar(scalar) => {
+                    let mut parts = scalar.value.split(':');
+                    let first = parts.next()?;
+                    parts.next().unwrap_or(first).to_string()
+                }
+                Node::Map(_) => volume.get("target")?.text()?.to_string(),
+                Node::Seq(_) => return None,
+            };
+            Some(target.trim_end_matches('/').to_string())
+        })
+        .collect()
 }
 
 /// The service's `environment`, as a mapping or a list of `NAME=value` strings.

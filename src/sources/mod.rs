@@ -3,6 +3,7 @@
 //! path) whose properties entries are the settings Kafka will get, with the spans of the YAML
 //! scalars they come from, so that every rule applies unchanged and points at the YAML.
 
+pub mod component_images;
 pub mod compose;
 pub mod images;
 pub mod strimzi;
@@ -10,6 +11,7 @@ pub mod yaml;
 
 use std::path::Path;
 
+use crate::components::ComponentKind;
 use crate::diagnostic::{Diagnostic, Edit as FileEdit};
 use crate::properties::{Entry, PropertiesFile, Span};
 use crate::secrets;
@@ -33,6 +35,29 @@ pub struct YamlEntry {
     pub edit: Option<Edit>,
 }
 
+/// A compose service of another component: what it runs, and how its image names settings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ComponentService {
+    pub kind: ComponentKind,
+    /// The `image:` scalar, where settings the image writes by itself are placed.
+    pub image_span: Span,
+    /// The prefix of the variables the image turns into settings (`CONNECT_`).
+    pub env_prefix: &'static str,
+}
+
+impl ComponentService {
+    /// The variable that sets `key` (`config.storage.replication.factor` ->
+    /// `CONNECT_CONFIG_STORAGE_REPLICATION_FACTOR`); for keys of dotted lower-case words, which
+    /// every image reads back as the key.
+    pub fn variable(&self, key: &str) -> String {
+        format!(
+            "{}{}",
+            self.env_prefix,
+            key.replace('.', "_").to_ascii_uppercase()
+        )
+    }
+}
+
 /// A key Strimzi ignores in `spec.kafka.config`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Forbidden {
@@ -53,6 +78,9 @@ pub struct NodeSpec {
     /// False when how many such nodes run is unknown (`deploy.mode: global`).
     pub count_known: bool,
     pub image: Option<images::Image>,
+    /// `Some` for a service of another component (Connect, Schema Registry), which joins the
+    /// cluster as a component rather than a node.
+    pub component: Option<ComponentService>,
     pub forbidden: Vec<Forbidden>,
 }
 
@@ -66,6 +94,9 @@ pub struct YamlView {
     /// Every secret-looking value of the whole file, whichever service or resource holds it.
     pub secrets: Vec<Span>,
     pub count_known: bool,
+    /// `Some` when the YAML stands for a component of the cluster, not a node: which one. A
+    /// YAML service is a component by its image, never by its keys.
+    pub component: Option<ComponentService>,
     pub forbidden: Vec<Forbidden>,
     /// The node pools of the folder (kept to read the file again after a fix).
     pub pools: Vec<strimzi::Pool>,
@@ -96,7 +127,7 @@ pub fn worth_reading(bytes: &[u8]) -> bool {
 }
 
 /// Reads YAML files (of one folder, or named together): every compose file is a cluster of
-/// its Kafka services, every Strimzi `Kafka` a cluster of its nodes (with the node pools of
+/// its Kafka services (with its Connect and Schema Registry services as components), every Strimzi `Kafka` a cluster of its nodes (with the node pools of
 /// all `files`, and `extra_pools`).
 pub fn read_files(files: Vec<(String, Vec<u8>)>, extra_pools: &[strimzi::Pool]) -> Found {
     let mut found = Found::default();
@@ -226,6 +257,10 @@ fn view_file(
             .collect(),
         secrets: secrets.to_vec(),
         count_known: spec.count_known,
+        component: spec.component.map(|component| ComponentService {
+            image_span: shift(&component.image_span),
+            ..component
+        }),
         forbidden: spec
             .forbidden
             .into_iter()

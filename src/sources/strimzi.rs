@@ -252,6 +252,7 @@ pub fn read(
                     entries,
                     count_known,
                     image: None,
+                    component: None,
                     forbidden: forbidden.clone(),
                 });
                 next_id += 1;

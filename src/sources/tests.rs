@@ -132,3 +132,78 @@ fn a_compose_fix_round_trip() {
             .all(|d| d.rule != "internal-topic-replication")
     );
 }
+
+const CONNECT_BESIDE_A_BROKER: &str = "services:\n  kafka:\n    image: confluentinc/cp-kafka:7.5.0\n    environment:\n      KAFKA_ADVERTISED_LISTENERS: PLAINTEXT://kafka:9092\n  connect:\n    image: confluentinc/cp-kafka-connect:7.5.0\n    environment:\n      - CONNECT_BOOTSTRAP_SERVERS=kafka:9092\n      - CONNECT_CONFIG_STORAGE_REPLICATION_FACTOR=1\n      - CONNECT_SASL_JAAS_CONFIG=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"c\" password=\"c0nnect\";\n      - CONNECT_PRODUCER_SSL_KEY_PASSWORD=k3y\n";
+
+#[test]
+fn a_connect_service_is_a_component_with_entries_at_its_variables() {
+    let text = CONNECT_BESIDE_A_BROKER;
+    let files = nodes(text);
+    assert_eq!(files.len(), 2);
+    assert_eq!(crate::components::classify(&files[0]), None);
+    assert_eq!(
+        crate::components::classify(&files[1]),
+        Some(crate::components::ComponentKind::ConnectDistributed)
+    );
+    let rf = files[1]
+        .properties
+        .get("config.storage.replication.factor")
+        .unwrap();
+    assert_eq!(
+        &text[rf.key_span.clone()],
+        "CONNECT_CONFIG_STORAGE_REPLICATION_FACTOR"
+    );
+    assert_eq!(&text[rf.value_span.clone()], "1");
+    assert_eq!(files[1].line_column(rf.value_span.start), (10, 51));
+}
+
+#[test]
+fn secrets_of_component_services_are_redacted() {
+    let files = nodes(CONNECT_BESIDE_A_BROKER);
+    for file in &files {
+        let shown = file.display_text().text;
+        for secret in ["c0nnect", "k3y"] {
+            assert!(!shown.contains(secret), "{secret} shown:\n{shown}");
+        }
+        assert!(shown.contains("CONNECT_CONFIG_STORAGE_REPLICATION_FACTOR=1"));
+    }
+}
+
+#[test]
+fn a_component_of_another_cluster_or_of_no_broker_is_passed_over() {
+    let elsewhere = "services:\n  kafka:\n    image: confluentinc/cp-kafka\n    environment:\n      KAFKA_ADVERTISED_LISTENERS: PLAINTEXT://kafka:9092\n  registry:\n    image: confluentinc/cp-schema-registry:7.5.0\n    environment:\n      SCHEMA_REGISTRY_KAFKASTORE_BOOTSTRAP_SERVERS: SASL_SSL://pkc-1.confluent.cloud:9092\n      SCHEMA_REGISTRY_KAFKASTORE_TOPIC_REPLICATION_FACTOR: 1\n";
+    let found = read_files(
+        vec![("docker-compose.yml".into(), elsewhere.as_bytes().to_vec())],
+        &[],
+    );
+    assert_eq!(found.clusters[0].1.len(), 1);
+    assert!(
+        found.notes[0].contains("names no broker service"),
+        "{:?}",
+        found.notes
+    );
+    let alone = "services:\n  connect:\n    image: debezium/connect:2.7\n    environment:\n      BOOTSTRAP_SERVERS: kafka:9092\n";
+    let found = read_files(
+        vec![("docker-compose.yml".into(), alone.as_bytes().to_vec())],
+        &[],
+    );
+    assert!(found.clusters.is_empty());
+    assert!(
+        found.notes[0].contains("runs no broker"),
+        "{:?}",
+        found.notes
+    );
+}
+
+#[test]
+fn a_component_env_file_leaves_its_factors_unknown() {
+    let text = "services:\n  kafka:\n    image: confluentinc/cp-kafka\n    environment:\n      KAFKA_ADVERTISED_LISTENERS: PLAINTEXT://kafka:9092\n  connect:\n    image: debezium/connect:2.7\n    env_file: connect.env\n  other:\n    image: confluentinc/cp-kafka-connect:7.5.0\n    env_file: connect.env\n";
+    let files = nodes(text);
+    for file in &files[1..] {
+        let rf = file
+            .properties
+            .get("status.storage.replication.factor")
+            .unwrap();
+        assert!(rf.value.contains("${"), "{}", rf.value);
+    }
+}
