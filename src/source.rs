@@ -21,13 +21,18 @@ pub fn read_file(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
     if len > MAX_FILE_BYTES {
         return Err(too_large(Some(len)));
     }
-    read_limited(file)
+    // Sized to the file (and one byte to see its end): a buffer grown by doubling holds up
+    // to twice the file, for as long as the file is kept.
+    read_limited_into(file, Vec::with_capacity(len as usize + 1))
 }
 
 /// Reads `input` to its end, or to [`MAX_FILE_BYTES`] and one more byte: then an error of kind
 /// `FileTooLarge` (for what may not say its size: standard input, a pipe, a growing file).
 pub fn read_limited(input: impl std::io::Read) -> std::io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
+    read_limited_into(input, Vec::new())
+}
+
+fn read_limited_into(input: impl std::io::Read, mut bytes: Vec<u8>) -> std::io::Result<Vec<u8>> {
     input.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(too_large(None));
@@ -65,7 +70,7 @@ pub struct SourceFile {
     pub yaml: Option<Box<YamlView>>,
     /// Where each line starts, found when a position is first asked for (most files of a
     /// tree never are: no finding points into them).
-    line_starts: std::sync::OnceLock<Vec<usize>>,
+    line_starts: std::sync::OnceLock<Vec<u32>>,
 }
 
 impl SourceFile {
@@ -122,7 +127,7 @@ impl SourceFile {
     /// 1-based line of a byte offset (see [`SourceFile::line_column`]).
     pub fn line(&self, offset: usize) -> usize {
         self.line_starts()
-            .partition_point(|start| *start <= offset)
+            .partition_point(|start| *start as usize <= offset)
             .max(1)
     }
 
@@ -130,7 +135,7 @@ impl SourceFile {
     /// `Properties`; the column counts characters (UTF-8 when the line is valid UTF-8, else bytes).
     pub fn line_column(&self, offset: usize) -> (usize, usize) {
         let line = self.line(offset);
-        let start = self.line_starts()[line - 1];
+        let start = self.line_starts()[line - 1] as usize;
         let before = &self.bytes[start..offset.min(self.bytes.len())];
         let column = match std::str::from_utf8(before) {
             Ok(text) => text.chars().count(),
@@ -139,7 +144,7 @@ impl SourceFile {
         (line, column + 1)
     }
 
-    fn line_starts(&self) -> &[usize] {
+    fn line_starts(&self) -> &[u32] {
         self.line_starts.get_or_init(|| {
             let mut starts = line_starts(&self.bytes);
             starts.shrink_to_fit();
@@ -175,17 +180,21 @@ impl SourceFile {
     }
 }
 
-fn line_starts(bytes: &[u8]) -> Vec<usize> {
+/// Half the size of `usize` offsets, for the lines of every file findings point into. A file
+/// read from disk is at most [`MAX_FILE_BYTES`]; bytes past 4 GiB of an in-memory one count
+/// as its last line.
+fn line_starts(bytes: &[u8]) -> Vec<u32> {
+    let offset = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
     let mut starts = vec![0];
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
-            b'\n' => starts.push(i + 1),
+            b'\n' => starts.push(offset(i + 1)),
             b'\r' if bytes.get(i + 1) == Some(&b'\n') => {
-                starts.push(i + 2);
+                starts.push(offset(i + 2));
                 i += 1;
             }
-            b'\r' => starts.push(i + 1),
+            b'\r' => starts.push(offset(i + 1)),
             _ => {}
         }
         i += 1;
