@@ -37,11 +37,24 @@ pub struct Options {
     /// `--config PATH`: this config file for every path, instead of the nearest
     /// `kafkalint.toml` of each.
     pub config: Option<PathBuf>,
-    /// The report serves output only: of each file it keeps what output shows, and only for
-    /// the files findings point into ([`source::SourceFile::keep_for_output`]); clusters are
-    /// checked as the walk finishes their folders. A tree of many clusters is then never in
-    /// memory whole. Not for `--fix` or `explain`, which read the parsed files of the report.
-    pub output_only: bool,
+    /// What the report keeps of the files it checked. With anything but [`Retain::All`],
+    /// clusters are checked as the walk finishes their folders and a tree of many clusters is
+    /// never in memory whole.
+    pub retain: Retain,
+}
+
+/// What a report keeps of the files it checked.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Retain {
+    /// Everything read: `--fix` and `explain` read the parsed files of the report.
+    #[default]
+    All,
+    /// What `--format full` shows: the text of the files findings point into
+    /// ([`source::SourceFile::keep_for_output`]), the path of the others.
+    Text,
+    /// What the other formats show: the line and column of every place findings point at
+    /// ([`source::SourceFile::keep_positions_only`]), and the paths.
+    Positions,
 }
 
 /// Why a check could not run: a file that cannot be read as a node file, or a bad config file.
@@ -95,7 +108,7 @@ pub fn check(paths: &[PathBuf], options: &Options) -> Result<Report, Error> {
             parts.extend(parallel::map_owned(batch, |mut part| {
                 attach(&mut part, config.clone());
                 let mut report = run(part, options, None);
-                report.keep_for_output();
+                report.keep_for_output(options.retain);
                 report
             }));
         };
@@ -103,15 +116,11 @@ pub fn check(paths: &[PathBuf], options: &Options) -> Result<Report, Error> {
             &paths,
             options.brokers,
             &declared,
-            options
-                .output_only
-                .then_some(&mut finished as &mut dyn FnMut(_)),
+            (options.retain != Retain::All).then_some(&mut finished as &mut dyn FnMut(_)),
         )?;
         attach(&mut found, config);
         let mut report = run(found, options, None);
-        if options.output_only {
-            report.keep_for_output();
-        }
+        report.keep_for_output(options.retain);
         parts.push(report);
         let mut merged = Report::merge(parts);
         // As one discovery would have listed them.
@@ -363,22 +372,32 @@ fn sort(files: &[SourceFile], diagnostics: &mut [Diagnostic]) {
 }
 
 impl Report {
-    /// See [`Options::output_only`]: files no finding points into keep only their path, the
-    /// others what output shows of them.
-    fn keep_for_output(&mut self) {
-        let mut shown = vec![false; self.files.len()];
+    /// See [`Retain`]: files no finding points into keep only their path, the others what
+    /// output shows of them.
+    fn keep_for_output(&mut self, retain: Retain) {
+        if retain == Retain::All {
+            return;
+        }
+        // Per file, the offsets output asks the line and column of (see `output`): where a
+        // label or an edit starts and ends, and the last byte it covers.
+        let mut shown: Vec<Option<Vec<usize>>> = vec![None; self.files.len()];
         for diagnostic in &self.diagnostics {
             let edits = diagnostic.fix.iter().flat_map(|fix| &fix.edits);
-            let files = diagnostic.labels.iter().map(|label| label.file);
-            for file in files.chain(edits.map(|edit| edit.file)) {
-                shown[file] = true;
+            let labels = diagnostic
+                .labels
+                .iter()
+                .map(|label| (label.file, &label.span));
+            for (file, span) in labels.chain(edits.map(|edit| (edit.file, &edit.span))) {
+                let end = span.end.max(span.start);
+                let offsets = shown[file].get_or_insert_with(Vec::new);
+                offsets.extend([span.start, end, span.end.max(1) - 1]);
             }
         }
         for (file, shown) in self.files.iter_mut().zip(shown) {
-            if shown {
-                file.keep_for_output();
-            } else {
-                file.keep_path_only();
+            match (shown, retain) {
+                (None, _) => file.keep_path_only(),
+                (Some(_), Retain::Text) => file.keep_for_output(),
+                (Some(offsets), _) => file.keep_positions_only(offsets),
             }
         }
     }

@@ -299,8 +299,12 @@ fn main() -> ExitCode {
                 brokers: brokers.map(|n| n as usize),
                 kafka_version,
                 config,
-                // `--fix` checks the fixed files again from the report.
-                output_only: !(fix || diff),
+                retain: match format {
+                    // `--fix` checks the fixed files again from the report.
+                    _ if fix || diff => kafkalint::Retain::All,
+                    Format::Full => kafkalint::Retain::Text,
+                    _ => kafkalint::Retain::Positions,
+                },
             };
             let from_stdin = paths.iter().any(|path| path.as_os_str() == "-");
             let checked = match (stdin_filename, from_stdin) {

@@ -71,7 +71,13 @@ pub struct SourceFile {
     /// Where each line starts, found when a position is first asked for (most files of a
     /// tree never are: no finding points into them).
     line_starts: std::sync::OnceLock<Vec<u32>>,
+    /// Set by [`SourceFile::keep_positions_only`]: the line and column of each offset kept,
+    /// by offset, in place of the bytes.
+    positions: Option<Box<[(usize, LineColumn)]>>,
 }
+
+/// 1-based line and column.
+type LineColumn = (usize, usize);
 
 impl SourceFile {
     /// Parses `bytes` read from `path`.
@@ -87,6 +93,7 @@ impl SourceFile {
             parse_error,
             yaml: None,
             line_starts: std::sync::OnceLock::new(),
+            positions: None,
         }
     }
 
@@ -104,6 +111,7 @@ impl SourceFile {
             properties,
             parse_error: None,
             yaml: Some(Box::new(view)),
+            positions: None,
         }
     }
 
@@ -134,6 +142,11 @@ impl SourceFile {
     /// 1-based line and column of a byte offset. Lines end at `\n`, `\r` or `\r\n`, as for
     /// `Properties`; the column counts characters (UTF-8 when the line is valid UTF-8, else bytes).
     pub fn line_column(&self, offset: usize) -> (usize, usize) {
+        if let Some(positions) = &self.positions {
+            let found = positions.binary_search_by_key(&offset, |(at, _)| *at);
+            debug_assert!(found.is_ok(), "{}: offset {offset} was not kept", self.path);
+            return found.map_or((1, 1), |index| positions[index].1);
+        }
         let line = self.line(offset);
         let start = self.line_starts()[line - 1] as usize;
         let before = &self.bytes[start..offset.min(self.bytes.len())];
@@ -177,6 +190,20 @@ impl SourceFile {
         self.properties = PropertiesFile::default();
         self.line_starts = std::sync::OnceLock::new();
         self.yaml = None;
+    }
+
+    /// Keeps the path and the line and column of each of `offsets`, which is all that the
+    /// formats without snippets show of a file ([`SourceFile::line_column`] answers for
+    /// those offsets only).
+    pub fn keep_positions_only(&mut self, mut offsets: Vec<usize>) {
+        offsets.sort_unstable();
+        offsets.dedup();
+        let positions = offsets
+            .into_iter()
+            .map(|offset| (offset, self.line_column(offset)))
+            .collect();
+        self.keep_path_only();
+        self.positions = Some(positions);
     }
 }
 

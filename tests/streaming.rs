@@ -1,47 +1,54 @@
-//! `Options::output_only` checks each folder's cluster as soon as the walk has left it and
-//! keeps of each file only what output shows. What it prints must be what a whole-tree check
-//! prints, byte for byte, in every format.
+//! With `Options::retain` other than `All`, a check handles each folder's cluster as soon as
+//! the walk has left it and keeps of each file only what output shows: the text for `full`,
+//! positions for the other formats. What it prints must be what a whole-tree check prints,
+//! byte for byte, in every format.
 
 use std::path::{Path, PathBuf};
 
-use kafkalint::{Options, Report, output};
+use kafkalint::{Options, Report, Retain, output};
 
-fn check(root: &Path, output_only: bool) -> Report {
+fn check(root: &Path, retain: Retain) -> Report {
     let options = Options {
-        output_only,
+        retain,
         ..Options::default()
     };
     kafkalint::check(&[root.to_path_buf()], &options).expect("the tree checks")
 }
 
-fn rendered(report: &Report) -> Vec<(&'static str, String)> {
-    let style = output::FullStyle {
-        color: false,
-        width: 100,
-    };
-    vec![
-        ("json", output::json(report)),
-        ("full", output::full(report, style)),
-        ("concise", output::concise(report)),
-        ("github", output::github(report)),
-        ("sarif", output::sarif(report)),
-    ]
-}
+type Format = fn(&Report) -> String;
+
+/// Each format with what the command line keeps of the files for it.
+const FORMATS: &[(&str, Retain, Format)] = &[
+    ("json", Retain::Positions, output::json),
+    ("full", Retain::Text, |report| {
+        let style = output::FullStyle {
+            color: false,
+            width: 100,
+        };
+        output::full(report, style)
+    }),
+    ("concise", Retain::Positions, output::concise),
+    ("github", Retain::Positions, output::github),
+    ("sarif", Retain::Positions, output::sarif),
+];
 
 fn assert_same_output(root: &Path) -> Report {
-    let whole = check(root, false);
-    let batched = check(root, true);
+    let whole = check(root, Retain::All);
     assert!(!whole.diagnostics.is_empty(), "the tree has findings");
-    assert_eq!(whole.files.len(), batched.files.len());
-    assert_eq!(whole.skipped, batched.skipped);
-    for ((format, expected), (_, actual)) in rendered(&whole).into_iter().zip(rendered(&batched)) {
+    let mut batched = None;
+    for (format, retain, render) in FORMATS {
+        let kept = check(root, *retain);
+        assert_eq!(whole.files.len(), kept.files.len());
+        assert_eq!(whole.skipped, kept.skipped);
+        let (expected, actual) = (render(&whole), render(&kept));
         assert!(
             expected == actual,
             "--format {format} differs when checked in batches:\n{}",
             first_difference(&expected, &actual)
         );
+        batched = Some(kept);
     }
-    batched
+    batched.expect("formats were rendered")
 }
 
 fn first_difference(expected: &str, actual: &str) -> String {
