@@ -231,20 +231,7 @@ fn debezium(vars: &[Var]) -> Vec<Setting> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn vars(pairs: &[(&str, &str)]) -> Vec<Var> {
-        pairs
-            .iter()
-            .map(|(name, value)| Var {
-                name: (*name).into(),
-                value: Some((*value).into()),
-            })
-            .collect()
-    }
-
-    fn get<'a>(settings: &'a [Setting], key: &str) -> Option<&'a Setting> {
-        settings.iter().rev().find(|s| s.key == key)
-    }
+    use crate::sources::images::tests::{get, vars};
 
     #[test]
     fn image_names() {

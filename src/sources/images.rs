@@ -573,10 +573,11 @@ fn wurstmeister(vars: &[Var]) -> Vec<Setting> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(in crate::sources) mod tests {
     use super::*;
 
-    fn vars(pairs: &[(&str, &str)]) -> Vec<Var> {
+    /// Variables set to values, as a compose file lists them (also for the component images' tests).
+    pub(in crate::sources) fn vars(pairs: &[(&str, &str)]) -> Vec<Var> {
         pairs
             .iter()
             .map(|(name, value)| Var {
@@ -593,7 +594,8 @@ mod tests {
             .collect()
     }
 
-    fn get<'a>(settings: &'a [Setting], key: &str) -> Option<&'a Setting> {
+    /// The setting Kafka uses for `key`: the last one.
+    pub(in crate::sources) fn get<'a>(settings: &'a [Setting], key: &str) -> Option<&'a Setting> {
         settings.iter().rev().find(|s| s.key == key)
     }
 
