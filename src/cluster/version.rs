@@ -93,21 +93,12 @@ impl Hint<'_> {
     pub fn allows(&self, version: KafkaVersion) -> bool {
         version <= self.at_most && self.at_least.is_none_or(|least| least <= version)
     }
-
-    /// Whether a cluster checked against `version` contradicts this hint. An image tag names
-    /// one release, so any other contradicts it, even when the tag's release is older than
-    /// the catalogue and `version` is the oldest it covers.
-    pub fn contradicts(&self, version: KafkaVersion) -> bool {
-        match self.shown_by {
-            ShownBy::Entry(_) => !self.allows(version),
-            ShownBy::ImageTag(tag) => tag.release != version,
-        }
-    }
 }
 
 /// The release of the catalogue a tag's release is checked against: itself, else the oldest
 /// (for an older image: the least surprising, as it has the fewest removals) or the newest
-/// (for a newer one) the catalogue covers.
+/// (for a newer one) the catalogue covers. The hint then allows that release alone, so a
+/// `--kafka-version` of it is no contradiction: no closer one can be given.
 pub fn nearest_known(release: KafkaVersion) -> KafkaVersion {
     let oldest = *VERSIONS.first().expect("the catalogue has releases");
     release.clamp(oldest, KafkaVersion::newest())
@@ -238,7 +229,7 @@ mod tests {
     }
 
     #[test]
-    fn an_image_tag_contradicts_every_other_release_even_the_nearest_known() {
+    fn an_old_image_is_not_contradicted_by_the_oldest_known_release_only() {
         let tag = ImageTag {
             reference: "wurstmeister/kafka:2.12-2.2.1".into(),
             span: 0..1,
@@ -252,7 +243,6 @@ mod tests {
             at_least: Some(release),
         };
         assert!(hint.allows(release));
-        assert!(hint.contradicts(release));
         assert!(!hint.allows(KafkaVersion::new(3, 9)));
     }
 }

@@ -21,7 +21,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let target = cluster.target.version;
     version::hints(cluster, context.files)
         .into_iter()
-        .filter(|hint| hint.contradicts(target))
+        .filter(|hint| !hint.allows(target))
         .map(|hint| {
             let (shows, span, key) = match hint.shown_by {
                 ShownBy::Entry(entry) if entry.key == "zookeeper.connect" => (
