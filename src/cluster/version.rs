@@ -155,6 +155,14 @@ fn protocol_release(value: &str) -> Option<KafkaVersion> {
     (major > 0).then(|| KafkaVersion::new(major, minor))
 }
 
+/// The catalogue release an image hint pins, with its tag; `None` for other hints.
+fn image_release<'a>(hint: &Hint<'a>) -> Option<(KafkaVersion, &'a ImageTag)> {
+    match hint.shown_by {
+        ShownBy::ImageTag(tag) => Some((hint.at_most, tag)),
+        ShownBy::Entry(_) => None,
+    }
+}
+
 /// The target of a cluster: the flag if given; else the newest release every hint allows. An
 /// image tag names the release the service really runs, so when hints contradict each other
 /// (an image of Kafka 4 with `zookeeper.connect`, two images of different releases) the
@@ -167,12 +175,6 @@ pub fn choose(cluster: &Cluster, files: &[SourceFile], flag: Option<KafkaVersion
         };
     }
     let hints = hints(cluster, files);
-    fn image_release<'a>(hint: &Hint<'a>) -> Option<(KafkaVersion, &'a ImageTag)> {
-        match hint.shown_by {
-            ShownBy::ImageTag(tag) => Some((hint.at_most, tag)),
-            ShownBy::Entry(_) => None,
-        }
-    }
     let newest_allowed = VERSIONS
         .iter()
         .rev()
