@@ -1,20 +1,23 @@
 //! Which Kafka release a cluster is checked against: `--kafka-version`, else what its files
-//! show (ZooKeeper mode and `inter.broker.protocol.version` exist only up to 3.9), else the
-//! newest release the catalogue covers.
+//! show (ZooKeeper mode and `inter.broker.protocol.version` exist only up to 3.9; a compose
+//! service's image tag names its release), else the newest release the catalogue covers.
 
-use crate::catalog::KafkaVersion;
+use std::sync::Arc;
+
+use crate::catalog::{KafkaVersion, VERSIONS};
 use crate::properties::Entry;
 use crate::source::SourceFile;
+use crate::sources::ImageTag;
 
 use super::{Cluster, Mode};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Target {
     pub version: KafkaVersion,
     pub chosen_by: ChosenBy,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ChosenBy {
     /// `--kafka-version`.
     Flag,
@@ -24,6 +27,9 @@ pub enum ChosenBy {
     Newest,
     /// No flag; a file shows a release older than the newest.
     Hint,
+    /// No flag; a compose service's image tag names the release (kept here: output may no
+    /// longer hold the file's YAML).
+    Image(Arc<ImageTag>),
 }
 
 impl Target {
@@ -33,24 +39,69 @@ impl Target {
             chosen_by: ChosenBy::Newest,
         }
     }
+
+    /// The image tag that chose the release, if one did.
+    pub fn image(&self) -> Option<&ImageTag> {
+        match &self.chosen_by {
+            ChosenBy::Image(tag) => Some(tag),
+            _ => None,
+        }
+    }
+
+    /// Why an image tag chose the release, for people: "from the image tag
+    /// wurstmeister/kafka:2.13-2.8.1", saying so when the tag names a release the catalogue
+    /// does not cover and the nearest one it covers is used instead.
+    pub fn image_reason(&self) -> Option<String> {
+        let tag = self.image()?;
+        Some(if tag.release == self.version {
+            format!("from the image tag {}", tag.reference)
+        } else {
+            let which = if tag.release < self.version {
+                "oldest"
+            } else {
+                "newest"
+            };
+            format!(
+                "the image tag {} runs Kafka {}; the {which} release kafkalint knows is used",
+                tag.reference, tag.release
+            )
+        })
+    }
 }
 
 /// What one file says of the release it runs on.
 #[derive(Debug, Clone, Copy)]
 pub struct Hint<'a> {
     pub file: usize,
-    /// The entry that shows it: `zookeeper.connect` or `inter.broker.protocol.version`.
-    pub entry: &'a Entry,
+    pub shown_by: ShownBy<'a>,
     /// The newest release this is possible on.
     pub at_most: KafkaVersion,
     /// The oldest release this is possible on (a protocol version needs a broker that has it).
     pub at_least: Option<KafkaVersion>,
 }
 
+/// What shows a file's release.
+#[derive(Debug, Clone, Copy)]
+pub enum ShownBy<'a> {
+    /// `zookeeper.connect` or `inter.broker.protocol.version`.
+    Entry(&'a Entry),
+    /// The image tag of a compose service: exactly one release.
+    ImageTag(&'a ImageTag),
+}
+
 impl Hint<'_> {
     pub fn allows(&self, version: KafkaVersion) -> bool {
         version <= self.at_most && self.at_least.is_none_or(|least| least <= version)
     }
+}
+
+/// The release of the catalogue a tag's release is checked against: itself, else the oldest
+/// (for an older image: the least surprising, as it has the fewest removals) or the newest
+/// (for a newer one) the catalogue covers. The hint then allows that release alone, so a
+/// `--kafka-version` of it is no contradiction: no closer one can be given.
+pub fn nearest_known(release: KafkaVersion) -> KafkaVersion {
+    let oldest = *VERSIONS.first().expect("the catalogue has releases");
+    release.clamp(oldest, KafkaVersion::newest())
 }
 
 /// Every hint in the cluster's files, in file order.
@@ -63,7 +114,7 @@ pub fn hints<'a>(cluster: &Cluster, files: &'a [SourceFile]) -> Vec<Hint<'a>> {
         {
             hints.push(Hint {
                 file: node.file,
-                entry,
+                shown_by: ShownBy::Entry(entry),
                 at_most: KafkaVersion::LAST_WITH_ZOOKEEPER,
                 at_least: None,
             });
@@ -71,9 +122,22 @@ pub fn hints<'a>(cluster: &Cluster, files: &'a [SourceFile]) -> Vec<Hint<'a>> {
         if let Some(entry) = properties.get("inter.broker.protocol.version") {
             hints.push(Hint {
                 file: node.file,
-                entry,
+                shown_by: ShownBy::Entry(entry),
                 at_most: KafkaVersion::LAST_WITH_ZOOKEEPER,
                 at_least: protocol_release(&entry.value),
+            });
+        }
+        if let Some(tag) = files[node.file]
+            .yaml
+            .as_ref()
+            .and_then(|view| view.image_tag.as_ref())
+        {
+            let release = nearest_known(tag.release);
+            hints.push(Hint {
+                file: node.file,
+                shown_by: ShownBy::ImageTag(tag),
+                at_most: release,
+                at_least: Some(release),
             });
         }
     }
@@ -91,7 +155,18 @@ fn protocol_release(value: &str) -> Option<KafkaVersion> {
     (major > 0).then(|| KafkaVersion::new(major, minor))
 }
 
-/// The target of a cluster: the flag if given; else the newest release every hint allows.
+/// The catalogue release an image hint pins, with its tag; `None` for other hints.
+fn image_release<'a>(hint: &Hint<'a>) -> Option<(KafkaVersion, &'a ImageTag)> {
+    match hint.shown_by {
+        ShownBy::ImageTag(tag) => Some((hint.at_most, tag)),
+        ShownBy::Entry(_) => None,
+    }
+}
+
+/// The target of a cluster: the flag if given; else the newest release every hint allows. An
+/// image tag names the release the service really runs, so when hints contradict each other
+/// (an image of Kafka 4 with `zookeeper.connect`, two images of different releases) the
+/// newest image release wins: the file's other hints are then what is wrong.
 pub fn choose(cluster: &Cluster, files: &[SourceFile], flag: Option<KafkaVersion>) -> Target {
     if let Some(version) = flag {
         return Target {
@@ -100,22 +175,32 @@ pub fn choose(cluster: &Cluster, files: &[SourceFile], flag: Option<KafkaVersion
         };
     }
     let hints = hints(cluster, files);
-    let newest_allowed = crate::catalog::VERSIONS
+    let newest_allowed = VERSIONS
         .iter()
         .rev()
-        .find(|version| hints.iter().all(|hint| hint.allows(**version)));
-    match newest_allowed {
-        Some(version) if *version == KafkaVersion::newest() => Target::newest(),
-        Some(version) => Target {
-            version: *version,
-            chosen_by: ChosenBy::Hint,
-        },
+        .find(|version| hints.iter().all(|hint| hint.allows(**version)))
+        .copied();
+    let newest_image = hints
+        .iter()
+        .filter_map(image_release)
+        .max_by_key(|(v, _)| *v);
+    let version = match (newest_allowed, newest_image) {
+        (Some(version), _) => version,
+        (None, Some((version, _))) => version,
         // Hints that contradict each other: the newest release that still has ZooKeeper.
-        None => Target {
-            version: KafkaVersion::LAST_WITH_ZOOKEEPER,
-            chosen_by: ChosenBy::Hint,
-        },
-    }
+        (None, None) => KafkaVersion::LAST_WITH_ZOOKEEPER,
+    };
+    // The first image that names the chosen release explains it.
+    let named_by_image = hints
+        .iter()
+        .filter_map(image_release)
+        .find(|(release, _)| *release == version);
+    let chosen_by = match named_by_image {
+        Some((_, tag)) => ChosenBy::Image(Arc::new(tag.clone())),
+        None if version == KafkaVersion::newest() => ChosenBy::Newest,
+        None => ChosenBy::Hint,
+    };
+    Target { version, chosen_by }
 }
 
 #[cfg(test)]
@@ -129,5 +214,37 @@ mod tests {
         assert_eq!(protocol_release("3.6.1"), Some(KafkaVersion::new(3, 6)));
         assert_eq!(protocol_release("0.10.2"), None);
         assert_eq!(protocol_release("latest"), None);
+    }
+
+    #[test]
+    fn an_image_release_outside_the_catalogue_is_checked_against_the_nearest_known() {
+        let oldest = *VERSIONS.first().unwrap();
+        assert_eq!(nearest_known(KafkaVersion::new(0, 10)), oldest);
+        assert_eq!(
+            nearest_known(KafkaVersion::new(3, 7)),
+            KafkaVersion::new(3, 7)
+        );
+        assert_eq!(
+            nearest_known(KafkaVersion::new(99, 0)),
+            KafkaVersion::newest()
+        );
+    }
+
+    #[test]
+    fn an_old_image_is_not_contradicted_by_the_oldest_known_release_only() {
+        let tag = ImageTag {
+            reference: "wurstmeister/kafka:2.12-2.2.1".into(),
+            span: 0..1,
+            release: KafkaVersion::new(2, 2),
+        };
+        let release = nearest_known(tag.release);
+        let hint = Hint {
+            file: 0,
+            shown_by: ShownBy::ImageTag(&tag),
+            at_most: release,
+            at_least: Some(release),
+        };
+        assert!(hint.allows(release));
+        assert!(!hint.allows(KafkaVersion::new(3, 9)));
     }
 }

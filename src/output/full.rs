@@ -204,9 +204,22 @@ fn checked_against(report: &Report) -> String {
         .into_iter()
         .map(|version| version.to_string())
         .collect();
+    // One cluster chosen by its image tag says which tag: a surprising release is then
+    // explained where it is shown.
+    let image_reason = match report.clusters.as_slice() {
+        [cluster] => cluster
+            .target
+            .image_reason()
+            .map(|reason| format!(" ({reason})")),
+        _ => None,
+    };
     match versions.len() {
         0 => String::new(),
-        1 => format!(", checked against Kafka {}", versions[0]),
+        1 => format!(
+            ", checked against Kafka {}{}",
+            versions[0],
+            image_reason.unwrap_or_default()
+        ),
         _ => {
             let last = versions.pop().unwrap_or_default();
             format!(", checked against Kafka {} and {last}", versions.join(", "))

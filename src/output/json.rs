@@ -20,9 +20,12 @@ struct Document<'a> {
 struct JsonCluster<'a> {
     name: &'a str,
     kafka_version: String,
-    /// `flag` (--kafka-version), `config` (kafkalint.toml), `files` (a file shows it) or
-    /// `newest`.
+    /// `flag` (--kafka-version), `config` (kafkalint.toml), `files` (a file shows it),
+    /// `image` (a compose service's image tag names it) or `newest`.
     kafka_version_from: &'static str,
+    /// With `image`: the image reference whose tag names the release.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kafka_version_image: Option<&'a str>,
     /// The config file the cluster was checked with, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     config: Option<&'a str>,
@@ -167,12 +170,14 @@ pub fn json(report: &Report) -> String {
         .map(|cluster| JsonCluster {
             name: &cluster.name,
             kafka_version: cluster.target.version.to_string(),
-            kafka_version_from: match cluster.target.chosen_by {
+            kafka_version_from: match &cluster.target.chosen_by {
                 ChosenBy::Flag => "flag",
                 ChosenBy::Config => "config",
                 ChosenBy::Hint => "files",
+                ChosenBy::Image(_) => "image",
                 ChosenBy::Newest => "newest",
             },
+            kafka_version_image: cluster.target.image().map(|tag| tag.reference.as_str()),
             config: cluster.config.as_ref().map(|config| config.path.as_str()),
             files: cluster
                 .files

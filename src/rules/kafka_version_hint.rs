@@ -1,6 +1,7 @@
 //! `kafka-version-hint`: a file shows a Kafka release that `--kafka-version` contradicts.
 
 use super::{Context, Rule};
+use crate::cluster::version::ShownBy;
 use crate::cluster::{ChosenBy, Cluster, version};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
@@ -12,30 +13,44 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
-    let given_by = match cluster.target.chosen_by {
+    let given_by = match &cluster.target.chosen_by {
         ChosenBy::Flag => "--kafka-version",
         ChosenBy::Config => "kafka-version in kafkalint.toml",
-        ChosenBy::Hint | ChosenBy::Newest => return Vec::new(),
+        ChosenBy::Hint | ChosenBy::Image(_) | ChosenBy::Newest => return Vec::new(),
     };
     let target = cluster.target.version;
     version::hints(cluster, context.files)
         .into_iter()
         .filter(|hint| !hint.allows(target))
         .map(|hint| {
-            let (shows, span) = if hint.entry.key == "zookeeper.connect" {
-                (
+            let (shows, span, key) = match hint.shown_by {
+                ShownBy::Entry(entry) if entry.key == "zookeeper.connect" => (
                     format!("ZooKeeper mode, which exists only up to Kafka {}", hint.at_most),
-                    hint.entry.key_span.clone(),
-                )
-            } else {
-                let range = match hint.at_least {
-                    Some(least) => format!("Kafka {least} to {}", hint.at_most),
-                    None => format!("Kafka {} or older", hint.at_most),
-                };
-                (
-                    format!("inter.broker.protocol.version `{}`, which only {range} accept", hint.entry.value.trim()),
-                    hint.entry.value_span.clone(),
-                )
+                    entry.key_span.clone(),
+                    Some(entry.key.clone()),
+                ),
+                ShownBy::Entry(entry) => {
+                    let range = match hint.at_least {
+                        Some(least) => format!("Kafka {least} to {}", hint.at_most),
+                        None => format!("Kafka {} or older", hint.at_most),
+                    };
+                    (
+                        format!(
+                            "inter.broker.protocol.version `{}`, which only {range} accept",
+                            entry.value.trim()
+                        ),
+                        entry.value_span.clone(),
+                        Some(entry.key.clone()),
+                    )
+                }
+                ShownBy::ImageTag(tag) => (
+                    format!(
+                        "the image tag {}, which runs Kafka {}",
+                        tag.reference, tag.release
+                    ),
+                    tag.span.clone(),
+                    None,
+                ),
             };
             Diagnostic {
                 fix: None,
@@ -46,16 +61,27 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     "this file shows {shows}, but it is checked against Kafka {target} \
                      ({given_by})"
                 ),
-                key: Some(hint.entry.key.clone()),
+                key: key.clone(),
                 labels: vec![Label {
                     file: hint.file,
                     span,
-                    message: format!("not possible on Kafka {target}"),
+                    message: if key.is_none() {
+                        format!("not Kafka {target}")
+                    } else {
+                        format!("not possible on Kafka {target}")
+                    },
                 }],
-                help: format!(
-                    "check with the --kafka-version the cluster really runs, or update the file for \
-                     Kafka {target}"
-                ),
+                help: if key.is_none() {
+                    format!(
+                        "check with the --kafka-version the cluster really runs, or run an image of \
+                         Kafka {target}"
+                    )
+                } else {
+                    format!(
+                        "check with the --kafka-version the cluster really runs, or update the file \
+                         for Kafka {target}"
+                    )
+                },
             }
         })
         .collect()

@@ -4,7 +4,7 @@
 use super::component_images::{self, ComponentImage};
 use super::images::{self, Image, Origin, Setting, Var};
 use super::yaml::{Node, Scalar, Style};
-use super::{ComponentService, Edit, NodeSpec, YamlEntry};
+use super::{ComponentService, Edit, ImageTag, NodeSpec, YamlEntry};
 use crate::properties::Span;
 
 /// One variable of a service's `environment`, where it is written.
@@ -66,6 +66,14 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
         let vars: Vec<Var> = env.iter().map(|var| var.var.clone()).collect();
         let settings = images::translate(image, tag.as_deref(), &vars);
         let entries = entries_of(settings, &env, image_node, service);
+        let image_tag = tag
+            .as_deref()
+            .and_then(|tag| images::tag_kafka_release(image, tag))
+            .map(|release| ImageTag {
+                reference: image_text.clone(),
+                span: image_node.span.clone(),
+                release,
+            });
         broker_hosts.extend(network_names(name, service));
         broker_hosts.extend(
             entries
@@ -86,6 +94,7 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
                 entries: entries.clone(),
                 count_known,
                 image: Some(image),
+                image_tag: image_tag.clone(),
                 component: None,
                 forbidden: Vec::new(),
             });
@@ -164,6 +173,7 @@ fn read_component(
         entries: entries_of(settings, &env, image_node, service),
         count_known: true,
         image: None,
+        image_tag: None,
         component: Some(ComponentService {
             kind: image.kind(),
             image_span: image_node.span.clone(),

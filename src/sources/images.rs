@@ -2,6 +2,8 @@
 //! the image's own start-up scripts (cited at each rule). Only images listed here are read: an
 //! image's conventions are never guessed.
 
+use crate::catalog::KafkaVersion;
+
 /// A Kafka image whose environment conventions kafkalint knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Image {
@@ -57,6 +59,92 @@ pub fn classify(image: &str) -> Option<Image> {
         "wurstmeister/kafka" => Some(Image::Wurstmeister),
         _ => None,
     }
+}
+
+/// The Kafka release (major.minor) an image's tag names, `None` when the tag does not say
+/// (`latest`, a major line only such as `3`, a Confluent release kafkalint has no source for,
+/// anything unparsable). Each image's tag scheme comes from its maintainers:
+///
+/// - apache/kafka, apache/kafka-native: the tag is the Kafka release (`3.7.0`), a release
+///   candidate adds `-rcN` (`3.6.0-rc0`) (apache/kafka docker/README.md, commit 0071fdb0,
+///   "Creating a Release Candidate" and "Promoting a Release Candidate").
+/// - bitnami/kafka: the Kafka release, as `X.Y.Z`, the rolling `X.Y` or `X`, or with the
+///   image revision `X.Y.Z-rN` / `X.Y.Z-debian-10-rN` (bitnami/bitnami-docker-kafka
+///   README.md "Supported tags": `2.8.0`, `2.8.0-debian-10-r28`; `1`, `1.1.1`, `1.1.1-r125`).
+/// - wurstmeister/kafka: `<scala version>-<kafka version>`, "The version format mirrors the
+///   Kafka format" (wurstmeister/kafka-docker README.md, commit 002e481b, "Tags and
+///   releases": `2.12-2.4.0`, `2.11-0.10.2.2`).
+/// - confluentinc/cp-kafka, cp-server: a Confluent Platform release, read through
+///   [`confluent_platform_kafka`].
+pub fn tag_kafka_release(image: Image, tag: &str) -> Option<KafkaVersion> {
+    let tag = tag.trim();
+    match image {
+        Image::Apache | Image::Bitnami => release_prefix(tag),
+        Image::Wurstmeister => {
+            let (scala, kafka) = tag.split_once('-')?;
+            release_prefix(scala)?;
+            release_prefix(kafka).filter(|_| !kafka.contains('-'))
+        }
+        Image::Confluent => confluent_platform_kafka(release_prefix(tag)?),
+    }
+}
+
+/// `major.minor` of a tag that starts with a dotted release (`3.7.0`, `3.6`, `0.10.2.2`) and
+/// goes on, if at all, after a `-` (`3.7.0-rc0`, `3.6.1-debian-12-r3`). Kafka's own 0.x
+/// releases are named by their second number (`0.10.2.2` is the 0.10 line).
+fn release_prefix(tag: &str) -> Option<KafkaVersion> {
+    let release = tag.split('-').next()?;
+    let parts: Vec<&str> = release.split('.').collect();
+    if !(2..=4).contains(&parts.len())
+        || parts
+            .iter()
+            .any(|part| part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return None;
+    }
+    Some(KafkaVersion::new(
+        parts[0].parse().ok()?,
+        parts[1].parse().ok()?,
+    ))
+}
+
+/// The Apache Kafka line of a Confluent Platform line, as Confluent documents it:
+/// CP 3.0–5.5 from "Confluent Platform and Apache Kafka Compatibility" of Supported Versions
+/// and Interoperability (docs.confluent.io/legacy/platform/5.5.15/installation/
+/// versions-interoperability.html); CP 6.0–7.6 from the compatibility matrix of Confluent's
+/// Kafka Streams Upgrade Guide for CP 7.6.0, whose columns pair each CP line with its Kafka
+/// line (docs.confluent.io/3.1.1/streams/upgrade-guide.html: `6.0.x / 2.6.x` … `7.6.x /
+/// 3.6.x`). Newer CP lines (7.7 and on, 8.x) are in no source kafkalint has read: no hint.
+fn confluent_platform_kafka(platform: KafkaVersion) -> Option<KafkaVersion> {
+    /// (Confluent Platform line, Apache Kafka line).
+    const LINES: &[(KafkaVersion, KafkaVersion)] = &[
+        (KafkaVersion::new(3, 0), KafkaVersion::new(0, 10)),
+        (KafkaVersion::new(3, 1), KafkaVersion::new(0, 10)),
+        (KafkaVersion::new(3, 2), KafkaVersion::new(0, 10)),
+        (KafkaVersion::new(3, 3), KafkaVersion::new(0, 11)),
+        (KafkaVersion::new(4, 0), KafkaVersion::new(1, 0)),
+        (KafkaVersion::new(4, 1), KafkaVersion::new(1, 1)),
+        (KafkaVersion::new(5, 0), KafkaVersion::new(2, 0)),
+        (KafkaVersion::new(5, 1), KafkaVersion::new(2, 1)),
+        (KafkaVersion::new(5, 2), KafkaVersion::new(2, 2)),
+        (KafkaVersion::new(5, 3), KafkaVersion::new(2, 3)),
+        (KafkaVersion::new(5, 4), KafkaVersion::new(2, 4)),
+        (KafkaVersion::new(5, 5), KafkaVersion::new(2, 5)),
+        (KafkaVersion::new(6, 0), KafkaVersion::new(2, 6)),
+        (KafkaVersion::new(6, 1), KafkaVersion::new(2, 7)),
+        (KafkaVersion::new(6, 2), KafkaVersion::new(2, 8)),
+        (KafkaVersion::new(7, 0), KafkaVersion::new(3, 0)),
+        (KafkaVersion::new(7, 1), KafkaVersion::new(3, 1)),
+        (KafkaVersion::new(7, 2), KafkaVersion::new(3, 2)),
+        (KafkaVersion::new(7, 3), KafkaVersion::new(3, 3)),
+        (KafkaVersion::new(7, 4), KafkaVersion::new(3, 4)),
+        (KafkaVersion::new(7, 5), KafkaVersion::new(3, 5)),
+        (KafkaVersion::new(7, 6), KafkaVersion::new(3, 6)),
+    ];
+    LINES
+        .iter()
+        .find(|(cp, _)| *cp == platform)
+        .map(|(_, kafka)| *kafka)
 }
 
 /// An image whose name says Kafka but whose conventions kafkalint does not know.
@@ -614,6 +702,52 @@ pub(in crate::sources) mod tests {
         assert_eq!(convert_key("FOO___BAR"), "foo-bar");
         // Matches do not overlap: a one-letter segment after a converted one keeps its `_`.
         assert_eq!(convert_key("A_B_C"), "a.b_c");
+    }
+
+    fn release(image: Image, tag: &str) -> Option<(u8, u8)> {
+        tag_kafka_release(image, tag).map(|version| (version.major, version.minor))
+    }
+
+    #[test]
+    fn apache_tags_are_kafka_releases() {
+        assert_eq!(release(Image::Apache, "3.7.0"), Some((3, 7)));
+        assert_eq!(release(Image::Apache, "3.6.0-rc0"), Some((3, 6)));
+        assert_eq!(release(Image::Apache, "4.1.1"), Some((4, 1)));
+        assert_eq!(release(Image::Apache, "latest"), None);
+        assert_eq!(release(Image::Apache, "3"), None);
+        assert_eq!(release(Image::Apache, "3.x"), None);
+    }
+
+    #[test]
+    fn bitnami_tags_are_kafka_releases_with_revisions() {
+        assert_eq!(release(Image::Bitnami, "3.6"), Some((3, 6)));
+        assert_eq!(release(Image::Bitnami, "2.8.0-debian-10-r28"), Some((2, 8)));
+        assert_eq!(release(Image::Bitnami, "1.1.1-r125"), Some((1, 1)));
+        // A major line only: which minor runs is not said.
+        assert_eq!(release(Image::Bitnami, "3"), None);
+        assert_eq!(release(Image::Bitnami, "latest"), None);
+    }
+
+    #[test]
+    fn wurstmeister_tags_are_scala_then_kafka() {
+        assert_eq!(release(Image::Wurstmeister, "2.13-2.8.1"), Some((2, 8)));
+        assert_eq!(release(Image::Wurstmeister, "2.11-0.10.2.2"), Some((0, 10)));
+        // Not `<scala>-<kafka>`: the Scala version alone is no Kafka release.
+        assert_eq!(release(Image::Wurstmeister, "2.13"), None);
+        assert_eq!(release(Image::Wurstmeister, "latest"), None);
+        assert_eq!(release(Image::Wurstmeister, "2.13-2.8.1-extra"), None);
+    }
+
+    #[test]
+    fn confluent_tags_are_platform_releases() {
+        assert_eq!(release(Image::Confluent, "7.4.0"), Some((3, 4)));
+        assert_eq!(release(Image::Confluent, "6.2.1"), Some((2, 8)));
+        assert_eq!(release(Image::Confluent, "5.5.0"), Some((2, 5)));
+        assert_eq!(release(Image::Confluent, "7.6.1-1-ubi8"), Some((3, 6)));
+        // No source read for these lines: no hint rather than a guess.
+        assert_eq!(release(Image::Confluent, "7.7.0"), None);
+        assert_eq!(release(Image::Confluent, "8.0.0"), None);
+        assert_eq!(release(Image::Confluent, "latest"), None);
     }
 
     #[test]

@@ -58,6 +58,17 @@ impl ComponentService {
     }
 }
 
+/// The `image:` of a compose broker service whose tag names the Kafka release it runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImageTag {
+    /// The image reference as Compose resolves it (`wurstmeister/kafka:2.13-2.8.1`).
+    pub reference: String,
+    /// The `image:` scalar.
+    pub span: Span,
+    /// The release line the tag names, whether or not the catalogue covers it.
+    pub release: crate::catalog::KafkaVersion,
+}
+
 /// A key Strimzi ignores in `spec.kafka.config`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Forbidden {
@@ -78,6 +89,8 @@ pub struct NodeSpec {
     /// False when how many such nodes run is unknown (`deploy.mode: global`).
     pub count_known: bool,
     pub image: Option<images::Image>,
+    /// `Some` when the image's tag says which Kafka release the node runs.
+    pub image_tag: Option<ImageTag>,
     /// `Some` for a service of another component (Connect, Schema Registry), which joins the
     /// cluster as a component rather than a node.
     pub component: Option<ComponentService>,
@@ -98,6 +111,8 @@ pub struct YamlView {
     /// YAML service is a component by its image, never by its keys.
     pub component: Option<ComponentService>,
     pub forbidden: Vec<Forbidden>,
+    /// `Some` when the service's image tag says which Kafka release it runs.
+    pub image_tag: Option<ImageTag>,
     /// The node pools of the folder (kept to read the file again after a fix).
     pub pools: Vec<strimzi::Pool>,
 }
@@ -270,6 +285,10 @@ fn view_file(
             })
             .collect(),
         pools: pools.to_vec(),
+        image_tag: spec.image_tag.map(|tag| ImageTag {
+            span: shift(&tag.span),
+            ..tag
+        }),
     };
     SourceFile::from_yaml(
         path.to_string(),

@@ -252,6 +252,7 @@ pub fn read(
                     entries,
                     count_known,
                     image: None,
+                    image_tag: None,
                     component: None,
                     forbidden: forbidden.clone(),
                 });
