@@ -49,9 +49,9 @@ pub enum Retain {
     /// Everything read: `--fix` and `explain` read the parsed files of the report.
     #[default]
     All,
-    /// What `--format full` shows: the text of the files findings point into
-    /// ([`source::SourceFile::keep_for_output`]), the path of the others.
-    Text,
+    /// What `--format full` in this style shows: each finding is drawn as soon as its
+    /// cluster is checked ([`Report::drawn`]), and the files keep only their paths.
+    Drawn(output::FullStyle),
     /// What the other formats show: the line and column of every place findings point at
     /// ([`source::SourceFile::keep_positions_only`]), and the paths.
     Positions,
@@ -80,6 +80,9 @@ pub struct Report {
     /// The files findings are reported for (`--with-cluster`, `--stdin-filename`): the others
     /// were read as their clusters' context. `None`: every file.
     pub only: Option<Vec<usize>>,
+    /// With [`Retain::Drawn`]: the style, and each diagnostic as `--format full` draws it, in
+    /// the order of `diagnostics`.
+    pub drawn: Option<(output::FullStyle, Vec<String>)>,
 }
 
 impl Report {
@@ -349,55 +352,61 @@ pub(crate) fn run(
         skipped: found.skipped,
         suppressed,
         only: only.map(<[usize]>::to_vec),
+        drawn: None,
     }
 }
 
 /// By file, position, rule and message: the same input always gives the same order.
 fn sort(files: &[SourceFile], diagnostics: &mut [Diagnostic]) {
-    diagnostics.sort_by(|a, b| {
-        let (pa, pb) = (a.primary(), b.primary());
-        (
-            files[pa.file].path.as_str(),
-            pa.span.start,
-            a.rule,
-            &a.message,
-        )
-            .cmp(&(
-                files[pb.file].path.as_str(),
-                pb.span.start,
-                b.rule,
-                &b.message,
-            ))
-    });
+    diagnostics.sort_by(|a, b| order(files, a, b));
+}
+
+fn order(files: &[SourceFile], a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
+    let (pa, pb) = (a.primary(), b.primary());
+    (
+        files[pa.file].path.as_str(),
+        pa.span.start,
+        a.rule,
+        &a.message,
+    )
+        .cmp(&(
+            files[pb.file].path.as_str(),
+            pb.span.start,
+            b.rule,
+            &b.message,
+        ))
 }
 
 impl Report {
     /// See [`Retain`]: files no finding points into keep only their path, the others what
     /// output shows of them.
     fn keep_for_output(&mut self, retain: Retain) {
-        if retain == Retain::All {
-            return;
+        match retain {
+            Retain::All => return,
+            Retain::Drawn(style) => self.drawn = Some((style, output::draw_each(self, style))),
+            Retain::Positions => {}
         }
         // Per file, the offsets output asks the line and column of (see `output`): where a
         // label or an edit starts and ends, and the last byte it covers.
         let mut shown: Vec<Option<Vec<usize>>> = vec![None; self.files.len()];
-        for diagnostic in &self.diagnostics {
-            let edits = diagnostic.fix.iter().flat_map(|fix| &fix.edits);
-            let labels = diagnostic
-                .labels
-                .iter()
-                .map(|label| (label.file, &label.span));
-            for (file, span) in labels.chain(edits.map(|edit| (edit.file, &edit.span))) {
-                let end = span.end.max(span.start);
-                let offsets = shown[file].get_or_insert_with(Vec::new);
-                offsets.extend([span.start, end, span.end.max(1) - 1]);
+        if retain == Retain::Positions {
+            for diagnostic in &self.diagnostics {
+                let edits = diagnostic.fix.iter().flat_map(|fix| &fix.edits);
+                let labels = diagnostic
+                    .labels
+                    .iter()
+                    .map(|label| (label.file, &label.span));
+                for (file, span) in labels.chain(edits.map(|edit| (edit.file, &edit.span))) {
+                    let end = span.end.max(span.start);
+                    let offsets = shown[file].get_or_insert_with(Vec::new);
+                    offsets.extend([span.start, end, span.end.max(1) - 1]);
+                }
             }
         }
         for (file, shown) in self.files.iter_mut().zip(shown) {
-            match (shown, retain) {
-                (None, _) => file.keep_path_only(),
-                (Some(_), Retain::Text) => file.keep_for_output(),
-                (Some(offsets), _) => file.keep_positions_only(offsets),
+            match shown {
+                Some(offsets) => file.keep_positions_only(offsets),
+                None => file.keep_path_only(),
             }
         }
     }
@@ -405,6 +414,13 @@ impl Report {
     /// One report of several checked apart (paths with different config files): files and
     /// clusters one after the other, the diagnostics sorted as one.
     pub fn merge(reports: Vec<Report>) -> Report {
+        // Drawn findings stay with their diagnostics, when every report has them.
+        let style = reports
+            .iter()
+            .map(|report| report.drawn.as_ref().map(|(style, _)| *style))
+            .reduce(|a, b| a.filter(|_| a == b))
+            .flatten();
+        let mut drawn: Vec<String> = Vec::new();
         let mut merged = Report {
             files: Vec::new(),
             clusters: Vec::new(),
@@ -412,8 +428,12 @@ impl Report {
             skipped: Vec::new(),
             suppressed: 0,
             only: None,
+            drawn: None,
         };
-        for report in reports {
+        for mut report in reports {
+            if let Some((_, texts)) = report.drawn.take() {
+                drawn.extend(texts);
+            }
             let offset = merged.files.len();
             merged.files.extend(report.files);
             merged
@@ -450,7 +470,19 @@ impl Report {
             merged.skipped.extend(report.skipped);
             merged.suppressed += report.suppressed;
         }
-        sort(&merged.files, &mut merged.diagnostics);
+        match style {
+            Some(style) => {
+                let mut pairs: Vec<(Diagnostic, String)> = std::mem::take(&mut merged.diagnostics)
+                    .into_iter()
+                    .zip(drawn)
+                    .collect();
+                pairs.sort_by(|a, b| order(&merged.files, &a.0, &b.0));
+                let (diagnostics, drawn) = pairs.into_iter().unzip();
+                merged.diagnostics = diagnostics;
+                merged.drawn = Some((style, drawn));
+            }
+            None => sort(&merged.files, &mut merged.diagnostics),
+        }
         merged
     }
 }

@@ -295,6 +295,16 @@ fn main() -> ExitCode {
             diff,
             fail_on,
         } => {
+            let color = match color {
+                Color::Always => true,
+                Color::Never => false,
+                Color::Auto => {
+                    output_file.is_none()
+                        && std::io::stdout().is_terminal()
+                        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                }
+            };
+            let full_style = FullStyle { color, width: 100 };
             let options = kafkalint::Options {
                 brokers: brokers.map(|n| n as usize),
                 kafka_version,
@@ -302,7 +312,7 @@ fn main() -> ExitCode {
                 retain: match format {
                     // `--fix` checks the fixed files again from the report.
                     _ if fix || diff => kafkalint::Retain::All,
-                    Format::Full => kafkalint::Retain::Text,
+                    Format::Full => kafkalint::Retain::Drawn(full_style),
                     _ => kafkalint::Retain::Positions,
                 },
             };
@@ -408,16 +418,7 @@ fn main() -> ExitCode {
                 Format::Github => output::github(&report),
                 Format::Sarif => output::sarif(&report),
                 Format::Full => {
-                    let color = match color {
-                        Color::Always => true,
-                        Color::Never => false,
-                        Color::Auto => {
-                            output_file.is_none()
-                                && std::io::stdout().is_terminal()
-                                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                        }
-                    };
-                    let mut text = output::full(&report, FullStyle { color, width: 100 });
+                    let mut text = output::full(&report, full_style);
                     // The tally of fixes joins the summary, for people.
                     text.push_str(&fixed_line.take().unwrap_or_default());
                     text

@@ -173,17 +173,6 @@ impl SourceFile {
         }
     }
 
-    /// Keeps what output shows of a file findings point into: its path, bytes and lines, and
-    /// of its parsed entries the secret ones and the comments, which redaction reads
-    /// ([`SourceFile::display_text`]); rules read the rest, output never does.
-    pub fn keep_for_output(&mut self) {
-        let entries = &mut self.properties.entries;
-        entries.retain(|entry| {
-            !entry.value_span.is_empty() && secrets::is_secret(&entry.key, &entry.value)
-        });
-        entries.shrink_to_fit();
-    }
-
     /// Keeps only the path of a file no finding points into: output names it, nothing more.
     pub fn keep_path_only(&mut self) {
         self.bytes = Vec::new();

@@ -1,6 +1,6 @@
 //! With `Options::retain` other than `All`, a check handles each folder's cluster as soon as
-//! the walk has left it and keeps of each file only what output shows: the text for `full`,
-//! positions for the other formats. What it prints must be what a whole-tree check prints,
+//! the walk has left it and keeps of each file only what output shows: `full`'s findings
+//! drawn then, positions for the other formats. What it prints must be what a whole-tree check prints,
 //! byte for byte, in every format.
 
 use std::path::{Path, PathBuf};
@@ -17,15 +17,16 @@ fn check(root: &Path, retain: Retain) -> Report {
 
 type Format = fn(&Report) -> String;
 
+const STYLE: output::FullStyle = output::FullStyle {
+    color: false,
+    width: 100,
+};
+
 /// Each format with what the command line keeps of the files for it.
 const FORMATS: &[(&str, Retain, Format)] = &[
     ("json", Retain::Positions, output::json),
-    ("full", Retain::Text, |report| {
-        let style = output::FullStyle {
-            color: false,
-            width: 100,
-        };
-        output::full(report, style)
+    ("full", Retain::Drawn(STYLE), |report| {
+        output::full(report, STYLE)
     }),
     ("concise", Retain::Positions, output::concise),
     ("github", Retain::Positions, output::github),

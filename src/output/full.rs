@@ -10,7 +10,7 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::source::DisplayText;
 
 /// How the report is drawn.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FullStyle {
     pub color: bool,
     pub width: usize,
@@ -150,8 +150,19 @@ fn render_one(
     }
 }
 
-/// The whole report: each finding, then a summary line.
+/// The whole report: each finding, then a summary line. Findings drawn already (the
+/// report's `drawn`, in this style) are not drawn again.
 pub fn full(report: &Report, style: FullStyle) -> String {
+    let mut out = match &report.drawn {
+        Some((drawn_in, drawn)) if *drawn_in == style => drawn.concat(),
+        _ => draw_each(report, style).concat(),
+    };
+    out.push_str(&summary(report));
+    out
+}
+
+/// Each finding of the report as `full` draws it, in order.
+pub fn draw_each(report: &Report, style: FullStyle) -> Vec<String> {
     let theme = if style.color {
         GraphicalTheme::unicode()
     } else {
@@ -170,20 +181,21 @@ pub fn full(report: &Report, style: FullStyle) -> String {
             last_shown[label.file] = index;
         }
     }
-    let mut out = String::new();
+    let mut drawn = Vec::with_capacity(report.diagnostics.len());
     for (index, diagnostic) in report.diagnostics.iter().enumerate() {
         let rendered = render_one(report, &mut texts, diagnostic);
+        let mut out = String::new();
         // Writing to a String cannot fail.
         let _ = handler.render_report(&mut out, &rendered);
         out.push('\n');
+        drawn.push(out);
         for label in &diagnostic.labels {
             if last_shown[label.file] == index {
                 texts[label.file] = None;
             }
         }
     }
-    out.push_str(&summary(report));
-    out
+    drawn
 }
 
 fn plural(count: usize, word: &str) -> String {

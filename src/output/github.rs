@@ -93,6 +93,7 @@ mod tests {
             skipped: Vec::new(),
             suppressed: 0,
             only: None,
+            drawn: None,
         };
         let label = Label {
             file: 0,

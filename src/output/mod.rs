@@ -7,7 +7,7 @@ mod json;
 mod sarif;
 
 pub use concise::concise;
-pub use full::{FullStyle, full, summary};
+pub use full::{FullStyle, draw_each, full, summary};
 pub use github::github;
 pub use json::json;
 pub use sarif::sarif;
