@@ -1,18 +1,23 @@
 //! With `Options::retain` other than `All`, a check handles each folder's cluster as soon as
 //! the walk has left it and keeps of each file only what output shows: `full`'s findings
-//! drawn then, positions for the other formats. What it prints must be what a whole-tree check prints,
-//! byte for byte, in every format.
+//! drawn then, positions for the other formats. What it prints must be what a whole-tree
+//! check prints, byte for byte, in every format.
 
 use std::path::{Path, PathBuf};
 
 use kafkalint::{Options, Report, Retain, output};
+use proptest::prelude::*;
 
-fn check(root: &Path, retain: Retain) -> Report {
+fn try_check(root: &Path, retain: Retain) -> Result<Report, kafkalint::Error> {
     let options = Options {
         retain,
         ..Options::default()
     };
-    kafkalint::check(&[root.to_path_buf()], &options).expect("the tree checks")
+    kafkalint::check(&[root.to_path_buf()], &options)
+}
+
+fn check(root: &Path, retain: Retain) -> Report {
+    try_check(root, retain).expect("the tree checks")
 }
 
 type Format = fn(&Report) -> String;
@@ -130,4 +135,94 @@ fn a_large_tree_of_every_shape_reads_the_same_checked_in_batches() {
     let report = assert_same_output(root);
     assert!(report.clusters.len() > 120);
     assert_eq!(report.skipped.len(), 1);
+}
+
+/// Where a generated file lies: the shapes discovery groups apart (a folder of brokers, lone
+/// brokers of sibling folders, a subfolder inside a cluster's folder, KRaft samples, a
+/// compose file, components, a file named for no node), under one of a few sites.
+fn place() -> impl Strategy<Value = String> {
+    let shape = (0usize..10, 0usize..4).prop_map(|(shape, n)| match shape {
+        0 => format!("c/server-{n}.properties"),
+        1 => format!("brokers/b{n}/server.properties"),
+        2 => format!("c/sub/broker-{n}.properties"),
+        3 => {
+            ["kraft/server", "kraft/broker", "kraft/controller"][n % 3].to_string() + ".properties"
+        }
+        4 => "c/docker-compose.yml".to_string(),
+        5 => "c/connect-distributed.properties".to_string(),
+        6 => format!("c/app-{n}.properties"),
+        7 => format!("q/controller-{n}.properties"),
+        8 => format!("q/broker-{n}.properties"),
+        _ => format!("d{n}/server.properties"),
+    });
+    (0usize..3, shape).prop_map(|(site, shape)| format!("site{site}/{shape}"))
+}
+
+/// What a generated file holds: a fixture's bytes, cut short or with noise put in.
+fn contents() -> impl Strategy<Value = Vec<u8>> {
+    let fixtures: Vec<Vec<u8>> = [
+        "seed-zk-3-brokers/server-0.properties",
+        "seed-zk-3-brokers/server-1.properties",
+        "quorum-size/bad/broker-3.properties",
+        "quorum-size/bad/controller-1.properties",
+        "component-internal-topic-replication/bad/connect-distributed.properties",
+        "internal-topic-replication/bad-compose/docker-compose.yml",
+        "component-internal-topic-replication/bad-compose-connect/docker-compose.yml",
+    ]
+    .iter()
+    .map(|path| fixture(path))
+    .collect();
+    (
+        prop::sample::select(fixtures),
+        any::<prop::sample::Index>(),
+        prop::collection::vec(any::<u8>(), 0..6),
+        any::<bool>(),
+    )
+        .prop_map(|(mut bytes, at, noise, cut)| {
+            let at = at.index(bytes.len() + 1);
+            if cut {
+                bytes.truncate(at);
+            } else {
+                bytes.splice(at..at, noise);
+            }
+            bytes
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Any tree of such files: every format prints the same checked in batches as whole, and
+    /// a tree that cannot be checked gives the same error.
+    #[test]
+    fn any_tree_reads_the_same_checked_in_batches(
+        files in prop::collection::vec((place(), contents()), 1..14)
+    ) {
+        let root = tempfile::tempdir().unwrap();
+        for (path, bytes) in &files {
+            write(root.path(), path, bytes);
+        }
+        let whole = try_check(root.path(), Retain::All);
+        for (format, retain, render) in FORMATS {
+            match (&whole, try_check(root.path(), *retain)) {
+                (Ok(whole), Ok(kept)) => {
+                    let (expected, actual) = (render(whole), render(&kept));
+                    prop_assert!(
+                        expected == actual,
+                        "--format {} differs:\n{}",
+                        format,
+                        first_difference(&expected, &actual)
+                    );
+                }
+                (Err(whole), Err(kept)) => prop_assert_eq!(whole.to_string(), kept.to_string()),
+                (whole, kept) => prop_assert!(
+                    false,
+                    "--format {}: {:?} whole, {:?} in batches",
+                    format,
+                    whole.as_ref().err().map(ToString::to_string),
+                    kept.err().map(|error| error.to_string())
+                ),
+            }
+        }
+    }
 }
