@@ -190,53 +190,84 @@ fn driver() -> Value {
     })
 }
 
-pub fn sarif(report: &Report) -> String {
-    // Two findings that agree on everything fingerprinted are told apart by their order.
-    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-    let results: Vec<Value> = report
-        .diagnostics
+/// One finding as a SARIF result. Two findings that agree on everything fingerprinted are
+/// told apart by their order (`seen` counts them).
+fn result(report: &Report, diagnostic: &Diagnostic, seen: &mut BTreeMap<String, usize>) -> Value {
+    let base = fingerprint_base(report, diagnostic);
+    let occurrence = seen.entry(base.clone()).or_insert(0);
+    *occurrence += 1;
+    let related: Vec<Value> = diagnostic.labels[1..]
         .iter()
-        .map(|diagnostic| {
-            let base = fingerprint_base(report, diagnostic);
-            let occurrence = seen.entry(base.clone()).or_insert(0);
-            *occurrence += 1;
-            let related: Vec<Value> = diagnostic.labels[1..]
-                .iter()
-                .enumerate()
-                .map(|(index, label)| {
-                    let mut related = location(report, label);
-                    related["id"] = json!(index + 1);
-                    related
-                })
-                .collect();
-            let mut result = json!({
-                "ruleId": diagnostic.rule,
-                "level": level(diagnostic.severity),
-                "message": { "text": printable(&diagnostic.message, true) },
-                "locations": [location(report, diagnostic.primary())],
-                "partialFingerprints": { FINGERPRINT: format!("{base}:{occurrence}") },
-            });
-            if let Some(index) = RULES.iter().position(|rule| rule.name == diagnostic.rule) {
-                result["ruleIndex"] = json!(index);
-            }
-            if !related.is_empty() {
-                result["relatedLocations"] = json!(related);
-            }
-            if let Some(fix) = &diagnostic.fix {
-                result["fixes"] = json!([fix_json(report, fix)]);
-            }
-            result
+        .enumerate()
+        .map(|(index, label)| {
+            let mut related = location(report, label);
+            related["id"] = json!(index + 1);
+            related
         })
         .collect();
-    let log = json!({
-        "$schema": SCHEMA,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": { "driver": driver() },
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-        }],
+    let mut result = json!({
+        "ruleId": diagnostic.rule,
+        "level": level(diagnostic.severity),
+        "message": { "text": printable(&diagnostic.message, true) },
+        "locations": [location(report, diagnostic.primary())],
+        "partialFingerprints": { FINGERPRINT: format!("{base}:{occurrence}") },
     });
+    if let Some(index) = RULES.iter().position(|rule| rule.name == diagnostic.rule) {
+        result["ruleIndex"] = json!(index);
+    }
+    if !related.is_empty() {
+        result["relatedLocations"] = json!(related);
+    }
+    if let Some(fix) = &diagnostic.fix {
+        result["fixes"] = json!([fix_json(report, fix)]);
+    }
+    result
+}
+
+/// The results, each built as it is written: a tree's findings held whole as `Value`s took
+/// several times the size of the output.
+struct Results<'a>(&'a Report);
+
+impl serde::Serialize for Results<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seen = BTreeMap::new();
+        let mut results = serializer.serialize_seq(Some(self.0.diagnostics.len()))?;
+        for diagnostic in &self.0.diagnostics {
+            results.serialize_element(&result(self.0, diagnostic, &mut seen))?;
+        }
+        results.end()
+    }
+}
+
+/// The log, its keys in the order `Value` writes them (sorted), as before the results were
+/// written one by one.
+#[derive(serde::Serialize)]
+struct Log<'a> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    runs: [Run<'a>; 1],
+    version: &'static str,
+}
+
+#[derive(serde::Serialize)]
+struct Run<'a> {
+    #[serde(rename = "columnKind")]
+    column_kind: &'static str,
+    results: Results<'a>,
+    tool: Value,
+}
+
+pub fn sarif(report: &Report) -> String {
+    let log = Log {
+        schema: SCHEMA,
+        runs: [Run {
+            column_kind: "unicodeCodePoints",
+            results: Results(report),
+            tool: json!({ "driver": driver() }),
+        }],
+        version: "2.1.0",
+    };
     let mut text = serde_json::to_string_pretty(&log).expect("plain data serializes");
     text.push('\n');
     text
