@@ -134,6 +134,9 @@ impl SourceFile {
 
     /// 1-based line of a byte offset (see [`SourceFile::line_column`]).
     pub fn line(&self, offset: usize) -> usize {
+        if self.positions.is_some() {
+            return self.line_column(offset).0;
+        }
         self.line_starts()
             .partition_point(|start| *start as usize <= offset)
             .max(1)

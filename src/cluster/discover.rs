@@ -266,7 +266,6 @@ fn discover_from(
     let mut named_files = Vec::new();
     // Directory -> node files found in it by walking (none of a declared cluster).
     let mut walked: BTreeMap<PathBuf, Vec<SourceFile>> = BTreeMap::new();
-    let mut yaml_dirs: std::collections::BTreeSet<PathBuf> = Default::default();
 
     for path in paths {
         let metadata = std::fs::metadata(path).map_err(|error| DiscoveryError::Io {
@@ -328,7 +327,6 @@ fn discover_from(
                     && sources::is_yaml_name(&entry.file_name().to_string_lossy())
                 {
                     let file = read(entry.path())?;
-                    yaml_dirs.insert(parent_dir(entry.path()));
                     if sources::worth_reading(&file.bytes) {
                         yaml_by_dir
                             .entry(parent_dir(entry.path()))
@@ -358,7 +356,8 @@ fn discover_from(
                     Some(Err(_)) => continue,
                     None => None,
                 };
-                let done = take_finished(&mut walked, next.as_deref(), &yaml_dirs);
+                let beside_yaml = |dir: &Path| yaml_by_dir.contains_key(dir);
+                let done = take_finished(&mut walked, next.as_deref(), beside_yaml);
                 if !done.is_empty() {
                     finished(
                         done.into_iter()
@@ -433,18 +432,18 @@ const READ_BATCH: usize = 256;
 
 /// The folders of `walked` that the walk has left for good (`next` is the next entry to come,
 /// `None` at the end) and whose cluster is settled: two or more node files, or only
-/// components, and no YAML file beside them (YAML nodes are read at the end). A lone node
-/// waits: a sibling folder's node may join it.
+/// components, and no compose file or Strimzi resource beside them (`beside_yaml`: YAML
+/// nodes are read at the end). A lone node waits: a sibling folder's node may join it.
 fn take_finished(
     walked: &mut BTreeMap<PathBuf, Vec<SourceFile>>,
     next: Option<&Path>,
-    yaml_dirs: &std::collections::BTreeSet<PathBuf>,
+    beside_yaml: impl Fn(&Path) -> bool,
 ) -> Vec<(PathBuf, Vec<SourceFile>)> {
     let settled: Vec<PathBuf> = walked
         .iter()
         .filter(|(dir, files)| {
             next.is_none_or(|next| !next.starts_with(dir))
-                && !yaml_dirs.contains(*dir)
+                && !beside_yaml(dir)
                 && super::component::node_count(files) != 1
         })
         .map(|(dir, _)| dir.clone())
