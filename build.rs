@@ -136,6 +136,25 @@ fn other_components(catalogue: &Value, code: &mut String) {
         writeln!(code, "    ({key:?}, {}),", quoted_list(components)).unwrap();
     }
     code.push_str("];\n\n");
+    // Output never shows the value of a key some component types PASSWORD (secrets.rs).
+    let mut passwords: Vec<&str> = Vec::new();
+    if let Some(components) = catalogue["other_components"].as_object() {
+        for keys in components.values() {
+            for (key, spec) in keys.as_object().expect("component keys") {
+                if spec["type"] == "PASSWORD" {
+                    passwords.push(key);
+                }
+            }
+        }
+    }
+    passwords.sort_unstable();
+    passwords.dedup();
+    writeln!(
+        code,
+        "pub static OTHER_COMPONENT_PASSWORD_KEYS: &[&str] = {};\n",
+        quoted_list(passwords)
+    )
+    .unwrap();
 }
 
 /// The defaults of the components that create topics of their own (Connect, MirrorMaker 2,

@@ -424,8 +424,17 @@ impl Parser<'_> {
 
     fn version(&self, value: &Spanned<DeValue>) -> Result<KafkaVersion, ConfigError> {
         let text = self.string("kafka-version", value)?;
-        KafkaVersion::parse(text)
-            .map_err(|error| self.error(value.span().start, format!("kafka-version: {error}")))
+        // The error names no value of the file (it may hold anything, a secret included): the
+        // line and column point at it.
+        KafkaVersion::parse(text).map_err(|_| {
+            self.error(
+                value.span().start,
+                format!(
+                    "kafka-version: not a Kafka release kafkalint knows ({})",
+                    crate::catalog::supported_list()
+                ),
+            )
+        })
     }
 
     fn rule_name(&self, name: &str, offset: usize) -> Result<&'static str, ConfigError> {
@@ -435,7 +444,7 @@ impl Parser<'_> {
                 let hint = rules::nearest_name(name)
                     .map(|near| format!("; did you mean `{near}`?"))
                     .unwrap_or_else(|| " (`kafkalint rules` lists them)".into());
-                Err(self.error(offset, format!("no rule named `{name}`{hint}")))
+                Err(self.error(offset, format!("no rule of that name{hint}")))
             }
         }
     }
@@ -464,10 +473,7 @@ impl Parser<'_> {
                     .unwrap_or_default();
                 Err(self.error(
                     value.span().start,
-                    format!(
-                        "severity `{text}` is none of {}{hint}",
-                        SEVERITIES.join(", ")
-                    ),
+                    format!("severity is none of {}{hint}", SEVERITIES.join(", ")),
                 ))
             }
         }
@@ -476,12 +482,7 @@ impl Parser<'_> {
     fn glob(&self, pattern: &str, offset: usize) -> Result<GlobMatcher, ConfigError> {
         build_glob(pattern)
             .map(|glob| glob.compile_matcher())
-            .map_err(|error| {
-                self.error(
-                    offset,
-                    format!("invalid glob `{pattern}`: {}", error.kind()),
-                )
-            })
+            .map_err(|error| self.error(offset, format!("invalid glob: {}", error.kind())))
     }
 
     fn cluster(&self, item: &Spanned<DeValue>) -> Result<DeclaredCluster, ConfigError> {
@@ -528,7 +529,7 @@ impl Parser<'_> {
         if !has_files {
             return Err(self.error(
                 item.span().start,
-                format!("cluster `{name}` needs `files`: globs of its node files"),
+                "a [[clusters]] entry needs `files`: globs of its node files",
             ));
         }
         Ok(DeclaredCluster {

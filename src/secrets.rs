@@ -1,13 +1,171 @@
-//! What counts as a secret, so that no output ever shows one.
+//! What output may show of a configuration, and what it hides: deny by default.
 //!
-//! A value is secret when its key is one Kafka types as PASSWORD (or follows the naming of those:
-//! `*.password`, `*.secret`, key material), when it is a JAAS configuration, or when the value
-//! itself looks like a credential whatever its key.
+//! kafkalint runs in CI logs, which are often public: a secret it prints is a secret published.
+//! A value a person reads (a snippet, a diff, a message) is shown only when kafkalint knows it
+//! is harmless: its key is a key of Kafka's catalogue (the broker's, or another Kafka
+//! component's) whose type is not PASSWORD, and the value does not look like a credential.
+//! Every other value is hidden: unknown keys and typos of any key, comment lines that hold a
+//! key and a value, the continuation of a comment, values under a name with a secret-like word
+//! in any spelling.
+
+use std::ops::Range;
+
+use crate::catalog::{self, ConfigType};
+
+/// What output shows in place of a hidden value.
+pub const REDACTED: &str = "[redacted]";
+
+/// What Kafka's catalogue says of a key, for showing its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyKind {
+    /// A key of the catalogue whose type is not PASSWORD in any release or component.
+    Plain,
+    /// A key some release or component types PASSWORD.
+    Password,
+    /// No key Kafka knows: a typo, a third-party key, anything.
+    Unknown,
+}
+
+/// What the catalogue says of `key`, a Kafka key as a `.properties` file writes it.
+pub fn key_kind(key: &str) -> KeyKind {
+    if let Some(entry) = catalog::entry(key) {
+        let password = entry
+            .variants
+            .iter()
+            .any(|variant| variant.spec.config_type == ConfigType::Password);
+        return if password {
+            KeyKind::Password
+        } else {
+            KeyKind::Plain
+        };
+    }
+    if catalog::OTHER_COMPONENT_KEYS
+        .binary_search_by(|(name, _)| (*name).cmp(key))
+        .is_ok()
+    {
+        return if catalog::OTHER_COMPONENT_PASSWORD_KEYS
+            .binary_search(&key)
+            .is_ok()
+        {
+            KeyKind::Password
+        } else {
+            KeyKind::Plain
+        };
+    }
+    // `listener.name.<listener>.<key>` and `listener.name.<listener>.<mechanism>.<key>` are
+    // the key they end with, read for one listener (and one SASL mechanism).
+    if let Some(rest) = key.strip_prefix("listener.name.")
+        && let Some((_, rest)) = rest.split_once('.')
+    {
+        return match key_kind(rest) {
+            KeyKind::Unknown => rest
+                .split_once('.')
+                .map_or(KeyKind::Unknown, |(_, rest)| key_kind(rest)),
+            kind => kind,
+        };
+    }
+    // MirrorMaker 2 writes keys per replication flow (`primary->backup.enabled`) and per
+    // cluster alias (`primary.bootstrap.servers`): Kafka's MirrorMakerConfig
+    // (connect/mirror, `MirrorMakerConfig.java`) reads them as the key they end with.
+    if let Some((_, rest)) = key.split_once("->")
+        && let Some((_, rest)) = rest.split_once('.')
+    {
+        return if rest == "enabled" {
+            KeyKind::Plain
+        } else {
+            key_kind(rest)
+        };
+    }
+    if SCHEMA_REGISTRY_KEYS.contains(&key) {
+        return KeyKind::Plain;
+    }
+    if let Some((_, rest)) = key.split_once('.')
+        && catalog::OTHER_COMPONENT_KEYS
+            .binary_search_by(|(name, _)| (*name).cmp(rest))
+            .is_ok()
+    {
+        return key_kind(rest);
+    }
+    KeyKind::Unknown
+}
+
+/// Schema Registry's keys that kafkalint reads (confluentinc/schema-registry,
+/// `SchemaRegistryConfig.java`): not in Kafka's catalogue, none of them a credential.
+const SCHEMA_REGISTRY_KEYS: &[&str] = &[
+    "kafkastore.bootstrap.servers",
+    "kafkastore.topic",
+    "kafkastore.topic.replication.factor",
+];
+
+/// What the catalogue says of a name as configuration files and containers write it: a Kafka
+/// key, or an environment variable of the usual image conventions (`KAFKA_CFG_LOG_DIRS`,
+/// `KAFKA_LOG_DIRS`, `CONNECT_OFFSET_STORAGE_TOPIC`).
+pub fn name_kind(name: &str) -> KeyKind {
+    let kind = key_kind(name);
+    if kind != KeyKind::Unknown || !name.contains('_') || name.contains('.') {
+        return kind;
+    }
+    let upper = name.to_ascii_uppercase();
+    ["KAFKA_CFG_", "KAFKA_", "CONNECT_", "SCHEMA_REGISTRY_"]
+        .iter()
+        .filter_map(|prefix| upper.strip_prefix(prefix))
+        .map(|rest| key_kind(&rest.to_ascii_lowercase().replace('_', ".")))
+        .find(|kind| *kind != KeyKind::Unknown)
+        .unwrap_or(KeyKind::Unknown)
+}
+
+/// May output show `value` as the value of the Kafka key `key`?
+pub fn may_show(key: &str, value: &str) -> bool {
+    key_kind(key) == KeyKind::Plain && !looks_like_credential(value)
+}
+
+/// Is the value of this key to be hidden (the opposite of [`may_show`])?
+pub fn is_hidden(key: &str, value: &str) -> bool {
+    !may_show(key, value)
+}
+
+/// Words that mark a name as a credential's, looked for in the name lower-cased with every
+/// character but letters and digits removed, so that every spelling meets them
+/// (`ssl.keystore.pasword`, `KAFKA_SSL_KEY_PASSWRD`, `bearer-auth-token`, `apiKey`).
+const SECRET_WORDS: &[&str] = &[
+    "pass",
+    "pasw",
+    "pwd",
+    "secret",
+    "token",
+    "credential",
+    "jaas",
+    "apikey",
+    "privatekey",
+    "accesskey",
+    "userinfo",
+];
+
+/// Segments of a name that mark it as a credential's when they stand alone (`KAFKA_SSL_KEY_PW`).
+const SECRET_SEGMENTS: &[&str] = &["pw", "psw", "pin", "auth", "license", "licence"];
+
+/// Does the name hold a secret-like word, in any spelling?
+pub fn has_secret_word(name: &str) -> bool {
+    let squeezed: String = name
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    SECRET_WORDS.iter().any(|word| squeezed.contains(word))
+        || name
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|segment| {
+                SECRET_SEGMENTS
+                    .iter()
+                    .any(|word| segment.eq_ignore_ascii_case(word))
+            })
+}
 
 /// Parts of a key that mark its value as a credential. Covers every key Kafka types as
 /// PASSWORD (`*.password`, `ssl.keystore.key`, `ssl.keystore.certificate.chain`,
 /// `ssl.truststore.certificates`, `sasl.jaas.config`, `delegation.token.secret.key`, ...) in
 /// every prefixed form (`listener.name.<l>.<mechanism>.sasl.jaas.config`, `rlmm.config.*`).
+/// Rules use it to tell a literal secret of a key Kafka reads; output hides more.
 const SECRET_KEY_PARTS: &[&str] = &[
     "password",
     "passwd",
@@ -26,43 +184,129 @@ const SECRET_KEY_PARTS: &[&str] = &[
     "user.info",
 ];
 
-/// Is the value of this key a secret?
+/// Is the value of this key a credential by its name?
 pub fn is_secret_key(key: &str) -> bool {
     let key = key.to_ascii_lowercase();
     SECRET_KEY_PARTS.iter().any(|part| key.contains(part))
 }
 
-/// Does this value look like a credential, whatever its key? (JAAS lines, PEM key blocks,
-/// `password=...` pairs, basic-auth URLs.)
+/// Does this value look like a credential, whatever its key? JAAS lines, PEM blocks,
+/// `password = "..."` pairs in any spacing and quoting, `user_<name>="..."` (the users of
+/// Kafka's `PlainLoginModule`), and URLs with a password (`http://user:pa,ss@host`).
 pub fn looks_like_credential(value: &str) -> bool {
     let lower = value.to_ascii_lowercase();
-    lower.contains("loginmodule")
-        || lower.contains("password=")
-        || lower.contains("password\"")
-        || lower.contains("secret=")
-        || lower.contains("-----begin")
-        || has_url_credentials(&lower)
+    if lower.contains("loginmodule") || lower.contains("-----begin") || has_url_credentials(&lower)
+    {
+        return true;
+    }
+    let squeezed: String = lower
+        .chars()
+        .filter(|c| !c.is_whitespace() && !matches!(c, '"' | '\''))
+        .collect();
+    squeezed
+        .match_indices(['=', ':'])
+        .any(|(at, _)| names_a_secret(&squeezed[..at]))
+}
+
+/// Whether the name that ends `before` (the text left of a `=` or `:`) is a credential's.
+fn names_a_secret(before: &str) -> bool {
+    let name_start = before
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
+        .map_or(0, |(at, c)| at + c.len_utf8());
+    let name = &before[name_start..];
+    !name.is_empty() && (has_secret_word(name) || name.starts_with("user_"))
 }
 
 fn has_url_credentials(value: &str) -> bool {
-    // scheme://user:pass@host
+    // scheme://user:password@host, the password in any characters (`,` and `/` included): an
+    // `@` after `://` with a `:` before it, before the next URL or space.
     value.split("://").skip(1).any(|rest| {
-        let authority = rest.split(['/', ' ', ',']).next().unwrap_or("");
-        authority.contains('@')
-            && authority
-                .split('@')
-                .next()
-                .is_some_and(|user| user.contains(':'))
+        let rest = rest.split(char::is_whitespace).next().unwrap_or("");
+        rest.split_once('@')
+            .is_some_and(|(user_info, _)| user_info.contains(':'))
     })
 }
 
-/// Is this key/value pair to be hidden?
-pub fn is_secret(key: &str, value: &str) -> bool {
-    is_secret_key(key) || looks_like_credential(value)
+/// The part of a comment's text (what follows its `#` or `!`) that output hides, as a range
+/// of `body`, or `None` when all of it may be shown. A comment that holds a name and a value
+/// (`#ssl.key.password=x`, `# KAFKA_SSL_KEY_PASSWORD: x`, `#- NAME=value`,
+/// `#  user_alice="x";`) shows the value only when the name is a non-PASSWORD key of the
+/// catalogue and the value looks like no credential; prose is shown unless it holds a
+/// secret-like word or a credential, and a kafkalint directive is shown as written.
+pub fn comment_mask(body: &str) -> Option<Range<usize>> {
+    let indent = body.len() - body.trim_start().len();
+    let mut start = indent;
+    if let Some(rest) = body[start..].strip_prefix('-') {
+        start = body.len() - rest.trim_start().len();
+    }
+    let text = &body[start..];
+    let token_end = text
+        .find(|c: char| c.is_whitespace() || c == '=' || c == ':')
+        .unwrap_or(text.len());
+    let token = &text[..token_end];
+    let after = &text[token_end..];
+    let after_trimmed = after.trim_start();
+    let separated = (after_trimmed.starts_with('=') || after_trimmed.starts_with(':'))
+        && !after_trimmed.starts_with("://");
+    let value_offset = if separated {
+        let after_separator = &after_trimmed[1..];
+        text.len() - after_separator.trim_start().len()
+    } else {
+        text.len() - after_trimmed.len()
+    };
+    let value = &text[value_offset..];
+    let hidden = start + value_offset..body.len();
+    if value.trim().is_empty() {
+        return None;
+    }
+    if token == "kafkalint" && separated {
+        return (has_secret_word(value) || looks_like_credential(value)).then_some(hidden);
+    }
+    // `key: value` and `key=value` name a setting when the key is a name (`a.b`, `A_B`, not
+    // `wurstmeister/kafka:2.12`); `key value` when the value is a word or two, not a sentence
+    // (`# server.properties that ships with Kafka.` is prose).
+    let is_name = token
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    let words = value.split_whitespace().count();
+    let names_a_setting = has_secret_word(token)
+        || (is_name && separated)
+        || (is_name && token.contains(['.', '_']) && words <= 2);
+    if names_a_setting {
+        let shown = name_kind(token) == KeyKind::Plain && !looks_like_credential(value);
+        return (!shown).then_some(hidden);
+    }
+    // Prose: shown, unless it speaks of a secret (`# the password is hunter2`).
+    (speaks_of_a_secret(value) || looks_like_credential(value)).then_some(hidden)
 }
 
-/// What output shows in place of a secret value.
-pub const REDACTED: &str = "[redacted]";
+/// Whether some word of prose names a secret (`password`, `pw`, `tokens`), in any case. Word
+/// by word: squeezed prose would find `pass` in `cap as sign`.
+fn speaks_of_a_secret(text: &str) -> bool {
+    text.split_whitespace().any(|word| {
+        let word: String = word
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        matches!(word.as_str(), "pass" | "pw" | "psw")
+            || [
+                "password",
+                "passwd",
+                "pasword",
+                "pwd",
+                "secret",
+                "token",
+                "credential",
+                "apikey",
+                "privatekey",
+            ]
+            .iter()
+            .any(|secret| word.contains(secret))
+    })
+}
 
 #[cfg(test)]
 mod tests {
@@ -86,6 +330,7 @@ mod tests {
             "schema.registry.basic.auth.user.info",
         ] {
             assert!(is_secret_key(key), "{key}");
+            assert!(is_hidden(key, "x"), "{key}");
         }
     }
 
@@ -100,19 +345,150 @@ mod tests {
             "broker.id",
         ] {
             assert!(!is_secret_key(key), "{key}");
+            assert!(may_show(key, "3"), "{key}");
+        }
+    }
+
+    #[test]
+    fn only_known_plain_keys_are_shown() {
+        assert_eq!(key_kind("num.partitions"), KeyKind::Plain);
+        assert_eq!(key_kind("ssl.key.password"), KeyKind::Password);
+        // Another component's PASSWORD key, and one of its plain ones.
+        assert_eq!(key_kind("ssl.truststore.password"), KeyKind::Password);
+        assert_eq!(key_kind("offset.storage.topic"), KeyKind::Plain);
+        // MirrorMaker 2 flows and cluster aliases, Schema Registry.
+        assert_eq!(key_kind("primary->backup.enabled"), KeyKind::Plain);
+        assert_eq!(key_kind("primary.bootstrap.servers"), KeyKind::Plain);
+        assert_eq!(key_kind("primary.ssl.key.password"), KeyKind::Password);
+        assert_eq!(
+            key_kind("kafkastore.topic.replication.factor"),
+            KeyKind::Plain
+        );
+        // Per listener and per mechanism.
+        assert_eq!(
+            key_kind("listener.name.internal.ssl.keystore.location"),
+            KeyKind::Plain
+        );
+        assert_eq!(
+            key_kind("listener.name.internal.scram-sha-256.sasl.jaas.config"),
+            KeyKind::Password
+        );
+        for key in [
+            "ssl.keystore.pasword",
+            "ssl.key.passwrod",
+            "ssl.key.pass",
+            "ssl.truststore.pwd",
+            "bearer.auth.token",
+            "confluent.metadata.bearer.auth.token",
+            "config.providers.vault.param.auth.token",
+            "num.partitons",
+            "user_alice",
+        ] {
+            assert_eq!(key_kind(key), KeyKind::Unknown, "{key}");
+            assert!(is_hidden(key, "x"), "{key}");
+        }
+    }
+
+    #[test]
+    fn environment_names_follow_the_image_conventions() {
+        assert_eq!(
+            name_kind("KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR"),
+            KeyKind::Plain
+        );
+        assert_eq!(name_kind("KAFKA_CFG_LOG_DIRS"), KeyKind::Plain);
+        assert_eq!(name_kind("KAFKA_SSL_KEY_PASSWORD"), KeyKind::Password);
+        assert_eq!(name_kind("KAFKA_SSL_KEYSTORE_PASWORD"), KeyKind::Unknown);
+        assert_eq!(name_kind("POSTGRES_PASSWORD"), KeyKind::Unknown);
+    }
+
+    #[test]
+    fn secret_words_in_any_spelling() {
+        for name in [
+            "ssl.keystore.pasword",
+            "KAFKA_SSL_KEY_PW",
+            "ssl.truststore.pwd",
+            "bearer.auth.token",
+            "apiKey",
+            "AWS_SECRET_ACCESS_KEY",
+            "basic.auth.user.info",
+        ] {
+            assert!(has_secret_word(name), "{name}");
+        }
+        for name in ["listeners", "log.dirs", "KAFKA_BROKER_ID", "num.partitions"] {
+            assert!(!has_secret_word(name), "{name}");
         }
     }
 
     #[test]
     fn credential_looking_values() {
-        assert!(looks_like_credential(
-            "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"a\" password=\"b\";"
-        ));
-        assert!(looks_like_credential("http://user:hunter2@registry:8081"));
-        assert!(looks_like_credential("-----BEGIN PRIVATE KEY----- abc"));
-        assert!(!looks_like_credential(
-            "PLAINTEXT://broker-1:9092,SSL://broker-1:9093"
-        ));
-        assert!(!looks_like_credential("http://registry:8081"));
+        for value in [
+            "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"a\" password=\"b\";",
+            "http://user:hunter2@registry:8081",
+            "http://user:pa,ss@host",
+            "http://user:pa/ss@host:8081/path",
+            "-----BEGIN PRIVATE KEY----- abc",
+            "password = \"x\"",
+            "a b secret: x",
+            "user_alice=\"x\";",
+            "token=abc",
+        ] {
+            assert!(looks_like_credential(value), "{value}");
+        }
+        for value in [
+            "PLAINTEXT://broker-1:9092,SSL://broker-1:9093",
+            "http://registry:8081",
+            "/var/lib/kafka/data",
+            "3",
+            "SASL_SSL:SASL_SSL,CONTROLLER:PLAINTEXT",
+        ] {
+            assert!(!looks_like_credential(value), "{value}");
+        }
+    }
+
+    fn hidden(body: &str) -> Option<&str> {
+        comment_mask(body).map(|range| &body[range])
+    }
+
+    #[test]
+    fn comments_that_hold_a_setting() {
+        assert_eq!(hidden("ssl.key.password=hunter2"), Some("hunter2"));
+        assert_eq!(hidden(" KAFKA_SSL_KEY_PASSWORD: hunter2"), Some("hunter2"));
+        assert_eq!(
+            hidden("- KAFKA_SASL_JAAS_CONFIG=x password=\"y\""),
+            Some("x password=\"y\"")
+        );
+        assert_eq!(hidden("  user_alice=\"x\";"), Some("\"x\";"));
+        assert_eq!(hidden("ssl.key.pass hunter2"), Some("hunter2"));
+        assert_eq!(hidden("custom.key canary"), Some("canary"));
+        assert_eq!(hidden(" server.properties that ships with Kafka."), None);
+        assert_eq!(
+            hidden(" wurstmeister/kafka:2.12-2.2.1 runs Kafka 2.2, older than"),
+            None
+        );
+        assert_eq!(hidden("Hostname: db"), Some("db"));
+        assert_eq!(hidden("num.partitions=3"), None);
+        assert_eq!(hidden(" KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: 1"), None);
+        assert_eq!(hidden("listeners = PLAINTEXT://your.host.name:9092"), None);
+    }
+
+    #[test]
+    fn prose_and_directives() {
+        assert_eq!(
+            hidden(" Licensed to the Apache Software Foundation (ASF) under one"),
+            None
+        );
+        assert_eq!(hidden(" see https://kafka.apache.org/documentation"), None);
+        assert_eq!(hidden(" https://kafka.apache.org/documentation"), None);
+        assert_eq!(hidden(" kafkalint: ignore[unknown-key] a cache"), None);
+        assert_eq!(
+            hidden(" the password is hunter2"),
+            Some("password is hunter2")
+        );
+        assert_eq!(hidden(" see http://u:p,w@host"), Some("http://u:p,w@host"));
+        assert_eq!(hidden(""), None);
+        assert_eq!(
+            hidden(" contributor license agreements.  See the NOTICE file"),
+            None
+        );
     }
 }

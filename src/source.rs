@@ -221,32 +221,77 @@ fn line_starts(bytes: &[u8]) -> Vec<u32> {
     starts
 }
 
-/// The spans of every secret value in the file: entries, and commented-out entries too
-/// (`#ssl.key.password=...` still holds a password).
+/// The spans output hides in a `.properties` file ([`secrets`]): the value of every entry
+/// output may not show, and of comments what [`secrets::comment_mask`] hides. A comment that
+/// continues one ending in a backslash (`#ssl.key.password=abc\` then `#defgh`: the second half
+/// of a commented-out secret) is hidden whole.
 fn secret_spans(bytes: &[u8], properties: &PropertiesFile) -> Vec<Span> {
     let mut spans: Vec<Span> = properties
         .entries
         .iter()
         .filter(|entry| {
-            !entry.value_span.is_empty() && secrets::is_secret(&entry.key, &entry.value)
+            !entry.value_span.is_empty() && secrets::is_hidden(&entry.key, &entry.value)
         })
         .map(|entry| entry.value_span.clone())
         .collect();
+    let mut continued_at = None;
     for comment in &properties.comments {
         let body_start = comment.span.start + 1;
         let body = &bytes[body_start..comment.span.end];
-        if let Ok(commented) = properties::parse(body) {
-            for entry in commented.entries {
-                if !entry.value_span.is_empty() && secrets::is_secret(&entry.key, &entry.value) {
-                    spans.push(
-                        body_start + entry.value_span.start..body_start + entry.value_span.end,
-                    );
-                }
+        let text = latin1_or_utf8(body);
+        let line = line_start(bytes, comment.span.start);
+        let follows_continued =
+            continued_at.is_some_and(|previous| line_before(bytes, line) == previous);
+        if follows_continued {
+            let indent = body.iter().take_while(|b| b.is_ascii_whitespace()).count();
+            if indent < body.len() {
+                spans.push(body_start + indent..comment.span.end);
             }
+        } else if let Some(hidden) = secrets::comment_mask(&text) {
+            spans.push(body_start + byte_offset(&text, body, hidden.start)..comment.span.end);
         }
+        let trailing_backslashes = body.iter().rev().take_while(|b| **b == b'\\').count();
+        continued_at = (trailing_backslashes % 2 == 1).then_some(line);
     }
     spans.sort_by_key(|span| span.start);
     spans
+}
+
+/// The comment's bytes as text: UTF-8 when they are, else Latin-1 (as Kafka reads them).
+fn latin1_or_utf8(body: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(body) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => std::borrow::Cow::Owned(body.iter().map(|b| char::from(*b)).collect()),
+    }
+}
+
+/// The byte offset in `body` of the character at byte `at` of its text.
+fn byte_offset(text: &str, body: &[u8], at: usize) -> usize {
+    if text.len() == body.len() {
+        at
+    } else {
+        text[..at].chars().count()
+    }
+}
+
+/// Where the line holding byte `offset` starts.
+fn line_start(bytes: &[u8], offset: usize) -> usize {
+    bytes[..offset]
+        .iter()
+        .rposition(|b| *b == b'\n' || *b == b'\r')
+        .map_or(0, |at| at + 1)
+}
+
+/// Where the line before the one starting at `start` starts.
+fn line_before(bytes: &[u8], start: usize) -> usize {
+    let mut end = start;
+    if end > 0 && bytes[end - 1] == b'\n' {
+        end -= 1;
+    }
+    if end > 0 && bytes[end - 1] == b'\r' {
+        end -= 1;
+    }
+    line_start(bytes, end)
 }
 
 /// Text for display with a map from original byte offsets to its own byte offsets.
@@ -393,6 +438,38 @@ mod tests {
     }
 
     #[test]
+    fn only_values_of_known_plain_keys_are_shown() {
+        let text = b"num.partitions=3\n\
+            ssl.keystore.pasword=canary1\n\
+            bearer.auth.token canary2\n\
+            custom.thing=canary3\n\
+            #ssl.key.password=canary4\\\n\
+            #canary5\n\
+            #  user_alice=\"canary6\";\n\
+            #ssl.key.password=\\u00zz canary7\n\
+            # the password is canary8\n\
+            sasl.jaas.config=org.example.PlainLoginModule required \\\n\
+            \x20 password=\"canary9\"\n\
+            \x20 user_bob=\"canary10\";\n\
+            log.dirs=/var/lib/kafka\n\
+            # Licensed to the Apache Software Foundation\n";
+        let shown = source(text).display_text().text;
+        for canary in 1..=10 {
+            let canary = format!("canary{canary}");
+            assert!(!shown.contains(&canary), "{canary} shown:\n{shown}");
+        }
+        for kept in [
+            "num.partitions=3",
+            "ssl.keystore.pasword=[redacted]",
+            "log.dirs=/var/lib/kafka",
+            "# Licensed to the Apache Software Foundation",
+        ] {
+            assert!(shown.contains(kept), "{kept} not shown:\n{shown}");
+        }
+        assert_eq!(shown.lines().count(), 14);
+    }
+
+    #[test]
     fn jaas_values_are_redacted_whatever_the_key() {
         let file = source(b"x.custom=org.Foo LoginModule required password=\"p\";\n");
         assert!(!file.display_text().text.contains("password=\"p\""));
@@ -400,18 +477,18 @@ mod tests {
 
     #[test]
     fn control_characters_are_escaped() {
-        let file = source(b"k=\x1b[31mred\nz=1\n");
+        let file = source(b"log.dirs=\x1b[31mred\nnum.partitions=1\n");
         let display = file.display_text();
-        assert_eq!(display.text, "k=\\u{1b}[31mred\nz=1\n");
+        assert_eq!(display.text, "log.dirs=\\u{1b}[31mred\nnum.partitions=1\n");
         let z = &file.properties.entries[1];
         assert_eq!(&display.text[display.span(&z.value_span)], "1");
     }
 
     #[test]
     fn latin1_files_are_shown_as_kafka_reads_them() {
-        let file = source(b"k=caf\xe9\nz=1\n");
+        let file = source(b"log.dirs=caf\xe9\nnum.partitions=1\n");
         let display = file.display_text();
-        assert_eq!(display.text, "k=caf\u{e9}\nz=1\n");
+        assert_eq!(display.text, "log.dirs=caf\u{e9}\nnum.partitions=1\n");
         let z = &file.properties.entries[1];
         assert_eq!(&display.text[display.span(&z.value_span)], "1");
     }

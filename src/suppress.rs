@@ -193,7 +193,7 @@ pub fn parse(files: &[SourceFile]) -> (Vec<Suppression>, Vec<Diagnostic>) {
         for entry in &source.properties.entries {
             if let Some(at) = suppression_in_value(&source.bytes[entry.value_span.clone()]) {
                 // A secret value is shown redacted as a whole: point at all of it.
-                let span = if secrets::is_secret(&entry.key, &entry.value) {
+                let span = if secrets::is_hidden(&entry.key, &entry.value) {
                     entry.value_span.clone()
                 } else {
                     entry.value_span.start + at..entry.value_span.end

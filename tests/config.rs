@@ -564,15 +564,15 @@ fn config_errors_name_the_place_and_the_nearest_name() {
     );
     assert_config_error(
         "select = [\"internal-topic-replication\", \"min-isr-headrom\"]\n",
-        "kafkalint.toml:1:41: no rule named `min-isr-headrom`; did you mean `min-isr-headroom`?",
+        "kafkalint.toml:1:41: no rule of that name; did you mean `min-isr-headroom`?",
     );
     assert_config_error(
         "ignore = [\"no-such-thing-at-all\"]\n",
-        "kafkalint.toml:1:11: no rule named `no-such-thing-at-all` (`kafkalint rules` lists them)",
+        "kafkalint.toml:1:11: no rule of that name (`kafkalint rules` lists them)",
     );
     assert_config_error(
         "[rules.unclean-leader-electon]\nseverity = \"off\"\n",
-        "kafkalint.toml:1:8: no rule named `unclean-leader-electon`; did you mean `unclean-leader-election`?",
+        "kafkalint.toml:1:8: no rule of that name; did you mean `unclean-leader-election`?",
     );
     assert_config_error(
         "[rules.duplicate-key]\nseverty = \"off\"\n",
@@ -580,19 +580,19 @@ fn config_errors_name_the_place_and_the_nearest_name() {
     );
     assert_config_error(
         "[rules.duplicate-key]\nseverity = \"warn\"\n",
-        "kafkalint.toml:2:12: severity `warn` is none of error, warning, info, off",
+        "kafkalint.toml:2:12: severity is none of error, warning, info, off",
     );
     assert_config_error(
         "[per-path-ignores]\n\"dev/[a\" = [\"quorum-size\"]\n",
-        "kafkalint.toml:2:1: invalid glob `dev/[a`: unclosed character class; missing ']'",
+        "kafkalint.toml:2:1: invalid glob: unclosed character class; missing ']'",
     );
     assert_config_error(
         "[per-path-ignores]\n\"dev/**\" = [\"quorum-sise\"]\n",
-        "kafkalint.toml:2:13: no rule named `quorum-sise`; did you mean `quorum-size`?",
+        "kafkalint.toml:2:13: no rule of that name; did you mean `quorum-size`?",
     );
     assert_config_error(
         "kafka-version = \"5.0\"\n",
-        "kafkalint.toml:1:17: kafka-version: unsupported Kafka version `5.0`: kafkalint knows 2.8, 3.0, 3.1, 3.2, 3.3, 3.4, 3.5, 3.6, 3.7, 3.8, 3.9, 4.0, 4.1, 4.2, 4.3, 4.4",
+        "kafkalint.toml:1:17: kafka-version: not a Kafka release kafkalint knows (2.8, 3.0, 3.1, 3.2, 3.3, 3.4, 3.5, 3.6, 3.7, 3.8, 3.9, 4.0, 4.1, 4.2, 4.3, 4.4)",
     );
     assert_config_error(
         "strict = \"yes\"\n",

@@ -394,7 +394,8 @@ fn diff_context_redacts_secrets_and_escapes_control_characters() {
                  listener.name.sasl_ssl.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"admin\" password=\"s3cr3t\";\n\
                  offsets.topic.replication.factor=1\n\
                  #ssl.keystore.password=old-secret\n\
-                 x.note=caf\u{e9} \x1b[31mred\n";
+                 broker.rack=caf\u{e9} \x1b[31mred\n\
+                 x.note=an unknown key's value\n";
     let mut bytes = broker(0, extra, "\n");
     // Latin-1, as Kafka reads it: é is the byte 0xE9.
     let at = bytes.windows(2).position(|w| w == "é".as_bytes()).unwrap();
@@ -419,9 +420,11 @@ fn diff_context_redacts_secrets_and_escapes_control_characters() {
         "{diff}"
     );
     assert!(
-        diff.contains("\n x.note=caf\u{e9} \\u{1b}[31mred\n"),
+        diff.contains("\n broker.rack=caf\u{e9} \\u{1b}[31mred\n"),
         "{diff}"
     );
+    // Deny by default: the value of a key Kafka does not know is hidden.
+    assert!(diff.contains("\n x.note=[redacted]\n"), "{diff}");
     assert!(!diff.contains('\x1b'));
     assert!(
         diff.contains("\n+offsets.topic.replication.factor=3\n"),

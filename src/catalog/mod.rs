@@ -19,8 +19,8 @@ mod tables {
 }
 
 pub use tables::{
-    COMPONENT_DEFAULTS, KEYS, OTHER_COMPONENT_KEYS, PREFIX_FAMILIES, TOPIC_CONFIG_SYNONYMS,
-    VERSIONS,
+    COMPONENT_DEFAULTS, KEYS, OTHER_COMPONENT_KEYS, OTHER_COMPONENT_PASSWORD_KEYS, PREFIX_FAMILIES,
+    TOPIC_CONFIG_SYNONYMS, VERSIONS,
 };
 
 /// Why a `--kafka-version` was not taken.
@@ -33,7 +33,8 @@ pub struct UnsupportedVersion {
     pub given: String,
 }
 
-fn supported_list() -> String {
+/// The releases kafkalint knows, for messages.
+pub fn supported_list() -> String {
     VERSIONS
         .iter()
         .map(ToString::to_string)

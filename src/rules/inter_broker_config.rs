@@ -249,7 +249,7 @@ impl<'a> Checker<'a, '_> {
             if let Err(refusal) = value::check(known, spec, &entry.value) {
                 readable = false;
                 // A refusal may quote the value; a secret's value is never shown.
-                let reason = if crate::secrets::is_secret(&entry.key, &entry.value) {
+                let reason = if crate::secrets::is_hidden(&entry.key, &entry.value) {
                     "the value is not what Kafka accepts for this key".to_owned()
                 } else {
                     refusal.reason

@@ -28,7 +28,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             continue;
         };
         // A refusal may quote the value; a secret's value is never shown.
-        let reason = if secrets::is_secret(&entry.key, &entry.value) {
+        let reason = if secrets::is_hidden(&entry.key, &entry.value) {
             "the value is not what Kafka accepts for this key".to_string()
         } else {
             refusal.reason

@@ -40,7 +40,7 @@ fn default_label(file: usize, key: &str, shown: &str, message: String) -> Label 
 
 /// A value as messages may quote it: secrets never.
 pub fn quoted(key: &str, value: &str) -> String {
-    if secrets::is_secret(key, value) {
+    if secrets::is_hidden(key, value) {
         secrets::REDACTED.to_string()
     } else {
         format!("`{}`", value.trim())

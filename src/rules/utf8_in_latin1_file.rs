@@ -24,7 +24,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             let span = entry.key_span.start..entry.value_span.end.max(entry.key_span.end);
             let written = String::from_utf8_lossy(&source.bytes[span.clone()]).into_owned();
             let seen_by_kafka = format!("{}={}", entry.key, entry.value);
-            let (written, seen_by_kafka) = if crate::secrets::is_secret(&entry.key, &entry.value) {
+            let (written, seen_by_kafka) = if crate::secrets::is_hidden(&entry.key, &entry.value) {
                 (
                     crate::secrets::REDACTED.to_string(),
                     crate::secrets::REDACTED.to_string(),

@@ -6,6 +6,7 @@
 pub mod component_images;
 pub mod compose;
 pub mod images;
+mod redact;
 pub mod strimzi;
 pub mod yaml;
 
@@ -14,7 +15,6 @@ use std::path::Path;
 use crate::components::ComponentKind;
 use crate::diagnostic::{Diagnostic, Edit as FileEdit};
 use crate::properties::{Entry, PropertiesFile, Span};
-use crate::secrets;
 use crate::source::SourceFile;
 pub use yaml::Style;
 
@@ -172,7 +172,10 @@ pub fn read_files(files: Vec<(String, Vec<u8>)>, extra_pools: &[strimzi::Pool]) 
     }
     for (path, bytes, documents) in parsed {
         let offset = usize::from(bytes.starts_with("\u{feff}".as_bytes())) * 3;
-        let secrets: Vec<Span> = secret_spans(&documents)
+        // Validated as UTF-8 above; the documents were parsed from the text after its BOM.
+        let text = std::str::from_utf8(&bytes).unwrap_or_default();
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let secrets: Vec<Span> = redact::hidden_spans(text, &documents)
             .into_iter()
             .map(|span| span.start + offset..span.end + offset)
             .collect();
@@ -299,65 +302,6 @@ fn view_file(
         },
         view,
     )
-}
-
-/// Whether a YAML key or environment variable names a credential: Kafka's secret keys in
-/// any spelling (`KAFKA_SSL_KEY_PASSWORD`, `ssl.key.password`) and the usual variable names
-/// of other services (`POSTGRES_PASSWORD`, `AWS_SECRET_ACCESS_KEY`, `GITHUB_TOKEN`).
-pub fn is_secret_name(name: &str) -> bool {
-    let dotted = name.replace(['_', '-'], ".");
-    let lower = dotted.to_ascii_lowercase();
-    secrets::is_secret_key(&dotted)
-        || [
-            "token",
-            "access.key",
-            "private.key",
-            "pwd",
-            ".pass",
-            "auth.key",
-            "license",
-        ]
-        .iter()
-        .any(|part| lower.contains(part))
-        || lower.ends_with("pass")
-}
-
-/// The spans of every secret-looking value in the documents: values of secret-named keys, the
-/// value part of `NAME=value` list items with a secret name, and any credential-looking scalar.
-fn secret_spans(documents: &[yaml::Node]) -> Vec<Span> {
-    let mut spans = Vec::new();
-    for document in documents {
-        document.visit_scalars(None, &mut |key, scalar| {
-            if scalar.value.is_empty() {
-                return;
-            }
-            if key.is_some_and(|key| is_secret_name(&key.value))
-                || secrets::looks_like_credential(&scalar.value)
-            {
-                spans.push(scalar.extent.clone());
-            } else if let Some((name, _)) = scalar.value.split_once('=')
-                && key.is_none()
-                && is_secret_name(name)
-            {
-                spans.push(if scalar.exact {
-                    scalar.span.start + name.len() + 1..scalar.span.end
-                } else {
-                    scalar.extent.clone()
-                });
-            }
-        });
-    }
-    spans.sort_by_key(|span| (span.start, span.end));
-    spans.dedup();
-    // Overlapping spans (an anchor and its merge) become one.
-    let mut merged: Vec<Span> = Vec::new();
-    for span in spans {
-        match merged.last_mut() {
-            Some(last) if span.start <= last.end => last.end = last.end.max(span.end),
-            _ => merged.push(span),
-        }
-    }
-    merged
 }
 
 /// Keeps a fix on YAML only when each of its edits replaces an exact one-line scalar value byte

@@ -130,7 +130,8 @@ pub struct YamlError {
 pub fn parse(text: &str) -> Result<Vec<Node>, YamlError> {
     let mut builder = Builder {
         text,
-        bytes_at: char_offsets(text),
+        line_starts: line_starts(text),
+        cursor: std::cell::Cell::new((0, 0, 0)),
         stack: Vec::new(),
         anchors: HashMap::new(),
         documents: Vec::new(),
@@ -182,10 +183,23 @@ fn set_extents(node: &mut Node, bytes: &[u8], extents: &[Span]) {
 }
 
 /// The byte offset of each character (the scanner counts characters), and of the end.
-fn char_offsets(text: &str) -> Vec<usize> {
-    let mut offsets: Vec<usize> = text.char_indices().map(|(at, _)| at).collect();
-    offsets.push(text.len());
-    offsets
+/// Where each line starts, lines ending at `\n`, `\r\n` or `\r` as YAML's.
+fn line_starts(text: &str) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let mut starts = vec![0];
+    let mut at = 0;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'\r' if bytes.get(at + 1) == Some(&b'\n') => {
+                at += 1;
+                starts.push(at + 1);
+            }
+            b'\n' | b'\r' => starts.push(at + 1),
+            _ => {}
+        }
+        at += 1;
+    }
+    starts
 }
 
 enum Open {
@@ -196,7 +210,9 @@ enum Open {
 
 struct Builder<'a> {
     text: &'a str,
-    bytes_at: Vec<usize>,
+    line_starts: Vec<usize>,
+    /// The line, column and byte offset of the last marker placed.
+    cursor: std::cell::Cell<(usize, usize, usize)>,
     stack: Vec<Open>,
     anchors: HashMap<usize, Node>,
     documents: Vec<Node>,
@@ -228,8 +244,41 @@ impl Builder<'_> {
         }
     }
 
+    /// The byte offset of a marker, from its line and column: yaml-rust2 0.13 counts the
+    /// characters of a block scalar's lines in bytes in `Marker::index`
+    /// (`scan_block_scalar_content_line` adds `line_buffer.len()`), so every index after a
+    /// block scalar holding non-ASCII text is off; lines and columns stay true elsewhere.
+    fn offset(&self, mark: Marker) -> usize {
+        let line = mark.line().clamp(1, self.line_starts.len());
+        let start = self.line_starts[line - 1];
+        let end = self
+            .line_starts
+            .get(line)
+            .map_or(self.text.len(), |next| *next);
+        // Markers come in order: walk on from the last one on the same line, so that a long
+        // line of many scalars is read once, not once per scalar.
+        let (mut col, mut at) = match self.cursor.get() {
+            (cursor_line, col, at) if cursor_line == line && col <= mark.col() => (col, at),
+            _ => (0, start),
+        };
+        let line_text = &self.text[at..end];
+        let mut chars = line_text.char_indices();
+        while col < mark.col() {
+            match chars.next() {
+                Some(_) => col += 1,
+                None => break,
+            }
+        }
+        at += chars.next().map_or(line_text.len(), |(offset, _)| offset);
+        if col < mark.col() {
+            at = end;
+        }
+        self.cursor.set((line, col, at));
+        at
+    }
+
     fn scalar(&self, value: String, style: TScalarStyle, mark: Marker) -> Scalar {
-        let start = self.bytes_at[mark.index().min(self.bytes_at.len() - 1)];
+        let start = self.offset(mark);
         let bytes = self.text.as_bytes();
         let line_end = self.text[start..]
             .find(['\n', '\r'])
@@ -293,7 +342,7 @@ fn closing_quote(bytes: &[u8], start: usize, double: bool) -> Option<usize> {
 
 impl MarkedEventReceiver for Builder<'_> {
     fn on_event(&mut self, event: Event, mark: Marker) {
-        let at = self.bytes_at[mark.index().min(self.bytes_at.len() - 1)];
+        let at = self.offset(mark);
         self.close_extent(at);
         match event {
             Event::Scalar(value, style, anchor, _) => {

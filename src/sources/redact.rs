@@ -1,0 +1,213 @@
+//! What output hides of a YAML file (a compose file, a Strimzi resource): deny by default, as
+//! for `.properties` files ([`crate::secrets`]).
+//!
+//! A value scalar is shown when it is the value of a name the catalogue knows as a plain Kafka
+//! key (`offsets.topic.replication.factor: 3`, `KAFKA_CFG_LOG_DIRS: /bitnami/kafka/data`,
+//! `- KAFKA_BROKER_ID=1`), or of a structural key of compose, Kubernetes or Strimzi (`image`,
+//! `ports`, `replicas`, ...), and it looks like no credential, and no name above it holds a
+//! secret-like word. Every other value is hidden, and so is what a comment holds of a setting.
+//! Mapping keys are names: they are shown.
+
+use crate::properties::Span;
+use crate::secrets::{self, KeyKind};
+
+use super::yaml;
+
+/// Keys of compose, Kubernetes and Strimzi whose values say how a deployment is laid out, not
+/// what it knows: shown unless they look like a credential.
+const STRUCTURAL_KEYS: &[&str] = &[
+    // compose
+    "image",
+    "container_name",
+    "hostname",
+    "ports",
+    "expose",
+    "depends_on",
+    "networks",
+    "network_mode",
+    "restart",
+    "version",
+    "platform",
+    "volumes",
+    "env_file",
+    "working_dir",
+    "user",
+    "condition",
+    "target",
+    "published",
+    "protocol",
+    "mode",
+    "driver",
+    "external",
+    "context",
+    "dockerfile",
+    "services",
+    // Kubernetes and Strimzi
+    "apiVersion",
+    "kind",
+    "name",
+    "namespace",
+    "replicas",
+    "roles",
+    "type",
+    "size",
+    "class",
+    "deleteClaim",
+    "id",
+    "port",
+    "tls",
+    "metadataVersion",
+    "storageClassName",
+    "strimzi.io/cluster",
+];
+
+/// Variables the Kafka images read that are no Kafka key and hold no secret: the cluster id
+/// and switches (apache/kafka `docker/resources/common-scripts/configureDefaults`, bitnami/kafka
+/// `libkafka.sh`).
+const IMAGE_VARIABLES: &[&str] = &[
+    "CLUSTER_ID",
+    "KAFKA_CLUSTER_ID",
+    "KAFKA_KRAFT_CLUSTER_ID",
+    "KAFKA_ENABLE_KRAFT",
+    "KAFKA_KRAFT_MODE",
+    "ALLOW_PLAINTEXT_LISTENER",
+    "KAFKA_HEAP_OPTS",
+    "KAFKA_JMX_PORT",
+    "KAFKA_JMX_HOSTNAME",
+    "JMX_PORT",
+];
+
+/// The spans of `documents` (parsed from `text`) that output hides, sorted and merged.
+pub fn hidden_spans(text: &str, documents: &[yaml::Node]) -> Vec<Span> {
+    let mut walk = Walk::default();
+    for document in documents {
+        walk.node(document, None, false);
+    }
+    let extents = merge(walk.extents);
+    let mut spans = walk.hidden;
+    spans.extend(comment_spans(text, &extents));
+    merge(spans)
+}
+
+#[derive(Default)]
+struct Walk {
+    hidden: Vec<Span>,
+    /// Every scalar as written, keys included: a `#` inside one starts no comment.
+    extents: Vec<Span>,
+}
+
+impl Walk {
+    /// `name` is the mapping key the node is the value of (for a sequence's items, the key of
+    /// the sequence); `under_secret` whether some name above holds a secret-like word.
+    fn node(&mut self, node: &yaml::Node, name: Option<&str>, under_secret: bool) {
+        match node {
+            yaml::Node::Scalar(scalar) => self.value(scalar, name, under_secret, false),
+            yaml::Node::Seq(items) => {
+                for item in items {
+                    match item {
+                        yaml::Node::Scalar(scalar) => {
+                            self.value(scalar, name, under_secret, true);
+                        }
+                        other => self.node(other, name, under_secret),
+                    }
+                }
+            }
+            yaml::Node::Map(entries) => {
+                for (key, value) in entries {
+                    let key_name = key.scalar().map(|scalar| scalar.value.as_str());
+                    if let Some(scalar) = key.scalar() {
+                        self.extents.push(scalar.extent.clone());
+                    } else {
+                        // A complex key: whatever it holds is hidden.
+                        self.node(key, None, true);
+                    }
+                    let secret = under_secret || key_name.is_some_and(secrets::has_secret_word);
+                    self.node(value, key_name, secret);
+                }
+            }
+        }
+    }
+
+    fn value(&mut self, scalar: &yaml::Scalar, name: Option<&str>, under_secret: bool, item: bool) {
+        self.extents.push(scalar.extent.clone());
+        if scalar.value.is_empty() {
+            return;
+        }
+        // A list item `NAME=value` (compose's list form of `environment`) names its own value.
+        if item && let Some((item_name, value)) = scalar.value.split_once('=') {
+            if !shown_as(item_name, value, under_secret) {
+                self.hidden.push(if scalar.exact {
+                    scalar.span.start + item_name.len() + 1..scalar.span.end
+                } else {
+                    scalar.extent.clone()
+                });
+            }
+            return;
+        }
+        let shown = name.is_some_and(|name| {
+            shown_as(name, &scalar.value, under_secret)
+                || (!under_secret
+                    && (STRUCTURAL_KEYS.contains(&name) || IMAGE_VARIABLES.contains(&name))
+                    && !secrets::looks_like_credential(&scalar.value))
+        });
+        if !shown {
+            self.hidden.push(scalar.extent.clone());
+        }
+    }
+}
+
+/// Whether a value of `name` may be shown: a plain Kafka key in any spelling the images read.
+fn shown_as(name: &str, value: &str, under_secret: bool) -> bool {
+    !under_secret
+        && secrets::name_kind(name) == KeyKind::Plain
+        && !secrets::looks_like_credential(value)
+}
+
+/// What output hides of the comments of `text`: a `#` at the start of a line or after a space,
+/// outside every scalar, starts a comment to the end of its line.
+fn comment_spans(text: &str, extents: &[Span]) -> Vec<Span> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    let mut line_start = 0;
+    while line_start < bytes.len() {
+        let line_end = bytes[line_start..]
+            .iter()
+            .position(|b| *b == b'\n' || *b == b'\r')
+            .map_or(bytes.len(), |at| line_start + at);
+        let mut at = line_start;
+        while let Some(found) = bytes[at..line_end].iter().position(|b| *b == b'#') {
+            let hash = at + found;
+            let starts_comment = (hash == line_start || matches!(bytes[hash - 1], b' ' | b'\t'))
+                && !inside(extents, hash);
+            if starts_comment {
+                let body = &text[hash + 1..line_end];
+                if let Some(hidden) = secrets::comment_mask(body) {
+                    spans.push(hash + 1 + hidden.start..line_end);
+                }
+                break;
+            }
+            at = hash + 1;
+        }
+        line_start = line_end + 1;
+    }
+    spans
+}
+
+/// Whether `offset` lies inside one of `extents` (sorted and disjoint).
+fn inside(extents: &[Span], offset: usize) -> bool {
+    let after = extents.partition_point(|extent| extent.start <= offset);
+    after > 0 && offset < extents[after - 1].end
+}
+
+/// Sorted, with overlapping spans (an anchor and its merge) made one.
+fn merge(mut spans: Vec<Span>) -> Vec<Span> {
+    spans.sort_by_key(|span| (span.start, span.end));
+    let mut merged: Vec<Span> = Vec::new();
+    for span in spans {
+        match merged.last_mut() {
+            Some(last) if span.start <= last.end => last.end = last.end.max(span.end),
+            _ => merged.push(span),
+        }
+    }
+    merged
+}
