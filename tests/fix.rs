@@ -471,7 +471,24 @@ fn a_symbolic_link_keeps_pointing_at_the_fixed_file() {
     let real = elsewhere.path().join("server-0.properties");
     fs::rename(dir.path().join("server-0.properties"), &real).unwrap();
     std::os::unix::fs::symlink(&real, dir.path().join("server-0.properties")).unwrap();
+    // Met in a folder walk, a link that leads out of the folder is passed over, unwritten.
     let output = kafkalint(&["check", "--fix", "."], dir.path());
+    assert!(
+        stderr(&output).starts_with("kafkalint: skipped server-0.properties: a symbolic link that leads out of the folder walked: not followed (name it to check it)\n"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(
+        fs::read(&real).unwrap(),
+        broker(0, "offsets.topic.replication.factor=1\n", "\n")
+    );
+    // Named, it is followed.
+    let names = [
+        "server-0.properties",
+        "server-1.properties",
+        "server-2.properties",
+    ];
+    let output = kafkalint(&[&["check", "--fix"][..], &names].concat(), dir.path());
     assert!(
         stdout(&output).contains("Fixed 3 findings in 3 files."),
         "{}",
