@@ -476,7 +476,7 @@ fn terminal_control_characters_are_escaped_in_every_format() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Files that are no regular files, and links out of the tree.
+// Files that are no regular files, links out of the tree, and `--fix` failing part-way.
 // ---------------------------------------------------------------------------------------------
 
 /// As [`kafkalint_with`], killed and failed after 20 s: a run that waits on a pipe must fail
@@ -708,4 +708,75 @@ fn links_out_of_the_tree_are_not_followed_in_a_walk() {
     let output = guarded(&args, root.path(), Stdio::null());
     assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
     assert!(text(&output.stdout).contains("tree/server-9.properties"));
+}
+
+/// Makes `path` immutable (`chattr +i`, which stops root too) until dropped; `None`, with why,
+/// where the file system or the user cannot.
+struct Immutable(PathBuf);
+
+impl Immutable {
+    fn set(path: &Path) -> Result<Immutable, String> {
+        let output = Command::new("chattr")
+            .arg("+i")
+            .arg(path)
+            .output()
+            .map_err(|error| format!("chattr cannot run: {error}"))?;
+        if !output.status.success() {
+            return Err(format!(
+                "chattr +i fails here: {}",
+                text(&output.stderr).trim()
+            ));
+        }
+        Ok(Immutable(path.to_path_buf()))
+    }
+}
+
+impl Drop for Immutable {
+    fn drop(&mut self) {
+        let _ = Command::new("chattr").arg("-i").arg(&self.0).status();
+    }
+}
+
+/// `--fix` of three files whose last cannot be replaced (immutable: no user, root included,
+/// may rename over it) fails after the first two are renamed: they get their originals back
+/// (the very files: same inode, same bytes), nothing is left beside them, and the message
+/// that says "nothing written" is true.
+#[test]
+fn a_fix_failing_part_way_puts_back_what_it_wrote() {
+    let dir = tempfile::tempdir().unwrap();
+    for id in 0..3 {
+        let bytes = BROKER.replace("=0", &format!("={id}"));
+        std::fs::write(dir.path().join(format!("server-{id}.properties")), bytes).unwrap();
+    }
+    let last = dir.path().join("server-2.properties");
+    let _immutable = match Immutable::set(&last) {
+        Ok(immutable) => immutable,
+        Err(why) => {
+            eprintln!("skipped: {why}");
+            return;
+        }
+    };
+    let inode = |name: &str| {
+        std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(dir.path().join(name)).unwrap())
+    };
+    let inodes = [inode("server-0.properties"), inode("server-1.properties")];
+    let before = snapshot(dir.path());
+    // Without the failure the three files would be fixed: the fix is there to make.
+    let args = ["check", "--diff", "."];
+    let output = guarded(&args, dir.path(), Stdio::null());
+    assert!(text(&output.stderr).contains("Would fix 3 findings in 3 files."));
+    let args = ["check", "--fix", "."];
+    let output = guarded(&args, dir.path(), Stdio::null());
+    assert_sane(&output, &args);
+    assert_eq!(
+        text(&output.stderr),
+        "kafkalint: error: server-2.properties: cannot write the fixed file: permission denied; nothing written\n"
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    assert_eq!(snapshot(dir.path()), before);
+    assert_eq!(
+        [inode("server-0.properties"), inode("server-1.properties")],
+        inodes
+    );
 }
