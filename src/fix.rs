@@ -5,7 +5,7 @@
 //! until no fix is left (a fix may make another one possible, e.g. two lines that become exact
 //! repeats). Every round is verified: each applied fix must remove its finding, no file may
 //! stop parsing, and no key a fix did not touch may change its value. Only then does
-//! [`write`] replace the files, each one whole or not at all.
+//! [`write`] replace the files: all of them, each whole, or none.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
@@ -401,7 +401,8 @@ pub fn write(changes: &[FileFix]) -> Result<(), FixError> {
         if let Err((error, renamed)) = replace(file) {
             let done = if renamed { index + 1 } else { index };
             let kept = roll_back(&staged[..done]);
-            discard(&staged[index..]);
+            // Not those rolled back: an original that could not be put back stays, named.
+            discard(&staged[done..]);
             return Err(match kept {
                 Ok(()) => error,
                 Err(written) => partly_written(error, written),
@@ -664,6 +665,23 @@ mod tests {
         );
         assert_eq!(std::fs::read(&changes[0].path).unwrap(), b"after\n");
         assert_eq!(std::fs::read(&changes[1].path).unwrap(), b"before\n");
+    }
+
+    /// A file renamed and then replaced by a folder (the original cannot be renamed over it):
+    /// its original stays beside it, and the error says where.
+    #[test]
+    fn an_original_that_cannot_be_put_back_is_kept_and_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let change = change(dir.path(), "a");
+        let staged = stage(&change).unwrap();
+        replace(&staged).unwrap();
+        std::fs::remove_file(&change.path).unwrap();
+        std::fs::create_dir_all(dir.path().join("a/inside")).unwrap();
+        let written = roll_back(std::slice::from_ref(&staged)).unwrap_err();
+        assert_eq!(written.len(), 1);
+        let kept = format!("; it is kept as {})", staged.original.display());
+        assert!(written[0].ends_with(&kept), "{written:?}");
+        assert_eq!(std::fs::read(&staged.original).unwrap(), b"before\n");
     }
 
     /// An edit written into a file between its check and its rename (the steps of
