@@ -247,7 +247,13 @@ pub fn find(path: &Path) -> Option<PathBuf> {
     let found = start
         .ancestors()
         .map(|dir| dir.join(FILE_NAME))
-        .find(|candidate| candidate.is_file())?;
+        // Any file but a folder: a named pipe called kafkalint.toml is refused when read, not
+        // passed over for a config file further up.
+        .find(|candidate| {
+            candidate
+                .metadata()
+                .is_ok_and(|metadata| !metadata.is_dir())
+        })?;
     let cwd = absolute_cwd();
     Some(match found.strip_prefix(&cwd) {
         Ok(relative) => relative.to_path_buf(),

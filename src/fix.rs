@@ -5,7 +5,7 @@
 //! until no fix is left (a fix may make another one possible, e.g. two lines that become exact
 //! repeats). Every round is verified: each applied fix must remove its finding, no file may
 //! stop parsing, and no key a fix did not touch may change its value. Only then does
-//! [`write`] replace the files, each one whole or not at all.
+//! [`write`] replace the files: all of them, each whole, or none.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
@@ -66,6 +66,17 @@ pub enum FixError {
     Modified { path: String },
     #[error("{path}: cannot write the fixed file: {message}; nothing written")]
     Io { path: String, message: String },
+    /// A failure part-way after which some files already written could not be put back.
+    #[error(
+        "{path}: {problem}; written all the same, as putting the original back failed: {}; every other file is as it was",
+        written.join(", ")
+    )]
+    PartlyWritten {
+        path: String,
+        problem: String,
+        /// Each file that holds the fix: its path and why its original is not back.
+        written: Vec<String>,
+    },
 }
 
 /// Applies every fix of `report` (checked with `options`) in memory, checks the result, and
@@ -367,52 +378,146 @@ pub fn diff(fixed: &Fixed) -> String {
     text
 }
 
-/// Writes every change, each file whole or not at all: the fixed bytes go to a temporary file
-/// beside the file (same folder, so the rename cannot cross file systems), with the file's
-/// permissions, synced to disk; then each file is read again and, if it is no longer what was
-/// checked, nothing is written; then the temporary files are renamed over the files. A
-/// symbolic link is followed: its target is replaced and the link stays.
+/// Writes every change, all files or none. Each file's fixed bytes go to a temporary file
+/// beside it (same folder, so the rename cannot cross file systems), with the file's
+/// permissions, synced to disk, and its original is kept beside it (a hard link, else a
+/// copy); only when every file is staged are they renamed over their files, one by one, each
+/// read again right before its own rename. If one is no longer what was checked, or a rename
+/// fails, the files already renamed get their originals back, so nothing is written; if that
+/// fails too, the error names the files that hold the fix. A symbolic link is followed: its
+/// target is replaced and the link stays.
 pub fn write(changes: &[FileFix]) -> Result<(), FixError> {
-    let mut staged: Vec<(PathBuf, PathBuf, &FileFix)> = Vec::new();
-    let cleanup = |staged: &[(PathBuf, PathBuf, &FileFix)]| {
-        for (temporary, _, _) in staged {
-            let _ = std::fs::remove_file(temporary);
-        }
-    };
+    let mut staged: Vec<Staged> = Vec::new();
     for change in changes {
         match stage(change) {
-            Ok((temporary, target)) => staged.push((temporary, target, change)),
+            Ok(file) => staged.push(file),
             Err(error) => {
-                cleanup(&staged);
+                discard(&staged);
                 return Err(error);
             }
         }
     }
-    for (_, target, change) in &staged {
-        let unchanged = std::fs::read(target).is_ok_and(|bytes| bytes == change.before);
-        if !unchanged {
-            cleanup(&staged);
-            return Err(FixError::Modified {
-                path: change.path.clone(),
+    for (index, file) in staged.iter().enumerate() {
+        if let Err((error, renamed)) = replace(file) {
+            let done = if renamed { index + 1 } else { index };
+            let kept = roll_back(&staged[..done]);
+            // Not those rolled back: an original that could not be put back stays, named.
+            discard(&staged[done..]);
+            return Err(match kept {
+                Ok(()) => error,
+                Err(written) => partly_written(error, written),
             });
         }
     }
-    for (index, (temporary, target, change)) in staged.iter().enumerate() {
-        if let Err(error) = std::fs::rename(temporary, target) {
-            cleanup(&staged[index..]);
-            return Err(io_error(&change.path, &error));
-        }
-        if let Some(dir) = target.parent() {
-            // The rename itself reaches the disk with the folder's sync; a failure here leaves
-            // a correct file, so it is not worth an error.
-            let _ = std::fs::File::open(dir).and_then(|dir| dir.sync_all());
-        }
+    for file in &staged {
+        // Everything is written: the originals go. One left behind holds nothing the
+        // user did not have, with the file's permissions.
+        let _ = std::fs::remove_file(&file.original);
     }
     Ok(())
 }
 
-/// Writes a change's bytes to a temporary file beside its target; returns both paths.
-fn stage(change: &FileFix) -> Result<(PathBuf, PathBuf), FixError> {
+/// One file ready to be replaced.
+#[derive(Debug)]
+struct Staged<'a> {
+    change: &'a FileFix,
+    /// The file itself (links resolved).
+    target: PathBuf,
+    /// The fixed bytes, beside it.
+    temporary: PathBuf,
+    /// The original, beside it: the same file (a hard link), or a copy of the checked bytes.
+    original: PathBuf,
+}
+
+/// Renames `file`'s fixed bytes over it, when it still holds what was checked; the error says
+/// whether the rename was made (then the file is to be put back too).
+fn replace(file: &Staged) -> Result<(), (FixError, bool)> {
+    let modified = || FixError::Modified {
+        path: file.change.path.clone(),
+    };
+    // The check right before the rename: what is replaced is what was checked.
+    if !holds(&file.target, &file.change.before) {
+        return Err((modified(), false));
+    }
+    if let Err(error) = std::fs::rename(&file.temporary, &file.target) {
+        return Err((io_error(&file.change.path, &error), false));
+    }
+    sync_folder(&file.target);
+    // An edit written into the file between that check and the rename went to the original,
+    // which the hard link still holds: seen now, and put back.
+    if !holds(&file.original, &file.change.before) {
+        return Err((modified(), true));
+    }
+    Ok(())
+}
+
+/// Whether `path` is a regular file holding `bytes`.
+fn holds(path: &std::path::Path, bytes: &[u8]) -> bool {
+    crate::source::read_file(path).is_ok_and(|read| read == bytes)
+}
+
+/// Puts the originals of `renamed` back, the last first. Returns, when some cannot be, each
+/// such file (it holds the fix) with why, and where its original is when it is still kept.
+fn roll_back(renamed: &[Staged]) -> Result<(), Vec<String>> {
+    let mut failed = Vec::new();
+    for file in renamed.iter().rev() {
+        match std::fs::rename(&file.original, &file.target) {
+            Ok(()) => sync_folder(&file.target),
+            Err(error) => {
+                let kept = match file.original.symlink_metadata() {
+                    Ok(_) => format!("; it is kept as {}", file.original.display()),
+                    Err(_) => String::new(),
+                };
+                failed.push(format!(
+                    "{} ({}{kept})",
+                    file.change.path,
+                    io_message(&error)
+                ));
+            }
+        }
+    }
+    failed.reverse();
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(failed)
+    }
+}
+
+/// The error for `error` when the files `written` could not be put back.
+fn partly_written(error: FixError, written: Vec<String>) -> FixError {
+    let (path, problem) = match error {
+        FixError::Modified { path } => (path, "changed since it was checked".to_string()),
+        FixError::Io { path, message } => (path, format!("cannot write the fixed file: {message}")),
+        other => return other,
+    };
+    FixError::PartlyWritten {
+        path,
+        problem,
+        written,
+    }
+}
+
+/// Removes what `files` left beside their files: the temporary files not renamed, the
+/// originals not put back.
+fn discard(files: &[Staged]) {
+    for file in files {
+        let _ = std::fs::remove_file(&file.temporary);
+        let _ = std::fs::remove_file(&file.original);
+    }
+}
+
+/// Makes a rename in `path`'s folder reach the disk. A failure here leaves a correct file, so
+/// it is not worth an error.
+fn sync_folder(path: &std::path::Path) {
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::File::open(dir).and_then(|dir| dir.sync_all());
+    }
+}
+
+/// Writes a change's bytes to a temporary file beside its target and keeps its original
+/// beside it.
+fn stage(change: &FileFix) -> Result<Staged<'_>, FixError> {
     let fail = |error: std::io::Error| io_error(&change.path, &error);
     let target = std::fs::canonicalize(&change.path).map_err(fail)?;
     let metadata = std::fs::metadata(&target).map_err(fail)?;
@@ -425,32 +530,69 @@ fn stage(change: &FileFix) -> Result<(PathBuf, PathBuf), FixError> {
             });
         }
     };
-    let temporary = dir.join(format!(
-        ".{}.kafkalint-fix.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
+    let beside = |role: &str| {
+        dir.join(format!(
+            ".{}.kafkalint-{role}.{}.tmp",
+            name.to_string_lossy(),
+            std::process::id()
+        ))
+    };
+    let (temporary, original) = (beside("fix"), beside("orig"));
+    create(&temporary, &metadata, &change.after).map_err(fail)?;
+    if let Err(error) = keep_original(&target, &original, &metadata, &change.before) {
+        let _ = std::fs::remove_file(&temporary);
+        return Err(fail(error));
+    }
+    Ok(Staged {
+        change,
+        target,
+        temporary,
+        original,
+    })
+}
+
+/// Keeps the file at `target` as `original`: a hard link (the very file, its owner, mode
+/// and times), else (a file system without them, a file that may not be linked) a new file
+/// holding `bytes`, the checked bytes that the check before the rename holds the file to.
+fn keep_original(
+    target: &std::path::Path,
+    original: &std::path::Path,
+    metadata: &std::fs::Metadata,
+    bytes: &[u8],
+) -> std::io::Result<()> {
+    match std::fs::hard_link(target, original) {
+        Err(error) if error.kind() != std::io::ErrorKind::AlreadyExists => {
+            create(original, metadata, bytes)
+        }
+        linked => linked,
+    }
+}
+
+/// Creates `path` (it must not exist) holding `bytes`, with `metadata`'s owner where allowed
+/// and its permissions, synced to disk. Removed again when that fails part-way.
+fn create(
+    path: &std::path::Path,
+    metadata: &std::fs::Metadata,
+    bytes: &[u8],
+) -> std::io::Result<()> {
     let written = (|| {
         let mut options = std::fs::OpenOptions::new();
         options.write(true).create_new(true);
         // Owner-only until it has the file's owner and mode: broker files hold passwords.
         #[cfg(unix)]
         std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let mut file = options.open(&temporary)?;
-        keep_owner(&file, &metadata);
+        let mut file = options.open(path)?;
+        keep_owner(&file, metadata);
         file.set_permissions(metadata.permissions())?;
-        file.write_all(&change.after)?;
+        file.write_all(bytes)?;
         file.sync_all()
     })();
-    match written {
-        Ok(()) => Ok((temporary, target)),
-        Err(error) => {
-            if error.kind() != std::io::ErrorKind::AlreadyExists {
-                let _ = std::fs::remove_file(&temporary);
-            }
-            Err(fail(error))
-        }
+    if let Err(error) = &written
+        && error.kind() != std::io::ErrorKind::AlreadyExists
+    {
+        let _ = std::fs::remove_file(path);
     }
+    written
 }
 
 /// Gives the new file the old one's owner and group where the system lets us (as root, or a
@@ -468,10 +610,93 @@ fn keep_owner(_: &std::fs::File, _: &std::fs::Metadata) {}
 fn io_error(path: &str, error: &std::io::Error) -> FixError {
     FixError::Io {
         path: path.to_string(),
-        message: match error.kind() {
-            std::io::ErrorKind::NotFound => "no such file or directory".into(),
-            std::io::ErrorKind::PermissionDenied => "permission denied".into(),
-            _ => error.to_string(),
-        },
+        message: io_message(error),
+    }
+}
+
+fn io_message(error: &std::io::Error) -> String {
+    match error.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => error.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn change(dir: &std::path::Path, name: &str) -> FileFix {
+        let path = dir.join(name);
+        std::fs::write(&path, "before\n").unwrap();
+        FileFix {
+            file: 0,
+            path: path.display().to_string(),
+            before: b"before\n".to_vec(),
+            after: b"after\n".to_vec(),
+        }
+    }
+
+    /// A file already renamed whose original is gone (removed by someone else meanwhile)
+    /// cannot be put back: the error names it as written, and only it.
+    #[test]
+    fn a_file_that_cannot_be_put_back_is_named_as_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let changes = [change(dir.path(), "a"), change(dir.path(), "b")];
+        let staged: Vec<Staged> = changes.iter().map(|c| stage(c).unwrap()).collect();
+        for file in &staged {
+            replace(file).unwrap();
+        }
+        std::fs::remove_file(&staged[0].original).unwrap();
+        let written = roll_back(&staged).unwrap_err();
+        let error = partly_written(
+            FixError::Io {
+                path: "c".into(),
+                message: "permission denied".into(),
+            },
+            written,
+        );
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "c: cannot write the fixed file: permission denied; written all the same, as putting the original back failed: {} (no such file or directory); every other file is as it was",
+                changes[0].path
+            )
+        );
+        assert_eq!(std::fs::read(&changes[0].path).unwrap(), b"after\n");
+        assert_eq!(std::fs::read(&changes[1].path).unwrap(), b"before\n");
+    }
+
+    /// A file renamed and then replaced by a folder (the original cannot be renamed over it):
+    /// its original stays beside it, and the error says where.
+    #[test]
+    fn an_original_that_cannot_be_put_back_is_kept_and_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let change = change(dir.path(), "a");
+        let staged = stage(&change).unwrap();
+        replace(&staged).unwrap();
+        std::fs::remove_file(&change.path).unwrap();
+        std::fs::create_dir_all(dir.path().join("a/inside")).unwrap();
+        let written = roll_back(std::slice::from_ref(&staged)).unwrap_err();
+        assert_eq!(written.len(), 1);
+        let kept = format!("; it is kept as {})", staged.original.display());
+        assert!(written[0].ends_with(&kept), "{written:?}");
+        assert_eq!(std::fs::read(&staged.original).unwrap(), b"before\n");
+    }
+
+    /// An edit written into a file between its check and its rename (the steps of
+    /// [`replace`] taken one by one, the edit between them) lands in the original kept, the
+    /// very file: seen after the rename, and the edited file is what is put back.
+    #[test]
+    fn an_edit_in_place_just_before_the_rename_is_put_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let change = change(dir.path(), "a");
+        let staged = stage(&change).unwrap();
+        assert!(holds(&staged.target, &change.before));
+        std::fs::write(&change.path, "edited\n").unwrap();
+        std::fs::rename(&staged.temporary, &staged.target).unwrap();
+        assert!(!holds(&staged.original, &change.before));
+        roll_back(std::slice::from_ref(&staged)).unwrap();
+        assert_eq!(std::fs::read(&change.path).unwrap(), b"edited\n");
     }
 }

@@ -14,9 +14,10 @@ use crate::sources::YamlView;
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Reads the file at `path` whole, refusing one larger than [`MAX_FILE_BYTES`] (an error of
-/// kind `FileTooLarge` whose message says so) without reading it.
+/// kind `FileTooLarge` whose message says so) without reading it, and anything but a regular
+/// file (see [`open_regular`]).
 pub fn read_file(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
-    let file = std::fs::File::open(path)?;
+    let file = open_regular(path)?;
     let len = file.metadata()?.len();
     if len > MAX_FILE_BYTES {
         return Err(too_large(Some(len)));
@@ -24,6 +25,74 @@ pub fn read_file(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
     // Sized to the file (and one byte to see its end): a buffer grown by doubling holds up
     // to twice the file, for as long as the file is kept.
     read_limited_into(file, Vec::with_capacity(len as usize + 1))
+}
+
+/// Opens `path` for reading when it is a regular file (a symbolic link is followed). A named
+/// pipe, a socket or a device is refused with an error saying which it is, and a folder with
+/// one of kind `IsADirectory`: reading a pipe waits for a writer that may never come, a device
+/// may never end. The file is opened without blocking (opening a pipe would wait for a writer
+/// too; a terminal is not made the controlling one) and its type is asked of the opened file,
+/// so a path swapped for a pipe between a look and the open is refused as well.
+pub fn open_regular(path: &std::path::Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(
+        &mut options,
+        libc::O_NONBLOCK | libc::O_NOCTTY,
+    );
+    // A socket cannot be opened at all (ENXIO): said as what it is.
+    let file = options
+        .open(path)
+        .map_err(|error| match std::fs::metadata(path) {
+            Ok(metadata) if is_special(metadata.file_type()) => not_regular(metadata.file_type()),
+            _ => error,
+        })?;
+    let file_type = file.metadata()?.file_type();
+    if file_type.is_file() {
+        // Regular files ignore O_NONBLOCK: reads block on the disk as usual.
+        return Ok(file);
+    }
+    if file_type.is_dir() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::IsADirectory,
+            "is a directory",
+        ));
+    }
+    Err(not_regular(file_type))
+}
+
+fn is_special(file_type: std::fs::FileType) -> bool {
+    !file_type.is_file() && !file_type.is_dir()
+}
+
+fn not_regular(file_type: std::fs::FileType) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        format!("{}, not a regular file", special_kind(file_type)),
+    )
+}
+
+/// What a file that is neither a regular file nor a folder is, for messages.
+pub fn special_kind(file_type: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+        if file_type.is_char_device() {
+            return "a character device";
+        }
+        if file_type.is_block_device() {
+            return "a block device";
+        }
+    }
+    let _ = file_type;
+    "a special file"
 }
 
 /// Reads `input` to its end, or to [`MAX_FILE_BYTES`] and one more byte: then an error of kind

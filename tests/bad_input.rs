@@ -241,7 +241,8 @@ fn a_million_lines_and_a_100_kb_line_are_checked() {
 }
 
 /// A file that cannot be read. As root permissions do not bite, so a link to a file whose
-/// reading fails (`/proc/self/mem` at offset 0) stands in too.
+/// reading fails (`/proc/self/mem` at offset 0) stands in too: named, as a walk passes over a
+/// link that leads out of its folder.
 #[test]
 fn an_unreadable_file_is_an_error_naming_it() {
     let dir = two_brokers();
@@ -260,7 +261,6 @@ fn an_unreadable_file_is_an_error_naming_it() {
         std::os::unix::fs::symlink("/proc/self/mem", &locked).unwrap();
         let expected = "server-1.properties: Input/output error";
         assert_refused_everywhere(dir.path(), &["check", "server-1.properties"], expected);
-        assert_refused_everywhere(dir.path(), &["check", "."], expected);
     }
 }
 
@@ -472,5 +472,311 @@ fn terminal_control_characters_are_escaped_in_every_format() {
     assert_eq!(
         fixed,
         expected[..expected.len() - "num.partitions=3\n".len()]
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files that are no regular files, links out of the tree, and `--fix` failing part-way.
+// ---------------------------------------------------------------------------------------------
+
+/// As [`kafkalint_with`], killed and failed after 20 s: a run that waits on a pipe must fail
+/// the test, not hang it.
+fn guarded(args: &[&str], dir: &Path, stdin: Stdio) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    // Drained as it runs, so that a full pipe cannot stall it either.
+    let drain = |mut pipe: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().unwrap()));
+    let stderr = drain(Box::new(child.stderr.take().unwrap()));
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(20) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{args:?} hangs: killed after 20 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    Output {
+        status,
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+    }
+}
+
+/// As [`assert_refused_everywhere`], each run under the hang guard.
+fn assert_refused_guarded(dir: &Path, args: &[&str], expected: &str) {
+    let before = snapshot(dir);
+    for extra in [&[][..], &["--fix"], &["--diff"]] {
+        let args = [args, extra].concat();
+        assert_error(&guarded(&args, dir, Stdio::null()), &args, expected);
+        assert_eq!(snapshot(dir), before, "{args:?} wrote");
+    }
+}
+
+fn mkfifo(path: &Path) {
+    let status = Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success(), "mkfifo {}", path.display());
+}
+
+/// A named pipe never written to, a socket and devices, under the names kafkalint reads: named
+/// on the command line each is one error naming it (exit 2, nothing written); met in a folder
+/// walk each is passed over with a note. None may wait for a writer.
+#[test]
+fn pipes_sockets_and_devices_are_refused_not_waited_on() {
+    let dir = two_brokers();
+    let at = |name: &str| dir.path().join(name);
+    mkfifo(&at("server-2.properties"));
+    mkfifo(&at("docker-compose.yml"));
+    mkfifo(&at("fifo.toml"));
+    let _socket = std::os::unix::net::UnixListener::bind(at("server-3.properties")).unwrap();
+    std::os::unix::fs::symlink("/dev/null", at("server-4.properties")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", at("server-5.properties")).unwrap();
+    let pipe = "a named pipe (FIFO), not a regular file";
+    for (args, expected) in [
+        (
+            vec!["check", "server-2.properties"],
+            format!("server-2.properties: {pipe}"),
+        ),
+        (
+            vec!["check", "docker-compose.yml"],
+            format!("docker-compose.yml: {pipe}"),
+        ),
+        (
+            vec!["check", "--config", "fifo.toml", "server-0.properties"],
+            format!("fifo.toml:1:1: {pipe}"),
+        ),
+        (
+            vec!["check", "--with-cluster", "server-2.properties"],
+            format!("server-2.properties: {pipe}"),
+        ),
+        (
+            vec!["check", "server-3.properties"],
+            "server-3.properties: a socket, not a regular file".into(),
+        ),
+        (
+            vec!["check", "server-4.properties"],
+            "server-4.properties: a character device, not a regular file".into(),
+        ),
+        (
+            vec!["check", "server-5.properties"],
+            "server-5.properties: a character device, not a regular file".into(),
+        ),
+    ] {
+        assert_refused_guarded(dir.path(), &args, &expected);
+    }
+    let args = ["coordinator", "g", "server-2.properties"];
+    let output = guarded(&args, dir.path(), Stdio::null());
+    assert_error(&output, &args, &format!("server-2.properties: {pipe}"));
+    // In a walk: each noted, the two brokers checked, no hang.
+    let before = snapshot(dir.path());
+    for args in [
+        vec!["check", "--format", "concise", "."],
+        vec!["check", "--diff", "."],
+    ] {
+        let output = guarded(&args, dir.path(), Stdio::null());
+        assert_sane(&output, &args);
+        assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+        let stderr = text(&output.stderr);
+        for note in [
+            format!("skipped docker-compose.yml: {pipe}"),
+            format!("skipped server-2.properties: {pipe}"),
+            "skipped server-3.properties: a socket, not a regular file".into(),
+        ] {
+            assert!(stderr.contains(&note), "{args:?}: {note} in\n{stderr}");
+        }
+        assert!(!stderr.contains("kafkalint: error"), "{stderr}");
+        assert_eq!(snapshot(dir.path()), before);
+    }
+    // Standard input in place of a pipe's path: the buffer is read, its folder walked.
+    let args = ["check", "--stdin-filename", "server-2.properties", "-"];
+    let stdin = std::fs::File::open(at("server-1.properties")).unwrap();
+    let output = guarded(&args, dir.path(), Stdio::from(stdin));
+    assert_sane(&output, &args);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+}
+
+/// A `kafkalint.toml` that is a pipe is refused where it is found, not waited on nor passed
+/// over for one further up.
+#[test]
+fn a_config_file_that_is_a_pipe_is_refused() {
+    let dir = two_brokers();
+    mkfifo(&dir.path().join("kafkalint.toml"));
+    assert_refused_guarded(
+        dir.path(),
+        &["check", "."],
+        "kafkalint.toml:1:1: a named pipe (FIFO), not a regular file",
+    );
+}
+
+/// A node-named link in the tree to a credentials file outside it, and a folder link out of
+/// it: a walk passes over both with a note, so their contents (the canary) never appear in
+/// any format, the diff or `--fix`'s output, and the files outside are never written.
+/// Named, a link is followed.
+#[test]
+fn links_out_of_the_tree_are_not_followed_in_a_walk() {
+    const CANARY: &str = "CANARY7f3a9c";
+    let root = tempfile::tempdir().unwrap();
+    let tree = root.path().join("tree");
+    let outside = root.path().join("outside");
+    std::fs::create_dir_all(outside.join("more")).unwrap();
+    std::fs::create_dir(&tree).unwrap();
+    cluster_with(
+        &tree,
+        "server-1.properties",
+        BROKER.replace("=0", "=1").as_bytes(),
+    );
+    // Broker-shaped, with fixable findings, the canary in every place a snippet could show.
+    let credentials = format!(
+        "# {CANARY} first line\nbroker.id=9\nzookeeper.connect=zk-{CANARY}:2181\n\
+         log.dirs=/var/{CANARY}\naws_secret_access_key={CANARY}\n{CANARY}.token=x\n\
+         num.partitions=3\nnum.partitions=3\noffsets.topic.replication.factor=1\n"
+    );
+    std::fs::write(outside.join("credentials"), &credentials).unwrap();
+    std::fs::write(outside.join("more/server-5.properties"), &credentials).unwrap();
+    std::fs::write(outside.join("docker-compose.yml"), format!("# {CANARY}\n")).unwrap();
+    let link = |target: &str, name: &str| {
+        std::os::unix::fs::symlink(target, tree.join(name)).unwrap();
+    };
+    link("../outside/credentials", "server-9.properties");
+    link("../outside/more", "more");
+    link("../outside/docker-compose.yml", "docker-compose.yml");
+    std::fs::write(
+        tree.join("kafkalint.toml"),
+        "[[clusters]]\nname = \"all\"\nfiles = [\"**/*.properties\"]\n",
+    )
+    .unwrap();
+    let outside_before = snapshot(&outside);
+    let mut runs: Vec<Vec<&str>> = FORMATS
+        .iter()
+        .map(|format| vec!["check", "--format", format, "tree"])
+        .collect();
+    runs.push(vec!["check", "--diff", "tree"]);
+    runs.push(vec!["check", "--with-cluster", "tree/server-0.properties"]);
+    runs.push(vec!["coordinator", "g", "tree"]);
+    runs.push(vec!["check", "--fix", "tree"]);
+    for args in &runs {
+        let output = guarded(args, root.path(), Stdio::null());
+        assert_sane(&output, args);
+        assert!(
+            matches!(output.status.code(), Some(0 | 1)),
+            "{args:?}: {}",
+            text(&output.stderr)
+        );
+        let shown = text(&[output.stdout.clone(), output.stderr.clone()].concat());
+        assert!(
+            !shown.contains(CANARY),
+            "{args:?} shows the canary:\n{shown}"
+        );
+        if args[0] == "check" && !args.contains(&"--with-cluster") {
+            for name in ["server-9.properties", "more", "docker-compose.yml"] {
+                let note = format!(
+                    "kafkalint: skipped tree/{name}: a symbolic link that leads out of the folder walked: not followed (name it to check it)\n"
+                );
+                assert!(shown.contains(&note), "{args:?}: {note} in\n{shown}");
+            }
+        }
+        assert_eq!(snapshot(&outside), outside_before, "{args:?} wrote outside");
+    }
+    // From standard input: the buffer's folder is walked the same way.
+    let args = ["check", "--stdin-filename", "tree/server-0.properties", "-"];
+    let stdin = std::fs::File::open(tree.join("server-1.properties")).unwrap();
+    let output = guarded(&args, root.path(), Stdio::from(stdin));
+    assert_sane(&output, &args);
+    assert!(!text(&output.stdout).contains(CANARY));
+    assert!(!text(&output.stderr).contains(CANARY));
+    // Named on the command line, the link is followed: its findings are the file's.
+    let args = ["check", "--format", "json", "tree/server-9.properties"];
+    let output = guarded(&args, root.path(), Stdio::null());
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    assert!(text(&output.stdout).contains("tree/server-9.properties"));
+}
+
+/// Makes `path` immutable (`chattr +i`, which stops root too) until dropped; `None`, with why,
+/// where the file system or the user cannot.
+struct Immutable(PathBuf);
+
+impl Immutable {
+    fn set(path: &Path) -> Result<Immutable, String> {
+        let output = Command::new("chattr")
+            .arg("+i")
+            .arg(path)
+            .output()
+            .map_err(|error| format!("chattr cannot run: {error}"))?;
+        if !output.status.success() {
+            return Err(format!(
+                "chattr +i fails here: {}",
+                text(&output.stderr).trim()
+            ));
+        }
+        Ok(Immutable(path.to_path_buf()))
+    }
+}
+
+impl Drop for Immutable {
+    fn drop(&mut self) {
+        let _ = Command::new("chattr").arg("-i").arg(&self.0).status();
+    }
+}
+
+/// `--fix` of three files whose last cannot be replaced (immutable: no user, root included,
+/// may rename over it) fails after the first two are renamed: they get their originals back
+/// (the very files: same inode, same bytes), nothing is left beside them, and the message
+/// that says "nothing written" is true.
+#[test]
+fn a_fix_failing_part_way_puts_back_what_it_wrote() {
+    let dir = tempfile::tempdir().unwrap();
+    for id in 0..3 {
+        let bytes = BROKER.replace("=0", &format!("={id}"));
+        std::fs::write(dir.path().join(format!("server-{id}.properties")), bytes).unwrap();
+    }
+    let last = dir.path().join("server-2.properties");
+    let _immutable = match Immutable::set(&last) {
+        Ok(immutable) => immutable,
+        Err(why) => {
+            eprintln!("skipped: {why}");
+            return;
+        }
+    };
+    let inode = |name: &str| {
+        std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(dir.path().join(name)).unwrap())
+    };
+    let inodes = [inode("server-0.properties"), inode("server-1.properties")];
+    let before = snapshot(dir.path());
+    // Without the failure the three files would be fixed: the fix is there to make.
+    let args = ["check", "--diff", "."];
+    let output = guarded(&args, dir.path(), Stdio::null());
+    assert!(text(&output.stderr).contains("Would fix 3 findings in 3 files."));
+    let args = ["check", "--fix", "."];
+    let output = guarded(&args, dir.path(), Stdio::null());
+    assert_sane(&output, &args);
+    assert_eq!(
+        text(&output.stderr),
+        "kafkalint: error: server-2.properties: cannot write the fixed file: permission denied; nothing written\n"
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    assert_eq!(snapshot(dir.path()), before);
+    assert_eq!(
+        [inode("server-0.properties"), inode("server-1.properties")],
+        inodes
     );
 }

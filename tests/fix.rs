@@ -474,7 +474,24 @@ fn a_symbolic_link_keeps_pointing_at_the_fixed_file() {
     let real = elsewhere.path().join("server-0.properties");
     fs::rename(dir.path().join("server-0.properties"), &real).unwrap();
     std::os::unix::fs::symlink(&real, dir.path().join("server-0.properties")).unwrap();
+    // Met in a folder walk, a link that leads out of the folder is passed over, unwritten.
     let output = kafkalint(&["check", "--fix", "."], dir.path());
+    assert!(
+        stderr(&output).starts_with("kafkalint: skipped server-0.properties: a symbolic link that leads out of the folder walked: not followed (name it to check it)\n"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(
+        fs::read(&real).unwrap(),
+        broker(0, "offsets.topic.replication.factor=1\n", "\n")
+    );
+    // Named, it is followed.
+    let names = [
+        "server-0.properties",
+        "server-1.properties",
+        "server-2.properties",
+    ];
+    let output = kafkalint(&[&["check", "--fix"][..], &names].concat(), dir.path());
     assert!(
         stdout(&output).contains("Fixed 3 findings in 3 files."),
         "{}",
@@ -540,11 +557,17 @@ fn a_file_changed_after_the_check_is_not_overwritten() {
     let report = kafkalint::check(&paths, &kafkalint::Options::default()).unwrap();
     let fixed = kafkalint::fix::fix(report, &kafkalint::Options::default()).unwrap();
     assert_eq!(fixed.changes.len(), 3);
-    // Someone saves the second file between the check and the write.
+    // Someone saves the second file between the check and the write. The first is renamed
+    // before the second is looked at, and must be put back: the very file.
     let edited = broker(1, "offsets.topic.replication.factor=2\n", "\n");
     let second = dir.path().join("server-1.properties");
     fs::write(&second, &edited).unwrap();
+    let inode = |name: &str| {
+        std::os::unix::fs::MetadataExt::ino(&fs::metadata(dir.path().join(name)).unwrap())
+    };
+    let first = inode("server-0.properties");
     let error = kafkalint::fix::write(&fixed.changes).unwrap_err();
+    assert_eq!(inode("server-0.properties"), first);
     assert_eq!(
         error.to_string(),
         format!(
@@ -559,6 +582,76 @@ fn a_file_changed_after_the_check_is_not_overwritten() {
         broker(0, "offsets.topic.replication.factor=1\n", "\n")
     );
     assert_eq!(listing(dir.path()).len(), 3);
+}
+
+/// An edit saved into the last file of a large fix while the files before it are being
+/// renamed: each file is read again right before its own rename (and the original it
+/// replaced is looked at right after), so the edit is either seen, and every file put back,
+/// or lands on the fixed file. It is never lost, and a message that says "nothing written"
+/// is true.
+#[test]
+fn an_edit_during_the_renames_is_never_lost() {
+    const FILES: usize = 400;
+    let name = |id: usize| format!("server-{id:03}.properties");
+    let original = |id: usize| broker(id, "offsets.topic.replication.factor=1\n", "\n");
+    let edited = b"broker.id=399\n# edited while kafkalint --fix ran\n".to_vec();
+    let mut attacked = false;
+    for _ in 0..5 {
+        let dir = cluster(
+            &(0..FILES)
+                .map(|id| (name(id), original(id)))
+                .collect::<Vec<_>>(),
+        );
+        let first = dir.path().join(name(0));
+        let last = dir.path().join(name(FILES - 1));
+        let inode = || fs::metadata(&first).map(|m| std::os::unix::fs::MetadataExt::ino(&m));
+        let before = inode().unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+            .args(["check", "--fix", "--format", "concise", "."])
+            .current_dir(dir.path())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The first file's rename starts the renames: then the last file is edited.
+        let started = std::time::Instant::now();
+        let mut running = true;
+        while inode().is_ok_and(|now| now == before) {
+            running = child.try_wait().unwrap().is_none();
+            assert!(started.elapsed().as_secs() < 60, "--fix hangs");
+            if !running {
+                break;
+            }
+        }
+        fs::write(&last, &edited).unwrap();
+        let output = child.wait_with_output().unwrap();
+        attacked |= running;
+        assert_eq!(
+            String::from_utf8_lossy(&fs::read(&last).unwrap()),
+            String::from_utf8_lossy(&edited),
+            "the edit is lost"
+        );
+        match output.status.code() {
+            Some(2) => {
+                assert_eq!(
+                    stderr(&output),
+                    format!(
+                        "kafkalint: error: {}: changed since it was checked; nothing written (run kafkalint again)\n",
+                        name(FILES - 1)
+                    )
+                );
+                for id in 0..FILES - 1 {
+                    assert_eq!(read(dir.path(), &name(id)), original(id), "{}", name(id));
+                }
+                assert_eq!(listing(dir.path()).len(), FILES, "files left beside");
+            }
+            _ => assert!(stderr(&output).contains("Fixed"), "{}", stderr(&output)),
+        }
+        if attacked {
+            break;
+        }
+    }
+    assert!(attacked, "the renames were never caught under way");
 }
 
 #[test]

@@ -144,7 +144,8 @@ pub fn node_files_under(dir: &Path) -> Result<Vec<PathBuf>, DiscoveryError> {
         .follow_links(true)
         .sort_by_file_name()
         .into_iter();
-    for entry in walker.filter_entry(|entry| !skip_dir(entry)) {
+    let mut bounds = Bounds::new(dir, &[]);
+    for entry in walker.filter_entry(|entry| bounds.enters(entry)) {
         let entry = entry.map_err(|error| walk_error(error, dir))?;
         if read_walked(&entry, &mut scratch)?.is_some() {
             paths.push(entry.path().to_path_buf());
@@ -175,7 +176,21 @@ pub fn discover_declared_in_batches(
     finished: Option<&mut dyn FnMut(Vec<Discovered>)>,
 ) -> Result<Discovered, DiscoveryError> {
     let touched = vec![false; declared.len()];
-    discover_from(paths, false, declared_brokers, declared, touched, finished)
+    let walk = Walk {
+        shallow: false,
+        named: &[],
+    };
+    discover_from(paths, walk, declared_brokers, declared, touched, finished)
+}
+
+/// How [`discover_from`] walks a folder.
+#[derive(Clone, Copy)]
+struct Walk<'a> {
+    /// Only the folder's own entries, not its subfolders'.
+    shallow: bool,
+    /// Files named on the command line (absolute): followed when they are links out of the
+    /// folder, as a named file is.
+    named: &'a [PathBuf],
 }
 
 /// `check --with-cluster`: each of `changed` within its whole cluster, its `declared` one or
@@ -192,7 +207,8 @@ pub fn discover_changed(
     let mut dirs: Vec<PathBuf> = Vec::new();
     let mut named = std::collections::BTreeSet::new();
     for path in changed {
-        if !path.is_file() {
+        // Missing files and folders are passed over; a pipe or device is refused when read.
+        if std::fs::metadata(path).is_ok_and(|metadata| metadata.is_dir()) || !path.exists() {
             continue;
         }
         let file = read(path)?;
@@ -229,7 +245,12 @@ pub fn discover_changed(
         }
         named.insert(absolute);
     }
-    let found = discover_from(&dirs, true, declared_brokers, declared, touched, None)?;
+    let named_paths: Vec<PathBuf> = named.iter().cloned().collect();
+    let walk = Walk {
+        shallow: true,
+        named: &named_paths,
+    };
+    let found = discover_from(&dirs, walk, declared_brokers, declared, touched, None)?;
     let only = (0..found.files.len())
         .filter(|i| named.contains(&crate::config::absolute(Path::new(&found.files[*i].path))))
         .collect();
@@ -249,12 +270,12 @@ fn owners(declared: &[Declared]) -> std::collections::HashMap<PathBuf, usize> {
         .collect()
 }
 
-/// Reads `paths` (folders only to depth 1 when `shallow`) and groups what it finds; a file of
-/// a declared cluster joins it, and each declared cluster met (or `touched` already) is read
-/// whole.
+/// Reads `paths` (folders only to depth 1 when `walk.shallow`) and groups what it finds; a
+/// file of a declared cluster joins it, and each declared cluster met (or `touched` already)
+/// is read whole.
 fn discover_from(
     paths: &[PathBuf],
-    shallow: bool,
+    walk_how: Walk,
     declared_brokers: Option<usize>,
     declared: &[Declared],
     mut touched: Vec<bool>,
@@ -303,7 +324,7 @@ fn discover_from(
         let mut walker = walkdir::WalkDir::new(path)
             .follow_links(true)
             .sort_by_file_name();
-        if shallow {
+        if walk_how.shallow {
             walker = walker.max_depth(1);
         }
         // A named folder that holds nothing to check is a wrong path, not a clean cluster.
@@ -318,11 +339,16 @@ fn discover_from(
             .filter(|other| other.starts_with(&absolute) || absolute.starts_with(other))
             .count()
             == 1;
-        let mut entries = walk(walker, path).into_iter().peekable();
+        let mut entries = walk(walker, path, walk_how.named, &mut found.skipped)
+            .into_iter()
+            .peekable();
         while entries.peek().is_some() {
             let batch: Vec<_> = entries.by_ref().take(READ_BATCH).collect();
             for (entry, read_file) in read_batch(batch) {
                 let entry = entry?;
+                if note_special_file(&entry, &mut found) {
+                    continue;
+                }
                 if entry.file_type().is_file()
                     && sources::is_yaml_name(&entry.file_name().to_string_lossy())
                 {
@@ -375,7 +401,10 @@ fn discover_from(
                 None,
             )?;
         }
-        if !shallow && accepted == 0 && (found.files.len(), found.skipped.len()) == seen_before {
+        if !walk_how.shallow
+            && accepted == 0
+            && (found.files.len(), found.skipped.len()) == seen_before
+        {
             return Err(DiscoveryError::NotAConfig {
                 path: display_path(path),
                 reason: "a folder with no broker or controller files in it or below".into(),
@@ -524,7 +553,10 @@ pub fn discover_buffer(
             .max_depth(1)
             .sort_by_file_name()
             .into_iter();
-        for entry in walker {
+        // The buffer stands in for its path, named: no note about what it replaces.
+        let named = [crate::config::absolute(buffer.path)];
+        let mut bounds = Bounds::new(dir, &named);
+        for entry in walker.filter_entry(|entry| bounds.enters(entry)) {
             let entry = entry.map_err(|error| walk_error(error, dir))?;
             if entry.depth() == 0 || entry.file_name() == name {
                 continue;
@@ -542,6 +574,7 @@ pub fn discover_buffer(
                 found.files.push(file);
             }
         }
+        found.skipped.append(&mut bounds.notes);
     }
     if let Some(file) = pending.take() {
         index = found.files.len();
@@ -612,11 +645,15 @@ fn walk_error(error: walkdir::Error, root: &Path) -> DiscoveryError {
 }
 
 /// A file met while walking a folder: `Some` when it is a node file. A node-named file that is
-/// not one is noted in `found.skipped`.
+/// not one is noted in `found.skipped`, as is a pipe, socket or device named like a file a
+/// walk reads.
 fn read_walked(
     entry: &walkdir::DirEntry,
     found: &mut Discovered,
 ) -> Result<Option<SourceFile>, DiscoveryError> {
+    if note_special_file(entry, found) {
+        return Ok(None);
+    }
     let read = is_candidate(entry).then(|| read(entry.path()));
     accept_walked(entry, read, found)
 }
@@ -626,13 +663,89 @@ fn is_candidate(entry: &walkdir::DirEntry) -> bool {
     entry.file_type().is_file() && is_properties_file(entry.path())
 }
 
-/// Every entry of a walk, in walk order (paths only: nothing is read).
-fn walk(walker: walkdir::WalkDir, root: &Path) -> Vec<Result<walkdir::DirEntry, DiscoveryError>> {
-    walker
+/// Whether `entry` bears the name of a file a walk reads (`.properties`, YAML).
+fn has_read_name(entry: &walkdir::DirEntry) -> bool {
+    is_properties_file(entry.path()) || sources::is_yaml_name(&entry.file_name().to_string_lossy())
+}
+
+/// Notes a named pipe, socket or device that bears the name of a file a walk reads, and says
+/// whether it was one: it is passed over unread, as reading it could wait forever.
+fn note_special_file(entry: &walkdir::DirEntry, found: &mut Discovered) -> bool {
+    let file_type = entry.file_type();
+    if file_type.is_file() || file_type.is_dir() || !has_read_name(entry) {
+        return false;
+    }
+    found.skipped.push(format!(
+        "{}: {}, not a regular file",
+        display_path(entry.path()),
+        crate::source::special_kind(file_type)
+    ));
+    true
+}
+
+/// Where a walk goes: below its root. A symbolic link that leads out of it (to a folder or
+/// to a file the walk would read) is passed over with a note: a `server-9.properties` in a
+/// tree that links to a credentials file elsewhere is no broker file to show. A link named on
+/// the command line is followed.
+struct Bounds<'a> {
+    /// The root with every link resolved; `None` when it cannot be (then it is not walked).
+    root: Option<PathBuf>,
+    /// Files named on the command line (absolute), followed wherever they lead.
+    named: &'a [PathBuf],
+    /// What was passed over, and why.
+    notes: Vec<String>,
+}
+
+impl<'a> Bounds<'a> {
+    fn new(root: &Path, named: &'a [PathBuf]) -> Self {
+        Bounds {
+            root: std::fs::canonicalize(root).ok(),
+            named,
+            notes: Vec::new(),
+        }
+    }
+
+    /// Whether the walk enters `entry` (reads it, or walks into it).
+    fn enters(&mut self, entry: &walkdir::DirEntry) -> bool {
+        if skip_dir(entry) {
+            return false;
+        }
+        if entry.depth() == 0 || !entry.path_is_symlink() {
+            return true;
+        }
+        // A link that cannot be resolved (dangling, a loop) is left to the walk's own error.
+        let (Some(root), Ok(target)) = (&self.root, std::fs::canonicalize(entry.path())) else {
+            return true;
+        };
+        if target.starts_with(root) || self.named.contains(&crate::config::absolute(entry.path())) {
+            return true;
+        }
+        if entry.file_type().is_dir() || has_read_name(entry) {
+            self.notes.push(format!(
+                "{}: a symbolic link that leads out of the folder walked: not followed (name it to check it)",
+                display_path(entry.path())
+            ));
+        }
+        false
+    }
+}
+
+/// Every entry of a walk, in walk order (paths only: nothing is read); the links passed over
+/// are noted in `notes`.
+fn walk(
+    walker: walkdir::WalkDir,
+    root: &Path,
+    named: &[PathBuf],
+    notes: &mut Vec<String>,
+) -> Vec<Result<walkdir::DirEntry, DiscoveryError>> {
+    let mut bounds = Bounds::new(root, named);
+    let entries = walker
         .into_iter()
-        .filter_entry(|entry| !skip_dir(entry))
+        .filter_entry(|entry| bounds.enters(entry))
         .map(|entry| entry.map_err(|error| walk_error(error, root)))
-        .collect()
+        .collect();
+    notes.append(&mut bounds.notes);
+    entries
 }
 
 /// Walked entries in walk order, each with its file read and parsed when it is a candidate.

@@ -215,6 +215,8 @@ pub fn read_named(path: &Path, display: String, bytes: Vec<u8>) -> Found {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
     };
+    // Pools come from the folder itself: a link leading out of it is not read.
+    let inside = std::fs::canonicalize(dir).ok();
     if let Ok(entries) = std::fs::read_dir(dir) {
         let mut siblings: Vec<_> = entries
             .filter_map(Result::ok)
@@ -226,10 +228,17 @@ pub fn read_named(path: &Path, display: String, bytes: Vec<u8>) -> Found {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            if sibling == path || !is_yaml_name(&name) {
+            let leaves = || {
+                let target = std::fs::canonicalize(&sibling).ok();
+                target
+                    .zip(inside.as_ref())
+                    .is_none_or(|(t, d)| !t.starts_with(d))
+            };
+            if sibling == path || !is_yaml_name(&name) || (sibling.is_symlink() && leaves()) {
                 continue;
             }
-            if let Ok(bytes) = std::fs::read(&sibling)
+            // Read as any file is: a pipe named `pools.yaml` is passed over, not waited on.
+            if let Ok(bytes) = crate::source::read_file(&sibling)
                 && bytes.windows(13).any(|window| window == b"KafkaNodePool")
                 && let Ok(text) = std::str::from_utf8(&bytes)
                 && let Ok(documents) = yaml::parse(text)
