@@ -981,8 +981,10 @@ fn config_cases(c: &mut Canaries) -> Vec<Case> {
     ];
     let mut cases = Vec::new();
     for template in templates {
-        let secret = c.secret(family, template.trim(), ",/@;");
-        let mut case = Case::new(&format!("config {:?}", template.lines().last().unwrap()));
+        // One line per shape in the report.
+        let shape = template.trim().replace('\n', " \\n ");
+        let secret = c.secret(family, &shape, ",/@;");
+        let mut case = Case::new(&format!("kafkalint.toml `{shape}`"));
         seed_brokers(&mut case);
         let text = template.replace("{}", &secret);
         case.file("tree/kafkalint.toml", text);
