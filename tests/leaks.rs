@@ -1,0 +1,1433 @@
+//! Secrets never printed: a generator of canary secrets, each written in one shape a person
+//! might use (every spelling of a secret key, comments, continuation lines, YAML forms, URL
+//! credentials, PEM blocks, `kafkalint.toml` errors, a link out of the tree) beside lines that
+//! draw findings, so that each falls inside snippet context and `--diff` hunks. Every output
+//! format, `--diff`, `--fix`, `--stdin-filename`, `--with-cluster`, `--output-file`, `--config`
+//! error paths and `coordinator` are run, and stdout and stderr of each are searched for every
+//! canary and every fragment of it. A single canary found fails the test; what `--fix` writes
+//! into the user's own files may keep them.
+//!
+//! `KAFKALINT_LEAKS_SEED` chooses another seed (the default one is fixed, so a failure repeats).
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+const KAFKALINT: &str = env!("CARGO_BIN_EXE_kafkalint");
+const FORMATS: [&str; 5] = ["full", "concise", "json", "github", "sarif"];
+/// Any run of this many characters of a canary's letters and digits, printed anywhere, is a leak.
+const WINDOW: usize = 8;
+const MIN_CANARIES: usize = 500;
+const WORKERS: usize = 3;
+const DEFAULT_SEED: u64 = 0x1eaf_5eed_c0de_0016;
+
+/// splitmix64: small, seeded, the same sequence everywhere.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn alnum(&mut self, len: usize) -> String {
+        const ALPHABET: &[u8] = b"abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+        (0..len)
+            .map(|_| ALPHABET[self.below(ALPHABET.len())] as char)
+            .collect()
+    }
+}
+
+/// One generated secret and where it was put.
+struct Canary {
+    secret: String,
+    /// The kind of shape, for the grouped report (`properties: misspelt key`).
+    family: String,
+    /// The exact shape (`ssl.key.pass` with separator `=`).
+    shape: String,
+}
+
+/// Every canary of the run, made unique by its number and random letters.
+struct Canaries {
+    rng: Rng,
+    all: Vec<Canary>,
+}
+
+impl Canaries {
+    fn new(seed: u64) -> Self {
+        Canaries {
+            rng: Rng(seed),
+            all: Vec::new(),
+        }
+    }
+
+    /// A new secret `CANARY<n>x<random>`; when `joints` is not empty, one of its characters and a
+    /// second random part follow (`CANARY0012xabcdefgh,ABCDEFGH`), the part a redaction that
+    /// stops at that character would print.
+    fn secret(&mut self, family: &str, shape: &str, joints: &str) -> String {
+        let mut parts = self.parts(family, shape, 1);
+        let secret = parts.remove(0);
+        if joints.is_empty() {
+            return secret;
+        }
+        let joints: Vec<char> = joints.chars().collect();
+        let joint = joints[self.rng.below(joints.len())];
+        let tail = self.rng.alnum(WINDOW);
+        let canary = self.all.last_mut().unwrap();
+        canary.secret = format!("{secret}{joint}{tail}");
+        canary.secret.clone()
+    }
+
+    /// One canary in `count` parts, for shapes that spread a secret over lines.
+    fn parts(&mut self, family: &str, shape: &str, count: usize) -> Vec<String> {
+        let id = self.all.len();
+        let mut parts = vec![format!("CANARY{id:04}x{}", self.rng.alnum(WINDOW))];
+        parts.extend((1..count).map(|_| self.rng.alnum(WINDOW)));
+        self.all.push(Canary {
+            secret: parts.join(" "),
+            family: family.to_string(),
+            shape: shape.to_string(),
+        });
+        parts
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// .properties shapes
+
+/// Keys Kafka types as PASSWORD (or JAAS), as they are spelt.
+const PASSWORD_KEYS: &[&str] = &[
+    "ssl.keystore.password",
+    "ssl.key.password",
+    "ssl.truststore.password",
+    "zookeeper.ssl.keystore.password",
+    "zookeeper.ssl.truststore.password",
+    "listener.name.internal.ssl.keystore.password",
+    "password.encoder.secret",
+    "delegation.token.secret.key",
+    "ssl.keystore.key",
+    "sasl.jaas.config",
+    "listener.name.x.plain.sasl.jaas.config",
+    "listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config",
+    "ssl.keystore.certificate.chain",
+    "ssl.truststore.certificates",
+    "listener.name.external.ssl.key.password",
+];
+
+/// Secret keys misspelt, or in another case: Kafka ignores them, the secret is still real.
+const MISSPELT_KEYS: &[&str] = &[
+    "ssl.keystore.pasword",
+    "ssl.key.passwrod",
+    "ssl.key.pass",
+    "ssl.truststore.pwd",
+    "ssl.truststore.pasword",
+    "ssl.key.pw",
+    "ssl.keystore.passphrase",
+    "SSL.KEYSTORE.PASSWORD",
+    "Ssl.Key.Password",
+    "ssl.keystore.pass_word",
+    "sasl.jass.config",
+    "listener.name.x.plain.sasl.jaas.conf",
+    "ssl.key.passwd",
+    "SSL_KEYSTORE_PASSWORD",
+    "ssl.keystore.password.old",
+];
+
+const TOKEN_KEYS: &[&str] = &[
+    "bearer.auth.token",
+    "confluent.metadata.bearer.auth.token",
+    "config.providers.vault.param.vault.token",
+    "config.providers.secrets.param.auth.token",
+    "schema.registry.bearer.auth.token",
+    "sasl.oauthbearer.access.token",
+    "basic.auth.user.info",
+];
+
+const UNKNOWN_KEYS: &[&str] = &[
+    "custom.setting",
+    "my.app.value",
+    "opaque",
+    "interceptor.extra.conf",
+];
+
+const SEPARATORS: &[&str] = &["=", ":", " ", " = ", "\t", " : "];
+
+/// Characters a secret may hold that end a naive redaction early.
+const JOINTS: &str = ",/@: '\";";
+/// The same inside a double-quoted JAAS value.
+const JAAS_JOINTS: &str = ",/@: ';";
+/// The same inside URL userinfo.
+const URL_JOINTS: &str = ",/@:;";
+
+fn jaas(password: &str) -> String {
+    format!(
+        "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"admin\" password=\"{password}\";"
+    )
+}
+
+fn is_jaas_key(key: &str) -> bool {
+    key.to_ascii_lowercase().contains("jaas.con") || key.contains("jass")
+}
+
+/// `key<sep>value` for one canary under a secret-like key.
+fn keyed_line(c: &mut Canaries, family: &str, key: &str, sep: &str) -> String {
+    let shape = format!("{key} (separator {sep:?})");
+    if is_jaas_key(key) {
+        let secret = c.secret(family, &shape, JAAS_JOINTS);
+        return format!("{key}{sep}{}", jaas(&secret));
+    }
+    let secret = c.secret(family, &shape, JOINTS);
+    format!("{key}{sep}{secret}")
+}
+
+fn keyed_shapes(c: &mut Canaries, round: usize) -> Vec<Vec<String>> {
+    let mut blocks = Vec::new();
+    let groups: [(&str, &[&str]); 4] = [
+        ("properties: known PASSWORD key", PASSWORD_KEYS),
+        ("properties: misspelt secret key", MISSPELT_KEYS),
+        ("properties: token key", TOKEN_KEYS),
+        ("properties: unknown key", UNKNOWN_KEYS),
+    ];
+    for (family, keys) in groups {
+        for (index, key) in keys.iter().enumerate() {
+            let sep = SEPARATORS[(index + round) % SEPARATORS.len()];
+            blocks.push(vec![keyed_line(c, family, key, sep)]);
+        }
+    }
+    blocks
+}
+
+fn credential_in_value_shapes(c: &mut Canaries) -> Vec<Vec<String>> {
+    let family = "properties: credential inside a non-secret value";
+    let mut blocks = Vec::new();
+    for (key, template) in [
+        ("sasl.kerberos.service.name", "kafka password = \"{}\""),
+        (
+            "ssl.endpoint.identification.algorithm",
+            "https secret = '{}'",
+        ),
+        ("sasl.login.class", "x.Login passwd=\"{}\""),
+        ("client.id", "app token = {}"),
+    ] {
+        let secret = c.secret(family, &format!("{key}={template}"), JAAS_JOINTS);
+        blocks.push(vec![format!("{key}={}", template.replace("{}", &secret))]);
+    }
+    let family = "properties: URL credentials";
+    for (key, template) in [
+        ("sasl.oauthbearer.token.endpoint.url", "http://user:{}@host"),
+        (
+            "sasl.oauthbearer.jwks.endpoint.url",
+            "https://u:{}@h:8081/path",
+        ),
+        (
+            "schema.registry.url",
+            "http://user:{}@host,http://other:8081",
+        ),
+        (
+            "confluent.metadata.server.urls",
+            "https://mds:{}@mds.example.com:8090",
+        ),
+        ("listeners", "SASL_SSL://u:{}@broker:9093"),
+    ] {
+        let secret = c.secret(family, &format!("{key}={template}"), URL_JOINTS);
+        blocks.push(vec![format!("{key}={}", template.replace("{}", &secret))]);
+    }
+    blocks
+}
+
+fn pem_shapes(c: &mut Canaries) -> Vec<Vec<String>> {
+    let family = "properties: PEM block";
+    let body = c.parts(family, "ssl.keystore.key continued with backslashes", 3);
+    let continued = vec![
+        "ssl.keystore.key=-----BEGIN ENCRYPTED PRIVATE KEY----- \\".to_string(),
+        format!("  {} \\", body[0]),
+        format!("  {}{} \\", body[1], body[2]),
+        "  -----END ENCRYPTED PRIVATE KEY-----".to_string(),
+    ];
+    let one = c.secret(family, "unknown key, PEM on one line", "");
+    let one_line = vec![format!(
+        "my.tls.key=-----BEGIN PRIVATE KEY-----{one}-----END PRIVATE KEY-----"
+    )];
+    // Pasted without backslashes: each body line becomes a key of its own.
+    let body = c.parts(family, "ssl.truststore.certificates without backslashes", 2);
+    let pasted = vec![
+        "ssl.truststore.certificates=-----BEGIN CERTIFICATE-----".to_string(),
+        format!("{}+{}", body[0], body[1]),
+        "-----END CERTIFICATE-----".to_string(),
+    ];
+    vec![continued, one_line, pasted]
+}
+
+fn comment_shapes(c: &mut Canaries) -> Vec<Vec<String>> {
+    let family = "properties: commented-out secret";
+    let mut blocks = Vec::new();
+    for template in [
+        "#ssl.keystore.password={}",
+        "!ssl.key.password={}",
+        "# sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"a\" password=\"{}\";",
+        "#ssl.keystore.password={}\\uZZ12",
+        "#  user_alice=\"{}\";",
+        "# bearer.auth.token={}",
+        "#ssl.keystore.pasword={}",
+        "# old password: {}",
+        "#ssl.key.pass = {}",
+    ] {
+        let joints = if template.contains('"') {
+            JAAS_JOINTS
+        } else {
+            JOINTS
+        };
+        let secret = c.secret(family, template, joints);
+        blocks.push(vec![template.replace("{}", &secret)]);
+    }
+    let halves = c.parts(family, "a secret continued over two comment lines", 2);
+    blocks.push(vec![
+        format!("#ssl.key.password={}\\", halves[0]),
+        format!("#    {}", halves[1]),
+    ]);
+    let halves = c.parts(family, "a JAAS value continued over comment lines", 2);
+    blocks.push(vec![
+        "#listener.name.x.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required \\".into(),
+        format!("#    username=\"admin\" password=\"{}\" \\", halves[0]),
+        format!("#    user_bob=\"{}\";", halves[1]),
+    ]);
+    blocks
+}
+
+fn continuation_shapes(c: &mut Canaries) -> Vec<Vec<String>> {
+    let family = "properties: continuation lines";
+    let mut blocks = Vec::new();
+    for key in [
+        "listener.name.sasl_ssl.plain.sasl.jaas.config",
+        "sasl.jaas.config",
+    ] {
+        let p = c.parts(family, &format!("{key} continued with backslashes"), 3);
+        blocks.push(vec![
+            format!("{key}=org.apache.kafka.common.security.plain.PlainLoginModule required \\"),
+            "    username=\"admin\" \\".into(),
+            format!("    password=\"{}\" \\", p[0]),
+            format!("    user_admin=\"{}\" \\", p[1]),
+            format!("    user_alice=\"{}\";", p[2]),
+        ]);
+    }
+    let p = c.parts(family, "JAAS whose continuation backslash is missing", 2);
+    blocks.push(vec![
+        "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required \\"
+            .into(),
+        format!("    username=\"admin\" password=\"{}\"", p[0]),
+        format!("    user_alice=\"{}\";", p[1]),
+    ]);
+    for key in ["ssl.keystore.password", "ssl.key.passwrod", "custom.thing"] {
+        let p = c.parts(family, &format!("{key} value continued"), 2);
+        blocks.push(vec![format!("{key}={}\\", p[0]), format!("    {}", p[1])]);
+    }
+    blocks
+}
+
+fn properties_shapes(c: &mut Canaries, round: usize) -> Vec<Vec<String>> {
+    let mut blocks = keyed_shapes(c, round);
+    blocks.extend(credential_in_value_shapes(c));
+    blocks.extend(pem_shapes(c));
+    blocks.extend(comment_shapes(c));
+    blocks.extend(continuation_shapes(c));
+    blocks
+}
+
+/// `blocks` each between two lines that draw a finding (`anchor`), so every block line is in a
+/// snippet's context or a `--diff` hunk.
+fn interleave(head: &str, blocks: &[Vec<String>], anchor: &str) -> String {
+    let mut text = String::from(head);
+    text.push_str(anchor);
+    text.push('\n');
+    for block in blocks {
+        for line in block {
+            text.push_str(line);
+            text.push('\n');
+        }
+        text.push_str(anchor);
+        text.push('\n');
+    }
+    text
+}
+
+/// A ZooKeeper broker of the seed shape: the single-broker replication factors on 3 brokers,
+/// logs in /tmp; `num.io.threads=8` repeated exactly (a fixed duplicate) is the anchor.
+fn broker_file(c: &mut Canaries, id: usize, rounds: usize) -> String {
+    let head = format!(
+        "broker.id={id}\nlisteners=PLAINTEXT://localhost:909{id}\nlog.dirs=/tmp/kafka-logs-{id}\n\
+         zookeeper.connect=localhost:2181\noffsets.topic.replication.factor=1\n\
+         transaction.state.log.replication.factor=1\ntransaction.state.log.min.isr=1\n"
+    );
+    let blocks: Vec<Vec<String>> = (0..rounds)
+        .flat_map(|round| properties_shapes(c, round + id))
+        .collect();
+    interleave(&head, &blocks, "num.io.threads=8")
+}
+
+/// A distributed Connect worker whose config topic has one replica, with token keys beside it.
+fn connect_file(c: &mut Canaries) -> String {
+    let family = "properties: Connect worker";
+    let head = "bootstrap.servers=localhost:9090\ngroup.id=connect-cluster\n\
+                config.storage.topic=connect-configs\noffset.storage.topic=connect-offsets\n\
+                status.storage.topic=connect-status\nconfig.providers=vault,secrets\n";
+    let mut blocks = Vec::new();
+    for (index, key) in TOKEN_KEYS
+        .iter()
+        .chain(&[
+            "sasl.jaas.config",
+            "consumer.ssl.key.passwrod",
+            "producer.bearer.auth.token",
+        ])
+        .enumerate()
+    {
+        let sep = SEPARATORS[index % SEPARATORS.len()];
+        blocks.push(vec![keyed_line(c, family, key, sep)]);
+    }
+    let secret = c.secret(family, "# config.providers...token comment", JOINTS);
+    blocks.push(vec![format!(
+        "#config.providers.vault.param.vault.token={secret}"
+    )]);
+    interleave(head, &blocks, "config.storage.replication.factor=1")
+}
+
+// ---------------------------------------------------------------------------------------------
+// docker-compose shapes
+
+/// Environment entries of a compose Kafka service, map form: `(lines)` per shape.
+fn compose_map_shapes(c: &mut Canaries, prefix: &str) -> Vec<Vec<String>> {
+    let family = "compose: environment map";
+    let mut blocks = Vec::new();
+    let keyed = [
+        ("SSL_KEYSTORE_PASSWORD", "{}"),
+        ("SSL_KEY_PASSWORD", "\"{}\""),
+        ("SSL_TRUSTSTORE_PASSWORD", "'{}'"),
+        ("SSL_KEYSTORE_PASWORD", "{}"),
+        ("SSL_KEY_PW", "{}"),
+        ("SSL_KEY_PASS", "\"{}\""),
+        ("SSL_TRUSTSTORE_PWD", "{}"),
+        ("BEARER_AUTH_TOKEN", "{}"),
+        ("CONFLUENT_METADATA_BEARER_AUTH_TOKEN", "{}"),
+        ("CONFIG_PROVIDERS_VAULT_PARAM_VAULT_TOKEN", "{}"),
+        ("CUSTOM_THING", "{}"),
+        ("SASL_KERBEROS_SERVICE_NAME", "'kafka password = \"{}\"'"),
+        (
+            "SASL_OAUTHBEARER_TOKEN_ENDPOINT_URL",
+            "\"https://u:{}@h:8081/path\"",
+        ),
+        ("SASL_JAAS_CONFIG", "'{jaas}'"),
+        ("LISTENER_NAME_INTERNAL_PLAIN_SASL_JAAS_CONFIG", "{jaas}"),
+    ];
+    for (name, template) in keyed {
+        let key = format!("{prefix}{name}");
+        let secret = c.secret(family, &format!("{key}: {template}"), ",/@;");
+        let value = template
+            .replace("{jaas}", &jaas(&secret))
+            .replace("{}", &secret);
+        blocks.push(vec![format!("      {key}: {value}")]);
+    }
+    let family = "compose: block scalar";
+    let p = c.parts(family, "SASL_JAAS_CONFIG literal block |", 2);
+    blocks.push(vec![
+        format!("      {prefix}LISTENER_NAME_EXTERNAL_PLAIN_SASL_JAAS_CONFIG: |"),
+        "        org.apache.kafka.common.security.plain.PlainLoginModule required".into(),
+        format!("        username=\"admin\" password=\"{}\"", p[0]),
+        format!("        user_alice=\"{}\";", p[1]),
+    ]);
+    let p = c.parts(family, "SSL_KEYSTORE_KEY folded block >-", 2);
+    blocks.push(vec![
+        format!("      {prefix}SSL_KEYSTORE_KEY: >-"),
+        "        -----BEGIN PRIVATE KEY-----".into(),
+        format!("        {}", p[0]),
+        format!("        {}", p[1]),
+        "        -----END PRIVATE KEY-----".into(),
+    ]);
+    blocks.extend(yaml_comment_shapes(c, prefix, "      "));
+    blocks
+}
+
+fn yaml_comment_shapes(c: &mut Canaries, prefix: &str, indent: &str) -> Vec<Vec<String>> {
+    let family = "compose: YAML comment";
+    let mut blocks = Vec::new();
+    for template in [
+        "# {p}SSL_KEY_PASSWORD: {}",
+        "#- {p}SASL_JAAS_CONFIG=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"a\" password=\"{}\";",
+        "#{p}SSL_KEYSTORE_PASWORD={}",
+        "# the old password was {}",
+    ] {
+        let shape = template.replace("{p}", prefix);
+        let secret = c.secret(family, &shape, ",/@:;");
+        blocks.push(vec![format!("{indent}{}", shape.replace("{}", &secret))]);
+    }
+    blocks
+}
+
+fn compose_list_shapes(c: &mut Canaries) -> Vec<Vec<String>> {
+    let family = "compose: environment list";
+    let mut blocks = Vec::new();
+    for template in [
+        "- KAFKA_SSL_KEYSTORE_PASWORD={}",
+        "- \"KAFKA_SSL_KEY_PW={}\"",
+        "- 'KAFKA_SSL_KEY_PASSWORD={}'",
+        "- KAFKA_SASL_JAAS_CONFIG=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"a\" password=\"{}\";",
+        "- KAFKA_BEARER_AUTH_TOKEN={}",
+        "- KAFKA_SCHEMA_REGISTRY_URL=http://user:{}@host",
+        "- KAFKA_CUSTOM_THING={}",
+    ] {
+        let secret = c.secret(family, template, ",/@:;");
+        blocks.push(vec![format!("      {}", template.replace("{}", &secret))]);
+    }
+    blocks.extend(yaml_comment_shapes(c, "KAFKA_", "      "));
+    blocks
+}
+
+/// Integer broker keys: set to a word (invalid-value) or misspelt by a trailing `x`
+/// (unknown-key), each draws a finding on its line in YAML, where a key cannot repeat.
+const ANCHOR_KEYS: &[&str] = &[
+    "num.io.threads",
+    "num.network.threads",
+    "num.partitions",
+    "num.recovery.threads.per.data.dir",
+    "log.retention.hours",
+    "log.segment.bytes",
+    "socket.send.buffer.bytes",
+    "socket.receive.buffer.bytes",
+    "socket.request.max.bytes",
+    "log.retention.check.interval.ms",
+    "message.max.bytes",
+    "replica.fetch.max.bytes",
+    "num.replica.fetchers",
+    "background.threads",
+    "queued.max.requests",
+    "log.cleaner.threads",
+    "log.roll.hours",
+    "replica.lag.time.max.ms",
+];
+
+/// The `n`th YAML anchor: a broker key and a value that draw a finding.
+fn yaml_anchor(n: usize) -> (String, &'static str) {
+    let key = ANCHOR_KEYS[n / 2];
+    if n.is_multiple_of(2) {
+        (key.to_string(), "notanumber")
+    } else {
+        (format!("{key}x"), "1")
+    }
+}
+
+fn env_name(prefix: &str, key: &str) -> String {
+    format!("{prefix}{}", key.to_ascii_uppercase().replace('.', "_"))
+}
+
+/// Lines of one compose service: `head` then the shapes, each between unknown-key anchors,
+/// the fixable replication factor in the middle so `--diff` hunks hold shapes too.
+fn compose_env(
+    head: &[String],
+    blocks: &[Vec<String>],
+    anchor: &dyn Fn(usize) -> String,
+) -> String {
+    let mut lines: Vec<String> = head.to_vec();
+    let middle = blocks.len() / 2;
+    for (index, block) in blocks.iter().enumerate() {
+        lines.push(anchor(index));
+        if index == middle {
+            lines.push("__FIXABLE__".into());
+        }
+        lines.extend(block.iter().cloned());
+    }
+    lines.push(anchor(blocks.len()));
+    lines.join("\n") + "\n"
+}
+
+fn compose_file(c: &mut Canaries) -> String {
+    let anchors = "compose: YAML anchor and merge";
+    let merged = c.secret(
+        anchors,
+        "KAFKA_SSL_KEY_PASSWORD in a merged &secrets map",
+        ",/@;",
+    );
+    let merged_typo = c.secret(
+        anchors,
+        "KAFKA_SSL_KEYSTORE_PASWORD in a merged map",
+        ",/@;",
+    );
+    let scalar = c.secret(anchors, "&pw anchor on a secret scalar, *pw alias", ",/@;");
+    let mut text = format!(
+        "x-kafka: &kafka\n  image: confluentinc/cp-kafka:7.5.0\n\
+         x-secrets: &secrets\n  KAFKA_SSL_KEY_PASSWORD: {merged}\n  KAFKA_SSL_KEYSTORE_PASWORD: {merged_typo}\n\
+         services:\n"
+    );
+    for id in 1..=2 {
+        let head = vec![
+            format!("  kafka-{id}:"),
+            "    <<: *kafka".into(),
+            "    environment:".into(),
+            "      <<: *secrets".into(),
+            format!("      KAFKA_BROKER_ID: {id}"),
+            "      KAFKA_ZOOKEEPER_CONNECT: zookeeper:2181".into(),
+            format!("      KAFKA_ADVERTISED_LISTENERS: PLAINTEXT://kafka-{id}:9092"),
+        ];
+        let mut blocks = compose_map_shapes(c, "KAFKA_");
+        if id == 1 {
+            blocks.push(vec![format!(
+                "      KAFKA_SSL_TRUSTSTORE_PASWORD: &pw {scalar}"
+            )]);
+        } else {
+            blocks.push(vec!["      KAFKA_SSL_TRUSTSTORE_PASWORD: *pw".into()]);
+        }
+        let env = compose_env(&head, &blocks, &|n| {
+            let (key, value) = yaml_anchor(n);
+            format!("      {}: {value}", env_name("KAFKA_", &key))
+        });
+        text.push_str(&env.replace(
+            "__FIXABLE__",
+            "      KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: 1",
+        ));
+    }
+    let head = vec![
+        "  kafka-3:".into(),
+        "    <<: *kafka".into(),
+        "    environment:".into(),
+        "      - KAFKA_BROKER_ID=3".into(),
+        "      - KAFKA_ZOOKEEPER_CONNECT=zookeeper:2181".into(),
+        "      - KAFKA_ADVERTISED_LISTENERS=PLAINTEXT://kafka-3:9092".into(),
+    ];
+    let env = compose_env(&head, &compose_list_shapes(c), &|n| {
+        let (key, value) = yaml_anchor(n);
+        format!("      - {}={value}", env_name("KAFKA_", &key))
+    });
+    text.push_str(&env.replace(
+        "__FIXABLE__",
+        "      - KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR=1",
+    ));
+    text.push_str(&flow_services(c));
+    text.push_str(&connect_service(c));
+    text.push_str(&other_services(c));
+    text
+}
+
+fn flow_services(c: &mut Canaries) -> String {
+    let family = "compose: flow form";
+    let map = c.secret(
+        family,
+        "environment: {KAFKA_SSL_KEY_PASSWORD: \"...\"}",
+        ",/@;",
+    );
+    let typo = c.secret(family, "environment: {KAFKA_SSL_KEY_PW: ...}", "/@;");
+    let list = c.secret(
+        family,
+        "environment: [\"KAFKA_SSL_KEYSTORE_PASWORD=...\"]",
+        ",/@;",
+    );
+    format!(
+        "  kafka-4:\n    image: confluentinc/cp-kafka:7.5.0\n    environment: {{KAFKA_BROKER_ID: 4, KAFKA_ZOOKEEPER_CONNECT: \"zookeeper:2181\", KAFKA_SSL_KEY_PASSWORD: \"{map}\", KAFKA_SSL_KEY_PW: {typo}, KAFKA_LEAK_FLOW: 1}}\n\
+         \x20 kafka-5:\n    image: confluentinc/cp-kafka:7.5.0\n    environment: [KAFKA_BROKER_ID=5, \"KAFKA_ZOOKEEPER_CONNECT=zookeeper:2181\", \"KAFKA_SSL_KEYSTORE_PASWORD={list}\", KAFKA_LEAK_FLOW=1]\n"
+    )
+}
+
+fn connect_service(c: &mut Canaries) -> String {
+    let head = vec![
+        "  connect:".into(),
+        "    image: confluentinc/cp-kafka-connect:7.5.0".into(),
+        "    environment:".into(),
+        "      CONNECT_BOOTSTRAP_SERVERS: kafka-1:9092".into(),
+        "      CONNECT_GROUP_ID: compose-connect-group".into(),
+        "      CONNECT_CONFIG_STORAGE_TOPIC: docker-connect-configs".into(),
+        "      CONNECT_OFFSET_STORAGE_TOPIC: docker-connect-offsets".into(),
+        "      CONNECT_STATUS_STORAGE_TOPIC: docker-connect-status".into(),
+    ];
+    // A worker draws findings only on its topics' replication factors: four shapes around them.
+    let family = "compose: Connect worker environment";
+    let mut lines = head;
+    for (name, anchor) in [
+        ("CONFIG_PROVIDERS_VAULT_PARAM_VAULT_TOKEN", "CONFIG"),
+        ("SSL_KEYSTORE_PASWORD", "OFFSET"),
+        ("CUSTOM_THING", "STATUS"),
+    ] {
+        let secret = c.secret(family, &format!("CONNECT_{name}"), ",/@;");
+        lines.push(format!("      CONNECT_{name}: {secret}"));
+        lines.push(format!(
+            "      CONNECT_{anchor}_STORAGE_REPLICATION_FACTOR: 1"
+        ));
+    }
+    let secret = c.secret(family, "# CONNECT_SASL_JAAS_CONFIG comment", ",/@;");
+    lines.insert(
+        lines.len() - 1,
+        format!("      # CONNECT_SASL_JAAS_CONFIG: {}", jaas(&secret)),
+    );
+    lines.join("\n") + "\n"
+}
+
+fn other_services(c: &mut Canaries) -> String {
+    let family = "compose: another service's environment";
+    let flow = c.secret(
+        family,
+        "db: {environment: {POSTGRES_PASSWORD: ...}} flow",
+        ",/@;",
+    );
+    let map = c.secret(family, "POSTGRES_PASSWORD map", ",/@;");
+    let list = c.secret(family, "- MYSQL_ROOT_PASSWORD= list", ",/@;");
+    let token = c.secret(family, "GITHUB_TOKEN map", ",/@;");
+    format!(
+        "  db-flow: {{image: postgres, environment: {{POSTGRES_PASSWORD: \"{flow}\"}}}}\n\
+         \x20 db:\n    image: postgres\n    environment:\n      POSTGRES_PASSWORD: {map}\n      GITHUB_TOKEN: {token}\n\
+         \x20 mysql:\n    image: mysql\n    environment:\n      - MYSQL_ROOT_PASSWORD={list}\n\
+         \x20 zookeeper:\n    image: confluentinc/cp-zookeeper:7.5.0\n    environment:\n      ZOOKEEPER_CLIENT_PORT: 2181\n"
+    )
+}
+
+fn dot_env_file(c: &mut Canaries) -> String {
+    let family = "compose: .env file";
+    let a = c.secret(family, "KAFKA_SSL_KEY_PASSWORD=", ",/@;");
+    let b = c.secret(family, "POSTGRES_PASSWORD=", ",/@;");
+    format!("KAFKA_SSL_KEY_PASSWORD={a}\nPOSTGRES_PASSWORD={b}\n")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Strimzi shapes
+
+fn strimzi_file(c: &mut Canaries) -> String {
+    let family = "strimzi: spec.kafka.config";
+    let mut blocks = Vec::new();
+    for (index, key) in MISSPELT_KEYS
+        .iter()
+        .chain(TOKEN_KEYS)
+        .chain(UNKNOWN_KEYS)
+        .chain(&["ssl.keystore.password", "sasl.jaas.config"])
+        .enumerate()
+    {
+        let quote = match ["", "\"", "'"][index % 3] {
+            // A JAAS value holds double quotes.
+            "\"" if is_jaas_key(key) => "'",
+            quote => quote,
+        };
+        let shape = format!("{key}: {quote}...{quote}");
+        let joints = if quote.is_empty() { ",/@;" } else { ",/@:;" };
+        let value = if is_jaas_key(key) {
+            jaas(&c.secret(family, &shape, joints))
+        } else {
+            c.secret(family, &shape, joints)
+        };
+        blocks.push(vec![format!("      {key}: {quote}{value}{quote}")]);
+    }
+    let family = "strimzi: comment";
+    for template in [
+        "      # ssl.keystore.password: {}",
+        "      #ssl.keystore.pasword: {}",
+        "      # sasl.jaas.config: org.apache.kafka.common.security.plain.PlainLoginModule required password=\"{}\";",
+    ] {
+        let secret = c.secret(family, template.trim(), ",/@;");
+        blocks.push(vec![template.replace("{}", &secret)]);
+    }
+    let p = c.parts("strimzi: block scalar", "sasl.jaas.config: |", 2);
+    blocks.push(vec![
+        "      listener.name.tls.plain.sasl.jaas.config: |".into(),
+        "        org.apache.kafka.common.security.plain.PlainLoginModule required".into(),
+        format!("        password=\"{}\" user_alice=\"{}\";", p[0], p[1]),
+    ]);
+    let head = [
+        "apiVersion: kafka.strimzi.io/v1beta2",
+        "kind: Kafka",
+        "metadata:",
+        "  name: my-cluster",
+        "spec:",
+        "  kafka:",
+        "    replicas: 3",
+        "    listeners:",
+        "      - name: tls",
+        "        port: 9093",
+        "        type: internal",
+        "        tls: true",
+        "    config:",
+    ]
+    .map(String::from);
+    let text = compose_env(&head, &blocks, &|n| {
+        let (key, value) = yaml_anchor(n);
+        format!("      {key}: {value}")
+    });
+    text.replace("__FIXABLE__", "      offsets.topic.replication.factor: 1")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cases and runs
+
+/// A tree to check: files under `tree/`, link targets under `outside/`.
+struct Case {
+    name: String,
+    files: Vec<(String, String)>,
+    links: Vec<(String, String)>,
+    /// Paths under the case's root (`tree/server-0.properties`) for `--with-cluster`.
+    named: Vec<String>,
+    /// Paths whose contents go through `--stdin-filename`.
+    stdin: Vec<String>,
+    /// Only the error paths: a broken `kafkalint.toml`.
+    config_only: Option<String>,
+    /// Text the case's `full` output must show, or the case does not test what it claims.
+    must_show: Vec<String>,
+}
+
+impl Case {
+    fn new(name: &str) -> Self {
+        Case {
+            name: name.into(),
+            files: Vec::new(),
+            links: Vec::new(),
+            named: Vec::new(),
+            stdin: Vec::new(),
+            config_only: None,
+            must_show: Vec::new(),
+        }
+    }
+
+    fn text(&self, path: &str) -> &str {
+        let (_, text) = self.files.iter().find(|(p, _)| p == path).unwrap();
+        text
+    }
+
+    fn file(&mut self, path: &str, text: String) {
+        self.files.push((path.into(), text));
+    }
+
+    fn write(&self, root: &Path) {
+        for (path, text) in &self.files {
+            let path = root.join(path);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, text).unwrap();
+        }
+        for (link, target) in &self.links {
+            let link = root.join(link);
+            fs::create_dir_all(link.parent().unwrap()).unwrap();
+            std::os::unix::fs::symlink(target, link).unwrap();
+        }
+    }
+}
+
+fn seed_brokers(case: &mut Case) {
+    for id in 0..3 {
+        case.file(
+            &format!("tree/server-{id}.properties"),
+            format!(
+                "broker.id={id}\nzookeeper.connect=localhost:2181\nlog.dirs=/tmp/kafka-logs-{id}\n\
+                 offsets.topic.replication.factor=1\nnum.io.threads=8\nnum.io.threads=8\n"
+            ),
+        );
+    }
+}
+
+fn properties_case(c: &mut Canaries) -> Case {
+    let mut case = Case::new("properties");
+    for id in 0..3 {
+        let path = format!("tree/server-{id}.properties");
+        case.file(&path, broker_file(c, id, 2));
+        case.named.push(path.clone());
+        case.stdin.push(path);
+    }
+    case.file("tree/connect-distributed.properties", connect_file(c));
+    case.named
+        .push("tree/connect-distributed.properties".into());
+    case.stdin
+        .push("tree/connect-distributed.properties".into());
+    case.must_show = [
+        "ssl.keystore.pasword",
+        "bearer.auth.token",
+        "user_alice",
+        "-----END",
+    ]
+    .map(String::from)
+    .to_vec();
+    case
+}
+
+/// Files Kafka refuses to load (a malformed `\u` escape in a secret's value): shown around
+/// their error.
+fn unloadable_case(c: &mut Canaries) -> Case {
+    let mut case = Case::new("unloadable");
+    let family = "properties: file that cannot be loaded";
+    seed_brokers(&mut case);
+    for (id, key) in [
+        (3, "ssl.keystore.password"),
+        (4, "ssl.key.pass"),
+        (5, "custom.value"),
+    ] {
+        let before = c.secret(family, "ssl.key.pass before the broken line", JOINTS);
+        let broken = c.secret(
+            family,
+            &format!("{key}=...\\uZZ12 (malformed escape)"),
+            ",/@:",
+        );
+        let after = c.secret(
+            family,
+            "#ssl.keystore.password after the broken line",
+            JOINTS,
+        );
+        let path = format!("tree/server-{id}.properties");
+        case.file(
+            &path,
+            format!(
+                "broker.id={id}\nzookeeper.connect=localhost:2181\nssl.key.pass={before}\n\
+                 {key}={broken}\\uZZ12\n#ssl.keystore.password={after}\noffsets.topic.replication.factor=1\n"
+            ),
+        );
+        case.named.push(path.clone());
+        case.stdin.push(path);
+    }
+    let truncated = c.secret(
+        family,
+        "ssl.truststore.password=...\\u12 at the end of the file",
+        ",/@:",
+    );
+    case.file(
+        "tree/server-6.properties",
+        format!("broker.id=6\nzookeeper.connect=localhost:2181\nssl.truststore.password={truncated}\\u12"),
+    );
+    case.named.push("tree/server-6.properties".into());
+    case
+}
+
+fn compose_case(c: &mut Canaries) -> Case {
+    let mut case = Case::new("compose");
+    case.file("tree/docker-compose.yml", compose_file(c));
+    case.file("tree/.env", dot_env_file(c));
+    case.named.push("tree/docker-compose.yml".into());
+    // YAML from standard input is a usage error today: its message must not leak either.
+    case.stdin.push("tree/docker-compose.yml".into());
+    case.must_show = [
+        "KAFKA_SSL_KEYSTORE_PASWORD",
+        "KAFKA_NUM_IO_THREADSX",
+        "CONNECT_CUSTOM_THING",
+        "db-flow",
+    ]
+    .map(String::from)
+    .to_vec();
+    case
+}
+
+fn strimzi_case(c: &mut Canaries) -> Case {
+    let mut case = Case::new("strimzi");
+    case.file("tree/kafka.yaml", strimzi_file(c));
+    case.named.push("tree/kafka.yaml".into());
+    case.must_show = [
+        "ssl.keystore.pasword",
+        "num.io.threadsx",
+        "bearer.auth.token",
+    ]
+    .map(String::from)
+    .to_vec();
+    case
+}
+
+/// A node-named link in the tree pointing out of it, at a credentials file; a link to a folder
+/// of node files outside it.
+fn link_case(c: &mut Canaries) -> Case {
+    let mut case = Case::new("link out of the tree");
+    let family = "link: credentials file outside the tree";
+    seed_brokers(&mut case);
+    let mut credentials = String::from("[default]\n");
+    for key in [
+        "aws_access_key_id = AKIA",
+        "aws_secret_access_key = ",
+        "password=",
+        "ssl.keystore.password=",
+        "token: ",
+    ] {
+        let secret = c.secret(family, key, JOINTS);
+        credentials.push_str(&format!(
+            "{key}{secret}\noffsets.topic.replication.factor=1\n"
+        ));
+    }
+    case.file("outside/credentials", credentials);
+    let inner = c.secret(family, "server-7.properties in a linked folder", JOINTS);
+    case.file(
+        "outside/nodes/server-7.properties",
+        format!("broker.id=7\nssl.key.pass={inner}\noffsets.topic.replication.factor=1\n"),
+    );
+    case.links.push((
+        "tree/server-9.properties".into(),
+        "../outside/credentials".into(),
+    ));
+    case.links
+        .push(("tree/more".into(), "../outside/nodes".into()));
+    case.named = vec!["tree/server-0.properties".into()];
+    case
+}
+
+/// `kafkalint.toml` errors: each case is one broken config beside the seed brokers.
+fn config_cases(c: &mut Canaries) -> Vec<Case> {
+    let family = "kafkalint.toml: error";
+    let templates = [
+        "kafka-version = \"password={}\"\n",
+        "kafka-version = \"https://u:{}@h\"\n",
+        "kafka-version = password={}\n",
+        "[[clusters]]\nname = \"c\"\nfiles = [\"*.properties\"]\nkafka-version = \"secret={}\"\n",
+        "[[clusters]]\nname = \"password={}\"\nfiles = [\"a.properties\"]\n[[clusters]]\nname = \"password={}\"\nfiles = [\"b.properties\"]\n",
+        "[[clusters]]\nname = \"password={}\"\n",
+        "[[clusters]]\nname = \"c\"\nfiles = [\"password={}[x\"]\n",
+        "[rules.unknown-key]\nseverity = \"password={}\"\n",
+        "select = [\"password={}\"]\n",
+        "ignore = \"password={}\"\n",
+        "strict = \"password={}\"\n",
+        "password = \"{}\"\n",
+        "[per-path-ignores]\n\"password={}[\" = [\"unknown-key\"]\n",
+        "[[clusters]]\nname = \"c\"\nfiles = [\"*.properties\"]\nbrokers = \"password={}\"\n",
+    ];
+    let mut cases = Vec::new();
+    for template in templates {
+        // One line per shape in the report.
+        let shape = template.trim().replace('\n', " \\n ");
+        let secret = c.secret(family, &shape, ",/@;");
+        let mut case = Case::new(&format!("kafkalint.toml `{shape}`"));
+        seed_brokers(&mut case);
+        let text = template.replace("{}", &secret);
+        case.file("tree/kafkalint.toml", text);
+        case.config_only = Some("tree/kafkalint.toml".into());
+        cases.push(case);
+    }
+    let mut case = Case::new("--config at a credentials file");
+    seed_brokers(&mut case);
+    let family = "--config: not a TOML file";
+    let a = c.secret(family, "ssl.keystore.password=", JOINTS);
+    let b = c.secret(family, "sasl.jaas.config=", JAAS_JOINTS);
+    case.file(
+        "outside/creds.properties",
+        format!("ssl.keystore.password={a}\nsasl.jaas.config={}\n", jaas(&b)),
+    );
+    case.config_only = Some("outside/creds.properties".into());
+    cases.push(case);
+    cases
+}
+
+/// How a run gets its tree.
+#[derive(Clone, Copy, PartialEq)]
+enum Tree {
+    /// The case's tree, shared by the runs that change nothing.
+    Shared,
+    /// A copy of its own (`--fix`).
+    Copy,
+}
+
+struct Run {
+    case: usize,
+    label: String,
+    args: Vec<String>,
+    tree: Tree,
+    stdin: Option<String>,
+    /// A file the run writes its report to (`--output-file`), read with its output.
+    output_file: Option<String>,
+}
+
+fn run(case: usize, label: &str, args: &[&str]) -> Run {
+    Run {
+        case,
+        label: label.into(),
+        args: args.iter().map(|a| a.to_string()).collect(),
+        tree: Tree::Shared,
+        stdin: None,
+        output_file: None,
+    }
+}
+
+fn tree_runs(index: usize, case: &Case) -> Vec<Run> {
+    let mut runs: Vec<Run> = FORMATS
+        .iter()
+        .flat_map(|format| format_runs(index, case, format))
+        .collect();
+    runs.push(run(index, "check --diff", &["check", "--diff", "tree"]));
+    runs.push(run(
+        index,
+        "check --color always",
+        &["check", "--color", "always", "tree"],
+    ));
+    let to_file = ["check", "--output-file", "report.txt", "tree"];
+    let mut file = run(index, "check --output-file", &to_file);
+    file.output_file = Some("report.txt".into());
+    runs.push(file);
+    runs.push(run(
+        index,
+        "coordinator",
+        &["coordinator", "leak-group", "tree"],
+    ));
+    runs
+}
+
+/// The runs of one format: the tree, `--fix` on a copy, `--with-cluster`, standard input.
+fn format_runs(index: usize, case: &Case, format: &str) -> Vec<Run> {
+    let mut runs = vec![run(
+        index,
+        &format!("check --format {format}"),
+        &["check", "--format", format, "tree"],
+    )];
+    let mut fix = run(
+        index,
+        &format!("check --fix --format {format}"),
+        &["check", "--fix", "--format", format, "tree"],
+    );
+    fix.tree = Tree::Copy;
+    runs.push(fix);
+    let mut args = vec!["check", "--with-cluster", "--format", format];
+    args.extend(case.named.iter().map(String::as_str));
+    runs.push(run(
+        index,
+        &format!("check --with-cluster --format {format}"),
+        &args,
+    ));
+    // Every format for the first buffer, `full` (which shows the most) for the others.
+    let buffers = match format {
+        "full" => &case.stdin[..],
+        _ => &case.stdin[..case.stdin.len().min(1)],
+    };
+    for path in buffers {
+        let mut stdin = run(
+            index,
+            &format!("check --stdin-filename --format {format}"),
+            &["check", "--format", format, "--stdin-filename", path, "-"],
+        );
+        stdin.stdin = Some(case.text(path).to_string());
+        runs.push(stdin);
+    }
+    runs
+}
+
+fn config_runs(index: usize, config: &str, case: &Case) -> Vec<Run> {
+    let mut runs = Vec::new();
+    if config.starts_with("tree/") {
+        runs.push(run(
+            index,
+            "check --format full (nearest kafkalint.toml)",
+            &["check", "tree"],
+        ));
+        runs.push(run(
+            index,
+            "check --format json (nearest kafkalint.toml)",
+            &["check", "--format", "json", "tree"],
+        ));
+        runs.push(run(
+            index,
+            "check --diff (nearest kafkalint.toml)",
+            &["check", "--diff", "tree"],
+        ));
+    }
+    runs.push(run(
+        index,
+        "check --config",
+        &["check", "--config", config, "--format", "sarif", "tree"],
+    ));
+    runs.push(run(
+        index,
+        "check --config --with-cluster",
+        &[
+            "check",
+            "--config",
+            config,
+            "--with-cluster",
+            "tree/server-0.properties",
+        ],
+    ));
+    let mut stdin = run(
+        index,
+        "check --config --stdin-filename",
+        &[
+            "check",
+            "--config",
+            config,
+            "--stdin-filename",
+            "tree/server-0.properties",
+            "-",
+        ],
+    );
+    stdin.stdin = Some(case.files[0].1.clone());
+    runs.push(stdin);
+    runs
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        let kind = entry.file_type().unwrap();
+        if kind.is_symlink() {
+            std::os::unix::fs::symlink(fs::read_link(entry.path()).unwrap(), target).unwrap();
+        } else if kind.is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// stdout, stderr and the report file of one run, as one text.
+fn execute(run: &Run, root: &Path, scratch: &Path) -> String {
+    let cwd = match run.tree {
+        Tree::Shared => root.to_path_buf(),
+        Tree::Copy => {
+            copy_tree(root, scratch);
+            scratch.to_path_buf()
+        }
+    };
+    let mut child = Command::new(KAFKALINT)
+        .args(&run.args)
+        .current_dir(&cwd)
+        .env_remove("NO_COLOR")
+        .stdin(if run.stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kafkalint runs");
+    if let Some(input) = &run.stdin {
+        // A run that refuses standard input may close it early: that is no failure here.
+        let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    }
+    let output = child.wait_with_output().unwrap();
+    let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
+    text.push_str(&String::from_utf8_lossy(&output.stderr));
+    if let Some(file) = &run.output_file {
+        let path = cwd.join(file);
+        text.push_str(&fs::read_to_string(&path).unwrap_or_default());
+        let _ = fs::remove_file(path);
+    }
+    text
+}
+
+// ---------------------------------------------------------------------------------------------
+// Finding canaries in output
+
+/// Every window of `WINDOW` letters and digits of each canary, mapped to its canary; windows two
+/// canaries share (`CANARY00`) are dropped.
+struct Detector {
+    windows: HashMap<[u8; WINDOW], usize>,
+}
+
+impl Detector {
+    fn new(canaries: &[Canary]) -> Self {
+        let mut owners: HashMap<[u8; WINDOW], Option<usize>> = HashMap::new();
+        for (id, canary) in canaries.iter().enumerate() {
+            for run in canary.secret.split(|ch: char| !ch.is_ascii_alphanumeric()) {
+                for window in run.as_bytes().windows(WINDOW) {
+                    let key: [u8; WINDOW] = window.try_into().unwrap();
+                    owners
+                        .entry(key)
+                        .and_modify(|owner| {
+                            if *owner != Some(id) {
+                                *owner = None;
+                            }
+                        })
+                        .or_insert(Some(id));
+                }
+            }
+        }
+        let windows = owners
+            .into_iter()
+            .filter_map(|(key, owner)| owner.map(|id| (key, id)))
+            .collect();
+        Detector { windows }
+    }
+
+    /// Each canary `text` shows, with the first line that shows it.
+    fn scan(&self, text: &str) -> BTreeMap<usize, String> {
+        let mut found = BTreeMap::new();
+        let bytes = text.as_bytes();
+        let mut line_start = 0;
+        for start in 0..bytes.len().saturating_sub(WINDOW - 1) {
+            if bytes[start] == b'\n' {
+                line_start = start + 1;
+            }
+            let window: [u8; WINDOW] = bytes[start..start + WINDOW].try_into().unwrap();
+            if !window.iter().all(u8::is_ascii_alphanumeric) {
+                continue;
+            }
+            if let Some(&id) = self.windows.get(&window) {
+                found.entry(id).or_insert_with(|| {
+                    let end = text[start..].find('\n').map_or(text.len(), |n| start + n);
+                    text[line_start..end].to_string()
+                });
+            }
+        }
+        found
+    }
+}
+
+struct Leak {
+    canary: usize,
+    case: String,
+    label: String,
+    command: String,
+    line: String,
+}
+
+fn seed() -> u64 {
+    std::env::var("KAFKALINT_LEAKS_SEED")
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(DEFAULT_SEED)
+}
+
+fn build_cases(c: &mut Canaries) -> Vec<Case> {
+    let mut cases = vec![
+        properties_case(c),
+        unloadable_case(c),
+        compose_case(c),
+        strimzi_case(c),
+        link_case(c),
+    ];
+    cases.extend(config_cases(c));
+    cases
+}
+
+fn plan(cases: &[Case]) -> Vec<Run> {
+    cases
+        .iter()
+        .enumerate()
+        .flat_map(|(index, case)| match &case.config_only {
+            Some(config) => config_runs(index, config, case),
+            None => tree_runs(index, case),
+        })
+        .collect()
+}
+
+/// Runs everything on `WORKERS` threads; each run's output, by run.
+fn execute_all(runs: &[Run], roots: &[PathBuf], scratch: &Path) -> Vec<String> {
+    let next = AtomicUsize::new(0);
+    let outputs = Mutex::new(vec![String::new(); runs.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..WORKERS {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(run) = runs.get(index) else { break };
+                    let copy = scratch.join(format!("run-{index}"));
+                    let text = execute(run, &roots[run.case], &copy);
+                    outputs.lock().unwrap()[index] = text;
+                }
+            });
+        }
+    });
+    outputs.into_inner().unwrap()
+}
+
+fn report(leaks: &[Leak], canaries: &[Canary]) {
+    // Grouped: shape family and run, with one example line each.
+    let mut groups: BTreeMap<(String, String), (usize, &Leak)> = BTreeMap::new();
+    for leak in leaks {
+        let family = canaries[leak.canary].family.clone();
+        let label = format!("{}: {}", leak.case, leak.label);
+        groups.entry((family, label)).or_insert((0, leak)).0 += 1;
+    }
+    eprintln!("\nleaks by shape and run (count, example):");
+    for ((family, label), (count, leak)) in &groups {
+        let canary = &canaries[leak.canary];
+        eprintln!(
+            "  [{family}] {label}: {count}\n      {} | {}",
+            canary.shape,
+            leak.line.trim_end()
+        );
+    }
+    eprintln!("\nevery leak (canary, shape, command, output line):");
+    for leak in leaks {
+        let canary = &canaries[leak.canary];
+        eprintln!(
+            "  {} [{}: {}] `kafkalint {}` ({}) -> {}",
+            canary.secret,
+            canary.family,
+            canary.shape,
+            leak.command,
+            leak.case,
+            leak.line.trim_end()
+        );
+    }
+}
+
+/// The case's `full` output shows the keys beside its canaries: a case whose tree no longer
+/// draws findings (and so shows nothing) would pass without testing anything.
+fn check_coverage(cases: &[Case], runs: &[Run], outputs: &[String]) -> Vec<String> {
+    let mut missing = Vec::new();
+    for (index, case) in cases.iter().enumerate() {
+        let shown: String = runs
+            .iter()
+            .zip(outputs)
+            .filter(|(run, _)| run.case == index && run.label == "check --format full")
+            .map(|(_, text)| text.as_str())
+            .collect();
+        for text in &case.must_show {
+            if !shown.contains(text.as_str()) {
+                missing.push(format!(
+                    "{}: `full` output does not show {text:?}",
+                    case.name
+                ));
+            }
+        }
+    }
+    missing
+}
+
+#[test]
+fn no_canary_secret_appears_in_any_output() {
+    let mut canaries = Canaries::new(seed());
+    let cases = build_cases(&mut canaries);
+    let scratch = tempfile::tempdir().unwrap();
+    // KAFKALINT_LEAKS_KEEP=1 keeps the generated trees, to run kafkalint on them by hand.
+    let _removed_at_the_end;
+    let base = if std::env::var_os("KAFKALINT_LEAKS_KEEP").is_some() {
+        let kept = scratch.keep();
+        eprintln!("trees kept in {}", kept.display());
+        kept
+    } else {
+        let base = scratch.path().to_path_buf();
+        _removed_at_the_end = scratch;
+        base
+    };
+    let roots: Vec<PathBuf> = (0..cases.len())
+        .map(|index| base.join(format!("case-{index}")))
+        .collect();
+    for (case, root) in cases.iter().zip(&roots) {
+        case.write(root);
+    }
+    let runs = plan(&cases);
+    let outputs = execute_all(&runs, &roots, &base);
+    let detector = Detector::new(&canaries.all);
+    let mut leaks = Vec::new();
+    for (run, text) in runs.iter().zip(&outputs) {
+        for (canary, line) in detector.scan(text) {
+            leaks.push(Leak {
+                canary,
+                case: cases[run.case].name.clone(),
+                label: run.label.clone(),
+                command: run.args.join(" "),
+                line,
+            });
+        }
+    }
+    let shapes: std::collections::BTreeSet<&str> =
+        canaries.all.iter().map(|c| c.shape.as_str()).collect();
+    eprintln!(
+        "leak test: {} canaries in {} shapes, {} cases, {} runs: {} leaks",
+        canaries.all.len(),
+        shapes.len(),
+        cases.len(),
+        runs.len(),
+        leaks.len()
+    );
+    if !leaks.is_empty() {
+        report(&leaks, &canaries.all);
+    }
+    let missing = check_coverage(&cases, &runs, &outputs);
+    assert!(missing.is_empty(), "{missing:#?}");
+    assert!(
+        canaries.all.len() >= MIN_CANARIES,
+        "only {} canaries",
+        canaries.all.len()
+    );
+    assert_eq!(leaks.len(), 0, "secrets printed: see the list above");
+}
