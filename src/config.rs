@@ -155,7 +155,7 @@ impl Config {
                         if config.clusters.iter().any(|c| c.name == cluster.name) {
                             return Err(parser.error(
                                 item.span().start,
-                                format!("two clusters are named `{}`", cluster.name),
+                                "this [[clusters]] entry has the name of an earlier one: name each cluster once",
                             ));
                         }
                         config.clusters.push(cluster);

@@ -124,6 +124,18 @@ pub fn is_hidden(key: &str, value: &str) -> bool {
     !may_show(key, value)
 }
 
+/// Whether an unknown key reads as a name someone gave a setting (`my.custom-key_2`), rather
+/// than text that became a key by accident: a line of a PEM block pasted without its
+/// backslashes (`MIIEvQIBADANBgkqhkiG9w0BAQEFAASC...`, `+` and `/` and all), a token alone on
+/// a line. Output hides those keys whole.
+pub fn looks_like_a_name(key: &str) -> bool {
+    let name_characters = key
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    let has_separator = key.contains(['.', '_', '-']);
+    name_characters && (has_separator || key.len() < 24)
+}
+
 /// Words that mark a name as a credential's, looked for in the name lower-cased with every
 /// character but letters and digits removed, so that every spelling meets them
 /// (`ssl.keystore.pasword`, `KAFKA_SSL_KEY_PASSWRD`, `bearer-auth-token`, `apiKey`).
@@ -227,6 +239,27 @@ fn has_url_credentials(value: &str) -> bool {
         rest.split_once('@')
             .is_some_and(|(user_info, _)| user_info.contains(':'))
     })
+}
+
+/// `text` with every back-quoted part that looks like a credential (`` `http://u:p@h` ``)
+/// shown as [`REDACTED`]: the last guard of messages, which quote values in back quotes.
+pub fn scrub_quoted(text: &str) -> Option<String> {
+    let mut parts = text.split('`');
+    let mut scrubbed = String::with_capacity(text.len());
+    let mut changed = false;
+    scrubbed.push_str(parts.next().unwrap_or_default());
+    let mut quoted = true;
+    for part in parts {
+        scrubbed.push('`');
+        if quoted && looks_like_credential(part) {
+            scrubbed.push_str(REDACTED);
+            changed = true;
+        } else {
+            scrubbed.push_str(part);
+        }
+        quoted = !quoted;
+    }
+    changed.then_some(scrubbed)
 }
 
 /// The part of a comment's text (what follows its `#` or `!`) that output hides, as a range
@@ -402,6 +435,16 @@ mod tests {
     }
 
     #[test]
+    fn pasted_text_is_no_name() {
+        assert!(looks_like_a_name("my.custom-key_2"));
+        assert!(looks_like_a_name("broker"));
+        assert!(!looks_like_a_name(
+            "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7"
+        ));
+        assert!(!looks_like_a_name("abc+def/ghi"));
+    }
+
+    #[test]
     fn secret_words_in_any_spelling() {
         for name in [
             "ssl.keystore.pasword",
@@ -443,6 +486,15 @@ mod tests {
         ] {
             assert!(!looks_like_credential(value), "{value}");
         }
+    }
+
+    #[test]
+    fn quoted_credentials_in_messages() {
+        assert_eq!(
+            scrub_quoted("entry `SASL://u:p@h:9` is bad, `3` is fine").as_deref(),
+            Some("entry `[redacted]` is bad, `3` is fine")
+        );
+        assert_eq!(scrub_quoted("`3` and `PLAINTEXT://:9092`"), None);
     }
 
     fn hidden(body: &str) -> Option<&str> {

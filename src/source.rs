@@ -295,14 +295,16 @@ fn line_starts(bytes: &[u8]) -> Vec<u32> {
 /// continues one ending in a backslash (`#ssl.key.password=abc\` then `#defgh`: the second half
 /// of a commented-out secret) is hidden whole.
 fn secret_spans(bytes: &[u8], properties: &PropertiesFile) -> Vec<Span> {
-    let mut spans: Vec<Span> = properties
-        .entries
-        .iter()
-        .filter(|entry| {
-            !entry.value_span.is_empty() && secrets::is_hidden(&entry.key, &entry.value)
-        })
-        .map(|entry| entry.value_span.clone())
-        .collect();
+    let mut spans: Vec<Span> = Vec::new();
+    for entry in &properties.entries {
+        if !secrets::looks_like_a_name(&entry.key)
+            && secrets::key_kind(&entry.key) == secrets::KeyKind::Unknown
+        {
+            spans.push(entry.key_span.start..entry.value_span.end.max(entry.key_span.end));
+        } else if !entry.value_span.is_empty() && secrets::is_hidden(&entry.key, &entry.value) {
+            spans.push(entry.value_span.clone());
+        }
+    }
     let mut continued_at = None;
     for comment in &properties.comments {
         let body_start = comment.span.start + 1;

@@ -560,7 +560,7 @@ fn config_errors_name_the_place_and_the_nearest_name() {
     assert_config_error("rules = 3\n", "kafkalint.toml:1:9: `rules` must be a table");
     assert_config_error(
         "[[clusters]]\nname = \"a\"\nfiles = [\"c/*\"]\n[[clusters]]\nname = \"a\"\nfiles = [\"d/*\"]\n",
-        "kafkalint.toml:4:1: two clusters are named `a`",
+        "kafkalint.toml:4:1: this [[clusters]] entry has the name of an earlier one: name each cluster once",
     );
     assert_config_error(
         "select = [\"internal-topic-replication\", \"min-isr-headrom\"]\n",

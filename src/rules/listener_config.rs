@@ -256,7 +256,13 @@ impl<'a> Checker<'a, '_> {
     }
 
     fn entry(&mut self, key: &str, setting: &Setting, item: Item, problem: EntryProblem) {
-        let entry = quoted(key, item.text);
+        // A value split at its commas can hide a credential from each part
+        // (`SASL_SSL://u:pa,ss@host:9093`): judge the whole value.
+        let entry = if crate::secrets::is_hidden(key, setting.text) {
+            crate::secrets::REDACTED.to_string()
+        } else {
+            quoted(key, item.text)
+        };
         match problem {
             EntryProblem::Unparsable => self.push(
                 key,

@@ -213,5 +213,21 @@ pub fn check_selected(
         .iter()
         .filter(|rule| selected(rule.name))
         .flat_map(|rule| (rule.check)(cluster, context))
+        .map(scrub)
         .collect()
+}
+
+/// Rules quote values through `support::quoted`, which hides what output may not show; this
+/// is the guard behind it: no back-quoted credential leaves a rule, whoever wrote the message.
+fn scrub(mut diagnostic: Diagnostic) -> Diagnostic {
+    let texts = std::iter::once(&mut diagnostic.message)
+        .chain(std::iter::once(&mut diagnostic.help))
+        .chain(diagnostic.labels.iter_mut().map(|label| &mut label.message))
+        .chain(diagnostic.fix.iter_mut().map(|fix| &mut fix.description));
+    for text in texts {
+        if let Some(scrubbed) = crate::secrets::scrub_quoted(text) {
+            *text = scrubbed;
+        }
+    }
+    diagnostic
 }

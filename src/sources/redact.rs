@@ -79,7 +79,11 @@ const IMAGE_VARIABLES: &[&str] = &[
 
 /// The spans of `documents` (parsed from `text`) that output hides, sorted and merged.
 pub fn hidden_spans(text: &str, documents: &[yaml::Node]) -> Vec<Span> {
-    let mut walk = Walk::default();
+    let mut walk = Walk {
+        text,
+        hidden: Vec::new(),
+        extents: Vec::new(),
+    };
     for document in documents {
         walk.node(document, None, false);
     }
@@ -89,14 +93,14 @@ pub fn hidden_spans(text: &str, documents: &[yaml::Node]) -> Vec<Span> {
     merge(spans)
 }
 
-#[derive(Default)]
-struct Walk {
+struct Walk<'a> {
+    text: &'a str,
     hidden: Vec<Span>,
-    /// Every scalar as written, keys included: a `#` inside one starts no comment.
+    /// Where a `#` starts no comment (see [`Walk::protect`]).
     extents: Vec<Span>,
 }
 
-impl Walk {
+impl Walk<'_> {
     /// `name` is the mapping key the node is the value of (for a sequence's items, the key of
     /// the sequence); `under_secret` whether some name above holds a secret-like word.
     fn node(&mut self, node: &yaml::Node, name: Option<&str>, under_secret: bool) {
@@ -116,7 +120,7 @@ impl Walk {
                 for (key, value) in entries {
                     let key_name = key.scalar().map(|scalar| scalar.value.as_str());
                     if let Some(scalar) = key.scalar() {
-                        self.extents.push(scalar.extent.clone());
+                        self.protect(scalar, self.text);
                     } else {
                         // A complex key: whatever it holds is hidden.
                         self.node(key, None, true);
@@ -128,8 +132,23 @@ impl Walk {
         }
     }
 
+    /// Where a `#` is the scalar's own text, not a comment: a block scalar's lines, a quoted
+    /// scalar between its quotes. (A plain scalar cannot hold ` #`; and a scalar's extent runs
+    /// on to the next token, over the comments between.)
+    fn protect(&mut self, scalar: &yaml::Scalar, text: &str) {
+        let extent = scalar.extent.clone();
+        match scalar.style {
+            yaml::Style::Block => self.extents.push(extent),
+            yaml::Style::SingleQuoted | yaml::Style::DoubleQuoted => {
+                let end = closing_quote(text, extent.clone()).unwrap_or(extent.end);
+                self.extents.push(extent.start..end);
+            }
+            yaml::Style::Plain => {}
+        }
+    }
+
     fn value(&mut self, scalar: &yaml::Scalar, name: Option<&str>, under_secret: bool, item: bool) {
-        self.extents.push(scalar.extent.clone());
+        self.protect(scalar, self.text);
         if scalar.value.is_empty() {
             return;
         }
@@ -191,6 +210,27 @@ fn comment_spans(text: &str, extents: &[Span]) -> Vec<Span> {
         line_start = line_end + 1;
     }
     spans
+}
+
+/// Just past the closing quote of the quoted scalar that `extent` starts with: `''` is a
+/// quote inside single quotes, `\"` inside double quotes.
+fn closing_quote(text: &str, extent: Span) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let quote = *bytes.get(extent.start)?;
+    if quote != b'\'' && quote != b'"' {
+        return None;
+    }
+    let mut at = extent.start + 1;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'\\' if quote == b'"' => at += 1,
+            b'\'' if quote == b'\'' && bytes.get(at + 1) == Some(&b'\'') => at += 1,
+            byte if byte == quote => return Some(at + 1),
+            _ => {}
+        }
+        at += 1;
+    }
+    None
 }
 
 /// Whether `offset` lies inside one of `extents` (sorted and disjoint).
