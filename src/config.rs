@@ -103,7 +103,13 @@ impl Config {
 
     /// Checks the config `text` of the file shown as `path`, whose folder is `dir`.
     pub fn parse(path: &str, dir: PathBuf, text: &str) -> Result<Config, ConfigError> {
-        let parser = Parser { path, text };
+        let parser = Parser {
+            path,
+            text,
+            line_starts: std::iter::once(0)
+                .chain(text.match_indices('\n').map(|(at, _)| at + 1))
+                .collect(),
+        };
         let document = DeTable::parse(text).map_err(|error| {
             let message = error.message().trim_end().to_string();
             parser.error(error.span().map_or(0, |span| span.start), message)
@@ -150,9 +156,10 @@ impl Config {
                             "`clusters` must be an array of tables: write each as [[clusters]]",
                         ));
                     };
+                    let mut names = std::collections::HashSet::new();
                     for item in array {
                         let cluster = parser.cluster(item)?;
-                        if config.clusters.iter().any(|c| c.name == cluster.name) {
+                        if !names.insert(cluster.name.clone()) {
                             return Err(parser.error(
                                 item.span().start,
                                 format!("two clusters are named `{}`", cluster.name),
@@ -321,14 +328,16 @@ fn in_source_order<'a, 'i>(table: &'a DeTable<'i>) -> Vec<Entry<'a, 'i>> {
 struct Parser<'a> {
     path: &'a str,
     text: &'a str,
+    /// Where each line starts: a position is found by search, not by counting lines from the
+    /// top (a file of many clusters asks for the position of every glob).
+    line_starts: Vec<usize>,
 }
 
 impl Parser<'_> {
     fn error(&self, offset: usize, message: impl Into<String>) -> ConfigError {
         let offset = offset.min(self.text.len());
-        let before = &self.text[..offset];
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let line = self.line_starts.partition_point(|start| *start <= offset);
+        let line_start = self.line_starts[line - 1];
         ConfigError {
             path: self.path.to_string(),
             line,

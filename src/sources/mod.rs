@@ -298,10 +298,7 @@ fn view_file(
     SourceFile::from_yaml(
         path.to_string(),
         bytes,
-        PropertiesFile {
-            entries,
-            comments: Vec::new(),
-        },
+        PropertiesFile::new(entries, Vec::new()),
         view,
     )
 }
