@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Writes the large and hostile inputs bench/bad-input.sh times, under the folder given.
 
-Each input is one folder: alias-bomb/ (a 9-level YAML alias bomb, named and inside a folder
-walk), alias-bomb-merge/ (the same through merge keys), deep/ (100,000 nested flow and block
+Each input is one folder: alias-bomb/ (a 9-level YAML alias bomb), alias-bomb-walk/ (the same
+as a compose file beside a broker, for a folder walk), alias-bomb-merge/ (the same through merge keys), deep/ (100,000 nested flow and block
 collections), compose-10000/ (10,000 Kafka services on one host sharing a log directory),
 unknown-80000/ (80,000 distinct unknown keys), million/ (1,000,000 lines under the 16 MiB cap),
 clusters-20000/ (a kafkalint.toml declaring 20,000 clusters, one broker file each) and fifo/
@@ -72,6 +72,9 @@ def compose(services, same_port=False):
 def main():
     out = sys.argv[1]
     write(f"{out}/alias-bomb/alias-bomb.yml", alias_bomb())
+    # In a walk, beside a broker: the broker is checked and the bomb passed over with a note.
+    write(f"{out}/alias-bomb-walk/docker-compose.yml", alias_bomb())
+    write(f"{out}/alias-bomb-walk/server.properties", BROKER.format(id=0))
     write(f"{out}/alias-bomb-merge/docker-compose.yml", alias_bomb_merge())
     write(f"{out}/deep/flow.yml", "x: " + "[" * 100_000 + "]" * 100_000 + "\n")
     write(f"{out}/deep/block.yml", "- " * 100_000 + "x\n")
