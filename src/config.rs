@@ -103,7 +103,13 @@ impl Config {
 
     /// Checks the config `text` of the file shown as `path`, whose folder is `dir`.
     pub fn parse(path: &str, dir: PathBuf, text: &str) -> Result<Config, ConfigError> {
-        let parser = Parser { path, text };
+        let parser = Parser {
+            path,
+            text,
+            line_starts: std::iter::once(0)
+                .chain(text.match_indices('\n').map(|(at, _)| at + 1))
+                .collect(),
+        };
         let document = DeTable::parse(text).map_err(|error| {
             let message = error.message().trim_end().to_string();
             parser.error(error.span().map_or(0, |span| span.start), message)
@@ -150,9 +156,10 @@ impl Config {
                             "`clusters` must be an array of tables: write each as [[clusters]]",
                         ));
                     };
+                    let mut names = std::collections::HashSet::new();
                     for item in array {
                         let cluster = parser.cluster(item)?;
-                        if config.clusters.iter().any(|c| c.name == cluster.name) {
+                        if !names.insert(cluster.name.clone()) {
                             return Err(parser.error(
                                 item.span().start,
                                 "this [[clusters]] entry has the name of an earlier one: name each cluster once",
@@ -199,17 +206,19 @@ impl Config {
     /// `files[cluster]` in walk order. A file that two clusters match is an error.
     pub fn cluster_files(&self, walked: &[PathBuf]) -> Result<Vec<Vec<PathBuf>>, ConfigError> {
         let mut files = vec![Vec::new(); self.clusters.len()];
+        let by_prefix = self.globs_by_prefix();
         for path in walked {
             let Some(relative) = relative_to(path, &self.dir) else {
                 continue;
             };
             let mut owner: Option<usize> = None;
-            for (index, cluster) in self.clusters.iter().enumerate() {
-                let Some(glob) = cluster
-                    .matchers
+            for (index, matchers) in self.candidates(&by_prefix, &relative) {
+                let cluster = &self.clusters[index];
+                let Some(glob) = matchers
                     .iter()
-                    .find(|(matcher, _)| matcher.is_match(&relative))
-                    .map(|(_, glob)| *glob)
+                    .filter(|at| cluster.matchers[**at].0.is_match(&relative))
+                    .map(|at| cluster.matchers[*at].1)
+                    .next()
                 else {
                     continue;
                 };
@@ -232,6 +241,48 @@ impl Config {
             }
         }
         Ok(files)
+    }
+}
+
+/// Every glob of every cluster by the literal text it starts with (before its first
+/// wildcard): a file is tried against the globs whose literal start it has, not against every
+/// cluster (a file of many clusters would make the walk quadratic).
+type ByPrefix<'a> = std::collections::HashMap<&'a str, Vec<(usize, usize)>>;
+
+impl Config {
+    fn globs_by_prefix(&self) -> ByPrefix<'_> {
+        let mut by_prefix: ByPrefix = std::collections::HashMap::new();
+        for (index, cluster) in self.clusters.iter().enumerate() {
+            for (at, (_, glob)) in cluster.matchers.iter().enumerate() {
+                let pattern = cluster.globs[*glob].as_str();
+                let literal = pattern
+                    .find(['*', '?', '[', '{', '\\'])
+                    .map_or(pattern, |end| &pattern[..end]);
+                by_prefix.entry(literal).or_default().push((index, at));
+            }
+        }
+        by_prefix
+    }
+
+    /// The clusters whose globs may match `relative`, in cluster order, each with the indices
+    /// of those globs in order.
+    fn candidates(&self, by_prefix: &ByPrefix, relative: &Path) -> Vec<(usize, Vec<usize>)> {
+        let text = relative.to_string_lossy().replace('\\', "/");
+        let mut found: Vec<(usize, usize)> = (0..=text.len())
+            .filter(|end| text.is_char_boundary(*end))
+            .filter_map(|end| by_prefix.get(&text[..end]))
+            .flatten()
+            .copied()
+            .collect();
+        found.sort_unstable();
+        let mut clusters: Vec<(usize, Vec<usize>)> = Vec::new();
+        for (index, at) in found {
+            match clusters.last_mut() {
+                Some((last, globs)) if *last == index => globs.push(at),
+                _ => clusters.push((index, vec![at])),
+            }
+        }
+        clusters
     }
 }
 
@@ -327,14 +378,16 @@ fn in_source_order<'a, 'i>(table: &'a DeTable<'i>) -> Vec<Entry<'a, 'i>> {
 struct Parser<'a> {
     path: &'a str,
     text: &'a str,
+    /// Where each line starts: a position is found by search, not by counting lines from the
+    /// top (a file of many clusters asks for the position of every glob).
+    line_starts: Vec<usize>,
 }
 
 impl Parser<'_> {
     fn error(&self, offset: usize, message: impl Into<String>) -> ConfigError {
         let offset = offset.min(self.text.len());
-        let before = &self.text[..offset];
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let line = self.line_starts.partition_point(|start| *start <= offset);
+        let line_start = self.line_starts[line - 1];
         ConfigError {
             path: self.path.to_string(),
             line,

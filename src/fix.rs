@@ -82,7 +82,8 @@ pub enum FixError {
 /// Applies every fix of `report` (checked with `options`) in memory, checks the result, and
 /// repeats until no fix is left. Nothing is written.
 pub fn fix(report: Report, options: &Options) -> Result<Fixed, FixError> {
-    let before: Vec<Vec<u8>> = report.files.iter().map(|file| file.bytes.clone()).collect();
+    let before: Vec<std::sync::Arc<[u8]>> =
+        report.files.iter().map(|file| file.bytes.clone()).collect();
     let mut current = report;
     let mut fixed = 0;
     for _ in 0..MAX_ROUNDS {
@@ -136,8 +137,8 @@ pub fn fix(report: Report, options: &Options) -> Result<Fixed, FixError> {
             changes.push(FileFix {
                 file: index,
                 path: file.path.clone(),
-                before: before[index].clone(),
-                after: file.bytes.clone(),
+                before: before[index].to_vec(),
+                after: file.bytes.to_vec(),
             });
         }
     }

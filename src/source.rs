@@ -2,6 +2,7 @@
 //! control characters escaped, positions mapped back to the original bytes.
 
 use std::io::Read;
+use std::sync::{Arc, OnceLock};
 
 use crate::properties::{self, ParseError, PropertiesFile, Span};
 use crate::secrets;
@@ -128,7 +129,9 @@ fn too_large(len: Option<u64>) -> std::io::Error {
 pub struct SourceFile {
     /// The path as shown in output (as given on the command line or found under it).
     pub path: String,
-    pub bytes: Vec<u8>,
+    /// Shared by the nodes read from one YAML file (a compose file of many services is held
+    /// once, not once a service).
+    pub bytes: Arc<[u8]>,
     /// What the bytes parse to. When they do not parse (see `parse_error`), the entries read
     /// on past the error: good enough to redact, not to lint.
     pub properties: PropertiesFile,
@@ -138,8 +141,8 @@ pub struct SourceFile {
     /// Its `properties` are the settings Kafka gets, with the spans of the YAML scalars.
     pub yaml: Option<Box<YamlView>>,
     /// Where each line starts, found when a position is first asked for (most files of a
-    /// tree never are: no finding points into them).
-    line_starts: std::sync::OnceLock<Vec<u32>>,
+    /// tree never are: no finding points into them); shared like `bytes`.
+    line_starts: Arc<OnceLock<Vec<u32>>>,
     /// Set by [`SourceFile::keep_positions_only`]: the line and column of each offset kept,
     /// by offset, in place of the bytes.
     positions: Option<Box<[(usize, LineColumn)]>>,
@@ -147,6 +150,22 @@ pub struct SourceFile {
 
 /// 1-based line and column.
 type LineColumn = (usize, usize);
+
+/// The bytes of one YAML file and where its lines start, shared by every node read from it.
+#[derive(Debug, Clone)]
+pub struct SharedBytes {
+    bytes: Arc<[u8]>,
+    line_starts: Arc<OnceLock<Vec<u32>>>,
+}
+
+impl SharedBytes {
+    pub fn new(bytes: Vec<u8>) -> SharedBytes {
+        SharedBytes {
+            bytes: Arc::from(bytes),
+            line_starts: Arc::default(),
+        }
+    }
+}
 
 impl SourceFile {
     /// Parses `bytes` read from `path`.
@@ -157,11 +176,11 @@ impl SourceFile {
         properties.comments.shrink_to_fit();
         SourceFile {
             path,
-            bytes,
+            bytes: Arc::from(bytes),
             properties,
             parse_error,
             yaml: None,
-            line_starts: std::sync::OnceLock::new(),
+            line_starts: Arc::default(),
             positions: None,
         }
     }
@@ -169,14 +188,14 @@ impl SourceFile {
     /// A node of a YAML file: `properties` computed from `bytes` by [`crate::sources`].
     pub fn from_yaml(
         path: String,
-        bytes: Vec<u8>,
+        shared: &SharedBytes,
         properties: PropertiesFile,
         view: YamlView,
     ) -> Self {
         SourceFile {
-            line_starts: std::sync::OnceLock::new(),
+            line_starts: Arc::clone(&shared.line_starts),
             path,
-            bytes,
+            bytes: Arc::clone(&shared.bytes),
             properties,
             parse_error: None,
             yaml: Some(Box::new(view)),
@@ -247,9 +266,9 @@ impl SourceFile {
 
     /// Keeps only the path of a file no finding points into: output names it, nothing more.
     pub fn keep_path_only(&mut self) {
-        self.bytes = Vec::new();
+        self.bytes = Arc::from(Vec::new());
         self.properties = PropertiesFile::default();
-        self.line_starts = std::sync::OnceLock::new();
+        self.line_starts = Arc::default();
         self.yaml = None;
     }
 

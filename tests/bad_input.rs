@@ -424,7 +424,11 @@ fn terminal_control_characters_are_escaped_in_every_format() {
         [
             format!("broker.id={id}\nzookeeper.connect=zk:2181/").as_bytes(),
             value,
-            b"\nlog.dirs=/var/lib/kafka\nx.",
+            b"\nlog.dirs=/var/lib/kafka\nbroker.rack=",
+            nasty,
+            // An unknown key is hidden whole in snippets and diffs when it reads as no name:
+            // its escapes show in the messages that name it.
+            b"\nx.",
             nasty,
             b"=1\nnum.partitions=3\nnum.partitions=3\n",
         ]
@@ -779,4 +783,246 @@ fn a_fix_failing_part_way_puts_back_what_it_wrote() {
         [inode("server-0.properties"), inode("server-1.properties")],
         inodes
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hostile YAML and inputs that grow the work: each ends within the hang guard, with one line
+// naming the file or with findings whose count grows linearly with the input.
+// ---------------------------------------------------------------------------------------------
+
+/// A run killed when it outlives `HANG_GUARD` (a hang or a quadratic blow-up, not a timing).
+const HANG_GUARD: std::time::Duration = std::time::Duration::from_secs(120);
+
+fn kafkalint_guarded(args: &[&str], dir: &Path) -> Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let id = child.id();
+    let waiting = std::thread::spawn(move || child.wait_with_output().expect("waits"));
+    let started = std::time::Instant::now();
+    while !waiting.is_finished() {
+        if started.elapsed() > HANG_GUARD {
+            let _ = Command::new("kill").args(["-9", &id.to_string()]).status();
+            panic!("{args:?} still running after {HANG_GUARD:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    waiting.join().expect("joins")
+}
+
+const KAFKA_SERVICE: &str = "services:\n  kafka:\n    image: apache/kafka:3.9.0\n";
+
+/// Nine anchors, each a list of ten aliases of the one before: 10^9 scalars once expanded.
+fn alias_bomb() -> String {
+    let mut text = format!("{KAFKA_SERVICE}a0: &a0 [{}]\n", ["lol"; 10].join(", "));
+    for level in 1..9 {
+        let aliases = vec![format!("*a{}", level - 1); 10].join(", ");
+        text.push_str(&format!("a{level}: &a{level} [{aliases}]\n"));
+    }
+    text
+}
+
+/// The same growth through merge keys: each mapping merges the one before and holds it under
+/// nine keys of its own.
+fn merge_bomb() -> String {
+    let keys: Vec<String> = (0..10).map(|i| format!("k{i}: lol")).collect();
+    let mut text = format!("{KAFKA_SERVICE}m0: &m0 {{{}}}\n", keys.join(", "));
+    for level in 1..9 {
+        let own: Vec<String> = (1..10).map(|i| format!("k{i}: *m{}", level - 1)).collect();
+        text.push_str(&format!(
+            "m{level}: &m{level} {{<<: *m{}, {}}}\n",
+            level - 1,
+            own.join(", ")
+        ));
+    }
+    text
+}
+
+#[test]
+fn alias_bombs_are_refused_by_name_and_passed_over_with_a_note_in_a_walk() {
+    for (name, bomb) in [("alias.yml", alias_bomb()), ("merge.yml", merge_bomb())] {
+        assert!(bomb.len() < 1000, "{name}: {} bytes", bomb.len());
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(name), &bomb).unwrap();
+        let args = ["check", name];
+        let output = kafkalint_guarded(&args, dir.path());
+        assert_error(
+            &output,
+            &args,
+            &format!("{name}: YAML aliases expand to more than"),
+        );
+        // In a walk, beside a broker: the broker is checked, the bomb noted by name.
+        let walked = tempfile::tempdir().unwrap();
+        std::fs::write(walked.path().join("docker-compose.yml"), &bomb).unwrap();
+        std::fs::write(walked.path().join("server.properties"), BROKER).unwrap();
+        let args = ["check", "--format", "concise", "."];
+        let output = kafkalint_guarded(&args, walked.path());
+        assert_sane(&output, &args);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains("docker-compose.yml: YAML aliases expand to more than"),
+            "{stderr}"
+        );
+        assert!(text(&output.stdout).contains("server.properties"));
+    }
+}
+
+#[test]
+fn deep_nesting_is_refused_without_overflowing_the_stack() {
+    let dir = tempfile::tempdir().unwrap();
+    let depth = 100_000;
+    let cases = [
+        (
+            "block.yml",
+            format!("{}x\n", "- ".repeat(depth)),
+            "YAML nested deeper than 256 levels",
+        ),
+        (
+            "map.yml",
+            format!("{}x\n", "{a: ".repeat(depth)),
+            "not valid YAML",
+        ),
+        (
+            "flow.yml",
+            format!("x: {}{}\n", "[".repeat(depth), "]".repeat(depth)),
+            "not valid YAML",
+        ),
+    ];
+    for (name, yaml, expected) in cases {
+        std::fs::write(dir.path().join(name), yaml).unwrap();
+        let args = ["check", name];
+        assert_error(&kafkalint_guarded(&args, dir.path()), &args, expected);
+    }
+    // Just under the limit: read whole (and walked recursively) without a crash.
+    let yaml = format!("{KAFKA_SERVICE}x:\n  {}1\n", "- ".repeat(250));
+    std::fs::write(dir.path().join("docker-compose.yml"), yaml).unwrap();
+    let args = ["check", "docker-compose.yml"];
+    let output = kafkalint_guarded(&args, dir.path());
+    assert_sane(&output, &args);
+    assert_ne!(output.status.code(), Some(2), "{}", text(&output.stderr));
+}
+
+#[test]
+fn a_repeated_mapping_key_is_refused_with_its_line_and_never_fixed() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = |id: u32| {
+        format!(
+            "  kafka-1:\n    image: confluentinc/cp-kafka:7.5.0\n    environment:\n      \
+             KAFKA_BROKER_ID: {id}\n      KAFKA_ZOOKEEPER_CONNECT: zookeeper:2181\n      \
+             KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: 1\n"
+        )
+    };
+    let compose = format!("services:\n{}{}", service(1), service(2));
+    std::fs::write(dir.path().join("docker-compose.yml"), compose).unwrap();
+    assert_refused_everywhere(
+        dir.path(),
+        &["check", "docker-compose.yml"],
+        "docker-compose.yml: YAML mapping repeats the key `kafka-1` (keys of a mapping must be unique) (line 8, column 3)",
+    );
+    // A repeat deeper in (an environment variable) is refused the same way.
+    let compose = format!("services:\n{}", service(1)).replace(
+        "      KAFKA_OFFSETS",
+        "      KAFKA_BROKER_ID: 3\n      KAFKA_OFFSETS",
+    );
+    std::fs::write(dir.path().join("docker-compose.yml"), compose).unwrap();
+    assert_refused_everywhere(
+        dir.path(),
+        &["check", "docker-compose.yml"],
+        "repeats the key `KAFKA_BROKER_ID`",
+    );
+}
+
+/// `services` Kafka services that all advertise localhost on ports of their own and keep
+/// their data in one directory.
+fn compose_on_one_host(services: usize) -> String {
+    let mut text = String::from("services:\n");
+    for index in 0..services {
+        let port = 10_000 + index;
+        text.push_str(&format!(
+            "  kafka-{index}:\n    image: confluentinc/cp-kafka:7.5.0\n    environment:\n      \
+             KAFKA_BROKER_ID: {index}\n      KAFKA_ZOOKEEPER_CONNECT: zookeeper:2181\n      \
+             KAFKA_LISTENERS: PLAINTEXT://localhost:{port}\n      \
+             KAFKA_ADVERTISED_LISTENERS: PLAINTEXT://localhost:{port}\n      \
+             KAFKA_LOG_DIRS: /var/lib/kafka/data\n"
+        ));
+    }
+    text
+}
+
+/// The JSON findings of `rule` in a run's output.
+fn findings_of(output: &Output, rule: &str) -> Vec<serde_json::Value> {
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter(|finding| finding["rule"] == rule)
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn ten_thousand_services_sharing_a_directory_are_one_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    let services = 10_000;
+    std::fs::write(
+        dir.path().join("docker-compose.yml"),
+        compose_on_one_host(services),
+    )
+    .unwrap();
+    let args = ["check", "--format", "json", "docker-compose.yml"];
+    let output = kafkalint_guarded(&args, dir.path());
+    assert_sane(&output, &args);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    let shared = findings_of(&output, "shared-log-dir");
+    // One per directory, not one per pair (49,995,000), with a label on every service.
+    assert_eq!(shared.len(), 1);
+    assert_eq!(shared[0]["labels"].as_array().unwrap().len(), services);
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let total = report["diagnostics"].as_array().unwrap().len();
+    assert!(
+        total <= services,
+        "{total} findings for {services} services"
+    );
+}
+
+#[test]
+fn eighty_thousand_unknown_keys_and_twenty_thousand_clusters_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut broker = String::from(BROKER);
+    for n in 0..80_000 {
+        broker.push_str(&format!("log.retention.hourz{n}=1\n"));
+    }
+    std::fs::write(dir.path().join("server.properties"), broker).unwrap();
+    let args = ["check", "--format", "json", "server.properties"];
+    let output = kafkalint_guarded(&args, dir.path());
+    assert_sane(&output, &args);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    assert!(findings_of(&output, "unknown-key").len() <= 80_000);
+
+    let dir = tempfile::tempdir().unwrap();
+    let clusters = 20_000;
+    let mut toml = String::new();
+    for n in 0..clusters {
+        toml.push_str(&format!(
+            "[[clusters]]\nname = \"c{n}\"\nfiles = [\"c{n}/*.properties\"]\n\n"
+        ));
+    }
+    std::fs::write(dir.path().join("kafkalint.toml"), toml).unwrap();
+    for n in [0, clusters - 1] {
+        std::fs::create_dir(dir.path().join(format!("c{n}"))).unwrap();
+        std::fs::write(dir.path().join(format!("c{n}/server.properties")), BROKER).unwrap();
+    }
+    let args = ["check", "--format", "concise", "."];
+    let output = kafkalint_guarded(&args, dir.path());
+    assert_sane(&output, &args);
+    let stdout = text(&output.stdout);
+    assert!(stdout.contains("c19999/server.properties"), "{stdout}");
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
 }

@@ -1,5 +1,7 @@
 //! "Did you mean": the broker key nearest to a misspelt one, and the nearest of any names.
 
+use std::sync::{Arc, Mutex};
+
 use super::{KafkaVersion, keys};
 
 /// The known key of `version` nearest to `key`, when it is near enough to be a typo: within a
@@ -10,32 +12,97 @@ pub fn nearest_key(key: &str, version: KafkaVersion) -> Option<&'static str> {
     let mut words: Vec<&str> = lower.split('.').collect();
     words.sort_unstable();
     let mut best: Option<(usize, &'static str)> = None;
-    let candidates = keys(version)
-        .map(|(key, _)| key)
-        .chain(super::families::plugin_keys());
     let length = lower.chars().count();
-    for candidate in candidates {
+    let bag = Bag::of(&lower);
+    for candidate in candidates(version).iter() {
         // Each edit changes the length by at most one, and reordered words keep it: a candidate
         // whose length is further off than the budget cannot be near.
-        if candidate.chars().count().abs_diff(length) > budget {
+        if candidate.length.abs_diff(length) > budget {
             continue;
         }
-        let distance = if candidate == lower {
+        // Nor one whose letters differ by more than the budget allows (an edit changes at most
+        // two letter counts by one; reordered words change none): most candidates stop here,
+        // before the edit distance, so that a file of many unknown keys stays quick.
+        if bag.difference(&candidate.bag) > 2 * budget {
+            continue;
+        }
+        let distance = if candidate.key == lower {
             // Only the case differs: as near as a key gets.
             0
         } else {
-            edit_distance(&lower, candidate)
+            edit_distance(&lower, candidate.key)
         };
-        let distance = if distance > budget && same_words(&words, candidate) {
+        let distance = if distance > budget && same_words(&words, candidate.key) {
             budget
         } else {
             distance
         };
         if distance <= budget && best.is_none_or(|(d, _)| distance < d) {
-            best = Some((distance, candidate));
+            best = Some((distance, candidate.key));
         }
     }
     best.map(|(_, candidate)| candidate)
+}
+
+/// A known key with what the quick tests of [`nearest_key`] read of it.
+struct Candidate {
+    key: &'static str,
+    length: usize,
+    bag: Bag,
+}
+
+/// The keys of `version` and the plugin keys, measured once per release for the process.
+fn candidates(version: KafkaVersion) -> Arc<[Candidate]> {
+    static MEASURED: Mutex<Vec<(KafkaVersion, Arc<[Candidate]>)>> = Mutex::new(Vec::new());
+    let mut measured = MEASURED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((_, found)) = measured.iter().find(|(release, _)| *release == version) {
+        return Arc::clone(found);
+    }
+    let found: Arc<[Candidate]> = keys(version)
+        .map(|(key, _)| key)
+        .chain(super::families::plugin_keys())
+        .map(|key| Candidate {
+            key,
+            length: key.chars().count(),
+            bag: Bag::of(key),
+        })
+        .collect();
+    measured.push((version, Arc::clone(&found)));
+    found
+}
+
+/// How many times each character occurs (by bucket: letters, digits, separators, the rest).
+#[derive(Clone, Copy)]
+struct Bag([u8; 40]);
+
+impl Bag {
+    fn of(word: &str) -> Bag {
+        let mut counts = [0u8; 40];
+        // By character, as the edit distance counts: one edit moves at most two counts.
+        for c in word.chars() {
+            let bucket = match c.to_ascii_lowercase() {
+                c @ 'a'..='z' => c as usize - 'a' as usize,
+                c @ '0'..='9' => 26 + (c as usize - '0' as usize),
+                '.' => 36,
+                '-' => 37,
+                '_' => 38,
+                _ => 39,
+            };
+            counts[bucket] = counts[bucket].saturating_add(1);
+        }
+        Bag(counts)
+    }
+
+    /// The sum of the count differences: at least the edit distance's lower bound times two.
+    fn difference(&self, other: &Bag) -> usize {
+        self.0
+            .iter()
+            .zip(other.0.iter())
+            .map(|(a, b)| usize::from(a.abs_diff(*b)))
+            .sum()
+    }
 }
 
 /// How many edits still make a typo of `word`: more for longer words.

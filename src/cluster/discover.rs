@@ -218,7 +218,7 @@ pub fn discover_changed(
             .unwrap_or_default();
         let yaml = sources::is_yaml_name(&name);
         if yaml
-            && sources::read_named(path, file.path.clone(), file.bytes.clone())
+            && sources::read_named(path, file.path.clone(), file.bytes.to_vec())
                 .clusters
                 .is_empty()
         {
@@ -301,7 +301,7 @@ fn discover_from(
                 .unwrap_or_default();
             if sources::is_yaml_name(&name) {
                 let shown = file.path.clone();
-                let read = sources::read_named(path, file.path, file.bytes);
+                let read = sources::read_named(path, file.path, file.bytes.to_vec());
                 add_yaml(&mut found, read, declared_brokers, Some(&shown))?;
                 continue;
             }
@@ -357,7 +357,7 @@ fn discover_from(
                         yaml_by_dir
                             .entry(parent_dir(entry.path()))
                             .or_default()
-                            .push((file.path, file.bytes));
+                            .push((file.path, file.bytes.to_vec()));
                     }
                     continue;
                 }

@@ -3,7 +3,10 @@
 use std::fmt;
 use std::sync::Arc;
 
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
+use miette::{
+    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents,
+    NamedSource, SourceCode, SourceSpan, SpanContents,
+};
 
 use crate::Report;
 use crate::diagnostic::{Diagnostic, Label, Severity};
@@ -25,7 +28,7 @@ struct Rendered {
     url: Option<String>,
     help: Option<String>,
     severity: miette::Severity,
-    source: NamedSource<Arc<str>>,
+    source: NamedSource<Indexed>,
     labels: Vec<LabeledSpan>,
     related: Vec<Rendered>,
 }
@@ -95,33 +98,113 @@ fn labeled(text: &DisplayText, label: &Label, primary: bool) -> LabeledSpan {
     }
 }
 
-fn render_one(
-    report: &Report,
-    texts: &mut [Option<(DisplayText, Arc<str>)>],
-    diagnostic: &Diagnostic,
-) -> Rendered {
-    // Files in the order their first label appears.
-    let mut files: Vec<usize> = Vec::new();
-    for label in &diagnostic.labels {
-        if !files.contains(&label.file) {
-            files.push(label.file);
+/// Each file's display text is built and shared once, however many findings it has.
+fn display(report: &Report, file: usize) -> (DisplayText, Indexed) {
+    let text = report.files[file].display_text();
+    let shared = Indexed::new(Arc::from(text.text.as_str()));
+    (text, shared)
+}
+
+/// A display text with where its lines start. miette reads a snippet's context by scanning
+/// its source from the first byte, once a label: a finding with a label on each of thousands
+/// of nodes of one large file would scan the file thousands of times. This source hands it
+/// only the lines from a little before the label on, and shifts the answer back.
+#[derive(Debug, Clone)]
+struct Indexed {
+    text: Arc<str>,
+    /// Byte offset of each line start, as miette counts lines (`\n`, `\r`, `\r\n`).
+    line_starts: Arc<[usize]>,
+}
+
+impl Indexed {
+    fn new(text: Arc<str>) -> Indexed {
+        let bytes = text.as_bytes();
+        let mut line_starts = vec![0];
+        let mut at = 0;
+        while at < bytes.len() {
+            if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
+                at += 1;
+            }
+            if matches!(bytes[at], b'\r' | b'\n') {
+                line_starts.push(at + 1);
+            }
+            at += 1;
+        }
+        Indexed {
+            text,
+            line_starts: Arc::from(line_starts),
         }
     }
-    let mut parts = files.into_iter().map(|file| {
-        // Each file's display text is built and shared once, however many findings it has.
-        let (text, shared) = &*texts[file].get_or_insert_with(|| {
-            let text = report.files[file].display_text();
-            let shared = Arc::from(text.text.as_str());
-            (text, shared)
+}
+
+impl SourceCode for Indexed {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        // The line of the span's start, and a line start far enough before it that miette's
+        // scan from there sees every context line it would see from the top.
+        let line = self
+            .line_starts
+            .partition_point(|start| *start <= span.offset())
+            .saturating_sub(1);
+        let first = line.saturating_sub(context_lines_before + 1);
+        let base = self.line_starts[first];
+        let bytes = &self.text.as_bytes()[base..];
+        let shifted = SourceSpan::new(span.offset().saturating_sub(base).into(), span.len());
+        let found = bytes.read_span(&shifted, context_lines_before, context_lines_after)?;
+        let data: &'a [u8] = found.data();
+        Ok(Box::new(MietteSpanContents::new(
+            data,
+            SourceSpan::new((found.span().offset() + base).into(), found.span().len()),
+            found.line() + first,
+            found.column(),
+            found.line_count() + first,
+        )))
+    }
+}
+
+/// For each file, the first file of the report with the same path and the same bytes: the
+/// nodes read from one YAML file share its display text, built once.
+fn shown_as(report: &Report) -> Vec<usize> {
+    let mut first: std::collections::HashMap<(&str, *const u8), usize> =
+        std::collections::HashMap::new();
+    (0..report.files.len())
+        .map(|index| {
+            let file = &report.files[index];
+            *first
+                .entry((file.path.as_str(), file.bytes.as_ptr()))
+                .or_insert(index)
+        })
+        .collect()
+}
+
+fn render_one(
+    report: &Report,
+    texts: &mut [Option<(DisplayText, Indexed)>],
+    shown: &[usize],
+    diagnostic: &Diagnostic,
+) -> Rendered {
+    // Files in the order their first label appears, each with its labels. The nodes of one
+    // YAML file are shown each as a file of its own, from the one display text they share.
+    let mut files: Vec<usize> = Vec::new();
+    let mut by_file: std::collections::HashMap<usize, Vec<LabeledSpan>> =
+        std::collections::HashMap::new();
+    for (index, label) in diagnostic.labels.iter().enumerate() {
+        let labels = by_file.entry(label.file).or_insert_with(|| {
+            files.push(label.file);
+            Vec::new()
         });
-        let source = NamedSource::new(printable(&report.files[file].path), Arc::clone(shared));
-        let labels: Vec<LabeledSpan> = diagnostic
-            .labels
-            .iter()
-            .enumerate()
-            .filter(|(_, label)| label.file == file)
-            .map(|(index, label)| labeled(text, label, index == 0))
-            .collect();
+        let shared = shown[label.file];
+        let (text, _) = &*texts[shared].get_or_insert_with(|| display(report, shared));
+        labels.push(labeled(text, label, index == 0));
+    }
+    let mut parts = files.into_iter().map(|file| {
+        let (_, shared) = texts[shown[file]].as_ref().expect("built for its labels");
+        let source = NamedSource::new(printable(&report.files[file].path), shared.clone());
+        let labels = by_file.remove(&file).unwrap_or_default();
         (file, source, labels)
     });
     let (_, source, labels) = parts.next().expect("a diagnostic has a primary label");
@@ -171,27 +254,28 @@ pub fn draw_each(report: &Report, style: FullStyle) -> Vec<String> {
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(style.width)
         .with_links(false);
-    let mut texts: Vec<Option<(DisplayText, Arc<str>)>> =
+    let mut texts: Vec<Option<(DisplayText, Indexed)>> =
         (0..report.files.len()).map(|_| None).collect();
     // A file's display text is dropped after the last finding that shows it: a tree's
     // texts are never all in memory at once.
+    let shown = shown_as(report);
     let mut last_shown = vec![0; report.files.len()];
     for (index, diagnostic) in report.diagnostics.iter().enumerate() {
         for label in &diagnostic.labels {
-            last_shown[label.file] = index;
+            last_shown[shown[label.file]] = index;
         }
     }
     let mut drawn = Vec::with_capacity(report.diagnostics.len());
     for (index, diagnostic) in report.diagnostics.iter().enumerate() {
-        let rendered = render_one(report, &mut texts, diagnostic);
+        let rendered = render_one(report, &mut texts, &shown, diagnostic);
         let mut out = String::new();
         // Writing to a String cannot fail.
         let _ = handler.render_report(&mut out, &rendered);
         out.push('\n');
         drawn.push(out);
         for label in &diagnostic.labels {
-            if last_shown[label.file] == index {
-                texts[label.file] = None;
+            if last_shown[shown[label.file]] == index {
+                texts[shown[label.file]] = None;
             }
         }
     }

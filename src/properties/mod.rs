@@ -44,7 +44,27 @@ pub struct Comment {
 pub struct PropertiesFile {
     pub entries: Vec<Entry>,
     pub comments: Vec<Comment>,
+    /// The index of the last entry of each key, built on the first [`PropertiesFile::get`] of
+    /// a file with many entries: rules look keys up once per entry, which a scan would make
+    /// quadratic.
+    index: KeyIndex,
 }
+
+/// Key -> index of its last entry. Not part of what a file is: equal files may differ in
+/// whether it is built yet.
+#[derive(Debug, Clone, Default)]
+struct KeyIndex(std::sync::OnceLock<std::collections::HashMap<String, usize>>);
+
+impl PartialEq for KeyIndex {
+    fn eq(&self, _: &KeyIndex) -> bool {
+        true
+    }
+}
+
+impl Eq for KeyIndex {}
+
+/// Below this many entries a scan is as quick as a hash.
+const INDEXED_FROM: usize = 32;
 
 /// Why `Properties.load` would throw on this file; Kafka then refuses to start.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -58,7 +78,26 @@ pub struct ParseError {
 impl PropertiesFile {
     /// The entry that Kafka uses for `key`: the last one in the file.
     pub fn get(&self, key: &str) -> Option<&Entry> {
-        self.entries.iter().rev().find(|entry| entry.key == key)
+        if self.entries.len() < INDEXED_FROM {
+            return self.entries.iter().rev().find(|entry| entry.key == key);
+        }
+        let index = self.index.0.get_or_init(|| {
+            let mut index = std::collections::HashMap::with_capacity(self.entries.len());
+            for (at, entry) in self.entries.iter().enumerate() {
+                index.insert(entry.key.clone(), at);
+            }
+            index
+        });
+        index.get(key).and_then(|at| self.entries.get(*at))
+    }
+
+    /// A file of `entries` and `comments` (in file order; never changed after).
+    pub fn new(entries: Vec<Entry>, comments: Vec<Comment>) -> PropertiesFile {
+        PropertiesFile {
+            entries,
+            comments,
+            index: KeyIndex::default(),
+        }
     }
 
     /// The entries as `Properties` would hold them: one per key, the last one winning.

@@ -1,4 +1,7 @@
-//! `shared-log-dir`: two nodes on one machine that lock the same log directory.
+//! `shared-log-dir`: nodes on one machine that lock the same log directory, reported once per
+//! directory with a label on each node.
+
+use std::collections::BTreeMap;
 
 use super::support::{node_name, value_label};
 use super::{Context, Rule};
@@ -14,6 +17,10 @@ pub const RULE: Rule = Rule {
     check,
 };
 
+/// One node that locks a directory: the node and the setting that names the directory, with
+/// where they stand (the node among the placed nodes, the directory among the node's).
+type Holder<'a, 'n> = (&'n Node, &'n LockedDir<'a>, (usize, usize));
+
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let files = context.files;
     let version = cluster.target.version;
@@ -25,72 +32,89 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             Some((node, host, locked_dirs(files, node, version)))
         })
         .collect();
-    let mut diagnostics = Vec::new();
-    for (index, (second, host, second_dirs)) in placed.iter().enumerate() {
-        for (first, first_host, first_dirs) in &placed[..index] {
-            if first_host != host {
+    // (host, path) -> the nodes that lock it, in node order, each once: grouped by key rather
+    // than compared pairwise, so that many nodes on one host stay linear.
+    let mut by_dir: BTreeMap<(&str, &str), Vec<Holder>> = BTreeMap::new();
+    for (index, (node, host, dirs)) in placed.iter().enumerate() {
+        for (at, dir) in dirs.iter().enumerate() {
+            let Some(path) = comparable_path(&dir.path) else {
                 continue;
-            }
-            let mut reported: Vec<&str> = Vec::new();
-            for dir in second_dirs {
-                let Some(path) = comparable_path(&dir.path) else {
-                    continue;
-                };
-                if reported.contains(&path) {
-                    continue;
-                }
-                let Some(other) = first_dirs
-                    .iter()
-                    .find(|other| comparable_path(&other.path) == Some(path))
-                else {
-                    continue;
-                };
-                reported.push(path);
-                diagnostics.push(finding(files, (second, dir), (first, other), host, path));
+            };
+            let holders = by_dir.entry((host.as_str(), path)).or_default();
+            if holders
+                .last()
+                .is_none_or(|(_, _, (last, _))| *last != index)
+            {
+                holders.push((node, dir, (index, at)));
             }
         }
     }
-    diagnostics
+    let mut diagnostics: Vec<((usize, usize), Diagnostic)> = by_dir
+        .into_iter()
+        .filter(|(_, holders)| holders.len() > 1)
+        .map(|((host, path), holders)| (holders[1].2, finding(files, &holders, host, path)))
+        .collect();
+    // In the order a pairwise scan meets them: by the second node, then its directory.
+    diagnostics.sort_by_key(|(order, _)| *order);
+    diagnostics.into_iter().map(|(_, found)| found).collect()
 }
 
-fn finding(
-    files: &[SourceFile],
-    (second, dir): (&Node, &LockedDir),
-    (first, other): (&Node, &LockedDir),
-    host: &str,
-    path: &str,
-) -> Diagnostic {
-    let (second_name, first_name) = (node_name(files, second), node_name(files, first));
-    let labels: Vec<Label> = vec![
+/// One finding for every node on `host` that locks `path`: the second node's label first (it
+/// is the one a pair of nodes reports), then the first's, then the others'.
+fn finding(files: &[SourceFile], holders: &[Holder], host: &str, path: &str) -> Diagnostic {
+    let (second, dir, _) = holders[1];
+    let (first, other, _) = holders[0];
+    let names: Vec<String> = holders
+        .iter()
+        .map(|(node, _, _)| node_name(files, node))
+        .collect();
+    let label = |index: usize| {
+        let (node, dir, _) = holders[index];
+        let others = if holders.len() == 2 {
+            names[1 - index].clone()
+        } else {
+            format!("{} other nodes on `{host}`", holders.len() - 1)
+        };
         value_label(
-            second,
+            node,
             dir.key,
             &dir.effective,
-            format!("`{path}`, also used by {first_name}"),
-        ),
-        value_label(
-            first,
-            other.key,
-            &other.effective,
-            format!("`{path}`, also used by {second_name}"),
-        ),
-    ];
-    let keys = if dir.key == other.key {
-        String::new()
+            format!("`{path}`, also used by {others}"),
+        )
+    };
+    let mut labels: Vec<Label> = vec![label(1), label(0)];
+    labels.extend((2..holders.len()).map(label));
+    let mut keys: Vec<&str> = holders.iter().map(|(_, dir, _)| dir.key).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let keys = match keys.as_slice() {
+        [_] => String::new(),
+        _ if holders.len() == 2 => format!(" ({} and {})", dir.key, other.key),
+        _ => format!(" ({})", and_list(&keys)),
+    };
+    let message = if holders.len() == 2 {
+        format!(
+            "{} and {} run on one host (every listener of both names `{host}`) and both keep \
+             their data in `{path}`{keys}: Kafka locks the directory (`.lock`), so whichever starts second \
+             exits with \"Failed to acquire lock on file .lock in {path}\" and never \
+             joins the cluster",
+            names[1], names[0]
+        )
     } else {
-        format!(" ({} and {})", dir.key, other.key)
+        format!(
+            "{} nodes run on one host (every listener of each names `{host}`) and all keep their data in \
+             `{path}`{keys}: {}; Kafka locks the directory (`.lock`), so whichever starts first keeps it and \
+             every other exits with \"Failed to acquire lock on file .lock in {path}\" and never joins the cluster",
+            holders.len(),
+            and_list(&names)
+        )
     };
     Diagnostic {
         fix: None,
         rule: RULE.name,
         severity: Severity::Error,
         stops_startup: false,
-        message: format!(
-            "{second_name} and {first_name} run on one host (every listener of both names `{host}`) and both keep \
-             their data in `{path}`{keys}: Kafka locks the directory (`.lock`), so whichever starts second \
-             exits with \"Failed to acquire lock on file .lock in {path}\" and never \
-             joins the cluster"
-        ),
+        message,
         key: Some(dir.key.to_string()),
         labels,
         help: format!(
@@ -100,6 +124,15 @@ fn finding(
             other.key,
             node_suffix(files, first)
         ),
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(names: &[impl AsRef<str>]) -> String {
+    let names: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.join(""),
     }
 }
 

@@ -11,11 +11,12 @@ pub mod strimzi;
 pub mod yaml;
 
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::components::ComponentKind;
 use crate::diagnostic::{Diagnostic, Edit as FileEdit};
 use crate::properties::{Entry, PropertiesFile, Span};
-use crate::source::SourceFile;
+use crate::source::{SharedBytes, SourceFile};
 pub use yaml::Style;
 
 /// How a fix may replace a value: the style of the scalar it is written in.
@@ -104,8 +105,9 @@ pub struct YamlView {
     pub label: String,
     /// Value spans a fix may replace, with their style.
     pub editable: Vec<(Span, Style)>,
-    /// Every secret-looking value of the whole file, whichever service or resource holds it.
-    pub secrets: Vec<Span>,
+    /// Every secret-looking value of the whole file, whichever service or resource holds it
+    /// (shared by the file's nodes).
+    pub secrets: Arc<[Span]>,
     pub count_known: bool,
     /// `Some` when the YAML stands for a component of the cluster, not a node: which one. A
     /// YAML service is a component by its image, never by its keys.
@@ -113,8 +115,8 @@ pub struct YamlView {
     pub forbidden: Vec<Forbidden>,
     /// `Some` when the service's image tag says which Kafka release it runs.
     pub image_tag: Option<ImageTag>,
-    /// The node pools of the folder (kept to read the file again after a fix).
-    pub pools: Vec<strimzi::Pool>,
+    /// The node pools of the folder (kept to read the file again after a fix; shared).
+    pub pools: Arc<[strimzi::Pool]>,
 }
 
 /// The clusters, notes and errors of reading YAML files.
@@ -170,16 +172,19 @@ pub fn read_files(files: Vec<(String, Vec<u8>)>, extra_pools: &[strimzi::Pool]) 
             }
         }
     }
+    let pools: Arc<[strimzi::Pool]> = Arc::from(pools);
     for (path, bytes, documents) in parsed {
         let offset = usize::from(bytes.starts_with("\u{feff}".as_bytes())) * 3;
         // Validated as UTF-8 above; the documents were parsed from the text after its BOM.
         let text = std::str::from_utf8(&bytes).unwrap_or_default();
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let secrets: Vec<Span> = redact::hidden_spans(text, &documents)
+        let secrets: Arc<[Span]> = redact::hidden_spans(text, &documents)
             .into_iter()
             .map(|span| span.start + offset..span.end + offset)
             .collect();
-        let make = |spec: NodeSpec| view_file(&path, &bytes, spec, &secrets, &pools, offset);
+        // One copy of the file (and its secrets and pools) for all of its nodes.
+        let shared = SharedBytes::new(bytes);
+        let make = |spec: NodeSpec| view_file(&path, &shared, spec, &secrets, &pools, offset);
         let mut notes = Vec::new();
         if let Some(first) = documents.first()
             && first
@@ -252,10 +257,10 @@ pub fn read_named(path: &Path, display: String, bytes: Vec<u8>) -> Found {
 
 fn view_file(
     path: &str,
-    bytes: &[u8],
+    bytes: &SharedBytes,
     spec: NodeSpec,
-    secrets: &[Span],
-    pools: &[strimzi::Pool],
+    secrets: &Arc<[Span]>,
+    pools: &Arc<[strimzi::Pool]>,
     offset: usize,
 ) -> SourceFile {
     let shift = |span: &Span| span.start + offset..span.end + offset;
@@ -282,7 +287,7 @@ fn view_file(
                     .map(|edit| (shift(&entry.value_span), edit.style))
             })
             .collect(),
-        secrets: secrets.to_vec(),
+        secrets: Arc::clone(secrets),
         count_known: spec.count_known,
         component: spec.component.map(|component| ComponentService {
             image_span: shift(&component.image_span),
@@ -296,7 +301,7 @@ fn view_file(
                 ..forbidden
             })
             .collect(),
-        pools: pools.to_vec(),
+        pools: Arc::clone(pools),
         image_tag: spec.image_tag.map(|tag| ImageTag {
             span: shift(&tag.span),
             ..tag
@@ -304,11 +309,8 @@ fn view_file(
     };
     SourceFile::from_yaml(
         path.to_string(),
-        bytes.to_vec(),
-        PropertiesFile {
-            entries,
-            comments: Vec::new(),
-        },
+        bytes,
+        PropertiesFile::new(entries, Vec::new()),
         view,
     )
 }
@@ -403,7 +405,7 @@ pub fn reread(path: &str, bytes: Vec<u8>, view: &YamlView) -> SourceFile {
         .unwrap_or_else(|| {
             SourceFile::from_yaml(
                 path.to_string(),
-                bytes,
+                &SharedBytes::new(bytes),
                 PropertiesFile::default(),
                 view.clone(),
             )

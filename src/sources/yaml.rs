@@ -3,10 +3,15 @@
 //! Aliases (`*name`) are replaced by a copy of their anchor's node, so the spans of an aliased
 //! value point at the anchor's scalars; merge keys (`<<: *common`, or a list of them) add the
 //! merged mappings' entries that the mapping does not set itself, as YAML 1.1 merge keys do.
+//!
+//! Reading is bounded: copies made for aliases (an "alias bomb" of a few hundred bytes
+//! expands to gigabytes), nesting (every walk of the tree recurses) and a key repeated in one
+//! mapping (YAML 1.2 requires unique keys; Docker Compose refuses them) are each refused with
+//! an error that says where.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
+use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
 use crate::properties::Span;
@@ -117,14 +122,23 @@ impl Node {
     }
 }
 
-/// Why a file is not YAML, with where.
+/// Why a file is not YAML, or not YAML kafkalint reads, with where.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("not valid YAML: {message} (line {line}, column {column})")]
+#[error("{message} (line {line}, column {column})")]
 pub struct YamlError {
     pub message: String,
     pub line: usize,
     pub column: usize,
 }
+
+/// How deep collections may nest: every walk of the tree recurses once per level. Compose
+/// files and Strimzi resources nest about ten levels.
+pub const MAX_DEPTH: usize = 256;
+/// How many aliases a file may use: a compose file uses a few per service.
+pub const MAX_ALIASES: usize = 100_000;
+/// How much aliases may copy, counted as 64 bytes a node plus each scalar's length: about a
+/// million nodes, far above any real file, far below what exhausts memory.
+pub const MAX_EXPANSION: usize = 64 << 20;
 
 /// Parses every document of `text`.
 pub fn parse(text: &str) -> Result<Vec<Node>, YamlError> {
@@ -136,13 +150,26 @@ pub fn parse(text: &str) -> Result<Vec<Node>, YamlError> {
         anchors: HashMap::new(),
         documents: Vec::new(),
         extents: Vec::new(),
+        aliases: 0,
+        expansion: 0,
     };
+    // Events one by one rather than `Parser::load`, which recurses once per nesting level.
     let mut parser = Parser::new_from_str(text);
-    parser.load(&mut builder, true).map_err(|error| YamlError {
-        message: error.info().to_string(),
-        line: error.marker().line(),
-        column: error.marker().col() + 1,
-    })?;
+    loop {
+        let (event, mark) = parser.next_token().map_err(|error| YamlError {
+            message: format!("not valid YAML: {}", error.info()),
+            line: error.marker().line(),
+            column: error.marker().col() + 1,
+        })?;
+        if event == Event::StreamEnd {
+            break;
+        }
+        builder.on_event(event, mark).map_err(|message| YamlError {
+            message,
+            line: mark.line(),
+            column: mark.col() + 1,
+        })?;
+    }
     builder.close_extent(text.len());
     let extents = builder.extents;
     let mut documents = builder.documents;
@@ -202,10 +229,39 @@ fn line_starts(text: &str) -> Vec<usize> {
     starts
 }
 
-enum Open {
-    Seq(Vec<Node>, usize),
-    /// Entries, a key waiting for its value, the anchor.
-    Map(Vec<(Node, Node)>, Option<Node>, usize),
+/// What a node costs to copy, and how deep it nests (a scalar is 0).
+#[derive(Debug, Clone, Copy, Default)]
+struct Size {
+    weight: usize,
+    depth: usize,
+}
+
+impl Size {
+    fn of_scalar(value: &str) -> Size {
+        Size {
+            weight: 64 + value.len(),
+            depth: 0,
+        }
+    }
+
+    /// Takes in a child.
+    fn add(&mut self, child: Size) {
+        self.weight = self.weight.saturating_add(child.weight);
+        self.depth = self.depth.max(child.depth + 1);
+    }
+}
+
+/// A collection being read: its items or entries so far, its anchor, its size so far.
+struct Open {
+    kind: OpenKind,
+    anchor: usize,
+    size: Size,
+}
+
+enum OpenKind {
+    Seq(Vec<Node>),
+    /// Entries, a key waiting for its value, the scalar keys so far (to refuse a repeat).
+    Map(Vec<(Node, Node)>, Option<Node>, HashSet<String>),
 }
 
 struct Builder<'a> {
@@ -214,10 +270,13 @@ struct Builder<'a> {
     /// The line, column and byte offset of the last marker placed.
     cursor: std::cell::Cell<(usize, usize, usize)>,
     stack: Vec<Open>,
-    anchors: HashMap<usize, Node>,
+    anchors: HashMap<usize, (Node, Size)>,
     documents: Vec<Node>,
     /// The extent of every scalar so far; the last one is open until the next event.
     extents: Vec<Span>,
+    /// Aliases read so far, and what their copies weigh.
+    aliases: usize,
+    expansion: usize,
 }
 
 impl Builder<'_> {
@@ -230,18 +289,66 @@ impl Builder<'_> {
         }
     }
 
-    fn add(&mut self, node: Node, anchor: usize) {
-        if anchor > 0 {
-            self.anchors.insert(anchor, node.clone());
+    /// Adds a finished node to the open collection; refuses a key the mapping already has.
+    fn add(&mut self, node: Node, anchor: usize, size: Size) -> Result<(), String> {
+        if self.stack.len() + size.depth > MAX_DEPTH {
+            return Err(format!(
+                "YAML nested deeper than {MAX_DEPTH} levels: not read"
+            ));
         }
-        match self.stack.last_mut() {
-            None => self.documents.push(node),
-            Some(Open::Seq(items, _)) => items.push(node),
-            Some(Open::Map(entries, pending, _)) => match pending.take() {
-                None => *pending = Some(node),
+        if anchor > 0 {
+            self.anchors.insert(anchor, (node.clone(), size));
+        }
+        let Some(open) = self.stack.last_mut() else {
+            self.documents.push(node);
+            return Ok(());
+        };
+        open.size.add(size);
+        match &mut open.kind {
+            OpenKind::Seq(items) => items.push(node),
+            OpenKind::Map(entries, pending, keys) => match pending.take() {
+                None => {
+                    if let Some(key) = node.scalar()
+                        && !keys.insert(key.value.clone())
+                    {
+                        return Err(repeated_key(&key.value));
+                    }
+                    *pending = Some(node);
+                }
                 Some(key) => entries.push((key, node)),
             },
         }
+        Ok(())
+    }
+
+    /// The copy of an anchor's node for an alias, counted against the limits.
+    fn alias(&mut self, anchor: usize) -> Result<(Node, Size), String> {
+        // An unknown anchor is a scanner error already; a null stands in.
+        let Some((node, size)) = self.anchors.get(&anchor) else {
+            let null = Scalar {
+                value: String::new(),
+                style: Style::Plain,
+                span: 0..0,
+                exact: false,
+                extent: 0..0,
+                id: usize::MAX,
+            };
+            return Ok((Node::Scalar(null), Size::of_scalar("")));
+        };
+        self.aliases += 1;
+        self.expansion = self.expansion.saturating_add(size.weight);
+        if self.aliases > MAX_ALIASES {
+            return Err(format!(
+                "YAML uses more than {MAX_ALIASES} aliases: not read"
+            ));
+        }
+        if self.expansion > MAX_EXPANSION {
+            return Err(format!(
+                "YAML aliases expand to more than {} MiB: not read (an alias bomb?)",
+                MAX_EXPANSION >> 20
+            ));
+        }
+        Ok((node.clone(), *size))
     }
 
     /// The byte offset of a marker, from its line and column: yaml-rust2 0.13 counts the
@@ -340,44 +447,73 @@ fn closing_quote(bytes: &[u8], start: usize, double: bool) -> Option<usize> {
     None
 }
 
-impl MarkedEventReceiver for Builder<'_> {
-    fn on_event(&mut self, event: Event, mark: Marker) {
+/// The error for a key a mapping already has; the key is named when it reads as a name.
+fn repeated_key(key: &str) -> String {
+    let name_like = key.len() <= 64
+        && !key.is_empty()
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._-<".contains(&b));
+    if name_like {
+        format!("YAML mapping repeats the key `{key}` (keys of a mapping must be unique)")
+    } else {
+        "YAML mapping repeats a key (keys of a mapping must be unique)".to_string()
+    }
+}
+
+impl Builder<'_> {
+    fn on_event(&mut self, event: Event, mark: Marker) -> Result<(), String> {
         let at = self.offset(mark);
         self.close_extent(at);
         match event {
             Event::Scalar(value, style, anchor, _) => {
+                let size = Size::of_scalar(&value);
                 let scalar = self.scalar(value, style, mark);
                 self.extents.push(at..usize::MAX);
-                self.add(Node::Scalar(scalar), anchor);
+                self.add(Node::Scalar(scalar), anchor, size)
             }
             Event::Alias(anchor) => {
-                // An unknown anchor is a scanner error already; a null stands in.
-                let node = self.anchors.get(&anchor).cloned().unwrap_or_else(|| {
-                    Node::Scalar(Scalar {
-                        value: String::new(),
-                        style: Style::Plain,
-                        span: 0..0,
-                        exact: false,
-                        extent: 0..0,
-                        id: usize::MAX,
-                    })
-                });
-                self.add(node, 0);
+                let (node, size) = self.alias(anchor)?;
+                self.add(node, 0, size)
             }
-            Event::SequenceStart(anchor, _) => self.stack.push(Open::Seq(Vec::new(), anchor)),
-            Event::MappingStart(anchor, _) => self.stack.push(Open::Map(Vec::new(), None, anchor)),
-            Event::SequenceEnd => {
-                if let Some(Open::Seq(items, anchor)) = self.stack.pop() {
-                    self.add(Node::Seq(items), anchor);
-                }
+            Event::SequenceStart(anchor, _) => self.open(OpenKind::Seq(Vec::new()), anchor),
+            Event::MappingStart(anchor, _) => {
+                self.open(OpenKind::Map(Vec::new(), None, HashSet::new()), anchor)
             }
-            Event::MappingEnd => {
-                if let Some(Open::Map(entries, _, anchor)) = self.stack.pop() {
-                    self.add(Node::Map(merge(entries)), anchor);
-                }
+            Event::SequenceEnd | Event::MappingEnd => match self.stack.pop() {
+                Some(Open {
+                    kind: OpenKind::Seq(items),
+                    anchor,
+                    size,
+                }) => self.add(Node::Seq(items), anchor, size),
+                Some(Open {
+                    kind: OpenKind::Map(entries, _, _),
+                    anchor,
+                    size,
+                }) => self.add(Node::Map(merge(entries)), anchor, size),
+                None => Ok(()),
+            },
+            // Anchors name nodes of their own document only.
+            Event::DocumentStart => {
+                self.anchors.clear();
+                Ok(())
             }
-            _ => {}
+            _ => Ok(()),
         }
+    }
+
+    fn open(&mut self, kind: OpenKind, anchor: usize) -> Result<(), String> {
+        if self.stack.len() >= MAX_DEPTH {
+            return Err(format!(
+                "YAML nested deeper than {MAX_DEPTH} levels: not read"
+            ));
+        }
+        self.stack.push(Open {
+            kind,
+            anchor,
+            size: Size::default(),
+        });
+        Ok(())
     }
 }
 
@@ -408,12 +544,11 @@ fn merge(entries: Vec<(Node, Node)>) -> Vec<(Node, Node)> {
         }
     }
     let name = |node: &Node| node.scalar().map(|scalar| scalar.value.clone());
+    // Keys seen so far, by name: a set, so that merging many mappings stays linear.
+    let mut set: HashSet<Option<String>> = own.iter().map(|(key, _)| name(key)).collect();
     let mut result: Vec<(Node, Node)> = Vec::new();
     for (key, value) in merged.into_iter().flatten() {
-        let k = name(&key);
-        let set = own.iter().any(|(other, _)| name(other) == k)
-            || result.iter().any(|(other, _)| name(other) == k);
-        if !set {
+        if set.insert(name(&key)) {
             result.push((key, value));
         }
     }

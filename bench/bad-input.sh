@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Times kafkalint on the large and hostile inputs of the bad-input matrix, one run each, and
+# prints a markdown table of wall time, peak RSS, exit code and the first line of stderr.
+#
+#   bench/bad-input.sh
+#
+# Builds the release binary, generates every input under target/bench/bad-input/ (BENCH_DIR to
+# change it) and needs nothing beyond bash, python3, coreutils (timeout, mkfifo) and GNU time
+# (/usr/bin/time); it installs nothing. Each run is killed after BENCH_TIMEOUT seconds (default
+# 60) and shows `killed` then. Targets are printed PASS or MISS; the script fails only when a
+# tool is missing or the build fails, never on a missed target.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+out="${BENCH_DIR:-$root/target/bench}/bad-input"
+limit="${BENCH_TIMEOUT:-60}"
+for tool in cargo python3 timeout mkfifo; do
+    command -v "$tool" >/dev/null 2>&1 || { echo "bench/bad-input.sh: needs $tool" >&2; exit 1; }
+done
+[ -x /usr/bin/time ] || { echo "bench/bad-input.sh: needs GNU time (/usr/bin/time)" >&2; exit 1; }
+
+cd "$root"
+cargo build --release --quiet
+bin="$root/target/release/kafkalint"
+rm -rf "$out"
+mkdir -p "$out"
+python3 "$root/bench/bad_input.py" "$out"
+mkfifo "$out/fifo/server.properties"
+
+# name | seconds target (0: none) | folder to run in | arguments
+cases=(
+    "alias bomb, named|2|alias-bomb|check alias-bomb.yml"
+    "alias bomb, walked beside a broker|2|alias-bomb-walk|check ."
+    "alias bomb (merge keys), named|2|alias-bomb-merge|check docker-compose.yml"
+    "100,000 nested [ in YAML|2|deep|check flow.yml"
+    "100,000 nested - in YAML|2|deep|check block.yml"
+    "10,000-service compose|2|compose-10000|check docker-compose.yml"
+    "10,000-service compose, json|2|compose-10000|check --format json docker-compose.yml"
+    "10,000-service compose, one port|2|compose-10000-one-port|check docker-compose.yml"
+    "80,000 unknown keys|0|unknown-80000|check server.properties"
+    "1,000,000-line .properties|0|million|check server.properties"
+    "20,000 [[clusters]]|0|clusters-20000|check ."
+    "FIFO named .properties|2|fifo|check server.properties"
+)
+
+printf '| Input | Size | Wall (s) | Peak RSS (MB) | Exit | Target | stderr (first line) |\n'
+printf '| --- | ---: | ---: | ---: | ---: | --- | --- |\n'
+for case in "${cases[@]}"; do
+    IFS='|' read -r name target dir args <<<"$case"
+    size="$(du -sb --apparent-size "$out/$dir" 2>/dev/null | cut -f1)"
+    read -ra argv <<<"$args"
+    (
+        cd "$out/$dir"
+        # The FIFO has no writer: a reader that opens it would wait forever (timeout ends it).
+        /usr/bin/time -f '%e %M' -o "$out/time.txt" \
+            timeout -s KILL "$limit" "$bin" "${argv[@]}" >"$out/stdout.txt" 2>"$out/stderr.txt"
+    ) && code=0 || code=$?
+    # GNU time writes "Command exited with non-zero status N" first when the run fails.
+    read -r seconds kilobytes < <(tail -n 1 "$out/time.txt") || { seconds="?"; kilobytes=0; }
+    [[ "$seconds" =~ ^[0-9.]+$ ]] || { seconds="?"; kilobytes=0; }
+    [ "$code" -eq 137 ] && seconds="killed"
+    first="$( (grep -v '^Command ' "$out/stderr.txt" || true) | head -1 | cut -c1-110)"
+    verdict="-"
+    if [ "$target" != 0 ]; then
+        verdict="MISS"
+        if [ "$seconds" != killed ] && [ "$seconds" != "?" ] && python3 -c "import sys; sys.exit(0 if float('$seconds') < $target else 1)"; then
+            verdict="PASS (< ${target} s)"
+        fi
+    fi
+    printf '| %s | %s | %s | %d | %s | %s | %s |\n' "$name" "$(numfmt --to=iec "${size:-0}")" \
+        "$seconds" "$((kilobytes / 1024))" "$code" "$verdict" "${first//|/\\|}"
+done

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Writes the large and hostile inputs bench/bad-input.sh times, under the folder given.
+
+Each input is one folder: alias-bomb/ (a 9-level YAML alias bomb), alias-bomb-walk/ (the same
+as a compose file beside a broker, for a folder walk), alias-bomb-merge/ (the same through merge keys), deep/ (100,000 nested flow and block
+collections), compose-10000/ (10,000 Kafka services on one host sharing a log directory),
+unknown-80000/ (80,000 distinct unknown keys), million/ (1,000,000 lines under the 16 MiB cap),
+clusters-20000/ (a kafkalint.toml declaring 20,000 clusters, one broker file each) and fifo/
+(the script makes the FIFO itself). Deterministic: no randomness.
+"""
+
+import os
+import sys
+
+BROKER = """broker.id={id}
+zookeeper.connect=zk-1:2181,zk-2:2181,zk-3:2181/kafka
+listeners=PLAINTEXT://kafka-{id}:9092
+log.dirs=/var/lib/kafka/data
+offsets.topic.replication.factor=3
+transaction.state.log.replication.factor=3
+default.replication.factor=3
+min.insync.replicas=2
+"""
+
+COMPOSE_HEAD = "services:\n  kafka:\n    image: apache/kafka:3.9.0\n"
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+def alias_bomb():
+    """Nine anchors, each a list of ten aliases of the one before: 10^9 scalars expanded."""
+    lines = [COMPOSE_HEAD.rstrip("\n"), "a0: &a0 [" + ", ".join(["lol"] * 10) + "]"]
+    for level in range(1, 9):
+        lines.append(f"a{level}: &a{level} [" + ", ".join([f"*a{level - 1}"] * 10) + "]")
+    return "\n".join(lines) + "\n"
+
+
+def alias_bomb_merge():
+    """The same growth through merge keys: each mapping merges the one before and holds it
+    under nine keys of its own."""
+    lines = [COMPOSE_HEAD.rstrip("\n"), "m0: &m0 {" + ", ".join(f"k{i}: lol" for i in range(10)) + "}"]
+    for level in range(1, 9):
+        own = ", ".join(f"k{i}: *m{level - 1}" for i in range(1, 10))
+        lines.append(f"m{level}: &m{level} {{<<: *m{level - 1}, {own}}}")
+    return "\n".join(lines) + "\n"
+
+
+def compose(services, same_port=False):
+    """Kafka services that all advertise localhost (one machine) and keep their data in one
+    directory: every node shares it with every other."""
+    out = ["services:"]
+    for index in range(services):
+        port = 9092 if same_port else 10000 + index
+        out.append(
+            f"""  kafka-{index}:
+    image: confluentinc/cp-kafka:7.5.0
+    environment:
+      KAFKA_BROKER_ID: {index}
+      KAFKA_ZOOKEEPER_CONNECT: zookeeper:2181
+      KAFKA_LISTENERS: PLAINTEXT://localhost:{port}
+      KAFKA_ADVERTISED_LISTENERS: PLAINTEXT://localhost:{port}
+      KAFKA_LOG_DIRS: /var/lib/kafka/data
+      KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: 3"""
+        )
+    return "\n".join(out) + "\n"
+
+
+def main():
+    out = sys.argv[1]
+    write(f"{out}/alias-bomb/alias-bomb.yml", alias_bomb())
+    # In a walk, beside a broker: the broker is checked and the bomb passed over with a note.
+    write(f"{out}/alias-bomb-walk/docker-compose.yml", alias_bomb())
+    write(f"{out}/alias-bomb-walk/server.properties", BROKER.format(id=0))
+    write(f"{out}/alias-bomb-merge/docker-compose.yml", alias_bomb_merge())
+    write(f"{out}/deep/flow.yml", "x: " + "[" * 100_000 + "]" * 100_000 + "\n")
+    write(f"{out}/deep/block.yml", "- " * 100_000 + "x\n")
+    write(f"{out}/compose-10000/docker-compose.yml", compose(10_000))
+    write(f"{out}/compose-10000-one-port/docker-compose.yml", compose(10_000, same_port=True))
+    unknown = "".join(f"custom.setting{n}.value=1\n" for n in range(80_000))
+    write(f"{out}/unknown-80000/server.properties", BROKER.format(id=0) + unknown)
+    million = "".join(f"a.{n:06d}=1\n" for n in range(1_000_000))
+    write(f"{out}/million/server.properties", BROKER.format(id=0) + million)
+    toml = "".join(
+        f'[[clusters]]\nname = "c{n}"\nfiles = ["c{n}/*.properties"]\n\n' for n in range(20_000)
+    )
+    write(f"{out}/clusters-20000/kafkalint.toml", toml)
+    for n in range(20_000):
+        write(f"{out}/clusters-20000/c{n}/server-0.properties", BROKER.format(id=0))
+    os.makedirs(f"{out}/fifo", exist_ok=True)
+
+
+if __name__ == "__main__":
+    main()
