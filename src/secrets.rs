@@ -158,6 +158,13 @@ const SECRET_SEGMENTS: &[&str] = &["pw", "psw", "pin", "auth", "license", "licen
 
 /// Does the name hold a secret-like word, in any spelling?
 pub fn has_secret_word(name: &str) -> bool {
+    if name.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        // One word (most names in prose comments): nothing to squeeze.
+        return holds_any_ignoring_case(name, SECRET_WORDS)
+            || SECRET_SEGMENTS
+                .iter()
+                .any(|word| name.eq_ignore_ascii_case(word));
+    }
     let squeezed: String = name
         .chars()
         .filter(char::is_ascii_alphanumeric)
@@ -206,18 +213,39 @@ pub fn is_secret_key(key: &str) -> bool {
 /// `password = "..."` pairs in any spacing and quoting, `user_<name>="..."` (the users of
 /// Kafka's `PlainLoginModule`), and URLs with a password (`http://user:pa,ss@host`).
 pub fn looks_like_credential(value: &str) -> bool {
-    let lower = value.to_ascii_lowercase();
-    if lower.contains("loginmodule") || lower.contains("-----begin") || has_url_credentials(&lower)
-    {
+    if holds_any_ignoring_case(value, &["loginmodule", "-----begin"]) {
         return true;
     }
-    let squeezed: String = lower
+    if value.contains("://") && has_url_credentials(value) {
+        return true;
+    }
+    if !value.contains(['=', ':']) {
+        return false;
+    }
+    let squeezed: String = value
         .chars()
         .filter(|c| !c.is_whitespace() && !matches!(c, '"' | '\''))
+        .map(|c| c.to_ascii_lowercase())
         .collect();
     squeezed
         .match_indices(['=', ':'])
         .any(|(at, _)| names_a_secret(&squeezed[..at]))
+}
+
+/// Whether `text` holds one of `needles` (lower-case ASCII, none empty) in any case, in one
+/// pass and without allocating: this runs on every value and comment line output shows.
+fn holds_any_ignoring_case(text: &str, needles: &[&str]) -> bool {
+    let bytes = text.as_bytes();
+    (0..bytes.len()).any(|at| {
+        let first = bytes[at].to_ascii_lowercase();
+        needles.iter().any(|needle| {
+            let needle = needle.as_bytes();
+            needle[0] == first
+                && bytes
+                    .get(at..at + needle.len())
+                    .is_some_and(|window| window.eq_ignore_ascii_case(needle))
+        })
+    })
 }
 
 /// Whether the name that ends `before` (the text left of a `=` or `:`) is a credential's.
@@ -303,10 +331,9 @@ pub fn comment_mask(body: &str) -> Option<Range<usize>> {
     let is_name = token
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
-    let words = value.split_whitespace().count();
     let names_a_setting = has_secret_word(token)
         || (is_name && separated)
-        || (is_name && token.contains(['.', '_']) && words <= 2);
+        || (is_name && token.contains(['.', '_']) && value.split_whitespace().nth(2).is_none());
     if names_a_setting {
         let shown = name_kind(token) == KeyKind::Plain && !looks_like_credential(value);
         return (!shown).then_some(hidden);
@@ -318,27 +345,19 @@ pub fn comment_mask(body: &str) -> Option<Range<usize>> {
 /// Whether some word of prose names a secret (`password`, `pw`, `tokens`), in any case. Word
 /// by word: squeezed prose would find `pass` in `cap as sign`.
 fn speaks_of_a_secret(text: &str) -> bool {
-    text.split_whitespace().any(|word| {
-        let word: String = word
-            .chars()
-            .filter(char::is_ascii_alphanumeric)
-            .map(|c| c.to_ascii_lowercase())
-            .collect();
-        matches!(word.as_str(), "pass" | "pw" | "psw")
-            || [
-                "password",
-                "passwd",
-                "pasword",
-                "pwd",
-                "secret",
-                "token",
-                "credential",
-                "apikey",
-                "privatekey",
-            ]
-            .iter()
-            .any(|secret| word.contains(secret))
-    })
+    const WORDS: &[&str] = &[
+        "password", "passwd", "pasword", "pwd", "secret", "token", "credential", "apikey",
+        "privatekey",
+    ];
+    const SHORT_WORDS: &[&str] = &["pass", "pw", "psw"];
+    holds_any_ignoring_case(text, WORDS)
+        || (holds_any_ignoring_case(text, SHORT_WORDS)
+            && text.split_whitespace().any(|word| {
+                let word = word.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+                SHORT_WORDS
+                    .iter()
+                    .any(|short| word.eq_ignore_ascii_case(short))
+            }))
 }
 
 #[cfg(test)]
