@@ -305,10 +305,11 @@ fn repeats_a_service(files: &[(String, Vec<u8>)], path: &str) -> bool {
         .any(|(index, name)| names[..index].contains(name))
 }
 
-/// Words of the values the YAML reader itself marks as secret (`YamlView::secrets`) that
-/// output could not show by chance: eight bytes or more, letters and digits both, written
-/// once in all of `files`. Words are split at whitespace, quotes and `=;,:`, so that the
-/// password of a JAAS line is one.
+/// Words of the values the YAML reader itself hides (`YamlView::secrets`: every value it does
+/// not know to be safe) that output could not show by chance, nor derive from other settings
+/// (a listener made of a host name): ten ASCII letters and digits or more, with a digit, an
+/// upper-case and a lower-case letter, written once in all of `files`. Words are split at
+/// whitespace, quotes and `=;,:`, so that the password of a JAAS line is one.
 pub fn recognized_secrets(report: &Report, files: &[(String, Vec<u8>)]) -> Vec<String> {
     let mut secrets: Vec<String> = Vec::new();
     for file in &report.files {
@@ -319,9 +320,11 @@ pub fn recognized_secrets(report: &Report, files: &[(String, Vec<u8>)]) -> Vec<S
             };
             let words = text.split(|c: char| c.is_whitespace() || "\"'=;,:".contains(c));
             for word in words {
-                let credential_like = word.len() >= 8
+                let credential_like = word.len() >= 10
+                    && word.chars().all(|c| c.is_ascii_alphanumeric())
                     && word.contains(|c: char| c.is_ascii_digit())
-                    && word.contains(|c: char| c.is_ascii_alphabetic());
+                    && word.contains(|c: char| c.is_ascii_uppercase())
+                    && word.contains(|c: char| c.is_ascii_lowercase());
                 if !credential_like || secrets.iter().any(|known| known == word) {
                     continue;
                 }
