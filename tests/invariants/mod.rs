@@ -249,9 +249,6 @@ pub fn pipeline_holds(
             outputs.push(("diff", diff));
             outputs.extend(report_holds(&fixed.report));
         }
-        // A known bug, tolerated until it is fixed (issue 16): a compose file that names a
-        // service twice makes the fix fail its own verification.
-        Err(FixError::Bug { path, .. }) if repeats_a_service(&sources, &path) => {}
         Err(error @ FixError::Bug { .. }) => panic!("{error}"),
         // Nothing is written in memory; the other errors are about the file system.
         Err(_) => {}
@@ -276,35 +273,6 @@ fn parses(path: &str, bytes: &[u8]) -> bool {
         .is_ok_and(|text| yaml::parse(text.strip_prefix('\u{feff}').unwrap_or(text)).is_ok())
 }
 
-/// Whether the YAML file at `path` among `files` is a compose file whose `services` mapping
-/// names a service twice.
-fn repeats_a_service(files: &[(String, Vec<u8>)], path: &str) -> bool {
-    let Some((_, bytes)) = files.iter().find(|(known, _)| known == path) else {
-        return false;
-    };
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return false;
-    };
-    let Ok(documents) = yaml::parse(text.strip_prefix('\u{feff}').unwrap_or(text)) else {
-        return false;
-    };
-    let Some(services) = documents
-        .first()
-        .and_then(|document| document.get("services"))
-    else {
-        return false;
-    };
-    let names: Vec<Option<&str>> = services
-        .entries()
-        .iter()
-        .map(|(key, _)| key.text())
-        .collect();
-    names
-        .iter()
-        .enumerate()
-        .any(|(index, name)| names[..index].contains(name))
-}
-
 /// Words of the values the YAML reader itself hides (`YamlView::secrets`: every value it does
 /// not know to be safe) that output could not show by chance, nor derive from other settings
 /// (a listener made of a host name): ten ASCII letters and digits or more, with a digit, an
@@ -314,7 +282,7 @@ pub fn recognized_secrets(report: &Report, files: &[(String, Vec<u8>)]) -> Vec<S
     let mut secrets: Vec<String> = Vec::new();
     for file in &report.files {
         let Some(view) = &file.yaml else { continue };
-        for span in &view.secrets {
+        for span in view.secrets.iter() {
             let Some(Ok(text)) = file.bytes.get(span.clone()).map(std::str::from_utf8) else {
                 continue;
             };
