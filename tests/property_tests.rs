@@ -232,3 +232,221 @@ proptest! {
         }
     }
 }
+
+/// Compose files and Strimzi resources of the fixtures, and a compose file with secrets beside
+/// its findings: what the YAML property test mutates.
+const YAML_FIXTURES: &[&[u8]] = &[
+    include_bytes!("../fixtures/internal-topic-replication/bad-compose/docker-compose.yml"),
+    include_bytes!("../fixtures/internal-topic-replication/bad-compose-anchors/docker-compose.yml"),
+    include_bytes!(
+        "../fixtures/internal-topic-replication/bad-compose-bitnami-list/docker-compose.yml"
+    ),
+    include_bytes!(
+        "../fixtures/component-internal-topic-replication/bad-compose-connect/docker-compose.yml"
+    ),
+    include_bytes!("../fixtures/removed-key/bad-compose-image-4.0-zookeeper/docker-compose.yml"),
+    include_bytes!("../fixtures/internal-topic-replication/bad-strimzi-node-pools/kafka.yaml"),
+    include_bytes!("../fixtures/internal-topic-replication/bad-strimzi-replicas/kafka.yaml"),
+    include_bytes!("../fixtures/strimzi-forbidden-key/bad/kafka.yaml"),
+    b"services:\n  kafka-1:\n    image: apache/kafka:3.9.0\n    environment:\n      \
+      KAFKA_NODE_ID: 1\n      KAFKA_LOG_DIRS: /tmp/kafka-logs\n      \
+      KAFKA_SSL_KEYSTORE_PASSWORD: Zq7keystoreSecret\n      \
+      KAFKA_SASL_JAAS_CONFIG: org.apache.kafka.common.security.plain.PlainLoginModule required \
+      username=\"admin\" password=\"Zq7jaasSecret\";\n      \
+      KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: 1\n  kafka-2:\n    image: apache/kafka:3.9.0\n    \
+      environment:\n      - KAFKA_NODE_ID=2\n      - KAFKA_SSL_KEY_PASSWORD=Zq7keySecret\n      \
+      - KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR=1\n",
+];
+
+/// Snippets that steer the YAML reader into its corners: anchors, aliases, merge keys, flow
+/// collections, quoting, block scalars, comments, interpolation, documents, tabs, controls.
+const YAML_SNIPPETS: &[&str] = &[
+    ": ",
+    "- ",
+    "&a ",
+    "*a",
+    "<<: *a",
+    "{",
+    "}",
+    "[",
+    "]",
+    ", ",
+    "'",
+    "\"",
+    "\\",
+    "|",
+    ">-",
+    "# ",
+    "${X:-1}",
+    "$$",
+    "---\n",
+    "...\n",
+    "\t",
+    "\n",
+    "  ",
+    "=",
+    "KAFKA_",
+    "kafka",
+    "\u{1b}[31m",
+    "\u{202e}",
+    "\r\n",
+    "é",
+    "~",
+    "null",
+    "!!str ",
+    "? ",
+];
+
+/// One change to YAML bytes: a snippet inserted, a range removed, a line repeated, two lines
+/// swapped.
+#[derive(Debug, Clone)]
+enum Mutation {
+    Insert(prop::sample::Index, &'static str),
+    Remove(prop::sample::Index, usize),
+    RepeatLine(prop::sample::Index),
+    SwapLines(prop::sample::Index, prop::sample::Index),
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        (
+            any::<prop::sample::Index>(),
+            prop::sample::select(YAML_SNIPPETS)
+        )
+            .prop_map(|(at, snippet)| Mutation::Insert(at, snippet)),
+        (any::<prop::sample::Index>(), 1usize..12).prop_map(|(at, len)| Mutation::Remove(at, len)),
+        any::<prop::sample::Index>().prop_map(Mutation::RepeatLine),
+        (any::<prop::sample::Index>(), any::<prop::sample::Index>())
+            .prop_map(|(a, b)| Mutation::SwapLines(a, b)),
+    ]
+}
+
+fn mutate(bytes: &[u8], mutation: &Mutation) -> Vec<u8> {
+    let mut lines: Vec<Vec<u8>> = bytes
+        .split_inclusive(|b| *b == b'\n')
+        .map(<[u8]>::to_vec)
+        .collect();
+    match mutation {
+        Mutation::Insert(at, snippet) => {
+            let at = at.index(bytes.len() + 1);
+            return [&bytes[..at], snippet.as_bytes(), &bytes[at..]].concat();
+        }
+        Mutation::Remove(at, len) => {
+            let at = at.index(bytes.len() + 1);
+            let end = (at + len).min(bytes.len());
+            return [&bytes[..at], &bytes[end..]].concat();
+        }
+        Mutation::RepeatLine(at) if !lines.is_empty() => {
+            let at = at.index(lines.len());
+            lines.insert(at, lines[at].clone());
+        }
+        Mutation::SwapLines(a, b) if !lines.is_empty() => {
+            let (a, b) = (a.index(lines.len()), b.index(lines.len()));
+            lines.swap(a, b);
+        }
+        _ => {}
+    }
+    lines.concat()
+}
+
+/// Up to four YAML files (a fixture with a few mutations each) at paths a walk would read as
+/// compose files, Strimzi resources or a node file beside them.
+fn yaml_files() -> impl Strategy<Value = Vec<(String, Vec<u8>)>> {
+    let file = (
+        any::<u8>(),
+        prop::sample::select(YAML_FIXTURES),
+        prop::collection::vec(mutation(), 0..4),
+    );
+    prop::collection::vec(file, 1..4).prop_map(|files| {
+        let mut placed: Vec<(String, Vec<u8>)> = Vec::new();
+        for (index, (place, fixture, mutations)) in files.into_iter().enumerate() {
+            let bytes = mutations
+                .iter()
+                .fold(fixture.to_vec(), |bytes, m| mutate(&bytes, m));
+            let mut path = invariants::yaml_path_by_number(place, index);
+            if placed.iter().any(|(known, _)| *known == path) {
+                path = format!("more-{index}/{path}");
+            }
+            placed.push((path, bytes));
+        }
+        placed
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The whole check on mutated compose files and Strimzi resources: what the `yaml` fuzz
+    /// target checks (every format renders, `--fix` and `--diff` hold their own checks, no
+    /// value the reader knows to be secret is shown).
+    #[test]
+    fn yaml_sources_keep_the_pipeline_invariants(
+        files in yaml_files(),
+        version in any::<u8>(),
+        brokers in 0usize..5,
+    ) {
+        let options = Options {
+            brokers: Some(brokers).filter(|n| *n > 0),
+            kafka_version: invariants::version_by_number(version),
+            ..Options::default()
+        };
+        invariants::pipeline_holds(files, None, &options);
+    }
+}
+
+/// The in-memory check the YAML property test and fuzz target run reads compose files and
+/// Strimzi resources as a walk of their folder does: the same report, format for format.
+#[test]
+fn in_memory_yaml_is_read_as_a_walk_reads_it() {
+    let mut compared = 0;
+    for entry in std::fs::read_dir("fixtures").unwrap() {
+        let rule = entry.unwrap().path();
+        if !rule.is_dir() {
+            continue;
+        }
+        for case in std::fs::read_dir(rule).unwrap() {
+            let dir = case.unwrap().path();
+            if !dir.is_dir() {
+                continue;
+            }
+            let files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+                .unwrap()
+                .map(|file| file.unwrap().path())
+                .filter(|path| kafkalint::sources::is_yaml_name(&path.to_string_lossy()))
+                .map(|path| (path.display().to_string(), std::fs::read(&path).unwrap()))
+                .collect();
+            if files.is_empty() || dir.join("kafkalint.toml").exists() {
+                continue;
+            }
+            let options = Options::default();
+            let walked = kafkalint::check(std::slice::from_ref(&dir), &options).unwrap();
+            let in_memory = kafkalint::check_in_memory(files, None, &options);
+            assert_eq!(
+                invariants::render_all(&in_memory),
+                invariants::render_all(&walked),
+                "{}",
+                dir.display()
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared >= 10, "{compared} YAML fixtures compared");
+}
+
+/// What the YAML property test's secret check looks for: the values the reader marks secret,
+/// written once, here the three canaries of the secrets fixture.
+#[test]
+fn the_yaml_secret_check_knows_the_canaries() {
+    let files = vec![(
+        "compose/docker-compose.yml".to_string(),
+        YAML_FIXTURES.last().unwrap().to_vec(),
+    )];
+    let report = kafkalint::check_in_memory(files.clone(), None, &Options::default());
+    let secrets = invariants::recognized_secrets(&report, &files);
+    for canary in ["Zq7keystoreSecret", "Zq7jaasSecret", "Zq7keySecret"] {
+        assert!(
+            secrets.iter().any(|secret| secret == canary),
+            "{canary} not among {secrets:?}"
+        );
+    }
+}

@@ -609,6 +609,12 @@ fn add_yaml(
             });
         }
     }
+    add_yaml_read(found, read, declared_brokers);
+    Ok(())
+}
+
+/// Adds what walked YAML files gave (see [`add_yaml`]): their clusters and notes.
+fn add_yaml_read(found: &mut Discovered, read: sources::Found, declared_brokers: Option<usize>) {
     found.skipped.extend(read.notes);
     for (path, reason) in read.errors {
         if path.to_ascii_lowercase().contains("compose") {
@@ -621,7 +627,6 @@ fn add_yaml(
         let members: Vec<usize> = (start..found.files.len()).collect();
         push_clusters(found, name, &members, declared_brokers);
     }
-    Ok(())
 }
 
 fn parent_dir(path: &Path) -> PathBuf {
@@ -1005,14 +1010,34 @@ fn group_loners(files: &[SourceFile], loners: &[(PathBuf, usize)]) -> Vec<(Strin
 
 /// Files held in memory, `(path, bytes)`, grouped as a walk that met them at those paths
 /// would group them: one cluster per folder, lone nodes of sibling folders joined, files that
-/// are no node files passed over. Nothing is read from disk (for fuzzing and property tests).
+/// are no node files passed over, every compose file and Strimzi `Kafka` (read with the other
+/// YAML files of its folder) a cluster. Nothing is read from disk (for fuzzing and property
+/// tests).
 pub fn discover_in_memory(
     files: Vec<(String, Vec<u8>)>,
     declared_brokers: Option<usize>,
 ) -> Discovered {
     let mut found = Discovered::default();
+    let (yaml, properties): (Vec<_>, Vec<_>) = files
+        .into_iter()
+        .partition(|(path, _)| sources::is_yaml_name(path));
+    // As a walk does: YAML that may hold Kafka settings, read with its folder's, first.
+    let mut yaml_by_dir: BTreeMap<PathBuf, Vec<(String, Vec<u8>)>> = BTreeMap::new();
+    for (path, bytes) in yaml {
+        if sources::worth_reading(&bytes) {
+            let dir = parent_dir(Path::new(&path));
+            yaml_by_dir.entry(dir).or_default().push((path, bytes));
+        }
+    }
+    for (_, files) in yaml_by_dir {
+        add_yaml_read(
+            &mut found,
+            sources::read_files(files, &[]),
+            declared_brokers,
+        );
+    }
     let mut by_dir: BTreeMap<PathBuf, Vec<usize>> = BTreeMap::new();
-    for (path, bytes) in files {
+    for (path, bytes) in properties {
         let file = SourceFile::new(path, bytes);
         let path = Path::new(&file.path);
         let name = path

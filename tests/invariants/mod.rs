@@ -12,6 +12,7 @@ use kafkalint::fix::{self, FixError};
 use kafkalint::output::{self, FullStyle};
 use kafkalint::properties::{self, PropertiesFile};
 use kafkalint::source::SourceFile;
+use kafkalint::sources::yaml;
 use kafkalint::{Options, Report};
 
 /// A character that must never reach a terminal raw: every control character but line feed
@@ -206,17 +207,26 @@ pub fn report_holds(report: &Report) -> Vec<(&'static str, String)> {
     outputs
 }
 
-/// The whole check on in-memory files: [`report_holds`] for the report, then `--fix` in
-/// memory (a fix that fails its own verification is a bug) and `--diff`, and the report of
-/// the fixed files. Returns every output, the diff included.
+/// The whole check on in-memory files (`.properties`, compose files, Strimzi resources):
+/// [`report_holds`] for the report, then `--fix` in memory (a fix that fails its own
+/// verification is a bug) and `--diff`, and the report of the fixed files; no output shows a
+/// value the YAML reader knows to be secret ([`recognized_secrets`]). Returns every output,
+/// the diff included.
 pub fn pipeline_holds(
     files: Vec<(String, Vec<u8>)>,
     config: Option<Config>,
     options: &Options,
 ) -> Vec<(&'static str, String)> {
-    let count = files.len();
+    let sources = files.clone();
     let report = kafkalint::check_in_memory(files, config, options);
-    assert!(report.files.len() <= count);
+    for file in &report.files {
+        assert!(
+            sources.iter().any(|(path, _)| *path == file.path),
+            "{}: checked, but not given",
+            file.path
+        );
+    }
+    let secrets = recognized_secrets(&report, &sources);
     let mut outputs = report_holds(&report);
     match fix::fix(report, options) {
         Ok(fixed) => {
@@ -228,8 +238,9 @@ pub fn pipeline_holds(
                 );
                 // What a fix writes still parses as it did: a fix never breaks a file.
                 assert!(
-                    properties::parse(&change.after).is_ok()
-                        || properties::parse(&change.before).is_err()
+                    parses(&change.path, &change.after) || !parses(&change.path, &change.before),
+                    "{}: the fix breaks the file",
+                    change.path
                 );
             }
             let diff = fix::diff(&fixed);
@@ -242,7 +253,67 @@ pub fn pipeline_holds(
         // Nothing is written in memory; the other errors are about the file system.
         Err(_) => {}
     }
+    for (format, text) in &outputs {
+        for secret in &secrets {
+            assert!(
+                !text.contains(secret.as_str()),
+                "{format} shows the secret {secret:?}"
+            );
+        }
+    }
     outputs
+}
+
+/// Whether `bytes` read as the file at `path` is read does (`.properties` or YAML).
+fn parses(path: &str, bytes: &[u8]) -> bool {
+    if !kafkalint::sources::is_yaml_name(path) {
+        return properties::parse(bytes).is_ok();
+    }
+    std::str::from_utf8(bytes)
+        .is_ok_and(|text| yaml::parse(text.strip_prefix('\u{feff}').unwrap_or(text)).is_ok())
+}
+
+/// Words of the values the YAML reader itself hides (`YamlView::secrets`: every value it does
+/// not know to be safe) that output could not show by chance, nor derive from other settings
+/// (a listener made of a host name): ten ASCII letters and digits or more, with a digit, an
+/// upper-case and a lower-case letter, written once in all of `files`. Words are split at
+/// whitespace, quotes and `=;,:`, so that the password of a JAAS line is one.
+pub fn recognized_secrets(report: &Report, files: &[(String, Vec<u8>)]) -> Vec<String> {
+    let mut secrets: Vec<String> = Vec::new();
+    for file in &report.files {
+        let Some(view) = &file.yaml else { continue };
+        for span in view.secrets.iter() {
+            let Some(Ok(text)) = file.bytes.get(span.clone()).map(std::str::from_utf8) else {
+                continue;
+            };
+            let words = text.split(|c: char| c.is_whitespace() || "\"'=;,:".contains(c));
+            for word in words {
+                let credential_like = word.len() >= 10
+                    && word.chars().all(|c| c.is_ascii_alphanumeric())
+                    && word.contains(|c: char| c.is_ascii_digit())
+                    && word.contains(|c: char| c.is_ascii_uppercase())
+                    && word.contains(|c: char| c.is_ascii_lowercase());
+                if !credential_like || secrets.iter().any(|known| known == word) {
+                    continue;
+                }
+                let written: usize = files
+                    .iter()
+                    .map(|(_, bytes)| occurrences(bytes, word.as_bytes()))
+                    .sum();
+                if written == 1 {
+                    secrets.push(word.to_string());
+                }
+            }
+        }
+    }
+    secrets
+}
+
+fn occurrences(haystack: &[u8], needle: &[u8]) -> usize {
+    haystack
+        .windows(needle.len())
+        .filter(|window| *window == needle)
+        .count()
 }
 
 /// The release to check against, chosen by a number: none (what the files show) or one the
@@ -302,6 +373,54 @@ pub fn pipeline_input(data: &[u8]) -> Option<PipelineInput> {
         let mut path = path_by_number(*place, index);
         if files.iter().any(|(known, _)| *known == path) {
             path = path.replace(".properties", &format!("-{index}.properties"));
+        }
+        files.push((path, bytes.to_vec()));
+    }
+    let options = Options {
+        brokers: Some(usize::from(brokers % 8)).filter(|n| *n > 0),
+        kafka_version: version_by_number(version),
+        ..Options::default()
+    };
+    Some((files, config, options))
+}
+
+/// Where an in-memory YAML file lies, chosen by a number: compose files under the names
+/// Compose looks for and another, Strimzi resources (a `Kafka`, node pools beside it), and a
+/// `.properties` node file in a compose folder. `index` keeps the paths of one input apart.
+pub fn yaml_path_by_number(number: u8, index: usize) -> String {
+    match number % 8 {
+        0 => "compose/docker-compose.yml".into(),
+        1 => "compose/compose.yaml".into(),
+        2 => "docker-compose.yml".into(),
+        3 => format!("compose/kafka-{index}.yml"),
+        4 => "strimzi/kafka.yaml".into(),
+        5 => "strimzi/kafka-node-pools.yaml".into(),
+        6 => format!("strimzi/cluster-{index}.yml"),
+        _ => format!("compose/server-{index}.properties"),
+    }
+}
+
+/// Fuzz input for the YAML sources: the header of [`pipeline_input`], then up to 6 files
+/// separated by 0x1E, each led by a byte choosing its path ([`yaml_path_by_number`]): a
+/// compose file, a Strimzi resource, or a node file beside them.
+pub fn yaml_input(data: &[u8]) -> Option<PipelineInput> {
+    let (header, rest) = data.split_first_chunk::<3>()?;
+    let [version, brokers, flags] = *header;
+    let mut records = rest.split(|b| *b == 0x1e);
+    let config = if flags & 1 == 1 {
+        config_from(records.next()?)
+    } else {
+        None
+    };
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    for (index, record) in records.take(6).enumerate() {
+        let Some((place, bytes)) = record.split_first() else {
+            continue;
+        };
+        let mut path = yaml_path_by_number(*place, index);
+        if files.iter().any(|(known, _)| *known == path) {
+            let (stem, extension) = path.rsplit_once('.').unwrap_or((&path, ""));
+            path = format!("{stem}-{index}.{extension}");
         }
         files.push((path, bytes.to_vec()));
     }
