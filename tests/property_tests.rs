@@ -170,14 +170,9 @@ proptest! {
     fn the_pipeline_never_panics_and_renders_every_format(
         files in cluster_files(),
         version in any::<u8>(),
-        brokers in 0usize..5,
+        brokers in 0u8..5,
     ) {
-        let options = Options {
-            brokers: Some(brokers).filter(|n| *n > 0),
-            kafka_version: invariants::version_by_number(version),
-            ..Options::default()
-        };
-        invariants::pipeline_holds(files, None, &options);
+        invariants::pipeline_holds(files, None, &invariants::options_for(version, brokers));
     }
 }
 
@@ -383,14 +378,9 @@ proptest! {
     fn yaml_sources_keep_the_pipeline_invariants(
         files in yaml_files(),
         version in any::<u8>(),
-        brokers in 0usize..5,
+        brokers in 0u8..5,
     ) {
-        let options = Options {
-            brokers: Some(brokers).filter(|n| *n > 0),
-            kafka_version: invariants::version_by_number(version),
-            ..Options::default()
-        };
-        invariants::pipeline_holds(files, None, &options);
+        invariants::pipeline_holds(files, None, &invariants::options_for(version, brokers));
     }
 }
 

@@ -357,6 +357,16 @@ pub type PipelineInput = (Vec<(String, Vec<u8>)>, Option<Config>, Options);
 /// release ([`version_by_number`]), broker count (`n % 8`, 0 for none), flags (bit 0: the
 /// first record is a `kafkalint.toml`).
 pub fn pipeline_input(data: &[u8]) -> Option<PipelineInput> {
+    records_input(data, 8, path_by_number)
+}
+
+/// A header and files separated by 0x1E, at most `most` of them, each placed by
+/// `path_of(its first byte, its index)`; two files placed alike are told apart by the index.
+fn records_input(
+    data: &[u8],
+    most: usize,
+    path_of: fn(u8, usize) -> String,
+) -> Option<PipelineInput> {
     let (header, rest) = data.split_first_chunk::<3>()?;
     let [version, brokers, flags] = *header;
     let mut records = rest.split(|b| *b == 0x1e);
@@ -366,22 +376,28 @@ pub fn pipeline_input(data: &[u8]) -> Option<PipelineInput> {
         None
     };
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
-    for (index, record) in records.take(8).enumerate() {
+    for (index, record) in records.take(most).enumerate() {
         let Some((place, bytes)) = record.split_first() else {
             continue;
         };
-        let mut path = path_by_number(*place, index);
+        let mut path = path_of(*place, index);
         if files.iter().any(|(known, _)| *known == path) {
-            path = path.replace(".properties", &format!("-{index}.properties"));
+            let (stem, extension) = path.rsplit_once('.').unwrap_or((&path, ""));
+            path = format!("{stem}-{index}.{extension}");
         }
         files.push((path, bytes.to_vec()));
     }
-    let options = Options {
+    Some((files, config, options_for(version, brokers)))
+}
+
+/// The options a fuzz or property input's header asks for: a release by number, `--brokers`
+/// (`n % 8`, 0 for none).
+pub fn options_for(version: u8, brokers: u8) -> Options {
+    Options {
         brokers: Some(usize::from(brokers % 8)).filter(|n| *n > 0),
         kafka_version: version_by_number(version),
         ..Options::default()
-    };
-    Some((files, config, options))
+    }
 }
 
 /// Where an in-memory YAML file lies, chosen by a number: compose files under the names
@@ -404,30 +420,5 @@ pub fn yaml_path_by_number(number: u8, index: usize) -> String {
 /// separated by 0x1E, each led by a byte choosing its path ([`yaml_path_by_number`]): a
 /// compose file, a Strimzi resource, or a node file beside them.
 pub fn yaml_input(data: &[u8]) -> Option<PipelineInput> {
-    let (header, rest) = data.split_first_chunk::<3>()?;
-    let [version, brokers, flags] = *header;
-    let mut records = rest.split(|b| *b == 0x1e);
-    let config = if flags & 1 == 1 {
-        config_from(records.next()?)
-    } else {
-        None
-    };
-    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
-    for (index, record) in records.take(6).enumerate() {
-        let Some((place, bytes)) = record.split_first() else {
-            continue;
-        };
-        let mut path = yaml_path_by_number(*place, index);
-        if files.iter().any(|(known, _)| *known == path) {
-            let (stem, extension) = path.rsplit_once('.').unwrap_or((&path, ""));
-            path = format!("{stem}-{index}.{extension}");
-        }
-        files.push((path, bytes.to_vec()));
-    }
-    let options = Options {
-        brokers: Some(usize::from(brokers % 8)).filter(|n| *n > 0),
-        kafka_version: version_by_number(version),
-        ..Options::default()
-    };
-    Some((files, config, options))
+    records_input(data, 6, yaml_path_by_number)
 }
