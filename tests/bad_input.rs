@@ -1026,3 +1026,26 @@ fn eighty_thousand_unknown_keys_and_twenty_thousand_clusters_end() {
     assert!(stdout.contains("c19999/server.properties"), "{stdout}");
     assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
 }
+
+/// A walked Strimzi resource that cannot be read (here, a key repeated in `spec.kafka.config`,
+/// which Kubernetes' strict field validation refuses too) is said in one line, never dropped in
+/// silence.
+#[test]
+fn a_walked_strimzi_resource_that_cannot_be_read_is_noted() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("kafka.yaml"),
+        "apiVersion: kafka.strimzi.io/v1beta2\nkind: Kafka\nmetadata:\n  name: my\nspec:\n  kafka:\n    replicas: 3\n    config:\n      num.partitions: 3\n      num.partitions: 4\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("server-0.properties"), BROKER).unwrap();
+    let args = ["check", "--format", "concise", "."];
+    let output = kafkalint(&args, dir.path());
+    assert_sane(&output, &args);
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains("skipped kafka.yaml: YAML mapping repeats the key `num.partitions`")
+            && stderr.contains("(line 10, column 7)"),
+        "{stderr}"
+    );
+}

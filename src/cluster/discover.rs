@@ -587,7 +587,7 @@ pub fn discover_buffer(
 
 /// Adds what YAML files gave: their nodes, one cluster per compose file or Strimzi `Kafka`,
 /// and notes on what was passed over. A `named` file (its path) that gives no cluster, or is
-/// no YAML, is an error; a walked one that is no YAML is noted when its name says compose.
+/// no YAML, is an error; a walked one that is no YAML is noted.
 fn add_yaml(
     found: &mut Discovered,
     read: sources::Found,
@@ -616,10 +616,10 @@ fn add_yaml(
 /// Adds what walked YAML files gave (see [`add_yaml`]): their clusters and notes.
 fn add_yaml_read(found: &mut Discovered, read: sources::Found, declared_brokers: Option<usize>) {
     found.skipped.extend(read.notes);
+    // Only files that look like compose files or Strimzi resources are read: one that cannot
+    // be is said in one line, never dropped in silence (a repeated key, an alias bomb).
     for (path, reason) in read.errors {
-        if path.to_ascii_lowercase().contains("compose") {
-            found.skipped.push(format!("{path}: {reason}"));
-        }
+        found.skipped.push(format!("{path}: {reason}"));
     }
     for (name, files) in read.clusters {
         let start = found.files.len();
