@@ -36,6 +36,14 @@ enum Shared {
 /// One bind of a group: the node (among the read nodes) and the endpoint (among its binds).
 type Holder = (usize, usize);
 
+/// A finding, where a pairwise scan meets it (nodes, then binds), and its pair of nodes and
+/// port when it has two nodes.
+type Found = (
+    (usize, usize, usize, usize),
+    Option<(usize, usize, i32)>,
+    Diagnostic,
+);
+
 /// Why the listeners of a group of nodes take one socket.
 enum Clash {
     /// They bind one explicit address, as the first node writes it.
@@ -49,20 +57,26 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let nodes = NodeEndpoints::read_all(cluster, files, |node| {
         is_fragment(files, node) || any_placeholder(files, node, ENDPOINT_KEYS)
     });
-    let mut found: Vec<((usize, usize, usize, usize), Diagnostic)> = group_binds(&nodes)
+    let mut found: Vec<Found> = group_binds(&nodes)
         .into_iter()
         .filter_map(|(shared, binds)| {
             let (holders, clash) = clashing(&nodes, shared, &binds)?;
             let (first, second) = (holders[0], holders[1]);
             let order = (first.0, second.0, first.1, second.1);
-            Some((order, report(files, &nodes, &holders, clash)))
+            let port = nodes[first.0].bound()[first.1].port;
+            let pair = (holders.len() == 2).then_some((first.0, second.0, port));
+            Some((order, pair, report(files, &nodes, &holders, clash)))
         })
         .collect();
     // In the order a pairwise scan meets them: by the first node, the second, then their binds.
-    found.sort_by_key(|(order, _)| *order);
+    found.sort_by_key(|(order, _, _)| *order);
+    // A node that binds one port twice (IPv4 and IPv6) can meet another in an address group and
+    // a machine group: a pair is reported once per port, the first way the scan meets it.
+    let mut pairs = BTreeSet::new();
     found
         .into_iter()
-        .map(|(_, diagnostic)| diagnostic)
+        .filter(|(_, pair, _)| pair.is_none_or(|pair| pairs.insert(pair)))
+        .map(|(_, _, diagnostic)| diagnostic)
         .collect()
 }
 
