@@ -37,6 +37,7 @@ cases=(
     "10,000-service compose|2|compose-10000|check docker-compose.yml"
     "10,000-service compose, json|2|compose-10000|check --format json docker-compose.yml"
     "10,000-service compose, one port|2|compose-10000-one-port|check docker-compose.yml"
+    "10,000-service compose, all binding :9092|2|compose-10000-bind-all|check docker-compose.yml"
     "80,000 unknown keys|0|unknown-80000|check server.properties"
     "1,000,000-line .properties|0|million|check server.properties"
     "20,000 [[clusters]]|0|clusters-20000|check ."

@@ -3,7 +3,8 @@
 
 Each input is one folder: alias-bomb/ (a 9-level YAML alias bomb), alias-bomb-walk/ (the same
 as a compose file beside a broker, for a folder walk), alias-bomb-merge/ (the same through merge keys), deep/ (100,000 nested flow and block
-collections), compose-10000/ (10,000 Kafka services on one host sharing a log directory),
+collections), compose-10000/ (10,000 Kafka services on one host sharing a log directory; -one-port/:
+all on localhost:9092; -bind-all/: all binding port 9092, each advertising a port of its own),
 unknown-80000/ (80,000 distinct unknown keys), million/ (1,000,000 lines under the 16 MiB cap),
 clusters-20000/ (a kafkalint.toml declaring 20,000 clusters, one broker file each) and fifo/
 (the script makes the FIFO itself). Deterministic: no randomness.
@@ -49,19 +50,22 @@ def alias_bomb_merge():
     return "\n".join(lines) + "\n"
 
 
-def compose(services, same_port=False):
+def compose(services, same_port=False, bind_all=False):
     """Kafka services that all advertise localhost (one machine) and keep their data in one
-    directory: every node shares it with every other."""
+    directory: every node shares it with every other. `same_port`: all bind and advertise
+    localhost:9092 (copies of one address); `bind_all`: each advertises a port of its own but
+    all bind port 9092 on every interface (every node clashes with every other)."""
     out = ["services:"]
     for index in range(services):
         port = 9092 if same_port else 10000 + index
+        bound = "PLAINTEXT://:9092" if bind_all else f"PLAINTEXT://localhost:{port}"
         out.append(
             f"""  kafka-{index}:
     image: confluentinc/cp-kafka:7.5.0
     environment:
       KAFKA_BROKER_ID: {index}
       KAFKA_ZOOKEEPER_CONNECT: zookeeper:2181
-      KAFKA_LISTENERS: PLAINTEXT://localhost:{port}
+      KAFKA_LISTENERS: {bound}
       KAFKA_ADVERTISED_LISTENERS: PLAINTEXT://localhost:{port}
       KAFKA_LOG_DIRS: /var/lib/kafka/data
       KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: 3"""
@@ -80,6 +84,7 @@ def main():
     write(f"{out}/deep/block.yml", "- " * 100_000 + "x\n")
     write(f"{out}/compose-10000/docker-compose.yml", compose(10_000))
     write(f"{out}/compose-10000-one-port/docker-compose.yml", compose(10_000, same_port=True))
+    write(f"{out}/compose-10000-bind-all/docker-compose.yml", compose(10_000, bind_all=True))
     unknown = "".join(f"custom.setting{n}.value=1\n" for n in range(80_000))
     write(f"{out}/unknown-80000/server.properties", BROKER.format(id=0) + unknown)
     million = "".join(f"a.{n:06d}=1\n" for n in range(1_000_000))

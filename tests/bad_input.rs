@@ -941,14 +941,23 @@ fn a_repeated_mapping_key_is_refused_with_its_line_and_never_fixed() {
 /// `services` Kafka services that all advertise localhost on ports of their own and keep
 /// their data in one directory.
 fn compose_on_one_host(services: usize) -> String {
+    compose_services(services, |index| {
+        let own = format!("PLAINTEXT://localhost:{}", 10_000 + index);
+        (own.clone(), own)
+    })
+}
+
+/// `services` Kafka services that keep their data in one directory, with the `listeners` and
+/// `advertised.listeners` that `listeners(index)` gives each.
+fn compose_services(services: usize, listeners: impl Fn(usize) -> (String, String)) -> String {
     let mut text = String::from("services:\n");
     for index in 0..services {
-        let port = 10_000 + index;
+        let (bound, advertised) = listeners(index);
         text.push_str(&format!(
             "  kafka-{index}:\n    image: confluentinc/cp-kafka:7.5.0\n    environment:\n      \
              KAFKA_BROKER_ID: {index}\n      KAFKA_ZOOKEEPER_CONNECT: zookeeper:2181\n      \
-             KAFKA_LISTENERS: PLAINTEXT://localhost:{port}\n      \
-             KAFKA_ADVERTISED_LISTENERS: PLAINTEXT://localhost:{port}\n      \
+             KAFKA_LISTENERS: {bound}\n      \
+             KAFKA_ADVERTISED_LISTENERS: {advertised}\n      \
              KAFKA_LOG_DIRS: /var/lib/kafka/data\n"
         ));
     }
@@ -1047,5 +1056,111 @@ fn a_walked_strimzi_resource_that_cannot_be_read_is_noted() {
         stderr.contains("skipped kafka.yaml: YAML mapping repeats the key `num.partitions`")
             && stderr.contains("(line 10, column 7)"),
         "{stderr}"
+    );
+}
+
+#[test]
+fn ten_thousand_services_binding_one_port_are_one_finding() {
+    let services = 10_000;
+    // Each advertises localhost on a port of its own (one machine) and binds 9092 on every
+    // interface: one finding for the port, not one per pair (49,995,000).
+    let compose = compose_services(services, |index| {
+        let advertised = format!("PLAINTEXT://localhost:{}", 10_000 + index);
+        ("PLAINTEXT://:9092".to_owned(), advertised)
+    });
+    let output = json_check_of_compose(&compose);
+    let clashes = findings_of(&output, "port-clash-on-host");
+    assert_eq!(clashes.len(), 1);
+    assert_eq!(clashes[0]["labels"].as_array().unwrap().len(), services);
+    let message = clashes[0]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(
+            "10000 nodes advertise the same hosts, so they run on one machine, and all bind port \
+             9092 there: broker 0 "
+        ),
+        "{}",
+        &message[..200]
+    );
+    assert_linear(&output, services);
+
+    // Copies that all advertise localhost:9092 as well: one machine, but one address, which
+    // `shared-advertised-address` reports once; the port clash is left to it.
+    let one_address = "PLAINTEXT://localhost:9092";
+    let compose = compose_services(services, |_| {
+        (one_address.to_owned(), one_address.to_owned())
+    });
+    let output = json_check_of_compose(&compose);
+    assert_eq!(findings_of(&output, "port-clash-on-host").len(), 0);
+    let shared = findings_of(&output, "shared-advertised-address");
+    assert_eq!(shared.len(), 1);
+    assert_eq!(shared[0]["labels"].as_array().unwrap().len(), services);
+    assert_linear(&output, services);
+}
+
+#[test]
+fn three_nodes_on_one_port_are_one_finding_that_counts_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let broker = |id: u32, bound: &str, advertised: &str| {
+        format!(
+            "broker.id={id}\nzookeeper.connect=zk:2181\nlog.dirs=/var/lib/kafka/data-{id}\n\
+             listeners=PLAINTEXT://{bound}\nadvertised.listeners=PLAINTEXT://{advertised}\n"
+        )
+    };
+    let write = |id: u32, bound: &str, advertised: &str| {
+        let name = dir.path().join(format!("server-{id}.properties"));
+        std::fs::write(name, broker(id, bound, advertised)).unwrap();
+    };
+    let clashes = || {
+        let args = ["check", "--format", "json", "."];
+        let output = kafkalint_guarded(&args, dir.path());
+        assert_sane(&output, &args);
+        findings_of(&output, "port-clash-on-host")
+    };
+    // Two copies (one advertised address): no port clash, as for a pair.
+    write(1, ":9092", "localhost:9092");
+    write(2, ":9092", "localhost:9092");
+    assert_eq!(clashes().len(), 0);
+    // A third node on the machine binds the port too: one finding for the three.
+    write(3, ":9092", "localhost:9093");
+    let found = clashes();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["labels"].as_array().unwrap().len(), 3);
+    let message = found[0]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("3 nodes advertise the same hosts"),
+        "{message}"
+    );
+    // Three nodes that bind one address of the network, on machines of their own.
+    write(1, "kafka-1:9092", "kafka-1:9092");
+    write(2, "kafka-1:9092", "kafka-2:9092");
+    write(3, "KAFKA-1:9092", "kafka-3:9092");
+    let found = clashes();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["labels"].as_array().unwrap().len(), 3);
+    let message = found[0]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("3 nodes all bind kafka-1:9092, an address of one machine: broker 1"),
+        "{message}"
+    );
+}
+
+/// A `--format json` run on a compose file, which ends within the hang guard with findings.
+fn json_check_of_compose(compose: &str) -> Output {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("docker-compose.yml"), compose).unwrap();
+    let args = ["check", "--format", "json", "docker-compose.yml"];
+    let output = kafkalint_guarded(&args, dir.path());
+    assert_sane(&output, &args);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    output
+}
+
+/// No more findings than nodes: nothing reported per pair.
+fn assert_linear(output: &Output, services: usize) {
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let total = report["diagnostics"].as_array().unwrap().len();
+    assert!(
+        total <= services,
+        "{total} findings for {services} services"
     );
 }

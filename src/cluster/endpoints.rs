@@ -142,23 +142,6 @@ pub fn advertised_hosts(node: &NodeEndpoints) -> Option<Vec<String>> {
     (!hosts.is_empty()).then_some(hosts)
 }
 
-/// Whether two nodes evidently run on one machine: every host each advertises is one the other
-/// advertises too (`localhost`, or one host name), each on ports of its own. Nodes that advertise
-/// each their own name beside a shared one (containers mapped to ports of one host) are not; nor
-/// are nodes that advertise one host and port (a copied file: `shared-advertised-address`).
-pub fn on_one_machine(a: &NodeEndpoints, b: &NodeEndpoints) -> bool {
-    let same_hosts = match (advertised_hosts(a), advertised_hosts(b)) {
-        (Some(a), Some(b)) => a == b,
-        _ => false,
-    };
-    let address =
-        |endpoint: &Endpoint| (host_key(endpoint.host.unwrap_or_default()), endpoint.port);
-    same_hosts
-        && a.advertised()
-            .iter()
-            .all(|x| b.advertised().iter().all(|y| address(x) != address(y)))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

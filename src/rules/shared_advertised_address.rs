@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use super::support::{any_placeholder, is_fragment, node_name, quoted, setting_label};
+use super::support::{and_list, any_placeholder, is_fragment, node_name, quoted, setting_label};
 use super::{Context, Rule};
 use crate::cluster::Cluster;
 use crate::cluster::endpoints::{ENDPOINT_KEYS, NodeEndpoints, host_key, is_wildcard};
@@ -33,7 +33,9 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             }
             let address = (host_key(endpoint.host.unwrap_or_default()), endpoint.port);
             let holders = by_address.entry(address).or_default();
-            if holders.iter().all(|(other, _)| *other != index) {
+            // Nodes arrive in order, so a node already holding the address is the last holder:
+            // checking it alone keeps one address shared by every node linear.
+            if holders.last().is_none_or(|(other, _)| *other != index) {
                 holders.push((index, at));
             }
         }
@@ -84,14 +86,6 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         });
     }
     diagnostics
-}
-
-/// `a`, `a and b`, `a, b and c`.
-pub fn and_list(names: &[String]) -> String {
-    match names.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-        _ => names.join(""),
-    }
 }
 
 fn key_of(nodes: &[NodeEndpoints], index: usize) -> &'static str {

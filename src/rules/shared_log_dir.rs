@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::support::{node_name, value_label};
+use super::support::{and_list, node_name, value_label};
 use super::{Context, Rule};
 use crate::cluster::exposure::{LockedDir, comparable_path, locked_dirs, single_host};
 use crate::cluster::{Cluster, Node};
@@ -124,15 +124,6 @@ fn finding(files: &[SourceFile], holders: &[Holder], host: &str, path: &str) -> 
             other.key,
             node_suffix(files, first)
         ),
-    }
-}
-
-/// `a`, `a and b`, `a, b and c`.
-fn and_list(names: &[impl AsRef<str>]) -> String {
-    let names: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
-    match names.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-        _ => names.join(""),
     }
 }
 

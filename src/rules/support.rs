@@ -47,6 +47,15 @@ pub fn quoted(key: &str, value: &str) -> String {
     }
 }
 
+/// `a`, `a and b`, `a, b and c`.
+pub fn and_list(names: &[impl AsRef<str>]) -> String {
+    let names: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.join(""),
+    }
+}
+
 /// "1 broker", "3 brokers".
 pub fn brokers(count: usize) -> String {
     if count == 1 {

@@ -108,7 +108,7 @@ fn labels(files: &[SourceFile], first: &[&Flag], second: &[&Flag]) -> Vec<Label>
 
 fn names(files: &[SourceFile], flags: &[&Flag]) -> String {
     let names: Vec<String> = flags.iter().map(|f| node_name(files, &f.node)).collect();
-    super::shared_advertised_address::and_list(&names)
+    super::support::and_list(&names)
 }
 
 fn brokers_disagree(
