@@ -237,7 +237,7 @@ pub fn looks_like_credential(value: &str) -> bool {
 
 /// Words looked for in any case, in one pass over a text and without allocating: this runs
 /// on every value and comment line output shows (a per-word loop was a tenth of `full`).
-pub struct Words {
+struct Words {
     words: &'static [&'static str],
     finder: std::sync::OnceLock<aho_corasick::AhoCorasick>,
 }

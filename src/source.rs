@@ -290,7 +290,7 @@ impl SourceFile {
 /// Half the size of `usize` offsets, for the lines of every file findings point into. A file
 /// read from disk is at most [`MAX_FILE_BYTES`]; bytes past 4 GiB of an in-memory one count
 /// as its last line.
-fn line_starts(bytes: &[u8]) -> Vec<u32> {
+pub(crate) fn line_starts(bytes: &[u8]) -> Vec<u32> {
     let offset = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
     let mut starts = vec![0];
     let mut i = 0;

@@ -144,7 +144,8 @@ pub const MAX_EXPANSION: usize = 64 << 20;
 pub fn parse(text: &str) -> Result<Vec<Node>, YamlError> {
     let mut builder = Builder {
         text,
-        line_starts: line_starts(text),
+        // Lines end at `\n`, `\r\n` or `\r`, for YAML as for `Properties`.
+        line_starts: crate::source::line_starts(text.as_bytes()),
         cursor: std::cell::Cell::new((0, 0, 0)),
         stack: Vec::new(),
         anchors: HashMap::new(),
@@ -210,25 +211,6 @@ fn set_extents(node: &mut Node, bytes: &[u8], extents: &[Span]) {
 }
 
 /// The byte offset of each character (the scanner counts characters), and of the end.
-/// Where each line starts, lines ending at `\n`, `\r\n` or `\r` as YAML's.
-fn line_starts(text: &str) -> Vec<usize> {
-    let bytes = text.as_bytes();
-    let mut starts = vec![0];
-    let mut at = 0;
-    while at < bytes.len() {
-        match bytes[at] {
-            b'\r' if bytes.get(at + 1) == Some(&b'\n') => {
-                at += 1;
-                starts.push(at + 1);
-            }
-            b'\n' | b'\r' => starts.push(at + 1),
-            _ => {}
-        }
-        at += 1;
-    }
-    starts
-}
-
 /// What a node costs to copy, and how deep it nests (a scalar is 0).
 #[derive(Debug, Clone, Copy, Default)]
 struct Size {
@@ -266,7 +248,7 @@ enum OpenKind {
 
 struct Builder<'a> {
     text: &'a str,
-    line_starts: Vec<usize>,
+    line_starts: Vec<u32>,
     /// The line, column and byte offset of the last marker placed.
     cursor: std::cell::Cell<(usize, usize, usize)>,
     stack: Vec<Open>,
@@ -357,11 +339,11 @@ impl Builder<'_> {
     /// block scalar holding non-ASCII text is off; lines and columns stay true elsewhere.
     fn offset(&self, mark: Marker) -> usize {
         let line = mark.line().clamp(1, self.line_starts.len());
-        let start = self.line_starts[line - 1];
+        let start = self.line_starts[line - 1] as usize;
         let end = self
             .line_starts
             .get(line)
-            .map_or(self.text.len(), |next| *next);
+            .map_or(self.text.len(), |next| *next as usize);
         // Markers come in order: walk on from the last one on the same line, so that a long
         // line of many scalars is read once, not once per scalar.
         let (mut col, mut at) = match self.cursor.get() {
