@@ -106,3 +106,19 @@ fn the_seed_is_caught_at_each_brokers_replication_line_and_its_twin_is_clean() {
     let fixed = kafkalint::check(&["fixtures/seed-zk-3-brokers-fixed".into()], &options).unwrap();
     assert!(fixed.diagnostics.is_empty(), "{:#?}", fixed.diagnostics);
 }
+
+/// Brokers in containers of their own (compose services, or one folder per broker whose ports a
+/// container maps) neither clash on a port nor share a log directory, whatever they name; the
+/// fault is that each advertises its only, inter-broker listener at `localhost`, once per broker.
+#[test]
+fn containers_are_separate_hosts_that_cannot_replicate_over_localhost() {
+    std::env::set_current_dir(env!("CARGO_MANIFEST_DIR")).unwrap();
+    for setup in ["bad-compose", "bad-folder-per-broker"] {
+        let path = format!("fixtures/localhost-advertised/{setup}");
+        let report = kafkalint::check(&[path.clone().into()], &Default::default()).unwrap();
+        let count = |rule: &str| report.diagnostics.iter().filter(|d| d.rule == rule).count();
+        assert_eq!(count("port-clash-on-host"), 0, "{path}");
+        assert_eq!(count("shared-log-dir"), 0, "{path}");
+        assert_eq!(count("localhost-advertised"), 3, "{path}");
+    }
+}

@@ -10,6 +10,52 @@ use crate::source::SourceFile;
 
 use super::Node;
 
+/// Whether a value is a placeholder that something fills in before Kafka reads the file (a
+/// template's `%ID%`, `{{ id }}`, `@ID@`), or a config-provider reference `${provider:path:key}`
+/// that Kafka resolves itself. Its real value is unknown, so no rule judges it.
+pub fn is_placeholder(value: &str) -> bool {
+    if value.contains("${") || value.contains("{{") {
+        return true;
+    }
+    let wrapped = |mark: char| {
+        let mut parts = value.split(mark);
+        parts.next();
+        let inner: Vec<&str> = parts.collect();
+        // `a%B%c`: an odd mark count leaves no closed pair.
+        inner.len() >= 2
+            && inner[..inner.len() - 1].iter().any(|name| {
+                !name.is_empty()
+                    && name
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '@' | '.'))
+            })
+    };
+    wrapped('%') || wrapped('@')
+}
+
+/// `{0}`, `{host}`: a field a format string fills in.
+pub fn has_format_field(value: &str) -> bool {
+    value.split('{').skip(1).any(|rest| {
+        rest.split_once('}').is_some_and(|(name, _)| {
+            !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        })
+    })
+}
+
+/// Whether the node's file sets one of `keys` to a value something fills in before Kafka reads
+/// it ([`is_placeholder`], or a format field): what reads those keys is unknown, and only that.
+pub fn any_unresolved(files: &[SourceFile], node: &Node, keys: &[&str]) -> bool {
+    keys.iter().any(|key| {
+        files[node.file]
+            .properties
+            .get(key)
+            .is_some_and(|entry| is_placeholder(&entry.value) || has_format_field(&entry.value))
+    })
+}
+
 /// The text Kafka reads for a key on a node, and the line it comes from.
 #[derive(Debug, Clone, Copy)]
 pub struct Setting<'a> {

@@ -5,7 +5,10 @@ use super::support::{any_placeholder, is_fragment, node_name, quoted, setting_la
 use super::{Context, Rule};
 use crate::cluster::Cluster;
 use crate::cluster::endpoints::{ENDPOINT_KEYS, NodeEndpoints, host_key, is_loopback, is_wildcard};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::cluster::host::Hosts;
+use crate::cluster::listeners::Endpoint;
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::source::SourceFile;
 
 pub const RULE: Rule = Rule {
     name: "localhost-advertised",
@@ -36,9 +39,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             }
         }
     }
-    if routable.len() < 2 {
-        return Vec::new();
-    }
+    let hosts = cluster.hosts(files);
     let mut diagnostics = Vec::new();
     for (index, broker) in brokers.iter().enumerate() {
         let Some(name) = broker.inter_broker_name(files) else {
@@ -51,6 +52,9 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         let Some(host) = endpoint.host.filter(|host| is_loopback(host)) else {
             continue;
         };
+        let Some(elsewhere) = elsewhere(files, hosts, &brokers, &routable, index) else {
+            continue;
+        };
         let (key, list) = broker.advertised_list();
         let mut labels = vec![setting_label(
             files,
@@ -60,24 +64,8 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             Some(endpoint.item.range()),
             format!("{name} at {host}: reachable from this machine only"),
         )];
-        let (other_host, other, at) = routable
-            .iter()
-            .find(|(_, other, _)| *other != index)
-            .expect("two routable hosts, so one of another broker");
-        let other_broker = brokers[*other];
-        let (other_key, other_list) = other_broker.advertised_list();
-        let other_endpoint = other_broker.advertised_brokers()[*at];
-        labels.push(setting_label(
-            files,
-            other_broker.node,
-            other_key,
-            &other_list.setting,
-            Some(other_endpoint.item.range()),
-            format!(
-                "{} runs elsewhere: it advertises {other_host}",
-                node_name(files, other_broker.node)
-            ),
-        ));
+        labels.push(elsewhere.label);
+        let (spread, own) = (elsewhere.spread, elsewhere.own);
         diagnostics.push(Diagnostic {
             fix: None,
             rule: RULE.name,
@@ -85,8 +73,8 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             stops_startup: false,
             message: format!(
                 "{} advertises its inter-broker listener {name} as {}, a loopback address, in a cluster whose brokers \
-                 run on several hosts: every other broker that follows one of its partitions connects to its own \
-                 machine instead, so followers fall out of the ISR and acks=all writes fail once min.insync.replicas \
+                 {spread}: every other broker that follows one of its partitions connects to its own \
+                 {own} instead, so followers fall out of the ISR and acks=all writes fail once min.insync.replicas \
                  is not met; clients on other machines cannot reach it either",
                 node_name(files, broker.node),
                 quoted(key, endpoint.item.text)
@@ -101,4 +89,66 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         });
     }
     diagnostics
+}
+
+/// Another broker that runs elsewhere than broker `index`, as a label, with how the cluster
+/// spreads (for the message).
+struct Elsewhere {
+    label: Label,
+    spread: &'static str,
+    own: &'static str,
+}
+
+/// Where another broker runs: at a routable host of its own when the brokers advertise two or
+/// more (machines of their own), else in a network the host model knows is not this broker's (a
+/// compose service's container, a pod, a container whose ports are mapped). `None` when every
+/// other broker may share this one's network (one development machine), or none is placed.
+fn elsewhere(
+    files: &[SourceFile],
+    hosts: &Hosts,
+    brokers: &[&NodeEndpoints],
+    routable: &[(String, usize, usize)],
+    index: usize,
+) -> Option<Elsewhere> {
+    let at_endpoint = |other: &NodeEndpoints, endpoint: &Endpoint, message: String| {
+        let (key, list) = other.advertised_list();
+        setting_label(
+            files,
+            other.node,
+            key,
+            &list.setting,
+            Some(endpoint.item.range()),
+            message,
+        )
+    };
+    if routable.len() >= 2 {
+        let (other_host, other, at) = routable.iter().find(|(_, other, _)| *other != index)?;
+        let other_broker = brokers[*other];
+        let other_endpoint = other_broker.advertised_brokers()[*at];
+        let message = format!(
+            "{} runs elsewhere: it advertises {other_host}",
+            node_name(files, other_broker.node)
+        );
+        return Some(Elsewhere {
+            label: at_endpoint(other_broker, other_endpoint, message),
+            spread: "run on several hosts",
+            own: "machine",
+        });
+    }
+    let broker = brokers[index];
+    let other_broker = brokers.iter().enumerate().find_map(|(at, other)| {
+        (at != index && hosts.same_network(broker.node, other.node) == Some(false))
+            .then_some(*other)
+    })?;
+    let other_endpoint = *other_broker.advertised_brokers().first()?;
+    let message = format!(
+        "{} runs in a network of its own ({})",
+        node_name(files, other_broker.node),
+        hosts.node(other_broker.node).evidence.describe()
+    );
+    Some(Elsewhere {
+        label: at_endpoint(other_broker, other_endpoint, message),
+        spread: "run in separate containers",
+        own: "container",
+    })
 }

@@ -6,9 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::support::{and_list, any_placeholder, is_fragment, node_name, quoted, setting_label};
 use super::{Context, Rule};
 use crate::cluster::Cluster;
-use crate::cluster::endpoints::{
-    ENDPOINT_KEYS, NodeEndpoints, advertised_hosts, host_key, is_loopback, is_wildcard,
-};
+use crate::cluster::endpoints::{ENDPOINT_KEYS, NodeEndpoints, host_key, is_loopback, is_wildcard};
+use crate::cluster::host::{Hosts, Place};
 use crate::cluster::listeners::Endpoint;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::source::SourceFile;
@@ -25,12 +24,11 @@ pub const RULE: Rule = Rule {
 enum Shared {
     /// One explicit address of the network (host key, port), which exists on one machine only.
     Address(String, i32),
-    /// One machine and a port bound on it. Nodes evidently run on one machine when they
-    /// advertise the same hosts (`localhost`, or one host name), each on ports of its own: nodes
-    /// that advertise each their own name beside a shared one (containers mapped to ports of one
-    /// host) are not, and nodes that all advertise one host and port are copies of one file
-    /// (`shared-advertised-address`).
-    Machine(Vec<String>, i32),
+    /// One network and a port bound on it: nodes the host model places on one network (they
+    /// advertise the same hosts, `localhost` or one host name, each on ports of its own, with
+    /// no sign of a container; or containers on the host's network). Nodes that all advertise
+    /// one host and port are copies of one file (`shared-advertised-address`).
+    Machine(String, i32),
 }
 
 /// One bind of a group: the node (among the read nodes) and the endpoint (among its binds).
@@ -54,10 +52,14 @@ enum Clash {
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let files = context.files;
+    let hosts = cluster.hosts(files);
+    // A container or a pod binds in a network of its own: it clashes with no other node.
     let nodes = NodeEndpoints::read_all(cluster, files, |node| {
-        is_fragment(files, node) || any_placeholder(files, node, ENDPOINT_KEYS)
+        is_fragment(files, node)
+            || any_placeholder(files, node, ENDPOINT_KEYS)
+            || hosts.node(node).network == Place::Own
     });
-    let mut found: Vec<Found> = group_binds(&nodes)
+    let mut found: Vec<Found> = group_binds(&nodes, hosts)
         .into_iter()
         .filter_map(|(shared, binds)| {
             let (holders, clash) = clashing(&nodes, shared, &binds)?;
@@ -83,10 +85,13 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
 /// Every bind of a non-zero port, under what it shares with others: its explicit address (not a
 /// wildcard, not a loopback one) and the machine of its node, when the node names one. Grouped
 /// by key rather than compared pairwise, so that many nodes on one port stay linear.
-fn group_binds(nodes: &[NodeEndpoints]) -> BTreeMap<Shared, Vec<Holder>> {
+fn group_binds(nodes: &[NodeEndpoints], hosts: &Hosts) -> BTreeMap<Shared, Vec<Holder>> {
     let mut groups: BTreeMap<Shared, Vec<Holder>> = BTreeMap::new();
     for (index, node) in nodes.iter().enumerate() {
-        let machine = advertised_hosts(node);
+        let machine = match &hosts.node(node.node).network {
+            Place::Shared(machine) => Some(machine.clone()),
+            _ => None,
+        };
         for (at, bind) in node.bound().iter().enumerate() {
             if bind.port == 0 {
                 continue;

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use super::support::{and_list, node_name, value_label};
 use super::{Context, Rule};
 use crate::cluster::exposure::{LockedDir, comparable_path, locked_dirs, single_host};
+use crate::cluster::host::Place;
 use crate::cluster::{Cluster, Node};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::source::SourceFile;
@@ -24,9 +25,13 @@ type Holder<'a, 'n> = (&'n Node, &'n LockedDir<'a>, (usize, usize));
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let files = context.files;
     let version = cluster.target.version;
+    let hosts = cluster.hosts(files);
+    // Only nodes taken to share their files with others: a container or a pod has its own, and
+    // a node the files do not place is compared with none.
     let placed: Vec<(&Node, String, Vec<LockedDir>)> = cluster
         .nodes
         .iter()
+        .filter(|node| matches!(hosts.node(node).disk, Place::Shared(_)))
         .filter_map(|node| {
             let host = single_host(files, node, version)?;
             Some((node, host, locked_dirs(files, node, version)))

@@ -150,28 +150,7 @@ pub fn entry_label(file: usize, entry: &crate::properties::Entry, message: Strin
     }
 }
 
-/// Whether a value is a placeholder that something fills in before Kafka reads the file (a
-/// template's `%ID%`, `{{ id }}`, `@ID@`), or a config-provider reference `${provider:path:key}`
-/// that Kafka resolves itself. Its real value is unknown, so no rule judges it.
-pub fn is_placeholder(value: &str) -> bool {
-    if value.contains("${") || value.contains("{{") {
-        return true;
-    }
-    let wrapped = |mark: char| {
-        let mut parts = value.split(mark);
-        parts.next();
-        let inner: Vec<&str> = parts.collect();
-        // `a%B%c`: an odd mark count leaves no closed pair.
-        inner.len() >= 2
-            && inner[..inner.len() - 1].iter().any(|name| {
-                !name.is_empty()
-                    && name
-                        .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '@' | '.'))
-            })
-    };
-    wrapped('%') || wrapped('@')
-}
+pub use crate::cluster::setting::is_placeholder;
 
 /// The value Kafka `version` will use for `key` on `node`, parsed as its ConfigDef parses it:
 /// the file's (the last line) or Kafka's default. `None` when the key is unknown to `version`,
@@ -296,24 +275,7 @@ pub fn setting_label(
 /// skipped, as the real value is unknown. Besides [`is_placeholder`]'s forms this counts a
 /// format field (`{0}`, `{host}`), which no value of these keys has of itself.
 pub fn any_placeholder(files: &[SourceFile], node: &Node, keys: &[&str]) -> bool {
-    keys.iter().any(|key| {
-        files[node.file]
-            .properties
-            .get(key)
-            .is_some_and(|entry| is_placeholder(&entry.value) || has_format_field(&entry.value))
-    })
-}
-
-/// `{0}`, `{host}`: a field a format string fills in.
-fn has_format_field(value: &str) -> bool {
-    value.split('{').skip(1).any(|rest| {
-        rest.split_once('}').is_some_and(|(name, _)| {
-            !name.is_empty()
-                && name
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
-        })
-    })
+    crate::cluster::setting::any_unresolved(files, node, keys)
 }
 
 /// A file of settings without a mode or an id, merged into a full node file elsewhere: checks

@@ -4,7 +4,7 @@
 use super::component_images::{self, ComponentImage};
 use super::images::{self, Image, Origin, Setting, Var};
 use super::yaml::{Node, Scalar, Style};
-use super::{ComponentService, Edit, ImageTag, NodeSpec, YamlEntry};
+use super::{ComponentService, Edit, ImageTag, NodeSpec, Runtime, YamlEntry};
 use crate::properties::Span;
 
 /// One variable of a service's `environment`, where it is written.
@@ -82,6 +82,10 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
                 .flat_map(|entry| hosts(&entry.value)),
         );
         let (count, count_known) = replicas(service);
+        let runtime = Runtime::Container {
+            image: image_text.clone(),
+            host_network: host_network(service),
+        };
         let label = format!("service `{name}`");
         for replica in 0..count {
             nodes.push(NodeSpec {
@@ -97,6 +101,7 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
                 image_tag: image_tag.clone(),
                 component: None,
                 forbidden: Vec::new(),
+                runtime: runtime.clone(),
             });
         }
     }
@@ -180,6 +185,10 @@ fn read_component(
             env_prefix: image.env_prefix(),
         }),
         forbidden: Vec::new(),
+        runtime: Runtime::Container {
+            image: image_node.value.clone(),
+            host_network: host_network(service),
+        },
     })
 }
 
@@ -268,6 +277,15 @@ fn hosts(list: &str) -> Vec<String> {
             (!host.is_empty()).then(|| host.to_ascii_lowercase())
         })
         .collect()
+}
+
+/// `network_mode: host`: the container shares the network of the machine it runs on (its ports
+/// are the machine's, and `localhost` is the machine).
+fn host_network(service: &Node) -> bool {
+    service
+        .get("network_mode")
+        .and_then(Node::text)
+        .is_some_and(|mode| mode.trim() == "host")
 }
 
 /// How many containers the service runs: `deploy.replicas`, else `scale`, else 1; with

@@ -79,6 +79,16 @@ pub struct Forbidden {
     pub prefix: &'static str,
 }
 
+/// What runs a node (or component) read from YAML, as the file declares it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Runtime {
+    /// A container of a compose service (one per replica), with a network and files of its own
+    /// unless `network_mode: host` puts it on the network of the machine it runs on.
+    Container { image: String, host_network: bool },
+    /// A pod Strimzi runs for one node of a node pool (or of the `Kafka` resource itself).
+    Pod,
+}
+
 /// One node as a reader found it.
 #[derive(Debug, Clone)]
 pub struct NodeSpec {
@@ -96,6 +106,7 @@ pub struct NodeSpec {
     /// cluster as a component rather than a node.
     pub component: Option<ComponentService>,
     pub forbidden: Vec<Forbidden>,
+    pub runtime: Runtime,
 }
 
 /// What a [`SourceFile`] read from YAML stands for.
@@ -117,6 +128,8 @@ pub struct YamlView {
     pub image_tag: Option<ImageTag>,
     /// The node pools of the folder (kept to read the file again after a fix; shared).
     pub pools: Arc<[strimzi::Pool]>,
+    /// The container or pod that runs it.
+    pub runtime: Runtime,
 }
 
 /// The clusters, notes and errors of reading YAML files.
@@ -306,6 +319,7 @@ fn view_file(
             span: shift(&tag.span),
             ..tag
         }),
+        runtime: spec.runtime,
     };
     SourceFile::from_yaml(
         path.to_string(),

@@ -255,6 +255,7 @@ pub fn read(
                     image_tag: None,
                     component: None,
                     forbidden: forbidden.clone(),
+                    runtime: super::Runtime::Pod,
                 });
                 next_id += 1;
             }

@@ -1,0 +1,337 @@
+//! Which nodes of a cluster share a machine, and why: each node's runtime (a process reading a
+//! properties file, a compose service's container, a Strimzi pod) and the evidence that places
+//! it. "Unknown" is an answer: a check that needs two nodes on one machine says nothing of a node
+//! the files do not place.
+//!
+//! Built once per cluster ([`super::Cluster::hosts`]) and read by every rule that compares the
+//! network or the files of two nodes.
+
+use std::collections::BTreeMap;
+
+use crate::source::SourceFile;
+use crate::sources;
+
+use super::endpoints::{ENDPOINT_KEYS, NodeEndpoints, advertised_hosts};
+use super::setting::any_unresolved;
+use super::{Cluster, Mode, Node};
+
+/// What runs a node.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Runtime {
+    /// A process reading a properties file, on a bare host or in a container: the file alone
+    /// does not say which.
+    Process,
+    /// A process in a container whose runtime maps its ports: it binds a port another node of
+    /// the cluster binds too, and advertises another port for it (`-p 19092:9092`).
+    MappedContainer,
+    /// A container of a compose service.
+    Container { image: String, host_network: bool },
+    /// A pod of a Strimzi node pool.
+    Pod,
+}
+
+/// Why a node is placed where it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Evidence {
+    /// A compose service: a container with its own network and files.
+    ComposeService,
+    /// A compose service with `network_mode: host`: the network of the machine it runs on.
+    HostNetwork,
+    /// A Strimzi node: a pod of its own.
+    StrimziPod,
+    /// Every listener it advertises names these hosts (`localhost`, or one host name): nodes
+    /// that advertise the same hosts, each on ports of its own, run side by side.
+    AdvertisedHosts(Vec<String>),
+    /// It sits in a folder of its own, binds `bound` for `listener` and advertises `advertised`,
+    /// while a node of another folder binds the same port and advertises another one: a
+    /// container's port mapping.
+    PortMapping {
+        listener: String,
+        bound: i32,
+        advertised: i32,
+    },
+    /// Nothing places it: a placeholder in a listener key, a wildcard advertised (Kafka then
+    /// advertises the machine's own name), a fragment, or listeners Kafka cannot read.
+    Unplaced,
+}
+
+/// Where a node's network, or its files, live.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    /// Its own: no other node of the cluster shares it (a container, a pod).
+    Own,
+    /// Shared with every node of the cluster with the same key.
+    Shared(String),
+    Unknown,
+}
+
+/// A node's runtime and the places of its network and files, with the evidence.
+#[derive(Debug, Clone)]
+pub struct NodeHost {
+    pub runtime: Runtime,
+    /// Where its sockets live: two nodes with one network cannot bind one port, and reach
+    /// each other at `localhost`.
+    pub network: Place,
+    /// Where its files live: two nodes with one disk cannot lock one directory.
+    pub disk: Place,
+    pub evidence: Evidence,
+}
+
+/// The host identity of every node of a cluster, by the node's file.
+#[derive(Debug, Default)]
+pub struct Hosts {
+    nodes: BTreeMap<usize, NodeHost>,
+}
+
+impl Hosts {
+    /// Places every node of `cluster`.
+    pub fn of(cluster: &Cluster, files: &[SourceFile]) -> Hosts {
+        let version = cluster.target.version;
+        let mut nodes = BTreeMap::new();
+        let mut processes = Vec::new();
+        for node in &cluster.nodes {
+            match files[node.file].yaml.as_ref().map(|view| &view.runtime) {
+                Some(runtime) => {
+                    nodes.insert(node.file, declared(runtime));
+                }
+                None => match NodeEndpoints::read(files, node, version)
+                    .filter(|_| !unplaceable(files, node))
+                {
+                    Some(endpoints) => processes.push(endpoints),
+                    None => {
+                        nodes.insert(node.file, unknown());
+                    }
+                },
+            }
+        }
+        let mapped = port_mapped(files, &processes);
+        for endpoints in &processes {
+            let file = endpoints.node.file;
+            let host = match mapped.get(&file) {
+                Some(evidence) => NodeHost {
+                    runtime: Runtime::MappedContainer,
+                    network: Place::Own,
+                    disk: Place::Own,
+                    evidence: evidence.clone(),
+                },
+                None => side_by_side(endpoints),
+            };
+            nodes.insert(file, host);
+        }
+        Hosts { nodes }
+    }
+
+    /// Where `node` runs; unknown for a node of another cluster.
+    pub fn node(&self, node: &Node) -> &NodeHost {
+        static UNKNOWN: NodeHost = NodeHost {
+            runtime: Runtime::Process,
+            network: Place::Unknown,
+            disk: Place::Unknown,
+            evidence: Evidence::Unplaced,
+        };
+        self.nodes.get(&node.file).unwrap_or(&UNKNOWN)
+    }
+
+    /// Whether two nodes share one network: `Some(true)` when known to, `Some(false)` when
+    /// known not to, `None` when the files do not say.
+    pub fn same_network(&self, a: &Node, b: &Node) -> Option<bool> {
+        same(&self.node(a).network, &self.node(b).network, a, b)
+    }
+
+    /// Whether two nodes share one disk, as [`Hosts::same_network`] answers.
+    pub fn same_disk(&self, a: &Node, b: &Node) -> Option<bool> {
+        same(&self.node(a).disk, &self.node(b).disk, a, b)
+    }
+}
+
+fn same(x: &Place, y: &Place, a: &Node, b: &Node) -> Option<bool> {
+    if a.file == b.file {
+        return Some(true);
+    }
+    match (x, y) {
+        (Place::Own, _) | (_, Place::Own) => Some(false),
+        (Place::Shared(x), Place::Shared(y)) if x == y => Some(true),
+        _ => None,
+    }
+}
+
+fn unknown() -> NodeHost {
+    NodeHost {
+        runtime: Runtime::Process,
+        network: Place::Unknown,
+        disk: Place::Unknown,
+        evidence: Evidence::Unplaced,
+    }
+}
+
+/// A node the YAML declares a container or a pod of its own.
+fn declared(runtime: &sources::Runtime) -> NodeHost {
+    match runtime {
+        sources::Runtime::Container {
+            image,
+            host_network,
+        } => NodeHost {
+            runtime: Runtime::Container {
+                image: image.clone(),
+                host_network: *host_network,
+            },
+            // Containers of one compose file with the host's network share the host's ports;
+            // their files stay their own.
+            network: if *host_network {
+                Place::Shared("the host network of the compose file".into())
+            } else {
+                Place::Own
+            },
+            disk: Place::Own,
+            evidence: if *host_network {
+                Evidence::HostNetwork
+            } else {
+                Evidence::ComposeService
+            },
+        },
+        sources::Runtime::Pod => NodeHost {
+            runtime: Runtime::Pod,
+            network: Place::Own,
+            disk: Place::Own,
+            evidence: Evidence::StrimziPod,
+        },
+    }
+}
+
+/// A file without a mode or an id (an overlay), or one whose listener keys a template fills
+/// in: where it runs is unknown.
+fn unplaceable(files: &[SourceFile], node: &Node) -> bool {
+    let fragment = node.mode == Mode::Unknown && node.id_entry(files).is_none();
+    fragment || any_unresolved(files, node, ENDPOINT_KEYS)
+}
+
+/// A process placed by the hosts it advertises: with every node that advertises the same ones
+/// (a folder of properties files on one machine, with no sign of a container).
+fn side_by_side(endpoints: &NodeEndpoints) -> NodeHost {
+    match advertised_hosts(endpoints) {
+        Some(hosts) => NodeHost {
+            runtime: Runtime::Process,
+            network: Place::Shared(hosts.join(",")),
+            disk: Place::Shared(hosts.join(",")),
+            evidence: Evidence::AdvertisedHosts(hosts),
+        },
+        None => unknown(),
+    }
+}
+
+/// The processes that a container's port mapping shows: each in a folder of its own among the
+/// cluster's nodes, binding a port for a listener that a process of another folder binds too,
+/// with the same advertised hosts and another advertised port. Two processes of one machine
+/// cannot both bind the port; two containers whose ports the runtime maps to distinct ones of
+/// the machine can, and that is what their advertised ports show.
+fn port_mapped(files: &[SourceFile], processes: &[NodeEndpoints]) -> BTreeMap<usize, Evidence> {
+    let folder = |endpoints: &NodeEndpoints| {
+        let path = &files[endpoints.node.file].path;
+        path.rsplit_once('/').map_or("", |(dir, _)| dir).to_owned()
+    };
+    let mut per_folder: BTreeMap<String, usize> = BTreeMap::new();
+    for endpoints in processes {
+        *per_folder.entry(folder(endpoints)).or_default() += 1;
+    }
+    // (advertised hosts, listener, bound port) -> (advertised port, node file, folder)
+    type Binds = Vec<(i32, usize, String)>;
+    let mut binds: BTreeMap<(Vec<String>, String, i32), Binds> = BTreeMap::new();
+    for endpoints in processes {
+        let own_folder = folder(endpoints);
+        if per_folder[&own_folder] != 1 {
+            continue;
+        }
+        let Some(hosts) = advertised_hosts(endpoints) else {
+            continue;
+        };
+        for bound in endpoints.bound() {
+            let advertised = endpoints
+                .advertised()
+                .iter()
+                .find(|advertised| advertised.name == bound.name);
+            if let Some(advertised) = advertised
+                && bound.port != 0
+            {
+                let key = (hosts.clone(), bound.name.clone(), bound.port);
+                binds.entry(key).or_default().push((
+                    advertised.port,
+                    endpoints.node.file,
+                    own_folder.clone(),
+                ));
+            }
+        }
+    }
+    let mut mapped = BTreeMap::new();
+    for ((_, listener, bound), holders) in binds {
+        let folders = holders.iter().map(|(_, _, f)| f).collect::<Vec<_>>();
+        let ports = holders.iter().map(|(port, _, _)| *port).collect::<Vec<_>>();
+        let distinct_ports = ports
+            .iter()
+            .all(|port| ports.iter().filter(|p| *p == port).count() == 1);
+        let distinct_folders = folders
+            .iter()
+            .all(|f| folders.iter().filter(|g| g == &f).count() == 1);
+        if holders.len() < 2 || !distinct_ports || !distinct_folders {
+            continue;
+        }
+        for (advertised, file, _) in holders {
+            mapped.entry(file).or_insert_with(|| Evidence::PortMapping {
+                listener: listener.clone(),
+                bound,
+                advertised,
+            });
+        }
+    }
+    mapped
+}
+
+impl Evidence {
+    /// The evidence in words, for messages and `--format json`.
+    pub fn describe(&self) -> String {
+        match self {
+            Evidence::ComposeService => "a compose service: a container of its own".into(),
+            Evidence::HostNetwork => {
+                "a compose service with network_mode: host: the network of its machine".into()
+            }
+            Evidence::StrimziPod => "a Strimzi node: a pod of its own".into(),
+            Evidence::AdvertisedHosts(hosts) => {
+                format!("advertises only {}", hosts.join(", "))
+            }
+            Evidence::PortMapping {
+                listener,
+                bound,
+                advertised,
+            } => format!(
+                "in a folder of its own, binds {listener} on port {bound} and advertises port {advertised}, as another node's folder binds the same port: a container's port mapping"
+            ),
+            Evidence::Unplaced => "the files do not say where it runs".into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn own_places_are_never_shared() {
+        let node = |file| Node {
+            file,
+            mode: Mode::KRaft,
+            roles: super::super::Roles::default(),
+        };
+        let shared = Place::Shared("localhost".into());
+        assert_eq!(same(&Place::Own, &shared, &node(0), &node(1)), Some(false));
+        assert_eq!(same(&shared, &shared, &node(0), &node(1)), Some(true));
+        assert_eq!(same(&Place::Unknown, &shared, &node(0), &node(1)), None);
+        assert_eq!(
+            same(
+                &shared,
+                &Place::Shared("kafka-1".into()),
+                &node(0),
+                &node(1)
+            ),
+            None
+        );
+    }
+}
