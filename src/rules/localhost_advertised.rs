@@ -13,7 +13,7 @@ use crate::source::SourceFile;
 pub const RULE: Rule = Rule {
     name: "localhost-advertised",
     severity: Severity::Error,
-    summary: "a broker of a multi-host cluster advertises its inter-broker listener at localhost: no other broker can replicate from it",
+    summary: "a broker of a multi-host cluster (or of separate containers) advertises its inter-broker listener at localhost: no other broker can replicate from it",
     check,
 };
 
