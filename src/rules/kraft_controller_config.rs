@@ -6,7 +6,7 @@
 use super::refusal::{
     ADVERTISED_CONTROLLERS_FROM, KRAFT_CHECKS_FROM, NodeCheck, QUORUM_CHECKS_FROM,
 };
-use super::support::quoted;
+use super::support::{any_placeholder, quoted};
 use super::{Context, Rule};
 use crate::catalog::KafkaVersion;
 use crate::catalog::value::parse_java_integer;
@@ -31,20 +31,35 @@ const VOTERS: &str = "controller.quorum.voters";
 const BOOTSTRAP: &str = "controller.quorum.bootstrap.servers";
 const NAMES: &str = "controller.listener.names";
 
-/// The keys these checks read; a placeholder in one of them skips the node.
-const INPUTS: &[&str] = &[
-    ROLES,
-    "node.id",
-    "broker.id",
-    VOTERS,
-    BOOTSTRAP,
+/// A placeholder (`${VAR}`, `%ID%`, `{{ .Values.x }}`) is unknown for its key alone: it turns
+/// off the checks that read that key, and no other. Kafka checks the quorum and the node's role
+/// against the voters whatever its listeners turn out to be (apache/kafka
+/// core/src/main/scala/kafka/server/KafkaConfig.scala, tag 3.9.0, `validateValues`: with
+/// `process.roles=broker`, `require(!voterIds.contains(nodeId), ...)` before and apart from the
+/// listener checks; 4.x moved it to
+/// server/src/main/java/org/apache/kafka/server/config/KafkaConfigValidator.java,
+/// `validateKraftBrokerConfig`), so a broker-only node that is the only voter is refused
+/// whatever a template fills into `listeners`.
+///
+/// Without `process.roles` no check applies: a placeholder there skips the node.
+const ROLE_INPUTS: &[&str] = &[ROLES];
+
+/// The node's id, which the voters are compared with.
+const ID_INPUTS: &[&str] = &["node.id", "broker.id"];
+
+/// What the listener model reads: the checks of controller listeners and advertised controller
+/// endpoints need all of them.
+const LISTENER_INPUTS: &[&str] = &[
     NAMES,
     "listeners",
     "advertised.listeners",
     "listener.security.protocol.map",
     "inter.broker.listener.name",
     "security.inter.broker.protocol",
-    "controller.quorum.auto.join.enable",
+];
+
+/// What the ZooKeeper migration checks read besides the listeners.
+const MIGRATION_INPUTS: &[&str] = &[
     "zookeeper.metadata.migration.enable",
     "inter.broker.protocol.version",
     "log.dirs",
@@ -59,29 +74,43 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     if version < QUORUM_CHECKS_FROM {
         return diagnostics;
     }
-    for at in NodeCheck::judged(&RULE, cluster, context.files, INPUTS) {
+    for at in NodeCheck::judged(&RULE, cluster, context.files, ROLE_INPUTS) {
         let Some(roles) = at.roles() else {
             continue;
         };
+        let unresolved = |keys: &[&str]| any_placeholder(at.files, at.node, keys);
         let mut checker = Checker {
             at,
             roles: &roles,
             diagnostics: &mut diagnostics,
         };
         checker.repeated_roles();
-        let voters = checker.quorum_list(VOTERS, voters);
-        let bootstrap = checker.quorum_list(BOOTSTRAP, bootstrap_servers);
-        let (Some(voters), Some(bootstrap)) = (voters, bootstrap) else {
+        // Each list is checked unless it is itself a placeholder; the checks across keys need
+        // both lists and the id.
+        let voters = (!unresolved(&[VOTERS])).then(|| checker.quorum_list(VOTERS, voters));
+        let bootstrap =
+            (!unresolved(&[BOOTSTRAP])).then(|| checker.quorum_list(BOOTSTRAP, bootstrap_servers));
+        let (Some(Some(voters)), Some(Some(bootstrap))) = (voters, bootstrap) else {
             continue;
         };
-        let Some(listeners) = NodeListeners::read(at.files, at.node, version, &roles) else {
+        if unresolved(ID_INPUTS) {
             continue;
+        }
+        // Listeners a template fills in are unknown: the checks that read them are skipped,
+        // the others run. Listeners ConfigDef refuses stop Kafka before any of these checks.
+        let listeners = if unresolved(LISTENER_INPUTS) {
+            None
+        } else {
+            match NodeListeners::read(at.files, at.node, version, &roles) {
+                Some(listeners) => Some(listeners),
+                None => continue,
+            }
         };
         let quorum = Quorum {
             voters: &voters,
             bootstrap: &bootstrap,
         };
-        checker.role_branch(&quorum, &listeners);
+        checker.role_branch(&quorum, listeners.as_ref());
     }
     diagnostics
 }
@@ -226,15 +255,22 @@ impl<'a> Checker<'a, '_> {
         Some(node_id)
     }
 
-    fn role_branch(&mut self, quorum: &Quorum<'_, 'a>, listeners: &NodeListeners<'a>) {
+    /// The checks of the node's role; `listeners` is `None` when a template fills them in.
+    fn role_branch(&mut self, quorum: &Quorum<'_, 'a>, listeners: Option<&NodeListeners<'a>>) {
         let Some((node_id, id_setting)) = self.node_id() else {
             return;
         };
         let voter_list = &quorum.voters.1[..];
-        self.advertised_controllers(node_id, voter_list, listeners, quorum);
+        if let Some(listeners) = listeners {
+            self.advertised_controllers(node_id, voter_list, listeners, quorum);
+        }
         if self.roles.is_empty() {
             // ZooKeeper mode has controller listeners only from 3.1 (KAFKA-13456).
-            if self.roles.zookeeper_mode(self.at.version) && self.at.version >= KRAFT_CHECKS_FROM {
+            if self.roles.zookeeper_mode(self.at.version)
+                && self.at.version >= KRAFT_CHECKS_FROM
+                && let Some(listeners) = listeners
+                && !any_placeholder(self.at.files, self.at.node, MIGRATION_INPUTS)
+            {
                 self.zookeeper_mode(quorum, listeners);
             }
             // Kafka 4.0 and 4.1 accept empty roles and check no role.
@@ -244,7 +280,9 @@ impl<'a> Checker<'a, '_> {
         if self.roles.broker_only() {
             self.broker_only(node_id, id_setting, quorum, listeners);
         } else {
-            if self.roles.controller_only() {
+            if self.roles.controller_only()
+                && let Some(listeners) = listeners
+            {
                 self.controller_only(listeners, node_id, voter_list);
             }
             self.controller(node_id, id_setting, quorum, listeners);
@@ -294,7 +332,7 @@ impl<'a> Checker<'a, '_> {
         node_id: i32,
         id_setting: Option<Setting<'a>>,
         quorum: &Quorum<'_, 'a>,
-        listeners: &NodeListeners<'a>,
+        listeners: Option<&NodeListeners<'a>>,
     ) {
         // K3: a broker must not be a voter.
         if let Some(voter) = quorum.voters.1.iter().rev().find(|v| v.id == node_id) {
@@ -325,6 +363,17 @@ impl<'a> Checker<'a, '_> {
         if self.at.version < KRAFT_CHECKS_FROM {
             return;
         }
+        if let Some(listeners) = listeners
+            && !self.broker_listeners(listeners)
+        {
+            return;
+        }
+        self.broker_joins_quorum();
+    }
+
+    /// K4 to K6: a broker's controller listener names; false when it has none (then Kafka
+    /// stops there).
+    fn broker_listeners(&mut self, listeners: &NodeListeners<'a>) -> bool {
         let names = &listeners.controller_names;
         // K4: a broker must know the controllers' listener.
         if names.is_empty() {
@@ -343,7 +392,7 @@ impl<'a> Checker<'a, '_> {
                 vec![label],
                 format!("set {NAMES}=CONTROLLER (the name of the controllers' listener)"),
             );
-            return;
+            return false;
         }
         // K5: no controller listener on a broker-only node.
         if let Some(own) = listeners.controller_listeners() {
@@ -423,7 +472,11 @@ impl<'a> Checker<'a, '_> {
                 );
             }
         }
-        // K7 (4.2): only controllers join the quorum.
+        true
+    }
+
+    /// K7 (4.2): only controllers join the quorum.
+    fn broker_joins_quorum(&mut self) {
         if self.at.version >= KafkaVersion::new(4, 2)
             && let Lookup::Set(setting) = lookup(
                 self.at.files,
@@ -564,7 +617,7 @@ impl<'a> Checker<'a, '_> {
         node_id: i32,
         id_setting: Option<Setting<'a>>,
         quorum: &Quorum<'_, 'a>,
-        listeners: &NodeListeners<'a>,
+        listeners: Option<&NodeListeners<'a>>,
     ) {
         let voters = &quorum.voters.1;
         if !voters.is_empty() && !voters.iter().any(|v| v.id == node_id) {
@@ -595,6 +648,9 @@ impl<'a> Checker<'a, '_> {
                 ),
             );
         }
+        let Some(listeners) = listeners else {
+            return;
+        };
         let Some(endpoints) = listeners.listeners.endpoints() else {
             return;
         };
