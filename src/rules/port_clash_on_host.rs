@@ -7,7 +7,7 @@ use super::support::{and_list, any_placeholder, is_fragment, node_name, quoted, 
 use super::{Context, Rule};
 use crate::cluster::Cluster;
 use crate::cluster::endpoints::{ENDPOINT_KEYS, NodeEndpoints, host_key, is_loopback, is_wildcard};
-use crate::cluster::host::{Hosts, Place};
+use crate::cluster::host::{Evidence, Hosts, Place};
 use crate::cluster::listeners::Endpoint;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::source::SourceFile;
@@ -48,6 +48,9 @@ enum Clash {
     SameAddress(String),
     /// They advertise the same hosts (one machine), and their binds overlap.
     OneMachine,
+    /// Containers on the network of the machine they run on (`network_mode: host`), whose binds
+    /// overlap.
+    HostNetwork,
 }
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
@@ -62,7 +65,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let mut found: Vec<Found> = group_binds(&nodes, hosts)
         .into_iter()
         .filter_map(|(shared, binds)| {
-            let (holders, clash) = clashing(&nodes, shared, &binds)?;
+            let (holders, clash) = clashing(&nodes, hosts, shared, &binds)?;
             let (first, second) = (holders[0], holders[1]);
             let order = (first.0, second.0, first.1, second.1);
             let port = nodes[first.0].bound()[first.1].port;
@@ -116,6 +119,7 @@ fn group_binds(nodes: &[NodeEndpoints], hosts: &Hosts) -> BTreeMap<Shared, Vec<H
 /// than two nodes clash.
 fn clashing(
     nodes: &[NodeEndpoints],
+    hosts: &Hosts,
     shared: Shared,
     binds: &[Holder],
 ) -> Option<(Vec<Holder>, Clash)> {
@@ -136,7 +140,15 @@ fn clashing(
             if share_an_advertised_address(nodes, &holders) {
                 return None;
             }
-            Some((holders, Clash::OneMachine))
+            let host_network = holders
+                .iter()
+                .all(|(index, _)| hosts.node(nodes[*index].node).evidence == Evidence::HostNetwork);
+            let clash = if host_network {
+                Clash::HostNetwork
+            } else {
+                Clash::OneMachine
+            };
+            Some((holders, clash))
         }
     }
 }
@@ -288,6 +300,9 @@ fn pair_message(
         Clash::OneMachine => format!(
             "they advertise the same hosts, so they run on one machine, and both bind port {port} there"
         ),
+        Clash::HostNetwork => format!(
+            "both run with network_mode: host, on the network of one machine, and both bind port {port} there"
+        ),
     };
     let used: Vec<i32> = first
         .bound()
@@ -332,6 +347,9 @@ fn group_message(
         }
         Clash::OneMachine => format!(
             "{count} nodes advertise the same hosts, so they run on one machine, and all bind port {port} there"
+        ),
+        Clash::HostNetwork => format!(
+            "{count} nodes run with network_mode: host, on the network of one machine, and all bind port {port} there"
         ),
     };
     let message = format!(
