@@ -313,6 +313,122 @@ impl Evidence {
 mod tests {
     use super::*;
 
+    /// The host identity of the one cluster the files make.
+    fn placed(files: &[(&str, &str)]) -> (Vec<Evidence>, Vec<Place>, Vec<Place>) {
+        let mut found = crate::cluster::discover_in_memory(
+            files
+                .iter()
+                .map(|(path, text)| (path.to_string(), text.as_bytes().to_vec()))
+                .collect(),
+            None,
+        );
+        assert_eq!(found.clusters.len(), 1, "{:?}", found.clusters);
+        // The release the run would check the cluster against.
+        found.clusters[0].target =
+            super::super::version::choose(&found.clusters[0], &found.files, None);
+        let cluster = &found.clusters[0];
+        let hosts = cluster.hosts(&found.files);
+        let of = |node: &Node| hosts.node(node).clone();
+        let nodes: Vec<NodeHost> = cluster.nodes.iter().map(of).collect();
+        (
+            nodes.iter().map(|n| n.evidence.clone()).collect(),
+            nodes.iter().map(|n| n.network.clone()).collect(),
+            nodes.iter().map(|n| n.disk.clone()).collect(),
+        )
+    }
+
+    fn broker(id: u8, listeners: &str, advertised: &str) -> String {
+        format!(
+            "broker.id={id}\nzookeeper.connect=zk:2181\nlisteners={listeners}\nadvertised.listeners={advertised}\n"
+        )
+    }
+
+    #[test]
+    fn one_folder_of_properties_files_is_one_machine() {
+        let (a, b) = (
+            broker(1, "PLAINTEXT://:9092", "PLAINTEXT://localhost:9092"),
+            broker(2, "PLAINTEXT://:9092", "PLAINTEXT://localhost:9093"),
+        );
+        let (evidence, network, disk) =
+            placed(&[("k/server-1.properties", &a), ("k/server-2.properties", &b)]);
+        let localhost = Place::Shared("localhost".into());
+        assert_eq!(network, vec![localhost.clone(), localhost.clone()]);
+        assert_eq!(disk, network);
+        assert_eq!(
+            evidence[0],
+            Evidence::AdvertisedHosts(vec!["localhost".into()])
+        );
+    }
+
+    #[test]
+    fn a_folder_per_broker_with_mapped_ports_is_a_container_each() {
+        let (a, b) = (
+            broker(1, "PLAINTEXT://:9092", "PLAINTEXT://localhost:19092"),
+            broker(2, "PLAINTEXT://:9092", "PLAINTEXT://localhost:29092"),
+        );
+        let (evidence, network, disk) = placed(&[
+            ("k/kafka-1/server.properties", &a),
+            ("k/kafka-2/server.properties", &b),
+        ]);
+        assert_eq!(network, vec![Place::Own, Place::Own]);
+        assert_eq!(disk, network);
+        assert_eq!(
+            evidence[1],
+            Evidence::PortMapping {
+                listener: "PLAINTEXT".into(),
+                bound: 9092,
+                advertised: 29092
+            }
+        );
+        // The same folders binding ports of their own show no container: one machine.
+        let c = broker(2, "PLAINTEXT://:9093", "PLAINTEXT://localhost:9093");
+        let (_, network, _) = placed(&[
+            ("k/kafka-1/server.properties", &a),
+            ("k/kafka-2/server.properties", &c),
+        ]);
+        assert_eq!(network[0], network[1]);
+        assert!(matches!(network[0], Place::Shared(_)));
+    }
+
+    #[test]
+    fn a_placeholder_or_a_wildcard_advertised_is_unplaced() {
+        let (a, b) = (
+            broker(1, "PLAINTEXT://:9092", "PLAINTEXT://${HOST}:9092"),
+            "broker.id=2\nzookeeper.connect=zk:2181\nlisteners=PLAINTEXT://:9092\n".to_owned(),
+        );
+        let (evidence, network, _) =
+            placed(&[("k/server-1.properties", &a), ("k/server-2.properties", &b)]);
+        assert_eq!(network, vec![Place::Unknown, Place::Unknown]);
+        assert_eq!(evidence, vec![Evidence::Unplaced, Evidence::Unplaced]);
+    }
+
+    #[test]
+    fn compose_services_are_containers_unless_on_the_host_network() {
+        let compose = "services:
+  kafka-1:
+    image: apache/kafka:3.9.0
+    environment:
+      KAFKA_NODE_ID: 1
+      KAFKA_PROCESS_ROLES: broker,controller
+      KAFKA_CONTROLLER_QUORUM_VOTERS: 1@kafka-1:9093
+  kafka-2:
+    image: apache/kafka:3.9.0
+    network_mode: host
+    environment:
+      KAFKA_NODE_ID: 2
+      KAFKA_PROCESS_ROLES: broker
+      KAFKA_CONTROLLER_QUORUM_VOTERS: 1@kafka-1:9093
+";
+        let (evidence, network, disk) = placed(&[("k/docker-compose.yml", compose)]);
+        assert_eq!(
+            evidence,
+            vec![Evidence::ComposeService, Evidence::HostNetwork]
+        );
+        assert_eq!(network[0], Place::Own);
+        assert!(matches!(network[1], Place::Shared(_)));
+        assert_eq!(disk, vec![Place::Own, Place::Own]);
+    }
+
     #[test]
     fn own_places_are_never_shared() {
         let node = |file| Node {
