@@ -938,23 +938,28 @@ fn a_repeated_mapping_key_is_refused_with_its_line_and_never_fixed() {
     );
 }
 
-/// `services` Kafka services that all advertise localhost on ports of their own and keep
-/// their data in one directory.
-fn compose_on_one_host(services: usize) -> String {
-    compose_services(services, |index| {
-        let own = format!("PLAINTEXT://localhost:{}", 10_000 + index);
-        (own.clone(), own)
-    })
+/// `services` Kafka services on the host's network (`network_mode: host`: one machine's ports)
+/// that keep their data in one directory, with the `listeners` and `advertised.listeners` that
+/// `listeners(index)` gives each.
+fn compose_services(services: usize, listeners: impl Fn(usize) -> (String, String)) -> String {
+    compose_services_with(services, "\n    network_mode: host", listeners)
 }
 
-/// `services` Kafka services that keep their data in one directory, with the `listeners` and
-/// `advertised.listeners` that `listeners(index)` gives each.
-fn compose_services(services: usize, listeners: impl Fn(usize) -> (String, String)) -> String {
+/// `services` Kafka services, each in a container of its own, as [`compose_services`].
+fn compose_containers(services: usize, listeners: impl Fn(usize) -> (String, String)) -> String {
+    compose_services_with(services, "", listeners)
+}
+
+fn compose_services_with(
+    services: usize,
+    network: &str,
+    listeners: impl Fn(usize) -> (String, String),
+) -> String {
     let mut text = String::from("services:\n");
     for index in 0..services {
         let (bound, advertised) = listeners(index);
         text.push_str(&format!(
-            "  kafka-{index}:\n    image: confluentinc/cp-kafka:7.5.0\n    environment:\n      \
+            "  kafka-{index}:\n    image: confluentinc/cp-kafka:7.5.0{network}\n    environment:\n      \
              KAFKA_BROKER_ID: {index}\n      KAFKA_ZOOKEEPER_CONNECT: zookeeper:2181\n      \
              KAFKA_LISTENERS: {bound}\n      \
              KAFKA_ADVERTISED_LISTENERS: {advertised}\n      \
@@ -977,28 +982,50 @@ fn findings_of(output: &Output, rule: &str) -> Vec<serde_json::Value> {
 }
 
 #[test]
-fn ten_thousand_services_sharing_a_directory_are_one_finding() {
+fn ten_thousand_brokers_sharing_a_directory_are_one_finding() {
     let dir = tempfile::tempdir().unwrap();
-    let services = 10_000;
-    std::fs::write(
-        dir.path().join("docker-compose.yml"),
-        compose_on_one_host(services),
-    )
-    .unwrap();
-    let args = ["check", "--format", "json", "docker-compose.yml"];
+    let brokers = 10_000;
+    // One folder of properties files that advertise localhost on ports of their own: one
+    // machine, whose brokers all keep their data in one directory.
+    for index in 0..brokers {
+        let port = 10_000 + index;
+        std::fs::write(
+            dir.path().join(format!("server-{index}.properties")),
+            format!(
+                "broker.id={index}\nzookeeper.connect=zookeeper:2181\n\
+                 listeners=PLAINTEXT://localhost:{port}\n\
+                 log.dirs=/var/lib/kafka/data\n"
+            ),
+        )
+        .unwrap();
+    }
+    let args = ["check", "--format", "json", "."];
     let output = kafkalint_guarded(&args, dir.path());
     assert_sane(&output, &args);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
     let shared = findings_of(&output, "shared-log-dir");
-    // One per directory, not one per pair (49,995,000), with a label on every service.
+    // One per directory, not one per pair (49,995,000), with a label on every broker.
     assert_eq!(shared.len(), 1);
-    assert_eq!(shared[0]["labels"].as_array().unwrap().len(), services);
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    let total = report["diagnostics"].as_array().unwrap().len();
-    assert!(
-        total <= services,
-        "{total} findings for {services} services"
-    );
+    assert_eq!(shared[0]["labels"].as_array().unwrap().len(), brokers);
+    assert_linear(&output, brokers);
+}
+
+#[test]
+fn ten_thousand_containers_advertising_localhost_are_one_finding_each() {
+    let services = 10_000;
+    // Each container binds 9092 in a network of its own, keeps /var/lib/kafka/data on files of
+    // its own, and advertises localhost: no clash and no shared directory, but no broker can
+    // replicate from another, said once per broker.
+    let compose = compose_containers(services, |index| {
+        let advertised = format!("PLAINTEXT://localhost:{}", 10_000 + index);
+        ("PLAINTEXT://:9092".to_owned(), advertised)
+    });
+    let output = json_check_of_compose(&compose);
+    assert_eq!(findings_of(&output, "port-clash-on-host").len(), 0);
+    assert_eq!(findings_of(&output, "shared-log-dir").len(), 0);
+    assert_eq!(findings_of(&output, "localhost-advertised").len(), services);
+    // Besides one per broker, a few of the whole cluster: nothing per pair.
+    assert_linear(&output, 2 * services);
 }
 
 #[test]
@@ -1062,8 +1089,8 @@ fn a_walked_strimzi_resource_that_cannot_be_read_is_noted() {
 #[test]
 fn ten_thousand_services_binding_one_port_are_one_finding() {
     let services = 10_000;
-    // Each advertises localhost on a port of its own (one machine) and binds 9092 on every
-    // interface: one finding for the port, not one per pair (49,995,000).
+    // Each runs on the host's network (one machine) and binds 9092 on every interface: one
+    // finding for the port, not one per pair (49,995,000).
     let compose = compose_services(services, |index| {
         let advertised = format!("PLAINTEXT://localhost:{}", 10_000 + index);
         ("PLAINTEXT://:9092".to_owned(), advertised)
@@ -1075,8 +1102,8 @@ fn ten_thousand_services_binding_one_port_are_one_finding() {
     let message = clashes[0]["message"].as_str().unwrap();
     assert!(
         message.starts_with(
-            "10000 nodes advertise the same hosts, so they run on one machine, and all bind port \
-             9092 there: broker 0 "
+            "10000 nodes run with network_mode: host, on the network of one machine, and all \
+             bind port 9092 there: broker 0 "
         ),
         "{}",
         &message[..200]

@@ -5,7 +5,7 @@ use super::support::{any_placeholder, is_fragment, node_name, quoted, setting_la
 use super::{Context, Rule};
 use crate::cluster::Cluster;
 use crate::cluster::endpoints::{ENDPOINT_KEYS, NodeEndpoints, host_key, is_loopback, is_wildcard};
-use crate::cluster::host::Hosts;
+use crate::cluster::host::{Hosts, Place};
 use crate::cluster::listeners::Endpoint;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::source::SourceFile;
@@ -40,6 +40,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         }
     }
     let hosts = cluster.hosts(files);
+    let own = first_in_own_network(hosts, &brokers);
     let mut diagnostics = Vec::new();
     for (index, broker) in brokers.iter().enumerate() {
         let Some(name) = broker.inter_broker_name(files) else {
@@ -52,7 +53,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         let Some(host) = endpoint.host.filter(|host| is_loopback(host)) else {
             continue;
         };
-        let Some(elsewhere) = elsewhere(files, hosts, &brokers, &routable, index) else {
+        let Some(elsewhere) = elsewhere(files, hosts, &brokers, &routable, &own, index) else {
             continue;
         };
         let (key, list) = broker.advertised_list();
@@ -108,6 +109,7 @@ fn elsewhere(
     hosts: &Hosts,
     brokers: &[&NodeEndpoints],
     routable: &[(String, usize, usize)],
+    own: &[usize],
     index: usize,
 ) -> Option<Elsewhere> {
     let at_endpoint = |other: &NodeEndpoints, endpoint: &Endpoint, message: String| {
@@ -135,11 +137,7 @@ fn elsewhere(
             own: "machine",
         });
     }
-    let broker = brokers[index];
-    let other_broker = brokers.iter().enumerate().find_map(|(at, other)| {
-        (at != index && hosts.same_network(broker.node, other.node) == Some(false))
-            .then_some(*other)
-    })?;
+    let other_broker = brokers[separate_network(hosts, brokers, own, index)?];
     let other_endpoint = *other_broker.advertised_brokers().first()?;
     let message = format!(
         "{} runs in a network of its own ({})",
@@ -151,4 +149,36 @@ fn elsewhere(
         spread: "run in separate containers",
         own: "container",
     })
+}
+
+/// The first two brokers in a network of their own (a container, a pod): enough to find, for
+/// any broker, one whose network is not its own without comparing every pair.
+fn first_in_own_network(hosts: &Hosts, brokers: &[&NodeEndpoints]) -> Vec<usize> {
+    brokers
+        .iter()
+        .enumerate()
+        .filter(|(_, broker)| hosts.node(broker.node).network == Place::Own)
+        .map(|(index, _)| index)
+        .take(2)
+        .collect()
+}
+
+/// A broker known to run in another network than broker `index`: one in a network of its own,
+/// or, when `index` has its own, any other broker.
+fn separate_network(
+    hosts: &Hosts,
+    brokers: &[&NodeEndpoints],
+    own: &[usize],
+    index: usize,
+) -> Option<usize> {
+    let other = if own.contains(&index) {
+        (0..brokers.len().min(2)).find(|other| *other != index)
+    } else {
+        own.iter().copied().find(|other| *other != index)
+    }?;
+    debug_assert_eq!(
+        hosts.same_network(brokers[index].node, brokers[other].node),
+        Some(false)
+    );
+    Some(other)
 }
