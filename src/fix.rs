@@ -250,7 +250,6 @@ fn recheck(report: &Report, bytes: Vec<Vec<u8>>, options: &Options) -> Report {
             declared: cluster.declared,
             config: cluster.config.clone(),
             components: cluster.components.clone(),
-            hosts: Default::default(),
         })
         .collect();
     let found = Discovered {

@@ -259,10 +259,12 @@ pub(crate) fn cluster_diagnostics(
     folders: &rules::Folders,
 ) -> Vec<Diagnostic> {
     let config = cluster.config.as_deref();
+    let hosts = cluster::host::Hosts::of(cluster, files);
     let context = rules::Context {
         files,
         strict: config.is_some_and(|config| config.strict),
         folders,
+        hosts: &hosts,
     };
     rules::check_selected(cluster, &context, &|rule| {
         config.is_none_or(|config| config.runs(rule))

@@ -881,7 +881,6 @@ fn push_clusters(
             declared: None,
             config: None,
             components: Vec::new(),
-            hosts: Default::default(),
         });
     }
     let split = groups.len() > 1;
@@ -907,7 +906,6 @@ fn push_clusters(
             // The folder's components belong with its first cluster (ZooKeeper mode's when a
             // folder holds both modes).
             components: components.take().unwrap_or_default(),
-            hosts: Default::default(),
         });
     }
 }

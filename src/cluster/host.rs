@@ -3,7 +3,7 @@
 //! it. "Unknown" is an answer: a check that needs two nodes on one machine says nothing of a node
 //! the files do not place.
 //!
-//! Built once per cluster ([`super::Cluster::hosts`]) and read by every rule that compares the
+//! Built once per cluster, before its rules run, and read by every rule that compares the
 //! network or the files of two nodes.
 
 use std::collections::BTreeMap;
@@ -327,7 +327,7 @@ mod tests {
         found.clusters[0].target =
             super::super::version::choose(&found.clusters[0], &found.files, None);
         let cluster = &found.clusters[0];
-        let hosts = cluster.hosts(&found.files);
+        let hosts = Hosts::of(cluster, &found.files);
         let of = |node: &Node| hosts.node(node).clone();
         let nodes: Vec<NodeHost> = cluster.nodes.iter().map(of).collect();
         (

@@ -72,8 +72,6 @@ pub struct Cluster {
     /// The Connect, MirrorMaker 2, Streams and Schema Registry files beside its nodes (not in
     /// `files`: no broker rule reads them).
     pub components: Vec<crate::components::Component>,
-    /// Which nodes share a machine, worked out on first use ([`Cluster::hosts`]).
-    pub hosts: std::sync::OnceLock<host::Hosts>,
 }
 
 /// The value Kafka uses for a key on a node: from the file, or Kafka's default.
@@ -109,11 +107,6 @@ impl<'a> Effective<'a> {
 }
 
 impl Cluster {
-    /// Which nodes share a machine, and why: worked out once, whichever rule asks first.
-    pub fn hosts(&self, files: &[SourceFile]) -> &host::Hosts {
-        self.hosts.get_or_init(|| host::Hosts::of(self, files))
-    }
-
     /// Broker-role nodes (ZooKeeper brokers, KRaft brokers and combined nodes).
     pub fn brokers(&self) -> impl Iterator<Item = &Node> {
         self.nodes.iter().filter(|node| node.roles.broker)

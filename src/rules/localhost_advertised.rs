@@ -39,7 +39,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             }
         }
     }
-    let hosts = cluster.hosts(files);
+    let hosts = context.hosts;
     let own = first_in_own_network(hosts, &brokers);
     let mut diagnostics = Vec::new();
     for (index, broker) in brokers.iter().enumerate() {

@@ -54,6 +54,8 @@ pub struct Context<'a> {
     pub strict: bool,
     /// What is known of the folders of every file read (not only this cluster's).
     pub folders: &'a Folders,
+    /// Which nodes of the cluster share a machine, and why: worked out once per cluster.
+    pub hosts: &'a crate::cluster::host::Hosts,
 }
 
 /// The folders of every file read, found once per run: rules run once per cluster, and a scan

@@ -55,7 +55,7 @@ enum Clash {
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let files = context.files;
-    let hosts = cluster.hosts(files);
+    let hosts = context.hosts;
     // A container or a pod binds in a network of its own: it clashes with no other node.
     let nodes = NodeEndpoints::read_all(cluster, files, |node| {
         is_fragment(files, node)

@@ -25,7 +25,7 @@ type Holder<'a, 'n> = (&'n Node, &'n LockedDir<'a>, (usize, usize));
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let files = context.files;
     let version = cluster.target.version;
-    let hosts = cluster.hosts(files);
+    let hosts = context.hosts;
     // Only nodes taken to share their files with others: a container or a pod has its own, and
     // a node the files do not place is compared with none.
     let placed: Vec<(&Node, String, Vec<LockedDir>)> = cluster
