@@ -1191,3 +1191,34 @@ fn assert_linear(output: &Output, services: usize) {
         "{total} findings for {services} services"
     );
 }
+
+/// A broker whose routable names are all its own (two of them beside a loopback inter-broker
+/// listener) has no other broker's host to point at: it is not reported, and nothing panics
+/// looking for one. The other broker, reached at localhost only, is (the first one's names put
+/// the cluster on several hosts).
+#[test]
+fn a_broker_whose_routable_names_are_its_own_is_not_shown_elsewhere() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("server-1.properties"),
+        "broker.id=1\nzookeeper.connect=zk:2181\nlog.dirs=/var/lib/kafka/data-1\n\
+         listeners=INTERNAL://:9092,A://:9093,B://:9094\n\
+         advertised.listeners=INTERNAL://localhost:9092,A://a.example.com:9093,B://b.example.com:9094\n\
+         listener.security.protocol.map=INTERNAL:PLAINTEXT,A:PLAINTEXT,B:PLAINTEXT\n\
+         inter.broker.listener.name=INTERNAL\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("server-2.properties"),
+        "broker.id=2\nzookeeper.connect=zk:2181\nlog.dirs=/var/lib/kafka/data-2\n\
+         listeners=PLAINTEXT://:9095\nadvertised.listeners=PLAINTEXT://localhost:9095\n",
+    )
+    .unwrap();
+    let args = ["check", "--format", "json", "."];
+    let output = kafkalint(&args, dir.path());
+    assert_sane(&output, &args);
+    let found = findings_of(&output, "localhost-advertised");
+    assert_eq!(found.len(), 1);
+    let message = found[0]["message"].as_str().unwrap();
+    assert!(message.starts_with("broker 2 "), "{message}");
+}

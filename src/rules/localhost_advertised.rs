@@ -123,8 +123,10 @@ fn elsewhere(
             message,
         )
     };
-    if routable.len() >= 2 {
-        let (other_host, other, at) = routable.iter().find(|(_, other, _)| *other != index)?;
+    // Two routable hosts may both be this broker's own (listeners of one broker at two names).
+    if routable.len() >= 2
+        && let Some((other_host, other, at)) = routable.iter().find(|(_, other, _)| *other != index)
+    {
         let other_broker = brokers[*other];
         let other_endpoint = other_broker.advertised_brokers()[*at];
         let message = format!(
