@@ -26,8 +26,9 @@ pub enum Runtime {
     MappedContainer,
     /// A container of a compose service.
     Container { image: String, host_network: bool },
-    /// A pod of a Strimzi node pool.
-    Pod,
+    /// A pod Strimzi runs for a node of a node pool (`None`: of the `Kafka` resource's own
+    /// replicas).
+    Pod { pool: Option<String> },
 }
 
 /// Why a node is placed where it is.
@@ -189,8 +190,8 @@ fn declared(runtime: &sources::Runtime) -> NodeHost {
                 Evidence::ComposeService
             },
         },
-        sources::Runtime::Pod => NodeHost {
-            runtime: Runtime::Pod,
+        sources::Runtime::Pod { pool } => NodeHost {
+            runtime: Runtime::Pod { pool: pool.clone() },
             network: Place::Own,
             disk: Place::Own,
             evidence: Evidence::StrimziPod,
@@ -427,6 +428,33 @@ mod tests {
         assert_eq!(network[0], Place::Own);
         assert!(matches!(network[1], Place::Shared(_)));
         assert_eq!(disk, vec![Place::Own, Place::Own]);
+    }
+
+    #[test]
+    fn strimzi_nodes_are_pods_of_their_pool() {
+        let text = "apiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaNodePool\nmetadata:\n  name: brokers\n  labels:\n    strimzi.io/cluster: my\nspec:\n  replicas: 2\n  roles: [broker]\n---\napiVersion: kafka.strimzi.io/v1beta2\nkind: Kafka\nmetadata:\n  name: my\nspec:\n  kafka:\n    config:\n      min.insync.replicas: 1\n";
+        let found =
+            crate::cluster::discover_in_memory(vec![("k/kafka.yaml".into(), text.into())], None);
+        let cluster = &found.clusters[0];
+        let hosts = Hosts::of(cluster, &found.files);
+        assert_eq!(cluster.nodes.len(), 2);
+        for node in &cluster.nodes {
+            let host = hosts.node(node);
+            assert_eq!(
+                host.runtime,
+                Runtime::Pod {
+                    pool: Some("brokers".into())
+                }
+            );
+            assert_eq!(
+                (&host.network, &host.evidence),
+                (&Place::Own, &Evidence::StrimziPod)
+            );
+        }
+        assert_eq!(
+            hosts.same_disk(&cluster.nodes[0], &cluster.nodes[1]),
+            Some(false)
+        );
     }
 
     #[test]

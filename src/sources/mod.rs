@@ -85,8 +85,9 @@ pub enum Runtime {
     /// A container of a compose service (one per replica), with a network and files of its own
     /// unless `network_mode: host` puts it on the network of the machine it runs on.
     Container { image: String, host_network: bool },
-    /// A pod Strimzi runs for one node of a node pool (or of the `Kafka` resource itself).
-    Pod,
+    /// A pod Strimzi runs for one node of a node pool (`None`: of the `Kafka` resource's own
+    /// replicas).
+    Pod { pool: Option<String> },
 }
 
 /// One node as a reader found it.

@@ -187,8 +187,9 @@ pub fn read(
             });
         }
         let mine: Vec<&Pool> = pools.iter().filter(|pool| pool.cluster == name).collect();
-        // (label, broker, controller, count)
-        let groups: Vec<(String, bool, bool, Option<usize>)> = if mine.is_empty() {
+        // (label, pool, broker, controller, count)
+        type Group = (String, Option<String>, bool, bool, Option<usize>);
+        let groups: Vec<Group> = if mine.is_empty() {
             let replicas = kafka
                 .get("replicas")
                 .and_then(Node::text)
@@ -196,12 +197,13 @@ pub fn read(
             if replicas.is_none() {
                 notes.push(format!("Kafka `{name}`: no spec.kafka.replicas and no KafkaNodePool labelled strimzi.io/cluster: {name} beside it; its broker count is unknown"));
             }
-            vec![(format!("Kafka `{name}`"), true, false, replicas)]
+            vec![(format!("Kafka `{name}`"), None, true, false, replicas)]
         } else {
             mine.iter()
                 .map(|pool| {
                     (
                         format!("Kafka `{name}`, pool `{}`", pool.name),
+                        Some(pool.name.clone()),
                         pool.broker || !kraft,
                         pool.controller && kraft,
                         pool.replicas,
@@ -228,7 +230,7 @@ pub fn read(
         let mut nodes = Vec::new();
         // Strimzi numbers the nodes from 0, pool after pool.
         let mut next_id = 0;
-        for (label, broker, controller, count) in groups {
+        for (label, pool, broker, controller, count) in groups {
             let count_known = count.is_some();
             for _ in 0..count.unwrap_or(1).min(1000) {
                 let mut entries = Vec::new();
@@ -255,7 +257,7 @@ pub fn read(
                     image_tag: None,
                     component: None,
                     forbidden: forbidden.clone(),
-                    runtime: super::Runtime::Pod,
+                    runtime: super::Runtime::Pod { pool: pool.clone() },
                 });
                 next_id += 1;
             }
