@@ -75,8 +75,9 @@ pub struct Report {
     pub diagnostics: Vec<Diagnostic>,
     /// Files that looked like node files but were passed over, with why.
     pub skipped: Vec<String>,
-    /// Diagnostics that `# kafkalint: ignore[...]` comments suppressed (not in `diagnostics`).
-    pub suppressed: usize,
+    /// Diagnostics that `# kafkalint: ignore[...]` comments suppressed (not in `diagnostics`):
+    /// how many, and the edits of their fixes.
+    pub suppressed: suppress::Suppressed,
     /// The files findings are reported for (`--with-cluster`, `--stdin-filename`): the others
     /// were read as their clusters' context. `None`: every file.
     pub only: Option<Vec<usize>>,
@@ -381,6 +382,10 @@ impl Report {
     /// See [`Retain`]: files no finding points into keep only their path, the others what
     /// output shows of them.
     fn keep_for_output(&mut self, retain: Retain) {
+        if retain != Retain::All {
+            // Only `--fix` reads them, and it keeps everything.
+            self.suppressed.edits = Vec::new();
+        }
         match retain {
             Retain::All => return,
             Retain::Drawn(style) => self.drawn = Some((style, output::draw_each(self, style))),
@@ -426,7 +431,7 @@ impl Report {
             clusters: Vec::new(),
             diagnostics: Vec::new(),
             skipped: Vec::new(),
-            suppressed: 0,
+            suppressed: suppress::Suppressed::default(),
             only: None,
             drawn: None,
         };
@@ -468,7 +473,12 @@ impl Report {
                     .extend(only.into_iter().map(|file| file + offset));
             }
             merged.skipped.extend(report.skipped);
-            merged.suppressed += report.suppressed;
+            merged.suppressed.count += report.suppressed.count;
+            let edits = report.suppressed.edits.into_iter();
+            merged.suppressed.edits.extend(edits.map(|mut edit| {
+                edit.file += offset;
+                edit
+            }));
         }
         match style {
             Some(style) => {

@@ -43,7 +43,7 @@ pub struct Roles {
 }
 
 /// One broker or controller: a file of the cluster.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Node {
     /// Index of the node's file in the checked files.
     pub file: usize,
@@ -52,7 +52,7 @@ pub struct Node {
 }
 
 /// A set of node files that run together.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Cluster {
     /// The folder (or list of files) the cluster was found as, for messages.
     pub name: String,
@@ -106,6 +106,20 @@ impl<'a> Effective<'a> {
 }
 
 impl Cluster {
+    /// The same cluster over `files` whose bytes changed (a fix changes values, never which
+    /// files make up a cluster): its nodes classified again, its release chosen again.
+    pub fn over_changed(&self, files: &[SourceFile]) -> Cluster {
+        let nodes = self
+            .loaded_files(files)
+            .map(|file| Node::new(file, &files[file]))
+            .collect();
+        Cluster {
+            nodes,
+            target: Target::newest(),
+            ..self.clone()
+        }
+    }
+
     /// Broker-role nodes (ZooKeeper brokers, KRaft brokers and combined nodes).
     pub fn brokers(&self) -> impl Iterator<Item = &Node> {
         self.nodes.iter().filter(|node| node.roles.broker)

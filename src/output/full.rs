@@ -336,8 +336,8 @@ pub fn summary(report: &Report) -> String {
         plural(report.clusters.len(), "cluster"),
         checked_against(report)
     );
-    let suppressed = if report.suppressed > 0 {
-        format!(", {} suppressed", report.suppressed)
+    let suppressed = if report.suppressed.count > 0 {
+        format!(", {} suppressed", report.suppressed.count)
     } else {
         String::new()
     };

@@ -91,7 +91,7 @@ mod tests {
             clusters: Vec::new(),
             diagnostics: Vec::new(),
             skipped: Vec::new(),
-            suppressed: 0,
+            suppressed: Default::default(),
             only: None,
             drawn: None,
         };

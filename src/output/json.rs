@@ -201,7 +201,7 @@ pub fn json(report: &Report) -> String {
             errors: report.count(Severity::Error),
             warnings: report.count(Severity::Warning),
             infos: report.count(Severity::Info),
-            suppressed: report.suppressed,
+            suppressed: report.suppressed.count,
             files: report.files.len(),
             clusters: report.clusters.len(),
         },
