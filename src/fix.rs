@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::PathBuf;
 
-use crate::cluster::{Cluster, Discovered, Node};
+use crate::cluster::Discovered;
 use crate::diagnostic::{Diagnostic, Edit};
 use crate::source::SourceFile;
 use crate::{Options, Report};
@@ -236,21 +236,7 @@ fn recheck(report: &Report, bytes: Vec<Vec<u8>>, options: &Options) -> Report {
     let clusters = report
         .clusters
         .iter()
-        .map(|cluster| Cluster {
-            name: cluster.name.clone(),
-            nodes: cluster
-                .files
-                .iter()
-                .filter(|file| files[**file].parse_error.is_none())
-                .map(|file| Node::new(*file, &files[*file]))
-                .collect(),
-            files: cluster.files.clone(),
-            declared_brokers: cluster.declared_brokers,
-            target: crate::cluster::Target::newest(),
-            declared: cluster.declared,
-            config: cluster.config.clone(),
-            components: cluster.components.clone(),
-        })
+        .map(|cluster| cluster.reread(&files))
         .collect();
     let found = Discovered {
         files,

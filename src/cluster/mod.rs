@@ -7,6 +7,7 @@ mod discover;
 pub mod endpoints;
 pub mod exposure;
 pub mod listeners;
+mod membership;
 pub mod protocol_version;
 pub mod quorum;
 pub mod setting;
@@ -19,6 +20,7 @@ pub use discover::{
     Buffer, Declared, Discovered, DiscoveryError, discover, discover_buffer, discover_changed,
     discover_declared, discover_declared_in_batches, discover_in_memory, node_files_under,
 };
+pub use membership::{Gathered, Membership, SetApart, Share};
 pub use version::{ChosenBy, Target};
 
 use crate::catalog::{self, KafkaVersion};
@@ -42,8 +44,9 @@ pub struct Roles {
     pub controller: bool,
 }
 
-/// One broker or controller: a file of the cluster.
-#[derive(Debug)]
+/// One broker or controller: a file of the cluster. An overlay (see [`Cluster::overlays`]) is
+/// read the same way, but is no node.
+#[derive(Debug, Clone)]
 pub struct Node {
     /// Index of the node's file in the checked files.
     pub file: usize,
@@ -71,6 +74,12 @@ pub struct Cluster {
     /// The Connect, MirrorMaker 2, Streams and Schema Registry files beside its nodes (not in
     /// `files`: no broker rule reads them).
     pub components: Vec<crate::components::Component>,
+    /// Files of settings merged into nodes, not nodes (in `files`, not in `nodes`): see
+    /// [`Node::is_fragment`] and `discover::overlays`. Rules that judge a line by itself read
+    /// their lines; no rule counts them as brokers or compares them with the nodes.
+    pub overlays: Vec<Node>,
+    /// Why these files are one cluster, and what was set apart from them.
+    pub membership: Membership,
 }
 
 /// The value Kafka uses for a key on a node: from the file, or Kafka's default.
@@ -106,6 +115,39 @@ impl<'a> Effective<'a> {
 }
 
 impl Cluster {
+    /// The cluster with its nodes and overlays read again from `files` (the same files, their
+    /// bytes changed by fixes, which never change what makes a file a node, an overlay or a
+    /// member), its release chosen again.
+    pub fn reread(&self, files: &[SourceFile]) -> Cluster {
+        let reread = |node: &Node| Node::new(node.file, &files[node.file]);
+        Cluster {
+            name: self.name.clone(),
+            nodes: self.nodes.iter().map(reread).collect(),
+            files: self.files.clone(),
+            declared_brokers: self.declared_brokers,
+            target: Target::newest(),
+            declared: self.declared,
+            config: self.config.clone(),
+            components: self.components.clone(),
+            overlays: self.overlays.iter().map(reread).collect(),
+            membership: self.membership.clone(),
+        }
+    }
+
+    /// Moves every file index by `offset` (the cluster's files placed after others').
+    pub fn shift_files(&mut self, offset: usize) {
+        self.files.iter_mut().for_each(|file| *file += offset);
+        let nodes = self.nodes.iter_mut().chain(&mut self.overlays);
+        nodes.for_each(|node| node.file += offset);
+        self.components
+            .iter_mut()
+            .for_each(|component| component.file += offset);
+        let set_apart = self.membership.set_apart.iter_mut();
+        set_apart
+            .flat_map(|apart| &mut apart.files)
+            .for_each(|file| *file += offset);
+    }
+
     /// Broker-role nodes (ZooKeeper brokers, KRaft brokers and combined nodes).
     pub fn brokers(&self) -> impl Iterator<Item = &Node> {
         self.nodes.iter().filter(|node| node.roles.broker)
@@ -132,6 +174,10 @@ impl Cluster {
     pub fn broker_count_is_known(&self, files: &[SourceFile]) -> bool {
         if self.declared_brokers.is_some() {
             return true;
+        }
+        // Overlays alone: they are merged into nodes this check does not see.
+        if self.nodes.is_empty() && !self.overlays.is_empty() {
+            return false;
         }
         // A YAML node that stands for an unknown number of brokers (`deploy.mode: global`).
         if self.nodes.iter().any(|node| {
@@ -226,6 +272,15 @@ impl Node {
             Some(entry) => Some(Effective::Set(entry)),
             None => catalog::default_value(key, version).map(Effective::Default),
         }
+    }
+
+    /// A file of settings without a mode (`process.roles`, `zookeeper.connect`) or an id
+    /// (`node.id`, `broker.id`): what makes a node one node comes from elsewhere (a file it is
+    /// merged into, a template's environment), so checks of a whole node's configuration do not
+    /// apply to it. Beside real nodes, or saying nothing of where it listens and keeps its
+    /// data, it is an overlay, not a node at all (see [`Cluster::overlays`]).
+    pub fn is_fragment(&self, files: &[SourceFile]) -> bool {
+        self.mode == Mode::Unknown && self.id_entry(files).is_none()
     }
 
     /// `node.id`, or `broker.id` for ZooKeeper-mode brokers; the entry that sets it.
