@@ -4,7 +4,9 @@
 //! together form one cluster. ZooKeeper-mode and KRaft nodes never share a cluster. Nodes that
 //! sit alone in directories whose paths differ only in the trailing number of one component
 //! (`brokers/b0/server.properties`, `brokers/b1/server.properties`) and that name the same
-//! ZooKeeper or KRaft quorum are one cluster.
+//! ZooKeeper or KRaft quorum are one cluster. A directory's alternative sets of the same nodes
+//! are clusters of their own, and overlays are no nodes (see `membership`); each cluster
+//! records why its files are together.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
