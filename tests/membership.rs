@@ -236,3 +236,45 @@ fn the_json_of_each_cluster_gives_its_membership_reason() {
         "{why}"
     );
 }
+
+#[test]
+fn a_smaller_set_of_the_same_quorum_stands_in_for_part_of_the_larger_cluster() {
+    // Only broker 1 has a SASL variant: it runs in the three-broker cluster, so the factor 3 of
+    // its file is no error on "a cluster of 1 broker".
+    let broker = |id: u32| {
+        format!(
+            "broker.id={id}\nzookeeper.connect=zk:2181/kafka\nlisteners=PLAINTEXT://:9092\n\
+             advertised.listeners=PLAINTEXT://kafka-{id}:9092\nlog.dirs=/var/lib/kafka/data\n\
+             offsets.topic.replication.factor=3\ntransaction.state.log.replication.factor=3\n"
+        )
+    };
+    let sasl = broker(1).replace("PLAINTEXT", "SASL_PLAINTEXT")
+        + "security.inter.broker.protocol=SASL_PLAINTEXT\nsasl.enabled.mechanisms=PLAIN\n\
+           sasl.mechanism.inter.broker.protocol=PLAIN\n";
+    let (_dir, root) = folder(&[
+        ("server-1.properties", &broker(1)),
+        ("server-2.properties", &broker(2)),
+        ("server-3.properties", &broker(3)),
+        ("server-1.sasl.properties", &sasl),
+    ]);
+    let options = Options {
+        kafka_version: Some(kafkalint::catalog::KafkaVersion::parse("3.9").unwrap()),
+        ..Options::default()
+    };
+    let report = kafkalint::check(&[root], &options).unwrap();
+    assert_eq!(report.clusters.len(), 2);
+    let smaller = report.clusters.iter().find(|c| c.nodes.len() == 1).unwrap();
+    assert!(!smaller.broker_count_is_known(&report.files));
+    assert!(
+        !rules(&report).contains(&"internal-topic-replication"),
+        "{:#?}",
+        report.diagnostics
+    );
+}
+
+#[test]
+fn a_smaller_set_of_another_quorum_is_a_cluster_of_its_own_size() {
+    let report = fixture("fixtures/duplicate-node-id/good-single-node-beside");
+    let single = report.clusters.iter().find(|c| c.nodes.len() == 1).unwrap();
+    assert!(single.broker_count_is_known(&report.files));
+}

@@ -1090,7 +1090,7 @@ fn take_stock_combined_sample(files: &[SourceFile], nodes: &mut Vec<Node>) -> Op
 }
 
 /// What names the cluster a node belongs to: its ZooKeeper connection or its KRaft quorum.
-fn cluster_identity(file: &SourceFile) -> Option<String> {
+pub(super) fn cluster_identity(file: &SourceFile) -> Option<String> {
     [
         "zookeeper.connect",
         "controller.quorum.voters",

@@ -167,6 +167,32 @@ impl Cluster {
             .unwrap_or_else(|| self.brokers().count())
     }
 
+    /// Whether the cluster is an alternative set smaller than another set of its folder that
+    /// names the same quorum (`server-1.sasl.properties` beside `server-{1,2,3}.properties`):
+    /// it stands in for some nodes of the cluster it runs in, which is larger than the set. A
+    /// smaller set that names a quorum of its own (a `single-node.properties`) is a cluster of
+    /// its own size.
+    fn stands_in_for_part_of_a_larger_set(&self, files: &[SourceFile]) -> bool {
+        if !matches!(self.membership.share, Some(Share::Alternative { .. })) {
+            return false;
+        }
+        let Some(quorum) = self
+            .nodes
+            .first()
+            .and_then(|node| discover::cluster_identity(&files[node.file]))
+        else {
+            return false;
+        };
+        self.membership.set_apart.iter().any(|apart| {
+            apart.files.len() > self.nodes.len()
+                && apart
+                    .files
+                    .first()
+                    .and_then(|file| discover::cluster_identity(&files[*file]))
+                    .is_some_and(|other| other == quorum)
+        })
+    }
+
     /// Whether the broker count is known. A lone broker file is one of an unknown number of
     /// brokers when its id is a placeholder (`broker.id=%ID%`, `${BROKER_ID}`: a template), when
     /// its `controller.quorum.voters` names other nodes, or when its `zookeeper.connect` names an
@@ -177,6 +203,9 @@ impl Cluster {
         }
         // Overlays alone: they are merged into nodes this check does not see.
         if self.nodes.is_empty() && !self.overlays.is_empty() {
+            return false;
+        }
+        if self.stands_in_for_part_of_a_larger_set(files) {
             return false;
         }
         // A YAML node that stands for an unknown number of brokers (`deploy.mode: global`).
