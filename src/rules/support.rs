@@ -323,8 +323,8 @@ pub fn is_fragment(files: &[SourceFile], node: &Node) -> bool {
 }
 
 /// Every node of the cluster (in file order), then every overlay, with each line Kafka reads
-/// from its file (the last of a repeated key): an overlay's lines are read as the node's they are merged
-/// into, so a rule that judges a line by itself judges them too.
+/// from its file (the last of a repeated key): Kafka reads an overlay's lines in the file they
+/// are merged into, so a rule that judges a line by itself judges them too.
 pub fn effective_lines<'a>(
     cluster: &'a crate::cluster::Cluster,
     files: &'a [SourceFile],
