@@ -215,7 +215,7 @@ fn recheck(report: &Report, bytes: Vec<Vec<u8>>, options: &Options) -> Report {
     let clusters = report
         .clusters
         .iter()
-        .map(|cluster| cluster.over_changed(&files))
+        .map(|cluster| cluster.reread(&files))
         .collect();
     let found = Discovered {
         files,

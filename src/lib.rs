@@ -444,15 +444,7 @@ impl Report {
             merged
                 .clusters
                 .extend(report.clusters.into_iter().map(|mut cluster| {
-                    cluster.files.iter_mut().for_each(|file| *file += offset);
-                    cluster
-                        .nodes
-                        .iter_mut()
-                        .for_each(|node| node.file += offset);
-                    cluster
-                        .components
-                        .iter_mut()
-                        .for_each(|component| component.file += offset);
+                    cluster.shift_files(offset);
                     cluster
                 }));
             merged

@@ -33,6 +33,38 @@ struct JsonCluster<'a> {
     /// Connect, MirrorMaker 2, Streams and Schema Registry files beside the nodes.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     components: Vec<JsonComponent<'a>>,
+    membership: JsonMembership<'a>,
+}
+
+/// Why the cluster's files are checked together.
+#[derive(Serialize)]
+struct JsonMembership<'a> {
+    /// `folder`, `numbered-folders`, `named`, `compose`, `strimzi` or `declared`.
+    reason: &'static str,
+    /// `mode`, `alternative` or `stock-sample`: the cluster is that share of what gathered it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    share: Option<&'static str>,
+    /// The reason in words (`alternative 2 of 2 of the node files of folder conf`).
+    text: String,
+    /// The gathering's node files that are other clusters', with why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    set_apart: Vec<JsonSetApart<'a>>,
+    /// Files of the cluster that are overlays (settings merged into nodes), not nodes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    overlays: Vec<JsonOverlay<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonSetApart<'a> {
+    files: Vec<&'a str>,
+    /// What they are and why they are another cluster.
+    why: String,
+}
+
+#[derive(Serialize)]
+struct JsonOverlay<'a> {
+    file: &'a str,
+    why: &'static str,
 }
 
 #[derive(Serialize)]
@@ -192,6 +224,7 @@ pub fn json(report: &Report) -> String {
                     kind: component.kind.id(),
                 })
                 .collect(),
+            membership: membership(report, cluster),
         })
         .collect();
     let document = Document {
@@ -209,4 +242,30 @@ pub fn json(report: &Report) -> String {
     let mut text = serde_json::to_string_pretty(&document).expect("plain data serializes");
     text.push('\n');
     text
+}
+
+fn membership<'a>(report: &'a Report, cluster: &'a crate::cluster::Cluster) -> JsonMembership<'a> {
+    let path = |file: &usize| report.files[*file].path.as_str();
+    let membership = &cluster.membership;
+    JsonMembership {
+        reason: membership.reason(),
+        share: membership.share.as_ref().map(|share| share.kind()),
+        text: printable(&membership.text(), true),
+        set_apart: membership
+            .set_apart
+            .iter()
+            .map(|apart| JsonSetApart {
+                files: apart.files.iter().map(path).collect(),
+                why: printable(&apart.why, true),
+            })
+            .collect(),
+        overlays: cluster
+            .overlays
+            .iter()
+            .map(|overlay| JsonOverlay {
+                file: path(&overlay.file),
+                why: cluster.overlay_reason(),
+            })
+            .collect(),
+    }
 }

@@ -1,6 +1,6 @@
 //! `log-dirs-in-tmp`: log or metadata directories under `/tmp`, which is emptied on reboot.
 
-use super::support::{is_fragment, node_name, value_label, value_part_span};
+use super::support::{node_name, value_label, value_part_span};
 use super::{Context, Rule};
 use crate::cluster::Cluster;
 use crate::cluster::exposure::{is_under_tmp, locked_dirs, serves_loopback_only};
@@ -31,7 +31,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         let mut dirs = locked_dirs(files, node, version);
         // Kafka's default `log.dir` counts for a whole node file, not for a fragment merged
         // into one elsewhere.
-        if is_fragment(files, node) {
+        if node.is_fragment(files) {
             dirs.retain(|dir| dir.effective.entry().is_some());
         }
         let mut keys: Vec<&'static str> = dirs.iter().map(|dir| dir.key).collect();

@@ -317,23 +317,28 @@ fn has_format_field(value: &str) -> bool {
 }
 
 /// A file of settings without a mode or an id, merged into a full node file elsewhere: checks
-/// of a whole node's configuration do not apply to it.
+/// of a whole node's configuration do not apply to it (the model's [`Node::is_fragment`]).
 pub fn is_fragment(files: &[SourceFile], node: &Node) -> bool {
-    node.mode == Mode::Unknown && node.id_entry(files).is_none()
+    node.is_fragment(files)
 }
 
-/// Every node of the cluster with each line Kafka reads from its file (the last of a repeated
-/// key), in file order.
+/// Every node of the cluster (in file order), then every overlay, with each line Kafka reads
+/// from its file (the last of a repeated key): Kafka reads an overlay's lines in the file they
+/// are merged into, so a rule that judges a line by itself judges them too.
 pub fn effective_lines<'a>(
     cluster: &'a crate::cluster::Cluster,
     files: &'a [SourceFile],
 ) -> impl Iterator<Item = (&'a Node, &'a crate::properties::Entry)> + 'a {
-    cluster.nodes.iter().flat_map(move |node| {
-        files[node.file]
-            .properties
-            .effective_entries()
-            .map(move |entry| (node, entry))
-    })
+    cluster
+        .nodes
+        .iter()
+        .chain(&cluster.overlays)
+        .flat_map(move |node| {
+            files[node.file]
+                .properties
+                .effective_entries()
+                .map(move |entry| (node, entry))
+        })
 }
 
 /// A label on the key of a line of a file.
