@@ -115,7 +115,7 @@ pub fn json(report: &Report) -> String {
                 rule: diagnostic.rule,
                 severity: diagnostic.severity,
                 stops_startup: diagnostic.stops_startup,
-                message: printable(&diagnostic.message, true),
+                message: printable(&diagnostic.headline(), true),
                 file,
                 line,
                 column,

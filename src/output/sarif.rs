@@ -208,7 +208,7 @@ fn result(report: &Report, diagnostic: &Diagnostic, seen: &mut BTreeMap<String, 
     let mut result = json!({
         "ruleId": diagnostic.rule,
         "level": level(diagnostic.severity),
-        "message": { "text": printable(&diagnostic.message, true) },
+        "message": { "text": printable(&diagnostic.headline(), true) },
         "locations": [location(report, diagnostic.primary())],
         "partialFingerprints": { FINGERPRINT: format!("{base}:{occurrence}") },
     });

@@ -1,7 +1,7 @@
 //! `auto-create-single-replica`: topic auto-creation on, with one replica per auto-created
 //! topic, on a cluster of several brokers.
 
-use super::support::{brokers, node_name, numbered, pair_labels, parsed_value};
+use super::support::{brokers, node_ref, numbered, pair_labels, parsed_value};
 use super::{Context, Rule};
 use crate::catalog::value::Parsed;
 use crate::cluster::Cluster;
@@ -54,7 +54,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         format!("{} of {}", qualifying.len(), brokers(broker_count))
     };
     // Every file that must change carries a label.
-    let labels = qualifying
+    let labels: Vec<_> = qualifying
         .iter()
         .flat_map(|(node, auto_create, factor_value)| {
             pair_labels(
@@ -67,31 +67,27 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             )
         })
         .collect();
-    diagnostics.push(Diagnostic {
-        fix: None,
-        rule: RULE.name,
-        severity: Severity::Warning,
-        stops_startup: false,
-        message: format!(
-            "{}: {auto_shown} with {} on {on} of a cluster of {}: a producer or consumer that names a topic \
+    diagnostics.push(
+        RULE.finding(format!(
+            "{auto_shown} with {} on {on} of a cluster of {}: a producer or consumer that names a topic \
              that does not exist (a typo, a stale name) has the broker create it with one replica, and so do \
              Kafka Streams and Connect topics left at replication.factor=-1; each partition of such a topic \
              lives on one broker, so when that broker stops the partition is offline, and its records are \
              lost with the broker's disk",
-            node_name(files, node),
             numbered(FACTOR, 1, factor_value),
             brokers(broker_count)
-        ),
-        key: Some(FACTOR.to_string()),
-        labels,
-        help: format!(
+        ))
+        .about(node_ref(files, node))
+        .with_key(FACTOR)
+        .with_labels(labels)
+        .with_help(format!(
             "set {FACTOR}={} on every broker (and, in KRaft, on the controllers, which apply it to topics created \
              without a replication factor), or set {AUTO_CREATE}=false and create topics deliberately \
              (kafka-topics.sh --create --replication-factor {}); topics that already exist keep one replica until \
              reassigned with kafka-reassign-partitions.sh",
             broker_count.min(3),
             broker_count.min(3)
-        ),
-    });
+        )),
+    );
     diagnostics
 }

@@ -1,7 +1,7 @@
 //! `deprecated-key`: a key Kafka's documentation calls deprecated in the target release; a
 //! later release removes it.
 
-use super::support::{effective_lines, key_label, node_name};
+use super::support::{effective_lines, key_label, node_ref};
 use super::{Context, Rule};
 use crate::catalog::{self, KafkaVersion};
 use crate::cluster::Cluster;
@@ -22,19 +22,15 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         if !catalog::spec(key, version).is_some_and(|spec| spec.deprecated) {
             continue;
         }
-        diagnostics.push(Diagnostic {
-            fix: None,
-            rule: RULE.name,
-            stops_startup: false,
-            severity: Severity::Warning,
-            message: format!(
-                "{}: Kafka {version} deprecates {key}; a later release will ignore it",
-                node_name(context.files, node)
-            ),
-            key: Some(key.to_string()),
-            labels: vec![key_label(node.file, entry, "deprecated".to_string())],
-            help: help(key, version),
-        });
+        diagnostics.push(
+            RULE.finding(format!(
+                "Kafka {version} deprecates {key}; a later release will ignore it"
+            ))
+            .about(node_ref(context.files, node))
+            .with_key(key)
+            .with_label(key_label(node.file, entry, "deprecated".to_string()))
+            .with_help(help(key, version)),
+        );
     }
     diagnostics
 }

@@ -81,16 +81,14 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 })
                 .collect(),
             });
-            diagnostics.push(Diagnostic {
-                fix,
-                rule: RULE.name,
-                stops_startup: false,
-                severity,
-                message,
-                key: Some(key.to_string()),
-                labels,
-                help,
-            });
+            diagnostics.push(
+                RULE.finding(message)
+                    .with_severity(severity)
+                    .with_key(key)
+                    .with_labels(labels)
+                    .with_help(help)
+                    .with_fix(fix),
+            );
         }
     }
     diagnostics

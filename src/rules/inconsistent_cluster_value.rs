@@ -411,23 +411,20 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 summary.push(format!("{} has {shown}", node_name(files, node)));
             }
         }
-        diagnostics.push(Diagnostic {
-            fix: None,
-            rule: RULE.name,
-            stops_startup: false,
-            severity: setting.severity,
-            message: format!(
+        diagnostics.push(
+            RULE.finding(format!(
                 "{key} differs across the cluster ({}): {}",
                 summary.join(", "),
                 setting.why
-            ),
-            key: Some(key.to_string()),
-            labels,
-            help: format!(
+            ))
+            .with_severity(setting.severity)
+            .with_key(key)
+            .with_labels(labels)
+            .with_help(format!(
                 "set {key} to the same value on every node of {}",
                 cluster.name
-            ),
-        });
+            )),
+        );
     }
     diagnostics
 }

@@ -1,6 +1,6 @@
 //! `log-dirs-in-tmp`: log or metadata directories under `/tmp`, which is emptied on reboot.
 
-use super::support::{is_fragment, node_name, value_label, value_part_span};
+use super::support::{is_fragment, node_ref, value_label, value_part_span};
 use super::{Context, Rule};
 use crate::cluster::Cluster;
 use crate::cluster::exposure::{is_under_tmp, locked_dirs, serves_loopback_only};
@@ -88,34 +88,21 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             let (severity, message) = if production {
                 (
                     Severity::Warning,
-                    format!(
-                        "{}: {key} puts {what} in {paths}{default}, under /tmp: {loss}",
-                        node_name(files, node)
-                    ),
+                    format!("{key} puts {what} in {paths}{default}, under /tmp: {loss}"),
                 )
             } else {
                 (
                     Severity::Info,
                     format!(
-                        "{}: {key} puts {what} in {paths}{default}, under /tmp: fine for a trial on one machine (Kafka's \
-                         quickstart does it), but {loss}",
-                        node_name(files, node)
+                        "{key} puts {what} in {paths}{default}, under /tmp: fine for a trial on one machine (Kafka's \
+                         quickstart does it), but {loss}"
                     ),
                 )
             };
-            diagnostics.push(Diagnostic {
-                fix: None,
-                rule: RULE.name,
-                severity,
-                stops_startup: false,
-                message,
-                key: Some(key.to_string()),
-                labels,
-                help: format!(
+            diagnostics.push(RULE.finding(message).about(node_ref(files, node)).with_severity(severity).with_key(key).with_labels(labels).with_help(format!(
                     "set {key} to a directory on a persistent disk that only Kafka uses, e.g. {key}=/var/lib/kafka/data \
                      (moving a live node: stop it, copy the directory, then restart it with the new path)"
-                ),
-            });
+                )));
         }
     }
     diagnostics

@@ -6,7 +6,7 @@ use crate::catalog::{self, Default};
 use crate::cluster::{Cluster, Mode};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
-use super::support::node_name;
+use super::support::node_ref;
 
 pub const RULE: Rule = Rule {
     name: "missing-required-key",
@@ -44,23 +44,20 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 ),
                 None => (0..0, format!("{key} is not set in this file")),
             };
-            diagnostics.push(Diagnostic {
-                fix: None,
-                rule: RULE.name,
-                stops_startup: true,
-                severity: Severity::Error,
-                message: format!(
-                    "{}: Kafka {version} refuses to start without {key}, which has no default",
-                    node_name(context.files, node)
-                ),
-                key: Some(key.to_string()),
-                labels: vec![Label {
+            diagnostics.push(
+                RULE.finding(format!(
+                    "Kafka {version} refuses to start without {key}, which has no default"
+                ))
+                .about(node_ref(context.files, node))
+                .stopping_startup()
+                .with_key(key)
+                .with_label(Label {
                     file: node.file,
                     span,
                     message: why,
-                }],
-                help: help(key),
-            });
+                })
+                .with_help(help(key)),
+            );
         }
     }
     diagnostics

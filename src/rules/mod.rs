@@ -161,6 +161,14 @@ pub const RULES: &[Rule] = &[
     unused_suppression::RULE,
 ];
 
+impl Rule {
+    /// A finding of this rule at its severity; the `with_*` methods of [`Diagnostic`] add the
+    /// rest.
+    pub fn finding(&self, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(self.name, self.severity, message)
+    }
+}
+
 pub fn find(name: &str) -> Option<&'static Rule> {
     RULES.iter().find(|rule| rule.name == name)
 }
@@ -213,7 +221,7 @@ pub fn check_selected(
         .iter()
         .filter(|rule| selected(rule.name))
         .flat_map(|rule| (rule.check)(cluster, context))
-        .map(scrub)
+        .map(|diagnostic| scrub(diagnostic.in_cluster(&cluster.name)))
         .collect()
 }
 
@@ -223,7 +231,21 @@ fn scrub(mut diagnostic: Diagnostic) -> Diagnostic {
     let texts = std::iter::once(&mut diagnostic.message)
         .chain(std::iter::once(&mut diagnostic.help))
         .chain(diagnostic.labels.iter_mut().map(|label| &mut label.message))
-        .chain(diagnostic.fix.iter_mut().map(|fix| &mut fix.description));
+        .chain(diagnostic.fix.iter_mut().map(|fix| &mut fix.description))
+        .chain(
+            diagnostic
+                .subject
+                .node
+                .iter_mut()
+                .map(|node| &mut node.file),
+        )
+        .chain(
+            diagnostic
+                .subject
+                .component
+                .iter_mut()
+                .map(|component| &mut component.file),
+        );
     for text in texts {
         if let Some(scrubbed) = crate::secrets::scrub_quoted(text) {
             *text = scrubbed;

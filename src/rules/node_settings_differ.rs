@@ -121,25 +121,21 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     });
                 }
             }
-            diagnostics.push(Diagnostic {
-                fix: None,
-                rule: RULE.name,
-                stops_startup: false,
-                severity: Severity::Warning,
-                message: format!(
+            diagnostics.push(
+                RULE.finding(format!(
                     "{key} differs across the {role} of {} ({}): nodes of one role that are \
                      configured apart behave apart, so a client, a partition or a failover \
                      behaves differently depending on which node serves it",
                     cluster.name,
                     summary.join(", ")
-                ),
-                key: Some(key.to_string()),
-                labels,
-                help: format!(
+                ))
+                .with_key(key)
+                .with_labels(labels)
+                .with_help(format!(
                     "set {key} to the same value on every one of the {role}, or, if it is per node \
                      on purpose, accept it with `# kafkalint: ignore[node-settings-differ]` above it"
-                ),
-            });
+                )),
+            );
         }
     }
     diagnostics

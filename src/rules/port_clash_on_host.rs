@@ -257,16 +257,10 @@ fn report(
     } else {
         group_message(files, nodes, holders, port, clash)
     };
-    Diagnostic {
-        fix: None,
-        rule: RULE.name,
-        severity: Severity::Error,
-        stops_startup: false,
-        message,
-        key: Some("listeners".into()),
-        labels,
-        help,
-    }
+    RULE.finding(message)
+        .with_key("listeners")
+        .with_labels(labels)
+        .with_help(help)
 }
 
 /// The message and help of two nodes that clash.

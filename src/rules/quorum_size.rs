@@ -121,16 +121,13 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 },
             )
         };
-        diagnostics.push(Diagnostic {
-            fix: None,
-            rule: RULE.name,
-            severity,
-            stops_startup: false,
-            message,
-            key: Some(VOTERS.to_owned()),
-            labels,
-            help,
-        });
+        diagnostics.push(
+            RULE.finding(message)
+                .with_severity(severity)
+                .with_key(VOTERS)
+                .with_labels(labels)
+                .with_help(help),
+        );
     }
     diagnostics
 }

@@ -66,24 +66,21 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             ));
             names.push(name);
         }
-        diagnostics.push(Diagnostic {
-            fix: None,
-            rule: RULE.name,
-            severity: Severity::Error,
-            stops_startup: false,
-            message: format!(
+        diagnostics.push(
+            RULE.finding(format!(
                 "{} advertise the same address {shown}: a client or follower that asks for one of these brokers \
                  is sent to that address and reaches whichever broker listens there, so requests go to a broker \
                  that does not lead the partition (NOT_LEADER_OR_FOLLOWER without end) and replication from the \
                  others stalls",
                 and_list(&names)
+            ))
+            .with_key(key_of(&nodes, holders[0].0))
+            .with_labels(labels)
+            .with_help(
+                "advertise each broker at an address of its own: its own host name, or on one machine its own port \
+                 (the port of its own listeners entry)",
             ),
-            key: Some(key_of(&nodes, holders[0].0).to_owned()),
-            labels,
-            help: "advertise each broker at an address of its own: its own host name, or on one machine its own port \
-                   (the port of its own listeners entry)"
-                .into(),
-        });
+        );
     }
     diagnostics
 }

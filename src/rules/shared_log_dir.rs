@@ -109,22 +109,16 @@ fn finding(files: &[SourceFile], holders: &[Holder], host: &str, path: &str) -> 
             and_list(&names)
         )
     };
-    Diagnostic {
-        fix: None,
-        rule: RULE.name,
-        severity: Severity::Error,
-        stops_startup: false,
-        message,
-        key: Some(dir.key.to_string()),
-        labels,
-        help: format!(
+    RULE.finding(message)
+        .with_key(dir.key)
+        .with_labels(labels)
+        .with_help(format!(
             "give every node on the host its own directory, e.g. {}={path}-{} and {}={path}-{}",
             dir.key,
             node_suffix(files, second),
             other.key,
             node_suffix(files, first)
-        ),
-    }
+        ))
 }
 
 fn node_suffix(files: &[SourceFile], node: &Node) -> String {

@@ -31,20 +31,14 @@ fn diagnostic(
     help: String,
     key: Option<&str>,
 ) -> Diagnostic {
-    Diagnostic {
-        fix: None,
-        rule: RULE.name,
-        severity: Severity::Warning,
-        stops_startup: false,
-        message,
-        key: key.map(str::to_string),
-        labels: vec![Label {
+    RULE.finding(message)
+        .with_key_opt(key.map(str::to_string))
+        .with_label(Label {
             file,
             span,
             message: label.to_string(),
-        }],
-        help,
-    }
+        })
+        .with_help(help)
 }
 
 /// A name in a suppression that is no rule.

@@ -35,19 +35,14 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     format!("`{}`", seen_by_kafka.escape_debug()),
                 )
             };
-            diagnostics.push(Diagnostic {
-                fix: None,
-                rule: RULE.name,
-                stops_startup: false,
-                severity: Severity::Warning,
-                message: format!(
+            diagnostics.push(
+                RULE.finding(format!(
                     "Kafka reads broker files as ISO-8859-1, so the UTF-8 text {written} arrives as {seen_by_kafka}"
-                ),
-                key: Some(entry.key.clone()),
-                labels: vec![Label { file, span, message: "UTF-8 bytes, read one byte per character".into() }],
-                help: "write non-ASCII characters as \\uXXXX escapes (é is \\u00e9), which every reader decodes alike"
-                    .into(),
-            });
+                ))
+                .with_key(entry.key.clone())
+                .with_label(Label { file, span, message: "UTF-8 bytes, read one byte per character".into() })
+                .with_help("write non-ASCII characters as \\uXXXX escapes (é is \\u00e9), which every reader decodes alike"),
+            );
         }
     }
     diagnostics
