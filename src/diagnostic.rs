@@ -55,7 +55,7 @@ pub struct Diagnostic {
 }
 
 /// What a finding is about, as data: output formats that name nodes take the name from here.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Subject {
     /// The name of the cluster whose rules reported it (as `--format json` lists clusters);
     /// `None` for a finding about a file alone (an unused suppression).
@@ -65,7 +65,6 @@ pub struct Subject {
     /// The component (Connect worker, Streams application, ...) it is about, when it is.
     pub component: Option<ComponentRef>,
     /// How the message goes on from the name of the node or component.
-    #[serde(skip)]
     joint: Joint,
 }
 
@@ -81,7 +80,7 @@ enum Joint {
 
 /// A node as messages name it: `broker 0 (server-0.properties)`, `node 3 (docker-compose.yml,
 /// service `kafka-3`)`, or its file alone when it has no id.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NodeRef {
     /// `broker` (set by `broker.id`, or any ZooKeeper-mode node) or `node` (`node.id`);
     /// `None` without an id.
@@ -100,12 +99,11 @@ pub enum NodeKind {
 }
 
 /// A component file of a cluster as messages name it: `Kafka Connect worker (connect.properties)`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ComponentRef {
     /// Its stable identifier (`connect-distributed`, `mirror-maker`, `streams`, `schema-registry`).
     pub kind: &'static str,
     /// How messages call it (`Kafka Connect worker`).
-    #[serde(skip)]
     pub title: &'static str,
     /// The file's name without its folder; for a compose service, with its name.
     pub file: String,
