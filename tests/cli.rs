@@ -441,6 +441,7 @@ fn rules_lists_every_rule_in_registry_order_in_columns() {
         let mut words = line.split_whitespace();
         assert_eq!(words.next(), Some(rule.name), "{line}");
         assert_eq!(words.next(), Some(rule.severity.as_str()), "{line}");
+        assert_eq!(words.next(), Some(rule.group.as_str()), "{line}");
         assert_eq!(line.find(rule.summary), Some(summary_column), "{line}");
     }
 }

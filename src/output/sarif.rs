@@ -178,6 +178,8 @@ fn driver() -> Value {
                 "helpUri": url,
                 "help": { "text": format!("{}\n\nSee {url}", rule.summary) },
                 "defaultConfiguration": { "level": level(rule.severity) },
+                // The rule's group, as GitHub code scanning filters alerts by tag.
+                "properties": { "tags": [rule.group.as_str()] },
             })
         })
         .collect();

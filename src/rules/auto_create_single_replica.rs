@@ -2,7 +2,7 @@
 //! topic, on a cluster of several brokers.
 
 use super::support::{brokers, node_ref, numbered, pair_labels, parsed_value};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::value::Parsed;
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -10,6 +10,9 @@ use crate::diagnostic::{Diagnostic, Severity};
 pub const RULE: Rule = Rule {
     name: "auto-create-single-replica",
     severity: Severity::Warning,
+    group: Group::Availability,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "auto.create.topics.enable=true with default.replication.factor=1 on several brokers: a mistyped topic name creates a single-replica topic",
     check,
 };

@@ -3,7 +3,7 @@
 //! brokers of their cluster.
 
 use super::support::{brokers, entry_label, value_label};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::{Cluster, Effective, Mode};
 use crate::components::topics::{WhenTooFew, topic_factors};
 use crate::diagnostic::{ComponentRef, Diagnostic, Label, Severity};
@@ -11,6 +11,9 @@ use crate::diagnostic::{ComponentRef, Diagnostic, Label, Severity};
 pub const RULE: Rule = Rule {
     name: "component-internal-topic-replication",
     severity: Severity::Error,
+    group: Group::Availability,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "a Connect, MirrorMaker 2, Streams or Schema Registry topic on one broker, or on more than the cluster has",
     check,
 };

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::support::quoted;
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Edit, Fix, Label, Severity};
 use crate::properties::{Entry, Span};
@@ -11,6 +11,9 @@ use crate::properties::{Entry, Span};
 pub const RULE: Rule = Rule {
     name: "duplicate-key",
     severity: Severity::Warning,
+    group: Group::Hygiene,
+    fix: FixAvailability::Safe,
+    verified: Verified::CATALOGUE,
     summary: "a key set more than once in one file (the last one silently wins)",
     check,
 };

@@ -3,13 +3,16 @@
 use std::collections::BTreeMap;
 
 use super::support::node_name;
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
 pub const RULE: Rule = Rule {
     name: "duplicate-node-id",
     severity: Severity::Error,
+    group: Group::Consistency,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "two nodes of one cluster share a node.id or broker.id",
     check,
 };

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::support::{node_name, quoted};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
 use crate::cluster::{Cluster, Node, topology};
 use crate::diagnostic::{Diagnostic, Label, Severity};
@@ -11,6 +11,9 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 pub const RULE: Rule = Rule {
     name: "inconsistent-cluster-value",
     severity: Severity::Error,
+    group: Group::Consistency,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "a cluster-wide setting with different values on different nodes",
     check,
 };

@@ -5,13 +5,16 @@ use super::support::{
     EXISTING_TOPIC_HELP, INTERNAL_TOPICS, brokers, int_value, node_ref, replication_fix,
     value_label, wanted_replication,
 };
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Fix, Severity};
 
 pub const RULE: Rule = Rule {
     name: "internal-topic-replication",
     severity: Severity::Error,
+    group: Group::Availability,
+    fix: FixAvailability::Unsafe,
+    verified: Verified::CATALOGUE,
     summary: "internal topics replicated on one broker, fewer than 3, or more than the cluster has",
     check,
 };

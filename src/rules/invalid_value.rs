@@ -1,7 +1,7 @@
 //! `invalid-value`: a value Kafka's ConfigDef rejects, so the broker refuses to start.
 
 use super::support::{effective_lines, entry_label, is_placeholder, node_ref, quoted};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::{self, Default, Validator};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -10,6 +10,9 @@ use crate::secrets;
 pub const RULE: Rule = Rule {
     name: "invalid-value",
     severity: Severity::Error,
+    group: Group::StartupRefusal,
+    fix: FixAvailability::None,
+    verified: Verified::ORACLE,
     summary: "a value of the wrong type or outside what Kafka accepts: the broker refuses to start",
     check,
 };

@@ -1,6 +1,6 @@
 //! `kafka-version-hint`: a file shows a Kafka release that `--kafka-version` contradicts.
 
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::version::ShownBy;
 use crate::cluster::{ChosenBy, Cluster, version};
 use crate::diagnostic::{Diagnostic, Label, Severity};
@@ -8,6 +8,9 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 pub const RULE: Rule = Rule {
     name: "kafka-version-hint",
     severity: Severity::Warning,
+    group: Group::Hygiene,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "a file shows a Kafka release other than the one it is checked against",
     check,
 };

@@ -2,7 +2,7 @@
 //! inter-broker listener at a loopback address.
 
 use super::support::{any_placeholder, is_fragment, node_name, node_ref, quoted, setting_label};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::endpoints::{ENDPOINT_KEYS, NodeEndpoints, host_key, is_loopback, is_wildcard};
 use crate::diagnostic::{Diagnostic, Severity};
@@ -10,6 +10,9 @@ use crate::diagnostic::{Diagnostic, Severity};
 pub const RULE: Rule = Rule {
     name: "localhost-advertised",
     severity: Severity::Error,
+    group: Group::Availability,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "a broker of a multi-host cluster advertises its inter-broker listener at localhost: no other broker can replicate from it",
     check,
 };

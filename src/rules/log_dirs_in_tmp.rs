@@ -1,7 +1,7 @@
 //! `log-dirs-in-tmp`: log or metadata directories under `/tmp`, which is emptied on reboot.
 
 use super::support::{is_fragment, node_ref, value_label, value_part_span};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::exposure::{is_under_tmp, locked_dirs, serves_loopback_only};
 use crate::diagnostic::{Diagnostic, Label, Severity};
@@ -9,6 +9,9 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 pub const RULE: Rule = Rule {
     name: "log-dirs-in-tmp",
     severity: Severity::Warning,
+    group: Group::Availability,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "log or metadata directories under /tmp (emptied on reboot): warning on a multi-node cluster, note on a lone node or a cluster on loopback only",
     check,
 };

@@ -1,12 +1,15 @@
 //! `malformed-escape`: a `\u` escape that `java.util.Properties` cannot read.
 
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
 pub const RULE: Rule = Rule {
     name: "malformed-escape",
     severity: Severity::Error,
+    group: Group::StartupRefusal,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "a \\u escape without four hex digits: the file cannot be loaded",
     check,
 };

@@ -5,7 +5,7 @@ use super::support::{
     INTERNAL_TOPICS, InternalTopic, brokers, int_value, node_ref, replication_fix, set_number,
     value_label,
 };
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Fix, Label, Severity};
 use crate::source::SourceFile;
@@ -13,6 +13,9 @@ use crate::source::SourceFile;
 pub const RULE: Rule = Rule {
     name: "min-isr-headroom",
     severity: Severity::Error,
+    group: Group::Availability,
+    fix: FixAvailability::Unsafe,
+    verified: Verified::CATALOGUE,
     summary: "min ISR at or above the replication factor (no broker may fail) or above the broker count",
     check,
 };

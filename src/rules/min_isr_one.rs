@@ -2,13 +2,16 @@
 //! then guarantees nothing beyond the leader.
 
 use super::support::{brokers, int_value, node_ref, numbered, pair_labels};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Severity};
 
 pub const RULE: Rule = Rule {
     name: "min-isr-one",
     severity: Severity::Warning,
+    group: Group::Availability,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "min.insync.replicas=1 with a default replication factor of 3 or more on 3 or more brokers: acks=all keeps one copy",
     check,
 };

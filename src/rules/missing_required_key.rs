@@ -1,7 +1,7 @@
 //! `missing-required-key`: a key Kafka has no default for is not set, so the broker refuses
 //! to start.
 
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::{self, Default};
 use crate::cluster::{Cluster, Mode};
 use crate::diagnostic::{Diagnostic, Label, Severity};
@@ -11,6 +11,9 @@ use super::support::node_ref;
 pub const RULE: Rule = Rule {
     name: "missing-required-key",
     severity: Severity::Error,
+    group: Group::StartupRefusal,
+    fix: FixAvailability::None,
+    verified: Verified::ORACLE,
     summary: "a key without a default in Kafka is not set: the broker refuses to start",
     check,
 };

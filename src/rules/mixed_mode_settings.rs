@@ -4,7 +4,7 @@
 //! `zookeeper.*` keys are removed-key's.
 
 use super::support::{entry_label, key_label, node_ref};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
 use crate::cluster::topology::{BOOTSTRAP, VOTERS, quorum_nodes};
 use crate::cluster::{Cluster, Mode};
@@ -13,6 +13,9 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 pub const RULE: Rule = Rule {
     name: "mixed-mode-settings",
     severity: Severity::Warning,
+    group: Group::Hygiene,
+    fix: FixAvailability::None,
+    verified: Verified::Releases(KafkaVersion::new(2, 8), KafkaVersion::LAST_WITH_ZOOKEEPER),
     summary: "ZooKeeper settings on a KRaft node, or the KRaft quorum on a ZooKeeper-mode broker, outside a migration",
     check,
 };

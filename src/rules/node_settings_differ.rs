@@ -4,13 +4,16 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::support::{node_name, quoted};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::{Cluster, Node};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
 pub const RULE: Rule = Rule {
     name: "node-settings-differ",
     severity: Severity::Warning,
+    group: Group::Strict,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "strict mode: a setting that differs across nodes of one role (node identity, addresses, directories and key stores excepted)",
     check,
 };

@@ -2,7 +2,7 @@
 //! also has SSL or SASL listeners, which clients can use to go around them.
 
 use super::support::{node_ref, setting_label};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::exposure::{Reach, node_listeners, reach};
 use crate::cluster::listeners::{Endpoint, ListenerList, SecurityProtocol};
@@ -11,6 +11,9 @@ use crate::diagnostic::{Diagnostic, Severity};
 pub const RULE: Rule = Rule {
     name: "plaintext-beside-secure-listener",
     severity: Severity::Warning,
+    group: Group::Exposure,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "a PLAINTEXT listener on a public address beside SSL or SASL listeners: the secured ones can be bypassed",
     check,
 };

@@ -2,7 +2,7 @@
 //! than read through a config provider. Messages name the key, never the value.
 
 use super::support::{effective_lines, entry_label, is_placeholder, node_ref};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::{self, ConfigType, KafkaVersion};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -12,6 +12,9 @@ use crate::secrets;
 pub const RULE: Rule = Rule {
     name: "plaintext-secret",
     severity: Severity::Warning,
+    group: Group::Exposure,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "a password, key or JAAS credential written in the file instead of a config-provider reference",
     check,
 };

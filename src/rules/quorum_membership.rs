@@ -6,7 +6,7 @@
 //! kraft-controller-config); these look across the nodes.
 
 use super::support::{node_ref, quoted, setting_label};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::topology::{
     QuorumListener, QuorumNode, VOTERS, VoterSet, fully_described, quorum_listener, quorum_nodes,
@@ -17,6 +17,9 @@ use crate::source::SourceFile;
 pub const RULE: Rule = Rule {
     name: "quorum-membership",
     severity: Severity::Error,
+    group: Group::Availability,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "a voter entry that is not where its controller listens, or a voter that is no node of the cluster",
     check,
 };

@@ -2,7 +2,7 @@
 //! gone after the upgrade.
 
 use super::support::{effective_lines, key_label, node_ref};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::{self, KafkaVersion};
 use crate::cluster::{Cluster, Mode};
 use crate::diagnostic::{Diagnostic, Severity};
@@ -10,6 +10,9 @@ use crate::diagnostic::{Diagnostic, Severity};
 pub const RULE: Rule = Rule {
     name: "removed-key",
     severity: Severity::Error,
+    group: Group::Hygiene,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "a key the target Kafka release removed: it is ignored, and what it did is gone",
     check,
 };

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::support::{and_list, any_placeholder, is_fragment, node_name, quoted, setting_label};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::endpoints::{ENDPOINT_KEYS, NodeEndpoints, host_key, is_wildcard};
 use crate::diagnostic::{Diagnostic, Label, Severity};
@@ -11,6 +11,9 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 pub const RULE: Rule = Rule {
     name: "shared-advertised-address",
     severity: Severity::Error,
+    group: Group::Consistency,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "two brokers advertise the same host:port: clients and replicas are sent to the wrong broker",
     check,
 };

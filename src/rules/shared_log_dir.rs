@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::support::{and_list, node_name, value_label};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::exposure::{LockedDir, comparable_path, locked_dirs, single_host};
 use crate::cluster::{Cluster, Node};
 use crate::diagnostic::{Diagnostic, Label, Severity};
@@ -13,6 +13,9 @@ use crate::source::SourceFile;
 pub const RULE: Rule = Rule {
     name: "shared-log-dir",
     severity: Severity::Error,
+    group: Group::Consistency,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "two nodes on one host with the same log or metadata directory: the second fails to lock it",
     check,
 };

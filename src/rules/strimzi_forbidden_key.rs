@@ -3,13 +3,16 @@
 //! (`AbstractConfiguration.filterForbidden`: "Configuration option ... is forbidden and will be
 //! ignored", a warning in the operator's log only), so the setting never reaches Kafka.
 
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
 pub const RULE: Rule = Rule {
     name: "strimzi-forbidden-key",
     severity: Severity::Warning,
+    group: Group::Hygiene,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "a key Strimzi manages itself in spec.kafka.config: the operator drops it and Kafka never sees it",
     check,
 };

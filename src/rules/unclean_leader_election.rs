@@ -2,7 +2,7 @@
 //! records for availability.
 
 use super::support::{entry_label, node_ref, parsed_value};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::value::Parsed;
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -10,6 +10,9 @@ use crate::diagnostic::{Diagnostic, Severity};
 pub const RULE: Rule = Rule {
     name: "unclean-leader-election",
     severity: Severity::Warning,
+    group: Group::Availability,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "unclean.leader.election.enable=true: an out-of-sync replica may become leader and drop acknowledged records",
     check,
 };

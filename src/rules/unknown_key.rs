@@ -2,7 +2,7 @@
 //! word, so a misspelt key leaves the default in force.
 
 use super::support::{effective_lines, key_label, node_ref, quoted};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::families::Elsewhere;
 use crate::catalog::{self, KafkaVersion};
 use crate::cluster::{Cluster, Node};
@@ -13,6 +13,9 @@ use crate::source::SourceFile;
 pub const RULE: Rule = Rule {
     name: "unknown-key",
     severity: Severity::Warning,
+    group: Group::Hygiene,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "a key the broker does not know: Kafka ignores it, and a typo leaves the default in force",
     check,
 };

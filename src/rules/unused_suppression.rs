@@ -2,7 +2,7 @@
 //! rule, cannot be read, or sits inside a value. Suppressions are applied after every rule ran
 //! (`crate::suppress`), which builds these diagnostics with the functions below.
 
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::properties::Span;
@@ -11,6 +11,9 @@ use crate::suppress::Scope;
 pub const RULE: Rule = Rule {
     name: "unused-suppression",
     severity: Severity::Warning,
+    group: Group::Hygiene,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "a `# kafkalint: ignore[...]` comment that suppresses nothing, names no rule, cannot be read or sits in a value",
     check,
 };

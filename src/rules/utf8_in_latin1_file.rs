@@ -1,12 +1,15 @@
 //! `utf8-in-latin1-file`: UTF-8 text in a file that Kafka reads as ISO-8859-1.
 
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
 pub const RULE: Rule = Rule {
     name: "utf8-in-latin1-file",
     severity: Severity::Warning,
+    group: Group::Hygiene,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "non-ASCII UTF-8 text that Kafka reads as Latin-1, so the value differs from what the editor shows",
     check,
 };

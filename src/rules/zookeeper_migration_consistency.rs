@@ -3,7 +3,7 @@
 //! the KRaft controllers beside them, or between the controllers.
 
 use super::support::{any_placeholder, is_fragment, node_name, parsed_value};
-use super::{Context, Folders, Rule};
+use super::{Context, FixAvailability, Folders, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
 use crate::catalog::value::Parsed;
 use crate::cluster::{Cluster, Effective, Mode, Node};
@@ -13,6 +13,9 @@ use crate::source::SourceFile;
 pub const RULE: Rule = Rule {
     name: "zookeeper-migration-consistency",
     severity: Severity::Error,
+    group: Group::Consistency,
+    fix: FixAvailability::None,
+    verified: Verified::Releases(KafkaVersion::new(3, 4), KafkaVersion::LAST_WITH_ZOOKEEPER),
     summary: "zookeeper.metadata.migration.enable on some brokers or controllers of a migrating cluster and not on others: the migration stalls or brokers are refused",
     check,
 };
