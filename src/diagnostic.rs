@@ -59,7 +59,7 @@ pub struct Diagnostic {
 pub struct Subject {
     /// The name of the cluster whose rules reported it (as `--format json` lists clusters);
     /// `None` for a finding about a file alone (an unused suppression).
-    pub cluster: Option<String>,
+    pub cluster: Option<std::sync::Arc<str>>,
     /// The node the finding is about, when it is about one.
     pub node: Option<NodeRef>,
     /// The component (Connect worker, Streams application, ...) it is about, when it is.
@@ -293,9 +293,9 @@ impl Diagnostic {
         self
     }
 
-    /// Reported by the rules of the cluster `name`.
-    pub fn in_cluster(mut self, name: &str) -> Self {
-        self.subject.cluster = Some(name.to_string());
+    /// Reported by the rules of the cluster `name` (one copy shared by its findings).
+    pub fn in_cluster(mut self, name: &std::sync::Arc<str>) -> Self {
+        self.subject.cluster = Some(std::sync::Arc::clone(name));
         self
     }
 

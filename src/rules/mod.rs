@@ -315,11 +315,12 @@ pub fn check_selected(
     context: &Context,
     selected: &dyn Fn(&str) -> bool,
 ) -> Vec<Diagnostic> {
+    let name: std::sync::Arc<str> = cluster.name.as_str().into();
     RULES
         .iter()
         .filter(|rule| selected(rule.name))
         .flat_map(|rule| (rule.check)(cluster, context))
-        .map(|diagnostic| scrub(diagnostic.in_cluster(&cluster.name)))
+        .map(|diagnostic| scrub(diagnostic.in_cluster(&name)))
         .collect()
 }
 
