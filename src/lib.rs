@@ -364,18 +364,9 @@ fn sort(files: &[SourceFile], diagnostics: &mut [Diagnostic]) {
 
 fn order(files: &[SourceFile], a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
     let (pa, pb) = (a.primary(), b.primary());
-    (
-        files[pa.file].path.as_str(),
-        pa.span.start,
-        a.rule,
-        &a.message,
-    )
-        .cmp(&(
-            files[pb.file].path.as_str(),
-            pb.span.start,
-            b.rule,
-            &b.message,
-        ))
+    (files[pa.file].path.as_str(), pa.span.start, a.rule)
+        .cmp(&(files[pb.file].path.as_str(), pb.span.start, b.rule))
+        .then_with(|| a.cmp_headline(b))
 }
 
 impl Report {

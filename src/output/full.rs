@@ -223,7 +223,7 @@ fn render_one(
         })
         .collect();
     Rendered {
-        message: printable(&diagnostic.message),
+        message: printable(&diagnostic.headline()),
         code: Some(diagnostic.rule.to_string()),
         url: Some(diagnostic.url()),
         help: Some(printable(&diagnostic.help)),

@@ -74,7 +74,7 @@ pub fn github(report: &Report) -> String {
             escape_property(&format!("kafkalint({})", diagnostic.rule)),
             // Line breaks stay line breaks in the annotation (`%0A`); other control characters
             // are shown escaped.
-            escape_data(&printable(&diagnostic.message, true)),
+            escape_data(&printable(&diagnostic.headline(), true)),
         ));
     }
     out

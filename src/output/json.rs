@@ -6,7 +6,7 @@ use super::printable;
 use crate::Report;
 use crate::catalog;
 use crate::cluster::ChosenBy;
-use crate::diagnostic::{Label, Severity};
+use crate::diagnostic::{Label, NodeKind, Severity, Subject};
 
 #[derive(Serialize)]
 struct Document<'a> {
@@ -82,6 +82,8 @@ struct JsonDiagnostic<'a> {
     /// Message, help, labels, key and fix description are shown as in every format: control
     /// characters and bidirectional overrides escaped (`\u{1b}`).
     message: String,
+    /// What the finding is about (the node's name that leads `message`, as data).
+    subject: JsonSubject<'a>,
     file: &'a str,
     line: usize,
     column: usize,
@@ -94,6 +96,48 @@ struct JsonDiagnostic<'a> {
     /// What `--fix` would change, when the finding has an unambiguous fix.
     #[serde(skip_serializing_if = "Option::is_none")]
     fix: Option<JsonFix<'a>>,
+}
+
+/// The cluster (its name in `clusters`), and the node or component a finding is about.
+#[derive(Serialize)]
+struct JsonSubject<'a> {
+    cluster: Option<&'a str>,
+    node: Option<JsonNode>,
+    component: Option<JsonComponentRef>,
+}
+
+#[derive(Serialize)]
+struct JsonNode {
+    /// `broker` or `node` (which id names it), null without an id.
+    kind: Option<NodeKind>,
+    /// The id as written.
+    id: Option<String>,
+    /// The file's name (for a compose service or Strimzi pool, with its name), as messages give it.
+    file: String,
+}
+
+#[derive(Serialize)]
+struct JsonComponentRef {
+    kind: &'static str,
+    file: String,
+}
+
+fn subject(subject: &Subject) -> JsonSubject<'_> {
+    JsonSubject {
+        cluster: subject.cluster.as_deref(),
+        node: subject.node.as_ref().map(|node| JsonNode {
+            kind: node.kind,
+            id: node.id.as_deref().map(|id| printable(id, false)),
+            file: printable(&node.file, false),
+        }),
+        component: subject
+            .component
+            .as_ref()
+            .map(|component| JsonComponentRef {
+                kind: component.kind,
+                file: printable(&component.file, false),
+            }),
+    }
 }
 
 #[derive(Serialize)]
@@ -147,7 +191,8 @@ pub fn json(report: &Report) -> String {
                 rule: diagnostic.rule,
                 severity: diagnostic.severity,
                 stops_startup: diagnostic.stops_startup,
-                message: printable(&diagnostic.message, true),
+                message: printable(&diagnostic.headline(), true),
+                subject: subject(&diagnostic.subject),
                 file,
                 line,
                 column,

@@ -2,21 +2,27 @@
 
 use crate::catalog::KafkaVersion;
 use crate::cluster::{Cluster, Effective, Mode, Node};
-use crate::diagnostic::{Edit, Label};
+use crate::diagnostic::{Edit, Label, NodeKind, NodeRef};
 use crate::properties::Entry;
 use crate::secrets;
 use crate::source::SourceFile;
 
 /// How a message names a node: `broker 0`, `node 3`, or its file when it has no id.
 pub fn node_name(files: &[SourceFile], node: &Node) -> String {
-    let file_name = files[node.file].short_name();
-    match node.id_entry(files) {
+    node_ref(files, node).to_string()
+}
+
+/// The node as a finding's subject (see [`node_name`] for how it reads).
+pub fn node_ref(files: &[SourceFile], node: &Node) -> NodeRef {
+    let file = files[node.file].short_name();
+    let (kind, id) = match node.id_entry(files) {
         Some(entry) if node.mode == Mode::ZooKeeper || entry.key == "broker.id" => {
-            format!("broker {} ({file_name})", entry.value.trim())
+            (Some(NodeKind::Broker), Some(entry.value.trim().to_string()))
         }
-        Some(entry) => format!("node {} ({file_name})", entry.value.trim()),
-        None => file_name,
-    }
+        Some(entry) => (Some(NodeKind::Node), Some(entry.value.trim().to_string())),
+        None => (None, None),
+    };
+    NodeRef { kind, id, file }
 }
 
 /// A label on the value of `key` in the node's file, or at the top of the file when the key is
