@@ -30,14 +30,20 @@ pub struct Label {
     pub message: String,
 }
 
+/// A finding. Built by a rule with [`Diagnostic::new`] and the `with_*` methods (in the manner
+/// of oxc's `OxcDiagnostic::warn(..).with_label(..).with_help(..)`), never written out as a
+/// struct literal outside this file (`tests/registry.rs` checks it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     pub rule: &'static str,
     pub severity: Severity,
     /// Kafka refuses to start with this (the broker exits while reading its configuration).
     pub stops_startup: bool,
-    /// What is wrong and what it will do in production.
+    /// What is wrong and what it will do in production, after the subject's name when the
+    /// subject is a node or component (see [`Diagnostic::headline`]).
     pub message: String,
+    /// What the finding is about: its cluster, and the node or component when it is about one.
+    pub subject: Subject,
     /// The config key concerned, if there is one.
     pub key: Option<String>,
     /// The primary location first, then every other place that must change or explains it.
@@ -46,6 +52,140 @@ pub struct Diagnostic {
     pub help: String,
     /// The edit that fixes it, when it is unambiguous (`kafkalint check --fix` applies it).
     pub fix: Option<Fix>,
+}
+
+/// What a finding is about, as data: output formats that name nodes take the name from here.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Subject {
+    /// The name of the cluster whose rules reported it (as `--format json` lists clusters);
+    /// `None` for a finding about a file alone (an unused suppression).
+    pub cluster: Option<std::sync::Arc<str>>,
+    /// The node the finding is about, when it is about one.
+    pub node: Option<NodeRef>,
+    /// The component (Connect worker, Streams application, ...) it is about, when it is.
+    pub component: Option<ComponentRef>,
+    /// How the message goes on from the name of the node or component.
+    joint: Joint,
+}
+
+/// How a message goes on from its subject's name.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Joint {
+    /// `broker 0 (server.properties): offsets.topic.replication.factor=1 ...`
+    #[default]
+    Colon,
+    /// `broker 0 (server.properties) advertises ...`: the name is the subject of the sentence.
+    Space,
+}
+
+/// A node as messages name it: `broker 0 (server-0.properties)`, `node 3 (docker-compose.yml,
+/// service `kafka-3`)`, or its file alone when it has no id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeRef {
+    /// `broker` (set by `broker.id`, or any ZooKeeper-mode node) or `node` (`node.id`);
+    /// `None` without an id.
+    pub kind: Option<NodeKind>,
+    /// The id as written (trimmed): a number, or a placeholder a template fills in.
+    pub id: Option<String>,
+    /// The file's name without its folder; for a compose service or Strimzi pool, with its name.
+    pub file: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NodeKind {
+    Broker,
+    Node,
+}
+
+/// A component file of a cluster as messages name it: `Kafka Connect worker (connect.properties)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ComponentRef {
+    /// Its stable identifier (`connect-distributed`, `mirror-maker`, `streams`, `schema-registry`).
+    pub kind: &'static str,
+    /// How messages call it (`Kafka Connect worker`).
+    pub title: &'static str,
+    /// The file's name without its folder; for a compose service, with its name.
+    pub file: String,
+}
+
+impl NodeRef {
+    /// The pieces of the name, in order (empty ones for a node without an id).
+    fn name_parts(&self) -> [&str; 5] {
+        match (&self.kind, &self.id) {
+            (Some(kind), Some(id)) => [kind.as_str(), " ", id, " (", &self.file],
+            _ => ["", "", "", "", &self.file],
+        }
+    }
+
+    fn closes(&self) -> bool {
+        self.kind.is_some() && self.id.is_some()
+    }
+}
+
+impl NodeKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NodeKind::Broker => "broker",
+            NodeKind::Node => "node",
+        }
+    }
+}
+
+impl std::fmt::Display for NodeRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.name_parts()
+            .iter()
+            .try_for_each(|part| f.write_str(part))?;
+        if self.closes() {
+            f.write_str(")")
+        } else {
+            Ok(())
+        }
+    }
+}
+
+impl std::fmt::Display for ComponentRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.title, self.file)
+    }
+}
+
+impl Subject {
+    /// The pieces of the text that leads the message (the name and its joint), empty when the
+    /// finding is about no single node or component.
+    fn lead_parts(&self) -> [&str; 8] {
+        let joint = match self.joint {
+            Joint::Colon => ": ",
+            Joint::Space => " ",
+        };
+        match (&self.node, &self.component) {
+            (Some(node), _) => {
+                let [a, b, c, d, e] = node.name_parts();
+                [
+                    a,
+                    b,
+                    c,
+                    d,
+                    e,
+                    if node.closes() { ")" } else { "" },
+                    "",
+                    joint,
+                ]
+            }
+            (None, Some(component)) => [
+                "",
+                "",
+                "",
+                component.title,
+                " (",
+                &component.file,
+                ")",
+                joint,
+            ],
+            (None, None) => [""; 8],
+        }
+    }
 }
 
 /// Bytes to put in place of a span of a checked file.
@@ -69,6 +209,119 @@ pub struct Fix {
 }
 
 impl Diagnostic {
+    /// A finding of `rule` at `severity` (the rule's own: see `rules::Rule::finding`, which
+    /// rules call). Labels, key, help, fix and subject are added with the `with_*` methods.
+    pub fn new(rule: &'static str, severity: Severity, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            rule,
+            severity,
+            stops_startup: false,
+            message: message.into(),
+            subject: Subject::default(),
+            key: None,
+            labels: Vec::new(),
+            help: String::new(),
+            fix: None,
+        }
+    }
+
+    /// At another severity than the rule's (a milder case of what it reports).
+    pub fn with_severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+
+    /// Kafka refuses to start with this.
+    pub fn stopping_startup(mut self) -> Self {
+        self.stops_startup = true;
+        self
+    }
+
+    pub fn with_key(mut self, key: impl Into<String>) -> Self {
+        self.key = Some(key.into());
+        self
+    }
+
+    /// The key concerned, when there may be none.
+    pub fn with_key_opt(mut self, key: Option<String>) -> Self {
+        self.key = key;
+        self
+    }
+
+    /// One more label: the first is the primary location.
+    pub fn with_label(mut self, label: Label) -> Self {
+        self.labels.push(label);
+        self
+    }
+
+    pub fn with_labels(mut self, labels: impl IntoIterator<Item = Label>) -> Self {
+        self.labels.extend(labels);
+        self
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = help.into();
+        self
+    }
+
+    /// The fix, when there is one (`Option<Fix>` or `Fix`).
+    pub fn with_fix(mut self, fix: impl Into<Option<Fix>>) -> Self {
+        self.fix = fix.into();
+        self
+    }
+
+    /// About one node, whose name leads the message: `broker 0 (server.properties): <message>`.
+    pub fn about(mut self, node: NodeRef) -> Self {
+        self.subject.node = Some(node);
+        self.subject.joint = Joint::Colon;
+        self
+    }
+
+    /// About one node, whose name is the subject of the message's sentence:
+    /// `broker 0 (server.properties) <message>`.
+    pub fn about_inline(mut self, node: NodeRef) -> Self {
+        self.subject.node = Some(node);
+        self.subject.joint = Joint::Space;
+        self
+    }
+
+    /// About one component, whose name leads the message:
+    /// `Kafka Connect worker (connect.properties): <message>`.
+    pub fn about_component(mut self, component: ComponentRef) -> Self {
+        self.subject.component = Some(component);
+        self.subject.joint = Joint::Colon;
+        self
+    }
+
+    /// Reported by the rules of the cluster `name` (one copy shared by its findings).
+    pub fn in_cluster(mut self, name: &std::sync::Arc<str>) -> Self {
+        self.subject.cluster = Some(std::sync::Arc::clone(name));
+        self
+    }
+
+    /// The message as output shows it: the subject's name, then the message.
+    pub fn headline(&self) -> std::borrow::Cow<'_, str> {
+        let lead = self.subject.lead_parts();
+        if lead.iter().all(|part| part.is_empty()) {
+            return std::borrow::Cow::Borrowed(&self.message);
+        }
+        let mut text = lead.concat();
+        text.push_str(&self.message);
+        std::borrow::Cow::Owned(text)
+    }
+
+    /// [`Diagnostic::headline`]s compared without building them (findings are sorted by it).
+    pub fn cmp_headline(&self, other: &Diagnostic) -> std::cmp::Ordering {
+        self.headline_bytes().cmp(other.headline_bytes())
+    }
+
+    fn headline_bytes(&self) -> impl Iterator<Item = u8> + '_ {
+        let lead = self.subject.lead_parts();
+        (0..=lead.len())
+            .map(move |at| lead.get(at).copied().unwrap_or(&self.message))
+            .flat_map(str::bytes)
+    }
+
     pub fn primary(&self) -> &Label {
         &self.labels[0]
     }

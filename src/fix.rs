@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::PathBuf;
 
-use crate::cluster::{Cluster, Discovered, Node};
+use crate::cluster::Discovered;
 use crate::diagnostic::{Diagnostic, Edit};
 use crate::source::SourceFile;
 use crate::{Options, Report};
@@ -87,7 +87,7 @@ pub fn fix(report: Report, options: &Options) -> Result<Fixed, FixError> {
     let mut current = report;
     let mut fixed = 0;
     for _ in 0..MAX_ROUNDS {
-        let (applied, edits) = select(&current.diagnostics, &suppressed_edits(&current));
+        let (applied, edits) = select(&current.diagnostics, &current.suppressed.edits);
         if applied.is_empty() {
             break;
         }
@@ -187,27 +187,6 @@ fn select<'a>(
     (applied, taken)
 }
 
-/// The edits of the fixes of findings that `# kafkalint: ignore[...]` suppressed.
-fn suppressed_edits(report: &Report) -> Vec<Edit> {
-    if report.suppressed == 0 {
-        return Vec::new();
-    }
-    let settings = crate::FileSettings::new(&report.files, &report.clusters);
-    let folders = crate::rules::Folders::new(&report.files);
-    let all: Vec<Diagnostic> = report
-        .clusters
-        .iter()
-        .flat_map(|cluster| crate::cluster_diagnostics(cluster, &report.files, &folders))
-        .collect();
-    let judged = |rule: &str, file: usize| settings.judged(rule, file);
-    let (kept, _) = crate::suppress::apply(&report.files, all.clone(), &judged);
-    all.into_iter()
-        .filter(|diagnostic| !kept.contains(diagnostic))
-        .filter_map(|diagnostic| diagnostic.fix)
-        .flat_map(|fix| fix.edits)
-        .collect()
-}
-
 fn overlaps(a: &Edit, b: &Edit) -> bool {
     a.file == b.file
         && (a.span == b.span || (a.span.start < b.span.end && b.span.start < a.span.end))
@@ -236,21 +215,7 @@ fn recheck(report: &Report, bytes: Vec<Vec<u8>>, options: &Options) -> Report {
     let clusters = report
         .clusters
         .iter()
-        .map(|cluster| Cluster {
-            name: cluster.name.clone(),
-            nodes: cluster
-                .files
-                .iter()
-                .filter(|file| files[**file].parse_error.is_none())
-                .map(|file| Node::new(*file, &files[*file]))
-                .collect(),
-            files: cluster.files.clone(),
-            declared_brokers: cluster.declared_brokers,
-            target: crate::cluster::Target::newest(),
-            declared: cluster.declared,
-            config: cluster.config.clone(),
-            components: cluster.components.clone(),
-        })
+        .map(|cluster| cluster.reread(&files))
         .collect();
     let found = Discovered {
         files,

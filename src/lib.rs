@@ -75,8 +75,9 @@ pub struct Report {
     pub diagnostics: Vec<Diagnostic>,
     /// Files that looked like node files but were passed over, with why.
     pub skipped: Vec<String>,
-    /// Diagnostics that `# kafkalint: ignore[...]` comments suppressed (not in `diagnostics`).
-    pub suppressed: usize,
+    /// Diagnostics that `# kafkalint: ignore[...]` comments suppressed (not in `diagnostics`):
+    /// how many, and the edits of their fixes.
+    pub suppressed: suppress::Suppressed,
     /// The files findings are reported for (`--with-cluster`, `--stdin-filename`): the others
     /// were read as their clusters' context. `None`: every file.
     pub only: Option<Vec<usize>>,
@@ -365,24 +366,19 @@ fn sort(files: &[SourceFile], diagnostics: &mut [Diagnostic]) {
 
 fn order(files: &[SourceFile], a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
     let (pa, pb) = (a.primary(), b.primary());
-    (
-        files[pa.file].path.as_str(),
-        pa.span.start,
-        a.rule,
-        &a.message,
-    )
-        .cmp(&(
-            files[pb.file].path.as_str(),
-            pb.span.start,
-            b.rule,
-            &b.message,
-        ))
+    (files[pa.file].path.as_str(), pa.span.start, a.rule)
+        .cmp(&(files[pb.file].path.as_str(), pb.span.start, b.rule))
+        .then_with(|| a.cmp_headline(b))
 }
 
 impl Report {
     /// See [`Retain`]: files no finding points into keep only their path, the others what
     /// output shows of them.
     fn keep_for_output(&mut self, retain: Retain) {
+        if retain != Retain::All {
+            // Only `--fix` reads them, and it keeps everything.
+            self.suppressed.edits = Vec::new();
+        }
         match retain {
             Retain::All => return,
             Retain::Drawn(style) => self.drawn = Some((style, output::draw_each(self, style))),
@@ -428,7 +424,7 @@ impl Report {
             clusters: Vec::new(),
             diagnostics: Vec::new(),
             skipped: Vec::new(),
-            suppressed: 0,
+            suppressed: suppress::Suppressed::default(),
             only: None,
             drawn: None,
         };
@@ -441,15 +437,7 @@ impl Report {
             merged
                 .clusters
                 .extend(report.clusters.into_iter().map(|mut cluster| {
-                    cluster.files.iter_mut().for_each(|file| *file += offset);
-                    cluster
-                        .nodes
-                        .iter_mut()
-                        .for_each(|node| node.file += offset);
-                    cluster
-                        .components
-                        .iter_mut()
-                        .for_each(|component| component.file += offset);
+                    cluster.shift_files(offset);
                     cluster
                 }));
             merged
@@ -470,7 +458,12 @@ impl Report {
                     .extend(only.into_iter().map(|file| file + offset));
             }
             merged.skipped.extend(report.skipped);
-            merged.suppressed += report.suppressed;
+            merged.suppressed.count += report.suppressed.count;
+            let edits = report.suppressed.edits.into_iter();
+            merged.suppressed.edits.extend(edits.map(|mut edit| {
+                edit.file += offset;
+                edit
+            }));
         }
         match style {
             Some(style) => {

@@ -220,14 +220,14 @@ pub fn apply(
     files: &[SourceFile],
     diagnostics: Vec<Diagnostic>,
     judged: &dyn Fn(&str, usize) -> bool,
-) -> (Vec<Diagnostic>, usize) {
+) -> (Vec<Diagnostic>, Suppressed) {
     let (suppressions, problems) = parse(files);
     let mut used: HashSet<(usize, usize)> = HashSet::new();
-    let mut suppressed = 0;
+    let mut suppressed = Suppressed::default();
     let mut kept = Vec::with_capacity(diagnostics.len());
     for diagnostic in diagnostics {
         if suppress(files, &suppressions, &diagnostic, &mut used) {
-            suppressed += 1;
+            suppressed.add(diagnostic);
         } else {
             kept.push(diagnostic);
         }
@@ -263,12 +263,30 @@ pub fn apply(
     // A suppression of `unused-suppression` itself silences these reports.
     for report in reports {
         if suppress(files, &suppressions, &report, &mut used) {
-            suppressed += 1;
+            suppressed.add(report);
         } else {
             kept.push(report);
         }
     }
     (kept, suppressed)
+}
+
+/// What suppressions took out of a report.
+#[derive(Debug, Default, Clone)]
+pub struct Suppressed {
+    /// How many findings.
+    pub count: usize,
+    /// The edits of their fixes: `--fix` makes no fix that would also make one of these (a
+    /// min ISR fix that raises a replication factor someone chose to keep).
+    pub edits: Vec<crate::diagnostic::Edit>,
+}
+
+impl Suppressed {
+    fn add(&mut self, diagnostic: Diagnostic) {
+        self.count += 1;
+        self.edits
+            .extend(diagnostic.fix.into_iter().flat_map(|fix| fix.edits));
+    }
 }
 
 /// Whether a suppression reaches `diagnostic`; marks the name that does as used.

@@ -206,10 +206,26 @@ fn json_has_the_documented_shape() {
         .find(|d| d["severity"] == "error")
         .unwrap();
     for field in [
-        "rule", "severity", "message", "file", "line", "column", "key", "labels", "help", "url",
+        "rule", "severity", "message", "subject", "file", "line", "column", "key", "labels",
+        "help", "url",
     ] {
         assert!(first.get(field).is_some(), "missing {field}");
     }
+    // The node whose name leads the message, as data.
+    assert_eq!(
+        first["subject"],
+        serde_json::json!({
+            "cluster": "fixtures/seed-zk-3-brokers",
+            "node": { "kind": "broker", "id": "0", "file": "server-0.properties" },
+            "component": null,
+        })
+    );
+    assert!(
+        first["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("broker 0 (server-0.properties): ")
+    );
     assert_eq!(
         first["file"],
         "fixtures/seed-zk-3-brokers/server-0.properties"
@@ -425,6 +441,7 @@ fn rules_lists_every_rule_in_registry_order_in_columns() {
         let mut words = line.split_whitespace();
         assert_eq!(words.next(), Some(rule.name), "{line}");
         assert_eq!(words.next(), Some(rule.severity.as_str()), "{line}");
+        assert_eq!(words.next(), Some(rule.group.as_str()), "{line}");
         assert_eq!(line.find(rule.summary), Some(summary_column), "{line}");
     }
 }

@@ -360,6 +360,10 @@ fn sarif_lists_every_rule_and_points_results_at_them() {
         assert_eq!(rule["id"], registered.name);
         assert_eq!(rule["shortDescription"]["text"], registered.summary);
         assert_eq!(
+            rule["properties"]["tags"],
+            serde_json::json!([registered.group.as_str()])
+        );
+        assert_eq!(
             rule["helpUri"],
             kafkalint::diagnostic::rule_url(registered.name)
         );

@@ -72,10 +72,19 @@ fn every_rule_has_a_doc_with_bad_and_good_examples_that_hold() {
         let path = root.join("rules").join(format!("{}.md", rule.name));
         let doc = std::fs::read_to_string(&path)
             .unwrap_or_else(|_| panic!("{} has no doc at {path:?}", rule.name));
+        // The metadata header says what the registry says.
+        let header = format!(
+            "# {}\n\nGroup: **{}**. Fix: **{}**. Verified for: {}.\n",
+            rule.name,
+            rule.group.as_str(),
+            rule.fix.as_str(),
+            rule.verified
+        );
         assert!(
-            doc.starts_with(&format!("# {}\n", rule.name)),
-            "{}: the doc starts with its name",
-            rule.name
+            doc.starts_with(&header),
+            "{}: the doc starts with its name and `{}`",
+            rule.name,
+            header.lines().nth(2).unwrap_or_default()
         );
         for section in [
             "## What it catches",

@@ -4,12 +4,15 @@
 //! together form one cluster. ZooKeeper-mode and KRaft nodes never share a cluster. Nodes that
 //! sit alone in directories whose paths differ only in the trailing number of one component
 //! (`brokers/b0/server.properties`, `brokers/b1/server.properties`) and that name the same
-//! ZooKeeper or KRaft quorum are one cluster.
+//! ZooKeeper or KRaft quorum are one cluster. A directory's alternative sets of the same nodes
+//! are clusters of their own, and overlays are no nodes (see `membership`); each cluster
+//! records why its files are together.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::{Cluster, Mode, Node, Target};
+use super::membership;
+use super::{Cluster, Gathered, Membership, Mode, Node, SetApart, Share, Target};
 use crate::source::SourceFile;
 use crate::sources;
 
@@ -436,6 +439,9 @@ fn discover_from(
         push_clusters(
             &mut found,
             cluster.name.clone(),
+            Gathered::Declared {
+                name: cluster.name.clone(),
+            },
             &members,
             declared_brokers.or(cluster.brokers),
         );
@@ -625,7 +631,15 @@ fn add_yaml_read(found: &mut Discovered, read: sources::Found, declared_brokers:
         let start = found.files.len();
         found.files.extend(files);
         let members: Vec<usize> = (start..found.files.len()).collect();
-        push_clusters(found, name, &members, declared_brokers);
+        // A compose file's cluster is named by its path; a Strimzi `Kafka`'s by its file and name.
+        let gathered = if found.files.get(start).is_some_and(|file| file.path == name) {
+            Gathered::Compose { path: name.clone() }
+        } else {
+            Gathered::Strimzi {
+                resource: name.clone(),
+            }
+        };
+        push_clusters(found, name, gathered, &members, declared_brokers);
     }
 }
 
@@ -803,7 +817,13 @@ fn group(
             .map(|i| found.files[*i].path.as_str())
             .collect::<Vec<_>>()
             .join(", ");
-        push_clusters(&mut found, name, named_files, declared_brokers);
+        push_clusters(
+            &mut found,
+            name,
+            Gathered::Named,
+            named_files,
+            declared_brokers,
+        );
     }
     let mut loners = Vec::new();
     // A lone node's folder's components, which go where the node goes.
@@ -814,100 +834,232 @@ fn group(
             loners.push((dir.clone(), nodes[0]));
             loner_components.insert(nodes[0], components.iter().map(|c| c.file).collect());
         } else {
-            push_clusters(&mut found, display_path(dir), files, declared_brokers);
+            let path = display_path(dir);
+            let gathered = Gathered::Folder { path: path.clone() };
+            push_clusters(&mut found, path, gathered, files, declared_brokers);
         }
     }
-    for (name, mut files) in group_loners(&found.files, &loners) {
+    for (name, gathered, mut files) in group_loners(&found.files, &loners) {
         let components: Vec<usize> = files
             .iter()
             .flat_map(|file| loner_components.get(file).into_iter().flatten().copied())
             .collect();
         files.extend(components);
-        push_clusters(&mut found, name, &files, declared_brokers);
+        push_clusters(&mut found, name, gathered, &files, declared_brokers);
     }
     found.clusters.sort_by(|a, b| a.name.cmp(&b.name));
     found
 }
 
-/// One cluster per mode among `files` (a ZooKeeper broker and a KRaft node never run together);
-/// nodes of unknown mode join the folder's cluster.
+/// The clusters of one gathering of `files`: one per mode (a ZooKeeper broker and a KRaft node
+/// never run together; nodes of unknown mode join the first), Kafka's combined-mode sample
+/// apart from its broker + controller pair, and, in a folder, one per alternative set (see
+/// `membership::alternatives`). Overlays (see `membership::split_overlays`), files that do
+/// not parse and components go with the first cluster.
 fn push_clusters(
     found: &mut Discovered,
     name: String,
+    gathered: Gathered,
     files: &[usize],
     declared_brokers: Option<usize>,
 ) {
     let (components, files) = super::component::split(&found.files, files);
-    let files = &files[..];
     let nodes: Vec<Node> = files
         .iter()
         .filter(|i| found.files[**i].parse_error.is_none())
         .map(|i| Node::new(*i, &found.files[*i]))
         .collect();
-    let has_zookeeper = nodes.iter().any(|node| node.mode == Mode::ZooKeeper);
-    let has_kraft = nodes.iter().any(|node| node.mode == Mode::KRaft);
     let unparsed: Vec<usize> = files
         .iter()
         .copied()
         .filter(|i| found.files[*i].parse_error.is_some())
         .collect();
-    let (mut kraft, other): (Vec<Node>, Vec<Node>) = nodes
+    // A compose service or a Strimzi pool is a container of its own: always a node.
+    let (overlays, nodes) = match gathered {
+        Gathered::Compose { .. } | Gathered::Strimzi { .. } => (Vec::new(), nodes),
+        _ => membership::split_overlays(&found.files, nodes),
+    };
+    let mut parts = shares(&found.files, nodes, &gathered);
+    let first = parts
+        .iter()
+        .position(|part| part.share != Some(Share::StockSample))
+        .unwrap_or(0);
+    let mut components = Some(components);
+    let mut overlays = Some(overlays);
+    // Each share's files, its share, and why it is apart from each other share.
+    let apart: Vec<(Vec<usize>, Option<Share>, Vec<String>)> = parts
+        .iter()
+        .map(|part| {
+            (
+                part.nodes.iter().map(|node| node.file).collect(),
+                part.share.clone(),
+                parts.iter().map(|other| other.why_apart(part)).collect(),
+            )
+        })
+        .collect();
+    for (index, part) in parts.drain(..).enumerate() {
+        let overlays = if index == first {
+            overlays.take().unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        let mut cluster_files: Vec<usize> = part.nodes.iter().map(|node| node.file).collect();
+        cluster_files.extend(overlays.iter().map(|node| node.file));
+        cluster_files.sort_unstable();
+        if index == first {
+            cluster_files.extend(&unparsed);
+        }
+        let set_apart = apart
+            .iter()
+            .enumerate()
+            .filter(|(other, _)| *other != index)
+            .map(|(_, (files, share, why))| SetApart {
+                files: files.clone(),
+                share: share.clone(),
+                why: why[index].clone(),
+            })
+            .collect();
+        found.clusters.push(Cluster {
+            name: part.name(&name, &found.files),
+            nodes: part.nodes,
+            files: cluster_files,
+            declared_brokers,
+            target: Target::newest(),
+            declared: None,
+            config: None,
+            // The gathering's components belong with its first cluster (ZooKeeper mode's when
+            // a folder holds both modes).
+            components: if index == first {
+                components.take().unwrap_or_default()
+            } else {
+                Vec::new()
+            },
+            overlays,
+            membership: Membership {
+                gathered: gathered.clone(),
+                share: part.share,
+                set_apart,
+            },
+        });
+    }
+}
+
+/// One cluster's share of a gathering.
+struct Part {
+    nodes: Vec<Node>,
+    share: Option<Share>,
+    /// For an alternative set: why each set is apart from it, by set.
+    alternatives_apart: Vec<String>,
+}
+
+impl Part {
+    fn new(nodes: Vec<Node>, share: Option<Share>) -> Part {
+        Part {
+            nodes,
+            share,
+            alternatives_apart: Vec::new(),
+        }
+    }
+
+    fn name(&self, gathering: &str, files: &[SourceFile]) -> String {
+        match &self.share {
+            None => gathering.to_string(),
+            Some(Share::Mode(Mode::ZooKeeper)) => format!("{gathering} (ZooKeeper mode)"),
+            Some(Share::Mode(_)) => format!("{gathering} (KRaft mode)"),
+            Some(Share::StockSample) => files[self.nodes[0].file].path.clone(),
+            Some(share @ Share::Alternative { variant, .. }) => {
+                format!("{gathering} ({}: {variant})", share.text())
+            }
+        }
+    }
+
+    /// Why `other`'s files are not this share's, in words.
+    fn why_apart(&self, other: &Part) -> String {
+        const MODES: &str = "ZooKeeper-mode brokers and KRaft nodes never run together";
+        const SAMPLES: &str = "the other way to run Kafka's KRaft samples";
+        match (&self.share, &other.share) {
+            (_, Some(Share::StockSample)) => {
+                format!("Kafka's combined-mode single-node sample: {SAMPLES}")
+            }
+            (Some(Share::StockSample), _) => {
+                format!("the broker and controller samples beside it: {SAMPLES}")
+            }
+            (_, Some(share @ Share::Mode(_))) => format!("{}: {MODES}", share.text()),
+            (_, Some(Share::Alternative { index, .. })) => self
+                .alternatives_apart
+                .get(index - 1)
+                .cloned()
+                .unwrap_or_default(),
+            _ => String::new(),
+        }
+    }
+}
+
+/// The shares of a gathering's nodes: by mode, the stock sample, the alternative sets.
+fn shares(files: &[SourceFile], nodes: Vec<Node>, gathered: &Gathered) -> Vec<Part> {
+    let has_zookeeper = nodes.iter().any(|node| node.mode == Mode::ZooKeeper);
+    let has_kraft = nodes.iter().any(|node| node.mode == Mode::KRaft);
+    let (mut kraft, mut other): (Vec<Node>, Vec<Node>) = nodes
         .into_iter()
         .partition(|node| has_zookeeper && has_kraft && node.mode == Mode::KRaft);
     // Kafka's distribution ships config/kraft/{server,broker,controller}.properties: a
     // single-node combined sample beside a broker + controller pair. They are alternatives,
     // not one cluster.
-    let mut other = other;
     let stock_sample = take_stock_combined_sample(
-        &found.files,
+        files,
         if kraft.is_empty() {
             &mut other
         } else {
             &mut kraft
         },
     );
-    let mut groups = vec![other];
-    if !kraft.is_empty() {
-        groups.push(kraft);
-    }
+    let mut parts = Vec::new();
     if let Some(sample) = stock_sample {
-        let file = sample.file;
-        found.clusters.push(Cluster {
-            name: found.files[file].path.clone(),
-            nodes: vec![sample],
-            files: vec![file],
-            declared_brokers,
-            target: Target::newest(),
-            declared: None,
-            config: None,
-            components: Vec::new(),
-        });
+        parts.push(Part::new(vec![sample], Some(Share::StockSample)));
     }
-    let split = groups.len() > 1;
-    let mut components = Some(components);
-    for (index, nodes) in groups.into_iter().enumerate() {
-        let mut files: Vec<usize> = nodes.iter().map(|node| node.file).collect();
-        if index == 0 {
-            files.extend(&unparsed);
-        }
-        let name = match (split, index) {
-            (true, 0) => format!("{name} (ZooKeeper mode)"),
-            (true, _) => format!("{name} (KRaft mode)"),
-            _ => name.clone(),
-        };
-        found.clusters.push(Cluster {
-            name,
-            nodes,
-            files,
-            declared_brokers,
-            target: Target::newest(),
-            declared: None,
-            config: None,
-            // The folder's components belong with its first cluster (ZooKeeper mode's when a
-            // folder holds both modes).
-            components: components.take().unwrap_or_default(),
-        });
+    if !kraft.is_empty() {
+        parts.push(Part::new(other, Some(Share::Mode(Mode::ZooKeeper))));
+        parts.push(Part::new(kraft, Some(Share::Mode(Mode::KRaft))));
+        return parts;
     }
+    let folder = matches!(gathered, Gathered::Folder { .. });
+    match folder
+        .then(|| split_alternatives(files, &mut other))
+        .flatten()
+    {
+        Some(alternatives) => parts.extend(alternatives),
+        None => parts.push(Part::new(other, None)),
+    }
+    parts
+}
+
+/// `nodes` as alternative sets (taken out of `nodes`), when they are.
+fn split_alternatives(files: &[SourceFile], nodes: &mut Vec<Node>) -> Option<Vec<Part>> {
+    let sets = membership::alternatives(files, nodes)?;
+    let mut taken: Vec<Option<Node>> = std::mem::take(nodes).into_iter().map(Some).collect();
+    let of = sets.len();
+    let parts = sets
+        .iter()
+        .enumerate()
+        .map(|(index, set)| Part {
+            nodes: set
+                .nodes
+                .iter()
+                .filter_map(|node| taken[*node].take())
+                .collect(),
+            share: Some(Share::Alternative {
+                index: index + 1,
+                of,
+                variant: set.variant.clone(),
+            }),
+            alternatives_apart: sets
+                .iter()
+                .enumerate()
+                .map(|(other, other_set)| set.why_apart(other_set, other))
+                .collect(),
+        })
+        .collect();
+    Some(parts)
 }
 
 /// Takes the combined-mode `server.properties` out of a folder that holds Kafka's three KRaft
@@ -938,7 +1090,7 @@ fn take_stock_combined_sample(files: &[SourceFile], nodes: &mut Vec<Node>) -> Op
 }
 
 /// What names the cluster a node belongs to: its ZooKeeper connection or its KRaft quorum.
-fn cluster_identity(file: &SourceFile) -> Option<String> {
+pub(super) fn cluster_identity(file: &SourceFile) -> Option<String> {
     [
         "zookeeper.connect",
         "controller.quorum.voters",
@@ -950,7 +1102,10 @@ fn cluster_identity(file: &SourceFile) -> Option<String> {
 }
 
 /// Groups single-node directories that differ in one path component and name the same quorum.
-fn group_loners(files: &[SourceFile], loners: &[(PathBuf, usize)]) -> Vec<(String, Vec<usize>)> {
+fn group_loners(
+    files: &[SourceFile],
+    loners: &[(PathBuf, usize)],
+) -> Vec<(String, Gathered, Vec<usize>)> {
     // (path components with the varying one blanked, its index, identity) -> members
     let mut groups: BTreeMap<(Vec<String>, usize, String), Vec<usize>> = BTreeMap::new();
     let mut grouped = vec![false; loners.len()];
@@ -984,7 +1139,7 @@ fn group_loners(files: &[SourceFile], loners: &[(PathBuf, usize)]) -> Vec<(Strin
         .filter(|(_, members)| members.len() > 1)
         .collect();
     candidates.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(&b.0)));
-    for ((shape, varying, _), members) in candidates {
+    for ((shape, varying, quorum), members) in candidates {
         if members.iter().any(|m| grouped[*m]) {
             continue;
         }
@@ -994,15 +1149,19 @@ fn group_loners(files: &[SourceFile], loners: &[(PathBuf, usize)]) -> Vec<(Strin
         let mut name = PathBuf::from_iter(&shape[..varying]);
         name.push(format!("{}*", shape[varying]));
         name.extend(&shape[varying + 1..]);
+        // A path, so that an absolute one starts with one `/` (`/srv/kafka/b*`), not two.
+        let pattern = display_path(&name);
         result.push((
-            // A path, so that an absolute one starts with one `/` (`/srv/kafka/b*`), not two.
-            display_path(&name),
+            pattern.clone(),
+            Gathered::NumberedFolders { pattern, quorum },
             members.iter().map(|m| loners[*m].1).collect(),
         ));
     }
     for (i, (dir, file)) in loners.iter().enumerate() {
         if !grouped[i] {
-            result.push((display_path(dir), vec![*file]));
+            let path = display_path(dir);
+            let gathered = Gathered::Folder { path: path.clone() };
+            result.push((path, gathered, vec![*file]));
         }
     }
     result

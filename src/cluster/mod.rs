@@ -8,6 +8,7 @@ pub mod endpoints;
 pub mod exposure;
 pub mod host;
 pub mod listeners;
+mod membership;
 pub mod protocol_version;
 pub mod quorum;
 pub mod setting;
@@ -20,6 +21,7 @@ pub use discover::{
     Buffer, Declared, Discovered, DiscoveryError, discover, discover_buffer, discover_changed,
     discover_declared, discover_declared_in_batches, discover_in_memory, node_files_under,
 };
+pub use membership::{Gathered, Membership, SetApart, Share};
 pub use version::{ChosenBy, Target};
 
 use crate::catalog::{self, KafkaVersion};
@@ -43,8 +45,9 @@ pub struct Roles {
     pub controller: bool,
 }
 
-/// One broker or controller: a file of the cluster.
-#[derive(Debug)]
+/// One broker or controller: a file of the cluster. An overlay (see [`Cluster::overlays`]) is
+/// read the same way, but is no node.
+#[derive(Debug, Clone)]
 pub struct Node {
     /// Index of the node's file in the checked files.
     pub file: usize,
@@ -53,7 +56,7 @@ pub struct Node {
 }
 
 /// A set of node files that run together.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Cluster {
     /// The folder (or list of files) the cluster was found as, for messages.
     pub name: String,
@@ -72,6 +75,12 @@ pub struct Cluster {
     /// The Connect, MirrorMaker 2, Streams and Schema Registry files beside its nodes (not in
     /// `files`: no broker rule reads them).
     pub components: Vec<crate::components::Component>,
+    /// Files of settings merged into nodes, not nodes (in `files`, not in `nodes`): see
+    /// [`Node::is_fragment`] and `discover::overlays`. Rules that judge a line by itself read
+    /// their lines; no rule counts them as brokers or compares them with the nodes.
+    pub overlays: Vec<Node>,
+    /// Why these files are one cluster, and what was set apart from them.
+    pub membership: Membership,
 }
 
 /// The value Kafka uses for a key on a node: from the file, or Kafka's default.
@@ -107,6 +116,33 @@ impl<'a> Effective<'a> {
 }
 
 impl Cluster {
+    /// The cluster with its nodes and overlays read again from `files` (the same files, their
+    /// bytes changed by fixes, which never change what makes a file a node, an overlay or a
+    /// member), its release chosen again.
+    pub fn reread(&self, files: &[SourceFile]) -> Cluster {
+        let reread = |node: &Node| Node::new(node.file, &files[node.file]);
+        Cluster {
+            nodes: self.nodes.iter().map(reread).collect(),
+            overlays: self.overlays.iter().map(reread).collect(),
+            target: Target::newest(),
+            ..self.clone()
+        }
+    }
+
+    /// Moves every file index by `offset` (the cluster's files placed after others').
+    pub fn shift_files(&mut self, offset: usize) {
+        self.files.iter_mut().for_each(|file| *file += offset);
+        let nodes = self.nodes.iter_mut().chain(&mut self.overlays);
+        nodes.for_each(|node| node.file += offset);
+        self.components
+            .iter_mut()
+            .for_each(|component| component.file += offset);
+        let set_apart = self.membership.set_apart.iter_mut();
+        set_apart
+            .flat_map(|apart| &mut apart.files)
+            .for_each(|file| *file += offset);
+    }
+
     /// Broker-role nodes (ZooKeeper brokers, KRaft brokers and combined nodes).
     pub fn brokers(&self) -> impl Iterator<Item = &Node> {
         self.nodes.iter().filter(|node| node.roles.broker)
@@ -126,6 +162,32 @@ impl Cluster {
             .unwrap_or_else(|| self.brokers().count())
     }
 
+    /// Whether the cluster is an alternative set smaller than another set of its folder that
+    /// names the same quorum (`server-1.sasl.properties` beside `server-{1,2,3}.properties`):
+    /// it stands in for some nodes of the cluster it runs in, which is larger than the set. A
+    /// smaller set that names a quorum of its own (a `single-node.properties`) is a cluster of
+    /// its own size.
+    fn stands_in_for_part_of_a_larger_set(&self, files: &[SourceFile]) -> bool {
+        if !matches!(self.membership.share, Some(Share::Alternative { .. })) {
+            return false;
+        }
+        let Some(quorum) = self
+            .nodes
+            .first()
+            .and_then(|node| discover::cluster_identity(&files[node.file]))
+        else {
+            return false;
+        };
+        self.membership.set_apart.iter().any(|apart| {
+            apart.files.len() > self.nodes.len()
+                && apart
+                    .files
+                    .first()
+                    .and_then(|file| discover::cluster_identity(&files[*file]))
+                    .is_some_and(|other| other == quorum)
+        })
+    }
+
     /// Whether the broker count is known. A lone broker file is one of an unknown number of
     /// brokers when its id is a placeholder (`broker.id=%ID%`, `${BROKER_ID}`: a template), when
     /// its `controller.quorum.voters` names other nodes, or when its `zookeeper.connect` names an
@@ -133,6 +195,13 @@ impl Cluster {
     pub fn broker_count_is_known(&self, files: &[SourceFile]) -> bool {
         if self.declared_brokers.is_some() {
             return true;
+        }
+        // Overlays alone: they are merged into nodes this check does not see.
+        if self.nodes.is_empty() && !self.overlays.is_empty() {
+            return false;
+        }
+        if self.stands_in_for_part_of_a_larger_set(files) {
+            return false;
         }
         // A YAML node that stands for an unknown number of brokers (`deploy.mode: global`).
         if self.nodes.iter().any(|node| {
@@ -227,6 +296,15 @@ impl Node {
             Some(entry) => Some(Effective::Set(entry)),
             None => catalog::default_value(key, version).map(Effective::Default),
         }
+    }
+
+    /// A file of settings without a mode (`process.roles`, `zookeeper.connect`) or an id
+    /// (`node.id`, `broker.id`): what makes a node one node comes from elsewhere (a file it is
+    /// merged into, a template's environment), so checks of a whole node's configuration do not
+    /// apply to it. Beside real nodes, or saying nothing of where it listens and keeps its
+    /// data, it is an overlay, not a node at all (see [`Cluster::overlays`]).
+    pub fn is_fragment(&self, files: &[SourceFile]) -> bool {
+        self.mode == Mode::Unknown && self.id_entry(files).is_none()
     }
 
     /// `node.id`, or `broker.id` for ZooKeeper-mode brokers; the entry that sets it.

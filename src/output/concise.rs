@@ -19,7 +19,7 @@ pub fn concise(report: &Report) -> String {
             at.start_column,
             diagnostic.severity.as_str(),
             diagnostic.rule,
-            printable(&diagnostic.message, false),
+            printable(&diagnostic.headline(), false),
         ));
     }
     out

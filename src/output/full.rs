@@ -9,6 +9,7 @@ use miette::{
 };
 
 use crate::Report;
+use crate::cluster::{Cluster, Share};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::source::DisplayText;
 
@@ -222,7 +223,7 @@ fn render_one(
         })
         .collect();
     Rendered {
-        message: printable(&diagnostic.message),
+        message: printable(&diagnostic.headline()),
         code: Some(diagnostic.rule.to_string()),
         url: Some(diagnostic.url()),
         help: Some(printable(&diagnostic.help)),
@@ -336,17 +337,85 @@ pub fn summary(report: &Report) -> String {
         plural(report.clusters.len(), "cluster"),
         checked_against(report)
     );
-    let suppressed = if report.suppressed > 0 {
-        format!(", {} suppressed", report.suppressed)
+    let suppressed = if report.suppressed.count > 0 {
+        format!(", {} suppressed", report.suppressed.count)
     } else {
         String::new()
     };
+    let notes = membership_notes(report);
     if errors + warnings + infos == 0 {
-        return format!("No problems found{suppressed} ({scope}).\n");
+        return format!("{notes}No problems found{suppressed} ({scope}).\n");
     }
     let mut parts = vec![plural(errors, "error"), plural(warnings, "warning")];
     if infos > 0 {
         parts.push(plural(infos, "note"));
     }
-    format!("Found {}{suppressed} ({scope}).\n", parts.join(", "))
+    format!("{notes}Found {}{suppressed} ({scope}).\n", parts.join(", "))
+}
+
+/// A line for each gathering split into alternative sets and for each overlay, when there
+/// are any: the counts of the summary would surprise without them (six files, two clusters).
+fn membership_notes(report: &Report) -> String {
+    let mut notes = String::new();
+    // Alternative sets, by what gathered them, in report order.
+    let mut gatherings: Vec<(String, Vec<&Cluster>)> = Vec::new();
+    for cluster in &report.clusters {
+        if !matches!(cluster.membership.share, Some(Share::Alternative { .. })) {
+            continue;
+        }
+        let subject = cluster.membership.subject();
+        match gatherings.iter_mut().find(|(known, _)| *known == subject) {
+            Some((_, sets)) => sets.push(cluster),
+            None => gatherings.push((subject, vec![cluster])),
+        }
+    }
+    for (subject, sets) in gatherings {
+        notes.push_str(&printable(&format!(
+            "{subject}: {}, each checked alone\n",
+            alternative_sets(&sets)
+        )));
+    }
+    for cluster in &report.clusters {
+        for overlay in &cluster.overlays {
+            notes.push_str(&printable(&format!(
+                "{}: an overlay: not a node ({})\n",
+                report.files[overlay.file].path,
+                cluster.overlay_reason()
+            )));
+        }
+    }
+    notes
+}
+
+/// `2 alternative sets of 3 brokers (server-N.properties, server-N.sasl.properties)`, or with
+/// sizes that differ `2 alternative sets: serverN.properties (3 brokers), single-node.properties
+/// (1 broker)`.
+fn alternative_sets(sets: &[&Cluster]) -> String {
+    let all_brokers = sets
+        .iter()
+        .all(|set| set.nodes.iter().all(|node| node.roles.broker));
+    let word = if all_brokers { "broker" } else { "node" };
+    let sized: Vec<(&str, usize)> = sets
+        .iter()
+        .filter_map(|set| match &set.membership.share {
+            Some(Share::Alternative { variant, .. }) => Some((variant.as_str(), set.nodes.len())),
+            _ => None,
+        })
+        .collect();
+    let variants: Vec<&str> = sized.iter().map(|(variant, _)| *variant).collect();
+    match sized.as_slice() {
+        [(_, first), rest @ ..] if rest.iter().all(|(_, size)| size == first) => format!(
+            "{} alternative sets of {} ({})",
+            sets.len(),
+            plural(*first, word),
+            variants.join(", ")
+        ),
+        _ => {
+            let each: Vec<String> = sized
+                .iter()
+                .map(|(variant, size)| format!("{variant} ({})", plural(*size, word)))
+                .collect();
+            format!("{} alternative sets: {}", sets.len(), each.join(", "))
+        }
+    }
 }

@@ -74,7 +74,7 @@ pub fn github(report: &Report) -> String {
             escape_property(&format!("kafkalint({})", diagnostic.rule)),
             // Line breaks stay line breaks in the annotation (`%0A`); other control characters
             // are shown escaped.
-            escape_data(&printable(&diagnostic.message, true)),
+            escape_data(&printable(&diagnostic.headline(), true)),
         ));
     }
     out
@@ -91,7 +91,7 @@ mod tests {
             clusters: Vec::new(),
             diagnostics: Vec::new(),
             skipped: Vec::new(),
-            suppressed: 0,
+            suppressed: Default::default(),
             only: None,
             drawn: None,
         };

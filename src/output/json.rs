@@ -6,7 +6,7 @@ use super::printable;
 use crate::Report;
 use crate::catalog;
 use crate::cluster::ChosenBy;
-use crate::diagnostic::{Label, Severity};
+use crate::diagnostic::{Label, NodeKind, Severity, Subject};
 
 #[derive(Serialize)]
 struct Document<'a> {
@@ -33,6 +33,38 @@ struct JsonCluster<'a> {
     /// Connect, MirrorMaker 2, Streams and Schema Registry files beside the nodes.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     components: Vec<JsonComponent<'a>>,
+    membership: JsonMembership<'a>,
+}
+
+/// Why the cluster's files are checked together.
+#[derive(Serialize)]
+struct JsonMembership<'a> {
+    /// `folder`, `numbered-folders`, `named`, `compose`, `strimzi` or `declared`.
+    reason: &'static str,
+    /// `mode`, `alternative` or `stock-sample`: the cluster is that share of what gathered it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    share: Option<&'static str>,
+    /// The reason in words (`alternative 2 of 2 of the node files of folder conf`).
+    text: String,
+    /// The gathering's node files that are other clusters', with why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    set_apart: Vec<JsonSetApart<'a>>,
+    /// Files of the cluster that are overlays (settings merged into nodes), not nodes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    overlays: Vec<JsonOverlay<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonSetApart<'a> {
+    files: Vec<&'a str>,
+    /// What they are and why they are another cluster.
+    why: String,
+}
+
+#[derive(Serialize)]
+struct JsonOverlay<'a> {
+    file: &'a str,
+    why: &'static str,
 }
 
 #[derive(Serialize)]
@@ -50,6 +82,8 @@ struct JsonDiagnostic<'a> {
     /// Message, help, labels, key and fix description are shown as in every format: control
     /// characters and bidirectional overrides escaped (`\u{1b}`).
     message: String,
+    /// What the finding is about (the node's name that leads `message`, as data).
+    subject: JsonSubject<'a>,
     file: &'a str,
     line: usize,
     column: usize,
@@ -62,6 +96,48 @@ struct JsonDiagnostic<'a> {
     /// What `--fix` would change, when the finding has an unambiguous fix.
     #[serde(skip_serializing_if = "Option::is_none")]
     fix: Option<JsonFix<'a>>,
+}
+
+/// The cluster (its name in `clusters`), and the node or component a finding is about.
+#[derive(Serialize)]
+struct JsonSubject<'a> {
+    cluster: Option<&'a str>,
+    node: Option<JsonNode>,
+    component: Option<JsonComponentRef>,
+}
+
+#[derive(Serialize)]
+struct JsonNode {
+    /// `broker` or `node` (which id names it), null without an id.
+    kind: Option<NodeKind>,
+    /// The id as written.
+    id: Option<String>,
+    /// The file's name (for a compose service or Strimzi pool, with its name), as messages give it.
+    file: String,
+}
+
+#[derive(Serialize)]
+struct JsonComponentRef {
+    kind: &'static str,
+    file: String,
+}
+
+fn subject(subject: &Subject) -> JsonSubject<'_> {
+    JsonSubject {
+        cluster: subject.cluster.as_deref(),
+        node: subject.node.as_ref().map(|node| JsonNode {
+            kind: node.kind,
+            id: node.id.as_deref().map(|id| printable(id, false)),
+            file: printable(&node.file, false),
+        }),
+        component: subject
+            .component
+            .as_ref()
+            .map(|component| JsonComponentRef {
+                kind: component.kind,
+                file: printable(&component.file, false),
+            }),
+    }
 }
 
 #[derive(Serialize)]
@@ -115,7 +191,8 @@ pub fn json(report: &Report) -> String {
                 rule: diagnostic.rule,
                 severity: diagnostic.severity,
                 stops_startup: diagnostic.stops_startup,
-                message: printable(&diagnostic.message, true),
+                message: printable(&diagnostic.headline(), true),
+                subject: subject(&diagnostic.subject),
                 file,
                 line,
                 column,
@@ -192,6 +269,7 @@ pub fn json(report: &Report) -> String {
                     kind: component.kind.id(),
                 })
                 .collect(),
+            membership: membership(report, cluster),
         })
         .collect();
     let document = Document {
@@ -201,7 +279,7 @@ pub fn json(report: &Report) -> String {
             errors: report.count(Severity::Error),
             warnings: report.count(Severity::Warning),
             infos: report.count(Severity::Info),
-            suppressed: report.suppressed,
+            suppressed: report.suppressed.count,
             files: report.files.len(),
             clusters: report.clusters.len(),
         },
@@ -209,4 +287,30 @@ pub fn json(report: &Report) -> String {
     let mut text = serde_json::to_string_pretty(&document).expect("plain data serializes");
     text.push('\n');
     text
+}
+
+fn membership<'a>(report: &'a Report, cluster: &'a crate::cluster::Cluster) -> JsonMembership<'a> {
+    let path = |file: &usize| report.files[*file].path.as_str();
+    let membership = &cluster.membership;
+    JsonMembership {
+        reason: membership.reason(),
+        share: membership.share.as_ref().map(|share| share.kind()),
+        text: printable(&membership.text(), true),
+        set_apart: membership
+            .set_apart
+            .iter()
+            .map(|apart| JsonSetApart {
+                files: apart.files.iter().map(path).collect(),
+                why: printable(&apart.why, true),
+            })
+            .collect(),
+        overlays: cluster
+            .overlays
+            .iter()
+            .map(|overlay| JsonOverlay {
+                file: path(&overlay.file),
+                why: cluster.overlay_reason(),
+            })
+            .collect(),
+    }
 }

@@ -178,6 +178,8 @@ fn driver() -> Value {
                 "helpUri": url,
                 "help": { "text": format!("{}\n\nSee {url}", rule.summary) },
                 "defaultConfiguration": { "level": level(rule.severity) },
+                // The rule's group, as GitHub code scanning filters alerts by tag.
+                "properties": { "tags": [rule.group.as_str()] },
             })
         })
         .collect();
@@ -208,7 +210,7 @@ fn result(report: &Report, diagnostic: &Diagnostic, seen: &mut BTreeMap<String, 
     let mut result = json!({
         "ruleId": diagnostic.rule,
         "level": level(diagnostic.severity),
-        "message": { "text": printable(&diagnostic.message, true) },
+        "message": { "text": printable(&diagnostic.headline(), true) },
         "locations": [location(report, diagnostic.primary())],
         "partialFingerprints": { FINGERPRINT: format!("{base}:{occurrence}") },
     });

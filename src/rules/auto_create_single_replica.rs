@@ -1,8 +1,8 @@
 //! `auto-create-single-replica`: topic auto-creation on, with one replica per auto-created
 //! topic, on a cluster of several brokers.
 
-use super::support::{brokers, node_name, numbered, pair_labels, parsed_value};
-use super::{Context, Rule};
+use super::support::{brokers, node_ref, numbered, pair_labels, parsed_value};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::value::Parsed;
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -10,6 +10,9 @@ use crate::diagnostic::{Diagnostic, Severity};
 pub const RULE: Rule = Rule {
     name: "auto-create-single-replica",
     severity: Severity::Warning,
+    group: Group::Availability,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "auto.create.topics.enable=true with default.replication.factor=1 on several brokers: a mistyped topic name creates a single-replica topic",
     check,
 };
@@ -54,7 +57,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         format!("{} of {}", qualifying.len(), brokers(broker_count))
     };
     // Every file that must change carries a label.
-    let labels = qualifying
+    let labels: Vec<_> = qualifying
         .iter()
         .flat_map(|(node, auto_create, factor_value)| {
             pair_labels(
@@ -67,31 +70,27 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             )
         })
         .collect();
-    diagnostics.push(Diagnostic {
-        fix: None,
-        rule: RULE.name,
-        severity: Severity::Warning,
-        stops_startup: false,
-        message: format!(
-            "{}: {auto_shown} with {} on {on} of a cluster of {}: a producer or consumer that names a topic \
+    diagnostics.push(
+        RULE.finding(format!(
+            "{auto_shown} with {} on {on} of a cluster of {}: a producer or consumer that names a topic \
              that does not exist (a typo, a stale name) has the broker create it with one replica, and so do \
              Kafka Streams and Connect topics left at replication.factor=-1; each partition of such a topic \
              lives on one broker, so when that broker stops the partition is offline, and its records are \
              lost with the broker's disk",
-            node_name(files, node),
             numbered(FACTOR, 1, factor_value),
             brokers(broker_count)
-        ),
-        key: Some(FACTOR.to_string()),
-        labels,
-        help: format!(
+        ))
+        .about(node_ref(files, node))
+        .with_key(FACTOR)
+        .with_labels(labels)
+        .with_help(format!(
             "set {FACTOR}={} on every broker (and, in KRaft, on the controllers, which apply it to topics created \
              without a replication factor), or set {AUTO_CREATE}=false and create topics deliberately \
              (kafka-topics.sh --create --replication-factor {}); topics that already exist keep one replica until \
              reassigned with kafka-reassign-partitions.sh",
             broker_count.min(3),
             broker_count.min(3)
-        ),
-    });
+        )),
+    );
     diagnostics
 }

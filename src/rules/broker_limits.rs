@@ -5,7 +5,7 @@
 
 use super::refusal::NodeCheck;
 use super::support::{numbered, pair_labels, parsed_value, quoted};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
 use crate::catalog::value::{Parsed, java_trim, split_list};
 use crate::cluster::Cluster;
@@ -16,6 +16,9 @@ use crate::properties::Entry;
 pub const RULE: Rule = Rule {
     name: "broker-limits",
     severity: Severity::Error,
+    group: Group::StartupRefusal,
+    fix: FixAvailability::None,
+    verified: Verified::ORACLE,
     summary: "log roll, retention and directories, cleaner buffer, replica fetch wait, request queue and connection limits out of the bounds Kafka checks at start-up",
     check,
 };

@@ -3,14 +3,17 @@
 //! brokers of their cluster.
 
 use super::support::{brokers, entry_label, value_label};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::{Cluster, Effective, Mode};
 use crate::components::topics::{WhenTooFew, topic_factors};
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{ComponentRef, Diagnostic, Label, Severity};
 
 pub const RULE: Rule = Rule {
     name: "component-internal-topic-replication",
     severity: Severity::Error,
+    group: Group::Availability,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "a Connect, MirrorMaker 2, Streams or Schema Registry topic on one broker, or on more than the cluster has",
     check,
 };
@@ -25,11 +28,11 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
     for component in &cluster.components {
         // The file name, and for a compose service which one.
-        let who = format!(
-            "{} ({})",
-            component.kind.name(),
-            files[component.file].short_name()
-        );
+        let who = ComponentRef {
+            kind: component.kind.id(),
+            title: component.kind.name(),
+            file: files[component.file].short_name(),
+        };
         // A compose service is fixed by its environment: the help names the variable.
         let service = files[component.file]
             .yaml
@@ -136,16 +139,14 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 },
             }];
             labels.extend(broker_label);
-            diagnostics.push(Diagnostic {
-                rule: RULE.name,
-                severity,
-                stops_startup: false,
-                message: format!("{who}: {message}"),
-                key: Some(key.clone()),
-                labels,
-                help,
-                fix: None,
-            });
+            diagnostics.push(
+                RULE.finding(message)
+                    .about_component(who.clone())
+                    .with_severity(severity)
+                    .with_key(key.clone())
+                    .with_labels(labels)
+                    .with_help(help),
+            );
         }
     }
     diagnostics

@@ -3,7 +3,7 @@
 
 use super::refusal::NodeCheck;
 use super::support::quoted;
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog;
 use crate::cluster::setting::{Item, Lookup, config_list_split, lookup, split};
 use crate::cluster::{Cluster, storage};
@@ -12,6 +12,9 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 pub const RULE: Rule = Rule {
     name: "cordoned-log-dirs",
     severity: Severity::Error,
+    group: Group::StartupRefusal,
+    fix: FixAvailability::None,
+    verified: Verified::ORACLE,
     summary: "cordoned.log.dirs naming a directory the broker does not have, or `*` beside names: the broker refuses to start",
     check,
 };

@@ -1,8 +1,8 @@
 //! `deprecated-key`: a key Kafka's documentation calls deprecated in the target release; a
 //! later release removes it.
 
-use super::support::{effective_lines, key_label, node_name};
-use super::{Context, Rule};
+use super::support::{effective_lines, key_label, node_ref};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::{self, KafkaVersion};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -10,6 +10,9 @@ use crate::diagnostic::{Diagnostic, Severity};
 pub const RULE: Rule = Rule {
     name: "deprecated-key",
     severity: Severity::Warning,
+    group: Group::Hygiene,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "a key the target Kafka release deprecates: a later release ignores it",
     check,
 };
@@ -22,19 +25,15 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         if !catalog::spec(key, version).is_some_and(|spec| spec.deprecated) {
             continue;
         }
-        diagnostics.push(Diagnostic {
-            fix: None,
-            rule: RULE.name,
-            stops_startup: false,
-            severity: Severity::Warning,
-            message: format!(
-                "{}: Kafka {version} deprecates {key}; a later release will ignore it",
-                node_name(context.files, node)
-            ),
-            key: Some(key.to_string()),
-            labels: vec![key_label(node.file, entry, "deprecated".to_string())],
-            help: help(key, version),
-        });
+        diagnostics.push(
+            RULE.finding(format!(
+                "Kafka {version} deprecates {key}; a later release will ignore it"
+            ))
+            .about(node_ref(context.files, node))
+            .with_key(key)
+            .with_label(key_label(node.file, entry, "deprecated".to_string()))
+            .with_help(help(key, version)),
+        );
     }
     diagnostics
 }

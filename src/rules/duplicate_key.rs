@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::support::quoted;
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Edit, Fix, Label, Severity};
 use crate::properties::{Entry, Span};
@@ -11,6 +11,9 @@ use crate::properties::{Entry, Span};
 pub const RULE: Rule = Rule {
     name: "duplicate-key",
     severity: Severity::Warning,
+    group: Group::Hygiene,
+    fix: FixAvailability::Safe,
+    verified: Verified::CATALOGUE,
     summary: "a key set more than once in one file (the last one silently wins)",
     check,
 };
@@ -81,16 +84,14 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 })
                 .collect(),
             });
-            diagnostics.push(Diagnostic {
-                fix,
-                rule: RULE.name,
-                stops_startup: false,
-                severity,
-                message,
-                key: Some(key.to_string()),
-                labels,
-                help,
-            });
+            diagnostics.push(
+                RULE.finding(message)
+                    .with_severity(severity)
+                    .with_key(key)
+                    .with_labels(labels)
+                    .with_help(help)
+                    .with_fix(fix),
+            );
         }
     }
     diagnostics

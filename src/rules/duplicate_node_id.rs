@@ -3,13 +3,16 @@
 use std::collections::BTreeMap;
 
 use super::support::node_name;
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
 pub const RULE: Rule = Rule {
     name: "duplicate-node-id",
     severity: Severity::Error,
+    group: Group::Consistency,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "two nodes of one cluster share a node.id or broker.id",
     check,
 };
@@ -50,21 +53,17 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             .iter()
             .map(|index| node_name(files, &cluster.nodes[*index]))
             .collect();
-        diagnostics.push(Diagnostic {
-            fix: None,
-            rule: RULE.name,
-            stops_startup: false,
-            severity: Severity::Error,
-            message: format!(
+        diagnostics.push(
+            RULE.finding(format!(
                 "id {id} is used by {} nodes ({}): only one can register with the cluster; the other is refused at \
                  start-up, or, started with the first one down, takes over its identity and its replicas",
                 nodes.len(),
                 names.join(", ")
-            ),
-            key,
-            labels,
-            help: "give every broker and controller of the cluster its own node.id (broker.id in ZooKeeper mode)".into(),
-        });
+            ))
+            .with_key_opt(key)
+            .with_labels(labels)
+            .with_help("give every broker and controller of the cluster its own node.id (broker.id in ZooKeeper mode)"),
+        );
     }
     diagnostics
 }

@@ -5,7 +5,7 @@
 
 use super::refusal::NodeCheck;
 use super::support::{numbered, pair_labels, parsed_value, quoted};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::value::{Parsed, split_list};
 use crate::catalog::{self, ConfigType, KafkaVersion, Validator};
 use crate::cluster::{Cluster, Effective};
@@ -14,6 +14,9 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 pub const RULE: Rule = Rule {
     name: "group-coordinator-config",
     severity: Severity::Error,
+    group: Group::StartupRefusal,
+    fix: FixAvailability::None,
+    verified: Verified::ORACLE,
     summary: "group, share and streams coordinator settings Kafka refuses at start-up: classic protocol off, assignors it cannot use, unknown codecs, timeouts and limits outside their own min and max",
     check,
 };

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::support::{node_name, quoted};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
 use crate::cluster::{Cluster, Node, topology};
 use crate::diagnostic::{Diagnostic, Label, Severity};
@@ -11,6 +11,9 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 pub const RULE: Rule = Rule {
     name: "inconsistent-cluster-value",
     severity: Severity::Error,
+    group: Group::Consistency,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "a cluster-wide setting with different values on different nodes",
     check,
 };
@@ -411,23 +414,20 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 summary.push(format!("{} has {shown}", node_name(files, node)));
             }
         }
-        diagnostics.push(Diagnostic {
-            fix: None,
-            rule: RULE.name,
-            stops_startup: false,
-            severity: setting.severity,
-            message: format!(
+        diagnostics.push(
+            RULE.finding(format!(
                 "{key} differs across the cluster ({}): {}",
                 summary.join(", "),
                 setting.why
-            ),
-            key: Some(key.to_string()),
-            labels,
-            help: format!(
+            ))
+            .with_severity(setting.severity)
+            .with_key(key)
+            .with_labels(labels)
+            .with_help(format!(
                 "set {key} to the same value on every node of {}",
                 cluster.name
-            ),
-        });
+            )),
+        );
     }
     diagnostics
 }

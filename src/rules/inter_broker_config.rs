@@ -5,7 +5,7 @@
 
 use super::refusal::{KRAFT_CHECKS_FROM, NodeCheck};
 use super::support::{is_placeholder, quoted};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::{self, KafkaVersion, value};
 use crate::cluster::Cluster;
 use crate::cluster::listeners::{InterBroker, InterBrokerProblem, NodeListeners, inter_broker};
@@ -17,6 +17,9 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 pub const RULE: Rule = Rule {
     name: "inter-broker-config",
     severity: Severity::Error,
+    group: Group::StartupRefusal,
+    fix: FixAvailability::None,
+    verified: Verified::ORACLE,
     summary: "an inter-broker listener, SASL mechanism or protocol version Kafka refuses at start-up",
     check,
 };

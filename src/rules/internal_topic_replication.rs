@@ -2,16 +2,19 @@
 //! `__transaction_state` and `__share_group_state` against the broker count.
 
 use super::support::{
-    EXISTING_TOPIC_HELP, INTERNAL_TOPICS, brokers, int_value, node_name, replication_fix,
+    EXISTING_TOPIC_HELP, INTERNAL_TOPICS, brokers, int_value, node_ref, replication_fix,
     value_label, wanted_replication,
 };
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Fix, Severity};
 
 pub const RULE: Rule = Rule {
     name: "internal-topic-replication",
     severity: Severity::Error,
+    group: Group::Availability,
+    fix: FixAvailability::Unsafe,
+    verified: Verified::CATALOGUE,
     summary: "internal topics replicated on one broker, fewer than 3, or more than the cluster has",
     check,
 };
@@ -39,7 +42,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             if factor < 1 {
                 continue; // Kafka refuses to start; reported as an invalid value.
             }
-            let name = node_name(files, node);
+            let name = node_ref(files, node);
             let (severity, message, label, help) = if factor > broker_count as i64 {
                 if !cluster.broker_count_is_known(files) {
                     continue;
@@ -105,16 +108,15 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 description: format!("set {key}={factor}"),
                 edits: vec![edit],
             });
-            diagnostics.push(Diagnostic {
-                fix,
-                rule: RULE.name,
-                stops_startup: false,
-                severity,
-                message: format!("{name}: {message}"),
-                key: Some(key.to_string()),
-                labels: vec![value_label(node, key, &effective, label)],
-                help,
-            });
+            diagnostics.push(
+                RULE.finding(message)
+                    .about(name)
+                    .with_severity(severity)
+                    .with_key(key)
+                    .with_label(value_label(node, key, &effective, label))
+                    .with_help(help)
+                    .with_fix(fix),
+            );
         }
     }
     diagnostics

@@ -1,7 +1,7 @@
 //! `invalid-value`: a value Kafka's ConfigDef rejects, so the broker refuses to start.
 
-use super::support::{effective_lines, entry_label, is_placeholder, node_name, quoted};
-use super::{Context, Rule};
+use super::support::{effective_lines, entry_label, is_placeholder, node_ref, quoted};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::{self, Default, Validator};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -10,6 +10,9 @@ use crate::secrets;
 pub const RULE: Rule = Rule {
     name: "invalid-value",
     severity: Severity::Error,
+    group: Group::StartupRefusal,
+    fix: FixAvailability::None,
+    verified: Verified::ORACLE,
     summary: "a value of the wrong type or outside what Kafka accepts: the broker refuses to start",
     check,
 };
@@ -40,21 +43,21 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             ),
             Default::Null | Default::Required => String::new(),
         };
-        diagnostics.push(Diagnostic {
-            fix: None,
-            rule: RULE.name,
-            stops_startup: true,
-            severity: Severity::Error,
-            message: format!(
-                "{}: Kafka {version} refuses to start: {} {}",
-                node_name(context.files, node),
+        diagnostics.push(
+            RULE.finding(format!(
+                "Kafka {version} refuses to start: {} {}",
+                entry.key, reason
+            ))
+            .about(node_ref(context.files, node))
+            .stopping_startup()
+            .with_key(entry.key.clone())
+            .with_label(entry_label(node.file, entry, reason.clone()))
+            .with_help(format!(
+                "set {} to {}{fallback}",
                 entry.key,
-                reason
-            ),
-            key: Some(entry.key.clone()),
-            labels: vec![entry_label(node.file, entry, reason.clone())],
-            help: format!("set {} to {}{fallback}", entry.key, expectation(spec)),
-        });
+                expectation(spec)
+            )),
+        );
     }
     diagnostics
 }

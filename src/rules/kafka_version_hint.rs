@@ -1,6 +1,6 @@
 //! `kafka-version-hint`: a file shows a Kafka release that `--kafka-version` contradicts.
 
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::version::ShownBy;
 use crate::cluster::{ChosenBy, Cluster, version};
 use crate::diagnostic::{Diagnostic, Label, Severity};
@@ -8,6 +8,9 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 pub const RULE: Rule = Rule {
     name: "kafka-version-hint",
     severity: Severity::Warning,
+    group: Group::Hygiene,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "a file shows a Kafka release other than the one it is checked against",
     check,
 };
@@ -25,7 +28,10 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         .map(|hint| {
             let (shows, span, key) = match hint.shown_by {
                 ShownBy::Entry(entry) if entry.key == "zookeeper.connect" => (
-                    format!("ZooKeeper mode, which exists only up to Kafka {}", hint.at_most),
+                    format!(
+                        "ZooKeeper mode, which exists only up to Kafka {}",
+                        hint.at_most
+                    ),
                     entry.key_span.clone(),
                     Some(entry.key.clone()),
                 ),
@@ -52,37 +58,31 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     None,
                 ),
             };
-            Diagnostic {
-                fix: None,
-                rule: RULE.name,
-                stops_startup: false,
-                severity: Severity::Warning,
-                message: format!(
-                    "this file shows {shows}, but it is checked against Kafka {target} \
+            RULE.finding(format!(
+                "this file shows {shows}, but it is checked against Kafka {target} \
                      ({given_by})"
-                ),
-                key: key.clone(),
-                labels: vec![Label {
-                    file: hint.file,
-                    span,
-                    message: if key.is_none() {
-                        format!("not Kafka {target}")
-                    } else {
-                        format!("not possible on Kafka {target}")
-                    },
-                }],
-                help: if key.is_none() {
-                    format!(
-                        "check with the --kafka-version the cluster really runs, or run an image of \
-                         Kafka {target}"
-                    )
+            ))
+            .with_key_opt(key.clone())
+            .with_label(Label {
+                file: hint.file,
+                span,
+                message: if key.is_none() {
+                    format!("not Kafka {target}")
                 } else {
-                    format!(
-                        "check with the --kafka-version the cluster really runs, or update the file \
-                         for Kafka {target}"
-                    )
+                    format!("not possible on Kafka {target}")
                 },
-            }
+            })
+            .with_help(if key.is_none() {
+                format!(
+                    "check with the --kafka-version the cluster really runs, or run an image of \
+                         Kafka {target}"
+                )
+            } else {
+                format!(
+                    "check with the --kafka-version the cluster really runs, or update the file \
+                         for Kafka {target}"
+                )
+            })
         })
         .collect()
 }

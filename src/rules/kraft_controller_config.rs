@@ -7,7 +7,7 @@ use super::refusal::{
     ADVERTISED_CONTROLLERS_FROM, KRAFT_CHECKS_FROM, NodeCheck, QUORUM_CHECKS_FROM,
 };
 use super::support::{any_placeholder, quoted};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
 use crate::catalog::value::parse_java_integer;
 use crate::cluster::Cluster;
@@ -22,6 +22,9 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 pub const RULE: Rule = Rule {
     name: "kraft-controller-config",
     severity: Severity::Error,
+    group: Group::StartupRefusal,
+    fix: FixAvailability::None,
+    verified: Verified::ORACLE,
     summary: "KRaft roles, quorum and controller listeners Kafka refuses at start-up",
     check,
 };

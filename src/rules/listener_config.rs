@@ -4,7 +4,7 @@
 
 use super::refusal::{ADVERTISED_CONTROLLERS_FROM, KRAFT_CHECKS_FROM, NodeCheck};
 use super::support::{any_placeholder, quoted};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
 use crate::cluster::Cluster;
 use crate::cluster::listeners::{
@@ -18,6 +18,9 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 pub const RULE: Rule = Rule {
     name: "listener-config",
     severity: Severity::Error,
+    group: Group::StartupRefusal,
+    fix: FixAvailability::None,
+    verified: Verified::ORACLE,
     summary: "listeners Kafka cannot parse or refuses (protocol map, names, ports, advertised addresses): the broker refuses to start",
     check,
 };

@@ -1,8 +1,8 @@
 //! `localhost-advertised`: a broker of a cluster that spans machines advertises its
 //! inter-broker listener at a loopback address.
 
-use super::support::{any_placeholder, is_fragment, node_name, quoted, setting_label};
-use super::{Context, Rule};
+use super::support::{any_placeholder, is_fragment, node_name, node_ref, quoted, setting_label};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::endpoints::{ENDPOINT_KEYS, NodeEndpoints, host_key, is_loopback, is_wildcard};
 use crate::cluster::host::{Hosts, Place};
@@ -13,6 +13,9 @@ use crate::source::SourceFile;
 pub const RULE: Rule = Rule {
     name: "localhost-advertised",
     severity: Severity::Error,
+    group: Group::Availability,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "a broker of a multi-host cluster (or of separate containers) advertises its inter-broker listener at localhost: no other broker can replicate from it",
     check,
 };
@@ -67,27 +70,23 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         )];
         labels.push(elsewhere.label);
         let (spread, own) = (elsewhere.spread, elsewhere.own);
-        diagnostics.push(Diagnostic {
-            fix: None,
-            rule: RULE.name,
-            severity: Severity::Error,
-            stops_startup: false,
-            message: format!(
-                "{} advertises its inter-broker listener {name} as {}, a loopback address, in a cluster whose brokers \
+        diagnostics.push(
+            RULE.finding(format!(
+                "advertises its inter-broker listener {name} as {}, a loopback address, in a cluster whose brokers \
                  {spread}: every other broker that follows one of its partitions connects to its own \
                  {own} instead, so followers fall out of the ISR and acks=all writes fail once min.insync.replicas \
                  is not met; clients on other machines cannot reach it either",
-                node_name(files, broker.node),
                 quoted(key, endpoint.item.text)
-            ),
-            key: Some(key.to_owned()),
-            labels,
-            help: format!(
+            ))
+            .about_inline(node_ref(files, broker.node))
+            .with_key(key)
+            .with_labels(labels)
+            .with_help(format!(
                 "advertise {name} at this broker's own host name or address in advertised.listeners, e.g. \
                  `{name}://<this broker's host>:{}`; if listeners binds it to localhost, bind 0.0.0.0 or that address there",
                 endpoint.port
-            ),
-        });
+            )),
+        );
     }
     diagnostics
 }

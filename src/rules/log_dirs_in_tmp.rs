@@ -1,7 +1,7 @@
 //! `log-dirs-in-tmp`: log or metadata directories under `/tmp`, which is emptied on reboot.
 
-use super::support::{is_fragment, node_name, value_label, value_part_span};
-use super::{Context, Rule};
+use super::support::{node_ref, value_label, value_part_span};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::exposure::{is_under_tmp, locked_dirs, serves_loopback_only};
 use crate::diagnostic::{Diagnostic, Label, Severity};
@@ -9,6 +9,9 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 pub const RULE: Rule = Rule {
     name: "log-dirs-in-tmp",
     severity: Severity::Warning,
+    group: Group::Availability,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "log or metadata directories under /tmp (emptied on reboot): warning on a multi-node cluster, note on a lone node or a cluster on loopback only",
     check,
 };
@@ -31,7 +34,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         let mut dirs = locked_dirs(files, node, version);
         // Kafka's default `log.dir` counts for a whole node file, not for a fragment merged
         // into one elsewhere.
-        if is_fragment(files, node) {
+        if node.is_fragment(files) {
             dirs.retain(|dir| dir.effective.entry().is_some());
         }
         let mut keys: Vec<&'static str> = dirs.iter().map(|dir| dir.key).collect();
@@ -88,34 +91,21 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             let (severity, message) = if production {
                 (
                     Severity::Warning,
-                    format!(
-                        "{}: {key} puts {what} in {paths}{default}, under /tmp: {loss}",
-                        node_name(files, node)
-                    ),
+                    format!("{key} puts {what} in {paths}{default}, under /tmp: {loss}"),
                 )
             } else {
                 (
                     Severity::Info,
                     format!(
-                        "{}: {key} puts {what} in {paths}{default}, under /tmp: fine for a trial on one machine (Kafka's \
-                         quickstart does it), but {loss}",
-                        node_name(files, node)
+                        "{key} puts {what} in {paths}{default}, under /tmp: fine for a trial on one machine (Kafka's \
+                         quickstart does it), but {loss}"
                     ),
                 )
             };
-            diagnostics.push(Diagnostic {
-                fix: None,
-                rule: RULE.name,
-                severity,
-                stops_startup: false,
-                message,
-                key: Some(key.to_string()),
-                labels,
-                help: format!(
+            diagnostics.push(RULE.finding(message).about(node_ref(files, node)).with_severity(severity).with_key(key).with_labels(labels).with_help(format!(
                     "set {key} to a directory on a persistent disk that only Kafka uses, e.g. {key}=/var/lib/kafka/data \
                      (moving a live node: stop it, copy the directory, then restart it with the new path)"
-                ),
-            });
+                )));
         }
     }
     diagnostics

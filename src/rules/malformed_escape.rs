@@ -1,12 +1,15 @@
 //! `malformed-escape`: a `\u` escape that `java.util.Properties` cannot read.
 
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
 pub const RULE: Rule = Rule {
     name: "malformed-escape",
     severity: Severity::Error,
+    group: Group::StartupRefusal,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "a \\u escape without four hex digits: the file cannot be loaded",
     check,
 };
@@ -17,19 +20,8 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         .iter()
         .filter_map(|&file| {
             let error = context.files[file].parse_error.as_ref()?;
-            Some(Diagnostic {
-                fix: None,
-                rule: RULE.name,
-                stops_startup: true,
-                severity: Severity::Error,
-                message: "java.util.Properties cannot load this file (\"Malformed \\uxxxx encoding\"): Kafka refuses to \
-                          start with it, and kafkalint checks nothing else in it"
-                    .into(),
-                key: None,
-                labels: vec![Label { file, span: error.span.clone(), message: error.to_string() }],
-                help: "write exactly four hex digits after \\u (\\u00e9), or double the backslash for a literal one (\\\\u)"
-                    .into(),
-            })
+            Some(RULE.finding("java.util.Properties cannot load this file (\"Malformed \\uxxxx encoding\"): Kafka refuses to \
+                          start with it, and kafkalint checks nothing else in it").stopping_startup().with_label(Label { file, span: error.span.clone(), message: error.to_string() }).with_help("write exactly four hex digits after \\u (\\u00e9), or double the backslash for a literal one (\\\\u)"))
         })
         .collect()
 }

@@ -2,10 +2,10 @@
 //! or that can never be met.
 
 use super::support::{
-    INTERNAL_TOPICS, InternalTopic, brokers, int_value, node_name, replication_fix, set_number,
+    INTERNAL_TOPICS, InternalTopic, brokers, int_value, node_ref, replication_fix, set_number,
     value_label,
 };
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Fix, Label, Severity};
 use crate::source::SourceFile;
@@ -13,6 +13,9 @@ use crate::source::SourceFile;
 pub const RULE: Rule = Rule {
     name: "min-isr-headroom",
     severity: Severity::Error,
+    group: Group::Availability,
+    fix: FixAvailability::Unsafe,
+    verified: Verified::CATALOGUE,
     summary: "min ISR at or above the replication factor (no broker may fail) or above the broker count",
     check,
 };
@@ -139,16 +142,15 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             let fix = pair.topic.and_then(|topic| {
                 min_isr_fix(cluster, files, node, topic, min_isr, min_isr_value.entry())
             });
-            diagnostics.push(Diagnostic {
-                fix,
-                rule: RULE.name,
-                stops_startup: false,
-                severity,
-                message: format!("{}: {message}", node_name(files, node)),
-                key: Some(isr_key.to_string()),
-                labels,
-                help,
-            });
+            diagnostics.push(
+                RULE.finding(message)
+                    .about(node_ref(files, node))
+                    .with_severity(severity)
+                    .with_key(isr_key)
+                    .with_labels(labels)
+                    .with_help(help)
+                    .with_fix(fix),
+            );
         }
     }
     diagnostics

@@ -1,14 +1,17 @@
 //! `min-isr-one`: `min.insync.replicas=1` beside a replication factor of 3 or more: acks=all
 //! then guarantees nothing beyond the leader.
 
-use super::support::{brokers, int_value, node_name, numbered, pair_labels};
-use super::{Context, Rule};
+use super::support::{brokers, int_value, node_ref, numbered, pair_labels};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Severity};
 
 pub const RULE: Rule = Rule {
     name: "min-isr-one",
     severity: Severity::Warning,
+    group: Group::Availability,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "min.insync.replicas=1 with a default replication factor of 3 or more on 3 or more brokers: acks=all keeps one copy",
     check,
 };
@@ -34,33 +37,23 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         if min_isr != 1 || factor < 3 {
             continue;
         }
-        diagnostics.push(Diagnostic {
-            fix: None,
-            rule: RULE.name,
-            severity: Severity::Warning,
-            stops_startup: false,
-            message: format!(
-                "{}: {} with {} on a cluster of {}: once the followers fall out of sync (a slow disk, a GC pause, a \
+        diagnostics.push(RULE.finding(format!(
+                "{} with {} on a cluster of {}: once the followers fall out of sync (a slow disk, a GC pause, a \
                  restart), the in-sync set is the leader alone and an acks=all write is acknowledged with one copy; \
                  if that broker's disk is then lost, the acknowledged records are gone. __consumer_offsets takes \
                  {MIN_ISR} from the broker too",
-                node_name(files, node),
                 numbered(MIN_ISR, 1, &min_isr_value),
                 numbered(FACTOR, factor, &factor_value),
                 brokers(broker_count)
-            ),
-            key: Some(MIN_ISR.to_string()),
-            labels: pair_labels(
+            )).about(node_ref(files, node)).with_key(MIN_ISR).with_labels(pair_labels(
                 node,
                 (&min_isr_value, "min ISR 1: acks=all waits for the leader only".to_string()),
                 (&factor_value, format!("replication factor {factor}")),
-            ),
-            help: format!(
+            )).with_help(format!(
                 "set {MIN_ISR}=2 on every broker: acks=all writes are then on at least two brokers, and one broker \
                  may still be down; a topic's own min.insync.replicas overrides it (kafka-configs.sh --alter \
                  --entity-type topics)",
-            ),
-        });
+            )));
     }
     diagnostics
 }

@@ -1,16 +1,19 @@
 //! `missing-required-key`: a key Kafka has no default for is not set, so the broker refuses
 //! to start.
 
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::{self, Default};
 use crate::cluster::{Cluster, Mode};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
-use super::support::node_name;
+use super::support::node_ref;
 
 pub const RULE: Rule = Rule {
     name: "missing-required-key",
     severity: Severity::Error,
+    group: Group::StartupRefusal,
+    fix: FixAvailability::None,
+    verified: Verified::ORACLE,
     summary: "a key without a default in Kafka is not set: the broker refuses to start",
     check,
 };
@@ -44,23 +47,20 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 ),
                 None => (0..0, format!("{key} is not set in this file")),
             };
-            diagnostics.push(Diagnostic {
-                fix: None,
-                rule: RULE.name,
-                stops_startup: true,
-                severity: Severity::Error,
-                message: format!(
-                    "{}: Kafka {version} refuses to start without {key}, which has no default",
-                    node_name(context.files, node)
-                ),
-                key: Some(key.to_string()),
-                labels: vec![Label {
+            diagnostics.push(
+                RULE.finding(format!(
+                    "Kafka {version} refuses to start without {key}, which has no default"
+                ))
+                .about(node_ref(context.files, node))
+                .stopping_startup()
+                .with_key(key)
+                .with_label(Label {
                     file: node.file,
                     span,
                     message: why,
-                }],
-                help: help(key),
-            });
+                })
+                .with_help(help(key)),
+            );
         }
     }
     diagnostics

@@ -3,8 +3,8 @@
 //! way and ignores the other mode's settings; Kafka 4.x has no ZooKeeper mode, and its
 //! `zookeeper.*` keys are removed-key's.
 
-use super::support::{entry_label, key_label, node_name};
-use super::{Context, Rule};
+use super::support::{entry_label, key_label, node_ref};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
 use crate::cluster::topology::{BOOTSTRAP, VOTERS, quorum_nodes};
 use crate::cluster::{Cluster, Mode};
@@ -13,6 +13,9 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 pub const RULE: Rule = Rule {
     name: "mixed-mode-settings",
     severity: Severity::Warning,
+    group: Group::Hygiene,
+    fix: FixAvailability::None,
+    verified: Verified::Releases(KafkaVersion::new(2, 8), KafkaVersion::LAST_WITH_ZOOKEEPER),
     summary: "ZooKeeper settings on a KRaft node, or the KRaft quorum on a ZooKeeper-mode broker, outside a migration",
     check,
 };
@@ -33,7 +36,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             continue;
         }
         let properties = &files[node.node.file].properties;
-        let name = node_name(files, node.node);
+        let name = node_ref(files, node.node);
         if node.is_kraft() {
             let keys: Vec<_> = properties
                 .effective_entries()
@@ -53,25 +56,22 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 labels.push(entry_label(node.node.file, entry, "KRaft mode".into()));
             }
             let listed: Vec<&str> = keys.iter().map(|e| e.key.as_str()).collect();
-            diagnostics.push(Diagnostic {
-                fix: None,
-                rule: RULE.name,
-                severity: Severity::Warning,
-                stops_startup: false,
-                message: format!(
-                    "{name}: process.roles={} makes it a KRaft node, which ignores {}: it never connects to ZooKeeper, \
+            diagnostics.push(
+                RULE.finding(format!(
+                    "process.roles={} makes it a KRaft node, which ignores {}: it never connects to ZooKeeper, \
                      so the topics, ACLs and configs kept there are not this cluster's; and with no {MIGRATION}=true \
                      it is no migration either",
                     roles.unwrap_or_default(),
                     listed.join(", ")
-                ),
-                key: Some(first.key.clone()),
-                labels,
-                help: format!(
+                ))
+                .about(name)
+                .with_key(first.key.clone())
+                .with_labels(labels)
+                .with_help(format!(
                     "delete the zookeeper.* lines from KRaft nodes (Kafka 4.0 removes them); to migrate a ZooKeeper \
                      cluster, set {MIGRATION}=true with zookeeper.connect on the KRaft controllers instead"
-                ),
-            });
+                )),
+            );
         } else if node.node.mode == Mode::ZooKeeper {
             let keys: Vec<_> = [VOTERS, BOOTSTRAP]
                 .into_iter()
@@ -89,26 +89,23 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 labels.push(entry_label(node.node.file, entry, "ZooKeeper mode".into()));
             }
             let listed: Vec<&str> = keys.iter().map(|e| e.key.as_str()).collect();
-            diagnostics.push(Diagnostic {
-                fix: None,
-                rule: RULE.name,
-                severity: Severity::Warning,
-                stops_startup: false,
-                message: format!(
-                    "{name}: without process.roles Kafka {version} runs it in ZooKeeper mode, which ignores {}: the \
+            diagnostics.push(
+                RULE.finding(format!(
+                    "without process.roles Kafka {version} runs it in ZooKeeper mode, which ignores {}: the \
                      broker keeps its metadata in ZooKeeper and never joins the KRaft quorum, so the controllers named \
                      there do not manage it; and with no {MIGRATION}=true it is no migration either",
                     listed.join(", ")
-                ),
-                key: Some(first.key.clone()),
-                labels,
-                help: format!(
+                ))
+                .about(name)
+                .with_key(first.key.clone())
+                .with_labels(labels)
+                .with_help(format!(
                     "for a KRaft broker set process.roles=broker and node.id, and delete zookeeper.connect; to migrate \
                      this ZooKeeper broker, set {MIGRATION}=true with controller.listener.names (and \
                      inter.broker.protocol.version 3.4 or later); otherwise delete {}",
                     listed.join(" and ")
-                ),
-            });
+                )),
+            );
         }
     }
     diagnostics

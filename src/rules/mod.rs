@@ -43,6 +43,7 @@ pub(crate) mod unused_suppression;
 mod utf8_in_latin1_file;
 mod zookeeper_migration_consistency;
 
+use crate::catalog::KafkaVersion;
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::source::SourceFile;
@@ -115,9 +116,103 @@ pub struct Rule {
     pub name: &'static str,
     /// The most severe level the rule reports at.
     pub severity: Severity,
+    /// What kind of trouble it reports.
+    pub group: Group,
+    /// Whether its findings carry a fix, and how safe that fix is.
+    pub fix: FixAvailability,
+    /// The Kafka releases its behaviour is verified for.
+    pub verified: Verified,
     /// One line for listings.
     pub summary: &'static str,
     pub check: fn(&Cluster, &Context) -> Vec<Diagnostic>,
+}
+
+/// What kind of trouble a rule reports, as oxc's categories and clippy's groups sort lints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Group {
+    /// Kafka refuses to start with the configuration (it exits while reading it).
+    StartupRefusal,
+    /// The cluster runs, but loses availability or acknowledged data when a node fails, or
+    /// cannot serve some clients at all.
+    Availability,
+    /// Nodes of one cluster that contradict each other (an id, an address, a directory, a
+    /// value that must be the same or unique).
+    Consistency,
+    /// Credentials or traffic exposed to whoever can read the file or reach the port.
+    Exposure,
+    /// Lines that do nothing or not what they say: unknown, removed, repeated or ignored keys.
+    Hygiene,
+    /// Runs only with `strict = true` in `kafkalint.toml`.
+    Strict,
+}
+
+impl Group {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Group::StartupRefusal => "startup-refusal",
+            Group::Availability => "availability",
+            Group::Consistency => "consistency",
+            Group::Exposure => "exposure",
+            Group::Hygiene => "hygiene",
+            Group::Strict => "strict",
+        }
+    }
+}
+
+/// Whether a rule's findings carry a fix (`--fix`) and how far it can be trusted, as ruff's
+/// `FixAvailability` and clippy's `Applicability` mark them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FixAvailability {
+    /// No finding of the rule carries a fix.
+    None,
+    /// The fix changes nothing Kafka does beyond what the finding says (a repeated line that
+    /// Kafka reads the same removed).
+    Safe,
+    /// The fix changes how the cluster behaves beyond the line it edits (a replication factor
+    /// or minimum ISR new topics get), which people should review.
+    Unsafe,
+}
+
+impl FixAvailability {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FixAvailability::None => "none",
+            FixAvailability::Safe => "safe",
+            FixAvailability::Unsafe => "unsafe",
+        }
+    }
+}
+
+/// The Kafka releases a rule's behaviour is verified for, and how.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verified {
+    /// Its start-up verdicts are checked against `KafkaConfig` of these releases' own jars
+    /// (`tests/oracle.rs` asserts the agreement).
+    Oracle(&'static [KafkaVersion]),
+    /// Read from Kafka's source and documentation, and the catalogue dumped from each release's
+    /// jars, for every release from the first to the last.
+    Releases(KafkaVersion, KafkaVersion),
+}
+
+impl Verified {
+    /// Every release of the catalogue: a rule that does not depend on the release.
+    pub const CATALOGUE: Verified =
+        Verified::Releases(KafkaVersion::new(2, 8), KafkaVersion::new(4, 4));
+    /// The releases `tests/oracle.rs` asserts agreement with.
+    pub const ORACLE: Verified =
+        Verified::Oracle(&[KafkaVersion::new(3, 9), KafkaVersion::new(4, 4)]);
+}
+
+impl std::fmt::Display for Verified {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Verified::Oracle(releases) => {
+                let shown: Vec<String> = releases.iter().map(ToString::to_string).collect();
+                write!(f, "Kafka {} (start-up oracle)", support::and_list(&shown))
+            }
+            Verified::Releases(first, last) => write!(f, "Kafka {first} to {last}"),
+        }
+    }
 }
 
 /// Every rule, in the order they are documented.
@@ -163,6 +258,14 @@ pub const RULES: &[Rule] = &[
     unused_suppression::RULE,
 ];
 
+impl Rule {
+    /// A finding of this rule at its severity; the `with_*` methods of [`Diagnostic`] add the
+    /// rest.
+    pub fn finding(&self, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(self.name, self.severity, message)
+    }
+}
+
 pub fn find(name: &str) -> Option<&'static Rule> {
     RULES.iter().find(|rule| rule.name == name)
 }
@@ -183,17 +286,20 @@ pub fn nearest_name(name: &str) -> Option<&'static str> {
     crate::catalog::suggest::nearest(name, RULES.iter().map(|rule| rule.name))
 }
 
-/// Every rule on one line, in registry order: name, default severity, summary, in columns.
+/// Every rule on one line, in registry order: name, default severity, group, summary, in
+/// columns.
 pub fn listing() -> String {
     let width = RULES.iter().map(|rule| rule.name.len()).max().unwrap_or(0);
     let severity_width = "warning".len();
+    let group_width = "startup-refusal".len();
     RULES
         .iter()
         .map(|rule| {
             format!(
-                "{:width$}  {:severity_width$}  {}\n",
+                "{:width$}  {:severity_width$}  {:group_width$}  {}\n",
                 rule.name,
                 rule.severity.as_str(),
+                rule.group.as_str(),
                 rule.summary
             )
         })
@@ -211,11 +317,12 @@ pub fn check_selected(
     context: &Context,
     selected: &dyn Fn(&str) -> bool,
 ) -> Vec<Diagnostic> {
+    let name: std::sync::Arc<str> = cluster.name.as_str().into();
     RULES
         .iter()
         .filter(|rule| selected(rule.name))
         .flat_map(|rule| (rule.check)(cluster, context))
-        .map(scrub)
+        .map(|diagnostic| scrub(diagnostic.in_cluster(&name)))
         .collect()
 }
 
@@ -225,7 +332,21 @@ fn scrub(mut diagnostic: Diagnostic) -> Diagnostic {
     let texts = std::iter::once(&mut diagnostic.message)
         .chain(std::iter::once(&mut diagnostic.help))
         .chain(diagnostic.labels.iter_mut().map(|label| &mut label.message))
-        .chain(diagnostic.fix.iter_mut().map(|fix| &mut fix.description));
+        .chain(diagnostic.fix.iter_mut().map(|fix| &mut fix.description))
+        .chain(
+            diagnostic
+                .subject
+                .node
+                .iter_mut()
+                .map(|node| &mut node.file),
+        )
+        .chain(
+            diagnostic
+                .subject
+                .component
+                .iter_mut()
+                .map(|component| &mut component.file),
+        );
     for text in texts {
         if let Some(scrubbed) = crate::secrets::scrub_quoted(text) {
             *text = scrubbed;

@@ -4,7 +4,7 @@
 
 use super::refusal::{KRAFT_CHECKS_FROM, NodeCheck};
 use super::support::quoted;
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::{self, KafkaVersion, value};
 use crate::cluster::Cluster;
 use crate::cluster::quorum::process_roles;
@@ -14,6 +14,9 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 pub const RULE: Rule = Rule {
     name: "node-id-config",
     severity: Severity::Error,
+    group: Group::StartupRefusal,
+    fix: FixAvailability::None,
+    verified: Verified::ORACLE,
     summary: "node.id and broker.id Kafka refuses at start-up (they differ, negative, missing in KRaft, no zookeeper.connect in ZooKeeper mode)",
     check,
 };

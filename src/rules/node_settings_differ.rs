@@ -4,13 +4,16 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::support::{node_name, quoted};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::{Cluster, Node};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
 pub const RULE: Rule = Rule {
     name: "node-settings-differ",
     severity: Severity::Warning,
+    group: Group::Strict,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "strict mode: a setting that differs across nodes of one role (node identity, addresses, directories and key stores excepted)",
     check,
 };
@@ -121,25 +124,21 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     });
                 }
             }
-            diagnostics.push(Diagnostic {
-                fix: None,
-                rule: RULE.name,
-                stops_startup: false,
-                severity: Severity::Warning,
-                message: format!(
+            diagnostics.push(
+                RULE.finding(format!(
                     "{key} differs across the {role} of {} ({}): nodes of one role that are \
                      configured apart behave apart, so a client, a partition or a failover \
                      behaves differently depending on which node serves it",
                     cluster.name,
                     summary.join(", ")
-                ),
-                key: Some(key.to_string()),
-                labels,
-                help: format!(
+                ))
+                .with_key(key)
+                .with_labels(labels)
+                .with_help(format!(
                     "set {key} to the same value on every one of the {role}, or, if it is per node \
                      on purpose, accept it with `# kafkalint: ignore[node-settings-differ]` above it"
-                ),
-            });
+                )),
+            );
         }
     }
     diagnostics

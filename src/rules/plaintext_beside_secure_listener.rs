@@ -1,8 +1,8 @@
 //! `plaintext-beside-secure-listener`: a PLAINTEXT listener on a public address of a node that
 //! also has SSL or SASL listeners, which clients can use to go around them.
 
-use super::support::{node_name, setting_label};
-use super::{Context, Rule};
+use super::support::{node_ref, setting_label};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::exposure::{Reach, node_listeners, reach};
 use crate::cluster::listeners::{Endpoint, ListenerList, SecurityProtocol};
@@ -11,6 +11,9 @@ use crate::diagnostic::{Diagnostic, Severity};
 pub const RULE: Rule = Rule {
     name: "plaintext-beside-secure-listener",
     severity: Severity::Warning,
+    group: Group::Exposure,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "a PLAINTEXT listener on a public address beside SSL or SASL listeners: the secured ones can be bypassed",
     check,
 };
@@ -82,22 +85,14 @@ fn finding(
     } else {
         "advertises"
     };
-    Diagnostic {
-        fix: None,
-        rule: RULE.name,
-        severity: Severity::Warning,
-        stops_startup: false,
-        message: format!(
-            "{}: {key} {bound} the PLAINTEXT listener {} on the public address {address} beside the {} listener: \
+    RULE.finding(format!(
+            "{key} {bound} the PLAINTEXT listener {} on the public address {address} beside the {} listener: \
              anyone who reaches that port is served without TLS and without authentication (principal \
              User:ANONYMOUS), so the secured listener protects nothing against them, and their traffic, records \
              included, crosses the network readable",
-            node_name(files, node),
             plain.name,
             described(secure)
-        ),
-        key: Some(key.to_string()),
-        labels: vec![
+        )).about(node_ref(files, node)).with_key(key).with_labels(vec![
             setting_label(
                 files,
                 node,
@@ -114,12 +109,10 @@ fn finding(
                 Some(secure.item.trimmed().range()),
                 format!("{} listener", secure.protocol.name()),
             ),
-        ],
-        help: format!(
+        ]).with_help(format!(
             "move the {} listener to a private or loopback address (an internal network for inter-broker traffic), \
              or map it to SSL or SASL_SSL in listener.security.protocol.map; if it must stay, firewall port {} to \
              trusted hosts",
             plain.name, plain.port
-        ),
-    }
+        ))
 }

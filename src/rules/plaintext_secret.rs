@@ -1,8 +1,8 @@
 //! `plaintext-secret`: a password, key or JAAS credential written in the file itself rather
 //! than read through a config provider. Messages name the key, never the value.
 
-use super::support::{effective_lines, entry_label, is_placeholder, node_name};
-use super::{Context, Rule};
+use super::support::{effective_lines, entry_label, is_placeholder, node_ref};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::{self, ConfigType, KafkaVersion};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -12,6 +12,9 @@ use crate::secrets;
 pub const RULE: Rule = Rule {
     name: "plaintext-secret",
     severity: Severity::Warning,
+    group: Group::Exposure,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "a password, key or JAAS credential written in the file instead of a config-provider reference",
     check,
 };
@@ -25,24 +28,20 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             continue;
         };
         let key = &entry.key;
-        diagnostics.push(Diagnostic {
-            fix: None,
-            rule: RULE.name,
-            severity: Severity::Warning,
-            stops_startup: false,
-            message: format!(
-                "{}: {key} holds {what} in plain text: anyone who can read this file, its backups or the repository \
-                 it is committed to can use it, and rotating it means editing every copy",
-                node_name(files, node)
-            ),
-            key: Some(key.clone()),
-            labels: vec![entry_label(
+        diagnostics.push(
+            RULE.finding(format!(
+                "{key} holds {what} in plain text: anyone who can read this file, its backups or the repository \
+                 it is committed to can use it, and rotating it means editing every copy"
+            ))
+            .about(node_ref(files, node))
+            .with_key(key.clone())
+            .with_label(entry_label(
                 node.file,
                 entry,
                 "a literal secret (redacted here)".to_string(),
-            )],
-            help: help(key),
-        });
+            ))
+            .with_help(help(key)),
+        );
     }
     diagnostics
 }

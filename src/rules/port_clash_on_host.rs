@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::support::{and_list, any_placeholder, is_fragment, node_name, quoted, setting_label};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::endpoints::{ENDPOINT_KEYS, NodeEndpoints, host_key, is_loopback, is_wildcard};
 use crate::cluster::host::{Evidence, Hosts, Place};
@@ -15,6 +15,9 @@ use crate::source::SourceFile;
 pub const RULE: Rule = Rule {
     name: "port-clash-on-host",
     severity: Severity::Error,
+    group: Group::Consistency,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "two nodes on one machine bind the same port: the second to start fails with `Address already in use`",
     check,
 };
@@ -274,16 +277,10 @@ fn report(
     } else {
         group_message(files, nodes, holders, port, clash)
     };
-    Diagnostic {
-        fix: None,
-        rule: RULE.name,
-        severity: Severity::Error,
-        stops_startup: false,
-        message,
-        key: Some("listeners".into()),
-        labels,
-        help,
-    }
+    RULE.finding(message)
+        .with_key("listeners")
+        .with_labels(labels)
+        .with_help(help)
 }
 
 /// The message and help of two nodes that clash.

@@ -5,7 +5,7 @@
 
 use super::refusal::NodeCheck;
 use super::support::{entry_label, parsed_value, quoted};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
 use crate::catalog::value::Parsed;
 use crate::cluster::Cluster;
@@ -14,6 +14,9 @@ use crate::diagnostic::{Diagnostic, Severity};
 pub const RULE: Rule = Rule {
     name: "principal-builder-class",
     severity: Severity::Error,
+    group: Group::StartupRefusal,
+    fix: FixAvailability::None,
+    verified: Verified::ORACLE,
     summary: "a principal.builder.class known not to implement KafkaPrincipalSerde (a JDK class, a removed or non-builder Kafka class): the broker refuses to start",
     check,
 };

@@ -5,8 +5,8 @@
 //! Kafka checks one node at a time (a controller's id is a voter, a broker's is not:
 //! kraft-controller-config); these look across the nodes.
 
-use super::support::{node_name, quoted, setting_label};
-use super::{Context, Rule};
+use super::support::{node_ref, quoted, setting_label};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::topology::{
     QuorumListener, QuorumNode, VOTERS, VoterSet, fully_described, quorum_listener, quorum_nodes,
@@ -17,6 +17,9 @@ use crate::source::SourceFile;
 pub const RULE: Rule = Rule {
     name: "quorum-membership",
     severity: Severity::Error,
+    group: Group::Availability,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "a voter entry that is not where its controller listens, or a voter that is no node of the cluster",
     check,
 };
@@ -88,7 +91,7 @@ fn unreachable_voter(
         }
     }
     let (_, first, port_wrong) = *wrong.first()?;
-    let name = node_name(files, controller.node);
+    let name = node_ref(files, controller.node);
     let at = listen_address(&listener);
     let what = if port_wrong { "port" } else { "host" };
     let mut labels: Vec<Label> = wrong
@@ -124,33 +127,24 @@ fn unreachable_voter(
         .map(|(holder, _, _)| file_name(files, holder.node.file))
         .collect();
     let entry = quoted(VOTERS, first.item.text);
-    Some(Diagnostic {
-        fix: None,
-        rule: RULE.name,
-        severity: Severity::Error,
-        stops_startup: false,
-        message: format!(
-            "{name} takes quorum connections on its {} listener at {at}, but {VOTERS} names voter {id} as {entry} \
+    Some(RULE.finding(format!(
+            "takes quorum connections on its {} listener at {at}, but {VOTERS} names voter {id} as {entry} \
              (in {}): the other controllers and the brokers connect to the {what} of that entry and never reach \
              node {id}, so it can neither vote nor lead, and the quorum tolerates one controller failure fewer \
              (with {id} the only voter, or a majority of voters unreachable, no controller is ever elected)",
             listener.name,
             in_files.join(", "),
-        ),
-        key: Some(VOTERS.to_owned()),
-        labels: {
+        )).about_inline(name).with_key(VOTERS).with_labels({
             labels.dedup_by(|a, b| a.file == b.file && a.span == b.span);
             labels
-        },
-        help: format!(
+        }).with_help(format!(
             "write voter {id} as `{id}@{}:{}` in {VOTERS} on every node, or move node {id}'s {} listener to {}:{}",
             suggested_host(&listener, first.host),
             listener.port,
             listener.name,
             first.host,
             first.port
-        ),
-    })
+        )))
 }
 
 fn listen_address(listener: &QuorumListener) -> String {
@@ -238,24 +232,15 @@ fn voters_without_node(files: &[SourceFile], nodes: &[QuorumNode]) -> Vec<Diagno
             )
         };
         let first = holders[0].voter(id).map_or("", |voter| voter.item.text);
-        diagnostics.push(Diagnostic {
-            fix: None,
-            rule: RULE.name,
-            severity,
-            stops_startup: false,
-            message: format!(
+        diagnostics.push(RULE.finding(format!(
                 "{VOTERS} names voter {id} ({}), but no file of the cluster is node {id} (the controllers are node{} {}): {consequence}",
                 quoted(VOTERS, first),
                 if controllers.len() == 1 { "" } else { "s" },
                 controllers.join(", ")
-            ),
-            key: Some(VOTERS.to_owned()),
-            labels,
-            help: format!(
+            )).with_severity(severity).with_key(VOTERS).with_labels(labels).with_help(format!(
                 "list exactly the controllers in {VOTERS} on every node (their node.id and controller listener), or add the \
                  file of node {id} to the cluster's folder if it lives elsewhere"
-            ),
-        });
+            )));
     }
     diagnostics
 }

@@ -2,7 +2,7 @@
 //! voters (it tolerates no more failures than one voter fewer).
 
 use super::support::{node_name, setting_label};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::topology::{QuorumNode, VOTERS, VoterSet, migrating, quorum_nodes};
 use crate::diagnostic::{Diagnostic, Label, Severity};
@@ -10,6 +10,9 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 pub const RULE: Rule = Rule {
     name: "quorum-size",
     severity: Severity::Warning,
+    group: Group::Availability,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "a KRaft quorum of one voter, or of an even number of voters",
     check,
 };
@@ -121,16 +124,13 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 },
             )
         };
-        diagnostics.push(Diagnostic {
-            fix: None,
-            rule: RULE.name,
-            severity,
-            stops_startup: false,
-            message,
-            key: Some(VOTERS.to_owned()),
-            labels,
-            help,
-        });
+        diagnostics.push(
+            RULE.finding(message)
+                .with_severity(severity)
+                .with_key(VOTERS)
+                .with_labels(labels)
+                .with_help(help),
+        );
     }
     diagnostics
 }

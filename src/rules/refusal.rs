@@ -2,7 +2,7 @@
 //! for a node Kafka refuses to start.
 
 use super::Rule;
-use super::support::{any_placeholder, is_fragment, node_name, parsed_integer, setting_label};
+use super::support::{any_placeholder, is_fragment, node_ref, parsed_integer, setting_label};
 use crate::catalog::KafkaVersion;
 use crate::cluster::quorum::{ProcessRoles, process_roles};
 use crate::cluster::setting::{Item, Lookup, Setting, lookup};
@@ -28,7 +28,7 @@ pub const ADVERTISED_CONTROLLERS_FROM: KafkaVersion = KafkaVersion::new(3, 9);
 /// One node as a start-up rule checks it against one release.
 #[derive(Clone, Copy)]
 pub struct NodeCheck<'a, 'r> {
-    pub rule: &'static str,
+    pub rule: &'static Rule,
     pub files: &'a [SourceFile],
     pub node: &'r Node,
     pub version: KafkaVersion,
@@ -37,13 +37,13 @@ pub struct NodeCheck<'a, 'r> {
 impl<'a, 'r> NodeCheck<'a, 'r> {
     /// `node` as `rule` checks it against Kafka `version`.
     pub fn new(
-        rule: &Rule,
+        rule: &'static Rule,
         files: &'a [SourceFile],
         node: &'r Node,
         version: KafkaVersion,
     ) -> Self {
         NodeCheck {
-            rule: rule.name,
+            rule,
             files,
             node,
             version,
@@ -53,12 +53,12 @@ impl<'a, 'r> NodeCheck<'a, 'r> {
     /// The nodes of `cluster` whose whole configuration a start-up rule judges: full node
     /// files (no fragments) that set none of the `inputs` the rule reads to a placeholder.
     pub fn judged(
-        rule: &Rule,
+        rule: &'static Rule,
         cluster: &'r Cluster,
         files: &'a [SourceFile],
         inputs: &'r [&str],
     ) -> impl Iterator<Item = NodeCheck<'a, 'r>> {
-        let (rule, version) = (rule.name, cluster.target.version);
+        let version = cluster.target.version;
         cluster
             .nodes
             .iter()
@@ -87,20 +87,14 @@ impl<'a, 'r> NodeCheck<'a, 'r> {
 
     /// `<node>: Kafka <version> refuses to start: <why>`, an error that stops the node.
     pub fn refusal(&self, key: &str, why: String, labels: Vec<Label>, help: String) -> Diagnostic {
-        Diagnostic {
-            fix: None,
-            rule: self.rule,
-            severity: Severity::Error,
-            stops_startup: true,
-            message: format!(
-                "{}: Kafka {} refuses to start: {why}",
-                node_name(self.files, self.node),
-                self.version
-            ),
-            key: Some(key.to_owned()),
-            labels,
-            help,
-        }
+        self.rule
+            .finding(format!("Kafka {} refuses to start: {why}", self.version))
+            .about(node_ref(self.files, self.node))
+            .with_severity(Severity::Error)
+            .stopping_startup()
+            .with_key(key)
+            .with_labels(labels)
+            .with_help(help)
     }
 
     /// A label on `item` of a setting (on the whole value without one), or at the top of the

@@ -1,8 +1,8 @@
 //! `removed-key`: a key the target release no longer has. Kafka ignores it, so what it set is
 //! gone after the upgrade.
 
-use super::support::{effective_lines, key_label, node_name};
-use super::{Context, Rule};
+use super::support::{effective_lines, key_label, node_ref};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::{self, KafkaVersion};
 use crate::cluster::{Cluster, Mode};
 use crate::diagnostic::{Diagnostic, Severity};
@@ -10,6 +10,9 @@ use crate::diagnostic::{Diagnostic, Severity};
 pub const RULE: Rule = Rule {
     name: "removed-key",
     severity: Severity::Error,
+    group: Group::Hygiene,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "a key the target Kafka release removed: it is ignored, and what it did is gone",
     check,
 };
@@ -33,29 +36,27 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             .find(|release| **release > last)
             .copied()
             .unwrap_or(version);
-        diagnostics.push(Diagnostic {
-            fix: None,
-            rule: RULE.name,
-            stops_startup: false,
-            severity: Severity::Error,
-            message: format!(
-                "{}: {key} was removed in Kafka {removed_in} (last in {last}); Kafka {version} \
+        diagnostics.push(
+            RULE.finding(format!(
+                "{key} was removed in Kafka {removed_in} (last in {last}); Kafka {version} \
                  ignores it{}",
-                node_name(context.files, node),
                 consequence(key, removed_in)
-            ),
-            key: Some(key.to_string()),
-            labels: vec![key_label(
+            ))
+            .about(node_ref(context.files, node))
+            .with_key(key)
+            .with_label(key_label(
                 node.file,
                 entry,
                 format!("removed in Kafka {removed_in}"),
-            )],
-            help: if ends_zookeeper_mode(key, removed_in) && node.mode == Mode::KRaft {
-                "the node already runs in KRaft mode: delete the zookeeper.* lines".to_string()
-            } else {
-                help(key, last, removed_in, version)
-            },
-        });
+            ))
+            .with_help(
+                if ends_zookeeper_mode(key, removed_in) && node.mode == Mode::KRaft {
+                    "the node already runs in KRaft mode: delete the zookeeper.* lines".to_string()
+                } else {
+                    help(key, last, removed_in, version)
+                },
+            ),
+        );
     }
     diagnostics
 }

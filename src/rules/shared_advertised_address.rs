@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::support::{and_list, any_placeholder, is_fragment, node_name, quoted, setting_label};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::endpoints::{ENDPOINT_KEYS, NodeEndpoints, host_key, is_wildcard};
 use crate::diagnostic::{Diagnostic, Label, Severity};
@@ -11,6 +11,9 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 pub const RULE: Rule = Rule {
     name: "shared-advertised-address",
     severity: Severity::Error,
+    group: Group::Consistency,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "two brokers advertise the same host:port: clients and replicas are sent to the wrong broker",
     check,
 };
@@ -66,24 +69,21 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             ));
             names.push(name);
         }
-        diagnostics.push(Diagnostic {
-            fix: None,
-            rule: RULE.name,
-            severity: Severity::Error,
-            stops_startup: false,
-            message: format!(
+        diagnostics.push(
+            RULE.finding(format!(
                 "{} advertise the same address {shown}: a client or follower that asks for one of these brokers \
                  is sent to that address and reaches whichever broker listens there, so requests go to a broker \
                  that does not lead the partition (NOT_LEADER_OR_FOLLOWER without end) and replication from the \
                  others stalls",
                 and_list(&names)
+            ))
+            .with_key(key_of(&nodes, holders[0].0))
+            .with_labels(labels)
+            .with_help(
+                "advertise each broker at an address of its own: its own host name, or on one machine its own port \
+                 (the port of its own listeners entry)",
             ),
-            key: Some(key_of(&nodes, holders[0].0).to_owned()),
-            labels,
-            help: "advertise each broker at an address of its own: its own host name, or on one machine its own port \
-                   (the port of its own listeners entry)"
-                .into(),
-        });
+        );
     }
     diagnostics
 }

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::support::{and_list, node_name, value_label};
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::exposure::{LockedDir, comparable_path, locked_dirs, single_host};
 use crate::cluster::host::Place;
 use crate::cluster::{Cluster, Node};
@@ -14,6 +14,9 @@ use crate::source::SourceFile;
 pub const RULE: Rule = Rule {
     name: "shared-log-dir",
     severity: Severity::Error,
+    group: Group::Consistency,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "two nodes on one host with the same log or metadata directory: the second fails to lock it",
     check,
 };
@@ -114,22 +117,16 @@ fn finding(files: &[SourceFile], holders: &[Holder], host: &str, path: &str) -> 
             and_list(&names)
         )
     };
-    Diagnostic {
-        fix: None,
-        rule: RULE.name,
-        severity: Severity::Error,
-        stops_startup: false,
-        message,
-        key: Some(dir.key.to_string()),
-        labels,
-        help: format!(
+    RULE.finding(message)
+        .with_key(dir.key)
+        .with_labels(labels)
+        .with_help(format!(
             "give every node on the host its own directory, e.g. {}={path}-{} and {}={path}-{}",
             dir.key,
             node_suffix(files, second),
             other.key,
             node_suffix(files, first)
-        ),
-    }
+        ))
 }
 
 fn node_suffix(files: &[SourceFile], node: &Node) -> String {

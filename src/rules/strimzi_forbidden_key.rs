@@ -3,13 +3,16 @@
 //! (`AbstractConfiguration.filterForbidden`: "Configuration option ... is forbidden and will be
 //! ignored", a warning in the operator's log only), so the setting never reaches Kafka.
 
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
 pub const RULE: Rule = Rule {
     name: "strimzi-forbidden-key",
     severity: Severity::Warning,
+    group: Group::Hygiene,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "a key Strimzi manages itself in spec.kafka.config: the operator drops it and Kafka never sees it",
     check,
 };
@@ -32,28 +35,19 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 continue;
             }
             let key = &forbidden.key;
-            diagnostics.push(Diagnostic {
-                fix: None,
-                rule: RULE.name,
-                severity: Severity::Warning,
-                stops_startup: false,
-                message: format!(
+            diagnostics.push(RULE.finding(format!(
                     "{}: {key} falls under `{}`, which Strimzi configures itself: the operator drops it from \
                      spec.kafka.config (the operator's log: Configuration option \"{key}\" is forbidden and will \
                      be ignored) and the brokers run without it",
                     view.label, forbidden.prefix
-                ),
-                key: Some(key.clone()),
-                labels: vec![Label {
+                )).with_key(key.clone()).with_label(Label {
                     file,
                     span: forbidden.key_span.clone(),
                     message: "ignored by Strimzi".to_string(),
-                }],
-                help: "delete the key; set what it means through the resource's own fields (spec.kafka.listeners, \
+                }).with_help("delete the key; set what it means through the resource's own fields (spec.kafka.listeners, \
                        authentication, authorization, storage, rack) as Strimzi's documentation of the Kafka \
                        resource describes"
-                    .to_string(),
-            });
+                    .to_string()));
         }
     }
     diagnostics

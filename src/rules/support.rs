@@ -2,21 +2,27 @@
 
 use crate::catalog::KafkaVersion;
 use crate::cluster::{Cluster, Effective, Mode, Node};
-use crate::diagnostic::{Edit, Label};
+use crate::diagnostic::{Edit, Label, NodeKind, NodeRef};
 use crate::properties::Entry;
 use crate::secrets;
 use crate::source::SourceFile;
 
 /// How a message names a node: `broker 0`, `node 3`, or its file when it has no id.
 pub fn node_name(files: &[SourceFile], node: &Node) -> String {
-    let file_name = files[node.file].short_name();
-    match node.id_entry(files) {
+    node_ref(files, node).to_string()
+}
+
+/// The node as a finding's subject (see [`node_name`] for how it reads).
+pub fn node_ref(files: &[SourceFile], node: &Node) -> NodeRef {
+    let file = files[node.file].short_name();
+    let (kind, id) = match node.id_entry(files) {
         Some(entry) if node.mode == Mode::ZooKeeper || entry.key == "broker.id" => {
-            format!("broker {} ({file_name})", entry.value.trim())
+            (Some(NodeKind::Broker), Some(entry.value.trim().to_string()))
         }
-        Some(entry) => format!("node {} ({file_name})", entry.value.trim()),
-        None => file_name,
-    }
+        Some(entry) => (Some(NodeKind::Node), Some(entry.value.trim().to_string())),
+        None => (None, None),
+    };
+    NodeRef { kind, id, file }
 }
 
 /// A label on the value of `key` in the node's file, or at the top of the file when the key is
@@ -279,23 +285,28 @@ pub fn any_placeholder(files: &[SourceFile], node: &Node, keys: &[&str]) -> bool
 }
 
 /// A file of settings without a mode or an id, merged into a full node file elsewhere: checks
-/// of a whole node's configuration do not apply to it.
+/// of a whole node's configuration do not apply to it (the model's [`Node::is_fragment`]).
 pub fn is_fragment(files: &[SourceFile], node: &Node) -> bool {
-    node.mode == Mode::Unknown && node.id_entry(files).is_none()
+    node.is_fragment(files)
 }
 
-/// Every node of the cluster with each line Kafka reads from its file (the last of a repeated
-/// key), in file order.
+/// Every node of the cluster (in file order), then every overlay, with each line Kafka reads
+/// from its file (the last of a repeated key): Kafka reads an overlay's lines in the file they
+/// are merged into, so a rule that judges a line by itself judges them too.
 pub fn effective_lines<'a>(
     cluster: &'a crate::cluster::Cluster,
     files: &'a [SourceFile],
 ) -> impl Iterator<Item = (&'a Node, &'a crate::properties::Entry)> + 'a {
-    cluster.nodes.iter().flat_map(move |node| {
-        files[node.file]
-            .properties
-            .effective_entries()
-            .map(move |entry| (node, entry))
-    })
+    cluster
+        .nodes
+        .iter()
+        .chain(&cluster.overlays)
+        .flat_map(move |node| {
+            files[node.file]
+                .properties
+                .effective_entries()
+                .map(move |entry| (node, entry))
+        })
 }
 
 /// A label on the key of a line of a file.

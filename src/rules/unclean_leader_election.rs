@@ -1,8 +1,8 @@
 //! `unclean-leader-election`: `unclean.leader.election.enable=true`, which trades acknowledged
 //! records for availability.
 
-use super::support::{entry_label, node_name, parsed_value};
-use super::{Context, Rule};
+use super::support::{entry_label, node_ref, parsed_value};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::value::Parsed;
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -10,6 +10,9 @@ use crate::diagnostic::{Diagnostic, Severity};
 pub const RULE: Rule = Rule {
     name: "unclean-leader-election",
     severity: Severity::Warning,
+    group: Group::Availability,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "unclean.leader.election.enable=true: an out-of-sync replica may become leader and drop acknowledged records",
     check,
 };
@@ -29,29 +32,19 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         let Some(entry) = effective.entry() else {
             continue;
         };
-        diagnostics.push(Diagnostic {
-            fix: None,
-            rule: RULE.name,
-            severity: Severity::Warning,
-            stops_startup: false,
-            message: format!(
-                "{}: {KEY}=true: when every in-sync replica of a partition is down, Kafka elects an out-of-sync \
+        diagnostics.push(RULE.finding(format!(
+                "{KEY}=true: when every in-sync replica of a partition is down, Kafka elects an out-of-sync \
                  replica as leader; the records it had not copied are gone, acknowledged acks=all writes included, \
-                 and the returning replicas truncate their logs to match it",
-                node_name(files, node)
-            ),
-            key: Some(KEY.to_string()),
-            labels: vec![entry_label(
+                 and the returning replicas truncate their logs to match it"
+            )).about(node_ref(files, node)).with_key(KEY).with_label(entry_label(
                 node.file,
                 entry,
                 "unclean election on: a failover may lose acknowledged records".to_string(),
-            )],
-            help: format!(
+            )).with_help(format!(
                 "remove the line (Kafka's default is {KEY}=false); to bring back one partition whose in-sync replicas \
                  are all lost, run kafka-leader-election.sh --election-type unclean --topic T --partition P as a \
                  deliberate one-off, or set {KEY}=true on the few topics that prefer availability to their data"
-            ),
-        });
+            )));
     }
     diagnostics
 }

@@ -1,8 +1,8 @@
 //! `unknown-key`: a key the target release's broker does not know. Kafka ignores it without a
 //! word, so a misspelt key leaves the default in force.
 
-use super::support::{effective_lines, key_label, node_name, quoted};
-use super::{Context, Rule};
+use super::support::{effective_lines, key_label, node_ref, quoted};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::families::Elsewhere;
 use crate::catalog::{self, KafkaVersion};
 use crate::cluster::{Cluster, Node};
@@ -13,6 +13,9 @@ use crate::source::SourceFile;
 pub const RULE: Rule = Rule {
     name: "unknown-key",
     severity: Severity::Warning,
+    group: Group::Hygiene,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "a key the broker does not know: Kafka ignores it, and a typo leaves the default in force",
     check,
 };
@@ -33,7 +36,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             None => None,
         };
         if let Some((message, help)) = found {
-            diagnostics.push(diagnostic(node.file, entry, message, help));
+            diagnostics.push(diagnostic(context.files, node, entry, message, help));
             continue;
         }
         let releases: Vec<KafkaVersion> = catalog::entry(key)
@@ -46,9 +49,8 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         let found = match releases.iter().find(|release| **release > version) {
             Some(first) => Some((
                 format!(
-                    "{}: {key} is a broker key from Kafka {first} on; Kafka {version} does not know \
-                     it and ignores it",
-                    node_name(context.files, node)
+                    "{key} is a broker key from Kafka {first} on; Kafka {version} does not know \
+                     it and ignores it"
                 ),
                 format!(
                     "upgrade to Kafka {first} or newer before relying on {key}, or check with \
@@ -60,26 +62,27 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         let Some((message, help)) = found else {
             continue;
         };
-        diagnostics.push(diagnostic(node.file, entry, message, help));
+        diagnostics.push(diagnostic(context.files, node, entry, message, help));
     }
     diagnostics
 }
 
-fn diagnostic(file: usize, entry: &Entry, message: String, help: String) -> Diagnostic {
-    Diagnostic {
-        fix: None,
-        rule: RULE.name,
-        stops_startup: false,
-        severity: Severity::Warning,
-        message,
-        key: Some(entry.key.clone()),
-        labels: vec![key_label(
-            file,
+fn diagnostic(
+    files: &[SourceFile],
+    node: &Node,
+    entry: &Entry,
+    message: String,
+    help: String,
+) -> Diagnostic {
+    RULE.finding(message)
+        .about(node_ref(files, node))
+        .with_key(entry.key.clone())
+        .with_label(key_label(
+            node.file,
             entry,
             "the broker does not read this key".to_string(),
-        )],
-        help,
-    }
+        ))
+        .with_help(help)
 }
 
 /// The message and help for a key of a family or component the broker reads in its own way.
@@ -90,17 +93,16 @@ fn read_elsewhere(
     how: Elsewhere,
     version: KafkaVersion,
 ) -> (String, String) {
-    let name = node_name(files, node);
     match how {
         Elsewhere::ListenerNameCase { lowercase } => (
             format!(
-                "{name}: Kafka looks up per-listener overrides under the listener name in lower \
+                "Kafka looks up per-listener overrides under the listener name in lower \
                  case, so it never reads {key}"
             ),
             format!("rename the key to {lowercase}"),
         ),
         Elsewhere::NotReadPerListener { key: inner } => (
-            format!("{name}: Kafka does not read {inner} per listener, so {key} has no effect"),
+            format!("Kafka does not read {inner} per listener, so {key} has no effect"),
             format!("set {inner} without the listener prefix, or delete the line"),
         ),
         Elsewhere::TopicKey { broker_key } => {
@@ -116,7 +118,7 @@ fn read_elsewhere(
             };
             (
                 format!(
-                    "{name}: {key} is a topic-level key: the broker ignores it in its own file, so \
+                    "{key} is a topic-level key: the broker ignores it in its own file, so \
                      {in_force} for every topic"
                 ),
                 format!(
@@ -141,10 +143,9 @@ fn typo(
     key: &str,
     version: KafkaVersion,
 ) -> Option<(String, String)> {
-    let name = node_name(files, node);
     let Some(nearest) = catalog::suggest::nearest_key(key, version) else {
         return Some((
-            format!("{name}: {key} is not a Kafka {version} broker key: the broker ignores it"),
+            format!("{key} is not a Kafka {version} broker key: the broker ignores it"),
             "remove the line, or fix the key if it is misspelt; keys read by a plugin of your own \
              can be allowed in kafkalint's configuration"
                 .to_string(),
@@ -163,9 +164,7 @@ fn typo(
         None => format!("{nearest} stays unset"),
     };
     Some((
-        format!(
-            "{name}: {key} is not a Kafka {version} broker key: the broker ignores it, so {in_force}"
-        ),
+        format!("{key} is not a Kafka {version} broker key: the broker ignores it, so {in_force}"),
         format!("did you mean {nearest}? Rename the key"),
     ))
 }

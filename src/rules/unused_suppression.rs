@@ -2,7 +2,7 @@
 //! rule, cannot be read, or sits inside a value. Suppressions are applied after every rule ran
 //! (`crate::suppress`), which builds these diagnostics with the functions below.
 
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::properties::Span;
@@ -11,6 +11,9 @@ use crate::suppress::Scope;
 pub const RULE: Rule = Rule {
     name: "unused-suppression",
     severity: Severity::Warning,
+    group: Group::Hygiene,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "a `# kafkalint: ignore[...]` comment that suppresses nothing, names no rule, cannot be read or sits in a value",
     check,
 };
@@ -31,20 +34,14 @@ fn diagnostic(
     help: String,
     key: Option<&str>,
 ) -> Diagnostic {
-    Diagnostic {
-        fix: None,
-        rule: RULE.name,
-        severity: Severity::Warning,
-        stops_startup: false,
-        message,
-        key: key.map(str::to_string),
-        labels: vec![Label {
+    RULE.finding(message)
+        .with_key_opt(key.map(str::to_string))
+        .with_label(Label {
             file,
             span,
             message: label.to_string(),
-        }],
-        help,
-    }
+        })
+        .with_help(help)
 }
 
 /// A name in a suppression that is no rule.

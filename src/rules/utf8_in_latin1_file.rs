@@ -1,12 +1,15 @@
 //! `utf8-in-latin1-file`: UTF-8 text in a file that Kafka reads as ISO-8859-1.
 
-use super::{Context, Rule};
+use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
 pub const RULE: Rule = Rule {
     name: "utf8-in-latin1-file",
     severity: Severity::Warning,
+    group: Group::Hygiene,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
     summary: "non-ASCII UTF-8 text that Kafka reads as Latin-1, so the value differs from what the editor shows",
     check,
 };
@@ -35,19 +38,14 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     format!("`{}`", seen_by_kafka.escape_debug()),
                 )
             };
-            diagnostics.push(Diagnostic {
-                fix: None,
-                rule: RULE.name,
-                stops_startup: false,
-                severity: Severity::Warning,
-                message: format!(
+            diagnostics.push(
+                RULE.finding(format!(
                     "Kafka reads broker files as ISO-8859-1, so the UTF-8 text {written} arrives as {seen_by_kafka}"
-                ),
-                key: Some(entry.key.clone()),
-                labels: vec![Label { file, span, message: "UTF-8 bytes, read one byte per character".into() }],
-                help: "write non-ASCII characters as \\uXXXX escapes (é is \\u00e9), which every reader decodes alike"
-                    .into(),
-            });
+                ))
+                .with_key(entry.key.clone())
+                .with_label(Label { file, span, message: "UTF-8 bytes, read one byte per character".into() })
+                .with_help("write non-ASCII characters as \\uXXXX escapes (é is \\u00e9), which every reader decodes alike"),
+            );
         }
     }
     diagnostics

@@ -3,7 +3,7 @@
 //! the KRaft controllers beside them, or between the controllers.
 
 use super::support::{any_placeholder, is_fragment, node_name, parsed_value};
-use super::{Context, Folders, Rule};
+use super::{Context, FixAvailability, Folders, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
 use crate::catalog::value::Parsed;
 use crate::cluster::{Cluster, Effective, Mode, Node};
@@ -13,6 +13,9 @@ use crate::source::SourceFile;
 pub const RULE: Rule = Rule {
     name: "zookeeper-migration-consistency",
     severity: Severity::Error,
+    group: Group::Consistency,
+    fix: FixAvailability::None,
+    verified: Verified::Releases(KafkaVersion::new(3, 4), KafkaVersion::LAST_WITH_ZOOKEEPER),
     summary: "zookeeper.metadata.migration.enable on some brokers or controllers of a migrating cluster and not on others: the migration stalls or brokers are refused",
     check,
 };
@@ -121,26 +124,17 @@ fn brokers_disagree(
     if on.is_empty() || off.is_empty() {
         return;
     }
-    diagnostics.push(Diagnostic {
-        fix: None,
-        rule: RULE.name,
-        severity: Severity::Warning,
-        stops_startup: false,
-        message: format!(
+    diagnostics.push(RULE.finding(format!(
             "{KEY} is true on {} but not on {}: the KRaft controllers copy the metadata out of ZooKeeper only once \
              every ZooKeeper broker has registered with them (\"Still waiting for ZK brokers ... to register with \
              KRaft\"), and a broker without the flag never registers, so the migration never starts",
             names(files, &on),
             names(files, &off)
-        ),
-        key: Some(KEY.into()),
-        labels: labels(files, &off, &on),
-        help: format!(
+        )).with_severity(Severity::Warning).with_key(KEY).with_labels(labels(files, &off, &on)).with_help(format!(
             "set {KEY}=true on every ZooKeeper broker of {} (with controller.quorum.voters and \
              controller.listener.names) and roll them one by one",
             cluster.name
-        ),
-    });
+        )));
 }
 
 /// The KRaft controllers that share a folder with the cluster's files: during a migration they
@@ -206,26 +200,17 @@ fn refused_by_controllers(
     if off.is_empty() {
         return;
     }
-    diagnostics.push(Diagnostic {
-        fix: None,
-        rule: RULE.name,
-        severity: Severity::Error,
-        stops_startup: false,
-        message: format!(
+    diagnostics.push(RULE.finding(format!(
             "{KEY} is true on {} but not on the KRaft {} {} beside them: a controller without the flag refuses the \
              registration of a ZooKeeper broker (\"Controller does not support registering ZK brokers\"), so \
              while it is active the migrating brokers cannot register and the migration cannot proceed",
             names(files, &on),
             if off.len() == 1 { "controller" } else { "controllers" },
             names(files, &off)
-        ),
-        key: Some(KEY.into()),
-        labels: labels(files, &off, &on),
-        help: format!(
+        )).with_key(KEY).with_labels(labels(files, &off, &on)).with_help(format!(
             "set {KEY}=true (with zookeeper.connect) on every KRaft controller before enabling the migration on the \
              brokers; remove it from the controllers only to finalize, once every broker runs in KRaft mode"
-        ),
-    });
+        )));
 }
 
 fn controllers_disagree(
@@ -238,12 +223,7 @@ fn controllers_disagree(
     if on.is_empty() || off.is_empty() {
         return;
     }
-    diagnostics.push(Diagnostic {
-        fix: None,
-        rule: RULE.name,
-        severity: Severity::Warning,
-        stops_startup: false,
-        message: format!(
+    diagnostics.push(RULE.finding(format!(
             "{KEY} is true on the KRaft {} {} but not on {}: each controller decides from its own flag whether it \
              accepts ZooKeeper brokers (\"Controller does not support registering ZK brokers\") and drives the \
              migration, so the migration works only while a controller with the flag is active and stops on a \
@@ -251,13 +231,9 @@ fn controllers_disagree(
             if on.len() == 1 { "controller" } else { "controllers" },
             names(files, &on),
             names(files, &off)
-        ),
-        key: Some(KEY.into()),
-        labels: labels(files, &off, &on),
-        help: format!(
+        )).with_severity(Severity::Warning).with_key(KEY).with_labels(labels(files, &off, &on)).with_help(format!(
             "set {KEY} the same on every controller of {}: true until every broker runs in KRaft mode, then remove \
              it from all of them (a rolling restart) to finalize",
             cluster.name
-        ),
-    });
+        )));
 }

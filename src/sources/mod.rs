@@ -390,7 +390,8 @@ pub fn share_edits(files: &[SourceFile], edits: Vec<FileEdit>) -> Vec<FileEdit> 
 }
 
 /// Drops repeats of one finding on one YAML place: nodes that share settings (replicas of a
-/// service, a pool's brokers, services merging one anchor) each report it.
+/// service, a pool's brokers, services merging one anchor) each report it, with the same
+/// message about another node (the subject, which is not part of the message).
 pub fn dedupe(files: &[SourceFile], diagnostics: &mut Vec<Diagnostic>) {
     diagnostics.dedup_by(|later, earlier| {
         let (a, b) = (later.primary(), earlier.primary());
@@ -399,13 +400,8 @@ pub fn dedupe(files: &[SourceFile], diagnostics: &mut Vec<Diagnostic>) {
             && files[a.file].path == files[b.file].path
             && a.span == b.span
             && later.rule == earlier.rule
-            && after_node_name(&later.message) == after_node_name(&earlier.message)
+            && later.message == earlier.message
     });
-}
-
-/// A message without the node name it starts with (`node 2 (kafka.yaml, ...): `).
-fn after_node_name(message: &str) -> &str {
-    message.split_once("): ").map_or(message, |(_, rest)| rest)
 }
 
 /// The node `view` of `path` read again from `bytes` (after a fix). A node the bytes no longer

@@ -221,3 +221,45 @@ fn spans_stay_true_after_a_block_scalar_of_non_ascii_text() {
     assert_eq!(&text[partitions.value_span.clone()], "3");
     assert_eq!(&shown.text[shown.span(&partitions.value_span)], "3");
 }
+
+#[test]
+fn dedupe_drops_one_finding_about_several_nodes_but_keeps_findings_that_differ() {
+    use crate::diagnostic::{Label, NodeKind, NodeRef, Severity};
+    let files = nodes(
+        "x-env: &env\n  KAFKA_LOG_RETENTION_HOURS: 1\nservices:\n  kafka-1:\n    image: apache/kafka:3.9.0\n    environment: *env\n  kafka-2:\n    image: apache/kafka:3.9.0\n    environment: *env\n",
+    );
+    assert_eq!(files.len(), 2);
+    let node = |id: &str| NodeRef {
+        kind: Some(NodeKind::Node),
+        id: Some(id.into()),
+        file: format!("docker-compose.yml, service `kafka-{id}`"),
+    };
+    let finding = |file: usize, message: &str| {
+        Diagnostic::new("some-rule", Severity::Warning, message).with_label(Label {
+            file,
+            span: 0..0,
+            message: String::new(),
+        })
+    };
+    // The same finding about each node that shares the anchor: one is kept.
+    let mut about_nodes = vec![
+        finding(0, "log.retention.hours=1 is short").about(node("1")),
+        finding(1, "log.retention.hours=1 is short").about(node("2")),
+    ];
+    dedupe(&files, &mut about_nodes);
+    assert_eq!(about_nodes.len(), 1);
+    // Two findings whose messages end alike after a parenthesis: both are kept (reading node
+    // names out of messages merged them).
+    let mut different = vec![
+        finding(
+            0,
+            "a differs (node 1 (docker-compose.yml) has `x`): clients see it",
+        ),
+        finding(
+            0,
+            "b differs (node 1 (docker-compose.yml) has `y`): clients see it",
+        ),
+    ];
+    dedupe(&files, &mut different);
+    assert_eq!(different.len(), 2);
+}

@@ -1,0 +1,280 @@
+//! Membership decisions: alternative sets of the same nodes in one folder, and overlays (files
+//! of settings merged into nodes) that are no nodes. Each test would fail if the folder were
+//! read as one cluster of every file, as it once was.
+
+use std::path::{Path, PathBuf};
+
+use kafkalint::cluster::{Cluster, Share};
+use kafkalint::{Options, Report};
+
+fn check(path: &Path) -> Report {
+    kafkalint::check(&[path.to_path_buf()], &Options::default()).unwrap()
+}
+
+fn fixture(path: &str) -> Report {
+    std::env::set_current_dir(env!("CARGO_MANIFEST_DIR")).unwrap();
+    check(Path::new(path))
+}
+
+fn rules(report: &Report) -> Vec<&str> {
+    report.diagnostics.iter().map(|d| d.rule).collect()
+}
+
+fn alternative(cluster: &Cluster) -> Option<(usize, usize)> {
+    match &cluster.membership.share {
+        Some(Share::Alternative { index, of, .. }) => Some((*index, *of)),
+        _ => None,
+    }
+}
+
+/// A folder of its own, with `files` (name, text) in it.
+fn folder(files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("conf");
+    std::fs::create_dir(&root).unwrap();
+    for (name, text) in files {
+        std::fs::write(root.join(name), text).unwrap();
+    }
+    (dir, root)
+}
+
+fn zookeeper_broker(id: u32, port: u32, dir: &str) -> String {
+    format!(
+        "broker.id={id}\nzookeeper.connect=zk:2181\nlisteners=PLAINTEXT://:{port}\n\
+         advertised.listeners=PLAINTEXT://kafka:{port}\nlog.dirs={dir}\n"
+    )
+}
+
+#[test]
+fn the_same_brokers_written_twice_are_two_alternative_sets_checked_alone() {
+    let report = fixture("fixtures/duplicate-node-id/good-alternatives");
+    assert_eq!(report.clusters.len(), 2);
+    for (index, cluster) in report.clusters.iter().enumerate() {
+        assert_eq!(
+            alternative(cluster),
+            Some((index + 1, 2)),
+            "{}",
+            cluster.name
+        );
+        assert_eq!(cluster.broker_count(), 3);
+        assert_eq!(cluster.membership.set_apart.len(), 1);
+        assert_eq!(cluster.membership.set_apart[0].files.len(), 3);
+    }
+    for false_alarm in [
+        "duplicate-node-id",
+        "shared-advertised-address",
+        "shared-log-dir",
+        "inconsistent-cluster-value",
+        "port-clash-on-host",
+    ] {
+        assert!(
+            !rules(&report).contains(&false_alarm),
+            "{:?}",
+            rules(&report)
+        );
+    }
+    let summary = kafkalint::output::summary(&report);
+    assert!(
+        summary.contains(
+            "2 alternative sets of 3 brokers (server-N.properties, server-N.sasl.properties)"
+        ),
+        "{summary}"
+    );
+}
+
+#[test]
+fn a_copy_left_with_the_old_id_inside_an_alternative_set_is_still_a_duplicate_id() {
+    let report = fixture("fixtures/duplicate-node-id/bad-alternatives-copied-id");
+    let duplicates: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.rule == "duplicate-node-id")
+        .collect();
+    assert_eq!(duplicates.len(), 1, "{:#?}", report.diagnostics);
+    let files: Vec<&str> = duplicates[0]
+        .labels
+        .iter()
+        .map(|label| report.files[label.file].path.as_str())
+        .collect();
+    assert!(
+        files.iter().all(|file| file.ends_with(".sasl.properties")),
+        "{files:?}"
+    );
+}
+
+#[test]
+fn two_numbered_files_with_one_id_are_one_cluster_with_a_duplicate_id() {
+    let report = fixture("fixtures/duplicate-node-id/bad");
+    assert_eq!(report.clusters.len(), 1);
+    assert_eq!(alternative(&report.clusters[0]), None);
+    assert!(rules(&report).contains(&"duplicate-node-id"));
+}
+
+#[test]
+fn names_whose_numbers_disagree_are_no_alternatives() {
+    // broker-3 was copied from kafka-2 and kept its id: a mistake, not another way to run it.
+    let (_dir, root) = folder(&[
+        ("kafka-1.properties", &zookeeper_broker(1, 9092, "/data/1")),
+        ("kafka-2.properties", &zookeeper_broker(2, 9093, "/data/2")),
+        ("broker-3.properties", &zookeeper_broker(2, 9093, "/data/2")),
+    ]);
+    let report = check(&root);
+    assert_eq!(report.clusters.len(), 1);
+    assert!(rules(&report).contains(&"duplicate-node-id"));
+}
+
+#[test]
+fn twins_that_share_no_address_or_directory_are_no_alternatives() {
+    let (_dir, root) = folder(&[
+        (
+            "server-1.properties",
+            &zookeeper_broker(1, 9092, "/data/plain"),
+        ),
+        (
+            "server-1.sasl.properties",
+            &zookeeper_broker(1, 9093, "/data/sasl"),
+        ),
+    ]);
+    let report = check(&root);
+    assert_eq!(report.clusters.len(), 1);
+    assert!(rules(&report).contains(&"duplicate-node-id"));
+}
+
+#[test]
+fn twins_that_share_a_directory_are_alternatives() {
+    let (_dir, root) = folder(&[
+        (
+            "server-1.properties",
+            &zookeeper_broker(1, 9092, "/data/kafka"),
+        ),
+        (
+            "server-1.sasl.properties",
+            &zookeeper_broker(1, 9093, "/data/kafka"),
+        ),
+    ]);
+    let report = check(&root);
+    assert_eq!(report.clusters.len(), 2);
+    assert!(!rules(&report).contains(&"duplicate-node-id"));
+}
+
+#[test]
+fn a_broker_and_a_controller_of_one_id_are_no_alternatives() {
+    let node = |roles: &str| {
+        format!(
+            "process.roles={roles}\nnode.id=1\ncontroller.quorum.voters=1@localhost:9093\n\
+             controller.listener.names=CONTROLLER\nlog.dirs=/data/kafka\n"
+        )
+    };
+    let (_dir, root) = folder(&[
+        ("broker.properties", &node("broker")),
+        ("controller.properties", &node("controller")),
+    ]);
+    let report = check(&root);
+    assert_eq!(report.clusters.len(), 1);
+    assert!(rules(&report).contains(&"duplicate-node-id"));
+}
+
+#[test]
+fn an_overlay_beside_brokers_is_no_broker_and_its_lines_are_still_checked() {
+    let report = fixture("fixtures/unknown-key/bad-overlay");
+    let cluster = &report.clusters[0];
+    assert_eq!(cluster.overlays.len(), 1);
+    assert_eq!(cluster.broker_count(), 3);
+    assert_eq!(cluster.files.len(), 4);
+    let unknown: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.rule == "unknown-key")
+        .collect();
+    assert_eq!(unknown.len(), 1);
+    let file = &report.files[unknown[0].primary().file].path;
+    assert!(file.ends_with("server-rack.properties"), "{file}");
+    // Compared with the brokers as if it were one, its defaults differed from their values.
+    assert!(!rules(&report).contains(&"inconsistent-cluster-value"));
+}
+
+#[test]
+fn an_overlay_alone_says_so_and_gets_no_broker_count_findings() {
+    let report = fixture("fixtures/internal-topic-replication/good-overlay-alone");
+    let cluster = &report.clusters[0];
+    assert!(cluster.nodes.is_empty());
+    assert_eq!(cluster.overlays.len(), 1);
+    assert!(!cluster.broker_count_is_known(&report.files));
+    assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
+    let summary = kafkalint::output::summary(&report);
+    assert!(summary.contains(": an overlay: not a node ("), "{summary}");
+    let json = kafkalint::output::json(&report);
+    assert!(json.contains("\"overlays\": ["), "{json}");
+}
+
+#[test]
+fn a_lone_file_that_says_where_it_listens_is_a_node_without_an_id_or_mode() {
+    let (_dir, root) = folder(&[(
+        "server.properties",
+        "listeners=PLAINTEXT://:9092\nlog.dirs=/var/lib/kafka\nnum.partitions=3\n",
+    )]);
+    let report = check(&root);
+    let cluster = &report.clusters[0];
+    assert_eq!(cluster.nodes.len(), 1);
+    assert!(cluster.overlays.is_empty());
+}
+
+#[test]
+fn the_json_of_each_cluster_gives_its_membership_reason() {
+    let report = fixture("fixtures/duplicate-node-id/good-alternatives");
+    let json: serde_json::Value = serde_json::from_str(&kafkalint::output::json(&report)).unwrap();
+    let membership = &json["clusters"][1]["membership"];
+    assert_eq!(membership["reason"], "folder");
+    assert_eq!(membership["share"], "alternative");
+    assert_eq!(
+        membership["text"],
+        "alternative 2 of 2 of folder fixtures/duplicate-node-id/good-alternatives"
+    );
+    let why = membership["set_apart"][0]["why"].as_str().unwrap();
+    assert!(
+        why.starts_with("server-N.properties: the same nodes written again (node ids 1, 2, 3"),
+        "{why}"
+    );
+}
+
+#[test]
+fn a_smaller_set_of_the_same_quorum_stands_in_for_part_of_the_larger_cluster() {
+    // Only broker 1 has a SASL variant: it runs in the three-broker cluster, so the factor 3 of
+    // its file is no error on "a cluster of 1 broker".
+    let broker = |id: u32| {
+        format!(
+            "broker.id={id}\nzookeeper.connect=zk:2181/kafka\nlisteners=PLAINTEXT://:9092\n\
+             advertised.listeners=PLAINTEXT://kafka-{id}:9092\nlog.dirs=/var/lib/kafka/data\n\
+             offsets.topic.replication.factor=3\ntransaction.state.log.replication.factor=3\n"
+        )
+    };
+    let sasl = broker(1).replace("PLAINTEXT", "SASL_PLAINTEXT")
+        + "security.inter.broker.protocol=SASL_PLAINTEXT\nsasl.enabled.mechanisms=PLAIN\n\
+           sasl.mechanism.inter.broker.protocol=PLAIN\n";
+    let (_dir, root) = folder(&[
+        ("server-1.properties", &broker(1)),
+        ("server-2.properties", &broker(2)),
+        ("server-3.properties", &broker(3)),
+        ("server-1.sasl.properties", &sasl),
+    ]);
+    let options = Options {
+        kafka_version: Some(kafkalint::catalog::KafkaVersion::parse("3.9").unwrap()),
+        ..Options::default()
+    };
+    let report = kafkalint::check(&[root], &options).unwrap();
+    assert_eq!(report.clusters.len(), 2);
+    let smaller = report.clusters.iter().find(|c| c.nodes.len() == 1).unwrap();
+    assert!(!smaller.broker_count_is_known(&report.files));
+    assert!(
+        !rules(&report).contains(&"internal-topic-replication"),
+        "{:#?}",
+        report.diagnostics
+    );
+}
+
+#[test]
+fn a_smaller_set_of_another_quorum_is_a_cluster_of_its_own_size() {
+    let report = fixture("fixtures/duplicate-node-id/good-single-node-beside");
+    let single = report.clusters.iter().find(|c| c.nodes.len() == 1).unwrap();
+    assert!(single.broker_count_is_known(&report.files));
+}
