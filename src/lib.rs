@@ -260,11 +260,13 @@ pub(crate) fn cluster_diagnostics(
     folders: &rules::Folders,
 ) -> Vec<Diagnostic> {
     let config = cluster.config.as_deref();
-    let hosts = cluster::host::Hosts::of(cluster, files);
+    let facts = cluster::facts::Facts::of(cluster, files);
+    let hosts = cluster::host::Hosts::of(cluster, files, &facts);
     let context = rules::Context {
         files,
         strict: config.is_some_and(|config| config.strict),
         folders,
+        facts: &facts,
         hosts: &hosts,
     };
     rules::check_selected(cluster, &context, &|rule| {

@@ -1,12 +1,11 @@
 //! Where the nodes of a cluster listen and what they advertise, for checks that compare nodes:
 //! each node's listener model, and how hosts compare (loopback, wildcard, one machine).
 
-use crate::catalog::KafkaVersion;
 use crate::source::SourceFile;
 
+use super::facts::Facts;
 use super::listeners::{Endpoint, ListenerList, NodeListeners, inter_broker};
-use super::quorum::{ProcessRoles, process_roles};
-use super::setting::{Lookup, lookup};
+use super::quorum::ProcessRoles;
 use super::{Cluster, Node};
 
 /// The keys the endpoint model reads; a placeholder in one of them leaves the node unjudged.
@@ -23,22 +22,15 @@ pub const ENDPOINT_KEYS: &[&str] = &[
 /// One node's listeners, as Kafka reads them.
 pub struct NodeEndpoints<'a> {
     pub node: &'a Node,
-    pub roles: ProcessRoles<'a>,
-    pub listeners: NodeListeners<'a>,
+    pub roles: &'a ProcessRoles<'a>,
+    pub listeners: &'a NodeListeners<'a>,
 }
 
 impl<'a> NodeEndpoints<'a> {
     /// Reads the node's listeners; `None` when Kafka cannot (the start-up rules say why).
-    pub fn read(
-        files: &'a [SourceFile],
-        node: &'a Node,
-        version: KafkaVersion,
-    ) -> Option<NodeEndpoints<'a>> {
-        let Lookup::Set(setting) = lookup(files, node, "process.roles", version) else {
-            return None;
-        };
-        let roles = process_roles(setting, version);
-        let listeners = NodeListeners::read(files, node, version, &roles)?;
+    pub fn read(facts: &'a Facts<'a>, node: &'a Node) -> Option<NodeEndpoints<'a>> {
+        let roles = facts.roles(node)?;
+        let listeners = facts.listeners(node)?;
         listeners.listeners.endpoints()?;
         Some(NodeEndpoints {
             node,
@@ -50,14 +42,14 @@ impl<'a> NodeEndpoints<'a> {
     /// The nodes of `cluster` whose listeners Kafka reads, minus those `skip` leaves out.
     pub fn read_all(
         cluster: &'a Cluster,
-        files: &'a [SourceFile],
+        facts: &'a Facts<'a>,
         skip: impl Fn(&Node) -> bool,
     ) -> Vec<NodeEndpoints<'a>> {
         cluster
             .nodes
             .iter()
             .filter(|node| !skip(node))
-            .filter_map(|node| NodeEndpoints::read(files, node, cluster.target.version))
+            .filter_map(|node| NodeEndpoints::read(facts, node))
             .collect()
     }
 

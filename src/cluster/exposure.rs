@@ -7,8 +7,6 @@ use crate::source::SourceFile;
 
 use super::address::{is_ipv4, is_ipv6};
 use super::listeners::{Endpoint, NodeListeners};
-use super::quorum::process_roles;
-use super::setting::{Lookup, Setting, lookup};
 use super::storage::log_dirs;
 use super::{Effective, Node};
 
@@ -109,25 +107,6 @@ fn ipv6_reach(ip: &str) -> Reach {
     }
 }
 
-/// What `KafkaConfig` reads of a node's listeners, when Kafka reads them at all.
-pub fn node_listeners<'a>(
-    files: &'a [SourceFile],
-    node: &Node,
-    version: KafkaVersion,
-) -> Option<NodeListeners<'a>> {
-    // A file without `process.roles` (a fragment, or one Kafka refuses for it) is read as a
-    // ZooKeeper-mode node would be: roles only decide the controller mappings Kafka adds.
-    let roles = match lookup(files, node, "process.roles", version) {
-        Lookup::Set(roles) => roles,
-        _ => Setting {
-            text: "",
-            entry: None,
-        },
-    };
-    let roles = process_roles(roles, version);
-    NodeListeners::read(files, node, version, &roles)
-}
-
 /// Every endpoint a node binds or advertises, when Kafka reads both lists.
 pub fn all_endpoints<'l, 'a>(listeners: &'l NodeListeners<'a>) -> Option<Vec<&'l Endpoint<'a>>> {
     let mut endpoints: Vec<&Endpoint> = listeners.listeners.endpoints()?.iter().collect();
@@ -142,8 +121,7 @@ pub fn all_endpoints<'l, 'a>(listeners: &'l NodeListeners<'a>) -> Option<Vec<&'l
 /// and advertises nothing else, or names several hosts (a container advertising `kafka-1` to
 /// its peers and `localhost` to the machine it runs on is not on that machine). Two nodes with
 /// the same one host run on one machine.
-pub fn single_host(files: &[SourceFile], node: &Node, version: KafkaVersion) -> Option<String> {
-    let listeners = node_listeners(files, node, version)?;
+pub fn single_host(listeners: &NodeListeners) -> Option<String> {
     let advertised = listeners.advertised_or_listeners()?;
     let bound = listeners.listeners.endpoints()?;
     let mut hosts = advertised.iter().chain(bound).filter_map(|e| e.host);
@@ -162,8 +140,15 @@ pub fn single_host(files: &[SourceFile], node: &Node, version: KafkaVersion) -> 
 /// loopback host, or, for a controller-only node, every voter and bootstrap server of its
 /// quorum does (the stock `controller.properties` binds the wildcard and is reached at
 /// `localhost`).
-pub fn serves_loopback_only(files: &[SourceFile], node: &Node, version: KafkaVersion) -> bool {
-    if single_host(files, node, version).is_some_and(|host| reach(Some(&host)) == Reach::Loopback) {
+pub fn serves_loopback_only(
+    files: &[SourceFile],
+    node: &Node,
+    listeners: Option<&NodeListeners>,
+) -> bool {
+    if listeners
+        .and_then(single_host)
+        .is_some_and(|host| reach(Some(&host)) == Reach::Loopback)
+    {
         return true;
     }
     if node.roles.broker || !node.roles.controller {

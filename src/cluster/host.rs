@@ -12,6 +12,7 @@ use crate::source::SourceFile;
 use crate::sources;
 
 use super::endpoints::{ENDPOINT_KEYS, NodeEndpoints, advertised_hosts};
+use super::facts::Facts;
 use super::setting::any_unresolved;
 use super::{Cluster, Mode, Node};
 
@@ -86,8 +87,7 @@ pub struct Hosts {
 
 impl Hosts {
     /// Places every node of `cluster`.
-    pub fn of(cluster: &Cluster, files: &[SourceFile]) -> Hosts {
-        let version = cluster.target.version;
+    pub fn of(cluster: &Cluster, files: &[SourceFile], facts: &Facts) -> Hosts {
         let mut nodes = BTreeMap::new();
         let mut processes = Vec::new();
         for node in &cluster.nodes {
@@ -95,14 +95,14 @@ impl Hosts {
                 Some(runtime) => {
                     nodes.insert(node.file, declared(runtime));
                 }
-                None => match NodeEndpoints::read(files, node, version)
-                    .filter(|_| !unplaceable(files, node))
-                {
-                    Some(endpoints) => processes.push(endpoints),
-                    None => {
-                        nodes.insert(node.file, unknown());
+                None => {
+                    match NodeEndpoints::read(facts, node).filter(|_| !unplaceable(files, node)) {
+                        Some(endpoints) => processes.push(endpoints),
+                        None => {
+                            nodes.insert(node.file, unknown());
+                        }
                     }
-                },
+                }
             }
         }
         let mapped = port_mapped(files, &processes);
@@ -328,7 +328,8 @@ mod tests {
         found.clusters[0].target =
             super::super::version::choose(&found.clusters[0], &found.files, None);
         let cluster = &found.clusters[0];
-        let hosts = Hosts::of(cluster, &found.files);
+        let facts = Facts::of(cluster, &found.files);
+        let hosts = Hosts::of(cluster, &found.files, &facts);
         let of = |node: &Node| hosts.node(node).clone();
         let nodes: Vec<NodeHost> = cluster.nodes.iter().map(of).collect();
         (
@@ -436,7 +437,8 @@ mod tests {
         let found =
             crate::cluster::discover_in_memory(vec![("k/kafka.yaml".into(), text.into())], None);
         let cluster = &found.clusters[0];
-        let hosts = Hosts::of(cluster, &found.files);
+        let facts = Facts::of(cluster, &found.files);
+        let hosts = Hosts::of(cluster, &found.files, &facts);
         assert_eq!(cluster.nodes.len(), 2);
         for node in &cluster.nodes {
             let host = hosts.node(node);

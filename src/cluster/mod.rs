@@ -6,6 +6,7 @@ mod component;
 mod discover;
 pub mod endpoints;
 pub mod exposure;
+pub mod facts;
 pub mod host;
 pub mod listeners;
 mod membership;

@@ -249,13 +249,7 @@ impl QuorumListener<'_> {
 
 /// The controller's quorum listener; `None` when Kafka cannot read its listeners (another rule
 /// says why) or it has none for the first controller name.
-pub fn quorum_listener<'a>(
-    files: &'a [SourceFile],
-    node: &Node,
-    version: KafkaVersion,
-    roles: &ProcessRoles,
-) -> Option<QuorumListener<'a>> {
-    let listeners = NodeListeners::read(files, node, version, roles)?;
+pub fn quorum_listener<'a>(listeners: &NodeListeners<'a>) -> Option<QuorumListener<'a>> {
     let name = normalised(listeners.controller_names.items.first()?.text)?;
     let endpoint = listeners
         .listeners

@@ -59,7 +59,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             diagnostics: &mut diagnostics,
         };
         let protocol = checker.protocol_versions();
-        let Some(listeners) = NodeListeners::read(at.files, at.node, version, &roles) else {
+        let Some(listeners) = context.facts.listeners(at.node) else {
             continue;
         };
         let Ok(map) = &listeners.map else {
@@ -67,7 +67,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         };
         match inter_broker(at.files, at.node, version, map) {
             Some(Ok(inter_broker)) => {
-                checker.advertised(&inter_broker, &listeners);
+                checker.advertised(&inter_broker, listeners);
                 checker.sasl(&inter_broker, protocol);
             }
             Some(Err(problem)) => checker.resolution(problem),

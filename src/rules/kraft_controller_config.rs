@@ -104,7 +104,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         let listeners = if unresolved(LISTENER_INPUTS) {
             None
         } else {
-            match NodeListeners::read(at.files, at.node, version, &roles) {
+            match context.facts.listeners(at.node) {
                 Some(listeners) => Some(listeners),
                 None => continue,
             }
@@ -113,7 +113,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             voters: &voters,
             bootstrap: &bootstrap,
         };
-        checker.role_branch(&quorum, listeners.as_ref());
+        checker.role_branch(&quorum, listeners);
     }
     diagnostics
 }

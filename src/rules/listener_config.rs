@@ -47,19 +47,18 @@ const INPUTS: &[&str] = &[
 const CONTROLLER_INPUTS: &[&str] = &["node.id", "broker.id", "controller.quorum.voters"];
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
-    let version = cluster.target.version;
     let mut diagnostics = Vec::new();
     for at in NodeCheck::judged(&RULE, cluster, context.files, INPUTS) {
         let Some(roles) = at.roles() else {
             continue;
         };
-        let Some(listeners) = NodeListeners::read(at.files, at.node, version, &roles) else {
+        let Some(listeners) = context.facts.listeners(at.node) else {
             continue;
         };
         let mut checker = Checker {
             at,
             roles: &roles,
-            model: &listeners,
+            model: listeners,
             diagnostics: &mut diagnostics,
         };
         checker.protocol_map();

@@ -22,7 +22,7 @@ pub const RULE: Rule = Rule {
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let files = context.files;
-    let nodes = NodeEndpoints::read_all(cluster, files, |node| {
+    let nodes = NodeEndpoints::read_all(cluster, context.facts, |node| {
         is_fragment(files, node) || any_placeholder(files, node, ENDPOINT_KEYS)
     });
     let brokers: Vec<&NodeEndpoints> = nodes.iter().filter(|node| node.is_broker()).collect();

@@ -27,7 +27,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let loopback_only = cluster
         .nodes
         .iter()
-        .all(|node| serves_loopback_only(files, node, version));
+        .all(|node| serves_loopback_only(files, node, context.facts.listeners(node)));
     let production = multi_node && !loopback_only;
     let mut diagnostics = Vec::new();
     for node in &cluster.nodes {

@@ -55,6 +55,8 @@ pub struct Context<'a> {
     pub strict: bool,
     /// What is known of the folders of every file read (not only this cluster's).
     pub folders: &'a Folders,
+    /// What Kafka reads of each node (roles, listeners): worked out once per cluster.
+    pub facts: &'a crate::cluster::facts::Facts<'a>,
     /// Which nodes of the cluster share a machine, and why: worked out once per cluster.
     pub hosts: &'a crate::cluster::host::Hosts,
 }

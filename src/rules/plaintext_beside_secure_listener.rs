@@ -4,7 +4,7 @@
 use super::support::{node_ref, setting_label};
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
-use crate::cluster::exposure::{Reach, node_listeners, reach};
+use crate::cluster::exposure::{Reach, reach};
 use crate::cluster::listeners::{Endpoint, ListenerList, SecurityProtocol};
 use crate::diagnostic::{Diagnostic, Severity};
 
@@ -20,10 +20,9 @@ pub const RULE: Rule = Rule {
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let files = context.files;
-    let version = cluster.target.version;
     let mut diagnostics = Vec::new();
     for node in &cluster.nodes {
-        let Some(listeners) = node_listeners(files, node, version) else {
+        let Some(listeners) = context.facts.listeners(node) else {
             continue;
         };
         let mut lists: Vec<(&str, &ListenerList)> = vec![("listeners", &listeners.listeners)];

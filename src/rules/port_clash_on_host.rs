@@ -60,7 +60,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let files = context.files;
     let hosts = context.hosts;
     // A container or a pod binds in a network of its own: it clashes with no other node.
-    let nodes = NodeEndpoints::read_all(cluster, files, |node| {
+    let nodes = NodeEndpoints::read_all(cluster, context.facts, |node| {
         is_fragment(files, node)
             || any_placeholder(files, node, ENDPOINT_KEYS)
             || hosts.node(node).network == Place::Own

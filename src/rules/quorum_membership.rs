@@ -29,7 +29,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let nodes = quorum_nodes(cluster, files);
     let mut diagnostics = Vec::new();
     for controller in nodes.iter().filter(|n| n.is_controller()) {
-        if let Some(diagnostic) = unreachable_voter(cluster, files, &nodes, controller) {
+        if let Some(diagnostic) = unreachable_voter(context, files, &nodes, controller) {
             diagnostics.push(diagnostic);
         }
     }
@@ -64,14 +64,15 @@ fn voter_label(
 /// A controller whose voter entries (in any node's file) name a port, or a host, where its
 /// quorum listener is not.
 fn unreachable_voter(
-    cluster: &Cluster,
+    context: &Context,
     files: &[SourceFile],
     nodes: &[QuorumNode],
     controller: &QuorumNode,
 ) -> Option<Diagnostic> {
     let id = controller.id?;
-    let roles = controller.roles.as_ref()?;
-    let listener = quorum_listener(files, controller.node, cluster.target.version, roles)?;
+    // Without roles Kafka does not read the node as a controller.
+    controller.roles.as_ref()?;
+    let listener = quorum_listener(context.facts.listeners(controller.node)?)?;
     // Port 0 is a random port: nothing to compare.
     if listener.port == 0 {
         return None;

@@ -20,7 +20,7 @@ pub const RULE: Rule = Rule {
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let files = context.files;
-    let nodes = NodeEndpoints::read_all(cluster, files, |node| {
+    let nodes = NodeEndpoints::read_all(cluster, context.facts, |node| {
         is_fragment(files, node) || any_placeholder(files, node, ENDPOINT_KEYS)
     });
     // (host, port) -> (node, endpoint) in file order; one entry per node.

@@ -36,7 +36,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         .iter()
         .filter(|node| matches!(hosts.node(node).disk, Place::Shared(_)))
         .filter_map(|node| {
-            let host = single_host(files, node, version)?;
+            let host = single_host(context.facts.listeners(node)?)?;
             Some((node, host, locked_dirs(files, node, version)))
         })
         .collect();
