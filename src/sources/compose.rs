@@ -65,6 +65,12 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
         let (_, tag) = images::repository(&image_text);
         let vars: Vec<Var> = env.iter().map(|var| var.var.clone()).collect();
         let settings = images::translate(image, tag.as_deref(), &vars);
+        if is_tool_container(service, &settings) {
+            notes.push(format!(
+                "service `{name}`: runs a command of its own and sets no broker key (a tool container, not a broker); not read"
+            ));
+            continue;
+        }
         let entries = entries_of(settings, &env, image_node, service);
         let image_tag = tag
             .as_deref()
@@ -135,6 +141,19 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
         nodes.push(spec);
     }
     nodes
+}
+
+/// A Kafka image made to run a command of its own (format the storage, create topics) whose
+/// environment sets no key of a broker's configuration (a cluster id or a password for the
+/// script is not one): no broker starts in it.
+fn is_tool_container(service: &Node, settings: &[images::Setting]) -> bool {
+    let runs_own_command = service.get("command").is_some() || service.get("entrypoint").is_some();
+    let newest = crate::catalog::KafkaVersion::newest();
+    runs_own_command
+        && !settings.iter().any(|setting| {
+            setting.origin != images::Origin::Image
+                && crate::catalog::spec(&setting.key, newest).is_some()
+        })
 }
 
 /// A Connect or Schema Registry service as a component of the file's cluster: one for the

@@ -263,3 +263,28 @@ fn dedupe_drops_one_finding_about_several_nodes_but_keeps_findings_that_differ()
     dedupe(&files, &mut different);
     assert_eq!(different.len(), 2);
 }
+
+#[test]
+fn a_kafka_image_running_its_own_command_is_a_broker_only_when_it_sets_a_broker_key() {
+    // A broker started through a wrapper command, told its settings: a node.
+    let broker = "services:\n  kafka:\n    image: bitnami/kafka:3.9\n    command: [\"/opt/bitnami/scripts/kafka/run.sh\"]\n    environment:\n      KAFKA_CFG_NODE_ID: 1\n      KAFKA_CFG_PROCESS_ROLES: broker,controller\n";
+    assert_eq!(nodes(broker).len(), 1);
+    // The same image formatting storage, told only the cluster id: a tool container.
+    let tool = "services:\n  init:\n    image: apache/kafka:3.9.0\n    environment:\n      CLUSTER_ID: abc\n    entrypoint: [\"/opt/kafka/bin/kafka-storage.sh\", \"random-uuid\"]\n";
+    let found = read_files(
+        vec![("docker-compose.yml".into(), tool.as_bytes().to_vec())],
+        &[],
+    );
+    assert!(found.clusters.iter().all(|(_, files)| files.is_empty()));
+    assert!(
+        found
+            .notes
+            .iter()
+            .any(|note| note.contains("tool container")),
+        "{:?}",
+        found.notes
+    );
+    // No command of its own: the image starts a broker, with its defaults.
+    let plain = "services:\n  kafka:\n    image: apache/kafka:3.9.0\n";
+    assert_eq!(nodes(plain).len(), 1);
+}
