@@ -4,6 +4,7 @@
 
 mod custom;
 pub mod families;
+mod parsed;
 mod spec;
 pub mod suggest;
 pub mod value;

@@ -14,6 +14,7 @@ pub mod protocol_version;
 pub mod quorum;
 pub mod setting;
 pub mod storage;
+mod target;
 pub mod topology;
 pub mod version;
 
@@ -23,7 +24,7 @@ pub use discover::{
     discover_declared, discover_declared_in_batches, discover_in_memory, node_files_under,
 };
 pub use membership::{Gathered, Membership, SetApart, Share};
-pub use version::{ChosenBy, Target};
+pub use target::{ChosenBy, Target};
 
 use crate::catalog::{self, KafkaVersion};
 use crate::properties::Entry;
