@@ -18,6 +18,7 @@ pub mod secrets;
 pub mod source;
 pub mod sources;
 pub mod suppress;
+pub mod yaml_view;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use super::membership;
 use super::{Cluster, Gathered, Membership, Mode, Node, SetApart, Share, Target};
+use crate::components::NODE_KEYS;
 use crate::source::SourceFile;
 use crate::sources;
 
@@ -32,19 +33,6 @@ pub struct Discovered {
     /// Files passed over, with why (shown to the user, not errors).
     pub skipped: Vec<String>,
 }
-
-/// Keys only a broker or controller file sets.
-pub(crate) const NODE_KEYS: &[&str] = &[
-    "process.roles",
-    "node.id",
-    "broker.id",
-    "zookeeper.connect",
-    "controller.quorum.voters",
-    "controller.quorum.bootstrap.servers",
-    "log.dirs",
-    "log.dir",
-    "offsets.topic.replication.factor",
-];
 
 /// File names that are node files whatever their keys.
 fn has_node_file_name(name: &str) -> bool {

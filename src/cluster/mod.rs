@@ -3,6 +3,7 @@
 
 pub mod address;
 mod component;
+pub mod component_topics;
 mod discover;
 pub mod endpoints;
 pub mod exposure;
@@ -18,7 +19,6 @@ mod target;
 pub mod topology;
 pub mod version;
 
-pub(crate) use discover::NODE_KEYS;
 pub use discover::{
     Buffer, Declared, Discovered, DiscoveryError, discover, discover_buffer, discover_changed,
     discover_declared, discover_declared_in_batches, discover_in_memory, node_files_under,
