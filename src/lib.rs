@@ -9,6 +9,7 @@ pub mod components;
 pub mod config;
 pub mod coordinator;
 pub mod diagnostic;
+pub mod directive;
 pub mod fix;
 pub mod output;
 mod parallel;
