@@ -156,7 +156,10 @@ pub type ConfigGroup = (Option<Config>, Vec<PathBuf>);
 /// `--config` for all of them, else each path's nearest `kafkalint.toml` (or none).
 pub fn config_groups(paths: &[PathBuf], options: &Options) -> Result<Vec<ConfigGroup>, Error> {
     if let Some(path) = &options.config {
-        return Ok(vec![(Some(Config::load(path)?), paths.to_vec())]);
+        return Ok(vec![(
+            Some(Config::load(path, rules::NAMES)?),
+            paths.to_vec(),
+        )]);
     }
     let mut groups: Vec<(Option<PathBuf>, Vec<PathBuf>)> = Vec::new();
     for path in paths {
@@ -172,7 +175,12 @@ pub fn config_groups(paths: &[PathBuf], options: &Options) -> Result<Vec<ConfigG
     }
     groups
         .into_iter()
-        .map(|(found, paths)| Ok((found.map(|p| Config::load(&p)).transpose()?, paths)))
+        .map(|(found, paths)| {
+            Ok((
+                found.map(|p| Config::load(&p, rules::NAMES)).transpose()?,
+                paths,
+            ))
+        })
         .collect()
 }
 
@@ -203,9 +211,9 @@ fn declared_clusters(config: Option<&Config>) -> Result<Vec<cluster::Declared>, 
 /// the rules, severities and release; its `[[clusters]]` are not consulted.
 pub fn check_buffer(buffer: cluster::Buffer, options: &Options) -> Result<Report, Error> {
     let config = match &options.config {
-        Some(path) => Some(Config::load(path)?),
+        Some(path) => Some(Config::load(path, rules::NAMES)?),
         None => config::find(buffer.path)
-            .map(|path| Config::load(&path))
+            .map(|path| Config::load(&path, rules::NAMES))
             .transpose()?,
     };
     let (mut found, index) = cluster::discover_buffer(buffer, options.brokers)?;

@@ -92,6 +92,17 @@ pub const RULES: &[Rule] = &[
     unused_suppression::RULE,
 ];
 
+/// The name of every rule, in registry order: what `kafkalint.toml` may name.
+pub const NAMES: &[&str] = &{
+    let mut names = [""; RULES.len()];
+    let mut index = 0;
+    while index < RULES.len() {
+        names[index] = RULES[index].name;
+        index += 1;
+    }
+    names
+};
+
 pub fn find(name: &str) -> Option<&'static Rule> {
     RULES.iter().find(|rule| rule.name == name)
 }
