@@ -8,7 +8,9 @@
 //! branches of a grouped `use crate::{a::b, c}`, and `kafkalint::…` in `main.rs`. A path to an
 //! item that a module only re-exports (`pub use`) or imports is followed to the file that
 //! defines the item, so that a folder's `mod.rs` may gather its files' items without tying
-//! every file to every other.
+//! every file to every other: a `pub use` whose name the file's own code does not use is no
+//! use of the file it names. For the layers, the module a path is written through counts too
+//! (`crate::Report` uses the crate root, wherever `Report` is defined).
 
 use std::collections::{BTreeMap, BTreeSet};
 
