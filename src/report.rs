@@ -1,6 +1,6 @@
 //! From findings to a report: each cluster checked against its release, the rules its config
 //! file selects, suppressions, severity overrides and path ignores applied, and the findings
-//! sorted. `fix` re-checks fixed bytes through [`run`].
+//! sorted. `fix` re-checks fixed bytes through `run`.
 
 use std::path::{Path, PathBuf};
 
