@@ -12,7 +12,6 @@ use toml::de::{DeTable, DeValue};
 use crate::catalog::KafkaVersion;
 use crate::catalog::suggest::nearest;
 use crate::diagnostic::Severity;
-use crate::rules;
 
 /// The name kafkalint looks for in a linted path's folder and its parents.
 pub const FILE_NAME: &str = "kafkalint.toml";
@@ -71,8 +70,9 @@ pub struct Config {
 }
 
 impl Config {
-    /// Reads and checks the config file at `path`.
-    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+    /// Reads and checks the config file at `path`; `rules` are the names of every rule, in
+    /// registry order (`rules::NAMES`: the rules sit above the config, which they may read).
+    pub fn load(path: &Path, rules: &[&'static str]) -> Result<Config, ConfigError> {
         let shown = display(path);
         let bytes = crate::source::read_file(path).map_err(|error| ConfigError {
             path: shown.clone(),
@@ -98,14 +98,21 @@ impl Config {
             Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        Config::parse(&shown, dir, &text)
+        Config::parse(&shown, dir, &text, rules)
     }
 
-    /// Checks the config `text` of the file shown as `path`, whose folder is `dir`.
-    pub fn parse(path: &str, dir: PathBuf, text: &str) -> Result<Config, ConfigError> {
+    /// Checks the config `text` of the file shown as `path`, whose folder is `dir`; `rules`
+    /// as for [`Config::load`].
+    pub fn parse(
+        path: &str,
+        dir: PathBuf,
+        text: &str,
+        rules: &[&'static str],
+    ) -> Result<Config, ConfigError> {
         let parser = Parser {
             path,
             text,
+            rules,
             line_starts: std::iter::once(0)
                 .chain(text.match_indices('\n').map(|(at, _)| at + 1))
                 .collect(),
@@ -378,6 +385,8 @@ fn in_source_order<'a, 'i>(table: &'a DeTable<'i>) -> Vec<Entry<'a, 'i>> {
 struct Parser<'a> {
     path: &'a str,
     text: &'a str,
+    /// Every rule name, in registry order.
+    rules: &'a [&'static str],
     /// Where each line starts: a position is found by search, not by counting lines from the
     /// top (a file of many clusters asks for the position of every glob).
     line_starts: Vec<usize>,
@@ -497,10 +506,10 @@ impl Parser<'_> {
     }
 
     fn rule_name(&self, name: &str, offset: usize) -> Result<&'static str, ConfigError> {
-        match rules::find(name) {
-            Some(rule) => Ok(rule.name),
+        match self.rules.iter().find(|rule| **rule == name) {
+            Some(rule) => Ok(*rule),
             None => {
-                let hint = rules::nearest_name(name)
+                let hint = nearest(name, self.rules.iter().copied())
                     .map(|near| format!("; did you mean `{near}`?"))
                     .unwrap_or_else(|| " (`kafkalint rules` lists them)".into());
                 Err(self.error(offset, format!("no rule of that name{hint}")))

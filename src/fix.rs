@@ -13,8 +13,8 @@ use std::path::PathBuf;
 
 use crate::cluster::Discovered;
 use crate::diagnostic::{Diagnostic, Edit};
+use crate::report::{self, Options, Report};
 use crate::source::SourceFile;
-use crate::{Options, Report};
 
 /// Rounds of fix-and-check before giving up on what is left (it is reported as remaining).
 const MAX_ROUNDS: usize = 10;
@@ -222,7 +222,7 @@ fn recheck(report: &Report, bytes: Vec<Vec<u8>>, options: &Options) -> Report {
         clusters,
         skipped: report.skipped.clone(),
     };
-    crate::run(found, options, report.only.as_deref())
+    report::run(found, options, report.only.as_deref())
 }
 
 /// What every round must hold, or nothing is written.

@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 
 use crate::properties::{self, ParseError, PropertiesFile, Span};
 use crate::secrets;
-use crate::sources::YamlView;
+use crate::yaml_view::YamlView;
 
 /// The largest file kafkalint reads, in bytes (16 MiB). A broker's configuration is a few
 /// kilobytes (Kafka's own `server.properties` is 7 KB): a larger file is no configuration
@@ -200,14 +200,6 @@ impl SourceFile {
             parse_error: None,
             yaml: Some(Box::new(view)),
             positions: None,
-        }
-    }
-
-    /// The same file read again from other bytes (after a fix), as it was read.
-    pub fn with_bytes(&self, bytes: Vec<u8>) -> SourceFile {
-        match &self.yaml {
-            None => SourceFile::new(self.path.clone(), bytes),
-            Some(view) => crate::sources::reread(&self.path, bytes, view),
         }
     }
 

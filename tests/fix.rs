@@ -1061,3 +1061,30 @@ fn fixes_land_in_their_own_files_when_folders_have_their_own_config() {
         }
     }
 }
+
+/// The services of one compose file share its bytes: their fixes are written to it once.
+#[test]
+fn a_compose_fix_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("docker-compose.yml");
+    std::fs::copy(
+        root().join("fixtures/internal-topic-replication/bad-compose/docker-compose.yml"),
+        &path,
+    )
+    .unwrap();
+    let options = kafkalint::Options::default();
+    let report = kafkalint::check(std::slice::from_ref(&path), &options).unwrap();
+    let fixed = kafkalint::fix::fix(report, &options).unwrap();
+    assert_eq!(fixed.changes.len(), 1, "one file written once");
+    kafkalint::fix::write(&fixed.changes).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.matches("REPLICATION_FACTOR: 3").count(), 2);
+    assert_eq!(text.matches("REPLICATION_FACTOR=3").count(), 1);
+    let again = kafkalint::check(std::slice::from_ref(&path), &options).unwrap();
+    assert!(
+        again
+            .diagnostics
+            .iter()
+            .all(|d| d.rule != "internal-topic-replication")
+    );
+}

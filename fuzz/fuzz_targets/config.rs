@@ -11,7 +11,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    match Config::parse("kafkalint.toml", ".".into(), text) {
+    match Config::parse("kafkalint.toml", ".".into(), text, kafkalint::rules::NAMES) {
         Ok(config) => {
             for rule in kafkalint::rules::RULES {
                 config.runs(rule.name);

@@ -1,7 +1,7 @@
 //! Validators that Kafka writes as code (lambdas and validator classes) rather than as data.
 //! Each is matched by key and class, and mirrors the Kafka source it names.
 
-use super::value::{Parsed, Refusal};
+use super::parsed::{Parsed, Refusal};
 
 pub fn validate(key: &str, class: &str, accepted: &[&str], value: &Parsed) -> Result<(), Refusal> {
     let refuse = |reason: String| Err(Refusal { reason });

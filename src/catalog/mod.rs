@@ -2,12 +2,15 @@
 //! type, default and validator, as dumped from the real Kafka jars by `catalog/generate.sh` and
 //! compiled into static tables by `build.rs`.
 
+mod component;
 mod custom;
 pub mod families;
+mod parsed;
 mod spec;
 pub mod suggest;
 pub mod value;
 
+pub use component::ComponentKind;
 pub use spec::{
     Bound, ConfigType, Default, FamilyRest, KafkaVersion, KeyEntry, KeySpec, PrefixFamily,
     UpdateMode, Validator, Variant,

@@ -1,34 +1,8 @@
 //! How Kafka reads a value: ConfigDef's `parseType` and validators, mirrored exactly, so that
 //! "Kafka will refuse to start" is said when, and only when, Kafka would.
 
+pub use super::parsed::{Parsed, Refusal};
 use super::spec::{ConfigType, KeySpec, Validator};
-
-/// A value as ConfigDef parsed it.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Parsed {
-    Boolean(bool),
-    /// INT, SHORT and LONG.
-    Integer(i64),
-    Double(f64),
-    /// STRING, PASSWORD and CLASS: trimmed.
-    Text(String),
-    List(Vec<String>),
-}
-
-impl Parsed {
-    pub fn as_integer(&self) -> Option<i64> {
-        match self {
-            Parsed::Integer(n) => Some(*n),
-            _ => None,
-        }
-    }
-}
-
-/// Why Kafka refuses a value, in our words.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal {
-    pub reason: String,
-}
 
 fn refuse(reason: impl Into<String>) -> Refusal {
     Refusal {

@@ -12,7 +12,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::membership;
+use super::node::cluster_identity;
 use super::{Cluster, Gathered, Membership, Mode, Node, SetApart, Share, Target};
+use crate::components::NODE_KEYS;
 use crate::source::SourceFile;
 use crate::sources;
 
@@ -32,19 +34,6 @@ pub struct Discovered {
     /// Files passed over, with why (shown to the user, not errors).
     pub skipped: Vec<String>,
 }
-
-/// Keys only a broker or controller file sets.
-pub(crate) const NODE_KEYS: &[&str] = &[
-    "process.roles",
-    "node.id",
-    "broker.id",
-    "zookeeper.connect",
-    "controller.quorum.voters",
-    "controller.quorum.bootstrap.servers",
-    "log.dirs",
-    "log.dir",
-    "offsets.topic.replication.factor",
-];
 
 /// File names that are node files whatever their keys.
 fn has_node_file_name(name: &str) -> bool {
@@ -1087,18 +1076,6 @@ fn take_stock_combined_sample(files: &[SourceFile], nodes: &mut Vec<Node>) -> Op
         && roles(broker) == (Mode::KRaft, true, false)
         && roles(controller) == (Mode::KRaft, false, true);
     stock.then(|| nodes.remove(server))
-}
-
-/// What names the cluster a node belongs to: its ZooKeeper connection or its KRaft quorum.
-pub(super) fn cluster_identity(file: &SourceFile) -> Option<String> {
-    [
-        "zookeeper.connect",
-        "controller.quorum.voters",
-        "controller.quorum.bootstrap.servers",
-    ]
-    .iter()
-    .find_map(|key| file.properties.get(key))
-    .map(|entry| format!("{}={}", entry.key, entry.value.trim()))
 }
 
 /// Groups single-node directories that differ in one path component and name the same quorum.

@@ -137,19 +137,6 @@ impl Share {
     }
 }
 
-impl super::Cluster {
-    /// Why the cluster's overlays are no nodes, in words.
-    pub fn overlay_reason(&self) -> &'static str {
-        if self.nodes.is_empty() {
-            "no node.id, broker.id, process.roles or zookeeper.connect, and no listeners or log \
-             directories: settings merged into nodes elsewhere"
-        } else {
-            "no node.id, broker.id, process.roles or zookeeper.connect: settings merged into the \
-             nodes beside it"
-        }
-    }
-}
-
 /// Keys that say where a node listens or keeps its data.
 const PLACE_KEYS: &[&str] = &["listeners", "advertised.listeners", "log.dirs", "log.dir"];
 

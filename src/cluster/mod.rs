@@ -3,6 +3,7 @@
 
 pub mod address;
 mod component;
+pub mod component_topics;
 mod discover;
 pub mod endpoints;
 pub mod exposure;
@@ -10,51 +11,24 @@ pub mod facts;
 pub mod host;
 pub mod listeners;
 mod membership;
+mod node;
 pub mod protocol_version;
 pub mod quorum;
 pub mod setting;
 pub mod storage;
+mod target;
 pub mod topology;
 pub mod version;
 
-pub(crate) use discover::NODE_KEYS;
 pub use discover::{
     Buffer, Declared, Discovered, DiscoveryError, discover, discover_buffer, discover_changed,
     discover_declared, discover_declared_in_batches, discover_in_memory, node_files_under,
 };
 pub use membership::{Gathered, Membership, SetApart, Share};
-pub use version::{ChosenBy, Target};
+pub use node::{Effective, Mode, Node, Roles};
+pub use target::{ChosenBy, Target};
 
-use crate::catalog::{self, KafkaVersion};
-use crate::properties::Entry;
 use crate::source::SourceFile;
-
-/// How a node finds its metadata.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    /// `zookeeper.connect` is set (Kafka 3.9 and older).
-    ZooKeeper,
-    /// `process.roles` is set.
-    KRaft,
-    /// Neither: a partial or templated file.
-    Unknown,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Roles {
-    pub broker: bool,
-    pub controller: bool,
-}
-
-/// One broker or controller: a file of the cluster. An overlay (see [`Cluster::overlays`]) is
-/// read the same way, but is no node.
-#[derive(Debug, Clone)]
-pub struct Node {
-    /// Index of the node's file in the checked files.
-    pub file: usize,
-    pub mode: Mode,
-    pub roles: Roles,
-}
 
 /// A set of node files that run together.
 #[derive(Debug, Clone)]
@@ -84,39 +58,18 @@ pub struct Cluster {
     pub membership: Membership,
 }
 
-/// The value Kafka uses for a key on a node: from the file, or Kafka's default.
-#[derive(Debug, Clone, Copy)]
-pub enum Effective<'a> {
-    Set(&'a Entry),
-    Default(&'static str),
-}
-
-impl<'a> Effective<'a> {
-    pub fn value(&self) -> &'a str {
-        match self {
-            Effective::Set(entry) => entry.value.as_str(),
-            Effective::Default(value) => value,
-        }
-    }
-
-    pub fn entry(&self) -> Option<&'a Entry> {
-        match self {
-            Effective::Set(entry) => Some(entry),
-            Effective::Default(_) => None,
-        }
-    }
-
-    /// The value as Kafka parses an INT/SHORT/LONG key: trimmed, decimal.
-    pub fn as_int(&self) -> Option<i64> {
-        catalog::value::parse_java_integer(
-            catalog::value::java_trim(self.value()),
-            i64::MIN,
-            i64::MAX,
-        )
-    }
-}
-
 impl Cluster {
+    /// Why the cluster's overlays are no nodes, in words.
+    pub fn overlay_reason(&self) -> &'static str {
+        if self.nodes.is_empty() {
+            "no node.id, broker.id, process.roles or zookeeper.connect, and no listeners or log \
+             directories: settings merged into nodes elsewhere"
+        } else {
+            "no node.id, broker.id, process.roles or zookeeper.connect: settings merged into the \
+             nodes beside it"
+        }
+    }
+
     /// The cluster with its nodes and overlays read again from `files` (the same files, their
     /// bytes changed by fixes, which never change what makes a file a node, an overlay or a
     /// member), its release chosen again.
@@ -175,7 +128,7 @@ impl Cluster {
         let Some(quorum) = self
             .nodes
             .first()
-            .and_then(|node| discover::cluster_identity(&files[node.file]))
+            .and_then(|node| node::cluster_identity(&files[node.file]))
         else {
             return false;
         };
@@ -184,7 +137,7 @@ impl Cluster {
                 && apart
                     .files
                     .first()
-                    .and_then(|file| discover::cluster_identity(&files[*file]))
+                    .and_then(|file| node::cluster_identity(&files[*file]))
                     .is_some_and(|other| other == quorum)
         })
     }
@@ -243,74 +196,5 @@ impl Cluster {
                 > 1
         });
         !(templated || other_voters || ensemble)
-    }
-}
-
-impl Node {
-    /// Classifies a parsed file as a node.
-    pub fn new(file: usize, source: &SourceFile) -> Node {
-        let properties = &source.properties;
-        let (mode, roles) = match properties.get("process.roles") {
-            Some(entry) => {
-                let roles = entry.value.split(',').map(str::trim);
-                let mut parsed = Roles::default();
-                for role in roles {
-                    match role {
-                        "broker" => parsed.broker = true,
-                        "controller" => parsed.controller = true,
-                        _ => {}
-                    }
-                }
-                (Mode::KRaft, parsed)
-            }
-            None if properties.get("zookeeper.connect").is_some() => (
-                Mode::ZooKeeper,
-                Roles {
-                    broker: true,
-                    controller: false,
-                },
-            ),
-            None => (
-                Mode::Unknown,
-                Roles {
-                    broker: true,
-                    controller: false,
-                },
-            ),
-        };
-        Node { file, mode, roles }
-    }
-
-    /// The file's entry for `key`, the last one if repeated.
-    pub fn entry<'a>(&self, files: &'a [SourceFile], key: &str) -> Option<&'a Entry> {
-        files[self.file].properties.get(key)
-    }
-
-    /// The value Kafka `version` will use for `key` on this node.
-    pub fn effective<'a>(
-        &self,
-        files: &'a [SourceFile],
-        key: &str,
-        version: KafkaVersion,
-    ) -> Option<Effective<'a>> {
-        match self.entry(files, key) {
-            Some(entry) => Some(Effective::Set(entry)),
-            None => catalog::default_value(key, version).map(Effective::Default),
-        }
-    }
-
-    /// A file of settings without a mode (`process.roles`, `zookeeper.connect`) or an id
-    /// (`node.id`, `broker.id`): what makes a node one node comes from elsewhere (a file it is
-    /// merged into, a template's environment), so checks of a whole node's configuration do not
-    /// apply to it. Beside real nodes, or saying nothing of where it listens and keeps its
-    /// data, it is an overlay, not a node at all (see [`Cluster::overlays`]).
-    pub fn is_fragment(&self, files: &[SourceFile]) -> bool {
-        self.mode == Mode::Unknown && self.id_entry(files).is_none()
-    }
-
-    /// `node.id`, or `broker.id` for ZooKeeper-mode brokers; the entry that sets it.
-    pub fn id_entry<'a>(&self, files: &'a [SourceFile]) -> Option<&'a Entry> {
-        self.entry(files, "node.id")
-            .or_else(|| self.entry(files, "broker.id"))
     }
 }

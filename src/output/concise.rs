@@ -3,7 +3,7 @@
 //! Nothing else: the summary line is for people and goes to stderr (see `main.rs`).
 
 use super::{printable, region};
-use crate::Report;
+use crate::report::Report;
 
 pub fn concise(report: &Report) -> String {
     let mut out = String::new();

@@ -8,17 +8,10 @@ use miette::{
     NamedSource, SourceCode, SourceSpan, SpanContents,
 };
 
-use crate::Report;
 use crate::cluster::{Cluster, Share};
 use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::report::{FullStyle, Report};
 use crate::source::DisplayText;
-
-/// How the report is drawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FullStyle {
-    pub color: bool,
-    pub width: usize,
-}
 
 /// One miette diagnostic: a finding's labels in one file; labels in other files become
 /// related diagnostics, each with its own snippet.

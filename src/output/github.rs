@@ -10,8 +10,8 @@
 //! line: the toolkit says they cannot be sent otherwise, and the runner drops them.
 
 use super::{Region, printable, region};
-use crate::Report;
 use crate::diagnostic::{Label, Severity};
+use crate::report::Report;
 
 /// A property value: `%`, CR, LF, `:` and `,` percent-encoded.
 fn escape_property(text: &str) -> String {

@@ -3,10 +3,10 @@
 use serde::Serialize;
 
 use super::printable;
-use crate::Report;
 use crate::catalog;
 use crate::cluster::ChosenBy;
 use crate::diagnostic::{Label, NodeKind, Severity, Subject};
+use crate::report::Report;
 
 #[derive(Serialize)]
 struct Document<'a> {

@@ -6,14 +6,15 @@ mod github;
 mod json;
 mod sarif;
 
+pub use crate::report::FullStyle;
 pub use concise::concise;
-pub use full::{FullStyle, draw_each, full, summary};
+pub use full::{draw_each, full, summary};
 pub use github::github;
 pub use json::json;
 pub use sarif::sarif;
 
-use crate::Report;
 use crate::diagnostic::Label;
+use crate::report::Report;
 
 /// Messages quote values from the files: their control characters (and bidirectional
 /// overrides, see [`crate::source::shown_escaped`]) are shown escaped (`\u{1b}`), never sent

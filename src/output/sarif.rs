@@ -11,8 +11,8 @@ use std::path::{Component, Path};
 use serde_json::{Value, json};
 
 use super::{Region, printable, region};
-use crate::Report;
 use crate::diagnostic::{Diagnostic, Fix, Label, Severity, rule_url};
+use crate::report::Report;
 use crate::rules::RULES;
 
 const SCHEMA: &str =

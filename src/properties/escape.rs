@@ -5,7 +5,7 @@ use nom::bytes::complete::{tag, take_while_m_n};
 use nom::combinator::map_res;
 use nom::sequence::preceded;
 
-use super::ParseError;
+use super::bytes::Span;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum EscapeError {
@@ -13,6 +13,15 @@ pub enum EscapeError {
     /// `IllegalArgumentException: Malformed \uxxxx encoding.` and Kafka does not start.
     #[error("malformed \\uxxxx escape: `\\u` must be followed by exactly four hex digits")]
     MalformedUnicode,
+}
+
+/// Why `Properties.load` would throw on this file; Kafka then refuses to start.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{error}")]
+pub struct ParseError {
+    pub error: EscapeError,
+    /// The bytes of the offending escape sequence.
+    pub span: Span,
 }
 
 fn unicode_escape(input: &[u8]) -> nom::IResult<&[u8], u16> {

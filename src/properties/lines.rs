@@ -5,7 +5,7 @@ use nom::branch::alt;
 use nom::bytes::complete::{tag, take_till};
 use nom::combinator::eof;
 
-use super::{Span, is_whitespace};
+use super::bytes::{Span, is_whitespace};
 
 /// A logical line: the characters `Properties` sees after joining continued lines,
 /// each with the byte offset it came from.

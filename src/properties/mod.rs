@@ -5,15 +5,13 @@
 //! values are decoded that way here too. Unlike `Properties`, every entry keeps the byte spans
 //! of its key and value in the original file, and duplicate keys are all kept (the last wins).
 
+mod bytes;
 mod escape;
 mod lines;
 
-use std::ops::Range;
-
-pub use escape::EscapeError;
-
-/// A byte range in the original file.
-pub type Span = Range<usize>;
+pub use bytes::Span;
+pub(crate) use bytes::is_whitespace;
+pub use escape::{EscapeError, ParseError};
 
 /// One `key=value` pair as Kafka sees it, with where it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,15 +63,6 @@ impl Eq for KeyIndex {}
 
 /// Below this many entries a scan is as quick as a hash.
 const INDEXED_FROM: usize = 32;
-
-/// Why `Properties.load` would throw on this file; Kafka then refuses to start.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{error}")]
-pub struct ParseError {
-    pub error: EscapeError,
-    /// The bytes of the offending escape sequence.
-    pub span: Span,
-}
 
 impl PropertiesFile {
     /// The entry that Kafka uses for `key`: the last one in the file.
@@ -188,11 +177,6 @@ fn split_entry(bytes: &[u8], line: &lines::LogicalLine) -> (Entry, Option<ParseE
         utf8_mismatch,
     };
     (entry, key_error.or(value_error))
-}
-
-/// Whitespace for `Properties`: space, tab and form feed, nothing else.
-pub(crate) fn is_whitespace(c: u8) -> bool {
-    c == b' ' || c == b'\t' || c == b'\x0c'
 }
 
 fn has_utf8_sequence(raw: &[u8]) -> bool {

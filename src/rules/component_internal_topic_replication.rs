@@ -4,8 +4,8 @@
 
 use super::support::{brokers, entry_label, value_label};
 use super::{Context, FixAvailability, Group, Rule, Verified};
+use crate::cluster::component_topics::{WhenTooFew, topic_factors};
 use crate::cluster::{Cluster, Effective, Mode};
-use crate::components::topics::{WhenTooFew, topic_factors};
 use crate::diagnostic::{ComponentRef, Diagnostic, Label, Severity};
 
 pub const RULE: Rule = Rule {

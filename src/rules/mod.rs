@@ -33,6 +33,7 @@ mod quorum_membership;
 mod quorum_size;
 mod refusal;
 mod removed_key;
+mod rule;
 mod shared_advertised_address;
 mod shared_log_dir;
 mod strimzi_forbidden_key;
@@ -43,179 +44,10 @@ pub(crate) mod unused_suppression;
 mod utf8_in_latin1_file;
 mod zookeeper_migration_consistency;
 
-use crate::catalog::KafkaVersion;
+pub use rule::{Context, FixAvailability, Folders, Group, Rule, Verified};
+
 use crate::cluster::Cluster;
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::source::SourceFile;
-
-/// What every rule sees besides the cluster.
-pub struct Context<'a> {
-    pub files: &'a [SourceFile],
-    /// `strict = true` in `kafkalint.toml`: rules that only strict mode runs run.
-    pub strict: bool,
-    /// What is known of the folders of every file read (not only this cluster's).
-    pub folders: &'a Folders,
-    /// What Kafka reads of each node (roles, listeners): worked out once per cluster.
-    pub facts: &'a crate::cluster::facts::Facts<'a>,
-    /// Which nodes of the cluster share a machine, and why: worked out once per cluster.
-    pub hosts: &'a crate::cluster::host::Hosts,
-}
-
-/// The folders of every file read, found once per run: rules run once per cluster, and a scan
-/// of every file for each node would make a tree of many clusters quadratic.
-#[derive(Debug, Default)]
-pub struct Folders {
-    /// Per file: the index of its folder in `members`.
-    folder_of: Vec<usize>,
-    /// Per folder: its files, in file order.
-    members: Vec<Vec<usize>>,
-    /// Per folder: whether a node file of it sets `zookeeper.metadata.migration.enable=true`.
-    migrating: Vec<bool>,
-}
-
-impl Folders {
-    pub fn new(files: &[SourceFile]) -> Folders {
-        use std::collections::HashMap;
-        use std::path::Path;
-        let mut index_of: HashMap<Option<&Path>, usize> = HashMap::new();
-        let mut folders = Folders::default();
-        for (index, file) in files.iter().enumerate() {
-            let folder = *index_of
-                .entry(Path::new(&file.path).parent())
-                .or_insert_with(|| {
-                    folders.members.push(Vec::new());
-                    folders.migrating.push(false);
-                    folders.members.len() - 1
-                });
-            folders.folder_of.push(folder);
-            folders.members[folder].push(index);
-            folders.migrating[folder] |= file.parse_error.is_none()
-                && crate::cluster::topology::migrating(
-                    files,
-                    &crate::cluster::Node::new(index, file),
-                );
-        }
-        folders
-    }
-
-    /// The files of `file`'s folder (`file` included), in file order.
-    pub fn beside(&self, file: usize) -> &[usize] {
-        self.folder_of
-            .get(file)
-            .map_or(&[], |folder| &self.members[*folder])
-    }
-
-    /// Whether a node file of `file`'s folder sets `zookeeper.metadata.migration.enable=true`.
-    pub fn migration_in_folder(&self, file: usize) -> bool {
-        self.folder_of
-            .get(file)
-            .is_some_and(|folder| self.migrating[*folder])
-    }
-}
-
-pub struct Rule {
-    /// Stable kebab-case name, also the doc's file name `rules/<name>.md`.
-    pub name: &'static str,
-    /// The most severe level the rule reports at.
-    pub severity: Severity,
-    /// What kind of trouble it reports.
-    pub group: Group,
-    /// Whether its findings carry a fix, and how safe that fix is.
-    pub fix: FixAvailability,
-    /// The Kafka releases its behaviour is verified for.
-    pub verified: Verified,
-    /// One line for listings.
-    pub summary: &'static str,
-    pub check: fn(&Cluster, &Context) -> Vec<Diagnostic>,
-}
-
-/// What kind of trouble a rule reports, as oxc's categories and clippy's groups sort lints.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Group {
-    /// Kafka refuses to start with the configuration (it exits while reading it).
-    StartupRefusal,
-    /// The cluster runs, but loses availability or acknowledged data when a node fails, or
-    /// cannot serve some clients at all.
-    Availability,
-    /// Nodes of one cluster that contradict each other (an id, an address, a directory, a
-    /// value that must be the same or unique).
-    Consistency,
-    /// Credentials or traffic exposed to whoever can read the file or reach the port.
-    Exposure,
-    /// Lines that do nothing or not what they say: unknown, removed, repeated or ignored keys.
-    Hygiene,
-    /// Runs only with `strict = true` in `kafkalint.toml`.
-    Strict,
-}
-
-impl Group {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Group::StartupRefusal => "startup-refusal",
-            Group::Availability => "availability",
-            Group::Consistency => "consistency",
-            Group::Exposure => "exposure",
-            Group::Hygiene => "hygiene",
-            Group::Strict => "strict",
-        }
-    }
-}
-
-/// Whether a rule's findings carry a fix (`--fix`) and how far it can be trusted, as ruff's
-/// `FixAvailability` and clippy's `Applicability` mark them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FixAvailability {
-    /// No finding of the rule carries a fix.
-    None,
-    /// The fix changes nothing Kafka does beyond what the finding says (a repeated line that
-    /// Kafka reads the same removed).
-    Safe,
-    /// The fix changes how the cluster behaves beyond the line it edits (a replication factor
-    /// or minimum ISR new topics get), which people should review.
-    Unsafe,
-}
-
-impl FixAvailability {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FixAvailability::None => "none",
-            FixAvailability::Safe => "safe",
-            FixAvailability::Unsafe => "unsafe",
-        }
-    }
-}
-
-/// The Kafka releases a rule's behaviour is verified for, and how.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verified {
-    /// Its start-up verdicts are checked against `KafkaConfig` of these releases' own jars
-    /// (`tests/oracle.rs` asserts the agreement).
-    Oracle(&'static [KafkaVersion]),
-    /// Read from Kafka's source and documentation, and the catalogue dumped from each release's
-    /// jars, for every release from the first to the last.
-    Releases(KafkaVersion, KafkaVersion),
-}
-
-impl Verified {
-    /// Every release of the catalogue: a rule that does not depend on the release.
-    pub const CATALOGUE: Verified =
-        Verified::Releases(KafkaVersion::new(2, 8), KafkaVersion::new(4, 4));
-    /// The releases `tests/oracle.rs` asserts agreement with.
-    pub const ORACLE: Verified =
-        Verified::Oracle(&[KafkaVersion::new(3, 9), KafkaVersion::new(4, 4)]);
-}
-
-impl std::fmt::Display for Verified {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Verified::Oracle(releases) => {
-                let shown: Vec<String> = releases.iter().map(ToString::to_string).collect();
-                write!(f, "Kafka {} (start-up oracle)", support::and_list(&shown))
-            }
-            Verified::Releases(first, last) => write!(f, "Kafka {first} to {last}"),
-        }
-    }
-}
+use crate::diagnostic::Diagnostic;
 
 /// Every rule, in the order they are documented.
 pub const RULES: &[Rule] = &[
@@ -260,13 +92,16 @@ pub const RULES: &[Rule] = &[
     unused_suppression::RULE,
 ];
 
-impl Rule {
-    /// A finding of this rule at its severity; the `with_*` methods of [`Diagnostic`] add the
-    /// rest.
-    pub fn finding(&self, message: impl Into<String>) -> Diagnostic {
-        Diagnostic::new(self.name, self.severity, message)
+/// The name of every rule, in registry order: what `kafkalint.toml` may name.
+pub const NAMES: &[&str] = &{
+    let mut names = [""; RULES.len()];
+    let mut index = 0;
+    while index < RULES.len() {
+        names[index] = RULES[index].name;
+        index += 1;
     }
-}
+    names
+};
 
 pub fn find(name: &str) -> Option<&'static Rule> {
     RULES.iter().find(|rule| rule.name == name)

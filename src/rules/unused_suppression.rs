@@ -5,8 +5,8 @@
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::directive::Scope;
 use crate::properties::Span;
-use crate::suppress::Scope;
 
 pub const RULE: Rule = Rule {
     name: "unused-suppression",

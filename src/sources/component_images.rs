@@ -4,7 +4,7 @@
 //! conventions were not read from its source is not read at all.
 
 use super::images::{Origin, Setting, Var, convert_key, repository};
-use crate::components::ComponentKind;
+use crate::catalog::ComponentKind;
 
 /// A component image whose environment conventions kafkalint knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,131 +7,18 @@ pub mod component_images;
 pub mod compose;
 pub mod images;
 mod redact;
+mod spec;
 pub mod strimzi;
 pub mod yaml;
 
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::components::ComponentKind;
 use crate::diagnostic::{Diagnostic, Edit as FileEdit};
 use crate::properties::{Entry, PropertiesFile, Span};
 use crate::source::{SharedBytes, SourceFile};
-pub use yaml::Style;
-
-/// How a fix may replace a value: the style of the scalar it is written in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Edit {
-    pub style: Style,
-}
-
-/// A setting a node gets, with the YAML bytes it comes from.
-#[derive(Debug, Clone)]
-pub struct YamlEntry {
-    pub key: String,
-    pub value: String,
-    pub key_span: Span,
-    pub value_span: Span,
-    /// `Some` when the value is written exactly, on one line, and may be replaced in place.
-    pub edit: Option<Edit>,
-}
-
-/// A compose service of another component: what it runs, and how its image names settings.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ComponentService {
-    pub kind: ComponentKind,
-    /// The `image:` scalar, where settings the image writes by itself are placed.
-    pub image_span: Span,
-    /// The prefix of the variables the image turns into settings (`CONNECT_`).
-    pub env_prefix: &'static str,
-}
-
-impl ComponentService {
-    /// The variable that sets `key` (`config.storage.replication.factor` ->
-    /// `CONNECT_CONFIG_STORAGE_REPLICATION_FACTOR`); for keys of dotted lower-case words, which
-    /// every image reads back as the key.
-    pub fn variable(&self, key: &str) -> String {
-        format!(
-            "{}{}",
-            self.env_prefix,
-            key.replace('.', "_").to_ascii_uppercase()
-        )
-    }
-}
-
-/// The `image:` of a compose broker service whose tag names the Kafka release it runs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ImageTag {
-    /// The image reference as Compose resolves it (`wurstmeister/kafka:2.13-2.8.1`).
-    pub reference: String,
-    /// The `image:` scalar.
-    pub span: Span,
-    /// The release line the tag names, whether or not the catalogue covers it.
-    pub release: crate::catalog::KafkaVersion,
-}
-
-/// A key Strimzi ignores in `spec.kafka.config`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Forbidden {
-    pub key: String,
-    pub key_span: Span,
-    /// The forbidden prefix it falls under.
-    pub prefix: &'static str,
-}
-
-/// What runs a node (or component) read from YAML, as the file declares it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Runtime {
-    /// A container of a compose service (one per replica), with a network and files of its own
-    /// unless `network_mode: host` puts it on the network of the machine it runs on.
-    Container { image: String, host_network: bool },
-    /// A pod Strimzi runs for one node of a node pool (`None`: of the `Kafka` resource's own
-    /// replicas).
-    Pod { pool: Option<String> },
-}
-
-/// One node as a reader found it.
-#[derive(Debug, Clone)]
-pub struct NodeSpec {
-    /// Names the node among those of its file, to find it again after a fix.
-    pub id: String,
-    /// How messages name it: ``service `kafka-1` ``, ``Kafka `my-cluster`, pool `brokers` ``.
-    pub label: String,
-    pub entries: Vec<YamlEntry>,
-    /// False when how many such nodes run is unknown (`deploy.mode: global`).
-    pub count_known: bool,
-    pub image: Option<images::Image>,
-    /// `Some` when the image's tag says which Kafka release the node runs.
-    pub image_tag: Option<ImageTag>,
-    /// `Some` for a service of another component (Connect, Schema Registry), which joins the
-    /// cluster as a component rather than a node.
-    pub component: Option<ComponentService>,
-    pub forbidden: Vec<Forbidden>,
-    pub runtime: Runtime,
-}
-
-/// What a [`SourceFile`] read from YAML stands for.
-#[derive(Debug, Clone)]
-pub struct YamlView {
-    pub id: String,
-    pub label: String,
-    /// Value spans a fix may replace, with their style.
-    pub editable: Vec<(Span, Style)>,
-    /// Every secret-looking value of the whole file, whichever service or resource holds it
-    /// (shared by the file's nodes).
-    pub secrets: Arc<[Span]>,
-    pub count_known: bool,
-    /// `Some` when the YAML stands for a component of the cluster, not a node: which one. A
-    /// YAML service is a component by its image, never by its keys.
-    pub component: Option<ComponentService>,
-    pub forbidden: Vec<Forbidden>,
-    /// `Some` when the service's image tag says which Kafka release it runs.
-    pub image_tag: Option<ImageTag>,
-    /// The node pools of the folder (kept to read the file again after a fix; shared).
-    pub pools: Arc<[strimzi::Pool]>,
-    /// The container or pod that runs it.
-    pub runtime: Runtime,
-}
+pub use crate::yaml_view::{ComponentService, Forbidden, ImageTag, Runtime, Style, YamlView};
+pub use spec::{Edit, NodeSpec, YamlEntry};
 
 /// The clusters, notes and errors of reading YAML files.
 #[derive(Debug, Default)]
@@ -402,6 +289,17 @@ pub fn dedupe(files: &[SourceFile], diagnostics: &mut Vec<Diagnostic>) {
             && later.rule == earlier.rule
             && later.message == earlier.message
     });
+}
+
+impl SourceFile {
+    /// The same file read again from other bytes (after a fix), as it was read: a YAML node
+    /// by its reader (here, above `source`, which knows no reader).
+    pub fn with_bytes(&self, bytes: Vec<u8>) -> SourceFile {
+        match &self.yaml {
+            None => SourceFile::new(self.path.clone(), bytes),
+            Some(view) => reread(&self.path, bytes, view),
+        }
+    }
 }
 
 /// The node `view` of `path` read again from `bytes` (after a fix). A node the bytes no longer

@@ -4,6 +4,7 @@
 
 use super::yaml::Node;
 use super::{Edit, Forbidden, NodeSpec, YamlEntry};
+pub use crate::yaml_view::Pool;
 
 /// Keys Strimzi does not let `spec.kafka.config` set: it manages them itself and ignores them
 /// there, with a warning in the resource's status. Strimzi matches them as key prefixes, the
@@ -78,16 +79,6 @@ const MANAGED: &[&str] = &[
 ];
 const MANAGED_KRAFT: &[&str] = &["controller.listener.names", "controller.quorum.voters"];
 const MANAGED_ZOOKEEPER: &[&str] = &["zookeeper.connect"];
-
-/// A `KafkaNodePool`: the Kafka cluster it belongs to, its name, size and roles.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Pool {
-    pub cluster: String,
-    pub name: String,
-    pub replicas: Option<usize>,
-    pub broker: bool,
-    pub controller: bool,
-}
 
 fn is_strimzi(document: &Node, kind: &str) -> bool {
     document

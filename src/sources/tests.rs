@@ -108,32 +108,6 @@ fn strimzi_config_and_pools() {
     );
 }
 
-#[test]
-fn a_compose_fix_round_trip() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("docker-compose.yml");
-    std::fs::copy(
-        "fixtures/internal-topic-replication/bad-compose/docker-compose.yml",
-        &path,
-    )
-    .unwrap();
-    let options = crate::Options::default();
-    let report = crate::check(std::slice::from_ref(&path), &options).unwrap();
-    let fixed = crate::fix::fix(report, &options).unwrap();
-    assert_eq!(fixed.changes.len(), 1, "one file written once");
-    crate::fix::write(&fixed.changes).unwrap();
-    let text = std::fs::read_to_string(&path).unwrap();
-    assert_eq!(text.matches("REPLICATION_FACTOR: 3").count(), 2);
-    assert_eq!(text.matches("REPLICATION_FACTOR=3").count(), 1);
-    let again = crate::check(std::slice::from_ref(&path), &options).unwrap();
-    assert!(
-        again
-            .diagnostics
-            .iter()
-            .all(|d| d.rule != "internal-topic-replication")
-    );
-}
-
 const CONNECT_BESIDE_A_BROKER: &str = "services:\n  kafka:\n    image: confluentinc/cp-kafka:7.5.0\n    environment:\n      KAFKA_ADVERTISED_LISTENERS: PLAINTEXT://kafka:9092\n  connect:\n    image: confluentinc/cp-kafka-connect:7.5.0\n    environment:\n      - CONNECT_BOOTSTRAP_SERVERS=kafka:9092\n      - CONNECT_CONFIG_STORAGE_REPLICATION_FACTOR=1\n      - CONNECT_SASL_JAAS_CONFIG=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"c\" password=\"c0nnect\";\n      - CONNECT_PRODUCER_SSL_KEY_PASSWORD=k3y\n";
 
 #[test]

@@ -15,16 +15,7 @@ use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
 use crate::properties::Span;
-
-/// How a scalar is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Style {
-    Plain,
-    SingleQuoted,
-    DoubleQuoted,
-    /// `|` or `>`.
-    Block,
-}
+pub use crate::yaml_view::Style;
 
 #[derive(Debug, Clone)]
 pub struct Scalar {

@@ -346,7 +346,7 @@ pub fn path_by_number(number: u8, index: usize) -> String {
 /// A config file for the in-memory check, when `text` is one.
 pub fn config_from(text: &[u8]) -> Option<Config> {
     let text = std::str::from_utf8(text).ok()?;
-    Config::parse("kafkalint.toml", ".".into(), text).ok()
+    Config::parse("kafkalint.toml", ".".into(), text, kafkalint::rules::NAMES).ok()
 }
 
 /// In-memory files, a config file and the options of one check.

@@ -3,45 +3,22 @@
 //! on the cluster, with a replication factor from its own file, so their files are read with the
 //! brokers of their cluster (see [`classify`] and `Cluster::components`).
 
-pub mod topics;
-
+pub use crate::catalog::ComponentKind;
 use crate::properties::PropertiesFile;
 use crate::source::SourceFile;
 
-/// What a component file configures.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum ComponentKind {
-    /// A Kafka Connect worker in distributed mode (`connect-distributed.sh`).
-    ConnectDistributed,
-    /// A MirrorMaker 2 driver (`connect-mirror-maker.sh`).
-    MirrorMaker,
-    /// A Kafka Streams application.
-    Streams,
-    /// Confluent Schema Registry.
-    SchemaRegistry,
-}
-
-impl ComponentKind {
-    /// How messages name it.
-    pub fn name(self) -> &'static str {
-        match self {
-            ComponentKind::ConnectDistributed => "Kafka Connect worker",
-            ComponentKind::MirrorMaker => "MirrorMaker 2",
-            ComponentKind::Streams => "Kafka Streams application",
-            ComponentKind::SchemaRegistry => "Schema Registry",
-        }
-    }
-
-    /// A stable identifier, for JSON.
-    pub fn id(self) -> &'static str {
-        match self {
-            ComponentKind::ConnectDistributed => "connect-distributed",
-            ComponentKind::MirrorMaker => "mirror-maker",
-            ComponentKind::Streams => "streams",
-            ComponentKind::SchemaRegistry => "schema-registry",
-        }
-    }
-}
+/// Keys only a broker or controller file sets.
+pub const NODE_KEYS: &[&str] = &[
+    "process.roles",
+    "node.id",
+    "broker.id",
+    "zookeeper.connect",
+    "controller.quorum.voters",
+    "controller.quorum.bootstrap.servers",
+    "log.dirs",
+    "log.dir",
+    "offsets.topic.replication.factor",
+];
 
 /// A component file of a cluster.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,7 +53,7 @@ pub fn classify(file: &SourceFile) -> Option<ComponentKind> {
 
 fn classify_properties(properties: &PropertiesFile) -> Option<ComponentKind> {
     let has = |key: &str| properties.get(key).is_some();
-    if crate::cluster::NODE_KEYS.iter().any(|key| has(key)) {
+    if NODE_KEYS.iter().any(|key| has(key)) {
         return None;
     }
     if mirror_maker_aliases(properties).is_some() {

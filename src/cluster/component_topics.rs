@@ -2,9 +2,9 @@
 //! asks for: the file's value (under the prefixes the component reads) or the default of the
 //! component's `ConfigDef` in the release checked (dumped from the real jars, see `catalog/`).
 
-use super::{Component, ComponentKind, mirror_maker_aliases};
-use crate::catalog::KafkaVersion;
-use crate::cluster::{Cluster, Effective};
+use super::{Cluster, Effective};
+use crate::catalog::{ComponentKind, KafkaVersion};
+use crate::components::{Component, mirror_maker_aliases};
 use crate::properties::PropertiesFile;
 use crate::source::SourceFile;
 

@@ -1,0 +1,195 @@
+//! The checks a caller runs: paths, paths within their clusters, an editor's buffer, files in
+//! memory. Each finds the config files, discovers the clusters, and makes the report.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::cluster::{self, DiscoveryError};
+use crate::config::{self, Config, ConfigError};
+use crate::report::{self, Options, Report, Retain};
+use crate::{output, parallel, rules};
+
+/// Why a check could not run: a file that cannot be read as a node file, or a bad config file.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Discovery(#[from] DiscoveryError),
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+}
+
+/// Reads the files under `paths`, groups them into clusters and runs every rule. Each path is
+/// checked with its config file (see [`config_groups`]); the reports are merged into one.
+pub fn check(paths: &[PathBuf], options: &Options) -> Result<Report, Error> {
+    let mut reports = Vec::new();
+    for (config, paths) in config_groups(paths, options)? {
+        let declared = declared_clusters(config.as_ref())?;
+        let config = config.map(Arc::new);
+        let mut parts = Vec::new();
+        let mut finished = |batch: Vec<cluster::Discovered>| {
+            parts.extend(parallel::map_owned(batch, |mut part| {
+                attach(&mut part, config.clone());
+                let mut report = report::run(part, options, None);
+                keep_for_output(&mut report, options.retain);
+                report
+            }));
+        };
+        let mut found = cluster::discover_declared_in_batches(
+            &paths,
+            options.brokers,
+            &declared,
+            (options.retain != Retain::All).then_some(&mut finished as &mut dyn FnMut(_)),
+        )?;
+        attach(&mut found, config);
+        let mut report = report::run(found, options, None);
+        keep_for_output(&mut report, options.retain);
+        parts.push(report);
+        let mut merged = Report::merge(parts);
+        // As one discovery would have listed them.
+        merged.clusters.sort_by(|a, b| a.name.cmp(&b.name));
+        reports.push(merged);
+    }
+    Ok(Report::merge(reports))
+}
+
+/// `check --with-cluster`: each of `changed` checked within its whole cluster (see
+/// [`cluster::discover_changed`]); only findings that label a changed file are reported.
+pub fn check_with_cluster(changed: &[PathBuf], options: &Options) -> Result<Report, Error> {
+    let mut reports = Vec::new();
+    for (config, changed) in config_groups(changed, options)? {
+        let declared = declared_clusters(config.as_ref())?;
+        let (mut found, only) = cluster::discover_changed(&changed, options.brokers, &declared)?;
+        attach(&mut found, config.map(Arc::new));
+        reports.push(report::run(found, options, Some(&only)));
+    }
+    Ok(Report::merge(reports))
+}
+
+/// Paths checked with one config file (or none).
+pub type ConfigGroup = (Option<Config>, Vec<PathBuf>);
+
+/// The paths grouped by the config file that applies to them, in the order they were named:
+/// `--config` for all of them, else each path's nearest `kafkalint.toml` (or none).
+pub fn config_groups(paths: &[PathBuf], options: &Options) -> Result<Vec<ConfigGroup>, Error> {
+    if let Some(path) = &options.config {
+        return Ok(vec![(
+            Some(Config::load(path, rules::NAMES)?),
+            paths.to_vec(),
+        )]);
+    }
+    let mut groups: Vec<(Option<PathBuf>, Vec<PathBuf>)> = Vec::new();
+    for path in paths {
+        let found = config::find(path);
+        let key = found.as_deref().map(config::absolute);
+        match groups
+            .iter_mut()
+            .find(|(other, _)| other.as_deref().map(config::absolute) == key)
+        {
+            Some((_, members)) => members.push(path.clone()),
+            None => groups.push((found, vec![path.clone()])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(found, paths)| {
+            Ok((
+                found.map(|p| Config::load(&p, rules::NAMES)).transpose()?,
+                paths,
+            ))
+        })
+        .collect()
+}
+
+/// The clusters `config` declares, with their files.
+fn declared_clusters(config: Option<&Config>) -> Result<Vec<cluster::Declared>, Error> {
+    let Some(config) = config.filter(|config| !config.clusters.is_empty()) else {
+        return Ok(Vec::new());
+    };
+    let walked = cluster::node_files_under(&config.dir)?;
+    let files = config.cluster_files(&walked)?;
+    Ok(config
+        .clusters
+        .iter()
+        .zip(files)
+        .map(|(declared, files)| cluster::Declared {
+            name: declared.name.clone(),
+            files,
+            brokers: declared.brokers,
+        })
+        .collect())
+}
+
+/// Checks an editor's unsaved buffer (`--stdin-filename PATH -`): `buffer.bytes` stand in for
+/// `buffer.path` within its folder's cluster (see [`cluster::discover_buffer`]). The other
+/// files are context: only findings that label the buffer are reported, those located in it
+/// and the consistency findings located in a sibling that also point at it (a fix may be to
+/// change the buffer). The summary counts every file read. The buffer's config file chooses
+/// the rules, severities and release; its `[[clusters]]` are not consulted.
+pub fn check_buffer(buffer: cluster::Buffer, options: &Options) -> Result<Report, Error> {
+    let config = match &options.config {
+        Some(path) => Some(Config::load(path, rules::NAMES)?),
+        None => config::find(buffer.path)
+            .map(|path| Config::load(&path, rules::NAMES))
+            .transpose()?,
+    };
+    let (mut found, index) = cluster::discover_buffer(buffer, options.brokers)?;
+    attach(&mut found, config.map(Arc::new));
+    Ok(report::run(found, options, Some(&[index])))
+}
+
+/// Checks files held in memory, `(path, bytes)`, as a walk that met them at those paths would
+/// (see [`cluster::discover_in_memory`]), every cluster with `config`. Nothing is read from
+/// disk: for fuzzing and property tests.
+pub fn check_in_memory(
+    files: Vec<(String, Vec<u8>)>,
+    config: Option<Config>,
+    options: &Options,
+) -> Report {
+    let mut found = cluster::discover_in_memory(files, options.brokers);
+    attach(&mut found, config.map(Arc::new));
+    report::run(found, options, None)
+}
+
+/// Every cluster found is checked with `config`.
+fn attach(found: &mut cluster::Discovered, config: Option<Arc<Config>>) {
+    for cluster in &mut found.clusters {
+        cluster.config = config.clone();
+    }
+}
+
+/// See [`Retain`]: files no finding points into keep only their path, the others what
+/// output shows of them.
+fn keep_for_output(report: &mut Report, retain: Retain) {
+    if retain != Retain::All {
+        // Only `--fix` reads them, and it keeps everything.
+        report.suppressed.edits = Vec::new();
+    }
+    match retain {
+        Retain::All => return,
+        Retain::Drawn(style) => report.drawn = Some((style, output::draw_each(report, style))),
+        Retain::Positions => {}
+    }
+    // Per file, the offsets output asks the line and column of (see `output`): where a
+    // label or an edit starts and ends, and the last byte it covers.
+    let mut shown: Vec<Option<Vec<usize>>> = vec![None; report.files.len()];
+    if retain == Retain::Positions {
+        for diagnostic in &report.diagnostics {
+            let edits = diagnostic.fix.iter().flat_map(|fix| &fix.edits);
+            let labels = diagnostic
+                .labels
+                .iter()
+                .map(|label| (label.file, &label.span));
+            for (file, span) in labels.chain(edits.map(|edit| (edit.file, &edit.span))) {
+                let end = span.end.max(span.start);
+                let offsets = shown[file].get_or_insert_with(Vec::new);
+                offsets.extend([span.start, end, span.end.max(1) - 1]);
+            }
+        }
+    }
+    for (file, shown) in report.files.iter_mut().zip(shown) {
+        match shown {
+            Some(offsets) => file.keep_positions_only(offsets),
+            None => file.keep_path_only(),
+        }
+    }
+}

@@ -1,0 +1,147 @@
+//! One node of a cluster: its file, mode and roles, and the value Kafka uses for a key on
+//! it. Below the cluster and the modules that read nodes (`setting`, `listeners`, `exposure`,
+//! `membership`), which the cluster uses in turn.
+
+use crate::catalog::{self, KafkaVersion};
+use crate::properties::Entry;
+use crate::source::SourceFile;
+
+/// How a node finds its metadata.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// `zookeeper.connect` is set (Kafka 3.9 and older).
+    ZooKeeper,
+    /// `process.roles` is set.
+    KRaft,
+    /// Neither: a partial or templated file.
+    Unknown,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Roles {
+    pub broker: bool,
+    pub controller: bool,
+}
+
+/// One broker or controller: a file of the cluster. An overlay (see [`super::Cluster::overlays`]) is
+/// read the same way, but is no node.
+#[derive(Debug, Clone)]
+pub struct Node {
+    /// Index of the node's file in the checked files.
+    pub file: usize,
+    pub mode: Mode,
+    pub roles: Roles,
+}
+
+/// The value Kafka uses for a key on a node: from the file, or Kafka's default.
+#[derive(Debug, Clone, Copy)]
+pub enum Effective<'a> {
+    Set(&'a Entry),
+    Default(&'static str),
+}
+
+impl<'a> Effective<'a> {
+    pub fn value(&self) -> &'a str {
+        match self {
+            Effective::Set(entry) => entry.value.as_str(),
+            Effective::Default(value) => value,
+        }
+    }
+
+    pub fn entry(&self) -> Option<&'a Entry> {
+        match self {
+            Effective::Set(entry) => Some(entry),
+            Effective::Default(_) => None,
+        }
+    }
+
+    /// The value as Kafka parses an INT/SHORT/LONG key: trimmed, decimal.
+    pub fn as_int(&self) -> Option<i64> {
+        catalog::value::parse_java_integer(
+            catalog::value::java_trim(self.value()),
+            i64::MIN,
+            i64::MAX,
+        )
+    }
+}
+
+impl Node {
+    /// Classifies a parsed file as a node.
+    pub fn new(file: usize, source: &SourceFile) -> Node {
+        let properties = &source.properties;
+        let (mode, roles) = match properties.get("process.roles") {
+            Some(entry) => {
+                let roles = entry.value.split(',').map(str::trim);
+                let mut parsed = Roles::default();
+                for role in roles {
+                    match role {
+                        "broker" => parsed.broker = true,
+                        "controller" => parsed.controller = true,
+                        _ => {}
+                    }
+                }
+                (Mode::KRaft, parsed)
+            }
+            None if properties.get("zookeeper.connect").is_some() => (
+                Mode::ZooKeeper,
+                Roles {
+                    broker: true,
+                    controller: false,
+                },
+            ),
+            None => (
+                Mode::Unknown,
+                Roles {
+                    broker: true,
+                    controller: false,
+                },
+            ),
+        };
+        Node { file, mode, roles }
+    }
+
+    /// The file's entry for `key`, the last one if repeated.
+    pub fn entry<'a>(&self, files: &'a [SourceFile], key: &str) -> Option<&'a Entry> {
+        files[self.file].properties.get(key)
+    }
+
+    /// The value Kafka `version` will use for `key` on this node.
+    pub fn effective<'a>(
+        &self,
+        files: &'a [SourceFile],
+        key: &str,
+        version: KafkaVersion,
+    ) -> Option<Effective<'a>> {
+        match self.entry(files, key) {
+            Some(entry) => Some(Effective::Set(entry)),
+            None => catalog::default_value(key, version).map(Effective::Default),
+        }
+    }
+
+    /// A file of settings without a mode (`process.roles`, `zookeeper.connect`) or an id
+    /// (`node.id`, `broker.id`): what makes a node one node comes from elsewhere (a file it is
+    /// merged into, a template's environment), so checks of a whole node's configuration do not
+    /// apply to it. Beside real nodes, or saying nothing of where it listens and keeps its
+    /// data, it is an overlay, not a node at all (see [`super::Cluster::overlays`]).
+    pub fn is_fragment(&self, files: &[SourceFile]) -> bool {
+        self.mode == Mode::Unknown && self.id_entry(files).is_none()
+    }
+
+    /// `node.id`, or `broker.id` for ZooKeeper-mode brokers; the entry that sets it.
+    pub fn id_entry<'a>(&self, files: &'a [SourceFile]) -> Option<&'a Entry> {
+        self.entry(files, "node.id")
+            .or_else(|| self.entry(files, "broker.id"))
+    }
+}
+
+/// What names the cluster a node belongs to: its ZooKeeper connection or its KRaft quorum.
+pub(super) fn cluster_identity(file: &SourceFile) -> Option<String> {
+    [
+        "zookeeper.connect",
+        "controller.quorum.voters",
+        "controller.quorum.bootstrap.servers",
+    ]
+    .iter()
+    .find_map(|key| file.properties.get(key))
+    .map(|entry| format!("{}={}", entry.key, entry.value.trim()))
+}

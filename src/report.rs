@@ -1,0 +1,296 @@
+//! From findings to a report: each cluster checked against its release, the rules its config
+//! file selects, suppressions, severity overrides and path ignores applied, and the findings
+//! sorted. `fix` re-checks fixed bytes through `run`.
+
+use std::path::{Path, PathBuf};
+
+use crate::cluster::{self, ChosenBy, Cluster};
+use crate::config::Config;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::source::SourceFile;
+use crate::{parallel, rules, sources, suppress};
+
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The real broker count when the files are fewer (`--brokers N`).
+    pub brokers: Option<usize>,
+    /// The Kafka release to check against (`--kafka-version`); without it, what the files
+    /// show, else the newest release kafkalint knows.
+    pub kafka_version: Option<crate::catalog::KafkaVersion>,
+    /// `--config PATH`: this config file for every path, instead of the nearest
+    /// `kafkalint.toml` of each.
+    pub config: Option<PathBuf>,
+    /// What the report keeps of the files it checked. With anything but [`Retain::All`],
+    /// clusters are checked as the walk finishes their folders and a tree of many clusters is
+    /// never in memory whole.
+    pub retain: Retain,
+}
+
+/// What a report keeps of the files it checked.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Retain {
+    /// Everything read: `--fix` and `explain` read the parsed files of the report.
+    #[default]
+    All,
+    /// What `--format full` in this style shows: each finding is drawn as soon as its
+    /// cluster is checked ([`Report::drawn`]), and the files keep only their paths.
+    Drawn(FullStyle),
+    /// What the other formats show: the line and column of every place findings point at
+    /// ([`crate::source::SourceFile::keep_positions_only`]), and the paths.
+    Positions,
+}
+
+/// How `--format full` draws a report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FullStyle {
+    pub color: bool,
+    pub width: usize,
+}
+
+/// Everything a check found, ready for output.
+#[derive(Debug)]
+pub struct Report {
+    pub files: Vec<SourceFile>,
+    pub clusters: Vec<Cluster>,
+    /// Sorted by file, position, rule and message: the same input always gives the same order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Files that looked like node files but were passed over, with why.
+    pub skipped: Vec<String>,
+    /// Diagnostics that `# kafkalint: ignore[...]` comments suppressed (not in `diagnostics`):
+    /// how many, and the edits of their fixes.
+    pub suppressed: suppress::Suppressed,
+    /// The files findings are reported for (`--with-cluster`, `--stdin-filename`): the others
+    /// were read as their clusters' context. `None`: every file.
+    pub only: Option<Vec<usize>>,
+    /// With [`Retain::Drawn`]: the style, and each diagnostic as `--format full` draws it, in
+    /// the order of `diagnostics`.
+    pub drawn: Option<(FullStyle, Vec<String>)>,
+}
+
+impl Report {
+    pub fn count(&self, severity: Severity) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == severity)
+            .count()
+    }
+
+    /// Whether the run fails (exit 1): a finding at `threshold` or above (`--fail-on`).
+    pub fn fails_at(&self, threshold: Severity) -> bool {
+        self.diagnostics.iter().any(|d| d.severity >= threshold)
+    }
+}
+/// The release a cluster is checked against: `--kafka-version`, else its config cluster's
+/// `kafka-version`, else the config file's, else what its files show.
+fn target(cluster: &Cluster, files: &[SourceFile], options: &Options) -> cluster::Target {
+    if options.kafka_version.is_some() {
+        return cluster::version::choose(cluster, files, options.kafka_version);
+    }
+    let configured = cluster.config.as_deref().and_then(|config| {
+        cluster
+            .declared
+            .and_then(|index| config.clusters[index].kafka_version)
+            .or(config.kafka_version)
+    });
+    match configured {
+        Some(version) => cluster::Target {
+            version,
+            chosen_by: ChosenBy::Config,
+        },
+        None => cluster::version::choose(cluster, files, None),
+    }
+}
+
+/// The findings of the rules a cluster's config file selects, before suppressions, path
+/// ignores and severity overrides.
+pub(crate) fn cluster_diagnostics(
+    cluster: &Cluster,
+    files: &[SourceFile],
+    folders: &rules::Folders,
+) -> Vec<Diagnostic> {
+    let config = cluster.config.as_deref();
+    let facts = cluster::facts::Facts::of(cluster, files);
+    let hosts = cluster::host::Hosts::of(cluster, files, &facts);
+    let context = rules::Context {
+        files,
+        strict: config.is_some_and(|config| config.strict),
+        folders,
+        facts: &facts,
+        hosts: &hosts,
+    };
+    rules::check_selected(cluster, &context, &|rule| {
+        config.is_none_or(|config| config.runs(rule))
+    })
+}
+
+/// What the config files say of each checked file: the config of the cluster it is in.
+pub(crate) struct FileSettings<'a> {
+    files: &'a [SourceFile],
+    configs: Vec<Option<&'a Config>>,
+}
+
+impl<'a> FileSettings<'a> {
+    pub(crate) fn new(files: &'a [SourceFile], clusters: &'a [Cluster]) -> Self {
+        let mut configs = vec![None; files.len()];
+        for cluster in clusters {
+            let components = cluster.components.iter().map(|component| &component.file);
+            for file in cluster.files.iter().chain(components) {
+                configs[*file] = cluster.config.as_deref();
+            }
+        }
+        FileSettings { files, configs }
+    }
+
+    /// Whether `rule` runs for `file` and `per-path-ignores` keeps it there.
+    pub(crate) fn judged(&self, rule: &str, file: usize) -> bool {
+        self.configs[file].is_none_or(|config| {
+            config.runs(rule) && !config.ignores_in(rule, Path::new(&self.files[file].path))
+        })
+    }
+
+    fn severity(&self, diagnostic: &Diagnostic) -> Severity {
+        match self.configs[diagnostic.primary().file] {
+            Some(config) => config.severity(diagnostic.rule, diagnostic.severity),
+            None => diagnostic.severity,
+        }
+    }
+}
+
+/// Runs the rules on what was found, each cluster with its config file (`Cluster::config`);
+/// with `only`, keeps the findings that label one of those files.
+pub(crate) fn run(
+    mut found: cluster::Discovered,
+    options: &Options,
+    only: Option<&[usize]>,
+) -> Report {
+    for index in 0..found.clusters.len() {
+        found.clusters[index].target = target(&found.clusters[index], &found.files, options);
+    }
+    let settings = FileSettings::new(&found.files, &found.clusters);
+    let folders = rules::Folders::new(&found.files);
+    let reported = |diagnostic: &Diagnostic| {
+        settings.judged(diagnostic.rule, diagnostic.primary().file)
+            && only.is_none_or(|only| {
+                diagnostic
+                    .labels
+                    .iter()
+                    .any(|label| only.contains(&label.file))
+            })
+    };
+    // Filtered before suppressing too, so that `suppressed` counts only what was reported on;
+    // suppressions in the buffer apply to findings located in it, which are all kept.
+    let diagnostics: Vec<Diagnostic> = parallel::map(&found.clusters, |cluster| {
+        cluster_diagnostics(cluster, &found.files, &folders)
+    })
+    .into_iter()
+    .flatten()
+    .filter(reported)
+    .collect();
+    let judged = |rule: &str, file: usize| settings.judged(rule, file);
+    let (diagnostics, suppressed) = suppress::apply(&found.files, diagnostics, &judged);
+    let mut diagnostics: Vec<Diagnostic> = diagnostics
+        .into_iter()
+        .filter(reported)
+        .map(|mut diagnostic| {
+            diagnostic.severity = settings.severity(&diagnostic);
+            diagnostic
+        })
+        .collect();
+    sort(&found.files, &mut diagnostics);
+    sources::dedupe(&found.files, &mut diagnostics);
+    sources::restrict_fixes(&found.files, &mut diagnostics);
+    Report {
+        files: found.files,
+        clusters: found.clusters,
+        diagnostics,
+        skipped: found.skipped,
+        suppressed,
+        only: only.map(<[usize]>::to_vec),
+        drawn: None,
+    }
+}
+
+/// By file, position, rule and message: the same input always gives the same order.
+fn sort(files: &[SourceFile], diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by(|a, b| order(files, a, b));
+}
+
+fn order(files: &[SourceFile], a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
+    let (pa, pb) = (a.primary(), b.primary());
+    (files[pa.file].path.as_str(), pa.span.start, a.rule)
+        .cmp(&(files[pb.file].path.as_str(), pb.span.start, b.rule))
+        .then_with(|| a.cmp_headline(b))
+}
+impl Report {
+    /// One report of several checked apart (paths with different config files): files and
+    /// clusters one after the other, the diagnostics sorted as one.
+    pub fn merge(reports: Vec<Report>) -> Report {
+        // Drawn findings stay with their diagnostics, when every report has them.
+        let style = reports
+            .iter()
+            .map(|report| report.drawn.as_ref().map(|(style, _)| *style))
+            .reduce(|a, b| a.filter(|_| a == b))
+            .flatten();
+        let mut drawn: Vec<String> = Vec::new();
+        let mut merged = Report {
+            files: Vec::new(),
+            clusters: Vec::new(),
+            diagnostics: Vec::new(),
+            skipped: Vec::new(),
+            suppressed: suppress::Suppressed::default(),
+            only: None,
+            drawn: None,
+        };
+        for mut report in reports {
+            if let Some((_, texts)) = report.drawn.take() {
+                drawn.extend(texts);
+            }
+            let offset = merged.files.len();
+            merged.files.extend(report.files);
+            merged
+                .clusters
+                .extend(report.clusters.into_iter().map(|mut cluster| {
+                    cluster.shift_files(offset);
+                    cluster
+                }));
+            merged
+                .diagnostics
+                .extend(report.diagnostics.into_iter().map(|mut diagnostic| {
+                    diagnostic
+                        .labels
+                        .iter_mut()
+                        .for_each(|label| label.file += offset);
+                    let edits = diagnostic.fix.iter_mut().flat_map(|fix| &mut fix.edits);
+                    edits.for_each(|edit| edit.file += offset);
+                    diagnostic
+                }));
+            if let Some(only) = report.only {
+                merged
+                    .only
+                    .get_or_insert_with(Vec::new)
+                    .extend(only.into_iter().map(|file| file + offset));
+            }
+            merged.skipped.extend(report.skipped);
+            merged.suppressed.count += report.suppressed.count;
+            let edits = report.suppressed.edits.into_iter();
+            merged.suppressed.edits.extend(edits.map(|mut edit| {
+                edit.file += offset;
+                edit
+            }));
+        }
+        match style {
+            Some(style) => {
+                let mut pairs: Vec<(Diagnostic, String)> = std::mem::take(&mut merged.diagnostics)
+                    .into_iter()
+                    .zip(drawn)
+                    .collect();
+                pairs.sort_by(|a, b| order(&merged.files, &a.0, &b.0));
+                let (diagnostics, drawn) = pairs.into_iter().unzip();
+                merged.diagnostics = diagnostics;
+                merged.drawn = Some((style, drawn));
+            }
+            None => sort(&merged.files, &mut merged.diagnostics),
+        }
+        merged
+    }
+}

@@ -1,0 +1,43 @@
+//! What the readers (`compose`, `strimzi`) give for each node they find, before it becomes a
+//! [`crate::source::SourceFile`].
+
+use super::images;
+use crate::properties::Span;
+use crate::yaml_view::{ComponentService, Forbidden, ImageTag, Runtime, Style};
+
+/// How a fix may replace a value: the style of the scalar it is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Edit {
+    pub style: Style,
+}
+
+/// A setting a node gets, with the YAML bytes it comes from.
+#[derive(Debug, Clone)]
+pub struct YamlEntry {
+    pub key: String,
+    pub value: String,
+    pub key_span: Span,
+    pub value_span: Span,
+    /// `Some` when the value is written exactly, on one line, and may be replaced in place.
+    pub edit: Option<Edit>,
+}
+
+/// One node as a reader found it.
+#[derive(Debug, Clone)]
+pub struct NodeSpec {
+    /// Names the node among those of its file, to find it again after a fix.
+    pub id: String,
+    /// How messages name it: ``service `kafka-1` ``, ``Kafka `my-cluster`, pool `brokers` ``.
+    pub label: String,
+    pub entries: Vec<YamlEntry>,
+    /// False when how many such nodes run is unknown (`deploy.mode: global`).
+    pub count_known: bool,
+    pub image: Option<images::Image>,
+    /// `Some` when the image's tag says which Kafka release the node runs.
+    pub image_tag: Option<ImageTag>,
+    /// `Some` for a service of another component (Connect, Schema Registry), which joins the
+    /// cluster as a component rather than a node.
+    pub component: Option<ComponentService>,
+    pub forbidden: Vec<Forbidden>,
+    pub runtime: Runtime,
+}
