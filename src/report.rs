@@ -107,10 +107,11 @@ pub(crate) fn cluster_diagnostics(
     cluster: &Cluster,
     files: &[SourceFile],
     folders: &rules::Folders,
-) -> Vec<Diagnostic> {
+) -> (Vec<Diagnostic>, Vec<cluster::host::Placement>) {
     let config = cluster.config.as_deref();
     let facts = cluster::facts::Facts::of(cluster, files);
     let hosts = cluster::host::Hosts::of(cluster, files, &facts);
+    let placements = hosts.placements(cluster);
     let context = rules::Context {
         files,
         strict: config.is_some_and(|config| config.strict),
@@ -118,9 +119,10 @@ pub(crate) fn cluster_diagnostics(
         facts: &facts,
         hosts: &hosts,
     };
-    rules::check_selected(cluster, &context, &|rule| {
+    let diagnostics = rules::check_selected(cluster, &context, &|rule| {
         config.is_none_or(|config| config.runs(rule))
-    })
+    });
+    (diagnostics, placements)
 }
 
 /// What the config files say of each checked file: the config of the cluster it is in.
@@ -179,13 +181,15 @@ pub(crate) fn run(
     };
     // Filtered before suppressing too, so that `suppressed` counts only what was reported on;
     // suppressions in the buffer apply to findings located in it, which are all kept.
-    let diagnostics: Vec<Diagnostic> = parallel::map(&found.clusters, |cluster| {
+    let checked = parallel::map(&found.clusters, |cluster| {
         cluster_diagnostics(cluster, &found.files, &folders)
-    })
-    .into_iter()
-    .flatten()
-    .filter(reported)
-    .collect();
+    });
+    let mut diagnostics: Vec<Diagnostic> = Vec::new();
+    let mut placements = Vec::with_capacity(checked.len());
+    for (found_in, placed) in checked {
+        diagnostics.extend(found_in.into_iter().filter(reported));
+        placements.push(placed);
+    }
     let judged = |rule: &str, file: usize| settings.judged(rule, file);
     let (diagnostics, suppressed) = suppress::apply(&found.files, diagnostics, &judged);
     let mut diagnostics: Vec<Diagnostic> = diagnostics
@@ -199,6 +203,9 @@ pub(crate) fn run(
     sort(&found.files, &mut diagnostics);
     sources::dedupe(&found.files, &mut diagnostics);
     sources::restrict_fixes(&found.files, &mut diagnostics);
+    for (cluster, placed) in found.clusters.iter_mut().zip(placements) {
+        cluster.placements = placed;
+    }
     Report {
         files: found.files,
         clusters: found.clusters,

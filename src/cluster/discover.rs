@@ -924,6 +924,7 @@ fn push_clusters(
                 Vec::new()
             },
             overlays,
+            placements: Vec::new(),
             membership: Membership {
                 gathered: gathered.clone(),
                 share: part.share,

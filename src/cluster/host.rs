@@ -286,6 +286,61 @@ fn port_mapped(files: &[SourceFile], processes: &[NodeEndpoints]) -> BTreeMap<us
     mapped
 }
 
+/// Where a node runs and why, as output shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placement {
+    /// The node's file.
+    pub file: usize,
+    /// `process`, `mapped-container`, `container` or `pod`.
+    pub runtime: &'static str,
+    /// Whether its network and its files are its own, shared with other nodes, or unknown.
+    pub network: &'static str,
+    pub disk: &'static str,
+    /// The evidence in words.
+    pub evidence: String,
+}
+
+impl Hosts {
+    /// Every node of `cluster`'s placement, in node order.
+    pub fn placements(&self, cluster: &Cluster) -> Vec<Placement> {
+        cluster
+            .nodes
+            .iter()
+            .map(|node| {
+                let host = self.node(node);
+                Placement {
+                    file: node.file,
+                    runtime: host.runtime.kind(),
+                    network: host.network.kind(),
+                    disk: host.disk.kind(),
+                    evidence: host.evidence.describe(),
+                }
+            })
+            .collect()
+    }
+}
+
+impl Runtime {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Runtime::Process => "process",
+            Runtime::MappedContainer => "mapped-container",
+            Runtime::Container { .. } => "container",
+            Runtime::Pod { .. } => "pod",
+        }
+    }
+}
+
+impl Place {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Place::Own => "own",
+            Place::Shared(_) => "shared",
+            Place::Unknown => "unknown",
+        }
+    }
+}
+
 impl Evidence {
     /// The evidence in words, for messages and `--format json`.
     pub fn describe(&self) -> String {

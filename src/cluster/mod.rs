@@ -56,6 +56,9 @@ pub struct Cluster {
     pub overlays: Vec<Node>,
     /// Why these files are one cluster, and what was set apart from them.
     pub membership: Membership,
+    /// Where each node runs and why, worked out with the facts its rules read (empty until
+    /// its rules ran).
+    pub placements: Vec<host::Placement>,
 }
 
 impl Cluster {
@@ -78,6 +81,7 @@ impl Cluster {
         Cluster {
             nodes: self.nodes.iter().map(reread).collect(),
             overlays: self.overlays.iter().map(reread).collect(),
+            placements: Vec::new(),
             target: Target::newest(),
             ..self.clone()
         }
@@ -95,6 +99,8 @@ impl Cluster {
         set_apart
             .flat_map(|apart| &mut apart.files)
             .for_each(|file| *file += offset);
+        let placed = self.placements.iter_mut();
+        placed.for_each(|placement| placement.file += offset);
     }
 
     /// Broker-role nodes (ZooKeeper brokers, KRaft brokers and combined nodes).

@@ -34,6 +34,20 @@ struct JsonCluster<'a> {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     components: Vec<JsonComponent<'a>>,
     membership: JsonMembership<'a>,
+    /// Where each node runs and why.
+    nodes: Vec<JsonPlacement<'a>>,
+}
+
+/// A node's runtime and whether its network and files are its own, with the evidence.
+#[derive(Serialize)]
+struct JsonPlacement<'a> {
+    file: &'a str,
+    /// `process`, `mapped-container`, `container` or `pod`.
+    runtime: &'static str,
+    /// `own`, `shared` (with other nodes of the cluster) or `unknown`.
+    network: &'static str,
+    disk: &'static str,
+    evidence: String,
 }
 
 /// Why the cluster's files are checked together.
@@ -270,6 +284,17 @@ pub fn json(report: &Report) -> String {
                 })
                 .collect(),
             membership: membership(report, cluster),
+            nodes: cluster
+                .placements
+                .iter()
+                .map(|placement| JsonPlacement {
+                    file: report.files[placement.file].path.as_str(),
+                    runtime: placement.runtime,
+                    network: placement.network,
+                    disk: placement.disk,
+                    evidence: printable(&placement.evidence, true),
+                })
+                .collect(),
         })
         .collect();
     let document = Document {
