@@ -5,7 +5,7 @@
 //! until no fix is left (a fix may make another one possible, e.g. two lines that become exact
 //! repeats). Every round is verified: each applied fix must remove its finding, no file may
 //! stop parsing, and no key a fix did not touch may change its value. Only then does
-//! [`write`] replace the files: all of them, each whole, or none.
+//! [`write()`] replace the files: all of them, each whole, or none.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;

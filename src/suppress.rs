@@ -7,7 +7,7 @@
 //! `.properties` has no end-of-line comments (`k=v # x` makes the value `v # x`), so only comment
 //! lines hold suppressions; one written after a value is reported, as are unknown rule names,
 //! suppressions that suppress nothing and comments that start `kafkalint:` but cannot be read
-//! (all by [`unused-suppression`](crate::rules::unused_suppression)).
+//! (all by `unused-suppression`).
 
 use std::collections::HashSet;
 use std::ops::RangeInclusive;

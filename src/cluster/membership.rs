@@ -42,7 +42,7 @@ pub enum Share {
     /// The nodes of one mode (ZooKeeper-mode brokers and KRaft nodes never run together).
     Mode(Mode),
     /// One of the gathering's alternative sets: the same nodes written more than once (see
-    /// [`alternatives`]), numbered from 1 in file order; `variant` is its files' name with the
+    /// `alternatives`), numbered from 1 in file order; `variant` is its files' name with the
     /// numbers written `N` (`server-N.sasl.properties`).
     Alternative {
         index: usize,

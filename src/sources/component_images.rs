@@ -14,7 +14,7 @@ pub enum ComponentImage {
     /// include/etc/confluent/docker/{configure,kafka-connect.properties.template}).
     ConfluentConnect,
     /// `debezium/connect(-base)`, also as `quay.io/debezium/connect` (debezium/container-images:
-    /// connect-base/<version>/docker-entrypoint.sh, on the `debezium/kafka` image's copy of
+    /// `connect-base/<version>/docker-entrypoint.sh`, on the `debezium/kafka` image's copy of
     /// Kafka's config folder).
     DebeziumConnect,
     /// `confluentinc/cp-schema-registry` (confluentinc/schema-registry-images: schema-registry/
@@ -156,7 +156,7 @@ const DEBEZIUM_EXPORTED: &[&str] = &[
     "CONNECT_OFFSET_FLUSH_TIMEOUT_MS",
 ];
 
-/// debezium/connect (connect-base/<version>/docker-entrypoint.sh, the same from 1.x to 3.x):
+/// debezium/connect (`connect-base/<version>/docker-entrypoint.sh`, the same from 1.x to 3.x):
 /// it exports `CONNECT_BOOTSTRAP_SERVERS` from `BOOTSTRAP_SERVERS` (else from Docker link
 /// variables, else 0.0.0.0:9092), `CONNECT_GROUP_ID` from `GROUP_ID` (default 1),
 /// `CONNECT_CONFIG_STORAGE_TOPIC` and `CONNECT_OFFSET_STORAGE_TOPIC` from `CONFIG_STORAGE_TOPIC`

@@ -75,7 +75,7 @@ pub fn classify(image: &str) -> Option<Image> {
 ///   Kafka format" (wurstmeister/kafka-docker README.md, commit 002e481b, "Tags and
 ///   releases": `2.12-2.4.0`, `2.11-0.10.2.2`).
 /// - confluentinc/cp-kafka, cp-server: a Confluent Platform release, read through
-///   [`confluent_platform_kafka`].
+///   `confluent_platform_kafka`.
 pub fn tag_kafka_release(image: Image, tag: &str) -> Option<KafkaVersion> {
     let tag = tag.trim();
     match image {
