@@ -107,7 +107,7 @@ pub(crate) fn cluster_diagnostics(
     cluster: &Cluster,
     files: &[SourceFile],
     folders: &rules::Folders,
-) -> (Vec<Diagnostic>, Vec<cluster::host::Placement>) {
+) -> (Vec<Diagnostic>, Vec<cluster::Placement>) {
     let config = cluster.config.as_deref();
     let facts = cluster::facts::Facts::of(cluster, files);
     let hosts = cluster::host::Hosts::of(cluster, files, &facts);

@@ -14,7 +14,7 @@ use crate::sources;
 use super::endpoints::{ENDPOINT_KEYS, NodeEndpoints, advertised_hosts};
 use super::facts::Facts;
 use super::setting::any_unresolved;
-use super::{Cluster, Mode, Node};
+use super::{Cluster, Mode, Node, Placement};
 
 /// What runs a node.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -284,20 +284,6 @@ fn port_mapped(files: &[SourceFile], processes: &[NodeEndpoints]) -> BTreeMap<us
         }
     }
     mapped
-}
-
-/// Where a node runs and why, as output shows it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Placement {
-    /// The node's file.
-    pub file: usize,
-    /// `process`, `mapped-container`, `container` or `pod`.
-    pub runtime: &'static str,
-    /// Whether its network and its files are its own, shared with other nodes, or unknown.
-    pub network: &'static str,
-    pub disk: &'static str,
-    /// The evidence in words.
-    pub evidence: String,
 }
 
 impl Hosts {

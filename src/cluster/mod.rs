@@ -25,7 +25,7 @@ pub use discover::{
     discover_declared, discover_declared_in_batches, discover_in_memory, node_files_under,
 };
 pub use membership::{Gathered, Membership, SetApart, Share};
-pub use node::{Effective, Mode, Node, Roles};
+pub use node::{Effective, Mode, Node, Placement, Roles};
 pub use target::{ChosenBy, Target};
 
 use crate::source::SourceFile;
@@ -58,7 +58,7 @@ pub struct Cluster {
     pub membership: Membership,
     /// Where each node runs and why, worked out with the facts its rules read (empty until
     /// its rules ran).
-    pub placements: Vec<host::Placement>,
+    pub placements: Vec<Placement>,
 }
 
 impl Cluster {

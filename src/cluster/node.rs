@@ -145,3 +145,17 @@ pub(super) fn cluster_identity(file: &SourceFile) -> Option<String> {
     .find_map(|key| file.properties.get(key))
     .map(|entry| format!("{}={}", entry.key, entry.value.trim()))
 }
+
+/// Where a node runs and why, as output shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placement {
+    /// The node's file.
+    pub file: usize,
+    /// `process`, `mapped-container`, `container` or `pod`.
+    pub runtime: &'static str,
+    /// Whether its network and its files are its own, shared with other nodes, or unknown.
+    pub network: &'static str,
+    pub disk: &'static str,
+    /// The evidence in words.
+    pub evidence: String,
+}
