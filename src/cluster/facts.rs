@@ -38,13 +38,16 @@ impl<'a> Facts<'a> {
                 Lookup::Set(setting) => Some(process_roles(setting, version)),
                 _ => None,
             };
-            let none = Setting {
-                text: "",
-                entry: None,
+            let no_roles = || {
+                let empty = Setting {
+                    text: "",
+                    entry: None,
+                };
+                process_roles(empty, version)
             };
             let listeners = match &roles {
                 Some(roles) => NodeListeners::read(files, node, version, roles),
-                None => NodeListeners::read(files, node, version, &process_roles(none, version)),
+                None => NodeListeners::read(files, node, version, &no_roles()),
             };
             facts.index.push((node.file, facts.nodes.len()));
             facts.nodes.push(NodeFacts { roles, listeners });

@@ -37,7 +37,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     for node in &cluster.nodes {
         let scope = Scope {
-            at: NodeCheck::new(&RULE, context.files, node, version),
+            at: NodeCheck::new(&RULE, context, node, version),
         };
         let checks: [fn(&Scope) -> Option<Diagnostic>; 10] = [
             log_roll,

@@ -30,7 +30,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     }
     let files = context.files;
     let mut diagnostics = Vec::new();
-    for at in NodeCheck::judged(&RULE, cluster, files, INPUTS) {
+    for at in NodeCheck::judged(&RULE, cluster, context, INPUTS) {
         // Kafka checks it on nodes with the broker role only.
         if !at.roles().is_some_and(|roles| roles.roles.broker) {
             continue;

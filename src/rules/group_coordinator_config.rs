@@ -38,7 +38,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     for node in &cluster.nodes {
         let scope = Scope {
-            at: NodeCheck::new(&RULE, context.files, node, version),
+            at: NodeCheck::new(&RULE, context, node, version),
         };
         diagnostics.extend(rebalance_protocols(&scope));
         for list in ASSIGNOR_LISTS {

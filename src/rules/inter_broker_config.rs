@@ -49,13 +49,13 @@ const INPUTS: &[&str] = &[
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
     let mut diagnostics = Vec::new();
-    for at in NodeCheck::judged(&RULE, cluster, context.files, INPUTS) {
+    for at in NodeCheck::judged(&RULE, cluster, context, INPUTS) {
         let Some(roles) = at.roles() else {
             continue;
         };
         let mut checker = Checker {
             at,
-            roles: &roles,
+            roles,
             diagnostics: &mut diagnostics,
         };
         let protocol = checker.protocol_versions();

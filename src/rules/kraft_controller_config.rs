@@ -77,14 +77,14 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     if version < QUORUM_CHECKS_FROM {
         return diagnostics;
     }
-    for at in NodeCheck::judged(&RULE, cluster, context.files, ROLE_INPUTS) {
+    for at in NodeCheck::judged(&RULE, cluster, context, ROLE_INPUTS) {
         let Some(roles) = at.roles() else {
             continue;
         };
         let unresolved = |keys: &[&str]| any_placeholder(at.files, at.node, keys);
         let mut checker = Checker {
             at,
-            roles: &roles,
+            roles,
             diagnostics: &mut diagnostics,
         };
         checker.repeated_roles();

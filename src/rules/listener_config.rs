@@ -48,7 +48,7 @@ const CONTROLLER_INPUTS: &[&str] = &["node.id", "broker.id", "controller.quorum.
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
-    for at in NodeCheck::judged(&RULE, cluster, context.files, INPUTS) {
+    for at in NodeCheck::judged(&RULE, cluster, context, INPUTS) {
         let Some(roles) = at.roles() else {
             continue;
         };
@@ -57,7 +57,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         };
         let mut checker = Checker {
             at,
-            roles: &roles,
+            roles,
             model: listeners,
             diagnostics: &mut diagnostics,
         };

@@ -7,7 +7,6 @@ use super::support::quoted;
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::{self, KafkaVersion, value};
 use crate::cluster::Cluster;
-use crate::cluster::quorum::process_roles;
 use crate::cluster::setting::{Lookup, Setting, lookup};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
@@ -34,7 +33,7 @@ const INPUTS: &[&str] = &[
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
     let mut diagnostics = Vec::new();
-    for at in NodeCheck::judged(&RULE, cluster, context.files, INPUTS) {
+    for at in NodeCheck::judged(&RULE, cluster, context, INPUTS) {
         let mut checker = Checker {
             at,
             diagnostics: &mut diagnostics,
@@ -160,15 +159,9 @@ impl<'a> Checker<'a, '_> {
     /// `zookeeper.connect` and a broker id Kafka can use (or generate); a KRaft node needs
     /// `node.id`.
     fn mode_rules(&mut self, node_id: &Id<'a>, broker_id: &Id<'a>) {
-        let Lookup::Set(roles) = lookup(
-            self.at.files,
-            self.at.node,
-            "process.roles",
-            self.at.version,
-        ) else {
+        let Some(roles) = self.at.roles() else {
             return;
         };
-        let roles = process_roles(roles, self.at.version);
         let Some(migration) = self.flag("zookeeper.metadata.migration.enable") else {
             return;
         };

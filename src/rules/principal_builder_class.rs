@@ -87,7 +87,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         let (Some(entry), Some(what)) = (effective.entry(), unusable(&class, version)) else {
             continue;
         };
-        let at = NodeCheck::new(&RULE, files, node, version);
+        let at = NodeCheck::new(&RULE, context, node, version);
         diagnostics.push(at.refusal(
             KEY,
             format!(

@@ -1,11 +1,12 @@
 //! What the start-up rules share: the nodes they judge, what they read of one, and one wording
 //! for a node Kafka refuses to start.
 
-use super::Rule;
 use super::support::{any_placeholder, is_fragment, node_ref, parsed_integer, setting_label};
+use super::{Context, Rule};
 use crate::catalog::KafkaVersion;
-use crate::cluster::quorum::{ProcessRoles, process_roles};
-use crate::cluster::setting::{Item, Lookup, Setting, lookup};
+use crate::cluster::facts::Facts;
+use crate::cluster::quorum::ProcessRoles;
+use crate::cluster::setting::{Item, Setting};
 use crate::cluster::{Cluster, Effective, Node};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::source::SourceFile;
@@ -30,6 +31,8 @@ pub const ADVERTISED_CONTROLLERS_FROM: KafkaVersion = KafkaVersion::new(3, 9);
 pub struct NodeCheck<'a, 'r> {
     pub rule: &'static Rule,
     pub files: &'a [SourceFile],
+    /// What the cluster's nodes are known to be (read once, before any rule).
+    facts: &'a Facts<'a>,
     pub node: &'r Node,
     pub version: KafkaVersion,
 }
@@ -38,13 +41,14 @@ impl<'a, 'r> NodeCheck<'a, 'r> {
     /// `node` as `rule` checks it against Kafka `version`.
     pub fn new(
         rule: &'static Rule,
-        files: &'a [SourceFile],
+        context: &Context<'a>,
         node: &'r Node,
         version: KafkaVersion,
     ) -> Self {
         NodeCheck {
             rule,
-            files,
+            files: context.files,
+            facts: context.facts,
             node,
             version,
         }
@@ -55,10 +59,11 @@ impl<'a, 'r> NodeCheck<'a, 'r> {
     pub fn judged(
         rule: &'static Rule,
         cluster: &'r Cluster,
-        files: &'a [SourceFile],
+        context: &Context<'a>,
         inputs: &'r [&str],
     ) -> impl Iterator<Item = NodeCheck<'a, 'r>> {
         let version = cluster.target.version;
+        let (files, facts) = (context.files, context.facts);
         cluster
             .nodes
             .iter()
@@ -66,6 +71,7 @@ impl<'a, 'r> NodeCheck<'a, 'r> {
             .map(move |node| NodeCheck {
                 rule,
                 files,
+                facts,
                 node,
                 version,
             })
@@ -78,11 +84,8 @@ impl<'a, 'r> NodeCheck<'a, 'r> {
     }
 
     /// `process.roles` as the node's Kafka reads it; `None` when it is null or Kafka refuses it.
-    pub fn roles(&self) -> Option<ProcessRoles<'a>> {
-        match lookup(self.files, self.node, "process.roles", self.version) {
-            Lookup::Set(roles) => Some(process_roles(roles, self.version)),
-            _ => None,
-        }
+    pub fn roles(&self) -> Option<&'a ProcessRoles<'a>> {
+        self.facts.roles(self.node)
     }
 
     /// `<node>: Kafka <version> refuses to start: <why>`, an error that stops the node.
