@@ -25,10 +25,12 @@ pub const NODE_KEYS: &[&str] = &[
 pub struct Component {
     /// Index of its file in the checked files.
     pub file: usize,
+    /// Its part of a YAML file (see [`SourceFile::part`]).
+    pub part: Option<u32>,
     pub kind: ComponentKind,
 }
 
-/// What a parsed file configures, if it is a component file. Works on any [`SourceFile`],
+/// What a parsed file (or part `part` of a YAML file) configures, if it is a component. Works on any [`SourceFile`],
 /// whatever source it was read from. Decided by the keys, first match wins:
 ///
 /// 1. a broker or controller key (`node.id`, `broker.id`, `process.roles`, `zookeeper.connect`,
@@ -42,12 +44,19 @@ pub struct Component {
 /// 5. `kafkastore.bootstrap.servers` or `kafkastore.topic`: Schema Registry;
 /// 6. `application.id`: a Kafka Streams application.
 ///
-/// A node read from YAML is a component by its image alone (`YamlView::component`): a compose
+/// A part of a YAML file is a component by its image alone (`YamlView::component`): a compose
 /// service's keys come from its image, which already said what it runs.
-pub fn classify(file: &SourceFile) -> Option<ComponentKind> {
-    match &file.yaml {
+pub fn classify(file: &SourceFile, part: Option<u32>) -> Option<ComponentKind> {
+    match file.view(part) {
         Some(view) => view.component.as_ref().map(|service| service.kind),
         None => classify_properties(&file.properties),
+    }
+}
+
+impl Component {
+    /// The settings the component reads.
+    pub fn properties<'a>(&self, files: &'a [SourceFile]) -> &'a PropertiesFile {
+        files[self.file].settings(self.part)
     }
 }
 
@@ -106,10 +115,10 @@ mod tests {
     use super::*;
 
     fn kind(text: &str) -> Option<ComponentKind> {
-        classify(&SourceFile::new(
-            "f.properties".into(),
-            text.as_bytes().to_vec(),
-        ))
+        classify(
+            &SourceFile::new("f.properties".into(), text.as_bytes().to_vec()),
+            None,
+        )
     }
 
     #[test]

@@ -249,14 +249,17 @@ impl Diagnostic {
     }
 
     /// One more label: the first is the primary location.
+    /// Adds `label`, unless the finding has it already: nodes of one YAML file that share a
+    /// setting (a service's replicas, a pool's brokers) each give the same label.
     pub fn with_label(mut self, label: Label) -> Self {
-        self.labels.push(label);
+        if !self.labels.contains(&label) {
+            self.labels.push(label);
+        }
         self
     }
 
-    pub fn with_labels(mut self, labels: impl IntoIterator<Item = Label>) -> Self {
-        self.labels.extend(labels);
-        self
+    pub fn with_labels(self, labels: impl IntoIterator<Item = Label>) -> Self {
+        labels.into_iter().fold(self, Diagnostic::with_label)
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> Self {

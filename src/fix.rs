@@ -13,6 +13,7 @@ use std::path::PathBuf;
 
 use crate::cluster::Discovered;
 use crate::diagnostic::{Diagnostic, Edit};
+use crate::properties::PropertiesFile;
 use crate::report::{self, Options, Report};
 use crate::source::SourceFile;
 
@@ -91,8 +92,6 @@ pub fn fix(report: Report, options: &Options) -> Result<Fixed, FixError> {
         if applied.is_empty() {
             break;
         }
-        // The nodes of one YAML file share its bytes: an edit of one is an edit of all.
-        let edits = crate::sources::share_edits(&current.files, edits);
         let bytes: Vec<Vec<u8>> = current
             .files
             .iter()
@@ -271,43 +270,51 @@ fn verify(
         let Some(culprit) = fix_in(index) else {
             continue;
         };
-        // A key no edit touched keeps the value Kafka reads.
-        let touched: BTreeSet<&str> = old
-            .properties
-            .entries
-            .iter()
-            .filter(|entry| {
-                let whole = entry.key_span.start..entry.key_span.end.max(entry.value_span.end);
-                edits.iter().any(|edit| {
-                    edit.file == index && edit.span.start < whole.end && whole.start < edit.span.end
+        // A key no edit touched keeps the value Kafka reads, in each node of the file.
+        for part in old.parts() {
+            let (old, new) = (old.settings(part), new.settings(part));
+            let touched: BTreeSet<&str> = old
+                .entries
+                .iter()
+                .filter(|entry| {
+                    let whole = entry.key_span.start..entry.key_span.end.max(entry.value_span.end);
+                    edits.iter().any(|edit| {
+                        edit.file == index
+                            && edit.span.start < whole.end
+                            && whole.start < edit.span.end
+                    })
                 })
-            })
-            .map(|entry| entry.key.as_str())
-            .collect();
-        let values = |file: &SourceFile| -> BTreeMap<String, String> {
-            file.properties
-                .effective_entries()
-                .map(|entry| (entry.key.clone(), entry.value.clone()))
-                .collect()
-        };
-        let (old_values, new_values) = (values(old), values(new));
-        let keys: BTreeSet<&String> = old_values.keys().chain(new_values.keys()).collect();
-        if let Some(key) = keys.into_iter().find(|key| {
-            !touched.contains(key.as_str()) && old_values.get(*key) != new_values.get(*key)
-        }) {
-            return Err(bug(
-                culprit,
-                index,
-                format!("changes `{key}`, which it does not fix"),
-            ));
+                .map(|entry| entry.key.as_str())
+                .collect();
+            let values = |properties: &'_ PropertiesFile| -> BTreeMap<String, String> {
+                properties
+                    .effective_entries()
+                    .map(|entry| (entry.key.clone(), entry.value.clone()))
+                    .collect()
+            };
+            let (old_values, new_values) = (values(old), values(new));
+            let keys: BTreeSet<&String> = old_values.keys().chain(new_values.keys()).collect();
+            if let Some(key) = keys.into_iter().find(|key| {
+                !touched.contains(key.as_str()) && old_values.get(*key) != new_values.get(*key)
+            }) {
+                return Err(bug(
+                    culprit,
+                    index,
+                    format!("changes `{key}`, which it does not fix"),
+                ));
+            }
         }
     }
     for diagnostic in applied {
         let file = diagnostic.primary().file;
         let left = after.diagnostics.iter().any(|remaining| {
+            // The same finding: the same rule, key and file, and about the same node (the
+            // other services of a compose file report theirs apart).
             remaining.rule == diagnostic.rule
                 && remaining.primary().file == file
                 && remaining.key == diagnostic.key
+                && remaining.subject.node == diagnostic.subject.node
+                && remaining.subject.component == diagnostic.subject.component
         });
         if left {
             return Err(bug(diagnostic, file, "leaves its finding in place".into()));

@@ -201,7 +201,7 @@ pub(crate) fn run(
         })
         .collect();
     sort(&found.files, &mut diagnostics);
-    sources::dedupe(&found.files, &mut diagnostics);
+    drop_repeats(&mut diagnostics);
     sources::restrict_fixes(&found.files, &mut diagnostics);
     for (cluster, placed) in found.clusters.iter_mut().zip(placements) {
         cluster.placements = placed;
@@ -215,6 +215,19 @@ pub(crate) fn run(
         only: only.map(<[usize]>::to_vec),
         drawn: None,
     }
+}
+
+/// Drops repeats of one finding on one place: nodes that share settings (the replicas of a
+/// compose service, a Strimzi pool's brokers, services merging one YAML anchor) each report
+/// it, with the same message (about another node, the subject, which the message does not
+/// name). `diagnostics` are sorted, so repeats are neighbours.
+fn drop_repeats(diagnostics: &mut Vec<Diagnostic>) {
+    diagnostics.dedup_by(|later, earlier| {
+        let (a, b) = (later.primary(), earlier.primary());
+        (a.file, &a.span) == (b.file, &b.span)
+            && later.rule == earlier.rule
+            && later.message == earlier.message
+    });
 }
 
 /// By file, position, rule and message: the same input always gives the same order.
@@ -299,5 +312,44 @@ impl Report {
             None => sort(&merged.files, &mut merged.diagnostics),
         }
         merged
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::drop_repeats;
+    use crate::diagnostic::{Diagnostic, Label, NodeKind, NodeRef, Severity};
+
+    fn finding(message: &str, id: &str) -> Diagnostic {
+        let node = NodeRef {
+            kind: Some(NodeKind::Node),
+            id: Some(id.into()),
+            file: format!("docker-compose.yml, service `kafka-{id}`"),
+        };
+        Diagnostic::new("some-rule", Severity::Warning, message)
+            .with_label(Label {
+                file: 0,
+                span: 7..9,
+                message: String::new(),
+            })
+            .about(node)
+    }
+
+    #[test]
+    fn one_finding_about_several_nodes_of_one_place_is_kept_once() {
+        // Two services merging one anchor: the same finding about each of them.
+        let mut about_nodes = vec![
+            finding("log.retention.hours=1 is short", "1"),
+            finding("log.retention.hours=1 is short", "2"),
+        ];
+        drop_repeats(&mut about_nodes);
+        assert_eq!(about_nodes.len(), 1);
+        // Findings that differ in their message are kept, however alike they end.
+        let mut different = vec![
+            finding("a differs (node 1 has `x`): clients see it", "1"),
+            finding("b differs (node 1 has `y`): clients see it", "1"),
+        ];
+        drop_repeats(&mut different);
+        assert_eq!(different.len(), 2);
     }
 }

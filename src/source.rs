@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 
 use crate::properties::{self, ParseError, PropertiesFile, Span};
 use crate::secrets;
-use crate::yaml_view::YamlView;
+use crate::yaml_view::{YamlFile, YamlPart, YamlView};
 
 /// The largest file kafkalint reads, in bytes (16 MiB). A broker's configuration is a few
 /// kilobytes (Kafka's own `server.properties` is 7 KB): a larger file is no configuration
@@ -129,17 +129,17 @@ fn too_large(len: Option<u64>) -> std::io::Error {
 pub struct SourceFile {
     /// The path as shown in output (as given on the command line or found under it).
     pub path: String,
-    /// Shared by the nodes read from one YAML file (a compose file of many services is held
-    /// once, not once a service).
+    /// Shared with the fixed copies `--fix` makes.
     pub bytes: Arc<[u8]>,
     /// What the bytes parse to. When they do not parse (see `parse_error`), the entries read
-    /// on past the error: good enough to redact, not to lint.
+    /// on past the error: good enough to redact, not to lint. Empty for a YAML file, whose
+    /// settings are its parts'.
     pub properties: PropertiesFile,
     /// Why `Properties.load` would throw on this file, if it would.
     pub parse_error: Option<ParseError>,
-    /// For a node read from YAML (a compose service, a Strimzi resource): what it stands for.
-    /// Its `properties` are the settings Kafka gets, with the spans of the YAML scalars.
-    pub yaml: Option<Box<YamlView>>,
+    /// For a YAML file (a compose file, Strimzi resources): the nodes and components read from
+    /// it, each with the settings Kafka gets and the spans of the YAML scalars they come from.
+    pub yaml: Option<Box<YamlFile>>,
     /// Where each line starts, found when a position is first asked for (most files of a
     /// tree never are: no finding points into them); shared like `bytes`.
     line_starts: Arc<OnceLock<Vec<u32>>>,
@@ -150,22 +150,6 @@ pub struct SourceFile {
 
 /// 1-based line and column.
 type LineColumn = (usize, usize);
-
-/// The bytes of one YAML file and where its lines start, shared by every node read from it.
-#[derive(Debug, Clone)]
-pub struct SharedBytes {
-    bytes: Arc<[u8]>,
-    line_starts: Arc<OnceLock<Vec<u32>>>,
-}
-
-impl SharedBytes {
-    pub fn new(bytes: Vec<u8>) -> SharedBytes {
-        SharedBytes {
-            bytes: Arc::from(bytes),
-            line_starts: Arc::default(),
-        }
-    }
-}
 
 impl SourceFile {
     /// Parses `bytes` read from `path`.
@@ -185,28 +169,56 @@ impl SourceFile {
         }
     }
 
-    /// A node of a YAML file: `properties` computed from `bytes` by [`crate::sources`].
-    pub fn from_yaml(
-        path: String,
-        shared: &SharedBytes,
-        properties: PropertiesFile,
-        view: YamlView,
-    ) -> Self {
+    /// A YAML file: `yaml` read from `bytes` by [`crate::sources`].
+    pub fn from_yaml(path: String, bytes: Vec<u8>, yaml: YamlFile) -> Self {
         SourceFile {
-            line_starts: Arc::clone(&shared.line_starts),
             path,
-            bytes: Arc::clone(&shared.bytes),
-            properties,
+            bytes: Arc::from(bytes),
+            properties: PropertiesFile::default(),
             parse_error: None,
-            yaml: Some(Box::new(view)),
+            yaml: Some(Box::new(yaml)),
+            line_starts: Arc::default(),
             positions: None,
         }
     }
 
-    /// How messages name the file: its file name, and for a YAML node which one.
-    pub fn short_name(&self) -> String {
+    /// Part `part` of a YAML file (a compose service, a Strimzi pool); `None` for a
+    /// `.properties` file, or a part it does not have.
+    pub fn part(&self, part: Option<u32>) -> Option<&YamlPart> {
+        self.yaml.as_ref()?.parts.get(part? as usize)
+    }
+
+    /// The parts of the file to read as nodes: each part of a YAML file, or the whole file.
+    pub fn parts(&self) -> impl Iterator<Item = Option<u32>> + use<> {
+        let parts = self.yaml.as_ref().map(|yaml| yaml.parts.len() as u32);
+        let whole = parts.is_none().then_some(None);
+        whole.into_iter().chain((0..parts.unwrap_or(0)).map(Some))
+    }
+
+    /// Every line of settings of the file: its own, or each of its parts' (a YAML scalar that
+    /// parts share, an anchor merged into several services, once per part).
+    pub fn entries(&self) -> impl Iterator<Item = &properties::Entry> {
+        self.parts().flat_map(|part| &self.settings(part).entries)
+    }
+
+    /// The settings of `part` of the file (see [`SourceFile::part`]), or the file's own for a
+    /// `.properties` file.
+    pub fn settings(&self, part: Option<u32>) -> &PropertiesFile {
+        match self.part(part) {
+            Some(part) => &part.properties,
+            None => &self.properties,
+        }
+    }
+
+    /// What `part` of a YAML file stands for.
+    pub fn view(&self, part: Option<u32>) -> Option<&YamlView> {
+        self.part(part).map(|part| &part.view)
+    }
+
+    /// How messages name the file, and for a part of a YAML file which one.
+    pub fn short_name(&self, part: Option<u32>) -> String {
         let file_name = self.path.rsplit('/').next().unwrap_or_default();
-        match &self.yaml {
+        match self.view(part) {
             None => file_name.to_string(),
             Some(view) => format!("{file_name}, {}", view.label),
         }
@@ -251,17 +263,25 @@ impl SourceFile {
     /// The text output may show for this file.
     pub fn display_text(&self) -> DisplayText {
         match &self.yaml {
-            Some(view) => DisplayText::build(&self.bytes, &view.secrets),
+            Some(yaml) => DisplayText::build(&self.bytes, &yaml.secrets),
             None => DisplayText::build(&self.bytes, &secret_spans(&self.bytes, &self.properties)),
         }
     }
 
-    /// Keeps only the path of a file no finding points into: output names it, nothing more.
+    /// Keeps only the path of a file no finding points into, and what the parts of a YAML
+    /// file stand for: output names them, nothing more.
     pub fn keep_path_only(&mut self) {
         self.bytes = Arc::from(Vec::new());
         self.properties = PropertiesFile::default();
         self.line_starts = Arc::default();
-        self.yaml = None;
+        if let Some(yaml) = &mut self.yaml {
+            yaml.secrets = Vec::new();
+            for part in &mut yaml.parts {
+                part.properties = PropertiesFile::default();
+                part.view.editable = Vec::new();
+                part.view.forbidden = Vec::new();
+            }
+        }
     }
 
     /// Keeps the path and the line and column of each of `offsets`, which is all that the

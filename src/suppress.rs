@@ -94,7 +94,7 @@ pub fn parse(files: &[SourceFile]) -> (Vec<Suppression>, Vec<Diagnostic>) {
                 reason: directive.reason,
             });
         }
-        for entry in &source.properties.entries {
+        for entry in source.entries() {
             if let Some(at) = suppression_in_value(&source.bytes[entry.value_span.clone()]) {
                 // A secret value is shown redacted as a whole: point at all of it.
                 let span = if secrets::is_hidden(&entry.key, &entry.value) {

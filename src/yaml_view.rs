@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::catalog::{ComponentKind, KafkaVersion};
-use crate::properties::Span;
+use crate::properties::{PropertiesFile, Span};
 
 /// How a scalar is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,16 +81,14 @@ pub struct Pool {
     pub controller: bool,
 }
 
-/// What a `SourceFile` read from YAML stands for.
+/// What one part of a YAML file (a compose service, a Strimzi node pool) stands for: a node or
+/// a component, with the data its settings do not carry.
 #[derive(Debug, Clone)]
 pub struct YamlView {
     pub id: String,
     pub label: String,
     /// Value spans a fix may replace, with their style.
     pub editable: Vec<(Span, Style)>,
-    /// Every secret-looking value of the whole file, whichever service or resource holds it
-    /// (shared by the file's nodes).
-    pub secrets: Arc<[Span]>,
     pub count_known: bool,
     /// `Some` when the YAML stands for a component of the cluster, not a node: which one. A
     /// YAML service is a component by its image, never by its keys.
@@ -98,8 +96,36 @@ pub struct YamlView {
     pub forbidden: Vec<Forbidden>,
     /// `Some` when the service's image tag says which Kafka release it runs.
     pub image_tag: Option<ImageTag>,
-    /// The node pools of the folder (kept to read the file again after a fix; shared).
-    pub pools: Arc<[Pool]>,
     /// The container or pod that runs it.
     pub runtime: Runtime,
+}
+
+/// One node or component of a YAML file: the settings Kafka gets (with the spans of the YAML
+/// scalars they come from) and what it stands for.
+#[derive(Debug, Clone)]
+pub struct YamlPart {
+    pub properties: PropertiesFile,
+    pub view: YamlView,
+}
+
+/// What a YAML file holds for kafkalint: its parts (every node and component read from it, in
+/// the order its readers gave them), the values output hides, and the node pools it was read
+/// with (kept to read the file again after a fix).
+#[derive(Debug, Clone, Default)]
+pub struct YamlFile {
+    pub parts: Vec<YamlPart>,
+    /// Every secret-looking value of the whole file, whichever service or resource holds it.
+    pub secrets: Vec<Span>,
+    pub pools: Arc<[Pool]>,
+}
+
+impl YamlFile {
+    /// Whether a fix may replace `span` (a value of one of its parts), and how it is written.
+    pub fn editable(&self, span: &Span) -> Option<Style> {
+        self.parts
+            .iter()
+            .flat_map(|part| &part.view.editable)
+            .find(|(editable, _)| editable == span)
+            .map(|(_, style)| *style)
+    }
 }

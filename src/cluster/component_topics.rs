@@ -74,7 +74,7 @@ pub fn topic_factors<'a>(
     component: &Component,
     version: KafkaVersion,
 ) -> Vec<TopicFactor<'a>> {
-    let properties = &files[component.file].properties;
+    let properties = component.properties(files);
     match component.kind {
         ComponentKind::ConnectDistributed => CONNECT_TOPICS
             .iter()

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use super::membership;
 use super::node::cluster_identity;
-use super::{Cluster, Gathered, Membership, Mode, Node, SetApart, Share, Target};
+use super::{Cluster, Gathered, Member, Membership, Mode, Node, SetApart, Share, Target};
 use crate::components::NODE_KEYS;
 use crate::source::SourceFile;
 use crate::sources;
@@ -67,7 +67,7 @@ fn not_a_node(file: &SourceFile, name: &str) -> Option<String> {
     }
     // A Connect, MirrorMaker 2, Streams or Schema Registry file joins its folder's cluster as a
     // component (see `push_clusters`).
-    if crate::components::classify(file).is_some() {
+    if crate::components::classify(file, None).is_some() {
         return None;
     }
     let has_node_key = file
@@ -431,7 +431,7 @@ fn discover_from(
             Gathered::Declared {
                 name: cluster.name.clone(),
             },
-            &members,
+            &whole_files(&members),
             declared_brokers.or(cluster.brokers),
         );
         for pushed in &mut found.clusters[before..] {
@@ -616,19 +616,26 @@ fn add_yaml_read(found: &mut Discovered, read: sources::Found, declared_brokers:
     for (path, reason) in read.errors {
         found.skipped.push(format!("{path}: {reason}"));
     }
-    for (name, files) in read.clusters {
-        let start = found.files.len();
-        found.files.extend(files);
-        let members: Vec<usize> = (start..found.files.len()).collect();
+    let offset = found.files.len();
+    found.files.extend(read.files);
+    for cluster in read.clusters {
+        let file = offset + cluster.file;
+        let members: Vec<Member> = cluster
+            .parts
+            .iter()
+            .map(|part| (file, Some(*part)))
+            .collect();
         // A compose file's cluster is named by its path; a Strimzi `Kafka`'s by its file and name.
-        let gathered = if found.files.get(start).is_some_and(|file| file.path == name) {
-            Gathered::Compose { path: name.clone() }
+        let gathered = if found.files[file].path == cluster.name {
+            Gathered::Compose {
+                path: cluster.name.clone(),
+            }
         } else {
             Gathered::Strimzi {
-                resource: name.clone(),
+                resource: cluster.name.clone(),
             }
         };
-        push_clusters(found, name, gathered, &members, declared_brokers);
+        push_clusters(found, cluster.name, gathered, &members, declared_brokers);
     }
 }
 
@@ -806,11 +813,12 @@ fn group(
             .map(|i| found.files[*i].path.as_str())
             .collect::<Vec<_>>()
             .join(", ");
+        let members = whole_files(named_files);
         push_clusters(
             &mut found,
             name,
             Gathered::Named,
-            named_files,
+            &members,
             declared_brokers,
         );
     }
@@ -818,14 +826,15 @@ fn group(
     // A lone node's folder's components, which go where the node goes.
     let mut loner_components: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for (dir, files) in by_dir {
-        let (components, nodes) = super::component::split(&found.files, files);
-        if nodes.len() == 1 {
-            loners.push((dir.clone(), nodes[0]));
-            loner_components.insert(nodes[0], components.iter().map(|c| c.file).collect());
+        let members = whole_files(files);
+        let (components, nodes) = super::component::split(&found.files, &members);
+        if let [(node, _)] = nodes[..] {
+            loners.push((dir.clone(), node));
+            loner_components.insert(node, components.iter().map(|c| c.file).collect());
         } else {
             let path = display_path(dir);
             let gathered = Gathered::Folder { path: path.clone() };
-            push_clusters(&mut found, path, gathered, files, declared_brokers);
+            push_clusters(&mut found, path, gathered, &members, declared_brokers);
         }
     }
     for (name, gathered, mut files) in group_loners(&found.files, &loners) {
@@ -834,10 +843,16 @@ fn group(
             .flat_map(|file| loner_components.get(file).into_iter().flatten().copied())
             .collect();
         files.extend(components);
-        push_clusters(&mut found, name, gathered, &files, declared_brokers);
+        let members = whole_files(&files);
+        push_clusters(&mut found, name, gathered, &members, declared_brokers);
     }
     found.clusters.sort_by(|a, b| a.name.cmp(&b.name));
     found
+}
+
+/// `.properties` files as members of a gathering.
+fn whole_files(files: &[usize]) -> Vec<Member> {
+    files.iter().map(|file| (*file, None)).collect()
 }
 
 /// The clusters of one gathering of `files`: one per mode (a ZooKeeper broker and a KRaft node
@@ -849,19 +864,19 @@ fn push_clusters(
     found: &mut Discovered,
     name: String,
     gathered: Gathered,
-    files: &[usize],
+    members: &[Member],
     declared_brokers: Option<usize>,
 ) {
-    let (components, files) = super::component::split(&found.files, files);
-    let nodes: Vec<Node> = files
+    let (components, members) = super::component::split(&found.files, members);
+    let nodes: Vec<Node> = members
         .iter()
-        .filter(|i| found.files[**i].parse_error.is_none())
-        .map(|i| Node::new(*i, &found.files[*i]))
+        .filter(|(file, _)| found.files[*file].parse_error.is_none())
+        .map(|(file, part)| Node::new(*file, *part, &found.files[*file]))
         .collect();
-    let unparsed: Vec<usize> = files
+    let unparsed: Vec<usize> = members
         .iter()
-        .copied()
-        .filter(|i| found.files[*i].parse_error.is_some())
+        .map(|(file, _)| *file)
+        .filter(|file| found.files[*file].parse_error.is_some())
         .collect();
     // A compose service or a Strimzi pool is a container of its own: always a node.
     let (overlays, nodes) = match gathered {
@@ -880,7 +895,7 @@ fn push_clusters(
         .iter()
         .map(|part| {
             (
-                part.nodes.iter().map(|node| node.file).collect(),
+                file_indices(&part.nodes),
                 part.share.clone(),
                 parts.iter().map(|other| other.why_apart(part)).collect(),
             )
@@ -892,9 +907,7 @@ fn push_clusters(
         } else {
             Vec::new()
         };
-        let mut cluster_files: Vec<usize> = part.nodes.iter().map(|node| node.file).collect();
-        cluster_files.extend(overlays.iter().map(|node| node.file));
-        cluster_files.sort_unstable();
+        let mut cluster_files = file_indices(part.nodes.iter().chain(&overlays));
         if index == first {
             cluster_files.extend(&unparsed);
         }
@@ -932,6 +945,14 @@ fn push_clusters(
             },
         });
     }
+}
+
+/// The files of `nodes`, each once (the nodes of a YAML file share it), in order.
+fn file_indices<'a>(nodes: impl IntoIterator<Item = &'a Node>) -> Vec<usize> {
+    let mut files: Vec<usize> = nodes.into_iter().map(|node| node.file).collect();
+    files.sort_unstable();
+    files.dedup();
+    files
 }
 
 /// One cluster's share of a gathering.
@@ -1088,7 +1109,7 @@ fn group_loners(
     let mut groups: BTreeMap<(Vec<String>, usize, String), Vec<usize>> = BTreeMap::new();
     let mut grouped = vec![false; loners.len()];
     for (i, (dir, file)) in loners.iter().enumerate() {
-        let Some(identity) = cluster_identity(&files[*file]) else {
+        let Some(identity) = cluster_identity(&files[*file].properties) else {
             continue;
         };
         let components: Vec<String> = dir

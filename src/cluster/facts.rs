@@ -6,7 +6,7 @@ use crate::source::SourceFile;
 use super::listeners::NodeListeners;
 use super::quorum::{ProcessRoles, process_roles};
 use super::setting::{Lookup, Setting, lookup};
-use super::{Cluster, Node};
+use super::{Cluster, Member, Node};
 
 /// One node's facts.
 #[derive(Debug)]
@@ -23,8 +23,8 @@ pub struct NodeFacts<'a> {
 /// The facts of every node and overlay of one cluster.
 #[derive(Debug, Default)]
 pub struct Facts<'a> {
-    /// `(file, index into nodes)`, sorted by file: a node is found by its file.
-    index: Vec<(usize, usize)>,
+    /// `(node's member, index into nodes)`, sorted: a node is found by its file and part.
+    index: Vec<(Member, usize)>,
     nodes: Vec<NodeFacts<'a>>,
 }
 
@@ -49,7 +49,7 @@ impl<'a> Facts<'a> {
                 Some(roles) => NodeListeners::read(files, node, version, roles),
                 None => NodeListeners::read(files, node, version, &no_roles()),
             };
-            facts.index.push((node.file, facts.nodes.len()));
+            facts.index.push((node.member(), facts.nodes.len()));
             facts.nodes.push(NodeFacts { roles, listeners });
         }
         facts.index.sort_unstable();
@@ -61,7 +61,7 @@ impl<'a> Facts<'a> {
     pub fn node(&self, node: &Node) -> Option<&NodeFacts<'a>> {
         let found = self
             .index
-            .binary_search_by_key(&node.file, |(file, _)| *file)
+            .binary_search_by_key(&node.member(), |(member, _)| *member)
             .ok();
         debug_assert!(found.is_some(), "no facts for {node:?}");
         Some(&self.nodes[self.index[found?].1])

@@ -14,7 +14,7 @@ use crate::sources;
 use super::endpoints::{ENDPOINT_KEYS, NodeEndpoints, advertised_hosts};
 use super::facts::Facts;
 use super::setting::any_unresolved;
-use super::{Cluster, Mode, Node, Placement};
+use super::{Cluster, Member, Mode, Node, Placement};
 
 /// What runs a node.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,7 +82,7 @@ pub struct NodeHost {
 /// The host identity of every node of a cluster, by the node's file.
 #[derive(Debug, Default)]
 pub struct Hosts {
-    nodes: BTreeMap<usize, NodeHost>,
+    nodes: BTreeMap<Member, NodeHost>,
 }
 
 impl Hosts {
@@ -91,15 +91,15 @@ impl Hosts {
         let mut nodes = BTreeMap::new();
         let mut processes = Vec::new();
         for node in &cluster.nodes {
-            match files[node.file].yaml.as_ref().map(|view| &view.runtime) {
+            match node.view(files).map(|view| &view.runtime) {
                 Some(runtime) => {
-                    nodes.insert(node.file, declared(runtime));
+                    nodes.insert(node.member(), declared(runtime));
                 }
                 None => {
                     match NodeEndpoints::read(facts, node).filter(|_| !unplaceable(files, node)) {
                         Some(endpoints) => processes.push(endpoints),
                         None => {
-                            nodes.insert(node.file, unknown());
+                            nodes.insert(node.member(), unknown());
                         }
                     }
                 }
@@ -107,8 +107,8 @@ impl Hosts {
         }
         let mapped = port_mapped(files, &processes);
         for endpoints in &processes {
-            let file = endpoints.node.file;
-            let host = match mapped.get(&file) {
+            let member = endpoints.node.member();
+            let host = match mapped.get(&member) {
                 Some(evidence) => NodeHost {
                     runtime: Runtime::MappedContainer,
                     network: Place::Own,
@@ -117,7 +117,7 @@ impl Hosts {
                 },
                 None => side_by_side(endpoints),
             };
-            nodes.insert(file, host);
+            nodes.insert(member, host);
         }
         Hosts { nodes }
     }
@@ -130,7 +130,7 @@ impl Hosts {
             disk: Place::Unknown,
             evidence: Evidence::Unplaced,
         };
-        self.nodes.get(&node.file).unwrap_or(&UNKNOWN)
+        self.nodes.get(&node.member()).unwrap_or(&UNKNOWN)
     }
 
     /// Whether two nodes share one network: `Some(true)` when known to, `Some(false)` when
@@ -146,7 +146,7 @@ impl Hosts {
 }
 
 fn same(x: &Place, y: &Place, a: &Node, b: &Node) -> Option<bool> {
-    if a.file == b.file {
+    if a.is(b) {
         return Some(true);
     }
     match (x, y) {
@@ -225,7 +225,7 @@ fn side_by_side(endpoints: &NodeEndpoints) -> NodeHost {
 /// with the same advertised hosts and another advertised port. Two processes of one machine
 /// cannot both bind the port; two containers whose ports the runtime maps to distinct ones of
 /// the machine can, and that is what their advertised ports show.
-fn port_mapped(files: &[SourceFile], processes: &[NodeEndpoints]) -> BTreeMap<usize, Evidence> {
+fn port_mapped(files: &[SourceFile], processes: &[NodeEndpoints]) -> BTreeMap<Member, Evidence> {
     let folder = |endpoints: &NodeEndpoints| {
         let path = &files[endpoints.node.file].path;
         path.rsplit_once('/').map_or("", |(dir, _)| dir).to_owned()
@@ -234,8 +234,8 @@ fn port_mapped(files: &[SourceFile], processes: &[NodeEndpoints]) -> BTreeMap<us
     for endpoints in processes {
         *per_folder.entry(folder(endpoints)).or_default() += 1;
     }
-    // (advertised hosts, listener, bound port) -> (advertised port, node file, folder)
-    type Binds = Vec<(i32, usize, String)>;
+    // (advertised hosts, listener, bound port) -> (advertised port, node, folder)
+    type Binds = Vec<(i32, Member, String)>;
     let mut binds: BTreeMap<(Vec<String>, String, i32), Binds> = BTreeMap::new();
     for endpoints in processes {
         let own_folder = folder(endpoints);
@@ -256,7 +256,7 @@ fn port_mapped(files: &[SourceFile], processes: &[NodeEndpoints]) -> BTreeMap<us
                 let key = (hosts.clone(), bound.name.clone(), bound.port);
                 binds.entry(key).or_default().push((
                     advertised.port,
-                    endpoints.node.file,
+                    endpoints.node.member(),
                     own_folder.clone(),
                 ));
             }
@@ -296,6 +296,7 @@ impl Hosts {
                 let host = self.node(node);
                 Placement {
                     file: node.file,
+                    part: node.part,
                     runtime: host.runtime.kind(),
                     network: host.network.kind(),
                     disk: host.disk.kind(),
@@ -504,6 +505,7 @@ mod tests {
     fn own_places_are_never_shared() {
         let node = |file| Node {
             file,
+            part: None,
             mode: Mode::KRaft,
             roles: super::super::Roles::default(),
         };

@@ -25,7 +25,7 @@ pub use discover::{
     discover_declared, discover_declared_in_batches, discover_in_memory, node_files_under,
 };
 pub use membership::{Gathered, Membership, SetApart, Share};
-pub use node::{Effective, Mode, Node, Placement, Roles};
+pub use node::{Effective, Member, Mode, Node, Placement, Roles};
 pub use target::{ChosenBy, Target};
 
 use crate::source::SourceFile;
@@ -77,7 +77,7 @@ impl Cluster {
     /// bytes changed by fixes, which never change what makes a file a node, an overlay or a
     /// member), its release chosen again.
     pub fn reread(&self, files: &[SourceFile]) -> Cluster {
-        let reread = |node: &Node| Node::new(node.file, &files[node.file]);
+        let reread = |node: &Node| Node::new(node.file, node.part, &files[node.file]);
         Cluster {
             nodes: self.nodes.iter().map(reread).collect(),
             overlays: self.overlays.iter().map(reread).collect(),
@@ -134,7 +134,7 @@ impl Cluster {
         let Some(quorum) = self
             .nodes
             .first()
-            .and_then(|node| node::cluster_identity(&files[node.file]))
+            .and_then(|node| node::cluster_identity(node.properties(files)))
         else {
             return false;
         };
@@ -143,7 +143,7 @@ impl Cluster {
                 && apart
                     .files
                     .first()
-                    .and_then(|file| node::cluster_identity(&files[*file]))
+                    .and_then(|file| node::cluster_identity(&files[*file].properties))
                     .is_some_and(|other| other == quorum)
         })
     }
@@ -164,12 +164,11 @@ impl Cluster {
             return false;
         }
         // A YAML node that stands for an unknown number of brokers (`deploy.mode: global`).
-        if self.nodes.iter().any(|node| {
-            files[node.file]
-                .yaml
-                .as_ref()
-                .is_some_and(|view| !view.count_known)
-        }) {
+        if self
+            .nodes
+            .iter()
+            .any(|node| node.view(files).is_some_and(|view| !view.count_known))
+        {
             return false;
         }
         let mut brokers = self.brokers();
@@ -179,7 +178,7 @@ impl Cluster {
         if self.nodes.len() > 1 {
             return true;
         }
-        let properties = &files[only.file].properties;
+        let properties = only.properties(files);
         let id = only.id_entry(files).map(|entry| entry.value.trim());
         let templated = id.is_some_and(|id| id.parse::<i64>().is_err());
         // The file itself names other nodes: a quorum with other voters, or a ZooKeeper

@@ -3,8 +3,13 @@
 //! `membership`), which the cluster uses in turn.
 
 use crate::catalog::{self, KafkaVersion};
-use crate::properties::Entry;
+use crate::properties::{Entry, PropertiesFile};
 use crate::source::SourceFile;
+use crate::yaml_view::YamlView;
+
+/// What a cluster gathers: a file (an index into the checked files) and, for a YAML file, the
+/// part of it that is a node or component (see [`SourceFile::part`]).
+pub type Member = (usize, Option<u32>);
 
 /// How a node finds its metadata.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,6 +34,9 @@ pub struct Roles {
 pub struct Node {
     /// Index of the node's file in the checked files.
     pub file: usize,
+    /// For a node read from a YAML file (a compose service, a Strimzi pool): which part of
+    /// the file it is (see [`SourceFile::part`]).
+    pub part: Option<u32>,
     pub mode: Mode,
     pub roles: Roles,
 }
@@ -66,9 +74,9 @@ impl<'a> Effective<'a> {
 }
 
 impl Node {
-    /// Classifies a parsed file as a node.
-    pub fn new(file: usize, source: &SourceFile) -> Node {
-        let properties = &source.properties;
+    /// Classifies a parsed file, or part `part` of it, as a node.
+    pub fn new(file: usize, part: Option<u32>, source: &SourceFile) -> Node {
+        let properties = source.settings(part);
         let (mode, roles) = match properties.get("process.roles") {
             Some(entry) => {
                 let roles = entry.value.split(',').map(str::trim);
@@ -97,12 +105,37 @@ impl Node {
                 },
             ),
         };
-        Node { file, mode, roles }
+        Node {
+            file,
+            part,
+            mode,
+            roles,
+        }
+    }
+
+    /// The settings Kafka reads on the node: its file's lines, or its part's of a YAML file.
+    pub fn properties<'a>(&self, files: &'a [SourceFile]) -> &'a PropertiesFile {
+        files[self.file].settings(self.part)
+    }
+
+    /// What the node stands for when it was read from a YAML file.
+    pub fn view<'a>(&self, files: &'a [SourceFile]) -> Option<&'a YamlView> {
+        files[self.file].view(self.part)
+    }
+
+    /// What the node was read from: its file, and the part of it (see [`Node::part`]).
+    pub fn member(&self) -> Member {
+        (self.file, self.part)
+    }
+
+    /// Whether `other` is this node (or overlay): the same file, and the same part of it.
+    pub fn is(&self, other: &Node) -> bool {
+        self.member() == other.member()
     }
 
     /// The file's entry for `key`, the last one if repeated.
     pub fn entry<'a>(&self, files: &'a [SourceFile], key: &str) -> Option<&'a Entry> {
-        files[self.file].properties.get(key)
+        self.properties(files).get(key)
     }
 
     /// The value Kafka `version` will use for `key` on this node.
@@ -135,14 +168,14 @@ impl Node {
 }
 
 /// What names the cluster a node belongs to: its ZooKeeper connection or its KRaft quorum.
-pub(super) fn cluster_identity(file: &SourceFile) -> Option<String> {
+pub(super) fn cluster_identity(properties: &PropertiesFile) -> Option<String> {
     [
         "zookeeper.connect",
         "controller.quorum.voters",
         "controller.quorum.bootstrap.servers",
     ]
     .iter()
-    .find_map(|key| file.properties.get(key))
+    .find_map(|key| properties.get(key))
     .map(|entry| format!("{}={}", entry.key, entry.value.trim()))
 }
 
@@ -151,6 +184,8 @@ pub(super) fn cluster_identity(file: &SourceFile) -> Option<String> {
 pub struct Placement {
     /// The node's file.
     pub file: usize,
+    /// Its part of the file (see [`Node::part`]).
+    pub part: Option<u32>,
     /// `process`, `mapped-container`, `container` or `pod`.
     pub runtime: &'static str,
     /// Whether its network and its files are its own, shared with other nodes, or unknown.

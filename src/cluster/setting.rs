@@ -49,8 +49,7 @@ pub fn has_format_field(value: &str) -> bool {
 /// it ([`is_placeholder`], or a format field): what reads those keys is unknown, and only that.
 pub fn any_unresolved(files: &[SourceFile], node: &Node, keys: &[&str]) -> bool {
     keys.iter().any(|key| {
-        files[node.file]
-            .properties
+        node.properties(files)
             .get(key)
             .is_some_and(|entry| is_placeholder(&entry.value) || has_format_field(&entry.value))
     })
@@ -109,7 +108,7 @@ pub fn lookup<'a>(
     let Some(spec) = catalog::spec(key, version) else {
         return Lookup::Null;
     };
-    let properties = &files[node.file].properties;
+    let properties = node.properties(files);
     let synonym = match key {
         "node.id" => Some("broker.id"),
         "broker.id" => Some("node.id"),
@@ -132,7 +131,7 @@ pub fn lookup<'a>(
 
 /// Whether the file itself sets `key` (Kafka's `originals().containsKey`).
 pub fn in_file(files: &[SourceFile], node: &Node, key: &str) -> bool {
-    files[node.file].properties.get(key).is_some()
+    node.properties(files).get(key).is_some()
 }
 
 /// One element of a comma-separated value and where it sits in the value's text.

@@ -281,7 +281,13 @@ pub fn quorum_listener<'a>(listeners: &NodeListeners<'a>) -> Option<QuorumListen
 pub fn fully_described(cluster: &Cluster, nodes: &[QuorumNode]) -> bool {
     cluster.declared_brokers.is_none()
         && nodes.len() >= 2
-        && nodes.len() == cluster.files.len()
+        && nodes.len() == cluster.nodes.len()
+        && cluster.overlays.is_empty()
+        // No file that does not parse: each file is a node's (or several nodes' of a YAML file).
+        && cluster
+            .files
+            .iter()
+            .all(|file| cluster.nodes.iter().any(|node| node.file == *file))
         && nodes.iter().any(QuorumNode::is_controller)
         && nodes.iter().all(|n| {
             n.node.mode == Mode::KRaft && n.is_kraft() && n.id.is_some() && n.voters.is_some()

@@ -51,7 +51,7 @@ pub fn nearest_known(release: KafkaVersion) -> KafkaVersion {
 pub fn hints<'a>(cluster: &Cluster, files: &'a [SourceFile]) -> Vec<Hint<'a>> {
     let mut hints = Vec::new();
     for node in &cluster.nodes {
-        let properties = &files[node.file].properties;
+        let properties = node.properties(files);
         if node.mode == Mode::ZooKeeper
             && let Some(entry) = properties.get("zookeeper.connect")
         {
@@ -70,11 +70,7 @@ pub fn hints<'a>(cluster: &Cluster, files: &'a [SourceFile]) -> Vec<Hint<'a>> {
                 at_least: protocol_release(&entry.value),
             });
         }
-        if let Some(tag) = files[node.file]
-            .yaml
-            .as_ref()
-            .and_then(|view| view.image_tag.as_ref())
-        {
+        if let Some(tag) = node.view(files).and_then(|view| view.image_tag.as_ref()) {
             let release = nearest_known(tag.release);
             hints.push(Hint {
                 file: node.file,

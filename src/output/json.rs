@@ -42,6 +42,9 @@ struct JsonCluster<'a> {
 #[derive(Serialize)]
 struct JsonPlacement<'a> {
     file: &'a str,
+    /// For a node of a YAML file: which part of it (`service \`kafka\``).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    part: Option<&'a str>,
     /// `process`, `mapped-container`, `container` or `pod`.
     runtime: &'static str,
     /// `own`, `shared` (with other nodes of the cluster) or `unknown`.
@@ -84,6 +87,9 @@ struct JsonOverlay<'a> {
 #[derive(Serialize)]
 struct JsonComponent<'a> {
     file: &'a str,
+    /// For a component of a YAML file: which part of it (`service \`connect\``).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    part: Option<&'a str>,
     kind: &'static str,
 }
 
@@ -134,6 +140,12 @@ struct JsonNode {
 struct JsonComponentRef {
     kind: &'static str,
     file: String,
+}
+
+/// What part `part` of `file` stands for, for a YAML file.
+fn part_label(report: &Report, file: usize, part: Option<u32>) -> Option<&str> {
+    let view = report.files[file].view(part)?;
+    Some(view.label.as_str())
 }
 
 fn subject(subject: &Subject) -> JsonSubject<'_> {
@@ -280,6 +292,7 @@ pub fn json(report: &Report) -> String {
                 .iter()
                 .map(|component| JsonComponent {
                     file: report.files[component.file].path.as_str(),
+                    part: part_label(report, component.file, component.part),
                     kind: component.kind.id(),
                 })
                 .collect(),
@@ -289,6 +302,7 @@ pub fn json(report: &Report) -> String {
                 .iter()
                 .map(|placement| JsonPlacement {
                     file: report.files[placement.file].path.as_str(),
+                    part: part_label(report, placement.file, placement.part),
                     runtime: placement.runtime,
                     network: placement.network,
                     disk: placement.disk,

@@ -31,12 +31,11 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         let who = ComponentRef {
             kind: component.kind.id(),
             title: component.kind.name(),
-            file: files[component.file].short_name(),
+            file: files[component.file].short_name(component.part),
         };
         // A compose service is fixed by its environment: the help names the variable.
         let service = files[component.file]
-            .yaml
-            .as_ref()
+            .view(component.part)
             .and_then(|view| view.component.as_ref());
         let name =
             |key: &str| service.map_or_else(|| key.to_string(), |service| service.variable(key));

@@ -20,8 +20,9 @@ pub const RULE: Rule = Rule {
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
-    for file in cluster.loaded_files(context.files) {
-        let entries = &context.files[file].properties.entries;
+    for node in cluster.nodes.iter().chain(&cluster.overlays) {
+        let file = node.file;
+        let entries = &node.properties(context.files).entries;
         let mut by_key: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
         for (index, entry) in entries.iter().enumerate() {
             by_key.entry(entry.key.as_str()).or_default().push(index);

@@ -228,7 +228,7 @@ impl<'a> Checker<'a, '_> {
         let prefix = format!("listener.name.{}.", inter_broker.name.to_lowercase());
         let mut enabled: Option<Setting<'a>> = None;
         let mut readable = true;
-        let properties = &self.at.files[self.at.node.file].properties;
+        let properties = self.at.node.properties(self.at.files);
         for entry in properties.effective_entries() {
             let Some(rest) = entry
                 .key

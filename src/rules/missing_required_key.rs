@@ -22,7 +22,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
     let mut diagnostics = Vec::new();
     for node in &cluster.nodes {
-        let properties = &context.files[node.file].properties;
+        let properties = node.properties(context.files);
         // A fragment of settings (no mode, no id) is merged into a full file elsewhere.
         if node.mode == Mode::Unknown && node.id_entry(context.files).is_none() {
             continue;

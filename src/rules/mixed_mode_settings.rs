@@ -35,7 +35,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         if context.folders.migration_in_folder(node.node.file) {
             continue;
         }
-        let properties = &files[node.node.file].properties;
+        let properties = node.node.properties(files);
         let name = node_ref(files, node.node);
         if node.is_kraft() {
             let keys: Vec<_> = properties

@@ -89,10 +89,7 @@ impl<'a> Checker<'a, '_> {
     }
 
     fn in_file(&self, key: &str) -> bool {
-        self.at.files[self.at.node.file]
-            .properties
-            .get(key)
-            .is_some()
+        self.at.node.properties(self.at.files).get(key).is_some()
     }
 
     /// Kafka copies a lone `broker.id` into `node.id` before it parses either; from 4.0

@@ -84,7 +84,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         }
         let keys: BTreeSet<&str> = nodes
             .iter()
-            .flat_map(|node| files[node.file].properties.entries.iter())
+            .flat_map(|node| node.properties(files).entries.iter())
             .map(|entry| entry.key.as_str())
             .filter(|key| !is_per_node(key) && !super::inconsistent_cluster_value::covers(key))
             .collect();

@@ -78,8 +78,8 @@ fn unreachable_voter(
         return None;
     }
     // The controller's own file first, then the others in file order.
-    let holders = std::iter::once(controller)
-        .chain(nodes.iter().filter(|n| n.node.file != controller.node.file));
+    let holders =
+        std::iter::once(controller).chain(nodes.iter().filter(|n| !n.node.is(controller.node)));
     let mut wrong = Vec::new();
     for holder in holders {
         let Some(voter) = holder.voter(id) else {

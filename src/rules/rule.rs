@@ -49,10 +49,12 @@ impl Folders {
             folders.folder_of.push(folder);
             folders.members[folder].push(index);
             folders.migrating[folder] |= file.parse_error.is_none()
-                && crate::cluster::topology::migrating(
-                    files,
-                    &crate::cluster::Node::new(index, file),
-                );
+                && file.parts().any(|part| {
+                    crate::cluster::topology::migrating(
+                        files,
+                        &crate::cluster::Node::new(index, part, file),
+                    )
+                });
         }
         folders
     }

@@ -22,16 +22,12 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     // The nodes of one resource share its YAML: one finding per key as written.
     let mut seen = std::collections::BTreeSet::new();
-    for &file in &cluster.files {
-        let Some(view) = files[file].yaml.as_deref() else {
+    for node in &cluster.nodes {
+        let Some(view) = node.view(files) else {
             continue;
         };
         for forbidden in &view.forbidden {
-            if !seen.insert((
-                files[file].path.as_str(),
-                forbidden.key_span.start,
-                forbidden.key_span.end,
-            )) {
+            if !seen.insert((node.file, forbidden.key_span.start, forbidden.key_span.end)) {
                 continue;
             }
             let key = &forbidden.key;
@@ -41,7 +37,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                      be ignored) and the brokers run without it",
                     view.label, forbidden.prefix
                 )).with_key(key.clone()).with_label(Label {
-                    file,
+                    file: node.file,
                     span: forbidden.key_span.clone(),
                     message: "ignored by Strimzi".to_string(),
                 }).with_help("delete the key; set what it means through the resource's own fields (spec.kafka.listeners, \

@@ -14,7 +14,7 @@ pub fn node_name(files: &[SourceFile], node: &Node) -> String {
 
 /// The node as a finding's subject (see [`node_name`] for how it reads).
 pub fn node_ref(files: &[SourceFile], node: &Node) -> NodeRef {
-    let file = files[node.file].short_name();
+    let file = files[node.file].short_name(node.part);
     let (kind, id) = match node.id_entry(files) {
         Some(entry) if node.mode == Mode::ZooKeeper || entry.key == "broker.id" => {
             (Some(NodeKind::Broker), Some(entry.value.trim().to_string()))
@@ -86,7 +86,7 @@ pub fn int_value<'a>(
 /// that, `__share_group_state` is never created and its settings do not matter.
 pub fn uses_share_groups(files: &[SourceFile], nodes: &[Node]) -> bool {
     nodes.iter().any(|node| {
-        files[node.file].properties.entries.iter().any(|entry| {
+        node.properties(files).entries.iter().any(|entry| {
             entry.key.starts_with("share.coordinator.")
                 || entry.key.starts_with("group.share.")
                 || entry.key == "share.version"
@@ -302,8 +302,7 @@ pub fn effective_lines<'a>(
         .iter()
         .chain(&cluster.overlays)
         .flat_map(move |node| {
-            files[node.file]
-                .properties
+            node.properties(files)
                 .effective_entries()
                 .map(move |entry| (node, entry))
         })

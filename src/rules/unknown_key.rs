@@ -28,7 +28,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         if catalog::spec(key, version).is_some() {
             continue;
         }
-        let properties = &context.files[node.file].properties;
+        let properties = node.properties(context.files);
         let setting = |other: &str| properties.get(other).map(|e| e.value.clone());
         let found = match catalog::families::elsewhere(key, version, setting) {
             Some(Elsewhere::Read | Elsewhere::OtherComponent) => continue,

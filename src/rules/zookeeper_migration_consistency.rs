@@ -39,11 +39,7 @@ fn flag<'a>(files: &'a [SourceFile], node: &Node, version: KafkaVersion) -> Opti
         return None;
     };
     Some(Flag {
-        node: Node {
-            file: node.file,
-            mode: node.mode,
-            roles: node.roles,
-        },
+        node: node.clone(),
         enabled,
         effective,
     })
@@ -155,7 +151,12 @@ fn controllers_beside<'a>(
     beside.dedup();
     beside
         .into_iter()
-        .map(|file| Node::new(file, &files[file]))
+        .flat_map(|file| {
+            let source = &files[file];
+            source
+                .parts()
+                .map(move |part| Node::new(file, part, source))
+        })
         .filter(|node| node.mode == Mode::KRaft && node.roles.controller)
         .filter(|node| takes_part(files, cluster, node))
         .filter_map(|node| flag(files, &node, version))

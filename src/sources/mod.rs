@@ -1,6 +1,6 @@
 //! Kafka settings kept in YAML: docker-compose services running a Kafka image, and Strimzi
-//! `Kafka` resources. Each node becomes a [`SourceFile`] of the YAML file (its bytes, its
-//! path) whose properties entries are the settings Kafka will get, with the spans of the YAML
+//! `Kafka` resources. A YAML file is one [`SourceFile`]; each node (or component) read from it
+//! is one of its parts, whose settings are those Kafka will get, with the spans of the YAML
 //! scalars they come from, so that every rule applies unchanged and points at the YAML.
 
 pub mod component_images;
@@ -14,21 +14,36 @@ pub mod yaml;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::diagnostic::{Diagnostic, Edit as FileEdit};
+use crate::diagnostic::Diagnostic;
 use crate::properties::{Entry, PropertiesFile, Span};
-use crate::source::{SharedBytes, SourceFile};
-pub use crate::yaml_view::{ComponentService, Forbidden, ImageTag, Runtime, Style, YamlView};
+use crate::source::SourceFile;
+pub use crate::yaml_view::{
+    ComponentService, Forbidden, ImageTag, Runtime, Style, YamlFile, YamlPart, YamlView,
+};
 pub use spec::{Edit, NodeSpec, YamlEntry};
 
-/// The clusters, notes and errors of reading YAML files.
+/// The files, clusters, notes and errors of reading YAML files.
 #[derive(Debug, Default)]
 pub struct Found {
-    /// Each cluster's name and nodes (a compose file, a Strimzi `Kafka`).
-    pub clusters: Vec<(String, Vec<SourceFile>)>,
+    /// Every YAML file that gave a cluster, each once, with its parts.
+    pub files: Vec<SourceFile>,
+    /// Each cluster (a compose file, a Strimzi `Kafka`): its name, its file (an index into
+    /// `files`) and the parts of that file that are its nodes and components.
+    pub clusters: Vec<FoundCluster>,
     /// What was passed over, with why.
     pub notes: Vec<String>,
     /// Files that cannot be read as YAML: path and reason.
     pub errors: Vec<(String, String)>,
+}
+
+/// A cluster read from a YAML file.
+#[derive(Debug)]
+pub struct FoundCluster {
+    pub name: String,
+    /// The index of its file in [`Found::files`].
+    pub file: usize,
+    /// The parts of its file that are its nodes and components.
+    pub parts: Vec<u32>,
 }
 
 /// A `.yml` or `.yaml` file name.
@@ -79,13 +94,22 @@ pub fn read_files(files: Vec<(String, Vec<u8>)>, extra_pools: &[strimzi::Pool]) 
         // Validated as UTF-8 above; the documents were parsed from the text after its BOM.
         let text = std::str::from_utf8(&bytes).unwrap_or_default();
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let secrets: Arc<[Span]> = redact::hidden_spans(text, &documents)
+        let secrets = redact::hidden_spans(text, &documents)
             .into_iter()
             .map(|span| span.start + offset..span.end + offset)
             .collect();
-        // One copy of the file (and its secrets and pools) for all of its nodes.
-        let shared = SharedBytes::new(bytes);
-        let make = |spec: NodeSpec| view_file(&path, &shared, spec, &secrets, &pools, offset);
+        let mut yaml = YamlFile {
+            parts: Vec::new(),
+            secrets,
+            pools: Arc::clone(&pools),
+        };
+        let mut clusters = Vec::new();
+        let mut take = |name: String, nodes: Vec<NodeSpec>, yaml: &mut YamlFile| {
+            let start = yaml.parts.len() as u32;
+            yaml.parts
+                .extend(nodes.into_iter().map(|spec| part(spec, offset)));
+            clusters.push((name, (start..yaml.parts.len() as u32).collect()));
+        };
         let mut notes = Vec::new();
         if let Some(first) = documents.first()
             && first
@@ -94,22 +118,28 @@ pub fn read_files(files: Vec<(String, Vec<u8>)>, extra_pools: &[strimzi::Pool]) 
         {
             let nodes = compose::read(first, &mut notes);
             if !nodes.is_empty() {
-                found
-                    .clusters
-                    .push((path.clone(), nodes.into_iter().map(make).collect()));
+                take(path.clone(), nodes, &mut yaml);
             }
         }
         for (name, nodes) in strimzi::read(&documents, &pools, &mut notes) {
             if !nodes.is_empty() {
-                found.clusters.push((
-                    format!("{path}: Kafka {name}"),
-                    nodes.into_iter().map(make).collect(),
-                ));
+                take(format!("{path}: Kafka {name}"), nodes, &mut yaml);
             }
         }
         found
             .notes
-            .extend(notes.into_iter().map(|note| format!("{path}: {note}")));
+            .extend(notes.iter().map(|note| format!("{path}: {note}")));
+        if !clusters.is_empty() {
+            let file = found.files.len();
+            found
+                .clusters
+                .extend(clusters.into_iter().map(|(name, parts)| FoundCluster {
+                    name,
+                    file,
+                    parts,
+                }));
+            found.files.push(SourceFile::from_yaml(path, bytes, yaml));
+        }
     }
     found
 }
@@ -156,14 +186,8 @@ pub fn read_named(path: &Path, display: String, bytes: Vec<u8>) -> Found {
     read_files(vec![(display, bytes)], &pools)
 }
 
-fn view_file(
-    path: &str,
-    bytes: &SharedBytes,
-    spec: NodeSpec,
-    secrets: &Arc<[Span]>,
-    pools: &Arc<[strimzi::Pool]>,
-    offset: usize,
-) -> SourceFile {
+/// A node or component as a part of its file, its spans moved past the file's byte-order mark.
+fn part(spec: NodeSpec, offset: usize) -> YamlPart {
     let shift = |span: &Span| span.start + offset..span.end + offset;
     let entries = spec
         .entries
@@ -188,7 +212,6 @@ fn view_file(
                     .map(|edit| (shift(&entry.value_span), edit.style))
             })
             .collect(),
-        secrets: Arc::clone(secrets),
         count_known: spec.count_known,
         component: spec.component.map(|component| ComponentService {
             image_span: shift(&component.image_span),
@@ -202,19 +225,16 @@ fn view_file(
                 ..forbidden
             })
             .collect(),
-        pools: Arc::clone(pools),
         image_tag: spec.image_tag.map(|tag| ImageTag {
             span: shift(&tag.span),
             ..tag
         }),
         runtime: spec.runtime,
     };
-    SourceFile::from_yaml(
-        path.to_string(),
-        bytes,
-        PropertiesFile::new(entries, Vec::new()),
+    YamlPart {
+        properties: PropertiesFile::new(entries, Vec::new()),
         view,
-    )
+    }
 }
 
 /// Keeps a fix on YAML only when each of its edits replaces an exact one-line scalar value byte
@@ -224,9 +244,9 @@ pub fn restrict_fixes(files: &[SourceFile], diagnostics: &mut [Diagnostic]) {
         let Some(fix) = &diagnostic.fix else { continue };
         let allowed = fix.edits.iter().all(|edit| match &files[edit.file].yaml {
             None => true,
-            Some(view) => view.editable.iter().any(|(span, style)| {
-                *span == edit.span && safe_replacement(&edit.replacement, *style)
-            }),
+            Some(yaml) => yaml
+                .editable(&edit.span)
+                .is_some_and(|style| safe_replacement(&edit.replacement, style)),
         });
         if !allowed {
             diagnostic.fix = None;
@@ -246,79 +266,24 @@ fn safe_replacement(replacement: &[u8], style: Style) -> bool {
         }
 }
 
-/// The edits with each edit of a YAML node also made to the other nodes of the same file, so
-/// that all views of the file keep the same bytes.
-pub fn share_edits(files: &[SourceFile], edits: Vec<FileEdit>) -> Vec<FileEdit> {
-    let mut shared: Vec<FileEdit> = Vec::new();
-    for edit in edits {
-        let file = &files[edit.file];
-        let siblings: Vec<usize> = if file.yaml.is_some() {
-            (0..files.len())
-                .filter(|other| {
-                    files[*other].yaml.is_some()
-                        && files[*other].path == file.path
-                        && files[*other].bytes == file.bytes
-                })
-                .collect()
-        } else {
-            vec![edit.file]
-        };
-        for sibling in siblings {
-            let copy = FileEdit {
-                file: sibling,
-                ..edit.clone()
-            };
-            if !shared.contains(&copy) {
-                shared.push(copy);
-            }
-        }
-    }
-    shared
-}
-
-/// Drops repeats of one finding on one YAML place: nodes that share settings (replicas of a
-/// service, a pool's brokers, services merging one anchor) each report it, with the same
-/// message about another node (the subject, which is not part of the message).
-pub fn dedupe(files: &[SourceFile], diagnostics: &mut Vec<Diagnostic>) {
-    diagnostics.dedup_by(|later, earlier| {
-        let (a, b) = (later.primary(), earlier.primary());
-        files[a.file].yaml.is_some()
-            && files[b.file].yaml.is_some()
-            && files[a.file].path == files[b.file].path
-            && a.span == b.span
-            && later.rule == earlier.rule
-            && later.message == earlier.message
-    });
-}
-
 impl SourceFile {
-    /// The same file read again from other bytes (after a fix), as it was read: a YAML node
-    /// by its reader (here, above `source`, which knows no reader).
+    /// The same file read again from other bytes (after a fix), as it was read: a YAML file
+    /// by its readers (here, above `source`, which knows no reader), with the node pools it
+    /// was read with.
     pub fn with_bytes(&self, bytes: Vec<u8>) -> SourceFile {
         match &self.yaml {
             None => SourceFile::new(self.path.clone(), bytes),
-            Some(view) => reread(&self.path, bytes, view),
+            Some(yaml) => {
+                let pools = yaml.pools.to_vec();
+                let mut found = read_files(vec![(self.path.clone(), bytes.clone())], &pools);
+                match found.files.pop() {
+                    Some(file) => file,
+                    // The bytes no longer give any node: a file without parts.
+                    None => SourceFile::from_yaml(self.path.clone(), bytes, YamlFile::default()),
+                }
+            }
         }
     }
-}
-
-/// The node `view` of `path` read again from `bytes` (after a fix). A node the bytes no longer
-/// hold comes back without settings.
-pub fn reread(path: &str, bytes: Vec<u8>, view: &YamlView) -> SourceFile {
-    let found = read_files(vec![(path.to_string(), bytes.clone())], &view.pools);
-    found
-        .clusters
-        .into_iter()
-        .flat_map(|(_, files)| files)
-        .find(|file| file.yaml.as_ref().is_some_and(|other| other.id == view.id))
-        .unwrap_or_else(|| {
-            SourceFile::from_yaml(
-                path.to_string(),
-                &SharedBytes::new(bytes),
-                PropertiesFile::default(),
-                view.clone(),
-            )
-        })
 }
 
 #[cfg(test)]

@@ -1,14 +1,20 @@
 use super::*;
 
-fn nodes(text: &str) -> Vec<SourceFile> {
-    read_files(
-        vec![("docker-compose.yml".into(), text.as_bytes().to_vec())],
-        &[],
-    )
-    .clusters
-    .into_iter()
-    .flat_map(|(_, files)| files)
-    .collect()
+/// `text` read as `docker-compose.yml` (a file without parts when it gives no cluster).
+fn compose(text: &str) -> SourceFile {
+    let bytes = text.as_bytes().to_vec();
+    let mut found = read_files(vec![("docker-compose.yml".into(), bytes.clone())], &[]);
+    found.files.pop().unwrap_or_else(|| {
+        SourceFile::from_yaml("docker-compose.yml".into(), bytes, YamlFile::default())
+    })
+}
+
+/// The nodes and components read from compose file `text`.
+fn nodes(text: &str) -> Vec<YamlPart> {
+    compose(text)
+        .yaml
+        .map(|yaml| yaml.parts)
+        .unwrap_or_default()
 }
 
 #[test]
@@ -19,7 +25,7 @@ fn map_environment_gives_entries_at_the_yaml_scalars() {
     let entry = files[0].properties.get("broker.id").unwrap();
     assert_eq!(&text[entry.key_span.clone()], "KAFKA_BROKER_ID");
     assert_eq!(&text[entry.value_span.clone()], "1");
-    assert_eq!(files[0].line_column(entry.value_span.start), (5, 24));
+    assert_eq!(compose(text).line_column(entry.value_span.start), (5, 24));
 }
 
 #[test]
@@ -50,7 +56,7 @@ fn unresolved_interpolation_is_a_placeholder() {
         files[0].properties.get("num.partitions").unwrap().value,
         "6"
     );
-    assert!(files[0].yaml.as_ref().unwrap().editable.is_empty());
+    assert!(files[0].view.editable.is_empty());
 }
 
 #[test]
@@ -58,12 +64,8 @@ fn replicas_and_global_mode() {
     let text = "services:\n  kafka:\n    image: confluentinc/cp-kafka\n    deploy:\n      replicas: 3\n  other:\n    image: bitnami/kafka\n    deploy:\n      mode: global\n";
     let files = nodes(text);
     assert_eq!(files.len(), 4);
-    assert!(
-        files[..3]
-            .iter()
-            .all(|file| file.yaml.as_ref().unwrap().count_known)
-    );
-    assert!(!files[3].yaml.as_ref().unwrap().count_known);
+    assert!(files[..3].iter().all(|file| file.view.count_known));
+    assert!(!files[3].view.count_known);
 }
 
 #[test]
@@ -72,8 +74,7 @@ fn secrets_of_every_service_are_redacted() {
     // Not valid compose (a list inside a map) but still YAML: use a valid one.
     let _ = text;
     let text = "services:\n  db:\n    image: postgres\n    environment:\n      - POSTGRES_PASSWORD=hunter2\n      - OTHER=1\n  kafka:\n    image: confluentinc/cp-kafka\n    environment:\n      KAFKA_SASL_JAAS_CONFIG: |\n        org.apache.kafka.common.security.plain.PlainLoginModule required\n        username=\"a\" password=\"s3cret\";\n      KAFKA_SSL_KEY_PASSWORD: \"pw1\"\n      KAFKA_BROKER_ID: 1\n";
-    let files = nodes(text);
-    let shown = files[0].display_text().text;
+    let shown = compose(text).display_text().text;
     for secret in ["hunter2", "s3cret", "pw1"] {
         assert!(!shown.contains(secret), "{secret} shown:\n{shown}");
     }
@@ -88,11 +89,11 @@ fn secrets_of_every_service_are_redacted() {
 fn strimzi_config_and_pools() {
     let text = "apiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaNodePool\nmetadata:\n  name: brokers\n  labels:\n    strimzi.io/cluster: my\nspec:\n  replicas: 3\n  roles: [broker]\n---\napiVersion: kafka.strimzi.io/v1beta2\nkind: Kafka\nmetadata:\n  name: my\nspec:\n  kafka:\n    config:\n      offsets.topic.replication.factor: 1\n      listeners: x\n";
     let found = read_files(vec![("kafka.yaml".into(), text.as_bytes().to_vec())], &[]);
-    let (name, files) = &found.clusters[0];
-    assert_eq!(name, "kafka.yaml: Kafka my");
-    assert_eq!(files.len(), 3);
-    let view = files[0].yaml.as_ref().unwrap();
-    assert_eq!(view.forbidden[0].key, "listeners");
+    let cluster = &found.clusters[0];
+    assert_eq!(cluster.name, "kafka.yaml: Kafka my");
+    assert_eq!(cluster.parts, [0, 1, 2]);
+    let files = &found.files[cluster.file].yaml.as_ref().unwrap().parts;
+    assert_eq!(files[0].view.forbidden[0].key, "listeners");
     assert_eq!(files[1].properties.get("node.id").unwrap().value, "1");
     assert_eq!(
         files[0].properties.get("process.roles").unwrap().value,
@@ -113,13 +114,14 @@ const CONNECT_BESIDE_A_BROKER: &str = "services:\n  kafka:\n    image: confluent
 #[test]
 fn a_connect_service_is_a_component_with_entries_at_its_variables() {
     let text = CONNECT_BESIDE_A_BROKER;
-    let files = nodes(text);
-    assert_eq!(files.len(), 2);
-    assert_eq!(crate::components::classify(&files[0]), None);
+    let file = compose(text);
+    assert_eq!(crate::components::classify(&file, Some(0)), None);
     assert_eq!(
-        crate::components::classify(&files[1]),
+        crate::components::classify(&file, Some(1)),
         Some(crate::components::ComponentKind::ConnectDistributed)
     );
+    let files = nodes(text);
+    assert_eq!(files.len(), 2);
     let rf = files[1]
         .properties
         .get("config.storage.replication.factor")
@@ -129,19 +131,16 @@ fn a_connect_service_is_a_component_with_entries_at_its_variables() {
         "CONNECT_CONFIG_STORAGE_REPLICATION_FACTOR"
     );
     assert_eq!(&text[rf.value_span.clone()], "1");
-    assert_eq!(files[1].line_column(rf.value_span.start), (10, 51));
+    assert_eq!(file.line_column(rf.value_span.start), (10, 51));
 }
 
 #[test]
 fn secrets_of_component_services_are_redacted() {
-    let files = nodes(CONNECT_BESIDE_A_BROKER);
-    for file in &files {
-        let shown = file.display_text().text;
-        for secret in ["c0nnect", "k3y"] {
-            assert!(!shown.contains(secret), "{secret} shown:\n{shown}");
-        }
-        assert!(shown.contains("CONNECT_CONFIG_STORAGE_REPLICATION_FACTOR=1"));
+    let shown = compose(CONNECT_BESIDE_A_BROKER).display_text().text;
+    for secret in ["c0nnect", "k3y"] {
+        assert!(!shown.contains(secret), "{secret} shown:\n{shown}");
     }
+    assert!(shown.contains("CONNECT_CONFIG_STORAGE_REPLICATION_FACTOR=1"));
 }
 
 #[test]
@@ -151,7 +150,7 @@ fn a_component_of_another_cluster_or_of_no_broker_is_passed_over() {
         vec![("docker-compose.yml".into(), elsewhere.as_bytes().to_vec())],
         &[],
     );
-    assert_eq!(found.clusters[0].1.len(), 1);
+    assert_eq!(found.clusters[0].parts.len(), 1);
     assert!(
         found.notes[0].contains("names no broker service"),
         "{:?}",
@@ -189,53 +188,11 @@ fn spans_stay_true_after_a_block_scalar_of_non_ascii_text() {
     // one was off by the extra bytes, and redaction hid the wrong bytes.
     let text = "services:\n  kafka:\n    image: confluentinc/cp-kafka:7.6.0\n    command:\n      - |\n        # Tất cả nodes phải được format với CÙNG SCRAM\n        echo ok\n    environment:\n      KAFKA_SSL_KEY_PASSWORD: hunter2\n      KAFKA_NUM_PARTITIONS: 3\n";
     let files = nodes(text);
-    let shown = files[0].display_text();
+    let shown = compose(text).display_text();
     assert!(!shown.text.contains("hunter2"), "{}", shown.text);
     let partitions = files[0].properties.get("num.partitions").unwrap();
     assert_eq!(&text[partitions.value_span.clone()], "3");
     assert_eq!(&shown.text[shown.span(&partitions.value_span)], "3");
-}
-
-#[test]
-fn dedupe_drops_one_finding_about_several_nodes_but_keeps_findings_that_differ() {
-    use crate::diagnostic::{Label, NodeKind, NodeRef, Severity};
-    let files = nodes(
-        "x-env: &env\n  KAFKA_LOG_RETENTION_HOURS: 1\nservices:\n  kafka-1:\n    image: apache/kafka:3.9.0\n    environment: *env\n  kafka-2:\n    image: apache/kafka:3.9.0\n    environment: *env\n",
-    );
-    assert_eq!(files.len(), 2);
-    let node = |id: &str| NodeRef {
-        kind: Some(NodeKind::Node),
-        id: Some(id.into()),
-        file: format!("docker-compose.yml, service `kafka-{id}`"),
-    };
-    let finding = |file: usize, message: &str| {
-        Diagnostic::new("some-rule", Severity::Warning, message).with_label(Label {
-            file,
-            span: 0..0,
-            message: String::new(),
-        })
-    };
-    // The same finding about each node that shares the anchor: one is kept.
-    let mut about_nodes = vec![
-        finding(0, "log.retention.hours=1 is short").about(node("1")),
-        finding(1, "log.retention.hours=1 is short").about(node("2")),
-    ];
-    dedupe(&files, &mut about_nodes);
-    assert_eq!(about_nodes.len(), 1);
-    // Two findings whose messages end alike after a parenthesis: both are kept (reading node
-    // names out of messages merged them).
-    let mut different = vec![
-        finding(
-            0,
-            "a differs (node 1 (docker-compose.yml) has `x`): clients see it",
-        ),
-        finding(
-            0,
-            "b differs (node 1 (docker-compose.yml) has `y`): clients see it",
-        ),
-    ];
-    dedupe(&files, &mut different);
-    assert_eq!(different.len(), 2);
 }
 
 #[test]
@@ -249,7 +206,12 @@ fn a_kafka_image_running_its_own_command_is_a_broker_only_when_it_sets_a_broker_
         vec![("docker-compose.yml".into(), tool.as_bytes().to_vec())],
         &[],
     );
-    assert!(found.clusters.iter().all(|(_, files)| files.is_empty()));
+    assert!(
+        found
+            .clusters
+            .iter()
+            .all(|cluster| cluster.parts.is_empty())
+    );
     assert!(
         found
             .notes
