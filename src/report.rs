@@ -112,13 +112,8 @@ pub(crate) fn cluster_diagnostics(
     let facts = cluster::facts::Facts::of(cluster, files);
     let hosts = cluster::host::Hosts::of(cluster, files, &facts);
     let placements = hosts.placements(cluster);
-    let context = rules::Context {
-        files,
-        strict: config.is_some_and(|config| config.strict),
-        folders,
-        facts: &facts,
-        hosts: &hosts,
-    };
+    let strict = config.is_some_and(|config| config.strict);
+    let context = rules::Context::new(files, strict, folders, &facts, &hosts);
     let diagnostics = rules::check_selected(cluster, &context, &|rule| {
         config.is_none_or(|config| config.runs(rule))
     });

@@ -267,3 +267,46 @@ fn the_literal_scan_finds_a_literal_and_passes_over_signatures() {
                   let d = crate::diagnostic::Diagnostic { rule };\n";
     assert_eq!(struct_literals(source), [2, 9]);
 }
+
+/// What a rule file may not name: the checked files themselves. A rule asks the model through
+/// `Context` (`src/rules/support.rs`), which answers for a node or a cluster.
+fn raw_file_reads(source: &str) -> Vec<usize> {
+    const RAW: &[&str] = &["SourceFile", "context.files", "files[", "crate::source"];
+    source
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim_start().starts_with("//"))
+        .filter(|(_, line)| RAW.iter().any(|raw| line.contains(raw)))
+        .map(|(index, _)| index + 1)
+        .collect()
+}
+
+#[test]
+fn no_rule_reads_the_checked_files_directly() {
+    // The model's side of the rules layer: what a rule sees, and the registry.
+    const MODEL_SIDE: &[&str] = &["mod.rs", "rule.rs", "support.rs"];
+    let mut reads = Vec::new();
+    for name in names_in(&root().join("src/rules")) {
+        if MODEL_SIDE.contains(&name.as_str()) {
+            continue;
+        }
+        let source = std::fs::read_to_string(root().join("src/rules").join(&name)).unwrap();
+        reads.extend(
+            raw_file_reads(&source)
+                .into_iter()
+                .map(|line| format!("src/rules/{name}:{line}")),
+        );
+    }
+    assert!(
+        reads.is_empty(),
+        "read the model through Context (src/rules/support.rs), not the files: {reads:?}"
+    );
+}
+
+#[test]
+fn the_raw_read_scan_finds_file_reads_and_passes_over_comments() {
+    let source = "let files = context.files;\n// files[0] in a comment\n\
+                  let bytes = &files[node.file].bytes;\nfn f(files: &[SourceFile]) {}\n\
+                  let name = context.node_name(node);\n";
+    assert_eq!(raw_file_reads(source), [1, 3, 4]);
+}

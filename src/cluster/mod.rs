@@ -108,14 +108,6 @@ impl Cluster {
         self.nodes.iter().filter(|node| node.roles.broker)
     }
 
-    /// The cluster's files that `Properties.load` can read (the others are only reported).
-    pub fn loaded_files<'a>(&'a self, files: &'a [SourceFile]) -> impl Iterator<Item = usize> + 'a {
-        self.files
-            .iter()
-            .copied()
-            .filter(|file| files[*file].parse_error.is_none())
-    }
-
     /// How many brokers the cluster has: the declared count, else the broker files.
     pub fn broker_count(&self) -> usize {
         self.declared_brokers

@@ -1,7 +1,7 @@
 //! `auto-create-single-replica`: topic auto-creation on, with one replica per auto-created
 //! topic, on a cluster of several brokers.
 
-use super::support::{brokers, node_ref, numbered, pair_labels, parsed_value};
+use super::support::{brokers, numbered, pair_labels};
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::value::Parsed;
 use crate::cluster::Cluster;
@@ -21,7 +21,6 @@ const AUTO_CREATE: &str = "auto.create.topics.enable";
 const FACTOR: &str = "default.replication.factor";
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
-    let files = context.files;
     let version = cluster.target.version;
     let broker_count = cluster.broker_count();
     let mut diagnostics = Vec::new();
@@ -33,11 +32,11 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let mut qualifying = Vec::new();
     for node in cluster.brokers() {
         let Some((Parsed::Boolean(true), auto_create)) =
-            parsed_value(files, node, AUTO_CREATE, version)
+            context.parsed_value(node, AUTO_CREATE, version)
         else {
             continue;
         };
-        let Some((factor, factor_value)) = parsed_value(files, node, FACTOR, version) else {
+        let Some((factor, factor_value)) = context.parsed_value(node, FACTOR, version) else {
             continue;
         };
         if factor.as_integer() == Some(1) {
@@ -80,7 +79,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             numbered(FACTOR, 1, factor_value),
             brokers(broker_count)
         ))
-        .about(node_ref(files, node))
+        .about(context.node_ref(node))
         .with_key(FACTOR)
         .with_labels(labels)
         .with_help(format!(

@@ -4,7 +4,7 @@
 //! failed-authentication delay. One of them out of bounds and the broker exits at start-up.
 
 use super::refusal::NodeCheck;
-use super::support::{numbered, pair_labels, parsed_value, quoted};
+use super::support::{numbered, pair_labels, quoted};
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
 use crate::catalog::value::{Parsed, java_trim, split_list};
@@ -65,14 +65,14 @@ impl<'a> Scope<'a> {
     /// A key without a default: `Some(None)` when the file leaves it unset (Kafka falls back to
     /// another key), `None` when the file sets it to something not judged here.
     fn optional_int(&self, key: &str) -> Option<Option<i64>> {
-        if self.at.node.entry(self.at.files, key).is_none() {
+        if self.at.context.entry(self.at.node, key).is_none() {
             return Some(None);
         }
         self.at.int(key).map(|(value, _)| Some(value))
     }
 
     fn entry(&self, key: &str) -> Option<&'a Entry> {
-        self.at.node.entry(self.at.files, key)
+        self.at.context.entry(self.at.node, key)
     }
 
     /// A label on `key`'s value, or at the top of the file when the file leaves it unset.
@@ -171,7 +171,10 @@ fn log_retention(scope: &Scope) -> Option<Diagnostic> {
 fn log_dirs(scope: &Scope) -> Option<Diagnostic> {
     // The raw text, once it is known to parse: the split is the release's own.
     let raw = |key: &str| -> Option<&str> {
-        parsed_value(scope.at.files, scope.at.node, key, scope.at.version)
+        scope
+            .at
+            .context
+            .parsed_value(scope.at.node, key, scope.at.version)
             .map(|(_, value)| value.value())
     };
     let dirs_set = scope.entry("log.dirs").is_some();
@@ -388,15 +391,15 @@ fn is_valid_host(host: &str) -> bool {
 fn connections_per_ip(scope: &Scope) -> Option<Diagnostic> {
     let overrides_key = "max.connections.per.ip.overrides";
     let limit_key = "max.connections.per.ip";
-    let (overrides, overrides_value) = match parsed_value(
-        scope.at.files,
-        scope.at.node,
-        overrides_key,
-        scope.at.version,
-    )? {
-        (Parsed::Text(text), effective) => (text, effective),
-        _ => return None,
-    };
+    let (overrides, overrides_value) =
+        match scope
+            .at
+            .context
+            .parsed_value(scope.at.node, overrides_key, scope.at.version)?
+        {
+            (Parsed::Text(text), effective) => (text, effective),
+            _ => return None,
+        };
     let overrides_label = |message: String| {
         overrides_value
             .entry()

@@ -4,7 +4,7 @@
 
 use super::support::{brokers, entry_label, value_label};
 use super::{Context, FixAvailability, Group, Rule, Verified};
-use crate::cluster::component_topics::{WhenTooFew, topic_factors};
+use crate::cluster::component_topics::WhenTooFew;
 use crate::cluster::{Cluster, Effective, Mode};
 use crate::diagnostic::{ComponentRef, Diagnostic, Label, Severity};
 
@@ -19,7 +19,6 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
-    let files = context.files;
     let broker_count = cluster.broker_count();
     let mut diagnostics = Vec::new();
     if broker_count == 0 || cluster.components.is_empty() {
@@ -31,11 +30,11 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         let who = ComponentRef {
             kind: component.kind.id(),
             title: component.kind.name(),
-            file: files[component.file].short_name(component.part),
+            file: context.component_name(component),
         };
         // A compose service is fixed by its environment: the help names the variable.
-        let service = files[component.file]
-            .view(component.part)
+        let service = context
+            .view(component.file, component.part)
             .and_then(|view| view.component.as_ref());
         let name =
             |key: &str| service.map_or_else(|| key.to_string(), |service| service.variable(key));
@@ -43,13 +42,13 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             Some(service) => format!("{}: {value}", service.variable(key)),
             None => format!("{key}={value}"),
         };
-        for topic in topic_factors(files, cluster, component, version) {
+        for topic in context.topic_factors(cluster, component, version) {
             let Some(asked) = topic.factor.as_int() else {
                 continue; // a placeholder or not a number
             };
             // -1: the broker's default.replication.factor, as the active controller applies it.
             let (factor, broker_label) = if asked == -1 {
-                match broker_default(cluster, files, version) {
+                match broker_default(cluster, context, version) {
                     Some((factor, label)) => (factor, Some(label)),
                     None => continue,
                 }
@@ -65,7 +64,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 format!("{key}={factor}")
             };
             let (severity, message, label, help) = if factor > broker_count as i64 {
-                if !cluster.broker_count_is_known(files) {
+                if !context.broker_count_is_known(cluster) {
                     continue;
                 }
                 match topic.when_too_few {
@@ -156,7 +155,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
 /// a label on it; `None` when no such node is among the files.
 fn broker_default(
     cluster: &Cluster,
-    files: &[crate::source::SourceFile],
+    context: &Context,
     version: crate::catalog::KafkaVersion,
 ) -> Option<(i64, Label)> {
     let key = "default.replication.factor";
@@ -168,7 +167,7 @@ fn broker_default(
             _ => node.roles.broker,
         })
         .filter_map(|node| {
-            let effective = node.effective(files, key, version)?;
+            let effective = context.effective(node, key, version)?;
             let factor = effective.as_int()?;
             Some((factor, node, effective))
         })

@@ -5,7 +5,7 @@ use super::refusal::NodeCheck;
 use super::support::quoted;
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog;
-use crate::cluster::setting::{Item, Lookup, config_list_split, lookup, split};
+use crate::cluster::setting::{Item, Lookup, config_list_split, split};
 use crate::cluster::{Cluster, storage};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
@@ -28,14 +28,13 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     if catalog::spec(KEY, version).is_none() {
         return Vec::new();
     }
-    let files = context.files;
     let mut diagnostics = Vec::new();
     for at in NodeCheck::judged(&RULE, cluster, context, INPUTS) {
         // Kafka checks it on nodes with the broker role only.
         if !at.roles().is_some_and(|roles| roles.roles.broker) {
             continue;
         }
-        let Lookup::Set(cordoned) = lookup(files, at.node, KEY, version) else {
+        let Lookup::Set(cordoned) = context.lookup(at.node, KEY, version) else {
             continue;
         };
         let items = split(cordoned.text, config_list_split(KEY, version));
@@ -53,12 +52,12 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             }
             continue;
         }
-        let log_dirs = match lookup(files, at.node, "log.dirs", version) {
+        let log_dirs = match context.lookup(at.node, "log.dirs", version) {
             Lookup::Set(setting) => Some(setting.text),
             Lookup::Null => None,
             Lookup::Refused => continue,
         };
-        let Lookup::Set(log_dir) = lookup(files, at.node, "log.dir", version) else {
+        let Lookup::Set(log_dir) = context.lookup(at.node, "log.dir", version) else {
             continue;
         };
         let dirs = storage::log_dirs(log_dirs, log_dir.text, version);

@@ -1,7 +1,7 @@
 //! `deprecated-key`: a key Kafka's documentation calls deprecated in the target release; a
 //! later release removes it.
 
-use super::support::{effective_lines, key_label, node_ref};
+use super::support::key_label;
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::{self, KafkaVersion};
 use crate::cluster::Cluster;
@@ -20,7 +20,7 @@ pub const RULE: Rule = Rule {
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
     let mut diagnostics = Vec::new();
-    for (node, entry) in effective_lines(cluster, context.files) {
+    for (node, entry) in context.effective_lines(cluster) {
         let key = entry.key.as_str();
         if !catalog::spec(key, version).is_some_and(|spec| spec.deprecated) {
             continue;
@@ -29,7 +29,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             RULE.finding(format!(
                 "Kafka {version} deprecates {key}; a later release will ignore it"
             ))
-            .about(node_ref(context.files, node))
+            .about(context.node_ref(node))
             .with_key(key)
             .with_label(key_label(node.file, entry, "deprecated".to_string()))
             .with_help(help(key, version)),

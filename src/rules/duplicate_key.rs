@@ -22,7 +22,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     for node in cluster.nodes.iter().chain(&cluster.overlays) {
         let file = node.file;
-        let entries = &node.properties(context.files).entries;
+        let entries = &context.settings(node).entries;
         let mut by_key: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
         for (index, entry) in entries.iter().enumerate() {
             by_key.entry(entry.key.as_str()).or_default().push(index);
@@ -67,7 +67,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             // after the first, which keeps Kafka's value; with different values, which one was
             // meant is for people to say.
             let exact = indexes.iter().all(|i| entries[*i].value == last.value);
-            let bytes = &context.files[file].bytes;
+            let bytes = context.bytes(file);
             let fix = exact.then(|| Fix {
                 description: format!(
                     "remove the repeated {key} line{}",

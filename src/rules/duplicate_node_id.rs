@@ -2,7 +2,6 @@
 
 use std::collections::BTreeMap;
 
-use super::support::node_name;
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Label, Severity};
@@ -18,11 +17,10 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
-    let files = context.files;
     let mut by_id: BTreeMap<i64, Vec<usize>> = BTreeMap::new();
     for (index, node) in cluster.nodes.iter().enumerate() {
-        let Some(id) = node
-            .id_entry(files)
+        let Some(id) = context
+            .id_entry(node)
             .and_then(|entry| entry.value.trim().parse::<i64>().ok())
         else {
             continue;
@@ -38,7 +36,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             .iter()
             .map(|index| {
                 let node = &cluster.nodes[*index];
-                let entry = node.id_entry(files).expect("grouped by its id");
+                let entry = context.id_entry(node).expect("grouped by its id");
                 Label {
                     file: node.file,
                     span: entry.value_span.clone(),
@@ -46,12 +44,12 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 }
             })
             .collect();
-        let key = cluster.nodes[nodes[0]]
-            .id_entry(files)
+        let key = context
+            .id_entry(&cluster.nodes[nodes[0]])
             .map(|entry| entry.key.clone());
         let names: Vec<String> = nodes
             .iter()
-            .map(|index| node_name(files, &cluster.nodes[*index]))
+            .map(|index| context.node_name(&cluster.nodes[*index]))
             .collect();
         diagnostics.push(
             RULE.finding(format!(

@@ -4,7 +4,7 @@
 //! setting against its own minimum and maximum. One of them out of bounds and the broker exits.
 
 use super::refusal::NodeCheck;
-use super::support::{numbered, pair_labels, parsed_value, quoted};
+use super::support::{numbered, pair_labels, quoted};
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::value::{Parsed, split_list};
 use crate::catalog::{self, ConfigType, KafkaVersion, Validator};
@@ -69,7 +69,10 @@ impl<'a> Scope<'a> {
     /// A LIST key as Kafka hands it to the coordinator: from 4.2 its duplicates are dropped
     /// while parsing.
     fn list(&self, key: &str) -> Option<(Vec<String>, Effective<'a>)> {
-        let (parsed, effective) = parsed_value(self.at.files, self.at.node, key, self.at.version)?;
+        let (parsed, effective) =
+            self.at
+                .context
+                .parsed_value(self.at.node, key, self.at.version)?;
         let Parsed::List(mut items) = parsed else {
             return None;
         };
@@ -505,7 +508,10 @@ fn rack_aware_tags(scope: &Scope) -> Option<Diagnostic> {
     if scope.at.version < v(4, 4) {
         return None;
     }
-    let (_, effective) = parsed_value(scope.at.files, scope.at.node, key, scope.at.version)?;
+    let (_, effective) = scope
+        .at
+        .context
+        .parsed_value(scope.at.node, key, scope.at.version)?;
     let raw = effective.entry()?;
     let tags = split_list(&raw.value);
     let twice = tags

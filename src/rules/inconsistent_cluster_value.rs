@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use super::support::{node_name, quoted};
+use super::support::quoted;
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
 use crate::cluster::{Cluster, Node, topology};
@@ -355,7 +355,6 @@ fn normalized(compare: Compare, value: &str, version: KafkaVersion) -> String {
 }
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
-    let files = context.files;
     let mut diagnostics = Vec::new();
     for setting in SETTINGS {
         let nodes: Vec<&Node> = match setting.scope {
@@ -368,8 +367,8 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         // Normalized value (None: not set and no default) -> the nodes holding it.
         let mut groups: BTreeMap<Option<String>, Vec<&Node>> = BTreeMap::new();
         for node in &nodes {
-            let value = node
-                .effective(files, setting.key, cluster.target.version)
+            let value = context
+                .effective(node, setting.key, cluster.target.version)
                 .map(|e| normalized(setting.compare, e.value(), cluster.target.version));
             groups.entry(value).or_default().push(node);
         }
@@ -384,7 +383,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         let mut summary = Vec::new();
         for (_, members) in &ordered {
             for node in members {
-                let effective = node.effective(files, key, cluster.target.version);
+                let effective = context.effective(node, key, cluster.target.version);
                 let shown = match &effective {
                     Some(effective) => quoted(key, effective.value()),
                     None => "not set".to_string(),
@@ -392,13 +391,13 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 let (span, message) = match effective.and_then(|e| e.entry()) {
                     Some(entry) => (
                         entry.value_span.clone(),
-                        format!("{}: {shown}", node_name(files, node)),
+                        format!("{}: {shown}", context.node_name(node)),
                     ),
                     None => (
                         0..0,
                         format!(
                             "{}: {key} not set, so {}",
-                            node_name(files, node),
+                            context.node_name(node),
                             match shown.as_str() {
                                 "not set" => "unset".to_string(),
                                 _ => format!("Kafka's default {shown}"),
@@ -411,7 +410,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     span,
                     message,
                 });
-                summary.push(format!("{} has {shown}", node_name(files, node)));
+                summary.push(format!("{} has {shown}", context.node_name(node)));
             }
         }
         diagnostics.push(

@@ -8,10 +8,10 @@ use super::support::{is_placeholder, quoted};
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::{self, KafkaVersion, value};
 use crate::cluster::Cluster;
-use crate::cluster::listeners::{InterBroker, InterBrokerProblem, NodeListeners, inter_broker};
+use crate::cluster::listeners::{InterBroker, InterBrokerProblem, NodeListeners};
 use crate::cluster::protocol_version::{ProtocolVersion, ProtocolVersions, RecordVersion};
 use crate::cluster::quorum::ProcessRoles;
-use crate::cluster::setting::{Lookup, Setting, config_list_split, lookup, split};
+use crate::cluster::setting::{Lookup, Setting, config_list_split, split};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
 pub const RULE: Rule = Rule {
@@ -65,7 +65,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         let Ok(map) = &listeners.map else {
             continue;
         };
-        match inter_broker(at.files, at.node, version, map) {
+        match at.context.inter_broker(at.node, version, map) {
             Some(Ok(inter_broker)) => {
                 checker.advertised(&inter_broker, listeners);
                 checker.sasl(&inter_broker, protocol);
@@ -196,7 +196,9 @@ impl<'a> Checker<'a, '_> {
             return;
         }
         let Lookup::Set(mechanism) =
-            lookup(self.at.files, self.at.node, MECHANISM, self.at.version)
+            self.at
+                .context
+                .lookup(self.at.node, MECHANISM, self.at.version)
         else {
             return;
         };
@@ -207,7 +209,7 @@ impl<'a> Checker<'a, '_> {
                 .is_some_and(|handshake| version < handshake)
             && chosen != "GSSAPI"
         {
-            let ibp = lookup(self.at.files, self.at.node, IBP, self.at.version);
+            let ibp = self.at.context.lookup(self.at.node, IBP, self.at.version);
             let mut labels = vec![
                 self.at
                     .label(MECHANISM, &mechanism, None, "not GSSAPI".into()),
@@ -228,7 +230,7 @@ impl<'a> Checker<'a, '_> {
         let prefix = format!("listener.name.{}.", inter_broker.name.to_lowercase());
         let mut enabled: Option<Setting<'a>> = None;
         let mut readable = true;
-        let properties = self.at.node.properties(self.at.files);
+        let properties = self.at.context.settings(self.at.node);
         for entry in properties.effective_entries() {
             let Some(rest) = entry
                 .key
@@ -285,7 +287,11 @@ impl<'a> Checker<'a, '_> {
         }
         let (key, enabled) = match enabled {
             Some(setting) => (format!("{prefix}{MECHANISMS}"), setting),
-            None => match lookup(self.at.files, self.at.node, MECHANISMS, self.at.version) {
+            None => match self
+                .at
+                .context
+                .lookup(self.at.node, MECHANISMS, self.at.version)
+            {
                 Lookup::Set(setting) => (MECHANISMS.to_owned(), setting),
                 _ => return,
             },
@@ -337,11 +343,15 @@ impl<'a> Checker<'a, '_> {
     /// message format and zstd. Returns the version brokers run with.
     fn protocol_versions(&mut self) -> Option<Effective> {
         let versions = ProtocolVersions::of(self.at.version)?;
-        let ibp = match lookup(self.at.files, self.at.node, IBP, self.at.version) {
+        let ibp = match self.at.context.lookup(self.at.node, IBP, self.at.version) {
             Lookup::Set(setting) => setting,
             _ => return None,
         };
-        let format = match lookup(self.at.files, self.at.node, FORMAT, self.at.version) {
+        let format = match self
+            .at
+            .context
+            .lookup(self.at.node, FORMAT, self.at.version)
+        {
             Lookup::Set(setting) => Some(setting),
             _ => None,
         };
@@ -411,8 +421,7 @@ impl<'a> Checker<'a, '_> {
                 );
             }
         }
-        if let Lookup::Set(codec) = lookup(
-            self.at.files,
+        if let Lookup::Set(codec) = self.at.context.lookup(
             self.at.node,
             "offsets.topic.compression.codec",
             self.at.version,

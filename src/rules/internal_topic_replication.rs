@@ -2,8 +2,7 @@
 //! `__transaction_state` and `__share_group_state` against the broker count.
 
 use super::support::{
-    EXISTING_TOPIC_HELP, INTERNAL_TOPICS, brokers, int_value, node_ref, replication_fix,
-    value_label, wanted_replication,
+    EXISTING_TOPIC_HELP, INTERNAL_TOPICS, brokers, value_label, wanted_replication,
 };
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
@@ -20,7 +19,6 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
-    let files = context.files;
     let broker_count = cluster.broker_count();
     let mut diagnostics = Vec::new();
     if broker_count == 0 {
@@ -29,22 +27,22 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let wanted = wanted_replication(broker_count);
     for topic in INTERNAL_TOPICS
         .iter()
-        .filter(|topic| topic.applies(files, &cluster.nodes))
+        .filter(|topic| topic.applies(context, &cluster.nodes))
     {
         let key = topic.replication_key;
         // The broker that first serves a request for the topic creates it with its own value,
         // so every broker's value matters.
         for node in cluster.brokers() {
-            let Some((factor, effective)) = int_value(files, node, key, cluster.target.version)
+            let Some((factor, effective)) = context.int_value(node, key, cluster.target.version)
             else {
                 continue;
             };
             if factor < 1 {
                 continue; // Kafka refuses to start; reported as an invalid value.
             }
-            let name = node_ref(files, node);
+            let name = context.node_ref(node);
             let (severity, message, label, help) = if factor > broker_count as i64 {
-                if !cluster.broker_count_is_known(files) {
+                if !context.broker_count_is_known(cluster) {
                     continue;
                 }
                 (
@@ -104,10 +102,12 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             };
             // Set in the file: the value is replaced in place; left to Kafka's default there is
             // no line to edit, and adding one is a choice (where, with which comment) left to people.
-            let fix = replication_fix(cluster, files, node, topic).map(|(factor, edit)| Fix {
-                description: format!("set {key}={factor}"),
-                edits: vec![edit],
-            });
+            let fix = context
+                .replication_fix(cluster, node, topic)
+                .map(|(factor, edit)| Fix {
+                    description: format!("set {key}={factor}"),
+                    edits: vec![edit],
+                });
             diagnostics.push(
                 RULE.finding(message)
                     .about(name)

@@ -1,6 +1,6 @@
 //! `invalid-value`: a value Kafka's ConfigDef rejects, so the broker refuses to start.
 
-use super::support::{effective_lines, entry_label, is_placeholder, node_ref, quoted};
+use super::support::{entry_label, is_placeholder, quoted};
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::{self, Default, Validator};
 use crate::cluster::Cluster;
@@ -20,7 +20,7 @@ pub const RULE: Rule = Rule {
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
     let mut diagnostics = Vec::new();
-    for (node, entry) in effective_lines(cluster, context.files) {
+    for (node, entry) in context.effective_lines(cluster) {
         let Some(spec) = catalog::spec(&entry.key, version) else {
             continue;
         };
@@ -48,7 +48,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 "Kafka {version} refuses to start: {} {}",
                 entry.key, reason
             ))
-            .about(node_ref(context.files, node))
+            .about(context.node_ref(node))
             .stopping_startup()
             .with_key(entry.key.clone())
             .with_label(entry_label(node.file, entry, reason.clone()))

@@ -2,7 +2,7 @@
 
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::version::ShownBy;
-use crate::cluster::{ChosenBy, Cluster, version};
+use crate::cluster::{ChosenBy, Cluster};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
 pub const RULE: Rule = Rule {
@@ -22,7 +22,8 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         ChosenBy::Hint | ChosenBy::Image(_) | ChosenBy::Newest => return Vec::new(),
     };
     let target = cluster.target.version;
-    version::hints(cluster, context.files)
+    context
+        .version_hints(cluster)
         .into_iter()
         .filter(|hint| !hint.allows(target))
         .map(|hint| {

@@ -6,17 +6,17 @@
 use super::refusal::{
     ADVERTISED_CONTROLLERS_FROM, KRAFT_CHECKS_FROM, NodeCheck, QUORUM_CHECKS_FROM,
 };
-use super::support::{any_placeholder, quoted};
+use super::support::quoted;
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
 use crate::catalog::value::parse_java_integer;
 use crate::cluster::Cluster;
-use crate::cluster::listeners::{ControllerProblem, NodeListeners, inter_broker, normalised};
+use crate::cluster::listeners::{ControllerProblem, NodeListeners, normalised};
 use crate::cluster::protocol_version::ProtocolVersions;
 use crate::cluster::quorum::{
     AddressProblem, BootstrapServer, ProcessRoles, QuorumProblem, Voter, bootstrap_servers, voters,
 };
-use crate::cluster::setting::{Lookup, Setting, Split, lookup, split};
+use crate::cluster::setting::{Lookup, Setting, Split, split};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
 pub const RULE: Rule = Rule {
@@ -81,7 +81,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         let Some(roles) = at.roles() else {
             continue;
         };
-        let unresolved = |keys: &[&str]| any_placeholder(at.files, at.node, keys);
+        let unresolved = |keys: &[&str]| at.context.any_placeholder(at.node, keys);
         let mut checker = Checker {
             at,
             roles,
@@ -159,7 +159,7 @@ impl<'a> Checker<'a, '_> {
         key: &str,
         parse: fn(Setting<'a>, KafkaVersion) -> Result<Vec<T>, Vec<QuorumProblem<'a>>>,
     ) -> Option<(Setting<'a>, Vec<T>)> {
-        let setting = match lookup(self.at.files, self.at.node, key, self.at.version) {
+        let setting = match self.at.context.lookup(self.at.node, key, self.at.version) {
             Lookup::Set(setting) => setting,
             Lookup::Null => {
                 return Some((
@@ -242,7 +242,7 @@ impl<'a> Checker<'a, '_> {
     }
 
     fn node_id(&self) -> Option<(i32, Option<Setting<'a>>)> {
-        let id = |key: &str| match lookup(self.at.files, self.at.node, key, self.at.version) {
+        let id = |key: &str| match self.at.context.lookup(self.at.node, key, self.at.version) {
             Lookup::Set(setting) => {
                 let id = parse_java_integer(setting.trimmed(), i32::MIN.into(), i32::MAX.into())?;
                 Some((i32::try_from(id).ok()?, Some(setting)))
@@ -272,7 +272,10 @@ impl<'a> Checker<'a, '_> {
             if self.roles.zookeeper_mode(self.at.version)
                 && self.at.version >= KRAFT_CHECKS_FROM
                 && let Some(listeners) = listeners
-                && !any_placeholder(self.at.files, self.at.node, MIGRATION_INPUTS)
+                && !self
+                    .at
+                    .context
+                    .any_placeholder(self.at.node, MIGRATION_INPUTS)
             {
                 self.zookeeper_mode(quorum, listeners);
             }
@@ -481,8 +484,7 @@ impl<'a> Checker<'a, '_> {
     /// K7 (4.2): only controllers join the quorum.
     fn broker_joins_quorum(&mut self) {
         if self.at.version >= KafkaVersion::new(4, 2)
-            && let Lookup::Set(setting) = lookup(
-                self.at.files,
+            && let Lookup::Set(setting) = self.at.context.lookup(
                 self.at.node,
                 "controller.quorum.auto.join.enable",
                 self.at.version,
@@ -584,15 +586,15 @@ impl<'a> Checker<'a, '_> {
         }
         // K9 (4.0): the inter-broker listener must not be a controller listener.
         if self.at.version >= KafkaVersion::new(4, 0)
-            && let Lookup::Set(_) = lookup(
-                self.at.files,
-                self.at.node,
-                "inter.broker.listener.name",
-                self.at.version,
-            )
+            && let Lookup::Set(_) =
+                self.at
+                    .context
+                    .lookup(self.at.node, "inter.broker.listener.name", self.at.version)
             && let Ok(map) = &listeners.map
             && let Some(Ok(inter_broker)) =
-                inter_broker(self.at.files, self.at.node, self.at.version, map)
+                self.at
+                    .context
+                    .inter_broker(self.at.node, self.at.version, map)
             && listeners.controller_names.contains(&inter_broker.name)
         {
             let setting = inter_broker.setting;
@@ -789,8 +791,7 @@ impl<'a> Checker<'a, '_> {
     /// ZooKeeper mode (3.1 to 3.9): controller listeners only during a migration (from 3.4),
     /// which needs the quorum, a controller listener and a recent inter-broker protocol.
     fn zookeeper_mode(&mut self, quorum: &Quorum<'_, 'a>, listeners: &NodeListeners<'a>) {
-        let migration = match lookup(
-            self.at.files,
+        let migration = match self.at.context.lookup(
             self.at.node,
             "zookeeper.metadata.migration.enable",
             self.at.version,
@@ -837,8 +838,7 @@ impl<'a> Checker<'a, '_> {
         let Some(versions) = ProtocolVersions::of(self.at.version) else {
             return;
         };
-        let Lookup::Set(ibp) = lookup(
-            self.at.files,
+        let Lookup::Set(ibp) = self.at.context.lookup(
             self.at.node,
             "inter.broker.protocol.version",
             self.at.version,
@@ -900,9 +900,17 @@ impl<'a> Checker<'a, '_> {
 
     /// `logDirs` of Kafka 3.9: `log.dirs` when the file has it (even empty), else `log.dir`.
     fn log_dir_count(&self) -> usize {
-        let dirs = match lookup(self.at.files, self.at.node, "log.dirs", self.at.version) {
+        let dirs = match self
+            .at
+            .context
+            .lookup(self.at.node, "log.dirs", self.at.version)
+        {
             Lookup::Set(setting) => setting,
-            _ => match lookup(self.at.files, self.at.node, "log.dir", self.at.version) {
+            _ => match self
+                .at
+                .context
+                .lookup(self.at.node, "log.dir", self.at.version)
+            {
                 Lookup::Set(setting) => setting,
                 _ => return 0,
             },

@@ -3,16 +3,15 @@
 //! advertises, `early.start.listeners` and (3.9) `control.plane.listener.name`.
 
 use super::refusal::{ADVERTISED_CONTROLLERS_FROM, KRAFT_CHECKS_FROM, NodeCheck};
-use super::support::{any_placeholder, quoted};
+use super::support::quoted;
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
 use crate::cluster::Cluster;
 use crate::cluster::listeners::{
-    EntryProblem, ListenerList, ListenerProblem, MapProblem, NodeListeners, PortClash,
-    inter_broker, normalised,
+    EntryProblem, ListenerList, ListenerProblem, MapProblem, NodeListeners, PortClash, normalised,
 };
 use crate::cluster::quorum::{NON_ROUTABLE_HOST, ProcessRoles, voters};
-use crate::cluster::setting::{Item, Lookup, Setting, Split, config_list_split, lookup, split};
+use crate::cluster::setting::{Item, Lookup, Setting, Split, config_list_split, split};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
 pub const RULE: Rule = Rule {
@@ -340,7 +339,11 @@ impl<'a> Checker<'a, '_> {
     /// `early.start.listeners` must name listeners of `listeners`, exactly (upper case).
     fn early_start(&mut self) {
         const KEY: &str = "early.start.listeners";
-        let Some(Some(setting)) = lookup(self.at.files, self.at.node, KEY, self.at.version).known()
+        let Some(Some(setting)) = self
+            .at
+            .context
+            .lookup(self.at.node, KEY, self.at.version)
+            .known()
         else {
             return;
         };
@@ -510,10 +513,18 @@ impl<'a> Checker<'a, '_> {
         let Some(advertised) = &self.model.advertised else {
             return;
         };
-        if any_placeholder(self.at.files, self.at.node, CONTROLLER_INPUTS) {
+        if self
+            .at
+            .context
+            .any_placeholder(self.at.node, CONTROLLER_INPUTS)
+        {
             return;
         }
-        let node_id = match lookup(self.at.files, self.at.node, "node.id", self.at.version) {
+        let node_id = match self
+            .at
+            .context
+            .lookup(self.at.node, "node.id", self.at.version)
+        {
             Lookup::Set(setting) => crate::catalog::value::parse_java_integer(
                 setting.trimmed(),
                 i32::MIN.into(),
@@ -523,19 +534,19 @@ impl<'a> Checker<'a, '_> {
             Lookup::Null => None,
             Lookup::Refused => return,
         };
-        let voters = match lookup(
-            self.at.files,
-            self.at.node,
-            "controller.quorum.voters",
-            self.at.version,
-        ) {
-            Lookup::Set(setting) => match voters(setting, self.at.version) {
-                Ok(voters) => voters,
-                Err(_) => return,
-            },
-            Lookup::Null => Vec::new(),
-            Lookup::Refused => return,
-        };
+        let voters =
+            match self
+                .at
+                .context
+                .lookup(self.at.node, "controller.quorum.voters", self.at.version)
+            {
+                Lookup::Set(setting) => match voters(setting, self.at.version) {
+                    Ok(voters) => voters,
+                    Err(_) => return,
+                },
+                Lookup::Null => Vec::new(),
+                Lookup::Refused => return,
+            };
         let Some(Ok(controllers)) = self.model.advertised_controllers(node_id, &voters) else {
             return;
         };
@@ -566,8 +577,7 @@ impl<'a> Checker<'a, '_> {
     /// Kafka 3.9 during a ZooKeeper migration keeps the control plane listener among the
     /// advertised broker listeners even when it is a controller listener.
     fn control_plane_in_migration(&self) -> Option<String> {
-        let migration = lookup(
-            self.at.files,
+        let migration = self.at.context.lookup(
             self.at.node,
             "zookeeper.metadata.migration.enable",
             self.at.version,
@@ -578,12 +588,11 @@ impl<'a> Checker<'a, '_> {
         if !migration.trimmed().eq_ignore_ascii_case("true") {
             return None;
         }
-        let Lookup::Set(name) = lookup(
-            self.at.files,
-            self.at.node,
-            "control.plane.listener.name",
-            self.at.version,
-        ) else {
+        let Lookup::Set(name) =
+            self.at
+                .context
+                .lookup(self.at.node, "control.plane.listener.name", self.at.version)
+        else {
             return None;
         };
         normalised(name.trimmed())
@@ -593,7 +602,8 @@ impl<'a> Checker<'a, '_> {
     /// must be a mapped, advertised listener other than the inter-broker one.
     fn control_plane(&mut self) {
         const KEY: &str = "control.plane.listener.name";
-        let Lookup::Set(setting) = lookup(self.at.files, self.at.node, KEY, self.at.version) else {
+        let Lookup::Set(setting) = self.at.context.lookup(self.at.node, KEY, self.at.version)
+        else {
             return;
         };
         let value = quoted(KEY, setting.text);
@@ -661,7 +671,9 @@ impl<'a> Checker<'a, '_> {
             return;
         };
         if let Some(Ok(inter_broker)) =
-            inter_broker(self.at.files, self.at.node, self.at.version, map)
+            self.at
+                .context
+                .inter_broker(self.at.node, self.at.version, map)
             && inter_broker.name == name
         {
             self.push(

@@ -1,14 +1,13 @@
 //! `localhost-advertised`: a broker of a cluster that spans machines advertises its
 //! inter-broker listener at a loopback address.
 
-use super::support::{any_placeholder, is_fragment, node_name, node_ref, quoted, setting_label};
+use super::support::quoted;
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::endpoints::{ENDPOINT_KEYS, NodeEndpoints, host_key, is_loopback, is_wildcard};
 use crate::cluster::host::{Hosts, Place};
 use crate::cluster::listeners::Endpoint;
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::source::SourceFile;
 
 pub const RULE: Rule = Rule {
     name: "localhost-advertised",
@@ -21,9 +20,8 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
-    let files = context.files;
     let nodes = NodeEndpoints::read_all(cluster, context.facts, |node| {
-        is_fragment(files, node) || any_placeholder(files, node, ENDPOINT_KEYS)
+        context.is_fragment(node) || context.any_placeholder(node, ENDPOINT_KEYS)
     });
     let brokers: Vec<&NodeEndpoints> = nodes.iter().filter(|node| node.is_broker()).collect();
     // The cluster spans machines when its brokers advertise at least two routable hosts (each
@@ -46,7 +44,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let own = first_in_own_network(hosts, &brokers);
     let mut diagnostics = Vec::new();
     for (index, broker) in brokers.iter().enumerate() {
-        let Some(name) = broker.inter_broker_name(files) else {
+        let Some(name) = context.inter_broker_name(broker) else {
             continue;
         };
         let advertised = broker.advertised_brokers();
@@ -56,12 +54,11 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         let Some(host) = endpoint.host.filter(|host| is_loopback(host)) else {
             continue;
         };
-        let Some(elsewhere) = elsewhere(files, hosts, &brokers, &routable, &own, index) else {
+        let Some(elsewhere) = elsewhere(context, hosts, &brokers, &routable, &own, index) else {
             continue;
         };
         let (key, list) = broker.advertised_list();
-        let mut labels = vec![setting_label(
-            files,
+        let mut labels = vec![context.setting_label(
             broker.node,
             key,
             &list.setting,
@@ -78,7 +75,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                  is not met; clients on other machines cannot reach it either",
                 quoted(key, endpoint.item.text)
             ))
-            .about_inline(node_ref(files, broker.node))
+            .about_inline(context.node_ref(broker.node))
             .with_key(key)
             .with_labels(labels)
             .with_help(format!(
@@ -104,7 +101,7 @@ struct Elsewhere {
 /// compose service's container, a pod, a container whose ports are mapped). `None` when every
 /// other broker may share this one's network (one development machine), or none is placed.
 fn elsewhere(
-    files: &[SourceFile],
+    context: &Context,
     hosts: &Hosts,
     brokers: &[&NodeEndpoints],
     routable: &[(String, usize, usize)],
@@ -113,8 +110,7 @@ fn elsewhere(
 ) -> Option<Elsewhere> {
     let at_endpoint = |other: &NodeEndpoints, endpoint: &Endpoint, message: String| {
         let (key, list) = other.advertised_list();
-        setting_label(
-            files,
+        context.setting_label(
             other.node,
             key,
             &list.setting,
@@ -130,7 +126,7 @@ fn elsewhere(
         let other_endpoint = other_broker.advertised_brokers()[*at];
         let message = format!(
             "{} runs elsewhere: it advertises {other_host}",
-            node_name(files, other_broker.node)
+            context.node_name(other_broker.node)
         );
         return Some(Elsewhere {
             label: at_endpoint(other_broker, other_endpoint, message),
@@ -142,7 +138,7 @@ fn elsewhere(
     let other_endpoint = *other_broker.advertised_brokers().first()?;
     let message = format!(
         "{} runs in a network of its own ({})",
-        node_name(files, other_broker.node),
+        context.node_name(other_broker.node),
         hosts.node(other_broker.node).evidence.describe()
     );
     Some(Elsewhere {

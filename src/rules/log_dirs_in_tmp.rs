@@ -1,9 +1,9 @@
 //! `log-dirs-in-tmp`: log or metadata directories under `/tmp`, which is emptied on reboot.
 
-use super::support::{node_ref, value_label, value_part_span};
+use super::support::value_label;
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
-use crate::cluster::exposure::{is_under_tmp, locked_dirs, serves_loopback_only};
+use crate::cluster::exposure::is_under_tmp;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
 pub const RULE: Rule = Rule {
@@ -17,24 +17,23 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
-    let files = context.files;
     let version = cluster.target.version;
     let multi_node = cluster.nodes.len() >= 2
         || cluster.declared_brokers.is_some_and(|count| count >= 2)
-        || !cluster.broker_count_is_known(files);
+        || !context.broker_count_is_known(cluster);
     // Nodes that all listen on loopback only serve the machine they run on: a development
     // cluster (Kafka's quickstart, a local three-broker trial), like a lone node.
     let loopback_only = cluster
         .nodes
         .iter()
-        .all(|node| serves_loopback_only(files, node, context.facts.listeners(node)));
+        .all(|node| context.serves_loopback_only(node, context.facts.listeners(node)));
     let production = multi_node && !loopback_only;
     let mut diagnostics = Vec::new();
     for node in &cluster.nodes {
-        let mut dirs = locked_dirs(files, node, version);
+        let mut dirs = context.locked_dirs(node, version);
         // Kafka's default `log.dir` counts for a whole node file, not for a fragment merged
         // into one elsewhere.
-        if node.is_fragment(files) {
+        if context.is_fragment(node) {
             dirs.retain(|dir| dir.effective.entry().is_some());
         }
         let mut keys: Vec<&'static str> = dirs.iter().map(|dir| dir.key).collect();
@@ -63,7 +62,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                         from = range.end;
                         labels.push(Label {
                             file: node.file,
-                            span: value_part_span(files, node.file, entry, range),
+                            span: context.value_part_span(node.file, entry, range),
                             message: label_text.clone(),
                         });
                     }
@@ -102,7 +101,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     ),
                 )
             };
-            diagnostics.push(RULE.finding(message).about(node_ref(files, node)).with_severity(severity).with_key(key).with_labels(labels).with_help(format!(
+            diagnostics.push(RULE.finding(message).about(context.node_ref(node)).with_severity(severity).with_key(key).with_labels(labels).with_help(format!(
                     "set {key} to a directory on a persistent disk that only Kafka uses, e.g. {key}=/var/lib/kafka/data \
                      (moving a live node: stop it, copy the directory, then restart it with the new path)"
                 )));

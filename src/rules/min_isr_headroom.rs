@@ -1,14 +1,10 @@
 //! `min-isr-headroom`: a minimum in-sync replica count that leaves no broker free to fail,
 //! or that can never be met.
 
-use super::support::{
-    INTERNAL_TOPICS, InternalTopic, brokers, int_value, node_ref, replication_fix, set_number,
-    value_label,
-};
+use super::support::{INTERNAL_TOPICS, InternalTopic, brokers, value_label};
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Fix, Label, Severity};
-use crate::source::SourceFile;
 
 pub const RULE: Rule = Rule {
     name: "min-isr-headroom",
@@ -36,7 +32,7 @@ struct Pair {
 fn pairs(context: &Context, cluster: &Cluster) -> Vec<Pair> {
     let mut pairs: Vec<Pair> = INTERNAL_TOPICS
         .iter()
-        .filter(|topic| topic.applies(context.files, &cluster.nodes))
+        .filter(|topic| topic.applies(context, &cluster.nodes))
         .filter_map(|topic| {
             Some(Pair {
                 replication_key: topic.replication_key,
@@ -58,7 +54,6 @@ fn pairs(context: &Context, cluster: &Cluster) -> Vec<Pair> {
 }
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
-    let files = context.files;
     let broker_count = cluster.broker_count() as i64;
     let mut diagnostics = Vec::new();
     if broker_count == 0 {
@@ -67,12 +62,12 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     for pair in pairs(context, cluster) {
         for node in cluster.brokers() {
             let Some((factor, factor_value)) =
-                int_value(files, node, pair.replication_key, cluster.target.version)
+                context.int_value(node, pair.replication_key, cluster.target.version)
             else {
                 continue;
             };
             let Some((min_isr, min_isr_value)) =
-                int_value(files, node, pair.min_isr_key, cluster.target.version)
+                context.int_value(node, pair.min_isr_key, cluster.target.version)
             else {
                 continue;
             };
@@ -85,7 +80,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             }
             let (rf_key, isr_key) = (pair.replication_key, pair.min_isr_key);
             let (severity, message, help) = if min_isr > broker_count {
-                if !cluster.broker_count_is_known(files) {
+                if !context.broker_count_is_known(cluster) {
                     continue;
                 }
                 (
@@ -140,11 +135,18 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             }
             labels.dedup_by(|a: &mut Label, b: &mut Label| a.span == b.span);
             let fix = pair.topic.and_then(|topic| {
-                min_isr_fix(cluster, files, node, topic, min_isr, min_isr_value.entry())
+                min_isr_fix(
+                    cluster,
+                    context,
+                    node,
+                    topic,
+                    min_isr,
+                    min_isr_value.entry(),
+                )
             });
             diagnostics.push(
                 RULE.finding(message)
-                    .about(node_ref(files, node))
+                    .about(context.node_ref(node))
                     .with_severity(severity)
                     .with_key(isr_key)
                     .with_labels(labels)
@@ -163,17 +165,21 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
 /// leaves it to Kafka's default: there is no line to edit.
 fn min_isr_fix(
     cluster: &Cluster,
-    files: &[SourceFile],
+    context: &Context,
     node: &crate::cluster::Node,
     topic: &InternalTopic,
     min_isr: i64,
     min_isr_entry: Option<&crate::properties::Entry>,
 ) -> Option<Fix> {
     let isr_key = topic.min_isr_key?;
-    let factor_fix = replication_fix(cluster, files, node, topic);
+    let factor_fix = context.replication_fix(cluster, node, topic);
     let factor = match &factor_fix {
         Some((factor, _)) => *factor,
-        None => int_value(files, node, topic.replication_key, cluster.target.version)?.0,
+        None => {
+            context
+                .int_value(node, topic.replication_key, cluster.target.version)?
+                .0
+        }
     };
     let wanted = (factor - 1).max(1);
     let mut edits = Vec::new();
@@ -183,12 +189,7 @@ fn min_isr_fix(
         done.push(format!("{}={factor}", topic.replication_key));
     }
     if wanted != min_isr {
-        edits.push(set_number(
-            node.file,
-            &files[node.file].bytes,
-            min_isr_entry?,
-            wanted,
-        ));
+        edits.push(context.set_number(node.file, min_isr_entry?, wanted));
         done.push(format!("{isr_key}={wanted}"));
     }
     (!edits.is_empty()).then(|| Fix {

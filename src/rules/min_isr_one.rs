@@ -1,7 +1,7 @@
 //! `min-isr-one`: `min.insync.replicas=1` beside a replication factor of 3 or more: acks=all
 //! then guarantees nothing beyond the leader.
 
-use super::support::{brokers, int_value, node_ref, numbered, pair_labels};
+use super::support::{brokers, numbered, pair_labels};
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -20,7 +20,6 @@ const MIN_ISR: &str = "min.insync.replicas";
 const FACTOR: &str = "default.replication.factor";
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
-    let files = context.files;
     let version = cluster.target.version;
     let broker_count = cluster.broker_count();
     let mut diagnostics = Vec::new();
@@ -28,10 +27,10 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         return diagnostics;
     }
     for node in cluster.brokers() {
-        let Some((factor, factor_value)) = int_value(files, node, FACTOR, version) else {
+        let Some((factor, factor_value)) = context.int_value(node, FACTOR, version) else {
             continue;
         };
-        let Some((min_isr, min_isr_value)) = int_value(files, node, MIN_ISR, version) else {
+        let Some((min_isr, min_isr_value)) = context.int_value(node, MIN_ISR, version) else {
             continue;
         };
         if min_isr != 1 || factor < 3 {
@@ -45,7 +44,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 numbered(MIN_ISR, 1, &min_isr_value),
                 numbered(FACTOR, factor, &factor_value),
                 brokers(broker_count)
-            )).about(node_ref(files, node)).with_key(MIN_ISR).with_labels(pair_labels(
+            )).about(context.node_ref(node)).with_key(MIN_ISR).with_labels(pair_labels(
                 node,
                 (&min_isr_value, "min ISR 1: acks=all waits for the leader only".to_string()),
                 (&factor_value, format!("replication factor {factor}")),

@@ -6,8 +6,6 @@ use crate::catalog::{self, Default};
 use crate::cluster::{Cluster, Mode};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
-use super::support::node_ref;
-
 pub const RULE: Rule = Rule {
     name: "missing-required-key",
     severity: Severity::Error,
@@ -22,9 +20,9 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
     let mut diagnostics = Vec::new();
     for node in &cluster.nodes {
-        let properties = node.properties(context.files);
+        let properties = context.settings(node);
         // A fragment of settings (no mode, no id) is merged into a full file elsewhere.
-        if node.mode == Mode::Unknown && node.id_entry(context.files).is_none() {
+        if node.mode == Mode::Unknown && context.id_entry(node).is_none() {
             continue;
         }
         for (key, spec) in catalog::keys(version) {
@@ -51,7 +49,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 RULE.finding(format!(
                     "Kafka {version} refuses to start without {key}, which has no default"
                 ))
-                .about(node_ref(context.files, node))
+                .about(context.node_ref(node))
                 .stopping_startup()
                 .with_key(key)
                 .with_label(Label {

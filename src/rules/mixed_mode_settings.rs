@@ -3,10 +3,10 @@
 //! way and ignores the other mode's settings; Kafka 4.x has no ZooKeeper mode, and its
 //! `zookeeper.*` keys are removed-key's.
 
-use super::support::{entry_label, key_label, node_ref};
+use super::support::{entry_label, key_label};
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
-use crate::cluster::topology::{BOOTSTRAP, VOTERS, quorum_nodes};
+use crate::cluster::topology::{BOOTSTRAP, VOTERS};
 use crate::cluster::{Cluster, Mode};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
@@ -23,20 +23,19 @@ pub const RULE: Rule = Rule {
 const MIGRATION: &str = "zookeeper.metadata.migration.enable";
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
-    let files = context.files;
     let version = cluster.target.version;
     if version > KafkaVersion::LAST_WITH_ZOOKEEPER {
         return Vec::new();
     }
     let mut diagnostics = Vec::new();
-    for node in quorum_nodes(cluster, files) {
+    for node in context.quorum_nodes(cluster) {
         // A migration beside it (ZooKeeper brokers and KRaft controllers are separate clusters
         // of one folder): zookeeper-migration-consistency judges who lacks the flag.
         if context.folders.migration_in_folder(node.node.file) {
             continue;
         }
-        let properties = node.node.properties(files);
-        let name = node_ref(files, node.node);
+        let properties = context.settings(node.node);
+        let name = context.node_ref(node.node);
         if node.is_kraft() {
             let keys: Vec<_> = properties
                 .effective_entries()

@@ -7,7 +7,7 @@ use super::support::quoted;
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::{self, KafkaVersion, value};
 use crate::cluster::Cluster;
-use crate::cluster::setting::{Lookup, Setting, lookup};
+use crate::cluster::setting::{Lookup, Setting};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
 pub const RULE: Rule = Rule {
@@ -81,7 +81,8 @@ impl<'a> Checker<'a, '_> {
     }
 
     fn id(&self, key: &str) -> Option<Id<'a>> {
-        let Lookup::Set(setting) = lookup(self.at.files, self.at.node, key, self.at.version) else {
+        let Lookup::Set(setting) = self.at.context.lookup(self.at.node, key, self.at.version)
+        else {
             return None;
         };
         let value = value::parse_java_integer(setting.trimmed(), i32::MIN.into(), i32::MAX.into())?;
@@ -89,7 +90,7 @@ impl<'a> Checker<'a, '_> {
     }
 
     fn in_file(&self, key: &str) -> bool {
-        self.at.node.properties(self.at.files).get(key).is_some()
+        self.at.context.settings(self.at.node).get(key).is_some()
     }
 
     /// Kafka copies a lone `broker.id` into `node.id` before it parses either; from 4.0
@@ -99,7 +100,9 @@ impl<'a> Checker<'a, '_> {
             return;
         }
         let Lookup::Set(broker_id) =
-            lookup(self.at.files, self.at.node, "broker.id", self.at.version)
+            self.at
+                .context
+                .lookup(self.at.node, "broker.id", self.at.version)
         else {
             return;
         };
@@ -162,12 +165,10 @@ impl<'a> Checker<'a, '_> {
         let Some(migration) = self.flag("zookeeper.metadata.migration.enable") else {
             return;
         };
-        let connect = lookup(
-            self.at.files,
-            self.at.node,
-            "zookeeper.connect",
-            self.at.version,
-        );
+        let connect = self
+            .at
+            .context
+            .lookup(self.at.node, "zookeeper.connect", self.at.version);
         if !roles.is_empty() {
             if node_id.value < 0 {
                 let label = match node_id.setting.entry {
@@ -251,12 +252,11 @@ impl<'a> Checker<'a, '_> {
         if !generation {
             return;
         }
-        let Lookup::Set(reserved) = lookup(
-            self.at.files,
-            self.at.node,
-            "reserved.broker.max.id",
-            self.at.version,
-        ) else {
+        let Lookup::Set(reserved) =
+            self.at
+                .context
+                .lookup(self.at.node, "reserved.broker.max.id", self.at.version)
+        else {
             return;
         };
         let Some(reserved_max) =
@@ -294,7 +294,7 @@ impl<'a> Checker<'a, '_> {
 
     /// A boolean key's value (`None` when ConfigDef refuses it).
     fn flag(&self, key: &str) -> Option<bool> {
-        match lookup(self.at.files, self.at.node, key, self.at.version) {
+        match self.at.context.lookup(self.at.node, key, self.at.version) {
             Lookup::Set(setting) => {
                 Some(value::java_trim(setting.text).eq_ignore_ascii_case("true"))
             }

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::support::{node_name, quoted};
+use super::support::quoted;
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::{Cluster, Node};
 use crate::diagnostic::{Diagnostic, Label, Severity};
@@ -71,7 +71,6 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     if !context.strict {
         return Vec::new();
     }
-    let files = context.files;
     let version = cluster.target.version;
     let mut by_role: BTreeMap<&str, Vec<&Node>> = BTreeMap::new();
     for node in &cluster.nodes {
@@ -84,7 +83,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         }
         let keys: BTreeSet<&str> = nodes
             .iter()
-            .flat_map(|node| node.properties(files).entries.iter())
+            .flat_map(|node| context.settings(node).entries.iter())
             .map(|entry| entry.key.as_str())
             .filter(|key| !is_per_node(key) && !super::inconsistent_cluster_value::covers(key))
             .collect();
@@ -92,8 +91,8 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             // Effective value (None: not set and no default) -> the nodes holding it.
             let mut groups: BTreeMap<Option<&str>, Vec<&Node>> = BTreeMap::new();
             for node in &nodes {
-                let value = node
-                    .effective(files, key, version)
+                let value = context
+                    .effective(node, key, version)
                     .map(|effective| effective.value().trim());
                 groups.entry(value).or_default().push(node);
             }
@@ -107,7 +106,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             let mut summary = Vec::new();
             for (value, members) in &ordered {
                 for node in members {
-                    let entry = node.entry(files, key);
+                    let entry = context.entry(node, key);
                     let shown = match (value, entry) {
                         (Some(value), Some(_)) => quoted(key, value),
                         (Some(value), None) => format!("Kafka's default {}", quoted(key, value)),
@@ -116,11 +115,11 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     labels.push(Label {
                         file: node.file,
                         span: entry.map_or(0..0, |entry| entry.value_span.clone()),
-                        message: format!("{}: {shown}", node_name(files, node)),
+                        message: format!("{}: {shown}", context.node_name(node)),
                     });
                     summary.push(match value {
-                        Some(_) => format!("{} has {shown}", node_name(files, node)),
-                        None => format!("{} does not set it", node_name(files, node)),
+                        Some(_) => format!("{} has {shown}", context.node_name(node)),
+                        None => format!("{} does not set it", context.node_name(node)),
                     });
                 }
             }

@@ -1,7 +1,6 @@
 //! `plaintext-beside-secure-listener`: a PLAINTEXT listener on a public address of a node that
 //! also has SSL or SASL listeners, which clients can use to go around them.
 
-use super::support::{node_ref, setting_label};
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::exposure::{Reach, reach};
@@ -19,7 +18,6 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
-    let files = context.files;
     let mut diagnostics = Vec::new();
     for node in &cluster.nodes {
         let Some(listeners) = context.facts.listeners(node) else {
@@ -51,7 +49,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     continue;
                 }
                 diagnostics.push(finding(
-                    files,
+                    context,
                     node,
                     (key, list, endpoint),
                     (secure_key, secure_list, &secure),
@@ -72,7 +70,7 @@ fn described(endpoint: &Endpoint) -> String {
 }
 
 fn finding(
-    files: &[crate::source::SourceFile],
+    context: &Context,
     node: &crate::cluster::Node,
     (key, list, plain): (&str, &ListenerList, &Endpoint),
     (secure_key, secure_list, secure): (&str, &ListenerList, &Endpoint),
@@ -91,18 +89,14 @@ fn finding(
              included, crosses the network readable",
             plain.name,
             described(secure)
-        )).about(node_ref(files, node)).with_key(key).with_labels(vec![
-            setting_label(
-                files,
-                node,
+        )).about(context.node_ref(node)).with_key(key).with_labels(vec![
+            context.setting_label(node,
                 key,
                 &list.setting,
                 Some(plain.item.trimmed().range()),
                 format!("PLAINTEXT on public {address}"),
             ),
-            setting_label(
-                files,
-                node,
+            context.setting_label(node,
                 secure_key,
                 &secure_list.setting,
                 Some(secure.item.trimmed().range()),

@@ -1,7 +1,7 @@
 //! `plaintext-secret`: a password, key or JAAS credential written in the file itself rather
 //! than read through a config provider. Messages name the key, never the value.
 
-use super::support::{effective_lines, entry_label, is_placeholder, node_ref};
+use super::support::{entry_label, is_placeholder};
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::{self, ConfigType, KafkaVersion};
 use crate::cluster::Cluster;
@@ -20,10 +20,9 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
-    let files = context.files;
     let version = cluster.target.version;
     let mut diagnostics = Vec::new();
-    for (node, entry) in effective_lines(cluster, files) {
+    for (node, entry) in context.effective_lines(cluster) {
         let Some(what) = literal_secret(entry, version) else {
             continue;
         };
@@ -33,7 +32,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 "{key} holds {what} in plain text: anyone who can read this file, its backups or the repository \
                  it is committed to can use it, and rotating it means editing every copy"
             ))
-            .about(node_ref(files, node))
+            .about(context.node_ref(node))
             .with_key(key.clone())
             .with_label(entry_label(
                 node.file,

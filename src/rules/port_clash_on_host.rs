@@ -3,14 +3,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::support::{and_list, any_placeholder, is_fragment, node_name, quoted, setting_label};
+use super::support::{and_list, quoted};
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::endpoints::{ENDPOINT_KEYS, NodeEndpoints, host_key, is_loopback, is_wildcard};
 use crate::cluster::host::{Evidence, Hosts, Place};
 use crate::cluster::listeners::Endpoint;
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::source::SourceFile;
 
 pub const RULE: Rule = Rule {
     name: "port-clash-on-host",
@@ -57,12 +56,11 @@ enum Clash {
 }
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
-    let files = context.files;
     let hosts = context.hosts;
     // A container or a pod binds in a network of its own: it clashes with no other node.
     let nodes = NodeEndpoints::read_all(cluster, context.facts, |node| {
-        is_fragment(files, node)
-            || any_placeholder(files, node, ENDPOINT_KEYS)
+        context.is_fragment(node)
+            || context.any_placeholder(node, ENDPOINT_KEYS)
             || hosts.node(node).network == Place::Own
     });
     let mut found: Vec<Found> = group_binds(&nodes, hosts)
@@ -73,7 +71,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             let order = (first.0, second.0, first.1, second.1);
             let port = nodes[first.0].bound()[first.1].port;
             let pair = (holders.len() == 2).then_some((first.0, second.0, port));
-            Some((order, pair, report(files, &nodes, &holders, clash)))
+            Some((order, pair, report(context, &nodes, &holders, clash)))
         })
         .collect();
     // In the order a pairwise scan meets them: by the first node, the second, then their binds.
@@ -248,7 +246,7 @@ fn share_an_advertised_address(nodes: &[NodeEndpoints], holders: &[Holder]) -> b
 /// One finding for the group: the second node's label first (it is the one a pair of nodes
 /// reports), then the first's, then the others'.
 fn report(
-    files: &[SourceFile],
+    context: &Context,
     nodes: &[NodeEndpoints],
     holders: &[Holder],
     clash: Clash,
@@ -256,15 +254,14 @@ fn report(
     let at = |(index, at): Holder| (&nodes[index], &nodes[index].bound()[at]);
     let label = |holder: Holder| {
         let (node, endpoint) = at(holder);
-        setting_label(
-            files,
+        context.setting_label(
             node.node,
             "listeners",
             &node.listeners.listeners.setting,
             Some(endpoint.item.range()),
             format!(
                 "{} binds {}",
-                node_name(files, node.node),
+                context.node_name(node.node),
                 quoted("listeners", endpoint.item.text)
             ),
         )
@@ -273,9 +270,9 @@ fn report(
     labels.extend(holders[2..].iter().copied().map(label));
     let port = at(holders[0]).1.port;
     let (message, help) = if holders.len() == 2 {
-        pair_message(files, at(holders[0]), at(holders[1]), clash)
+        pair_message(context, at(holders[0]), at(holders[1]), clash)
     } else {
-        group_message(files, nodes, holders, port, clash)
+        group_message(context, nodes, holders, port, clash)
     };
     RULE.finding(message)
         .with_key("listeners")
@@ -285,13 +282,16 @@ fn report(
 
 /// The message and help of two nodes that clash.
 fn pair_message(
-    files: &[SourceFile],
+    context: &Context,
     (first, x): (&NodeEndpoints, &Endpoint),
     (second, y): (&NodeEndpoints, &Endpoint),
     clash: Clash,
 ) -> (String, String) {
     let port = x.port;
-    let (a, b) = (node_name(files, first.node), node_name(files, second.node));
+    let (a, b) = (
+        context.node_name(first.node),
+        context.node_name(second.node),
+    );
     let why = match clash {
         Clash::SameAddress(host) => format!("both bind {host}:{port}, an address of one machine"),
         Clash::OneMachine => format!(
@@ -327,7 +327,7 @@ fn pair_message(
 
 /// The message and help of three nodes or more that clash: the count, then every name.
 fn group_message(
-    files: &[SourceFile],
+    context: &Context,
     nodes: &[NodeEndpoints],
     holders: &[Holder],
     port: i32,
@@ -336,7 +336,7 @@ fn group_message(
     let count = holders.len();
     let names: Vec<String> = holders
         .iter()
-        .map(|(index, _)| node_name(files, nodes[*index].node))
+        .map(|(index, _)| context.node_name(nodes[*index].node))
         .collect();
     let why = match clash {
         Clash::SameAddress(host) => {

@@ -4,7 +4,7 @@
 //! classes whose nature it knows: the JDK's and Kafka's own.
 
 use super::refusal::NodeCheck;
-use super::support::{entry_label, parsed_value, quoted};
+use super::support::{entry_label, quoted};
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
 use crate::catalog::value::Parsed;
@@ -78,10 +78,10 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     if version < OLDEST_CHECKED {
         return Vec::new();
     }
-    let files = context.files;
     let mut diagnostics = Vec::new();
     for node in &cluster.nodes {
-        let Some((Parsed::Text(class), effective)) = parsed_value(files, node, KEY, version) else {
+        let Some((Parsed::Text(class), effective)) = context.parsed_value(node, KEY, version)
+        else {
             continue;
         };
         let (Some(entry), Some(what)) = (effective.entry(), unusable(&class, version)) else {

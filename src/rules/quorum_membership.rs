@@ -5,14 +5,13 @@
 //! Kafka checks one node at a time (a controller's id is a voter, a broker's is not:
 //! kraft-controller-config); these look across the nodes.
 
-use super::support::{node_ref, quoted, setting_label};
+use super::support::quoted;
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::topology::{
-    QuorumListener, QuorumNode, VOTERS, VoterSet, fully_described, quorum_listener, quorum_nodes,
+    QuorumListener, QuorumNode, VOTERS, VoterSet, fully_described, quorum_listener,
 };
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::source::SourceFile;
 
 pub const RULE: Rule = Rule {
     name: "quorum-membership",
@@ -25,34 +24,23 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
-    let files = context.files;
-    let nodes = quorum_nodes(cluster, files);
+    let nodes = context.quorum_nodes(cluster);
     let mut diagnostics = Vec::new();
     for controller in nodes.iter().filter(|n| n.is_controller()) {
-        if let Some(diagnostic) = unreachable_voter(context, files, &nodes, controller) {
+        if let Some(diagnostic) = unreachable_voter(context, &nodes, controller) {
             diagnostics.push(diagnostic);
         }
     }
     if fully_described(cluster, &nodes) {
-        diagnostics.extend(voters_without_node(files, &nodes));
+        diagnostics.extend(voters_without_node(context, &nodes));
     }
     diagnostics
 }
 
-fn file_name(files: &[SourceFile], file: usize) -> &str {
-    files[file].path.rsplit('/').next().unwrap_or_default()
-}
-
-fn voter_label(
-    files: &[SourceFile],
-    holder: &QuorumNode,
-    id: i32,
-    message: String,
-) -> Option<Label> {
+fn voter_label(context: &Context, holder: &QuorumNode, id: i32, message: String) -> Option<Label> {
     let (setting, _) = holder.voters.as_ref()?;
     let voter = holder.voter(id)?;
-    Some(setting_label(
-        files,
+    Some(context.setting_label(
         holder.node,
         VOTERS,
         setting,
@@ -65,7 +53,6 @@ fn voter_label(
 /// quorum listener is not.
 fn unreachable_voter(
     context: &Context,
-    files: &[SourceFile],
     nodes: &[QuorumNode],
     controller: &QuorumNode,
 ) -> Option<Diagnostic> {
@@ -92,14 +79,14 @@ fn unreachable_voter(
         }
     }
     let (_, first, port_wrong) = *wrong.first()?;
-    let name = node_ref(files, controller.node);
+    let name = context.node_ref(controller.node);
     let at = listen_address(&listener);
     let what = if port_wrong { "port" } else { "host" };
     let mut labels: Vec<Label> = wrong
         .iter()
         .filter_map(|(holder, voter, _)| {
             voter_label(
-                files,
+                context,
                 holder,
                 id,
                 format!(
@@ -115,8 +102,7 @@ fn unreachable_voter(
             )
         })
         .collect();
-    labels.push(setting_label(
-        files,
+    labels.push(context.setting_label(
         controller.node,
         "listeners",
         &listener.listeners,
@@ -125,7 +111,7 @@ fn unreachable_voter(
     ));
     let in_files: Vec<&str> = wrong
         .iter()
-        .map(|(holder, _, _)| file_name(files, holder.node.file))
+        .map(|(holder, _, _)| context.file_name(holder.node.file))
         .collect();
     let entry = quoted(VOTERS, first.item.text);
     Some(RULE.finding(format!(
@@ -175,7 +161,7 @@ fn suggested_host<'a>(listener: &QuorumListener<'a>, voter_host: &'a str) -> &'a
 
 /// Voters whose id is no node of a fully described cluster: one finding per id, on its entry
 /// in every file.
-fn voters_without_node(files: &[SourceFile], nodes: &[QuorumNode]) -> Vec<Diagnostic> {
+fn voters_without_node(context: &Context, nodes: &[QuorumNode]) -> Vec<Diagnostic> {
     let ids: Vec<i32> = nodes.iter().filter_map(|n| n.id).collect();
     let mut sets: Vec<VoterSet> = nodes.iter().filter_map(QuorumNode::voter_set).collect();
     sets.sort();
@@ -200,7 +186,7 @@ fn voters_without_node(files: &[SourceFile], nodes: &[QuorumNode]) -> Vec<Diagno
             .iter()
             .filter_map(|holder| {
                 voter_label(
-                    files,
+                    context,
                     holder,
                     id,
                     format!("voter {id}: no node of the cluster has node.id={id}"),

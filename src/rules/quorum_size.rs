@@ -1,10 +1,9 @@
 //! `quorum-size`: a KRaft quorum of one voter (no controller may fail) or of an even number of
 //! voters (it tolerates no more failures than one voter fewer).
 
-use super::support::{node_name, setting_label};
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
-use crate::cluster::topology::{QuorumNode, VOTERS, VoterSet, migrating, quorum_nodes};
+use crate::cluster::topology::{QuorumNode, VOTERS, VoterSet};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
 pub const RULE: Rule = Rule {
@@ -18,13 +17,12 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
-    let files = context.files;
-    let nodes = quorum_nodes(cluster, files);
+    let nodes = context.quorum_nodes(cluster);
     // One finding per quorum the files name (different lists are inconsistent-cluster-value's).
     let mut quorums: Vec<(VoterSet, Vec<&QuorumNode>)> = Vec::new();
     for node in &nodes {
         // A ZooKeeper-mode broker ignores the voters unless it migrates.
-        if !node.is_kraft() && !migrating(files, node.node) {
+        if !node.is_kraft() && !context.migrating(node.node) {
             continue;
         }
         let Some(set) = node.voter_set() else {
@@ -62,8 +60,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             .iter()
             .filter_map(|holder| {
                 let (setting, _) = holder.voters.as_ref()?;
-                Some(setting_label(
-                    files,
+                Some(context.setting_label(
                     holder.node,
                     VOTERS,
                     setting,
@@ -72,7 +69,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 ))
             })
             .collect();
-        let names: Vec<String> = holders.iter().map(|h| node_name(files, h.node)).collect();
+        let names: Vec<String> = holders.iter().map(|h| context.node_name(h.node)).collect();
         let ids: Vec<String> = set.0.keys().map(i32::to_string).collect();
         let machine = if one_machine {
             " All voters are on this machine, which is fine for development only."

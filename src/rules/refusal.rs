@@ -1,7 +1,6 @@
 //! What the start-up rules share: the nodes they judge, what they read of one, and one wording
 //! for a node Kafka refuses to start.
 
-use super::support::{any_placeholder, is_fragment, node_ref, parsed_integer, setting_label};
 use super::{Context, Rule};
 use crate::catalog::KafkaVersion;
 use crate::cluster::facts::Facts;
@@ -9,7 +8,6 @@ use crate::cluster::quorum::ProcessRoles;
 use crate::cluster::setting::{Item, Setting};
 use crate::cluster::{Cluster, Effective, Node};
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::source::SourceFile;
 
 /// Kafka 3.0 checks the quorum at start-up: a KRaft node needs voters, a controller is one of
 /// them and a broker-only node is not. The KRaft preview of 2.8 checks only that `node.id` is set.
@@ -30,7 +28,8 @@ pub const ADVERTISED_CONTROLLERS_FROM: KafkaVersion = KafkaVersion::new(3, 9);
 #[derive(Clone, Copy)]
 pub struct NodeCheck<'a, 'r> {
     pub rule: &'static Rule,
-    pub files: &'a [SourceFile],
+    /// What the rule sees of the model.
+    pub context: &'r Context<'a>,
     /// What the cluster's nodes are known to be (read once, before any rule).
     facts: &'a Facts<'a>,
     pub node: &'r Node,
@@ -41,13 +40,13 @@ impl<'a, 'r> NodeCheck<'a, 'r> {
     /// `node` as `rule` checks it against Kafka `version`.
     pub fn new(
         rule: &'static Rule,
-        context: &Context<'a>,
+        context: &'r Context<'a>,
         node: &'r Node,
         version: KafkaVersion,
     ) -> Self {
         NodeCheck {
             rule,
-            files: context.files,
+            context,
             facts: context.facts,
             node,
             version,
@@ -59,18 +58,20 @@ impl<'a, 'r> NodeCheck<'a, 'r> {
     pub fn judged(
         rule: &'static Rule,
         cluster: &'r Cluster,
-        context: &Context<'a>,
+        context: &'r Context<'a>,
         inputs: &'r [&str],
     ) -> impl Iterator<Item = NodeCheck<'a, 'r>> {
         let version = cluster.target.version;
-        let (files, facts) = (context.files, context.facts);
+        let facts = context.facts;
         cluster
             .nodes
             .iter()
-            .filter(move |node| !is_fragment(files, node) && !any_placeholder(files, node, inputs))
+            .filter(move |node| {
+                !context.is_fragment(node) && !context.any_placeholder(node, inputs)
+            })
             .map(move |node| NodeCheck {
                 rule,
-                files,
+                context,
                 facts,
                 node,
                 version,
@@ -78,9 +79,9 @@ impl<'a, 'r> NodeCheck<'a, 'r> {
     }
 
     /// The integer Kafka will use for `key` on the node, with where it comes from (see
-    /// [`parsed_integer`]).
+    /// [`Context::parsed_integer`]).
     pub fn int(&self, key: &str) -> Option<(i64, Effective<'a>)> {
-        parsed_integer(self.files, self.node, key, self.version)
+        self.context.parsed_integer(self.node, key, self.version)
     }
 
     /// `process.roles` as the node's Kafka reads it; `None` when it is null or Kafka refuses it.
@@ -92,7 +93,7 @@ impl<'a, 'r> NodeCheck<'a, 'r> {
     pub fn refusal(&self, key: &str, why: String, labels: Vec<Label>, help: String) -> Diagnostic {
         self.rule
             .finding(format!("Kafka {} refuses to start: {why}", self.version))
-            .about(node_ref(self.files, self.node))
+            .about(self.context.node_ref(self.node))
             .with_severity(Severity::Error)
             .stopping_startup()
             .with_key(key)
@@ -109,8 +110,7 @@ impl<'a, 'r> NodeCheck<'a, 'r> {
         item: Option<Item>,
         message: String,
     ) -> Label {
-        setting_label(
-            self.files,
+        self.context.setting_label(
             self.node,
             key,
             setting,

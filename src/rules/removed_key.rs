@@ -1,7 +1,7 @@
 //! `removed-key`: a key the target release no longer has. Kafka ignores it, so what it set is
 //! gone after the upgrade.
 
-use super::support::{effective_lines, key_label, node_ref};
+use super::support::key_label;
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::{self, KafkaVersion};
 use crate::cluster::{Cluster, Mode};
@@ -20,7 +20,7 @@ pub const RULE: Rule = Rule {
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
     let mut diagnostics = Vec::new();
-    for (node, entry) in effective_lines(cluster, context.files) {
+    for (node, entry) in context.effective_lines(cluster) {
         let key = entry.key.as_str();
         if catalog::spec(key, version).is_some() {
             continue;
@@ -42,7 +42,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                  ignores it{}",
                 consequence(key, removed_in)
             ))
-            .about(node_ref(context.files, node))
+            .about(context.node_ref(node))
             .with_key(key)
             .with_label(key_label(
                 node.file,

@@ -1,7 +1,6 @@
 //! What a rule is, and what it sees besides its cluster. Apart from the registry (`mod.rs`),
 //! which lists every rule: each rule file uses these, the registry uses each rule file.
 
-use super::support;
 use crate::catalog::KafkaVersion;
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -9,7 +8,9 @@ use crate::source::SourceFile;
 
 /// What every rule sees besides the cluster.
 pub struct Context<'a> {
-    pub files: &'a [SourceFile],
+    /// Every file read. Rule files never index it: they ask the model through the methods of
+    /// `support.rs`, which answer for a node (`tests/registry.rs` checks it).
+    pub(super) files: &'a [SourceFile],
     /// `strict = true` in `kafkalint.toml`: rules that only strict mode runs run.
     pub strict: bool,
     /// What is known of the folders of every file read (not only this cluster's).
@@ -18,6 +19,24 @@ pub struct Context<'a> {
     pub facts: &'a crate::cluster::facts::Facts<'a>,
     /// Which nodes of the cluster share a machine, and why: worked out once per cluster.
     pub hosts: &'a crate::cluster::host::Hosts,
+}
+
+impl<'a> Context<'a> {
+    pub fn new(
+        files: &'a [SourceFile],
+        strict: bool,
+        folders: &'a Folders,
+        facts: &'a crate::cluster::facts::Facts<'a>,
+        hosts: &'a crate::cluster::host::Hosts,
+    ) -> Context<'a> {
+        Context {
+            files,
+            strict,
+            folders,
+            facts,
+            hosts,
+        }
+    }
 }
 
 /// The folders of every file read, found once per run: rules run once per cluster, and a scan
@@ -171,7 +190,7 @@ impl std::fmt::Display for Verified {
         match self {
             Verified::Oracle(releases) => {
                 let shown: Vec<String> = releases.iter().map(ToString::to_string).collect();
-                write!(f, "Kafka {} (start-up oracle)", support::and_list(&shown))
+                write!(f, "Kafka {} (start-up oracle)", and_list(&shown))
             }
             Verified::Releases(first, last) => write!(f, "Kafka {first} to {last}"),
         }
@@ -183,5 +202,14 @@ impl Rule {
     /// rest.
     pub fn finding(&self, message: impl Into<String>) -> Diagnostic {
         Diagnostic::new(self.name, self.severity, message)
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+pub fn and_list(names: &[impl AsRef<str>]) -> String {
+    let names: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.join(""),
     }
 }

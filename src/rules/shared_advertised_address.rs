@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use super::support::{and_list, any_placeholder, is_fragment, node_name, quoted, setting_label};
+use super::support::{and_list, quoted};
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::endpoints::{ENDPOINT_KEYS, NodeEndpoints, host_key, is_wildcard};
@@ -19,9 +19,8 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
-    let files = context.files;
     let nodes = NodeEndpoints::read_all(cluster, context.facts, |node| {
-        is_fragment(files, node) || any_placeholder(files, node, ENDPOINT_KEYS)
+        context.is_fragment(node) || context.any_placeholder(node, ENDPOINT_KEYS)
     });
     // (host, port) -> (node, endpoint) in file order; one entry per node.
     let mut by_address: BTreeMap<(String, i32), Vec<(usize, usize)>> = BTreeMap::new();
@@ -58,9 +57,8 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             if shown.is_empty() {
                 shown = format!("{}:{port}", endpoint.host.unwrap_or_default());
             }
-            let name = node_name(files, node.node);
-            labels.push(setting_label(
-                files,
+            let name = context.node_name(node.node);
+            labels.push(context.setting_label(
                 node.node,
                 key,
                 &list.setting,

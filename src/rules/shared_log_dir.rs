@@ -3,13 +3,12 @@
 
 use std::collections::BTreeMap;
 
-use super::support::{and_list, node_name, value_label};
+use super::support::{and_list, value_label};
 use super::{Context, FixAvailability, Group, Rule, Verified};
-use crate::cluster::exposure::{LockedDir, comparable_path, locked_dirs, single_host};
+use crate::cluster::exposure::{LockedDir, comparable_path, single_host};
 use crate::cluster::host::Place;
 use crate::cluster::{Cluster, Node};
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::source::SourceFile;
 
 pub const RULE: Rule = Rule {
     name: "shared-log-dir",
@@ -26,7 +25,6 @@ pub const RULE: Rule = Rule {
 type Holder<'a, 'n> = (&'n Node, &'n LockedDir<'a>, (usize, usize));
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
-    let files = context.files;
     let version = cluster.target.version;
     let hosts = context.hosts;
     // Only nodes taken to share their files with others: a container or a pod has its own, and
@@ -37,7 +35,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         .filter(|node| matches!(hosts.node(node).disk, Place::Shared(_)))
         .filter_map(|node| {
             let host = single_host(context.facts.listeners(node)?)?;
-            Some((node, host, locked_dirs(files, node, version)))
+            Some((node, host, context.locked_dirs(node, version)))
         })
         .collect();
     // (host, path) -> the nodes that lock it, in node order, each once: grouped by key rather
@@ -60,7 +58,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let mut diagnostics: Vec<((usize, usize), Diagnostic)> = by_dir
         .into_iter()
         .filter(|(_, holders)| holders.len() > 1)
-        .map(|((host, path), holders)| (holders[1].2, finding(files, &holders, host, path)))
+        .map(|((host, path), holders)| (holders[1].2, finding(context, &holders, host, path)))
         .collect();
     // In the order a pairwise scan meets them: by the second node, then its directory.
     diagnostics.sort_by_key(|(order, _)| *order);
@@ -69,12 +67,12 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
 
 /// One finding for every node on `host` that locks `path`: the second node's label first (it
 /// is the one a pair of nodes reports), then the first's, then the others'.
-fn finding(files: &[SourceFile], holders: &[Holder], host: &str, path: &str) -> Diagnostic {
+fn finding(context: &Context, holders: &[Holder], host: &str, path: &str) -> Diagnostic {
     let (second, dir, _) = holders[1];
     let (first, other, _) = holders[0];
     let names: Vec<String> = holders
         .iter()
-        .map(|(node, _, _)| node_name(files, node))
+        .map(|(node, _, _)| context.node_name(node))
         .collect();
     let label = |index: usize| {
         let (node, dir, _) = holders[index];
@@ -123,14 +121,15 @@ fn finding(files: &[SourceFile], holders: &[Holder], host: &str, path: &str) -> 
         .with_help(format!(
             "give every node on the host its own directory, e.g. {}={path}-{} and {}={path}-{}",
             dir.key,
-            node_suffix(files, second),
+            node_suffix(context, second),
             other.key,
-            node_suffix(files, first)
+            node_suffix(context, first)
         ))
 }
 
-fn node_suffix(files: &[SourceFile], node: &Node) -> String {
-    node.id_entry(files)
+fn node_suffix(context: &Context, node: &Node) -> String {
+    context
+        .id_entry(node)
         .map(|entry| entry.value.trim().to_string())
         .unwrap_or_else(|| "N".to_string())
 }

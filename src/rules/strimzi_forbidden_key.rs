@@ -18,12 +18,11 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
-    let files = context.files;
     let mut diagnostics = Vec::new();
     // The nodes of one resource share its YAML: one finding per key as written.
     let mut seen = std::collections::BTreeSet::new();
     for node in &cluster.nodes {
-        let Some(view) = node.view(files) else {
+        let Some(view) = context.view(node.file, node.part) else {
             continue;
         };
         for forbidden in &view.forbidden {

@@ -1,28 +1,387 @@
-//! Small pieces the rules share.
+//! What rules read of the model besides the cluster itself: the [`Context`] methods that answer
+//! for a node (its name, the value Kafka uses for a key, its lines), and small pieces the rules
+//! share. Rule files reach the checked files only through these (`tests/registry.rs` checks it).
 
+use super::Context;
 use crate::catalog::KafkaVersion;
+use crate::cluster::component_topics::TopicFactor;
+use crate::cluster::endpoints::NodeEndpoints;
+use crate::cluster::exposure::LockedDir;
+use crate::cluster::listeners::{InterBroker, InterBrokerProblem, NodeListeners, ProtocolMap};
+use crate::cluster::setting::{Lookup, Setting};
+use crate::cluster::topology::QuorumNode;
 use crate::cluster::{Cluster, Effective, Mode, Node};
+use crate::components::Component;
 use crate::diagnostic::{Edit, Label, NodeKind, NodeRef};
-use crate::properties::Entry;
+use crate::properties::{Entry, PropertiesFile};
 use crate::secrets;
-use crate::source::SourceFile;
+use crate::yaml_view::YamlView;
 
-/// How a message names a node: `broker 0`, `node 3`, or its file when it has no id.
-pub fn node_name(files: &[SourceFile], node: &Node) -> String {
-    node_ref(files, node).to_string()
-}
+impl<'a> Context<'a> {
+    /// How a message names a node: `broker 0`, `node 3`, or its file when it has no id.
+    pub fn node_name(&self, node: &Node) -> String {
+        self.node_ref(node).to_string()
+    }
 
-/// The node as a finding's subject (see [`node_name`] for how it reads).
-pub fn node_ref(files: &[SourceFile], node: &Node) -> NodeRef {
-    let file = files[node.file].short_name(node.part);
-    let (kind, id) = match node.id_entry(files) {
-        Some(entry) if node.mode == Mode::ZooKeeper || entry.key == "broker.id" => {
-            (Some(NodeKind::Broker), Some(entry.value.trim().to_string()))
+    /// The node as a finding's subject (see [`Context::node_name`] for how it reads).
+    pub fn node_ref(&self, node: &Node) -> NodeRef {
+        let file = self.files[node.file].short_name(node.part);
+        let (kind, id) = match node.id_entry(self.files) {
+            Some(entry) if node.mode == Mode::ZooKeeper || entry.key == "broker.id" => {
+                (Some(NodeKind::Broker), Some(entry.value.trim().to_string()))
+            }
+            Some(entry) => (Some(NodeKind::Node), Some(entry.value.trim().to_string())),
+            None => (None, None),
+        };
+        NodeRef { kind, id, file }
+    }
+
+    /// How messages name a component's file, and for a part of a YAML file which one.
+    pub fn component_name(&self, component: &Component) -> String {
+        self.files[component.file].short_name(component.part)
+    }
+
+    /// The path of file `file`, as output shows it.
+    pub fn path(&self, file: usize) -> &'a str {
+        &self.files[file].path
+    }
+
+    /// The file name of file `file`, without its folder.
+    pub fn file_name(&self, file: usize) -> &'a str {
+        self.path(file).rsplit('/').next().unwrap_or_default()
+    }
+
+    /// The bytes of file `file`, as read.
+    pub fn bytes(&self, file: usize) -> &'a [u8] {
+        &self.files[file].bytes
+    }
+
+    /// Why `Properties.load` would throw on file `file`, if it would.
+    pub fn parse_error(&self, file: usize) -> Option<&'a crate::properties::ParseError> {
+        self.files[file].parse_error.as_ref()
+    }
+
+    /// The cluster's files that `Properties.load` reads (the others are only reported).
+    pub fn loaded_files<'c>(
+        &self,
+        cluster: &'c Cluster,
+    ) -> impl Iterator<Item = usize> + use<'a, 'c> {
+        let files = self.files;
+        cluster
+            .files
+            .iter()
+            .copied()
+            .filter(move |file| files[*file].parse_error.is_none())
+    }
+
+    /// What the cluster's files say of the Kafka release they run.
+    pub fn version_hints(&self, cluster: &Cluster) -> Vec<crate::cluster::version::Hint<'a>> {
+        crate::cluster::version::hints(cluster, self.files)
+    }
+
+    /// The lines of a `.properties` file (a YAML file's are its parts').
+    pub fn file_settings(&self, file: usize) -> &'a PropertiesFile {
+        &self.files[file].properties
+    }
+
+    /// The lines Kafka reads on `node` (see [`Node::properties`]).
+    pub fn settings(&self, node: &Node) -> &'a PropertiesFile {
+        node.properties(self.files)
+    }
+
+    /// The lines a component reads.
+    pub fn component_settings(&self, component: &Component) -> &'a PropertiesFile {
+        component.properties(self.files)
+    }
+
+    /// What a node or component read from a YAML file stands for.
+    pub fn view(&self, file: usize, part: Option<u32>) -> Option<&'a YamlView> {
+        self.files[file].view(part)
+    }
+
+    /// The line that sets `key` on `node`, the last one if repeated.
+    pub fn entry(&self, node: &Node, key: &str) -> Option<&'a Entry> {
+        node.entry(self.files, key)
+    }
+
+    /// The line that gives the node its id (`node.id`, else `broker.id`).
+    pub fn id_entry(&self, node: &Node) -> Option<&'a Entry> {
+        node.id_entry(self.files)
+    }
+
+    /// The value Kafka `version` uses for `key` on `node` (see [`Node::effective`]).
+    pub fn effective(
+        &self,
+        node: &Node,
+        key: &str,
+        version: KafkaVersion,
+    ) -> Option<Effective<'a>> {
+        node.effective(self.files, key, version)
+    }
+
+    /// The value of `key` on `node` after Kafka's synonyms and parse (see
+    /// [`crate::cluster::setting::lookup`]).
+    pub fn lookup(&self, node: &Node, key: &str, version: KafkaVersion) -> Lookup<'a> {
+        crate::cluster::setting::lookup(self.files, node, key, version)
+    }
+
+    /// Whether the node's own lines set `key` (Kafka's `originals().containsKey`).
+    pub fn in_file(&self, node: &Node, key: &str) -> bool {
+        crate::cluster::setting::in_file(self.files, node, key)
+    }
+
+    /// Whether the cluster's broker count is known (see [`Cluster::broker_count_is_known`]).
+    pub fn broker_count_is_known(&self, cluster: &Cluster) -> bool {
+        cluster.broker_count_is_known(self.files)
+    }
+
+    /// Effective value of `key` on `node` as an integer, when it is set or defaulted and parses.
+    pub fn int_value(
+        &self,
+        node: &Node,
+        key: &str,
+        version: KafkaVersion,
+    ) -> Option<(i64, Effective<'a>)> {
+        let effective = self.effective(node, key, version)?;
+        Some((effective.as_int()?, effective))
+    }
+
+    /// Whether the cluster uses share groups (Kafka 4): some file sets a share-group key.
+    /// Without that, `__share_group_state` is never created and its settings do not matter.
+    pub fn uses_share_groups(&self, nodes: &[Node]) -> bool {
+        nodes.iter().any(|node| {
+            self.settings(node).entries.iter().any(|entry| {
+                entry.key.starts_with("share.coordinator.")
+                    || entry.key.starts_with("group.share.")
+                    || entry.key == "share.version"
+            })
+        })
+    }
+
+    /// The value Kafka `version` will use for `key` on `node`, parsed as its ConfigDef parses
+    /// it: the file's (the last line) or Kafka's default. `None` when the key is unknown to
+    /// `version`, has a null default and is unset, is a placeholder, or does not parse
+    /// (`invalid-value` reports that).
+    pub fn parsed_value(
+        &self,
+        node: &Node,
+        key: &str,
+        version: KafkaVersion,
+    ) -> Option<(crate::catalog::value::Parsed, Effective<'a>)> {
+        let spec = crate::catalog::spec(key, version)?;
+        let effective = self.effective(node, key, version)?;
+        if is_placeholder(effective.value()) {
+            return None;
         }
-        Some(entry) => (Some(NodeKind::Node), Some(entry.value.trim().to_string())),
-        None => (None, None),
-    };
-    NodeRef { kind, id, file }
+        let parsed = crate::catalog::value::check(key, spec, effective.value()).ok()?;
+        Some((parsed, effective))
+    }
+
+    /// The integer Kafka `version` will use for `key` on `node` (INT, SHORT or LONG), with
+    /// where it comes from; `None` as for [`Context::parsed_value`].
+    pub fn parsed_integer(
+        &self,
+        node: &Node,
+        key: &str,
+        version: KafkaVersion,
+    ) -> Option<(i64, Effective<'a>)> {
+        let (parsed, effective) = self.parsed_value(node, key, version)?;
+        Some((parsed.as_integer()?, effective))
+    }
+
+    /// The bytes in the file of `range`, a byte range of `entry.value`: exact when the value is
+    /// written as Kafka reads it (no escapes, no continuation lines), else the whole value.
+    pub fn value_part_span(
+        &self,
+        file: usize,
+        entry: &Entry,
+        range: std::ops::Range<usize>,
+    ) -> crate::properties::Span {
+        let raw = &self.files[file].bytes[entry.value_span.clone()];
+        // Latin-1: one byte per char when nothing was unescaped.
+        let as_written = raw.len() == entry.value.chars().count()
+            && raw
+                .iter()
+                .zip(entry.value.chars())
+                .all(|(b, c)| u32::from(*b) == c as u32);
+        if !as_written || range.end > entry.value.len() {
+            return entry.value_span.clone();
+        }
+        let chars = |end: usize| entry.value[..end].chars().count();
+        entry.value_span.start + chars(range.start)..entry.value_span.start + chars(range.end)
+    }
+
+    /// A label on part of a setting (`range` in its text), or at the top of the file when the
+    /// file leaves the key to Kafka's default.
+    pub fn setting_label(
+        &self,
+        node: &Node,
+        key: &str,
+        setting: &Setting,
+        range: Option<std::ops::Range<usize>>,
+        message: String,
+    ) -> Label {
+        match setting.entry {
+            Some(entry) => {
+                let span = match range {
+                    Some(range) if entry.value == setting.text => {
+                        self.value_part_span(node.file, entry, range)
+                    }
+                    _ => entry.value_span.clone(),
+                };
+                Label {
+                    file: node.file,
+                    span,
+                    message,
+                }
+            }
+            None => default_label(node.file, key, &quoted(key, setting.text), message),
+        }
+    }
+
+    /// Whether the node's file sets one of `keys` to a placeholder: checks reading them are
+    /// skipped, as the real value is unknown. Besides [`is_placeholder`]'s forms this counts a
+    /// format field (`{0}`, `{host}`), which no value of these keys has of itself.
+    pub fn any_placeholder(&self, node: &Node, keys: &[&str]) -> bool {
+        crate::cluster::setting::any_unresolved(self.files, node, keys)
+    }
+
+    /// A file of settings without a mode or an id, merged into a full node file elsewhere:
+    /// checks of a whole node's configuration do not apply to it (see [`Node::is_fragment`]).
+    pub fn is_fragment(&self, node: &Node) -> bool {
+        node.is_fragment(self.files)
+    }
+
+    /// Every node of the cluster (in file order), then every overlay, with each line Kafka reads
+    /// from its file (the last of a repeated key): Kafka reads an overlay's lines in the file
+    /// they are merged into, so a rule that judges a line by itself judges them too.
+    pub fn effective_lines<'c>(
+        &self,
+        cluster: &'c Cluster,
+    ) -> impl Iterator<Item = (&'c Node, &'a Entry)> + use<'a, 'c> {
+        let files = self.files;
+        cluster
+            .nodes
+            .iter()
+            .chain(&cluster.overlays)
+            .flat_map(move |node| {
+                node.properties(files)
+                    .effective_entries()
+                    .map(move |entry| (node, entry))
+            })
+    }
+
+    /// The replication factor `--fix` gives `topic` on `node`, with the edit that sets it:
+    /// `None` when the factor is right, or when the file does not set the key (nothing to edit
+    /// in place). `internal-topic-replication` and `min-isr-headroom` both use it, so that a
+    /// min ISR fix is computed from the factor after its fix.
+    pub fn replication_fix(
+        &self,
+        cluster: &Cluster,
+        node: &Node,
+        topic: &InternalTopic,
+    ) -> Option<(i64, Edit)> {
+        let broker_count = cluster.broker_count();
+        let key = topic.replication_key;
+        let (factor, effective) = self.int_value(node, key, cluster.target.version)?;
+        if broker_count == 0
+            || !topic.applies(self, &cluster.nodes)
+            || !replication_is_wrong(factor, broker_count, self.broker_count_is_known(cluster))
+        {
+            return None;
+        }
+        let wanted = wanted_replication(broker_count);
+        let entry = effective.entry()?;
+        Some((wanted, self.set_number(node.file, entry, wanted)))
+    }
+
+    /// The node's inter-broker listener (see [`crate::cluster::listeners::inter_broker`]).
+    pub fn inter_broker(
+        &self,
+        node: &Node,
+        version: KafkaVersion,
+        map: &ProtocolMap<'a>,
+    ) -> Option<Result<InterBroker<'a>, InterBrokerProblem<'a>>> {
+        crate::cluster::listeners::inter_broker(self.files, node, version, map)
+    }
+
+    /// The name of the inter-broker listener of a node's endpoints.
+    pub fn inter_broker_name(&self, endpoints: &NodeEndpoints<'a>) -> Option<String> {
+        endpoints.inter_broker_name(self.files)
+    }
+
+    /// Whether the node serves on loopback alone (see
+    /// [`crate::cluster::exposure::serves_loopback_only`]).
+    pub fn serves_loopback_only(&self, node: &Node, listeners: Option<&NodeListeners>) -> bool {
+        crate::cluster::exposure::serves_loopback_only(self.files, node, listeners)
+    }
+
+    /// The directories the node locks (see [`crate::cluster::exposure::locked_dirs`]).
+    pub fn locked_dirs(&self, node: &Node, version: KafkaVersion) -> Vec<LockedDir<'a>> {
+        crate::cluster::exposure::locked_dirs(self.files, node, version)
+    }
+
+    /// Whether the node takes part in a ZooKeeper-to-KRaft migration.
+    pub fn migrating(&self, node: &Node) -> bool {
+        crate::cluster::topology::migrating(self.files, node)
+    }
+
+    /// The cluster's nodes as members of a KRaft quorum.
+    pub fn quorum_nodes<'c>(&self, cluster: &'c Cluster) -> Vec<QuorumNode<'a, 'c>> {
+        crate::cluster::topology::quorum_nodes(cluster, self.files)
+    }
+
+    /// The topics a component creates, with the factor each asks for.
+    pub fn topic_factors(
+        &self,
+        cluster: &Cluster,
+        component: &Component,
+        version: KafkaVersion,
+    ) -> Vec<TopicFactor<'a>> {
+        crate::cluster::component_topics::topic_factors(self.files, cluster, component, version)
+    }
+
+    /// The nodes read from the other files of the folders of `cluster`'s files (a migration's
+    /// KRaft controllers sit beside its ZooKeeper brokers, a cluster of their own), in file
+    /// order.
+    pub fn nodes_beside(&self, cluster: &Cluster) -> Vec<Node> {
+        let mut beside: Vec<usize> = cluster
+            .files
+            .iter()
+            .flat_map(|file| self.folders.beside(*file).iter().copied())
+            .filter(|file| !cluster.files.contains(file) && self.files[*file].parse_error.is_none())
+            .collect();
+        beside.sort_unstable();
+        beside.dedup();
+        beside
+            .into_iter()
+            .flat_map(|file| {
+                let source = &self.files[file];
+                source
+                    .parts()
+                    .map(move |part| Node::new(file, part, source))
+            })
+            .collect()
+    }
+
+    /// The edit that sets `entry`'s value (in file `file`) to the number `value`: it replaces
+    /// the value as written, escapes and continuation lines included, and keeps the whitespace
+    /// that trails it (which Kafka trims) and everything else on the line. Digits need no
+    /// escaping in `Properties`.
+    pub fn set_number(&self, file: usize, entry: &Entry, value: i64) -> Edit {
+        let span = &entry.value_span;
+        let written = &self.files[file].bytes[span.clone()];
+        let trailing = written
+            .iter()
+            .rev()
+            .take_while(|b| matches!(b, b' ' | b'\t' | b'\x0c'))
+            .count();
+        Edit {
+            file,
+            span: span.start..span.end - trailing,
+            replacement: value.to_string().into_bytes(),
+        }
+    }
 }
 
 /// A label on the value of `key` in the node's file, or at the top of the file when the key is
@@ -53,14 +412,7 @@ pub fn quoted(key: &str, value: &str) -> String {
     }
 }
 
-/// `a`, `a and b`, `a, b and c`.
-pub fn and_list(names: &[impl AsRef<str>]) -> String {
-    let names: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
-    match names.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-        _ => names.join(""),
-    }
-}
+pub use super::rule::and_list;
 
 /// "1 broker", "3 brokers".
 pub fn brokers(count: usize) -> String {
@@ -69,29 +421,6 @@ pub fn brokers(count: usize) -> String {
     } else {
         format!("{count} brokers")
     }
-}
-
-/// Effective value of `key` on `node` as an integer, when it is set or defaulted and parses.
-pub fn int_value<'a>(
-    files: &'a [SourceFile],
-    node: &Node,
-    key: &str,
-    version: KafkaVersion,
-) -> Option<(i64, Effective<'a>)> {
-    let effective = node.effective(files, key, version)?;
-    Some((effective.as_int()?, effective))
-}
-
-/// Whether the cluster uses share groups (Kafka 4): some file sets a share-group key. Without
-/// that, `__share_group_state` is never created and its settings do not matter.
-pub fn uses_share_groups(files: &[SourceFile], nodes: &[Node]) -> bool {
-    nodes.iter().any(|node| {
-        node.properties(files).entries.iter().any(|entry| {
-            entry.key.starts_with("share.coordinator.")
-                || entry.key.starts_with("group.share.")
-                || entry.key == "share.version"
-        })
-    })
 }
 
 /// A topic Kafka creates for itself on first use, with the broker keys that shape it.
@@ -138,8 +467,8 @@ pub const INTERNAL_TOPICS: &[InternalTopic] = &[
 ];
 
 impl InternalTopic {
-    pub fn applies(&self, files: &[SourceFile], nodes: &[Node]) -> bool {
-        !self.share_groups_only || uses_share_groups(files, nodes)
+    pub fn applies(&self, context: &Context, nodes: &[Node]) -> bool {
+        !self.share_groups_only || context.uses_share_groups(nodes)
     }
 }
 
@@ -157,25 +486,6 @@ pub fn entry_label(file: usize, entry: &crate::properties::Entry, message: Strin
 }
 
 pub use crate::cluster::setting::is_placeholder;
-
-/// The value Kafka `version` will use for `key` on `node`, parsed as its ConfigDef parses it:
-/// the file's (the last line) or Kafka's default. `None` when the key is unknown to `version`,
-/// has a null default and is unset, is a placeholder, or does not parse (`invalid-value`
-/// reports that).
-pub fn parsed_value<'a>(
-    files: &'a [SourceFile],
-    node: &Node,
-    key: &str,
-    version: KafkaVersion,
-) -> Option<(crate::catalog::value::Parsed, Effective<'a>)> {
-    let spec = crate::catalog::spec(key, version)?;
-    let effective = node.effective(files, key, version)?;
-    if is_placeholder(effective.value()) {
-        return None;
-    }
-    let parsed = crate::catalog::value::check(key, spec, effective.value()).ok()?;
-    Some((parsed, effective))
-}
 
 /// How a message quotes a number it compares: `key 3000`, or `key 45000 (Kafka's default)` when
 /// the file leaves the key unset, so that a reader knows which line to look for.
@@ -215,99 +525,6 @@ pub fn pair_labels(
     labels
 }
 
-/// The integer Kafka `version` will use for `key` on `node` (INT, SHORT or LONG), with where it
-/// comes from; `None` as for [`parsed_value`].
-pub fn parsed_integer<'a>(
-    files: &'a [SourceFile],
-    node: &Node,
-    key: &str,
-    version: KafkaVersion,
-) -> Option<(i64, Effective<'a>)> {
-    let (parsed, effective) = parsed_value(files, node, key, version)?;
-    Some((parsed.as_integer()?, effective))
-}
-
-/// The bytes in the file of `range`, a byte range of `entry.value`: exact when the value is
-/// written as Kafka reads it (no escapes, no continuation lines), else the whole value.
-pub fn value_part_span(
-    files: &[SourceFile],
-    file: usize,
-    entry: &crate::properties::Entry,
-    range: std::ops::Range<usize>,
-) -> crate::properties::Span {
-    let raw = &files[file].bytes[entry.value_span.clone()];
-    // Latin-1: one byte per char when nothing was unescaped.
-    let as_written = raw.len() == entry.value.chars().count()
-        && raw
-            .iter()
-            .zip(entry.value.chars())
-            .all(|(b, c)| u32::from(*b) == c as u32);
-    if !as_written || range.end > entry.value.len() {
-        return entry.value_span.clone();
-    }
-    let chars = |end: usize| entry.value[..end].chars().count();
-    entry.value_span.start + chars(range.start)..entry.value_span.start + chars(range.end)
-}
-
-/// A label on part of a setting (`range` in its text), or at the top of the file when the
-/// file leaves the key to Kafka's default.
-pub fn setting_label(
-    files: &[SourceFile],
-    node: &Node,
-    key: &str,
-    setting: &crate::cluster::setting::Setting,
-    range: Option<std::ops::Range<usize>>,
-    message: String,
-) -> Label {
-    match setting.entry {
-        Some(entry) => {
-            let span = match range {
-                Some(range) if entry.value == setting.text => {
-                    value_part_span(files, node.file, entry, range)
-                }
-                _ => entry.value_span.clone(),
-            };
-            Label {
-                file: node.file,
-                span,
-                message,
-            }
-        }
-        None => default_label(node.file, key, &quoted(key, setting.text), message),
-    }
-}
-
-/// Whether the node's file sets one of `keys` to a placeholder: checks reading them are
-/// skipped, as the real value is unknown. Besides [`is_placeholder`]'s forms this counts a
-/// format field (`{0}`, `{host}`), which no value of these keys has of itself.
-pub fn any_placeholder(files: &[SourceFile], node: &Node, keys: &[&str]) -> bool {
-    crate::cluster::setting::any_unresolved(files, node, keys)
-}
-
-/// A file of settings without a mode or an id, merged into a full node file elsewhere: checks
-/// of a whole node's configuration do not apply to it (the model's [`Node::is_fragment`]).
-pub fn is_fragment(files: &[SourceFile], node: &Node) -> bool {
-    node.is_fragment(files)
-}
-
-/// Every node of the cluster (in file order), then every overlay, with each line Kafka reads
-/// from its file (the last of a repeated key): Kafka reads an overlay's lines in the file they
-/// are merged into, so a rule that judges a line by itself judges them too.
-pub fn effective_lines<'a>(
-    cluster: &'a crate::cluster::Cluster,
-    files: &'a [SourceFile],
-) -> impl Iterator<Item = (&'a Node, &'a crate::properties::Entry)> + 'a {
-    cluster
-        .nodes
-        .iter()
-        .chain(&cluster.overlays)
-        .flat_map(move |node| {
-            node.properties(files)
-                .effective_entries()
-                .map(move |entry| (node, entry))
-        })
-}
-
 /// A label on the key of a line of a file.
 pub fn key_label(file: usize, entry: &crate::properties::Entry, message: String) -> Label {
     Label {
@@ -329,49 +546,4 @@ pub fn replication_is_wrong(factor: i64, broker_count: usize, count_known: bool)
     factor >= 1
         && ((factor > broker_count as i64 && count_known)
             || factor < wanted_replication(broker_count))
-}
-
-/// The replication factor `--fix` gives `topic` on `node`, with the edit that sets it: `None`
-/// when the factor is right, or when the file does not set the key (nothing to edit in place).
-/// `internal-topic-replication` and `min-isr-headroom` both use it, so that a min ISR fix is
-/// computed from the factor after its fix.
-pub fn replication_fix(
-    cluster: &Cluster,
-    files: &[SourceFile],
-    node: &Node,
-    topic: &InternalTopic,
-) -> Option<(i64, Edit)> {
-    let broker_count = cluster.broker_count();
-    let key = topic.replication_key;
-    let (factor, effective) = int_value(files, node, key, cluster.target.version)?;
-    if broker_count == 0
-        || !topic.applies(files, &cluster.nodes)
-        || !replication_is_wrong(factor, broker_count, cluster.broker_count_is_known(files))
-    {
-        return None;
-    }
-    let wanted = wanted_replication(broker_count);
-    let entry = effective.entry()?;
-    Some((
-        wanted,
-        set_number(node.file, &files[node.file].bytes, entry, wanted),
-    ))
-}
-
-/// The edit that sets `entry`'s value to the number `value`: it replaces the value as written,
-/// escapes and continuation lines included, and keeps the whitespace that trails it (which
-/// Kafka trims) and everything else on the line. Digits need no escaping in `Properties`.
-pub fn set_number(file: usize, bytes: &[u8], entry: &Entry, value: i64) -> Edit {
-    let span = &entry.value_span;
-    let written = &bytes[span.clone()];
-    let trailing = written
-        .iter()
-        .rev()
-        .take_while(|b| matches!(b, b' ' | b'\t' | b'\x0c'))
-        .count();
-    Edit {
-        file,
-        span: span.start..span.end - trailing,
-        replacement: value.to_string().into_bytes(),
-    }
 }

@@ -1,7 +1,7 @@
 //! `unclean-leader-election`: `unclean.leader.election.enable=true`, which trades acknowledged
 //! records for availability.
 
-use super::support::{entry_label, node_ref, parsed_value};
+use super::support::entry_label;
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::value::Parsed;
 use crate::cluster::Cluster;
@@ -20,11 +20,10 @@ pub const RULE: Rule = Rule {
 const KEY: &str = "unclean.leader.election.enable";
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
-    let files = context.files;
     let mut diagnostics = Vec::new();
     for node in &cluster.nodes {
         let Some((Parsed::Boolean(true), effective)) =
-            parsed_value(files, node, KEY, cluster.target.version)
+            context.parsed_value(node, KEY, cluster.target.version)
         else {
             continue;
         };
@@ -36,7 +35,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 "{KEY}=true: when every in-sync replica of a partition is down, Kafka elects an out-of-sync \
                  replica as leader; the records it had not copied are gone, acknowledged acks=all writes included, \
                  and the returning replicas truncate their logs to match it"
-            )).about(node_ref(files, node)).with_key(KEY).with_label(entry_label(
+            )).about(context.node_ref(node)).with_key(KEY).with_label(entry_label(
                 node.file,
                 entry,
                 "unclean election on: a failover may lose acknowledged records".to_string(),

@@ -1,14 +1,13 @@
 //! `unknown-key`: a key the target release's broker does not know. Kafka ignores it without a
 //! word, so a misspelt key leaves the default in force.
 
-use super::support::{effective_lines, key_label, node_ref, quoted};
+use super::support::{key_label, quoted};
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::families::Elsewhere;
 use crate::catalog::{self, KafkaVersion};
 use crate::cluster::{Cluster, Node};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::properties::Entry;
-use crate::source::SourceFile;
 
 pub const RULE: Rule = Rule {
     name: "unknown-key",
@@ -23,20 +22,20 @@ pub const RULE: Rule = Rule {
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
     let mut diagnostics = Vec::new();
-    for (node, entry) in effective_lines(cluster, context.files) {
+    for (node, entry) in context.effective_lines(cluster) {
         let key = entry.key.as_str();
         if catalog::spec(key, version).is_some() {
             continue;
         }
-        let properties = node.properties(context.files);
+        let properties = context.settings(node);
         let setting = |other: &str| properties.get(other).map(|e| e.value.clone());
         let found = match catalog::families::elsewhere(key, version, setting) {
             Some(Elsewhere::Read | Elsewhere::OtherComponent) => continue,
-            Some(other) => Some(read_elsewhere(context.files, node, key, other, version)),
+            Some(other) => Some(read_elsewhere(context, node, key, other, version)),
             None => None,
         };
         if let Some((message, help)) = found {
-            diagnostics.push(diagnostic(context.files, node, entry, message, help));
+            diagnostics.push(diagnostic(context, node, entry, message, help));
             continue;
         }
         let releases: Vec<KafkaVersion> = catalog::entry(key)
@@ -57,25 +56,25 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                      --kafka-version if the cluster runs a newer release"
                 ),
             )),
-            None => typo(context.files, node, key, version),
+            None => typo(context, node, key, version),
         };
         let Some((message, help)) = found else {
             continue;
         };
-        diagnostics.push(diagnostic(context.files, node, entry, message, help));
+        diagnostics.push(diagnostic(context, node, entry, message, help));
     }
     diagnostics
 }
 
 fn diagnostic(
-    files: &[SourceFile],
+    context: &Context,
     node: &Node,
     entry: &Entry,
     message: String,
     help: String,
 ) -> Diagnostic {
     RULE.finding(message)
-        .about(node_ref(files, node))
+        .about(context.node_ref(node))
         .with_key(entry.key.clone())
         .with_label(key_label(
             node.file,
@@ -87,7 +86,7 @@ fn diagnostic(
 
 /// The message and help for a key of a family or component the broker reads in its own way.
 fn read_elsewhere(
-    files: &[SourceFile],
+    context: &Context,
     node: &Node,
     key: &str,
     how: Elsewhere,
@@ -106,7 +105,7 @@ fn read_elsewhere(
             format!("set {inner} without the listener prefix, or delete the line"),
         ),
         Elsewhere::TopicKey { broker_key } => {
-            let in_force = match node.effective(files, broker_key, version) {
+            let in_force = match context.effective(node, broker_key, version) {
                 Some(effective) if effective.entry().is_some() => {
                     format!("{broker_key} is {}", quoted(broker_key, effective.value()))
                 }
@@ -138,7 +137,7 @@ fn read_elsewhere(
 /// `None` for a key outside Kafka's namespaces with no near broker key: a plugin's or a
 /// distribution's, which kafkalint cannot judge.
 fn typo(
-    files: &[SourceFile],
+    context: &Context,
     node: &Node,
     key: &str,
     version: KafkaVersion,
@@ -152,7 +151,7 @@ fn typo(
         ))
         .filter(|_| catalog::families::in_kafka_namespace(key, version));
     };
-    let in_force = match node.effective(files, nearest, version) {
+    let in_force = match context.effective(node, nearest, version) {
         Some(effective) if effective.entry().is_some() => format!(
             "{nearest} is {} from its own line",
             quoted(nearest, effective.value())

@@ -16,16 +16,15 @@ pub const RULE: Rule = Rule {
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
-    for file in cluster.loaded_files(context.files) {
-        let source = &context.files[file];
-        for entry in source
-            .properties
+    for file in context.loaded_files(cluster) {
+        for entry in context
+            .file_settings(file)
             .entries
             .iter()
             .filter(|entry| entry.utf8_mismatch)
         {
             let span = entry.key_span.start..entry.value_span.end.max(entry.key_span.end);
-            let written = String::from_utf8_lossy(&source.bytes[span.clone()]).into_owned();
+            let written = String::from_utf8_lossy(&context.bytes(file)[span.clone()]).into_owned();
             let seen_by_kafka = format!("{}={}", entry.key, entry.value);
             let (written, seen_by_kafka) = if crate::secrets::is_hidden(&entry.key, &entry.value) {
                 (

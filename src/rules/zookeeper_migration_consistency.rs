@@ -2,13 +2,11 @@
 //! `zookeeper.metadata.migration.enable` differs between the ZooKeeper brokers, between them and
 //! the KRaft controllers beside them, or between the controllers.
 
-use super::support::{any_placeholder, is_fragment, node_name, parsed_value};
 use super::{Context, FixAvailability, Folders, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
 use crate::catalog::value::Parsed;
 use crate::cluster::{Cluster, Effective, Mode, Node};
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::source::SourceFile;
 
 pub const RULE: Rule = Rule {
     name: "zookeeper-migration-consistency",
@@ -31,11 +29,11 @@ struct Flag<'a> {
     effective: Effective<'a>,
 }
 
-fn flag<'a>(files: &'a [SourceFile], node: &Node, version: KafkaVersion) -> Option<Flag<'a>> {
-    if is_fragment(files, node) || any_placeholder(files, node, &[KEY]) {
+fn flag<'a>(context: &Context<'a>, node: &Node, version: KafkaVersion) -> Option<Flag<'a>> {
+    if context.is_fragment(node) || context.any_placeholder(node, &[KEY]) {
         return None;
     }
-    let (Parsed::Boolean(enabled), effective) = parsed_value(files, node, KEY, version)? else {
+    let (Parsed::Boolean(enabled), effective) = context.parsed_value(node, KEY, version)? else {
         return None;
     };
     Some(Flag {
@@ -45,8 +43,8 @@ fn flag<'a>(files: &'a [SourceFile], node: &Node, version: KafkaVersion) -> Opti
     })
 }
 
-fn label(files: &[SourceFile], flag: &Flag) -> Label {
-    let name = node_name(files, &flag.node);
+fn label(context: &Context, flag: &Flag) -> Label {
+    let name = context.node_name(&flag.node);
     match flag.effective.entry() {
         Some(entry) => Label {
             file: flag.node.file,
@@ -62,7 +60,6 @@ fn label(files: &[SourceFile], flag: &Flag) -> Label {
 }
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
-    let files = context.files;
     let version = cluster.target.version;
     if version < MIGRATION_FROM || version > KafkaVersion::LAST_WITH_ZOOKEEPER {
         return Vec::new();
@@ -70,7 +67,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let flags: Vec<Flag> = cluster
         .nodes
         .iter()
-        .filter_map(|node| flag(files, node, version))
+        .filter_map(|node| flag(context, node, version))
         .collect();
     let mut diagnostics = Vec::new();
     let brokers: Vec<&Flag> = flags
@@ -78,9 +75,9 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         .filter(|f| f.node.mode == Mode::ZooKeeper)
         .collect();
     if !brokers.is_empty() {
-        brokers_disagree(files, cluster, &brokers, &mut diagnostics);
+        brokers_disagree(context, cluster, &brokers, &mut diagnostics);
         refused_by_controllers(
-            files,
+            context,
             context.folders,
             cluster,
             version,
@@ -92,26 +89,26 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         .iter()
         .filter(|f| f.node.mode == Mode::KRaft && f.node.roles.controller)
         .collect();
-    controllers_disagree(files, cluster, &controllers, &mut diagnostics);
+    controllers_disagree(context, cluster, &controllers, &mut diagnostics);
     diagnostics
 }
 
 /// Labels on `first` (the nodes to change), then on `second`.
-fn labels(files: &[SourceFile], first: &[&Flag], second: &[&Flag]) -> Vec<Label> {
+fn labels(context: &Context, first: &[&Flag], second: &[&Flag]) -> Vec<Label> {
     first
         .iter()
         .chain(second)
-        .map(|flag| label(files, flag))
+        .map(|flag| label(context, flag))
         .collect()
 }
 
-fn names(files: &[SourceFile], flags: &[&Flag]) -> String {
-    let names: Vec<String> = flags.iter().map(|f| node_name(files, &f.node)).collect();
+fn names(context: &Context, flags: &[&Flag]) -> String {
+    let names: Vec<String> = flags.iter().map(|f| context.node_name(&f.node)).collect();
     super::support::and_list(&names)
 }
 
 fn brokers_disagree(
-    files: &[SourceFile],
+    context: &Context,
     cluster: &Cluster,
     brokers: &[&Flag],
     diagnostics: &mut Vec<Diagnostic>,
@@ -124,9 +121,9 @@ fn brokers_disagree(
             "{KEY} is true on {} but not on {}: the KRaft controllers copy the metadata out of ZooKeeper only once \
              every ZooKeeper broker has registered with them (\"Still waiting for ZK brokers ... to register with \
              KRaft\"), and a broker without the flag never registers, so the migration never starts",
-            names(files, &on),
-            names(files, &off)
-        )).with_severity(Severity::Warning).with_key(KEY).with_labels(labels(files, &off, &on)).with_help(format!(
+            names(context, &on),
+            names(context, &off)
+        )).with_severity(Severity::Warning).with_key(KEY).with_labels(labels(context, &off, &on)).with_help(format!(
             "set {KEY}=true on every ZooKeeper broker of {} (with controller.quorum.voters and \
              controller.listener.names) and roll them one by one",
             cluster.name
@@ -136,44 +133,32 @@ fn brokers_disagree(
 /// The KRaft controllers that share a folder with the cluster's files: during a migration they
 /// sit beside the ZooKeeper brokers, and discovery makes them a cluster of their own.
 fn controllers_beside<'a>(
-    files: &'a [SourceFile],
-    folders: &Folders,
+    context: &Context<'a>,
+    _folders: &Folders,
     cluster: &Cluster,
     version: KafkaVersion,
 ) -> Vec<Flag<'a>> {
-    let mut beside: Vec<usize> = cluster
-        .files
-        .iter()
-        .flat_map(|file| folders.beside(*file).iter().copied())
-        .filter(|file| !cluster.files.contains(file) && files[*file].parse_error.is_none())
-        .collect();
-    beside.sort_unstable();
-    beside.dedup();
-    beside
+    context
+        .nodes_beside(cluster)
         .into_iter()
-        .flat_map(|file| {
-            let source = &files[file];
-            source
-                .parts()
-                .map(move |part| Node::new(file, part, source))
-        })
         .filter(|node| node.mode == Mode::KRaft && node.roles.controller)
-        .filter(|node| takes_part(files, cluster, node))
-        .filter_map(|node| flag(files, &node, version))
+        .filter(|node| takes_part(context, cluster, node))
+        .filter_map(|node| flag(context, &node, version))
         .collect()
 }
 
 /// Whether a controller takes part in the cluster's migration: it names a ZooKeeper ensemble,
 /// or a broker of the cluster names it among its voters.
-fn takes_part(files: &[SourceFile], cluster: &Cluster, controller: &Node) -> bool {
-    if controller.entry(files, "zookeeper.connect").is_some() {
+fn takes_part(context: &Context, cluster: &Cluster, controller: &Node) -> bool {
+    if context.entry(controller, "zookeeper.connect").is_some() {
         return true;
     }
-    let Some(id) = controller.id_entry(files).map(|entry| entry.value.trim()) else {
+    let Some(id) = context.id_entry(controller).map(|entry| entry.value.trim()) else {
         return false;
     };
     cluster.nodes.iter().any(|node| {
-        node.entry(files, "controller.quorum.voters")
+        context
+            .entry(node, "controller.quorum.voters")
             .is_some_and(|voters| {
                 voters
                     .value
@@ -185,7 +170,7 @@ fn takes_part(files: &[SourceFile], cluster: &Cluster, controller: &Node) -> boo
 }
 
 fn refused_by_controllers(
-    files: &[SourceFile],
+    context: &Context,
     folders: &Folders,
     cluster: &Cluster,
     version: KafkaVersion,
@@ -196,7 +181,7 @@ fn refused_by_controllers(
     if on.is_empty() {
         return;
     }
-    let controllers = controllers_beside(files, folders, cluster, version);
+    let controllers = controllers_beside(context, folders, cluster, version);
     let off: Vec<&Flag> = controllers.iter().filter(|f| !f.enabled).collect();
     if off.is_empty() {
         return;
@@ -205,17 +190,17 @@ fn refused_by_controllers(
             "{KEY} is true on {} but not on the KRaft {} {} beside them: a controller without the flag refuses the \
              registration of a ZooKeeper broker (\"Controller does not support registering ZK brokers\"), so \
              while it is active the migrating brokers cannot register and the migration cannot proceed",
-            names(files, &on),
+            names(context, &on),
             if off.len() == 1 { "controller" } else { "controllers" },
-            names(files, &off)
-        )).with_key(KEY).with_labels(labels(files, &off, &on)).with_help(format!(
+            names(context, &off)
+        )).with_key(KEY).with_labels(labels(context, &off, &on)).with_help(format!(
             "set {KEY}=true (with zookeeper.connect) on every KRaft controller before enabling the migration on the \
              brokers; remove it from the controllers only to finalize, once every broker runs in KRaft mode"
         )));
 }
 
 fn controllers_disagree(
-    files: &[SourceFile],
+    context: &Context,
     cluster: &Cluster,
     controllers: &[&Flag],
     diagnostics: &mut Vec<Diagnostic>,
@@ -230,9 +215,9 @@ fn controllers_disagree(
              migration, so the migration works only while a controller with the flag is active and stops on a \
              failover",
             if on.len() == 1 { "controller" } else { "controllers" },
-            names(files, &on),
-            names(files, &off)
-        )).with_severity(Severity::Warning).with_key(KEY).with_labels(labels(files, &off, &on)).with_help(format!(
+            names(context, &on),
+            names(context, &off)
+        )).with_severity(Severity::Warning).with_key(KEY).with_labels(labels(context, &off, &on)).with_help(format!(
             "set {KEY} the same on every controller of {}: true until every broker runs in KRaft mode, then remove \
              it from all of them (a rolling restart) to finalize",
             cluster.name
