@@ -87,6 +87,8 @@ pub struct Pool {
 pub struct YamlView {
     pub id: String,
     pub label: String,
+    /// Where the file declares the node: its service's or resource's name.
+    pub declared_at: Span,
     /// Value spans a fix may replace, with their style.
     pub editable: Vec<(Span, Style)>,
     pub count_known: bool,

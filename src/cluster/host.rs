@@ -506,6 +506,7 @@ mod tests {
         let node = |file| Node {
             file,
             part: None,
+            declared_at: 0..0,
             mode: Mode::KRaft,
             roles: super::super::Roles::default(),
         };

@@ -3,7 +3,7 @@
 //! `membership`), which the cluster uses in turn.
 
 use crate::catalog::{self, KafkaVersion};
-use crate::properties::{Entry, PropertiesFile};
+use crate::properties::{Entry, PropertiesFile, Span};
 use crate::source::SourceFile;
 use crate::yaml_view::YamlView;
 
@@ -39,6 +39,9 @@ pub struct Node {
     pub part: Option<u32>,
     pub mode: Mode,
     pub roles: Roles,
+    /// Where its file declares it: the top of a `.properties` file, a compose service's name,
+    /// a Strimzi resource's name. A label about a key the node leaves to a default sits here.
+    pub declared_at: Span,
 }
 
 /// The value Kafka uses for a key on a node: from the file, or Kafka's default.
@@ -110,6 +113,9 @@ impl Node {
             part,
             mode,
             roles,
+            declared_at: source
+                .view(part)
+                .map_or(0..0, |view| view.declared_at.clone()),
         }
     }
 

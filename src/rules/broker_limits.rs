@@ -75,7 +75,7 @@ impl<'a> Scope<'a> {
         self.at.context.entry(self.at.node, key)
     }
 
-    /// A label on `key`'s value, or at the top of the file when the file leaves it unset.
+    /// A label on `key`'s value, or where the file declares the node when it leaves it unset.
     fn label_on(&self, key: &str, message: String) -> Label {
         match self.entry(key) {
             Some(entry) => Label {
@@ -85,7 +85,7 @@ impl<'a> Scope<'a> {
             },
             None => Label {
                 file: self.at.node.file,
-                span: 0..0,
+                span: self.at.node.declared_at.clone(),
                 message: format!("{key} is not set: Kafka's default applies ({message})"),
             },
         }

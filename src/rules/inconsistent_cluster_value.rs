@@ -394,7 +394,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                         format!("{}: {shown}", context.node_name(node)),
                     ),
                     None => (
-                        0..0,
+                        node.declared_at.clone(),
                         format!(
                             "{}: {key} not set, so {}",
                             context.node_name(node),

@@ -296,7 +296,7 @@ impl<'a> Checker<'a, '_> {
                 } else {
                     Label {
                         file: self.at.node.file,
-                        span: 0..0,
+                        span: self.at.node.declared_at.clone(),
                         message: format!(
                             "{MAP} is not set: Kafka's default maps only PLAINTEXT, SSL, SASL_PLAINTEXT and SASL_SSL"
                         ),

@@ -43,7 +43,10 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                         "this is a ZooKeeper-mode node, and Kafka {version} runs only in KRaft mode"
                     ),
                 ),
-                None => (0..0, format!("{key} is not set in this file")),
+                None => (
+                    node.declared_at.clone(),
+                    format!("{key} is not set in this file"),
+                ),
             };
             diagnostics.push(
                 RULE.finding(format!(

@@ -178,7 +178,7 @@ impl<'a> Checker<'a, '_> {
                     }
                     None => Label {
                         file: self.at.node.file,
-                        span: 0..0,
+                        span: self.at.node.declared_at.clone(),
                         message: "node.id is not set".into(),
                     },
                 };
@@ -196,7 +196,7 @@ impl<'a> Checker<'a, '_> {
                     "zookeeper.metadata.migration.enable=true on a KRaft controller needs zookeeper.connect, the ensemble it migrates from".into(),
                     vec![Label {
                         file: self.at.node.file,
-                        span: 0..0,
+                        span: self.at.node.declared_at.clone(),
                         message: "zookeeper.connect is not set".into(),
                     }],
                     "set zookeeper.connect to the ensemble of the cluster being migrated".into(),
@@ -210,7 +210,7 @@ impl<'a> Checker<'a, '_> {
                 "without process.roles Kafka 3.9 runs this node as a ZooKeeper-mode broker, and zookeeper.connect is not set".into(),
                 vec![Label {
                     file: self.at.node.file,
-                    span: 0..0,
+                    span: self.at.node.declared_at.clone(),
                     message: "neither process.roles nor zookeeper.connect is set".into(),
                 }],
                 "set zookeeper.connect=zk-1:2181,zk-2:2181,zk-3:2181 for a ZooKeeper-mode broker, or process.roles (with node.id and the quorum) for KRaft".into(),
@@ -226,7 +226,7 @@ impl<'a> Checker<'a, '_> {
                 .label("broker.id", &broker_id.setting, None, message.into()),
             None => Label {
                 file: this.at.node.file,
-                span: 0..0,
+                span: this.at.node.declared_at.clone(),
                 message: format!("broker.id is not set: Kafka's default -1 applies ({message})"),
             },
         };

@@ -114,7 +114,8 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     };
                     labels.push(Label {
                         file: node.file,
-                        span: entry.map_or(0..0, |entry| entry.value_span.clone()),
+                        span: entry
+                            .map_or(node.declared_at.clone(), |entry| entry.value_span.clone()),
                         message: format!("{}: {shown}", context.node_name(node)),
                     });
                     summary.push(match value {

@@ -119,11 +119,12 @@ impl<'a, 'r> NodeCheck<'a, 'r> {
         )
     }
 
-    /// A label at the top of the file for a key it does not set.
+    /// A label where the file declares the node (see [`Node::declared_at`]) for a key it does
+    /// not set.
     pub fn unset(&self, key: &str, message: &str) -> Label {
         Label {
             file: self.node.file,
-            span: 0..0,
+            span: self.node.declared_at.clone(),
             message: format!("{key} is not set: {message}"),
         }
     }

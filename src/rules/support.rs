@@ -211,7 +211,7 @@ impl<'a> Context<'a> {
         entry.value_span.start + chars(range.start)..entry.value_span.start + chars(range.end)
     }
 
-    /// A label on part of a setting (`range` in its text), or at the top of the file when the
+    /// A label on part of a setting (`range` in its text), or where the file declares the node when the
     /// file leaves the key to Kafka's default.
     pub fn setting_label(
         &self,
@@ -235,7 +235,7 @@ impl<'a> Context<'a> {
                     message,
                 }
             }
-            None => default_label(node.file, key, &quoted(key, setting.text), message),
+            None => default_label(node, key, &quoted(key, setting.text), message),
         }
     }
 
@@ -384,21 +384,22 @@ impl<'a> Context<'a> {
     }
 }
 
-/// A label on the value of `key` in the node's file, or at the top of the file when the key is
+/// A label on the value of `key` in the node's file, or where the file declares the node (the
+/// top of a `.properties` file, a compose service's name) when the key is
 /// not set there (the default applies).
 pub fn value_label(node: &Node, key: &str, effective: &Effective, message: String) -> Label {
     match effective.entry() {
         Some(entry) => entry_label(node.file, entry, message),
-        None => default_label(node.file, key, effective.value(), message),
+        None => default_label(node, key, effective.value(), message),
     }
 }
 
-/// A label at the top of a file that leaves `key` to Kafka's default, `shown` as a message
+/// A label where the file declares a node that leaves `key` to Kafka's default, `shown` as a message
 /// quotes it.
-fn default_label(file: usize, key: &str, shown: &str, message: String) -> Label {
+fn default_label(node: &Node, key: &str, shown: &str, message: String) -> Label {
     Label {
-        file,
-        span: 0..0,
+        file: node.file,
+        span: node.declared_at.clone(),
         message: format!("{key} is not set: Kafka's default {shown} applies ({message})"),
     }
 }
@@ -499,7 +500,7 @@ pub fn numbered(key: &str, value: impl std::fmt::Display, effective: &Effective)
 /// The labels of a finding about two values of one node: the primary on `first` when the file
 /// sets it, else on `second`; a secondary on the other one when the file sets it too. A value
 /// at its default gets no label (the message says so); when neither is set, the primary sits at
-/// the top of the file.
+/// where the file declares the node.
 pub fn pair_labels(
     node: &Node,
     first: (&Effective, String),
@@ -518,7 +519,7 @@ pub fn pair_labels(
     if labels.is_empty() {
         labels.push(Label {
             file: node.file,
-            span: 0..0,
+            span: node.declared_at.clone(),
             message: first.1,
         });
     }

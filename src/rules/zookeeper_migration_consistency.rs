@@ -53,7 +53,7 @@ fn label(context: &Context, flag: &Flag) -> Label {
         },
         None => Label {
             file: flag.node.file,
-            span: 0..0,
+            span: flag.node.declared_at.clone(),
             message: format!("{name}: {KEY} is not set (Kafka's default false)"),
         },
     }

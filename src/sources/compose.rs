@@ -29,8 +29,9 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
     // talks to.
     let mut broker_hosts: Vec<String> = Vec::new();
     let mut components: Vec<(String, ComponentImage, NodeSpec)> = Vec::new();
-    for (name, service) in services.entries() {
-        let Some(name) = name.text() else { continue };
+    for (key, service) in services.entries() {
+        let Some(name) = key.text() else { continue };
+        let declared_at = key.scalar().map_or(0..0, |key| key.span.clone());
         let Some(image_node) = service.get("image").and_then(Node::scalar) else {
             continue;
         };
@@ -42,7 +43,8 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
             continue;
         };
         if let Some(component) = component_images::classify(&image_text) {
-            if let Some(spec) = read_component(name, service, image_node, component, notes) {
+            if let Some(mut spec) = read_component(name, service, image_node, component, notes) {
+                spec.declared_at = declared_at;
                 components.push((name.to_string(), component, spec));
             }
             continue;
@@ -96,6 +98,7 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
         for replica in 0..count {
             nodes.push(NodeSpec {
                 id: format!("service {name} {replica}"),
+                declared_at: declared_at.clone(),
                 label: if count > 1 {
                     format!("{label} (one of {count} replicas)")
                 } else {
@@ -194,6 +197,8 @@ fn read_component(
     Some(NodeSpec {
         id: format!("service {name}"),
         label: format!("service `{name}`"),
+        // Set by the caller, which holds the service's key.
+        declared_at: 0..0,
         entries: entries_of(settings, &env, image_node, service),
         count_known: true,
         image: None,

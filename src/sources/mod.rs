@@ -201,6 +201,7 @@ fn part(spec: NodeSpec, offset: usize) -> YamlPart {
         })
         .collect();
     let view = YamlView {
+        declared_at: shift(&spec.declared_at),
         id: spec.id,
         label: spec.label,
         editable: spec

@@ -29,6 +29,9 @@ pub struct NodeSpec {
     pub id: String,
     /// How messages name it: ``service `kafka-1` ``, ``Kafka `my-cluster`, pool `brokers` ``.
     pub label: String,
+    /// Where the file declares it: the service's name, the `Kafka` resource's name. Findings
+    /// about a key it leaves to a default point there.
+    pub declared_at: Span,
     pub entries: Vec<YamlEntry>,
     /// False when how many such nodes run is unknown (`deploy.mode: global`).
     pub count_known: bool,

@@ -241,6 +241,7 @@ pub fn read(
                 entries.extend(config.iter().cloned());
                 nodes.push(NodeSpec {
                     id: format!("kafka {name} {next_id}"),
+                    declared_at: name_node.span.clone(),
                     label: label.clone(),
                     entries,
                     count_known,
