@@ -98,7 +98,7 @@ pub fn broker_values(cluster: &Cluster, files: &[SourceFile], key: &str) -> Vec<
             None => values.push(FromFiles {
                 value,
                 files: vec![path],
-                default: effective.entry().is_none(),
+                default: effective.line().is_none(),
             }),
         }
     }

@@ -268,21 +268,30 @@ fn the_literal_scan_finds_a_literal_and_passes_over_signatures() {
     assert_eq!(struct_literals(source), [2, 9]);
 }
 
-/// What a rule file may not name: the checked files themselves. A rule asks the model through
-/// `Context` (`src/rules/support.rs`), which answers for a node or a cluster.
+/// What a rule file may not name: the checked files themselves, and the properties reader's
+/// entries. A rule asks the model through `Context` (`src/rules/support.rs`), which answers for
+/// a node or a cluster with its `Line`s and values.
 fn raw_file_reads(source: &str) -> Vec<usize> {
-    const RAW: &[&str] = &["SourceFile", "context.files", "files[", "crate::source"];
+    const RAW: &[&str] = &[
+        "SourceFile",
+        "context.files",
+        "files[",
+        "crate::source",
+        "PropertiesFile",
+        "effective_entries",
+    ];
+    let names_an_entry = |line: &str| line.contains("properties::") && line.contains("Entry");
     source
         .lines()
         .enumerate()
         .filter(|(_, line)| !line.trim_start().starts_with("//"))
-        .filter(|(_, line)| RAW.iter().any(|raw| line.contains(raw)))
+        .filter(|(_, line)| RAW.iter().any(|raw| line.contains(raw)) || names_an_entry(line))
         .map(|(index, _)| index + 1)
         .collect()
 }
 
 #[test]
-fn no_rule_reads_the_checked_files_directly() {
+fn no_rule_reads_the_checked_files_or_their_entries_directly() {
     // The model's side of the rules layer: what a rule sees, and the registry.
     const MODEL_SIDE: &[&str] = &["mod.rs", "rule.rs", "support.rs"];
     let mut reads = Vec::new();
@@ -299,7 +308,7 @@ fn no_rule_reads_the_checked_files_directly() {
     }
     assert!(
         reads.is_empty(),
-        "read the model through Context (src/rules/support.rs), not the files: {reads:?}"
+        "read the model through Context (src/rules/support.rs), not the files or their entries: {reads:?}"
     );
 }
 
@@ -307,6 +316,7 @@ fn no_rule_reads_the_checked_files_directly() {
 fn the_raw_read_scan_finds_file_reads_and_passes_over_comments() {
     let source = "let files = context.files;\n// files[0] in a comment\n\
                   let bytes = &files[node.file].bytes;\nfn f(files: &[SourceFile]) {}\n\
-                  let name = context.node_name(node);\n";
-    assert_eq!(raw_file_reads(source), [1, 3, 4]);
+                  let name = context.node_name(node);\nuse crate::properties::{Entry, Span};\n\
+                  use crate::properties::Span;\nfn g(entry: &crate::properties::Entry) {}\n";
+    assert_eq!(raw_file_reads(source), [1, 3, 4, 6, 8]);
 }

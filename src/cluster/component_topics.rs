@@ -2,7 +2,7 @@
 //! asks for: the file's value (under the prefixes the component reads) or the default of the
 //! component's `ConfigDef` in the release checked (dumped from the real jars, see `catalog/`).
 
-use super::{Cluster, Effective};
+use super::{Cluster, Effective, Line};
 use crate::catalog::{ComponentKind, KafkaVersion};
 use crate::components::{Component, mirror_maker_aliases};
 use crate::properties::PropertiesFile;
@@ -80,7 +80,7 @@ pub fn topic_factors<'a>(
             .iter()
             .filter_map(|(prefix, what, lost)| {
                 let key = format!("{prefix}.storage.replication.factor");
-                let factor = lookup(properties, &[key.as_str()], "connect-distributed", &key, version)?;
+                let factor = lookup(component.file, properties, &[key.as_str()], "connect-distributed", &key, version)?;
                 Some(TopicFactor {
                     topic: named(what, properties.get(&format!("{prefix}.storage.topic")).map(|e| e.value.trim())),
                     key: set_key(&factor, &key),
@@ -91,7 +91,7 @@ pub fn topic_factors<'a>(
                 })
             })
             .collect(),
-        ComponentKind::Streams => lookup(properties, &["replication.factor"], "streams", "replication.factor", version)
+        ComponentKind::Streams => lookup(component.file, properties, &["replication.factor"], "streams", "replication.factor", version)
             .map(|factor| TopicFactor {
                 topic: "its changelog and repartition topics (created when the topology has state stores or repartitions)".into(),
                 key: set_key(&factor, "replication.factor"),
@@ -109,7 +109,7 @@ pub fn topic_factors<'a>(
         ComponentKind::SchemaRegistry => {
             let key = "kafkastore.topic.replication.factor";
             let factor = match properties.get(key) {
-                Some(entry) => Effective::Set(entry),
+                Some(entry) => Effective::Set(Line::new(component.file, entry)),
                 None => Effective::Default(SCHEMA_REGISTRY_REPLICATION_DEFAULT),
             };
             let topic = properties
@@ -127,7 +127,7 @@ pub fn topic_factors<'a>(
                            (KafkaStore.verifySchemaTopic)",
             }]
         }
-        ComponentKind::MirrorMaker => mirror_maker(files, cluster, properties, version),
+        ComponentKind::MirrorMaker => mirror_maker(files, cluster, component, properties, version),
     }
 }
 
@@ -141,13 +141,14 @@ fn named(what: &str, name: Option<&str>) -> String {
 
 fn set_key(factor: &Effective, key: &str) -> String {
     factor
-        .entry()
-        .map(|entry| entry.key.clone())
+        .line()
+        .map(|line| line.key().to_string())
         .unwrap_or_else(|| key.to_string())
 }
 
 /// The first of `keys` the file sets, else the component's default for `default_key`.
 fn lookup<'a>(
+    file: usize,
     properties: &'a PropertiesFile,
     keys: &[&str],
     component: &str,
@@ -155,7 +156,7 @@ fn lookup<'a>(
     version: KafkaVersion,
 ) -> Option<Effective<'a>> {
     if let Some(entry) = keys.iter().find_map(|key| properties.get(key)) {
-        return Some(Effective::Set(entry));
+        return Some(Effective::Set(Line::new(file, entry)));
     }
     let (default, _) = crate::catalog::component_default(component, default_key, version)?;
     default.map(Effective::Default)
@@ -177,6 +178,7 @@ const MIRROR_EXISTING: &str = "MirrorMaker 2 uses an existing topic as it is";
 fn mirror_maker<'a>(
     files: &'a [SourceFile],
     cluster: &Cluster,
+    component: &Component,
     properties: &'a PropertiesFile,
     version: KafkaVersion,
 ) -> Vec<TopicFactor<'a>> {
@@ -205,8 +207,8 @@ fn mirror_maker<'a>(
         if let Some(factor) = factor {
             let same = |other: &TopicFactor| {
                 other.key == factor.key
-                    && other.factor.entry().map(|e| e.key_span.clone())
-                        == factor.factor.entry().map(|e| e.key_span.clone())
+                    && other.factor.line().map(|line| line.key_span())
+                        == factor.factor.line().map(|line| line.key_span())
             };
             if !found.iter().any(same) {
                 found.push(factor);
@@ -218,6 +220,7 @@ fn mirror_maker<'a>(
         let connector = |key: &str, topic: String, lost: &'static str| {
             let flow_key = format!("{flow}{key}");
             let factor = lookup(
+                component.file,
                 properties,
                 &[flow_key.as_str(), key],
                 "mirror-connector",
@@ -253,7 +256,14 @@ fn mirror_maker<'a>(
                 let key = format!("{prefix}.storage.replication.factor");
                 let keys = [format!("{flow}{key}"), key.clone(), format!("{here}.{key}")];
                 let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
-                let factor = lookup(properties, &keys, "connect-distributed", &key, version);
+                let factor = lookup(
+                    component.file,
+                    properties,
+                    &keys,
+                    "connect-distributed",
+                    &key,
+                    version,
+                );
                 push(factor.map(|factor| TopicFactor {
                     topic: format!("the {what} of its {source}->{target} herder (`mm2-{}.{source}.internal`)",
                         if *prefix == "config" { "configs" } else if *prefix == "offset" { "offsets" } else { "status" }),

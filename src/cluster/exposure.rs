@@ -8,7 +8,7 @@ use crate::source::SourceFile;
 use super::address::{is_ipv4, is_ipv6};
 use super::listeners::{Endpoint, NodeListeners};
 use super::storage::log_dirs;
-use super::{Effective, Node};
+use super::{Effective, Line, Node};
 
 /// How far a listener host can be reached from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -189,7 +189,7 @@ pub fn locked_dirs<'a>(
 ) -> Vec<LockedDir<'a>> {
     let mut dirs = Vec::new();
     let (key, effective) = match node.entry(files, "log.dirs") {
-        Some(entry) => ("log.dirs", Effective::Set(entry)),
+        Some(entry) => ("log.dirs", Effective::Set(Line::new(node.file, entry))),
         None => match node.effective(files, "log.dir", version) {
             Some(effective) => ("log.dir", effective),
             None => return dirs,
@@ -211,7 +211,7 @@ pub fn locked_dirs<'a>(
         dirs.push(LockedDir {
             path: entry.value.trim().to_owned(),
             key: "metadata.log.dir",
-            effective: Effective::Set(entry),
+            effective: Effective::Set(Line::new(node.file, entry)),
         });
     }
     dirs

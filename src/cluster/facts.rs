@@ -41,7 +41,7 @@ impl<'a> Facts<'a> {
             let no_roles = || {
                 let empty = Setting {
                     text: "",
-                    entry: None,
+                    line: None,
                 };
                 process_roles(empty, version)
             };

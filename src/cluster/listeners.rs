@@ -783,7 +783,7 @@ mod tests {
 
     fn set(text: &str) -> Setting<'_> {
         // A file line is not needed: these settings count as Kafka's default map.
-        Setting { text, entry: None }
+        Setting { text, line: None }
     }
 
     fn map(text: &str, version: KafkaVersion) -> Result<Vec<(String, &'static str)>, usize> {

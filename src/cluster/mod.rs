@@ -25,7 +25,7 @@ pub use discover::{
     discover_declared, discover_declared_in_batches, discover_in_memory, node_files_under,
 };
 pub use membership::{Gathered, Membership, SetApart, Share};
-pub use node::{Effective, Member, Mode, Node, Placement, Roles};
+pub use node::{Effective, Line, Member, Mode, Node, Placement, Roles};
 pub use target::{ChosenBy, Target};
 
 use crate::source::SourceFile;

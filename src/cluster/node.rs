@@ -44,24 +44,69 @@ pub struct Node {
     pub declared_at: Span,
 }
 
-/// The value Kafka uses for a key on a node: from the file, or Kafka's default.
+/// A line of settings a node reads, and where it is: a `.properties` line, or the YAML scalar
+/// a compose variable or a Strimzi key comes from. What rules see of a setting's text and
+/// place (they never read a file).
+#[derive(Debug, Clone, Copy)]
+pub struct Line<'a> {
+    /// The file it is in.
+    pub file: usize,
+    entry: &'a Entry,
+}
+
+impl<'a> Line<'a> {
+    pub fn new(file: usize, entry: &'a Entry) -> Line<'a> {
+        Line { file, entry }
+    }
+
+    /// The key, as Kafka reads it.
+    pub fn key(&self) -> &'a str {
+        &self.entry.key
+    }
+
+    /// The value, as Kafka reads it (untrimmed).
+    pub fn value(&self) -> &'a str {
+        &self.entry.value
+    }
+
+    pub fn key_span(&self) -> Span {
+        self.entry.key_span.clone()
+    }
+
+    pub fn value_span(&self) -> Span {
+        self.entry.value_span.clone()
+    }
+
+    /// The whole line: from its key to the end of its value.
+    pub fn span(&self) -> Span {
+        self.entry.key_span.start..self.entry.value_span.end.max(self.entry.key_span.end)
+    }
+
+    /// Whether the line holds UTF-8 text that Kafka reads as ISO-8859-1.
+    pub fn utf8_mismatch(&self) -> bool {
+        self.entry.utf8_mismatch
+    }
+}
+
+/// The value Kafka uses for a key on a node: from a line of its file, or Kafka's default.
 #[derive(Debug, Clone, Copy)]
 pub enum Effective<'a> {
-    Set(&'a Entry),
+    Set(Line<'a>),
     Default(&'static str),
 }
 
 impl<'a> Effective<'a> {
     pub fn value(&self) -> &'a str {
         match self {
-            Effective::Set(entry) => entry.value.as_str(),
+            Effective::Set(line) => line.value(),
             Effective::Default(value) => value,
         }
     }
 
-    pub fn entry(&self) -> Option<&'a Entry> {
+    /// The line that sets it, unless it is Kafka's default.
+    pub fn line(&self) -> Option<Line<'a>> {
         match self {
-            Effective::Set(entry) => Some(entry),
+            Effective::Set(line) => Some(*line),
             Effective::Default(_) => None,
         }
     }
@@ -152,7 +197,7 @@ impl Node {
         version: KafkaVersion,
     ) -> Option<Effective<'a>> {
         match self.entry(files, key) {
-            Some(entry) => Some(Effective::Set(entry)),
+            Some(entry) => Some(Effective::Set(Line::new(self.file, entry))),
             None => catalog::default_value(key, version).map(Effective::Default),
         }
     }

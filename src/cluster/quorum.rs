@@ -197,7 +197,7 @@ mod tests {
     const V44: KafkaVersion = KafkaVersion::new(4, 4);
 
     fn setting(text: &str) -> Setting<'_> {
-        Setting { text, entry: None }
+        Setting { text, line: None }
     }
 
     fn problems(text: &str, version: KafkaVersion) -> Vec<(String, AddressProblem)> {

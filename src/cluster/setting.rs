@@ -5,10 +5,9 @@
 use std::ops::Range;
 
 use crate::catalog::{self, Default, KafkaVersion, value};
-use crate::properties::Entry;
 use crate::source::SourceFile;
 
-use super::Node;
+use super::{Line, Node};
 
 /// Whether a value is a placeholder that something fills in before Kafka reads the file (a
 /// template's `%ID%`, `{{ id }}`, `@ID@`), or a config-provider reference `${provider:path:key}`
@@ -61,7 +60,7 @@ pub struct Setting<'a> {
     /// As the file has it (untrimmed), or Kafka's default.
     pub text: &'a str,
     /// The line that sets it; for `node.id` copied from `broker.id` (or the reverse), that line.
-    pub entry: Option<&'a Entry>,
+    pub line: Option<Line<'a>>,
 }
 
 impl<'a> Setting<'a> {
@@ -71,7 +70,7 @@ impl<'a> Setting<'a> {
 
     /// Whether the value comes from the file rather than Kafka's default.
     pub fn is_set(&self) -> bool {
-        self.entry.is_some()
+        self.line.is_some()
     }
 }
 
@@ -124,7 +123,10 @@ pub fn lookup<'a>(
         (None, Default::Required) => return Lookup::Refused,
     };
     match value::check(key, spec, text) {
-        Ok(_) => Lookup::Set(Setting { text, entry }),
+        Ok(_) => Lookup::Set(Setting {
+            text,
+            line: entry.map(|entry| Line::new(node.file, entry)),
+        }),
         Err(_) => Lookup::Refused,
     }
 }

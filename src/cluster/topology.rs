@@ -89,7 +89,7 @@ pub fn quorum_nodes<'a, 'c>(
                 Lookup::Null => Some((
                     Setting {
                         text: "",
-                        entry: None,
+                        line: None,
                     },
                     Vec::new(),
                 )),
@@ -152,7 +152,7 @@ impl VoterSet {
 /// `controller.quorum.voters` as a canonical text for comparing nodes: the voter set, or
 /// `None` when Kafka cannot parse the list.
 pub fn canonical_voters(text: &str, version: KafkaVersion) -> Option<String> {
-    let parsed = voters(Setting { text, entry: None }, version).ok()?;
+    let parsed = voters(Setting { text, line: None }, version).ok()?;
     let set = VoterSet::of(&parsed);
     Some(
         set.0
@@ -166,7 +166,7 @@ pub fn canonical_voters(text: &str, version: KafkaVersion) -> Option<String> {
 /// `controller.quorum.bootstrap.servers` as a canonical text: the set of addresses, or `None`
 /// when Kafka cannot parse the list.
 pub fn canonical_bootstrap_servers(text: &str, version: KafkaVersion) -> Option<String> {
-    let parsed = bootstrap_servers(Setting { text, entry: None }, version).ok()?;
+    let parsed = bootstrap_servers(Setting { text, line: None }, version).ok()?;
     let mut addresses: Vec<String> = parsed
         .iter()
         .map(|server| format!("{}:{}", canonical_host(server.host), server.port))

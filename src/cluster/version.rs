@@ -5,12 +5,11 @@
 use std::sync::Arc;
 
 use crate::catalog::{KafkaVersion, VERSIONS};
-use crate::properties::Entry;
 use crate::source::SourceFile;
 use crate::sources::ImageTag;
 
 use super::target::{ChosenBy, Target};
-use super::{Cluster, Mode};
+use super::{Cluster, Line, Mode};
 
 /// What one file says of the release it runs on.
 #[derive(Debug, Clone, Copy)]
@@ -27,7 +26,7 @@ pub struct Hint<'a> {
 #[derive(Debug, Clone, Copy)]
 pub enum ShownBy<'a> {
     /// `zookeeper.connect` or `inter.broker.protocol.version`.
-    Entry(&'a Entry),
+    Line(Line<'a>),
     /// The image tag of a compose service: exactly one release.
     ImageTag(&'a ImageTag),
 }
@@ -57,7 +56,7 @@ pub fn hints<'a>(cluster: &Cluster, files: &'a [SourceFile]) -> Vec<Hint<'a>> {
         {
             hints.push(Hint {
                 file: node.file,
-                shown_by: ShownBy::Entry(entry),
+                shown_by: ShownBy::Line(Line::new(node.file, entry)),
                 at_most: KafkaVersion::LAST_WITH_ZOOKEEPER,
                 at_least: None,
             });
@@ -65,7 +64,7 @@ pub fn hints<'a>(cluster: &Cluster, files: &'a [SourceFile]) -> Vec<Hint<'a>> {
         if let Some(entry) = properties.get("inter.broker.protocol.version") {
             hints.push(Hint {
                 file: node.file,
-                shown_by: ShownBy::Entry(entry),
+                shown_by: ShownBy::Line(Line::new(node.file, entry)),
                 at_most: KafkaVersion::LAST_WITH_ZOOKEEPER,
                 at_least: protocol_release(&entry.value),
             });
@@ -98,7 +97,7 @@ fn protocol_release(value: &str) -> Option<KafkaVersion> {
 fn image_release<'a>(hint: &Hint<'a>) -> Option<(KafkaVersion, &'a ImageTag)> {
     match hint.shown_by {
         ShownBy::ImageTag(tag) => Some((hint.at_most, tag)),
-        ShownBy::Entry(_) => None,
+        ShownBy::Line(_) => None,
     }
 }
 

@@ -46,7 +46,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let Some((node, auto_create, factor_value)) = qualifying.first() else {
         return diagnostics;
     };
-    let auto_shown = match auto_create.entry() {
+    let auto_shown = match auto_create.line() {
         Some(_) => format!("{AUTO_CREATE}=true"),
         None => format!("{AUTO_CREATE}=true (Kafka's default)"),
     };

@@ -8,10 +8,9 @@ use super::support::{numbered, pair_labels, quoted};
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
 use crate::catalog::value::{Parsed, java_trim, split_list};
-use crate::cluster::Cluster;
 use crate::cluster::storage::{self, DerivedMillis};
+use crate::cluster::{Cluster, Line};
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::properties::Entry;
 
 pub const RULE: Rule = Rule {
     name: "broker-limits",
@@ -65,14 +64,14 @@ impl<'a> Scope<'a> {
     /// A key without a default: `Some(None)` when the file leaves it unset (Kafka falls back to
     /// another key), `None` when the file sets it to something not judged here.
     fn optional_int(&self, key: &str) -> Option<Option<i64>> {
-        if self.at.context.entry(self.at.node, key).is_none() {
+        if self.at.context.line(self.at.node, key).is_none() {
             return Some(None);
         }
         self.at.int(key).map(|(value, _)| Some(value))
     }
 
-    fn entry(&self, key: &str) -> Option<&'a Entry> {
-        self.at.context.entry(self.at.node, key)
+    fn entry(&self, key: &str) -> Option<Line<'a>> {
+        self.at.context.line(self.at.node, key)
     }
 
     /// A label on `key`'s value, or where the file declares the node when it leaves it unset.
@@ -80,7 +79,7 @@ impl<'a> Scope<'a> {
         match self.entry(key) {
             Some(entry) => Label {
                 file: self.at.node.file,
-                span: entry.value_span.clone(),
+                span: entry.value_span().clone(),
                 message,
             },
             None => Label {
@@ -402,10 +401,10 @@ fn connections_per_ip(scope: &Scope) -> Option<Diagnostic> {
         };
     let overrides_label = |message: String| {
         overrides_value
-            .entry()
+            .line()
             .map(|entry| Label {
                 file: scope.at.node.file,
-                span: entry.value_span.clone(),
+                span: entry.value_span().clone(),
                 message,
             })
             .into_iter()

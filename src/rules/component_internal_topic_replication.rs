@@ -2,7 +2,7 @@
 //! MirrorMaker 2, Streams applications and Schema Registry create for themselves, against the
 //! brokers of their cluster.
 
-use super::support::{brokers, entry_label, value_label};
+use super::support::{brokers, line_label, value_label};
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::component_topics::WhenTooFew;
 use crate::cluster::{Cluster, Effective, Mode};
@@ -117,18 +117,17 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             let mut labels = vec![match topic.factor {
                 // What an image writes by itself is shown at its `image:` line.
                 Effective::Set(entry)
-                    if service.is_some_and(|service| service.image_span == entry.value_span) =>
+                    if service.is_some_and(|service| service.image_span == entry.value_span()) =>
                 {
-                    entry_label(
-                        component.file,
+                    line_label(
                         entry,
                         format!(
                             "{label}; the image writes {key}={} itself: no variable sets it",
-                            entry.value.trim()
+                            entry.value().trim()
                         ),
                     )
                 }
-                Effective::Set(entry) => entry_label(component.file, entry, label),
+                Effective::Set(entry) => line_label(entry, label),
                 // At the top of a file; at the `image:` line of a compose service.
                 Effective::Default(value) => Label {
                     file: component.file,

@@ -21,7 +21,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
     let mut diagnostics = Vec::new();
     for (node, entry) in context.effective_lines(cluster) {
-        let key = entry.key.as_str();
+        let key = entry.key();
         if !catalog::spec(key, version).is_some_and(|spec| spec.deprecated) {
             continue;
         }
@@ -31,7 +31,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             ))
             .about(context.node_ref(node))
             .with_key(key)
-            .with_label(key_label(node.file, entry, "deprecated".to_string()))
+            .with_label(key_label(entry, "deprecated".to_string()))
             .with_help(help(key, version)),
         );
     }

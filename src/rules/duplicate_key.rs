@@ -4,9 +4,9 @@ use std::collections::BTreeMap;
 
 use super::support::quoted;
 use super::{Context, FixAvailability, Group, Rule, Verified};
-use crate::cluster::Cluster;
+use crate::cluster::{Cluster, Line};
 use crate::diagnostic::{Diagnostic, Edit, Fix, Label, Severity};
-use crate::properties::{Entry, Span};
+use crate::properties::Span;
 
 pub const RULE: Rule = Rule {
     name: "duplicate-key",
@@ -22,29 +22,28 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     for node in cluster.nodes.iter().chain(&cluster.overlays) {
         let file = node.file;
-        let entries = &context.settings(node).entries;
+        let entries: Vec<Line> = context.all_lines(node).collect();
         let mut by_key: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
         for (index, entry) in entries.iter().enumerate() {
-            by_key.entry(entry.key.as_str()).or_default().push(index);
+            by_key.entry(entry.key()).or_default().push(index);
         }
         for (key, indexes) in by_key.into_iter().filter(|(_, indexes)| indexes.len() > 1) {
             let last = &entries[*indexes.last().unwrap_or(&0)];
             let same_value = indexes
                 .iter()
-                .all(|i| entries[*i].value.trim() == last.value.trim());
+                .all(|i| entries[*i].value().trim() == last.value().trim());
             let mut labels: Vec<Label> = indexes[..indexes.len() - 1]
                 .iter()
                 .map(|i| Label {
                     file,
-                    span: entries[*i].key_span.start
-                        ..entries[*i].value_span.end.max(entries[*i].key_span.end),
-                    message: format!("ignored: {}", quoted(key, &entries[*i].value)),
+                    span: entries[*i].span(),
+                    message: format!("ignored: {}", quoted(key, entries[*i].value())),
                 })
                 .collect();
             labels.push(Label {
                 file,
-                span: last.key_span.start..last.value_span.end.max(last.key_span.end),
-                message: format!("this one wins: {}", quoted(key, &last.value)),
+                span: last.span(),
+                message: format!("this one wins: {}", quoted(key, last.value())),
             });
             let (severity, message, help) = if same_value {
                 (
@@ -66,24 +65,20 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             // Exact repeats (the same value as Kafka reads it, whitespace included) are removed
             // after the first, which keeps Kafka's value; with different values, which one was
             // meant is for people to say.
-            let exact = indexes.iter().all(|i| entries[*i].value == last.value);
+            let exact = indexes.iter().all(|i| entries[*i].value() == last.value());
             let bytes = context.bytes(file);
             let fix = exact.then(|| Fix {
                 description: format!(
                     "remove the repeated {key} line{}",
                     if indexes.len() > 2 { "s" } else { "" }
                 ),
-                edits: merged(
-                    indexes[1..]
-                        .iter()
-                        .map(|i| whole_lines(bytes, &entries[*i])),
-                )
-                .map(|span| Edit {
-                    file,
-                    span,
-                    replacement: Vec::new(),
-                })
-                .collect(),
+                edits: merged(indexes[1..].iter().map(|i| whole_lines(bytes, entries[*i])))
+                    .map(|span| Edit {
+                        file,
+                        span,
+                        replacement: Vec::new(),
+                    })
+                    .collect(),
             });
             diagnostics.push(
                 RULE.finding(message)
@@ -98,16 +93,16 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     diagnostics
 }
 
-/// The bytes of an entry's lines: from the start of its first line (leading whitespace
+/// The bytes of a setting's lines: from the start of its first line (leading whitespace
 /// included) through the terminator of its last (continuation lines included), so that removing
 /// them leaves the other lines as they were. On the last line of a file without a final line
 /// break, the line break before it goes instead, so the file still ends without one.
-fn whole_lines(bytes: &[u8], entry: &Entry) -> Span {
-    let mut start = entry.key_span.start;
+fn whole_lines(bytes: &[u8], line: Line) -> Span {
+    let mut start = line.span().start;
     while start > 0 && matches!(bytes[start - 1], b' ' | b'\t' | b'\x0c') {
         start -= 1;
     }
-    let mut end = entry.key_span.end.max(entry.value_span.end);
+    let mut end = line.span().end;
     while end < bytes.len() && !matches!(bytes[end], b'\r' | b'\n') {
         end += 1;
     }

@@ -20,8 +20,8 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let mut by_id: BTreeMap<i64, Vec<usize>> = BTreeMap::new();
     for (index, node) in cluster.nodes.iter().enumerate() {
         let Some(id) = context
-            .id_entry(node)
-            .and_then(|entry| entry.value.trim().parse::<i64>().ok())
+            .id_line(node)
+            .and_then(|entry| entry.value().trim().parse::<i64>().ok())
         else {
             continue;
         };
@@ -36,17 +36,17 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             .iter()
             .map(|index| {
                 let node = &cluster.nodes[*index];
-                let entry = context.id_entry(node).expect("grouped by its id");
+                let entry = context.id_line(node).expect("grouped by its id");
                 Label {
                     file: node.file,
-                    span: entry.value_span.clone(),
-                    message: format!("{}={id}", entry.key),
+                    span: entry.value_span().clone(),
+                    message: format!("{}={id}", entry.key()),
                 }
             })
             .collect();
         let key = context
-            .id_entry(&cluster.nodes[nodes[0]])
-            .map(|entry| entry.key.clone());
+            .id_line(&cluster.nodes[nodes[0]])
+            .map(|line| line.key().to_string());
         let names: Vec<String> = nodes
             .iter()
             .map(|index| context.node_name(&cluster.nodes[*index]))

@@ -87,10 +87,10 @@ impl<'a> Scope<'a> {
     /// A label on the value of a key the file sets.
     fn label(&self, effective: &Effective, message: String) -> Vec<Label> {
         effective
-            .entry()
+            .line()
             .map(|entry| Label {
                 file: self.at.node.file,
-                span: entry.value_span.clone(),
+                span: entry.value_span().clone(),
                 message,
             })
             .into_iter()
@@ -512,8 +512,8 @@ fn rack_aware_tags(scope: &Scope) -> Option<Diagnostic> {
         .at
         .context
         .parsed_value(scope.at.node, key, scope.at.version)?;
-    let raw = effective.entry()?;
-    let tags = split_list(&raw.value);
+    let raw = effective.line()?;
+    let tags = split_list(raw.value());
     let twice = tags
         .iter()
         .enumerate()

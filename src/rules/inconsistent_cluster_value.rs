@@ -388,9 +388,9 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     Some(effective) => quoted(key, effective.value()),
                     None => "not set".to_string(),
                 };
-                let (span, message) = match effective.and_then(|e| e.entry()) {
+                let (span, message) = match effective.and_then(|e| e.line()) {
                     Some(entry) => (
-                        entry.value_span.clone(),
+                        entry.value_span().clone(),
                         format!("{}: {shown}", context.node_name(node)),
                     ),
                     None => (

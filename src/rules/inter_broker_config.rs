@@ -230,16 +230,15 @@ impl<'a> Checker<'a, '_> {
         let prefix = format!("listener.name.{}.", inter_broker.name.to_lowercase());
         let mut enabled: Option<Setting<'a>> = None;
         let mut readable = true;
-        let properties = self.at.context.settings(self.at.node);
-        for entry in properties.effective_entries() {
+        for entry in self.at.context.lines(self.at.node) {
             let Some(rest) = entry
-                .key
+                .key()
                 .strip_prefix(&prefix)
                 .filter(|rest| !rest.is_empty())
             else {
                 continue;
             };
-            if is_placeholder(&entry.value) {
+            if is_placeholder(entry.value()) {
                 readable = false;
                 continue;
             }
@@ -251,34 +250,34 @@ impl<'a> Checker<'a, '_> {
                     None => continue,
                 },
             };
-            if let Err(refusal) = value::check(known, spec, &entry.value) {
+            if let Err(refusal) = value::check(known, spec, entry.value()) {
                 readable = false;
                 // A refusal may quote the value; a secret's value is never shown.
-                let reason = if crate::secrets::is_hidden(&entry.key, &entry.value) {
+                let reason = if crate::secrets::is_hidden(entry.key(), entry.value()) {
                     "the value is not what Kafka accepts for this key".to_owned()
                 } else {
                     refusal.reason
                 };
                 let setting = Setting {
-                    text: &entry.value,
-                    entry: Some(entry),
+                    text: entry.value(),
+                    line: Some(entry),
                 };
                 self.push(
-                    &entry.key,
+                    entry.key(),
                     format!(
                         "inter-broker traffic uses {} on listener {}, so Kafka reads that listener's own settings, and refuses {} as {known}: {}",
                         inter_broker.protocol.name(),
                         inter_broker.name,
-                        entry.key,
+                        entry.key(),
                         reason
                     ),
-                    vec![self.at.label(&entry.key, &setting, None, reason.clone())],
-                    format!("give {} a value {known} accepts, or remove the line", entry.key),
+                    vec![self.at.label(entry.key(), &setting, None, reason.clone())],
+                    format!("give {} a value {known} accepts, or remove the line", entry.key()),
                 );
             } else if rest == MECHANISMS {
                 enabled = Some(Setting {
-                    text: &entry.value,
-                    entry: Some(entry),
+                    text: entry.value(),
+                    line: Some(entry),
                 });
             }
         }

@@ -1,6 +1,6 @@
 //! `invalid-value`: a value Kafka's ConfigDef rejects, so the broker refuses to start.
 
-use super::support::{entry_label, is_placeholder, quoted};
+use super::support::{is_placeholder, line_label, quoted};
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::{self, Default, Validator};
 use crate::cluster::Cluster;
@@ -21,17 +21,17 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
     let mut diagnostics = Vec::new();
     for (node, entry) in context.effective_lines(cluster) {
-        let Some(spec) = catalog::spec(&entry.key, version) else {
+        let Some(spec) = catalog::spec(entry.key(), version) else {
             continue;
         };
-        if is_placeholder(&entry.value) {
+        if is_placeholder(entry.value()) {
             continue;
         }
-        let Err(refusal) = catalog::value::check(&entry.key, spec, &entry.value) else {
+        let Err(refusal) = catalog::value::check(entry.key(), spec, entry.value()) else {
             continue;
         };
         // A refusal may quote the value; a secret's value is never shown.
-        let reason = if secrets::is_hidden(&entry.key, &entry.value) {
+        let reason = if secrets::is_hidden(entry.key(), entry.value()) {
             "the value is not what Kafka accepts for this key".to_string()
         } else {
             refusal.reason
@@ -39,22 +39,23 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         let fallback = match spec.default {
             Default::Value(value) => format!(
                 "; remove the line to use Kafka's default {}",
-                quoted(&entry.key, value)
+                quoted(entry.key(), value)
             ),
             Default::Null | Default::Required => String::new(),
         };
         diagnostics.push(
             RULE.finding(format!(
                 "Kafka {version} refuses to start: {} {}",
-                entry.key, reason
+                entry.key(),
+                reason
             ))
             .about(context.node_ref(node))
             .stopping_startup()
-            .with_key(entry.key.clone())
-            .with_label(entry_label(node.file, entry, reason.clone()))
+            .with_key(entry.key())
+            .with_label(line_label(entry, reason.clone()))
             .with_help(format!(
                 "set {} to {}{fallback}",
-                entry.key,
+                entry.key(),
                 expectation(spec)
             )),
         );

@@ -28,15 +28,15 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         .filter(|hint| !hint.allows(target))
         .map(|hint| {
             let (shows, span, key) = match hint.shown_by {
-                ShownBy::Entry(entry) if entry.key == "zookeeper.connect" => (
+                ShownBy::Line(entry) if entry.key() == "zookeeper.connect" => (
                     format!(
                         "ZooKeeper mode, which exists only up to Kafka {}",
                         hint.at_most
                     ),
-                    entry.key_span.clone(),
-                    Some(entry.key.clone()),
+                    entry.key_span(),
+                    Some(entry.key().to_string()),
                 ),
-                ShownBy::Entry(entry) => {
+                ShownBy::Line(entry) => {
                     let range = match hint.at_least {
                         Some(least) => format!("Kafka {least} to {}", hint.at_most),
                         None => format!("Kafka {} or older", hint.at_most),
@@ -44,10 +44,10 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     (
                         format!(
                             "inter.broker.protocol.version `{}`, which only {range} accept",
-                            entry.value.trim()
+                            entry.value().trim()
                         ),
-                        entry.value_span.clone(),
-                        Some(entry.key.clone()),
+                        entry.value_span(),
+                        Some(entry.key().to_string()),
                     )
                 }
                 ShownBy::ImageTag(tag) => (

@@ -165,7 +165,7 @@ impl<'a> Checker<'a, '_> {
                 return Some((
                     Setting {
                         text: "",
-                        entry: None,
+                        line: None,
                     },
                     Vec::new(),
                 ));

@@ -34,7 +34,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         // Kafka's default `log.dir` counts for a whole node file, not for a fragment merged
         // into one elsewhere.
         if context.is_fragment(node) {
-            dirs.retain(|dir| dir.effective.entry().is_some());
+            dirs.retain(|dir| dir.effective.line().is_some());
         }
         let mut keys: Vec<&'static str> = dirs.iter().map(|dir| dir.key).collect();
         keys.dedup();
@@ -50,19 +50,19 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             let paths: Vec<String> = tmp.iter().map(|dir| format!("`{}`", dir.path)).collect();
             let paths = paths.join(", ");
             let label_text = "under /tmp: emptied on reboot".to_string();
-            let labels: Vec<Label> = match effective.entry() {
+            let labels: Vec<Label> = match effective.line() {
                 Some(entry) => {
                     let mut labels = Vec::new();
                     let mut from = 0;
                     for dir in &tmp {
-                        let Some(at) = entry.value[from..].find(dir.path.as_str()) else {
+                        let Some(at) = entry.value()[from..].find(dir.path.as_str()) else {
                             continue;
                         };
                         let range = from + at..from + at + dir.path.len();
                         from = range.end;
                         labels.push(Label {
                             file: node.file,
-                            span: context.value_part_span(node.file, entry, range),
+                            span: context.value_part_span(entry, range),
                             message: label_text.clone(),
                         });
                     }
@@ -78,7 +78,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             } else {
                 "the partition logs"
             };
-            let default = if effective.entry().is_none() {
+            let default = if effective.line().is_none() {
                 " (Kafka's default)"
             } else {
                 ""

@@ -130,19 +130,12 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 &factor_value,
                 format!("replication factor {factor}"),
             );
-            if factor_value.entry().is_some() || labels[0].span != factor_label.span {
+            if factor_value.line().is_some() || labels[0].span != factor_label.span {
                 labels.push(factor_label);
             }
             labels.dedup_by(|a: &mut Label, b: &mut Label| a.span == b.span);
             let fix = pair.topic.and_then(|topic| {
-                min_isr_fix(
-                    cluster,
-                    context,
-                    node,
-                    topic,
-                    min_isr,
-                    min_isr_value.entry(),
-                )
+                min_isr_fix(cluster, context, node, topic, min_isr, min_isr_value.line())
             });
             diagnostics.push(
                 RULE.finding(message)
@@ -169,7 +162,7 @@ fn min_isr_fix(
     node: &crate::cluster::Node,
     topic: &InternalTopic,
     min_isr: i64,
-    min_isr_entry: Option<&crate::properties::Entry>,
+    min_isr_entry: Option<crate::cluster::Line>,
 ) -> Option<Fix> {
     let isr_key = topic.min_isr_key?;
     let factor_fix = context.replication_fix(cluster, node, topic);
@@ -189,7 +182,7 @@ fn min_isr_fix(
         done.push(format!("{}={factor}", topic.replication_key));
     }
     if wanted != min_isr {
-        edits.push(context.set_number(node.file, min_isr_entry?, wanted));
+        edits.push(context.set_number(min_isr_entry?, wanted));
         done.push(format!("{isr_key}={wanted}"));
     }
     (!edits.is_empty()).then(|| Fix {

@@ -20,25 +20,24 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
     let mut diagnostics = Vec::new();
     for node in &cluster.nodes {
-        let properties = context.settings(node);
         // A fragment of settings (no mode, no id) is merged into a full file elsewhere.
-        if node.mode == Mode::Unknown && context.id_entry(node).is_none() {
+        if node.mode == Mode::Unknown && context.id_line(node).is_none() {
             continue;
         }
         for (key, spec) in catalog::keys(version) {
-            if spec.default != Default::Required || properties.get(key).is_some() {
+            if spec.default != Default::Required || context.line(node, key).is_some() {
                 continue;
             }
             // broker.id and node.id are synonyms: Kafka copies one into the other first.
-            if key == "node.id" && properties.get("broker.id").is_some() {
+            if key == "node.id" && context.line(node, "broker.id").is_some() {
                 continue;
             }
-            let zookeeper = properties
-                .get("zookeeper.connect")
+            let zookeeper = context
+                .line(node, "zookeeper.connect")
                 .filter(|_| node.mode == Mode::ZooKeeper);
             let (span, why) = match zookeeper {
                 Some(entry) => (
-                    entry.key_span.clone(),
+                    entry.key_span(),
                     format!(
                         "this is a ZooKeeper-mode node, and Kafka {version} runs only in KRaft mode"
                     ),

@@ -3,7 +3,7 @@
 //! way and ignores the other mode's settings; Kafka 4.x has no ZooKeeper mode, and its
 //! `zookeeper.*` keys are removed-key's.
 
-use super::support::{entry_label, key_label};
+use super::support::{key_label, line_label};
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
 use crate::cluster::topology::{BOOTSTRAP, VOTERS};
@@ -34,27 +34,26 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         if context.folders.migration_in_folder(node.node.file) {
             continue;
         }
-        let properties = context.settings(node.node);
         let name = context.node_ref(node.node);
         if node.is_kraft() {
-            let keys: Vec<_> = properties
-                .effective_entries()
-                .filter(|entry| entry.key.starts_with("zookeeper.") && entry.key != MIGRATION)
+            let keys: Vec<_> = context
+                .lines(node.node)
+                .filter(|line| line.key().starts_with("zookeeper.") && line.key() != MIGRATION)
                 .collect();
             let Some(first) = keys.first() else {
                 continue;
             };
-            let roles = properties
-                .get("process.roles")
-                .map(|e| e.value.trim().to_owned());
+            let roles = context
+                .line(node.node, "process.roles")
+                .map(|line| line.value().trim().to_owned());
             let mut labels: Vec<Label> = keys
                 .iter()
-                .map(|entry| key_label(node.node.file, entry, "ignored in KRaft mode".into()))
+                .map(|line| key_label(*line, "ignored in KRaft mode".into()))
                 .collect();
-            if let Some(entry) = properties.get("process.roles") {
-                labels.push(entry_label(node.node.file, entry, "KRaft mode".into()));
+            if let Some(entry) = context.line(node.node, "process.roles") {
+                labels.push(line_label(entry, "KRaft mode".into()));
             }
-            let listed: Vec<&str> = keys.iter().map(|e| e.key.as_str()).collect();
+            let listed: Vec<&str> = keys.iter().map(|line| line.key()).collect();
             diagnostics.push(
                 RULE.finding(format!(
                     "process.roles={} makes it a KRaft node, which ignores {}: it never connects to ZooKeeper, \
@@ -64,7 +63,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     listed.join(", ")
                 ))
                 .about(name)
-                .with_key(first.key.clone())
+                .with_key(first.key())
                 .with_labels(labels)
                 .with_help(format!(
                     "delete the zookeeper.* lines from KRaft nodes (Kafka 4.0 removes them); to migrate a ZooKeeper \
@@ -74,20 +73,20 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         } else if node.node.mode == Mode::ZooKeeper {
             let keys: Vec<_> = [VOTERS, BOOTSTRAP]
                 .into_iter()
-                .filter_map(|key| properties.get(key))
-                .filter(|entry| !entry.value.trim().is_empty())
+                .filter_map(|key| context.line(node.node, key))
+                .filter(|line| !line.value().trim().is_empty())
                 .collect();
             let Some(first) = keys.first() else {
                 continue;
             };
             let mut labels: Vec<Label> = keys
                 .iter()
-                .map(|entry| key_label(node.node.file, entry, "ignored in ZooKeeper mode".into()))
+                .map(|line| key_label(*line, "ignored in ZooKeeper mode".into()))
                 .collect();
-            if let Some(entry) = properties.get("zookeeper.connect") {
-                labels.push(entry_label(node.node.file, entry, "ZooKeeper mode".into()));
+            if let Some(entry) = context.line(node.node, "zookeeper.connect") {
+                labels.push(line_label(entry, "ZooKeeper mode".into()));
             }
-            let listed: Vec<&str> = keys.iter().map(|e| e.key.as_str()).collect();
+            let listed: Vec<&str> = keys.iter().map(|line| line.key()).collect();
             diagnostics.push(
                 RULE.finding(format!(
                     "without process.roles Kafka {version} runs it in ZooKeeper mode, which ignores {}: the \
@@ -96,7 +95,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     listed.join(", ")
                 ))
                 .about(name)
-                .with_key(first.key.clone())
+                .with_key(first.key())
                 .with_labels(labels)
                 .with_help(format!(
                     "for a KRaft broker set process.roles=broker and node.id, and delete zookeeper.connect; to migrate \

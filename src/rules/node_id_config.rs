@@ -90,7 +90,7 @@ impl<'a> Checker<'a, '_> {
     }
 
     fn in_file(&self, key: &str) -> bool {
-        self.at.context.settings(self.at.node).get(key).is_some()
+        self.at.context.in_file(self.at.node, key)
     }
 
     /// Kafka copies a lone `broker.id` into `node.id` before it parses either; from 4.0
@@ -171,7 +171,7 @@ impl<'a> Checker<'a, '_> {
             .lookup(self.at.node, "zookeeper.connect", self.at.version);
         if !roles.is_empty() {
             if node_id.value < 0 {
-                let label = match node_id.setting.entry {
+                let label = match node_id.setting.line {
                     Some(_) => {
                         self.at
                             .label("node.id", &node_id.setting, None, "not a node id".into())
@@ -220,7 +220,7 @@ impl<'a> Checker<'a, '_> {
             return;
         };
         let id = broker_id.value;
-        let label = |this: &Self, message: &str| match broker_id.setting.entry {
+        let label = |this: &Self, message: &str| match broker_id.setting.line {
             Some(_) => this
                 .at
                 .label("broker.id", &broker_id.setting, None, message.into()),

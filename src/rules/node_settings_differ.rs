@@ -83,8 +83,8 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         }
         let keys: BTreeSet<&str> = nodes
             .iter()
-            .flat_map(|node| context.settings(node).entries.iter())
-            .map(|entry| entry.key.as_str())
+            .flat_map(|node| context.all_lines(node))
+            .map(|line| line.key())
             .filter(|key| !is_per_node(key) && !super::inconsistent_cluster_value::covers(key))
             .collect();
         for key in keys {
@@ -106,7 +106,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             let mut summary = Vec::new();
             for (value, members) in &ordered {
                 for node in members {
-                    let entry = context.entry(node, key);
+                    let entry = context.line(node, key);
                     let shown = match (value, entry) {
                         (Some(value), Some(_)) => quoted(key, value),
                         (Some(value), None) => format!("Kafka's default {}", quoted(key, value)),
@@ -115,7 +115,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     labels.push(Label {
                         file: node.file,
                         span: entry
-                            .map_or(node.declared_at.clone(), |entry| entry.value_span.clone()),
+                            .map_or(node.declared_at.clone(), |entry| entry.value_span().clone()),
                         message: format!("{}: {shown}", context.node_name(node)),
                     });
                     summary.push(match value {

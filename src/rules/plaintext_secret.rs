@@ -1,12 +1,12 @@
 //! `plaintext-secret`: a password, key or JAAS credential written in the file itself rather
 //! than read through a config provider. Messages name the key, never the value.
 
-use super::support::{entry_label, is_placeholder};
+use super::support::{is_placeholder, line_label};
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::{self, ConfigType, KafkaVersion};
 use crate::cluster::Cluster;
+use crate::cluster::Line;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::properties::Entry;
 use crate::secrets;
 
 pub const RULE: Rule = Rule {
@@ -26,17 +26,15 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         let Some(what) = literal_secret(entry, version) else {
             continue;
         };
-        let key = &entry.key;
+        let key = entry.key();
         diagnostics.push(
             RULE.finding(format!(
                 "{key} holds {what} in plain text: anyone who can read this file, its backups or the repository \
                  it is committed to can use it, and rotating it means editing every copy"
             ))
             .about(context.node_ref(node))
-            .with_key(key.clone())
-            .with_label(entry_label(
-                node.file,
-                entry,
+            .with_key(key)
+            .with_label(line_label(entry,
                 "a literal secret (redacted here)".to_string(),
             ))
             .with_help(help(key)),
@@ -46,9 +44,9 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
 }
 
 /// What secret a line holds literally, or `None` when it holds none or refers to one.
-fn literal_secret(entry: &Entry, version: KafkaVersion) -> Option<&'static str> {
-    let key = entry.key.as_str();
-    let value = entry.value.trim();
+fn literal_secret(line: Line, version: KafkaVersion) -> Option<&'static str> {
+    let key = line.key();
+    let value = line.value().trim();
     if value.is_empty() || !is_secret_key_of_kafka(key, version) || is_reference(value) {
         return None;
     }

@@ -4,7 +4,7 @@
 //! classes whose nature it knows: the JDK's and Kafka's own.
 
 use super::refusal::NodeCheck;
-use super::support::{entry_label, quoted};
+use super::support::{line_label, quoted};
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
 use crate::catalog::value::Parsed;
@@ -84,7 +84,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         else {
             continue;
         };
-        let (Some(entry), Some(what)) = (effective.entry(), unusable(&class, version)) else {
+        let (Some(entry), Some(what)) = (effective.line(), unusable(&class, version)) else {
             continue;
         };
         let at = NodeCheck::new(&RULE, context, node, version);
@@ -94,9 +94,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 "{KEY} {} is {what}; the principal builder must implement KafkaPrincipalSerde",
                 quoted(KEY, &class)
             ),
-            vec![entry_label(
-                node.file,
-                entry,
+            vec![line_label(entry,
                 "not a KafkaPrincipalSerde".to_string(),
             )],
             format!(

@@ -21,7 +21,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
     let mut diagnostics = Vec::new();
     for (node, entry) in context.effective_lines(cluster) {
-        let key = entry.key.as_str();
+        let key = entry.key();
         if catalog::spec(key, version).is_some() {
             continue;
         }
@@ -44,11 +44,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             ))
             .about(context.node_ref(node))
             .with_key(key)
-            .with_label(key_label(
-                node.file,
-                entry,
-                format!("removed in Kafka {removed_in}"),
-            ))
+            .with_label(key_label(entry, format!("removed in Kafka {removed_in}")))
             .with_help(
                 if ends_zookeeper_mode(key, removed_in) && node.mode == Mode::KRaft {
                     "the node already runs in KRaft mode: delete the zookeeper.* lines".to_string()

@@ -129,7 +129,7 @@ fn finding(context: &Context, holders: &[Holder], host: &str, path: &str) -> Dia
 
 fn node_suffix(context: &Context, node: &Node) -> String {
     context
-        .id_entry(node)
-        .map(|entry| entry.value.trim().to_string())
+        .id_line(node)
+        .map(|entry| entry.value().trim().to_string())
         .unwrap_or_else(|| "N".to_string())
 }

@@ -4,6 +4,7 @@
 
 use super::Context;
 use crate::catalog::KafkaVersion;
+use crate::cluster::Line;
 use crate::cluster::component_topics::TopicFactor;
 use crate::cluster::endpoints::NodeEndpoints;
 use crate::cluster::exposure::LockedDir;
@@ -13,7 +14,6 @@ use crate::cluster::topology::QuorumNode;
 use crate::cluster::{Cluster, Effective, Mode, Node};
 use crate::components::Component;
 use crate::diagnostic::{Edit, Label, NodeKind, NodeRef};
-use crate::properties::{Entry, PropertiesFile};
 use crate::secrets;
 use crate::yaml_view::YamlView;
 
@@ -79,19 +79,26 @@ impl<'a> Context<'a> {
         crate::cluster::version::hints(cluster, self.files)
     }
 
-    /// The lines of a `.properties` file (a YAML file's are its parts').
-    pub fn file_settings(&self, file: usize) -> &'a PropertiesFile {
-        &self.files[file].properties
+    /// Every line of a `.properties` file, repeats included (a YAML file's are its parts').
+    pub fn file_lines(&self, file: usize) -> impl Iterator<Item = Line<'a>> + use<'a> {
+        let entries = &self.files[file].properties.entries;
+        entries.iter().map(move |entry| Line::new(file, entry))
     }
 
-    /// The lines Kafka reads on `node` (see [`Node::properties`]).
-    pub fn settings(&self, node: &Node) -> &'a PropertiesFile {
-        node.properties(self.files)
+    /// The lines Kafka reads on `node`: the last of a repeated key (see [`Node::properties`]).
+    pub fn lines(&self, node: &Node) -> impl Iterator<Item = Line<'a>> + use<'a> {
+        let file = node.file;
+        let properties = node.properties(self.files);
+        properties
+            .effective_entries()
+            .map(move |entry| Line::new(file, entry))
     }
 
-    /// The lines a component reads.
-    pub fn component_settings(&self, component: &Component) -> &'a PropertiesFile {
-        component.properties(self.files)
+    /// Every line of `node`, repeats of a key included, in file order.
+    pub fn all_lines(&self, node: &Node) -> impl Iterator<Item = Line<'a>> + use<'a> {
+        let file = node.file;
+        let entries = &node.properties(self.files).entries;
+        entries.iter().map(move |entry| Line::new(file, entry))
     }
 
     /// What a node or component read from a YAML file stands for.
@@ -100,13 +107,15 @@ impl<'a> Context<'a> {
     }
 
     /// The line that sets `key` on `node`, the last one if repeated.
-    pub fn entry(&self, node: &Node, key: &str) -> Option<&'a Entry> {
-        node.entry(self.files, key)
+    pub fn line(&self, node: &Node, key: &str) -> Option<Line<'a>> {
+        let entry = node.entry(self.files, key)?;
+        Some(Line::new(node.file, entry))
     }
 
     /// The line that gives the node its id (`node.id`, else `broker.id`).
-    pub fn id_entry(&self, node: &Node) -> Option<&'a Entry> {
-        node.id_entry(self.files)
+    pub fn id_line(&self, node: &Node) -> Option<Line<'a>> {
+        let entry = node.id_entry(self.files)?;
+        Some(Line::new(node.file, entry))
     }
 
     /// The value Kafka `version` uses for `key` on `node` (see [`Node::effective`]).
@@ -150,10 +159,10 @@ impl<'a> Context<'a> {
     /// Without that, `__share_group_state` is never created and its settings do not matter.
     pub fn uses_share_groups(&self, nodes: &[Node]) -> bool {
         nodes.iter().any(|node| {
-            self.settings(node).entries.iter().any(|entry| {
-                entry.key.starts_with("share.coordinator.")
-                    || entry.key.starts_with("group.share.")
-                    || entry.key == "share.version"
+            self.all_lines(node).any(|line| {
+                line.key().starts_with("share.coordinator.")
+                    || line.key().starts_with("group.share.")
+                    || line.key() == "share.version"
             })
         })
     }
@@ -189,26 +198,26 @@ impl<'a> Context<'a> {
         Some((parsed.as_integer()?, effective))
     }
 
-    /// The bytes in the file of `range`, a byte range of `entry.value`: exact when the value is
+    /// The bytes in the file of `range`, a byte range of the line's value: exact when it is
     /// written as Kafka reads it (no escapes, no continuation lines), else the whole value.
     pub fn value_part_span(
         &self,
-        file: usize,
-        entry: &Entry,
+        line: Line,
         range: std::ops::Range<usize>,
     ) -> crate::properties::Span {
-        let raw = &self.files[file].bytes[entry.value_span.clone()];
+        let (value, span) = (line.value(), line.value_span());
+        let raw = &self.files[line.file].bytes[span.clone()];
         // Latin-1: one byte per char when nothing was unescaped.
-        let as_written = raw.len() == entry.value.chars().count()
+        let as_written = raw.len() == value.chars().count()
             && raw
                 .iter()
-                .zip(entry.value.chars())
+                .zip(value.chars())
                 .all(|(b, c)| u32::from(*b) == c as u32);
-        if !as_written || range.end > entry.value.len() {
-            return entry.value_span.clone();
+        if !as_written || range.end > value.len() {
+            return span;
         }
-        let chars = |end: usize| entry.value[..end].chars().count();
-        entry.value_span.start + chars(range.start)..entry.value_span.start + chars(range.end)
+        let chars = |end: usize| value[..end].chars().count();
+        span.start + chars(range.start)..span.start + chars(range.end)
     }
 
     /// A label on part of a setting (`range` in its text), or where the file declares the node when the
@@ -221,13 +230,13 @@ impl<'a> Context<'a> {
         range: Option<std::ops::Range<usize>>,
         message: String,
     ) -> Label {
-        match setting.entry {
-            Some(entry) => {
+        match setting.line {
+            Some(line) => {
                 let span = match range {
-                    Some(range) if entry.value == setting.text => {
-                        self.value_part_span(node.file, entry, range)
+                    Some(range) if line.value() == setting.text => {
+                        self.value_part_span(line, range)
                     }
-                    _ => entry.value_span.clone(),
+                    _ => line.value_span(),
                 };
                 Label {
                     file: node.file,
@@ -258,7 +267,7 @@ impl<'a> Context<'a> {
     pub fn effective_lines<'c>(
         &self,
         cluster: &'c Cluster,
-    ) -> impl Iterator<Item = (&'c Node, &'a Entry)> + use<'a, 'c> {
+    ) -> impl Iterator<Item = (&'c Node, Line<'a>)> + use<'a, 'c> {
         let files = self.files;
         cluster
             .nodes
@@ -267,7 +276,7 @@ impl<'a> Context<'a> {
             .flat_map(move |node| {
                 node.properties(files)
                     .effective_entries()
-                    .map(move |entry| (node, entry))
+                    .map(move |entry| (node, Line::new(node.file, entry)))
             })
     }
 
@@ -291,8 +300,8 @@ impl<'a> Context<'a> {
             return None;
         }
         let wanted = wanted_replication(broker_count);
-        let entry = effective.entry()?;
-        Some((wanted, self.set_number(node.file, entry, wanted)))
+        let line = effective.line()?;
+        Some((wanted, self.set_number(line, wanted)))
     }
 
     /// The node's inter-broker listener (see [`crate::cluster::listeners::inter_broker`]).
@@ -364,12 +373,12 @@ impl<'a> Context<'a> {
             .collect()
     }
 
-    /// The edit that sets `entry`'s value (in file `file`) to the number `value`: it replaces
+    /// The edit that sets the line's value to the number `value`: it replaces
     /// the value as written, escapes and continuation lines included, and keeps the whitespace
     /// that trails it (which Kafka trims) and everything else on the line. Digits need no
     /// escaping in `Properties`.
-    pub fn set_number(&self, file: usize, entry: &Entry, value: i64) -> Edit {
-        let span = &entry.value_span;
+    pub fn set_number(&self, line: Line, value: i64) -> Edit {
+        let (file, span) = (line.file, &line.value_span());
         let written = &self.files[file].bytes[span.clone()];
         let trailing = written
             .iter()
@@ -388,8 +397,8 @@ impl<'a> Context<'a> {
 /// top of a `.properties` file, a compose service's name) when the key is
 /// not set there (the default applies).
 pub fn value_label(node: &Node, key: &str, effective: &Effective, message: String) -> Label {
-    match effective.entry() {
-        Some(entry) => entry_label(node.file, entry, message),
+    match effective.line() {
+        Some(line) => line_label(line, message),
         None => default_label(node, key, effective.value(), message),
     }
 }
@@ -478,10 +487,10 @@ pub const EXISTING_TOPIC_HELP: &str = "a topic that already exists keeps its rep
 raise it with kafka-reassign-partitions.sh (a reassignment listing 3 replicas per partition)";
 
 /// A label on the value of a line of a file.
-pub fn entry_label(file: usize, entry: &crate::properties::Entry, message: String) -> Label {
+pub fn line_label(line: Line, message: String) -> Label {
     Label {
-        file,
-        span: entry.value_span.clone(),
+        file: line.file,
+        span: line.value_span(),
         message,
     }
 }
@@ -491,7 +500,7 @@ pub use crate::cluster::setting::is_placeholder;
 /// How a message quotes a number it compares: `key 3000`, or `key 45000 (Kafka's default)` when
 /// the file leaves the key unset, so that a reader knows which line to look for.
 pub fn numbered(key: &str, value: impl std::fmt::Display, effective: &Effective) -> String {
-    match effective.entry() {
+    match effective.line() {
         Some(_) => format!("{key} {value}"),
         None => format!("{key} {value} (Kafka's default)"),
     }
@@ -508,8 +517,8 @@ pub fn pair_labels(
 ) -> Vec<Label> {
     let label = |(effective, message): &(&Effective, String)| {
         effective
-            .entry()
-            .map(|entry| entry_label(node.file, entry, message.clone()))
+            .line()
+            .map(|line| line_label(line, message.clone()))
     };
     let mut labels: Vec<Label> = [label(&first), label(&second)]
         .into_iter()
@@ -527,10 +536,10 @@ pub fn pair_labels(
 }
 
 /// A label on the key of a line of a file.
-pub fn key_label(file: usize, entry: &crate::properties::Entry, message: String) -> Label {
+pub fn key_label(line: Line, message: String) -> Label {
     Label {
-        file,
-        span: entry.key_span.clone(),
+        file: line.file,
+        span: line.key_span(),
         message,
     }
 }

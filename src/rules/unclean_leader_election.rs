@@ -1,7 +1,7 @@
 //! `unclean-leader-election`: `unclean.leader.election.enable=true`, which trades acknowledged
 //! records for availability.
 
-use super::support::entry_label;
+use super::support::line_label;
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::value::Parsed;
 use crate::cluster::Cluster;
@@ -28,16 +28,14 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             continue;
         };
         // Kafka's default is false: only a line of the file turns it on.
-        let Some(entry) = effective.entry() else {
+        let Some(entry) = effective.line() else {
             continue;
         };
         diagnostics.push(RULE.finding(format!(
                 "{KEY}=true: when every in-sync replica of a partition is down, Kafka elects an out-of-sync \
                  replica as leader; the records it had not copied are gone, acknowledged acks=all writes included, \
                  and the returning replicas truncate their logs to match it"
-            )).about(context.node_ref(node)).with_key(KEY).with_label(entry_label(
-                node.file,
-                entry,
+            )).about(context.node_ref(node)).with_key(KEY).with_label(line_label(entry,
                 "unclean election on: a failover may lose acknowledged records".to_string(),
             )).with_help(format!(
                 "remove the line (Kafka's default is {KEY}=false); to bring back one partition whose in-sync replicas \

@@ -5,9 +5,9 @@ use super::support::{key_label, quoted};
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::families::Elsewhere;
 use crate::catalog::{self, KafkaVersion};
+use crate::cluster::Line;
 use crate::cluster::{Cluster, Node};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::properties::Entry;
 
 pub const RULE: Rule = Rule {
     name: "unknown-key",
@@ -23,12 +23,15 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
     let mut diagnostics = Vec::new();
     for (node, entry) in context.effective_lines(cluster) {
-        let key = entry.key.as_str();
+        let key = entry.key();
         if catalog::spec(key, version).is_some() {
             continue;
         }
-        let properties = context.settings(node);
-        let setting = |other: &str| properties.get(other).map(|e| e.value.clone());
+        let setting = |other: &str| {
+            context
+                .line(node, other)
+                .map(|line| line.value().to_string())
+        };
         let found = match catalog::families::elsewhere(key, version, setting) {
             Some(Elsewhere::Read | Elsewhere::OtherComponent) => continue,
             Some(other) => Some(read_elsewhere(context, node, key, other, version)),
@@ -69,15 +72,14 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
 fn diagnostic(
     context: &Context,
     node: &Node,
-    entry: &Entry,
+    entry: Line,
     message: String,
     help: String,
 ) -> Diagnostic {
     RULE.finding(message)
         .about(context.node_ref(node))
-        .with_key(entry.key.clone())
+        .with_key(entry.key())
         .with_label(key_label(
-            node.file,
             entry,
             "the broker does not read this key".to_string(),
         ))
@@ -106,7 +108,7 @@ fn read_elsewhere(
         ),
         Elsewhere::TopicKey { broker_key } => {
             let in_force = match context.effective(node, broker_key, version) {
-                Some(effective) if effective.entry().is_some() => {
+                Some(effective) if effective.line().is_some() => {
                     format!("{broker_key} is {}", quoted(broker_key, effective.value()))
                 }
                 Some(effective) => format!(
@@ -152,7 +154,7 @@ fn typo(
         .filter(|_| catalog::families::in_kafka_namespace(key, version));
     };
     let in_force = match context.effective(node, nearest, version) {
-        Some(effective) if effective.entry().is_some() => format!(
+        Some(effective) if effective.line().is_some() => format!(
             "{nearest} is {} from its own line",
             quoted(nearest, effective.value())
         ),

@@ -17,16 +17,12 @@ pub const RULE: Rule = Rule {
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     for file in context.loaded_files(cluster) {
-        for entry in context
-            .file_settings(file)
-            .entries
-            .iter()
-            .filter(|entry| entry.utf8_mismatch)
-        {
-            let span = entry.key_span.start..entry.value_span.end.max(entry.key_span.end);
+        for entry in context.file_lines(file).filter(|line| line.utf8_mismatch()) {
+            let span = entry.span();
             let written = String::from_utf8_lossy(&context.bytes(file)[span.clone()]).into_owned();
-            let seen_by_kafka = format!("{}={}", entry.key, entry.value);
-            let (written, seen_by_kafka) = if crate::secrets::is_hidden(&entry.key, &entry.value) {
+            let seen_by_kafka = format!("{}={}", entry.key(), entry.value());
+            let (written, seen_by_kafka) = if crate::secrets::is_hidden(entry.key(), entry.value())
+            {
                 (
                     crate::secrets::REDACTED.to_string(),
                     crate::secrets::REDACTED.to_string(),
@@ -41,7 +37,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 RULE.finding(format!(
                     "Kafka reads broker files as ISO-8859-1, so the UTF-8 text {written} arrives as {seen_by_kafka}"
                 ))
-                .with_key(entry.key.clone())
+                .with_key(entry.key())
                 .with_label(Label { file, span, message: "UTF-8 bytes, read one byte per character".into() })
                 .with_help("write non-ASCII characters as \\uXXXX escapes (é is \\u00e9), which every reader decodes alike"),
             );

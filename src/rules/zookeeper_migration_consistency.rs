@@ -45,11 +45,11 @@ fn flag<'a>(context: &Context<'a>, node: &Node, version: KafkaVersion) -> Option
 
 fn label(context: &Context, flag: &Flag) -> Label {
     let name = context.node_name(&flag.node);
-    match flag.effective.entry() {
+    match flag.effective.line() {
         Some(entry) => Label {
             file: flag.node.file,
-            span: entry.value_span.clone(),
-            message: format!("{name}: {KEY}={}", entry.value.trim()),
+            span: entry.value_span().clone(),
+            message: format!("{name}: {KEY}={}", entry.value().trim()),
         },
         None => Label {
             file: flag.node.file,
@@ -150,18 +150,21 @@ fn controllers_beside<'a>(
 /// Whether a controller takes part in the cluster's migration: it names a ZooKeeper ensemble,
 /// or a broker of the cluster names it among its voters.
 fn takes_part(context: &Context, cluster: &Cluster, controller: &Node) -> bool {
-    if context.entry(controller, "zookeeper.connect").is_some() {
+    if context.line(controller, "zookeeper.connect").is_some() {
         return true;
     }
-    let Some(id) = context.id_entry(controller).map(|entry| entry.value.trim()) else {
+    let Some(id) = context
+        .id_line(controller)
+        .map(|entry| entry.value().trim())
+    else {
         return false;
     };
     cluster.nodes.iter().any(|node| {
         context
-            .entry(node, "controller.quorum.voters")
+            .line(node, "controller.quorum.voters")
             .is_some_and(|voters| {
                 voters
-                    .value
+                    .value()
                     .split(',')
                     .filter_map(|voter| voter.trim().split_once('@'))
                     .any(|(voter, _)| voter.trim() == id)
