@@ -94,39 +94,16 @@ pub fn entry(key: &str) -> Option<&'static KeyEntry> {
 
 /// `KEYS` by name, built once. Rules look keys up many times a file: a binary search, which
 /// compares whole names at every step, was a fifth of a large tree's run.
-fn by_name() -> &'static std::collections::HashMap<&'static str, u32, BuildFnv1a> {
-    static BY_NAME: std::sync::OnceLock<std::collections::HashMap<&'static str, u32, BuildFnv1a>> =
-        std::sync::OnceLock::new();
+fn by_name() -> &'static std::collections::HashMap<&'static str, u32, foldhash::fast::FixedState> {
+    static BY_NAME: std::sync::OnceLock<
+        std::collections::HashMap<&'static str, u32, foldhash::fast::FixedState>,
+    > = std::sync::OnceLock::new();
     BY_NAME.get_or_init(|| {
         KEYS.iter()
             .enumerate()
             .map(|(index, entry)| (entry.name, index as u32))
             .collect()
     })
-}
-
-type BuildFnv1a = std::hash::BuildHasherDefault<Fnv1a>;
-
-/// FNV-1a: a few multiplications for a short key, where std's SipHash (made to resist
-/// collisions chosen by an attacker, which a fixed table of names cannot meet) costs more.
-struct Fnv1a(u64);
-
-impl std::default::Default for Fnv1a {
-    fn default() -> Self {
-        Fnv1a(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl std::hash::Hasher for Fnv1a {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for byte in bytes {
-            self.0 = (self.0 ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
 }
 
 /// What release `version` knows of `key`; `None` when that release has no such broker key.
