@@ -119,7 +119,7 @@ pub fn lookup<'a>(
     key: &str,
     version: KafkaVersion,
 ) -> Lookup<'a> {
-    let Some(spec) = catalog::spec(key, version) else {
+    let Some(known) = catalog::known(key, version) else {
         return Lookup::Null;
     };
     let properties = node.properties(files);
@@ -131,15 +131,24 @@ pub fn lookup<'a>(
     let entry = properties
         .get(key)
         .or_else(|| synonym.and_then(|other| properties.get(other)));
-    let text = match (entry, spec.default) {
-        (Some(entry), _) => entry.value.as_str(),
-        (None, Default::Value(text)) => text,
+    let (text, accepted) = match (entry, known.spec.default) {
+        (Some(entry), _) => (
+            entry.value.as_str(),
+            value::check(key, known.spec, &entry.value).is_ok(),
+        ),
+        (None, Default::Value(text)) => (
+            text,
+            known
+                .checked_default()
+                .is_some_and(|checked| checked.is_ok()),
+        ),
         (None, Default::Null) => return Lookup::Null,
         (None, Default::Required) => return Lookup::Refused,
     };
-    match value::check(key, spec, text) {
-        Ok(_) => Lookup::Set(Setting { text, entry }),
-        Err(_) => Lookup::Refused,
+    if accepted {
+        Lookup::Set(Setting { text, entry })
+    } else {
+        Lookup::Refused
     }
 }
 

@@ -168,13 +168,27 @@ pub fn parsed_value<'a>(
     key: &str,
     version: KafkaVersion,
 ) -> Option<(crate::catalog::value::Parsed, Effective<'a>)> {
-    let spec = crate::catalog::spec(key, version)?;
-    let effective = node.effective(files, key, version)?;
-    if is_placeholder(effective.value()) {
-        return None;
+    let known = crate::catalog::known(key, version)?;
+    // As `Node::effective`, from the one catalogue lookup.
+    match node.entry(files, key) {
+        Some(entry) => {
+            if is_placeholder(&entry.value) {
+                return None;
+            }
+            let parsed = crate::catalog::value::check(key, known.spec, &entry.value).ok()?;
+            Some((parsed, Effective::Set(entry)))
+        }
+        None => {
+            let crate::catalog::Default::Value(text) = known.spec.default else {
+                return None;
+            };
+            if is_placeholder(text) {
+                return None;
+            }
+            let parsed = known.checked_default()?.as_ref().ok()?.clone();
+            Some((parsed, Effective::Default(text)))
+        }
     }
-    let parsed = crate::catalog::value::check(key, spec, effective.value()).ok()?;
-    Some((parsed, effective))
 }
 
 /// How a message quotes a number it compares: `key 3000`, or `key 45000 (Kafka's default)` when
