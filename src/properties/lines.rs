@@ -1,10 +1,5 @@
 //! Natural lines to logical lines, as `java.util.Properties.LineReader` does it.
 
-use nom::Parser;
-use nom::branch::alt;
-use nom::bytes::complete::{tag, take_till};
-use nom::combinator::eof;
-
 use super::bytes::{Span, is_whitespace};
 
 /// A logical line: the characters `Properties` sees after joining continued lines,
@@ -34,13 +29,21 @@ pub(super) enum Line {
     Data(LogicalLine),
 }
 
-/// One natural line: its content and its terminator (`\r\n`, `\r`, `\n`, or nothing at EOF).
-fn natural_line(input: &[u8]) -> nom::IResult<&[u8], (&[u8], &[u8])> {
-    (
-        take_till(|b| b == b'\r' || b == b'\n'),
-        alt((tag(&b"\r\n"[..]), tag(&b"\r"[..]), tag(&b"\n"[..]), eof)),
-    )
-        .parse(input)
+/// One natural line: its content and the length of its terminator (`\r\n`, `\r`, `\n`, or
+/// nothing at the end of the input).
+fn natural_line(input: &[u8]) -> (&[u8], usize) {
+    // Most of a stock server.properties is comment lines: find their ends a word at a time.
+    match memchr::memchr2(b'\r', b'\n', input) {
+        None => (input, 0),
+        Some(end) => {
+            let terminator = if input[end] == b'\r' && input.get(end + 1) == Some(&b'\n') {
+                2
+            } else {
+                1
+            };
+            (&input[..end], terminator)
+        }
+    }
 }
 
 pub(super) fn logical_lines(bytes: &[u8]) -> Vec<Line> {
@@ -49,11 +52,9 @@ pub(super) fn logical_lines(bytes: &[u8]) -> Vec<Line> {
     let mut continuing = false;
     let mut pos = 0;
     while pos < bytes.len() {
-        let Ok((_, (content, terminator))) = natural_line(&bytes[pos..]) else {
-            unreachable!("a natural line always parses: its terminator may be end of input")
-        };
+        let (content, terminator) = natural_line(&bytes[pos..]);
         let content_end = pos + content.len();
-        let next = content_end + terminator.len();
+        let next = content_end + terminator;
         let rest_start = pos + content.iter().take_while(|c| is_whitespace(**c)).count();
         let rest = &bytes[rest_start..content_end];
         pos = next;
@@ -85,7 +86,7 @@ pub(super) fn logical_lines(bytes: &[u8]) -> Vec<Line> {
             // `LineReader` hands back the line as it stands when the backslash's terminator is the
             // very last byte (or there is none): then even an empty line becomes an entry `""=""`.
             // A `\r\n` at the end is read as a continuation whose next line is empty.
-            if next == bytes.len() && terminator.len() <= 1 {
+            if next == bytes.len() && terminator <= 1 {
                 finish(&mut lines, &mut current, true);
                 continuing = false;
             } else {
