@@ -24,9 +24,9 @@ impl LogicalLine {
 }
 
 #[derive(Debug)]
-pub(super) enum Line {
+pub(super) enum Line<'a> {
     Comment(Span),
-    Data(LogicalLine),
+    Data(&'a LogicalLine),
 }
 
 /// One natural line: its content and the length of its terminator (`\r\n`, `\r`, `\n`, or
@@ -46,8 +46,9 @@ fn natural_line(input: &[u8]) -> (&[u8], usize) {
     }
 }
 
-pub(super) fn logical_lines(bytes: &[u8]) -> Vec<Line> {
-    let mut lines = Vec::new();
+/// Hands `each` every logical line of `bytes`, in order. One buffer holds the line being
+/// joined and is reused for the next: a file's lines cost no allocation each.
+pub(super) fn logical_lines(bytes: &[u8], mut each: impl FnMut(Line<'_>)) {
     let mut current = LogicalLine::default();
     let mut continuing = false;
     let mut pos = 0;
@@ -63,14 +64,14 @@ pub(super) fn logical_lines(bytes: &[u8]) -> Vec<Line> {
             // A blank line ends a continued line; on its own it is nothing.
             if continuing {
                 continuing = false;
-                finish(&mut lines, &mut current, false);
+                finish(&mut each, &mut current, false);
             }
             continue;
         }
         if current.chars.is_empty() && (rest[0] == b'#' || rest[0] == b'!') {
             // Only a line that starts a logical line can be a comment: after a continued
             // line that took characters, `#` is data.
-            lines.push(Line::Comment(rest_start..content_end));
+            each(Line::Comment(rest_start..content_end));
             continuing = false;
             continue;
         }
@@ -87,22 +88,24 @@ pub(super) fn logical_lines(bytes: &[u8]) -> Vec<Line> {
             // very last byte (or there is none): then even an empty line becomes an entry `""=""`.
             // A `\r\n` at the end is read as a continuation whose next line is empty.
             if next == bytes.len() && terminator <= 1 {
-                finish(&mut lines, &mut current, true);
+                finish(&mut each, &mut current, true);
                 continuing = false;
             } else {
                 continuing = true;
             }
         } else {
             continuing = false;
-            finish(&mut lines, &mut current, false);
+            finish(&mut each, &mut current, false);
         }
     }
-    finish(&mut lines, &mut current, false);
-    lines
+    finish(&mut each, &mut current, false);
 }
 
-fn finish(lines: &mut Vec<Line>, current: &mut LogicalLine, even_if_empty: bool) {
+fn finish(each: &mut impl FnMut(Line<'_>), current: &mut LogicalLine, even_if_empty: bool) {
     if even_if_empty || !current.chars.is_empty() {
-        lines.push(Line::Data(std::mem::take(current)));
+        each(Line::Data(current));
     }
+    current.chars.clear();
+    current.offsets.clear();
+    current.end = 0;
 }

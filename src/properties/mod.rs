@@ -136,16 +136,16 @@ pub fn parse(bytes: &[u8]) -> Result<PropertiesFile, ParseError> {
 pub fn parse_lenient(bytes: &[u8]) -> (PropertiesFile, Option<ParseError>) {
     let mut file = PropertiesFile::default();
     let mut first_error = None;
-    for line in lines::logical_lines(bytes) {
-        match line {
-            lines::Line::Comment(span) => file.comments.push(Comment { span }),
-            lines::Line::Data(line) => {
-                let (entry, error) = split_entry(bytes, &line);
-                file.entries.push(entry);
-                first_error = first_error.or(error);
+    lines::logical_lines(bytes, |line| match line {
+        lines::Line::Comment(span) => file.comments.push(Comment { span }),
+        lines::Line::Data(line) => {
+            let (entry, error) = split_entry(bytes, line);
+            file.entries.push(entry);
+            if first_error.is_none() {
+                first_error = error;
             }
         }
-    }
+    });
     (file, first_error)
 }
 
