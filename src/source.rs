@@ -305,18 +305,18 @@ impl SourceFile {
 pub(crate) fn line_starts(bytes: &[u8]) -> Vec<u32> {
     let offset = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
     let mut starts = vec![0];
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\n' => starts.push(offset(i + 1)),
-            b'\r' if bytes.get(i + 1) == Some(&b'\n') => {
-                starts.push(offset(i + 2));
-                i += 1;
-            }
-            b'\r' => starts.push(offset(i + 1)),
-            _ => {}
+    // Where the next line starts: the `\n` of a `\r\n` is part of the line ending before it.
+    let mut next = 0;
+    for at in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+        if at < next {
+            continue;
         }
-        i += 1;
+        next = if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
+            at + 2
+        } else {
+            at + 1
+        };
+        starts.push(offset(next));
     }
     starts
 }
@@ -517,6 +517,39 @@ mod tests {
         assert_eq!(file.line_column(9), (3, 1));
         assert_eq!(file.line_column(13), (4, 1));
         assert_eq!(file.line_column(17), (4, 4));
+    }
+
+    #[test]
+    fn line_starts_follow_every_kind_of_line_end() {
+        // Byte by byte, as Properties' line reader ends lines.
+        fn by_bytes(bytes: &[u8]) -> Vec<u32> {
+            let mut starts = vec![0];
+            let mut i = 0;
+            while i < bytes.len() {
+                match bytes[i] {
+                    b'\n' => starts.push(i as u32 + 1),
+                    b'\r' if bytes.get(i + 1) == Some(&b'\n') => {
+                        starts.push(i as u32 + 2);
+                        i += 1;
+                    }
+                    b'\r' => starts.push(i as u32 + 1),
+                    _ => {}
+                }
+                i += 1;
+            }
+            starts
+        }
+        let pieces: [&[u8]; 5] = [b"a", b"\n", b"\r", b"\r\n", b"\n\r"];
+        let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
+        for _ in 0..4 {
+            texts = texts
+                .iter()
+                .flat_map(|text| pieces.iter().map(move |piece| [&text[..], piece].concat()))
+                .collect();
+            for text in &texts {
+                assert_eq!(line_starts(text), by_bytes(text), "{text:?}");
+            }
+        }
     }
 
     #[test]

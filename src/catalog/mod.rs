@@ -80,23 +80,31 @@ impl KafkaVersion {
     }
 
     pub(crate) fn release_bit(self) -> Option<u32> {
-        VERSIONS
-            .iter()
-            .position(|v| *v == self)
-            .map(|index| 1 << index)
+        self.release_index().map(|index| 1 << index)
+    }
+
+    /// The release's place in `VERSIONS` (oldest first).
+    fn release_index(self) -> Option<u32> {
+        VERSIONS.binary_search(&self).ok().map(|index| index as u32)
     }
 }
 
 /// The catalogue's entry for `key`, in whichever releases it exists.
 pub fn entry(key: &str) -> Option<&'static KeyEntry> {
-    by_name().get(key).map(|index| &KEYS[*index as usize])
+    key_index(key).map(|index| &KEYS[index as usize])
+}
+
+/// Where `key` sits in `KEYS`.
+fn key_index(key: &str) -> Option<u32> {
+    by_name().get(key).copied()
 }
 
 /// `KEYS` by name, built once. Rules look keys up many times a file: a binary search, which
 /// compares whole names at every step, was a fifth of a large tree's run.
-fn by_name() -> &'static std::collections::HashMap<&'static str, u32, BuildFnv1a> {
-    static BY_NAME: std::sync::OnceLock<std::collections::HashMap<&'static str, u32, BuildFnv1a>> =
-        std::sync::OnceLock::new();
+fn by_name() -> &'static std::collections::HashMap<&'static str, u32, foldhash::fast::FixedState> {
+    static BY_NAME: std::sync::OnceLock<
+        std::collections::HashMap<&'static str, u32, foldhash::fast::FixedState>,
+    > = std::sync::OnceLock::new();
     BY_NAME.get_or_init(|| {
         KEYS.iter()
             .enumerate()
@@ -105,38 +113,52 @@ fn by_name() -> &'static std::collections::HashMap<&'static str, u32, BuildFnv1a
     })
 }
 
-type BuildFnv1a = std::hash::BuildHasherDefault<Fnv1a>;
-
-/// FNV-1a: a few multiplications for a short key, where std's SipHash (made to resist
-/// collisions chosen by an attacker, which a fixed table of names cannot meet) costs more.
-struct Fnv1a(u64);
-
-impl std::default::Default for Fnv1a {
-    fn default() -> Self {
-        Fnv1a(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl std::hash::Hasher for Fnv1a {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for byte in bytes {
-            self.0 = (self.0 ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-}
-
 /// What release `version` knows of `key`; `None` when that release has no such broker key.
 pub fn spec(key: &str, version: KafkaVersion) -> Option<&'static KeySpec> {
-    let bit = version.release_bit()?;
-    entry(key)?
+    known(key, version).map(|known| known.spec)
+}
+
+/// A broker key as one release knows it.
+#[derive(Debug, Clone, Copy)]
+pub struct Known {
+    pub spec: &'static KeySpec,
+    /// Where the key sits in `KEYS`, and the release's place in `VERSIONS`.
+    key_index: u32,
+    release_index: u32,
+}
+
+/// `key` as release `version` knows it; `None` when that release has no such broker key.
+pub fn known(key: &str, version: KafkaVersion) -> Option<Known> {
+    let release_index = version.release_index()?;
+    let key_index = key_index(key)?;
+    KEYS[key_index as usize]
         .variants
         .iter()
-        .find(|variant| variant.releases & bit != 0)
-        .map(|variant| &variant.spec)
+        .find(|variant| variant.releases & (1 << release_index) != 0)
+        .map(|variant| Known {
+            spec: &variant.spec,
+            key_index,
+            release_index,
+        })
+}
+
+impl Known {
+    /// The key's default as ConfigDef parses and validates it ([`value::check`]); `None` when
+    /// it has none. Worked out once per key and release: every node that leaves a key unset
+    /// reads the same default, and rules read it once per node.
+    pub fn checked_default(&self) -> Option<&'static Result<value::Parsed, value::Refusal>> {
+        type Checked = std::sync::OnceLock<Result<value::Parsed, value::Refusal>>;
+        // One table per release, made when a run first reads that release's defaults.
+        static BY_RELEASE: [std::sync::OnceLock<Box<[Checked]>>; 32] =
+            [const { std::sync::OnceLock::new() }; 32];
+        let Default::Value(text) = self.spec.default else {
+            return None;
+        };
+        let table = BY_RELEASE[self.release_index as usize]
+            .get_or_init(|| KEYS.iter().map(|_| Checked::new()).collect());
+        let name = KEYS[self.key_index as usize].name;
+        Some(table[self.key_index as usize].get_or_init(|| value::check(name, self.spec, text)))
+    }
 }
 
 impl KeyEntry {

@@ -13,27 +13,41 @@ use super::{Line, Node};
 /// template's `%ID%`, `{{ id }}`, `@ID@`), or a config-provider reference `${provider:path:key}`
 /// that Kafka resolves itself. Its real value is unknown, so no rule judges it.
 pub fn is_placeholder(value: &str) -> bool {
+    // Most values have none of the marks: one pass over the bytes settles them.
+    if !value
+        .bytes()
+        .any(|b| matches!(b, b'$' | b'{' | b'%' | b'@'))
+    {
+        return false;
+    }
     if value.contains("${") || value.contains("{{") {
         return true;
     }
     let wrapped = |mark: char| {
-        let mut parts = value.split(mark);
-        parts.next();
-        let inner: Vec<&str> = parts.collect();
-        // `a%B%c`: an odd mark count leaves no closed pair.
-        inner.len() >= 2
-            && inner[..inner.len() - 1].iter().any(|name| {
-                !name.is_empty()
-                    && name
-                        .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '@' | '.'))
-            })
+        // The pieces between two marks (`a%B%c`: an odd mark count leaves no closed pair).
+        let mut pieces = value.split(mark).skip(1).peekable();
+        while let Some(name) = pieces.next() {
+            if pieces.peek().is_none() {
+                break;
+            }
+            if !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '@' | '.'))
+            {
+                return true;
+            }
+        }
+        false
     };
     wrapped('%') || wrapped('@')
 }
 
 /// `{0}`, `{host}`: a field a format string fills in.
 pub fn has_format_field(value: &str) -> bool {
+    if !value.contains('{') {
+        return false;
+    }
     value.split('{').skip(1).any(|rest| {
         rest.split_once('}').is_some_and(|(name, _)| {
             !name.is_empty()
@@ -104,7 +118,7 @@ pub fn lookup<'a>(
     key: &str,
     version: KafkaVersion,
 ) -> Lookup<'a> {
-    let Some(spec) = catalog::spec(key, version) else {
+    let Some(known) = catalog::known(key, version) else {
         return Lookup::Null;
     };
     let properties = node.properties(files);
@@ -116,18 +130,27 @@ pub fn lookup<'a>(
     let entry = properties
         .get(key)
         .or_else(|| synonym.and_then(|other| properties.get(other)));
-    let text = match (entry, spec.default) {
-        (Some(entry), _) => entry.value.as_str(),
-        (None, Default::Value(text)) => text,
+    let (text, accepted) = match (entry, known.spec.default) {
+        (Some(entry), _) => (
+            entry.value.as_str(),
+            value::check(key, known.spec, &entry.value).is_ok(),
+        ),
+        (None, Default::Value(text)) => (
+            text,
+            known
+                .checked_default()
+                .is_some_and(|checked| checked.is_ok()),
+        ),
         (None, Default::Null) => return Lookup::Null,
         (None, Default::Required) => return Lookup::Refused,
     };
-    match value::check(key, spec, text) {
-        Ok(_) => Lookup::Set(Setting {
+    if accepted {
+        Lookup::Set(Setting {
             text,
             line: entry.map(|entry| Line::new(node.file, entry)),
-        }),
-        Err(_) => Lookup::Refused,
+        })
+    } else {
+        Lookup::Refused
     }
 }
 
@@ -296,6 +319,51 @@ mod tests {
         assert_eq!(texts(&split(",a", Split::BareCommas)), ["", "a"]);
         let items = split(" x , y", Split::CsvList);
         assert_eq!(items[1].range(), 5..6);
+    }
+
+    /// `is_placeholder` as first written: every piece collected, no shortcut.
+    fn placeholder_by_pieces(value: &str) -> bool {
+        if value.contains("${") || value.contains("{{") {
+            return true;
+        }
+        let wrapped = |mark: char| {
+            let inner: Vec<&str> = value.split(mark).skip(1).collect();
+            inner.len() >= 2
+                && inner[..inner.len() - 1].iter().any(|name| {
+                    !name.is_empty()
+                        && name.chars().all(|c| {
+                            c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '@' | '.')
+                        })
+                })
+        };
+        wrapped('%') || wrapped('@')
+    }
+
+    #[test]
+    fn placeholders_are_told_without_collecting_pieces() {
+        let marks = ['%', '@', '$', '{', '}', 'a', '.', ' ', '-', 'é'];
+        // Every string of up to five of these characters.
+        let mut values = vec![String::new()];
+        let mut last = values.clone();
+        for _ in 0..5 {
+            last = last
+                .iter()
+                .flat_map(|v| marks.iter().map(move |c| format!("{v}{c}")))
+                .collect();
+            values.extend(last.iter().cloned());
+        }
+        for value in &values {
+            assert_eq!(
+                is_placeholder(value),
+                placeholder_by_pieces(value),
+                "{value:?}"
+            );
+        }
+        assert!(is_placeholder("%ID%"));
+        assert!(is_placeholder("x@a@y@"));
+        assert!(!is_placeholder("100%"));
+        assert!(!has_format_field("plain"));
+        assert!(has_format_field("a{0}"));
     }
 
     #[test]

@@ -21,7 +21,11 @@ use crate::report::Report;
 /// raw to a terminal or a log. With `keep_newlines`, `\n` stays a line break (for formats that
 /// show several lines).
 pub fn printable(text: &str, keep_newlines: bool) -> String {
-    if !text.chars().any(crate::source::shown_escaped) {
+    // Printable ASCII, the text of nearly every message, has nothing to escape: one pass over
+    // the bytes tells, where decoding every char to ask `shown_escaped` took several.
+    if text.bytes().all(|b| (0x20..0x7f).contains(&b))
+        || !text.chars().any(crate::source::shown_escaped)
+    {
         return text.to_string();
     }
     text.chars()

@@ -1,10 +1,5 @@
 //! Natural lines to logical lines, as `java.util.Properties.LineReader` does it.
 
-use nom::Parser;
-use nom::branch::alt;
-use nom::bytes::complete::{tag, take_till};
-use nom::combinator::eof;
-
 use super::bytes::{Span, is_whitespace};
 
 /// A logical line: the characters `Properties` sees after joining continued lines,
@@ -29,31 +24,38 @@ impl LogicalLine {
 }
 
 #[derive(Debug)]
-pub(super) enum Line {
+pub(super) enum Line<'a> {
     Comment(Span),
-    Data(LogicalLine),
+    Data(&'a LogicalLine),
 }
 
-/// One natural line: its content and its terminator (`\r\n`, `\r`, `\n`, or nothing at EOF).
-fn natural_line(input: &[u8]) -> nom::IResult<&[u8], (&[u8], &[u8])> {
-    (
-        take_till(|b| b == b'\r' || b == b'\n'),
-        alt((tag(&b"\r\n"[..]), tag(&b"\r"[..]), tag(&b"\n"[..]), eof)),
-    )
-        .parse(input)
+/// One natural line: its content and the length of its terminator (`\r\n`, `\r`, `\n`, or
+/// nothing at the end of the input).
+fn natural_line(input: &[u8]) -> (&[u8], usize) {
+    // Most of a stock server.properties is comment lines: find their ends a word at a time.
+    match memchr::memchr2(b'\r', b'\n', input) {
+        None => (input, 0),
+        Some(end) => {
+            let terminator = if input[end] == b'\r' && input.get(end + 1) == Some(&b'\n') {
+                2
+            } else {
+                1
+            };
+            (&input[..end], terminator)
+        }
+    }
 }
 
-pub(super) fn logical_lines(bytes: &[u8]) -> Vec<Line> {
-    let mut lines = Vec::new();
+/// Hands `each` every logical line of `bytes`, in order. One buffer holds the line being
+/// joined and is reused for the next: a file's lines cost no allocation each.
+pub(super) fn logical_lines(bytes: &[u8], mut each: impl FnMut(Line<'_>)) {
     let mut current = LogicalLine::default();
     let mut continuing = false;
     let mut pos = 0;
     while pos < bytes.len() {
-        let Ok((_, (content, terminator))) = natural_line(&bytes[pos..]) else {
-            unreachable!("a natural line always parses: its terminator may be end of input")
-        };
+        let (content, terminator) = natural_line(&bytes[pos..]);
         let content_end = pos + content.len();
-        let next = content_end + terminator.len();
+        let next = content_end + terminator;
         let rest_start = pos + content.iter().take_while(|c| is_whitespace(**c)).count();
         let rest = &bytes[rest_start..content_end];
         pos = next;
@@ -62,14 +64,14 @@ pub(super) fn logical_lines(bytes: &[u8]) -> Vec<Line> {
             // A blank line ends a continued line; on its own it is nothing.
             if continuing {
                 continuing = false;
-                finish(&mut lines, &mut current, false);
+                finish(&mut each, &mut current, false);
             }
             continue;
         }
         if current.chars.is_empty() && (rest[0] == b'#' || rest[0] == b'!') {
             // Only a line that starts a logical line can be a comment: after a continued
             // line that took characters, `#` is data.
-            lines.push(Line::Comment(rest_start..content_end));
+            each(Line::Comment(rest_start..content_end));
             continuing = false;
             continue;
         }
@@ -85,23 +87,25 @@ pub(super) fn logical_lines(bytes: &[u8]) -> Vec<Line> {
             // `LineReader` hands back the line as it stands when the backslash's terminator is the
             // very last byte (or there is none): then even an empty line becomes an entry `""=""`.
             // A `\r\n` at the end is read as a continuation whose next line is empty.
-            if next == bytes.len() && terminator.len() <= 1 {
-                finish(&mut lines, &mut current, true);
+            if next == bytes.len() && terminator <= 1 {
+                finish(&mut each, &mut current, true);
                 continuing = false;
             } else {
                 continuing = true;
             }
         } else {
             continuing = false;
-            finish(&mut lines, &mut current, false);
+            finish(&mut each, &mut current, false);
         }
     }
-    finish(&mut lines, &mut current, false);
-    lines
+    finish(&mut each, &mut current, false);
 }
 
-fn finish(lines: &mut Vec<Line>, current: &mut LogicalLine, even_if_empty: bool) {
+fn finish(each: &mut impl FnMut(Line<'_>), current: &mut LogicalLine, even_if_empty: bool) {
     if even_if_empty || !current.chars.is_empty() {
-        lines.push(Line::Data(std::mem::take(current)));
+        each(Line::Data(current));
     }
+    current.chars.clear();
+    current.offsets.clear();
+    current.end = 0;
 }

@@ -42,16 +42,20 @@ pub struct Comment {
 pub struct PropertiesFile {
     pub entries: Vec<Entry>,
     pub comments: Vec<Comment>,
-    /// The index of the last entry of each key, built on the first [`PropertiesFile::get`] of
-    /// a file with many entries: rules look keys up once per entry, which a scan would make
-    /// quadratic.
+    /// What lookups need, worked out on first use: rules look keys up once per entry and walk
+    /// the effective entries once per rule, which would otherwise redo the same work each time.
     index: KeyIndex,
 }
 
-/// Key -> index of its last entry. Not part of what a file is: equal files may differ in
-/// whether it is built yet.
+/// Key -> index of its last entry, and which entries are the last of their key. Not part of
+/// what a file is: equal files may differ in whether it is built yet.
 #[derive(Debug, Clone, Default)]
-struct KeyIndex(std::sync::OnceLock<std::collections::HashMap<String, usize>>);
+struct KeyIndex {
+    /// Built for files of [`INDEXED_FROM`] entries or more only.
+    by_key: std::sync::OnceLock<std::collections::HashMap<String, usize>>,
+    /// The indices of the entries `Properties` keeps (the last of each key), in file order.
+    effective: std::sync::OnceLock<Box<[u32]>>,
+}
 
 impl PartialEq for KeyIndex {
     fn eq(&self, _: &KeyIndex) -> bool {
@@ -70,7 +74,7 @@ impl PropertiesFile {
         if self.entries.len() < INDEXED_FROM {
             return self.entries.iter().rev().find(|entry| entry.key == key);
         }
-        let index = self.index.0.get_or_init(|| {
+        let index = self.index.by_key.get_or_init(|| {
             let mut index = std::collections::HashMap::with_capacity(self.entries.len());
             for (at, entry) in self.entries.iter().enumerate() {
                 index.insert(entry.key.clone(), at);
@@ -91,15 +95,31 @@ impl PropertiesFile {
 
     /// The entries as `Properties` would hold them: one per key, the last one winning.
     pub fn effective_entries(&self) -> impl Iterator<Item = &Entry> {
-        let mut last_index = std::collections::HashMap::new();
-        for (index, entry) in self.entries.iter().enumerate() {
-            last_index.insert(entry.key.as_str(), index);
-        }
-        self.entries
-            .iter()
-            .enumerate()
-            .filter(move |(index, entry)| last_index[entry.key.as_str()] == *index)
-            .map(|(_, entry)| entry)
+        let effective = self.index.effective.get_or_init(|| {
+            let entries = &self.entries;
+            let is_last: Vec<bool> = if entries.len() < INDEXED_FROM {
+                (0..entries.len())
+                    .map(|at| {
+                        !entries[at + 1..]
+                            .iter()
+                            .any(|later| later.key == entries[at].key)
+                    })
+                    .collect()
+            } else {
+                let mut last_index = std::collections::HashMap::with_capacity(entries.len());
+                for (at, entry) in entries.iter().enumerate() {
+                    last_index.insert(entry.key.as_str(), at);
+                }
+                (0..entries.len())
+                    .map(|at| last_index[entries[at].key.as_str()] == at)
+                    .collect()
+            };
+            (0..entries.len())
+                .filter(|at| is_last[*at])
+                .map(|at| at as u32)
+                .collect()
+        });
+        effective.iter().map(|at| &self.entries[*at as usize])
     }
 }
 
@@ -116,16 +136,16 @@ pub fn parse(bytes: &[u8]) -> Result<PropertiesFile, ParseError> {
 pub fn parse_lenient(bytes: &[u8]) -> (PropertiesFile, Option<ParseError>) {
     let mut file = PropertiesFile::default();
     let mut first_error = None;
-    for line in lines::logical_lines(bytes) {
-        match line {
-            lines::Line::Comment(span) => file.comments.push(Comment { span }),
-            lines::Line::Data(line) => {
-                let (entry, error) = split_entry(bytes, &line);
-                file.entries.push(entry);
-                first_error = first_error.or(error);
+    lines::logical_lines(bytes, |line| match line {
+        lines::Line::Comment(span) => file.comments.push(Comment { span }),
+        lines::Line::Data(line) => {
+            let (entry, error) = split_entry(bytes, line);
+            file.entries.push(entry);
+            if first_error.is_none() {
+                first_error = error;
             }
         }
-    }
+    });
     (file, first_error)
 }
 

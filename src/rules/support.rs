@@ -177,13 +177,27 @@ impl<'a> Context<'a> {
         key: &str,
         version: KafkaVersion,
     ) -> Option<(crate::catalog::value::Parsed, Effective<'a>)> {
-        let spec = crate::catalog::spec(key, version)?;
-        let effective = self.effective(node, key, version)?;
-        if is_placeholder(effective.value()) {
-            return None;
+        let known = crate::catalog::known(key, version)?;
+        // As `Node::effective`, from the one catalogue lookup.
+        match self.line(node, key) {
+            Some(line) => {
+                if is_placeholder(line.value()) {
+                    return None;
+                }
+                let parsed = crate::catalog::value::check(key, known.spec, line.value()).ok()?;
+                Some((parsed, Effective::Set(line)))
+            }
+            None => {
+                let crate::catalog::Default::Value(text) = known.spec.default else {
+                    return None;
+                };
+                if is_placeholder(text) {
+                    return None;
+                }
+                let parsed = known.checked_default()?.as_ref().ok()?.clone();
+                Some((parsed, Effective::Default(text)))
+            }
         }
-        let parsed = crate::catalog::value::check(key, spec, effective.value()).ok()?;
-        Some((parsed, effective))
     }
 
     /// The integer Kafka `version` will use for `key` on `node` (INT, SHORT or LONG), with
