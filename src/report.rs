@@ -111,7 +111,7 @@ pub(crate) fn cluster_diagnostics(
     let config = cluster.config.as_deref();
     let facts = cluster::facts::Facts::of(cluster, files);
     let hosts = cluster::host::Hosts::of(cluster, files, &facts);
-    let placements = hosts.placements(cluster);
+    let placements = hosts.placements(cluster, files);
     let strict = config.is_some_and(|config| config.strict);
     let context = rules::Context::new(files, strict, folders, &facts, &hosts);
     let diagnostics = rules::check_selected(cluster, &context, &|rule| {

@@ -288,7 +288,7 @@ fn port_mapped(files: &[SourceFile], processes: &[NodeEndpoints]) -> BTreeMap<Me
 
 impl Hosts {
     /// Every node of `cluster`'s placement, in node order.
-    pub fn placements(&self, cluster: &Cluster) -> Vec<Placement> {
+    pub fn placements(&self, cluster: &Cluster, files: &[SourceFile]) -> Vec<Placement> {
         cluster
             .nodes
             .iter()
@@ -297,6 +297,9 @@ impl Hosts {
                 Placement {
                     file: node.file,
                     part: node.part,
+                    id: node
+                        .id_entry(files)
+                        .map(|entry| entry.value.trim().to_string()),
                     runtime: host.runtime.kind(),
                     network: host.network.kind(),
                     disk: host.disk.kind(),

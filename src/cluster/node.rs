@@ -237,6 +237,8 @@ pub struct Placement {
     pub file: usize,
     /// Its part of the file (see [`Node::part`]).
     pub part: Option<u32>,
+    /// Its `node.id` (or `broker.id`) as its file writes it, when it sets one.
+    pub id: Option<String>,
     /// `process`, `mapped-container`, `container` or `pod`.
     pub runtime: &'static str,
     /// Whether its network and its files are its own, shared with other nodes, or unknown.

@@ -45,6 +45,9 @@ struct JsonPlacement<'a> {
     /// For a node of a YAML file: which part of it (`service \`kafka\``).
     #[serde(skip_serializing_if = "Option::is_none")]
     part: Option<&'a str>,
+    /// Its `node.id` or `broker.id`, when its file sets one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<String>,
     /// `process`, `mapped-container`, `container` or `pod`.
     runtime: &'static str,
     /// `own`, `shared` (with other nodes of the cluster) or `unknown`.
@@ -303,6 +306,7 @@ pub fn json(report: &Report) -> String {
                 .map(|placement| JsonPlacement {
                     file: report.files[placement.file].path.as_str(),
                     part: part_label(report, placement.file, placement.part),
+                    id: placement.id.as_deref().map(|id| printable(id, true)),
                     runtime: placement.runtime,
                     network: placement.network,
                     disk: placement.disk,
