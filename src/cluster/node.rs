@@ -3,7 +3,7 @@
 //! `membership`), which the cluster uses in turn.
 
 use crate::catalog::{self, KafkaVersion};
-use crate::properties::{Entry, PropertiesFile, Span};
+use crate::properties::{Entry, PropertiesFile, Provenance, Span};
 use crate::source::SourceFile;
 use crate::yaml_view::YamlView;
 
@@ -80,6 +80,11 @@ impl<'a> Line<'a> {
     /// The whole line: from its key to the end of its value.
     pub fn span(&self) -> Span {
         self.entry.key_span.start..self.entry.value_span.end.max(self.entry.key_span.end)
+    }
+
+    /// Who wrote it: the file's author, an image's scripts or an operator.
+    pub fn provenance(&self) -> Provenance {
+        self.entry.provenance
     }
 
     /// Whether the line holds UTF-8 text that Kafka reads as ISO-8859-1.

@@ -28,6 +28,26 @@ pub struct Entry {
     /// True when the raw key or value holds bytes >= 0x80 that form valid UTF-8: Kafka reads
     /// them as Latin-1, so the text it sees differs from what an editor shows.
     pub utf8_mismatch: bool,
+    /// Who wrote the setting: its file's author, or a program the file hands it to.
+    pub provenance: Provenance,
+}
+
+/// Who wrote a setting Kafka reads. Its place (`key_span`, `value_span`) is in the file
+/// either way: for a setting a program writes, the file's place that makes the program write it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Provenance {
+    /// The file's author: a `.properties` line, a compose variable that names the key, a key of
+    /// a Strimzi resource's `spec.kafka.config`.
+    #[default]
+    Written,
+    /// An image's scripts, from a variable the author wrote (`listeners` from
+    /// `KAFKA_ADVERTISED_LISTENERS`); the place is that variable's value.
+    Derived,
+    /// An image's scripts, of themselves (its defaults); the place is the `image:` value.
+    Image,
+    /// An operator that manages the key (Strimzi: node ids, roles, listeners, the quorum); the
+    /// place is the resource's name.
+    Operator,
 }
 
 /// A comment line (`#` or `!`), kept so that redaction and suppressions can see it.
@@ -195,6 +215,7 @@ fn split_entry(bytes: &[u8], line: &lines::LogicalLine) -> (Entry, Option<ParseE
         key_span,
         value_span,
         utf8_mismatch,
+        provenance: Provenance::Written,
     };
     (entry, key_error.or(value_error))
 }

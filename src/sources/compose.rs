@@ -5,7 +5,7 @@ use super::component_images::{self, ComponentImage};
 use super::images::{self, Image, Origin, Setting, Var};
 use super::yaml::{Node, Scalar, Style};
 use super::{ComponentService, Edit, ImageTag, NodeSpec, Runtime, YamlEntry};
-use crate::properties::Span;
+use crate::properties::{Provenance, Span};
 
 /// One variable of a service's `environment`, where it is written.
 #[derive(Debug, Clone)]
@@ -252,6 +252,11 @@ fn entries_of(
             key_span,
             value_span,
             edit: if unknown { None } else { edit },
+            provenance: match setting.origin {
+                Origin::Var(_) => Provenance::Written,
+                Origin::DerivedFrom(_) => Provenance::Derived,
+                Origin::Image => Provenance::Image,
+            },
         });
     }
     entries

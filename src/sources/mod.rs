@@ -198,6 +198,7 @@ fn part(spec: NodeSpec, offset: usize) -> YamlPart {
             key_span: shift(&entry.key_span),
             value_span: shift(&entry.value_span),
             utf8_mismatch: false,
+            provenance: entry.provenance,
         })
         .collect();
     let view = YamlView {

@@ -2,7 +2,7 @@
 //! [`crate::source::SourceFile`].
 
 use super::images;
-use crate::properties::Span;
+use crate::properties::{Provenance, Span};
 use crate::yaml_view::{ComponentService, Forbidden, ImageTag, Runtime, Style};
 
 /// How a fix may replace a value: the style of the scalar it is written in.
@@ -20,6 +20,7 @@ pub struct YamlEntry {
     pub value_span: Span,
     /// `Some` when the value is written exactly, on one line, and may be replaced in place.
     pub edit: Option<Edit>,
+    pub provenance: Provenance,
 }
 
 /// One node as a reader found it.

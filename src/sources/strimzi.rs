@@ -4,6 +4,7 @@
 
 use super::yaml::Node;
 use super::{Edit, Forbidden, NodeSpec, YamlEntry};
+use crate::properties::Provenance;
 pub use crate::yaml_view::Pool;
 
 /// Keys Strimzi does not let `spec.kafka.config` set: it manages them itself and ignores them
@@ -175,6 +176,7 @@ pub fn read(
                 value_span: value.span.clone(),
                 edit: (value.exact && value.style != super::yaml::Style::Block)
                     .then_some(Edit { style: value.style }),
+                provenance: Provenance::Written,
             });
         }
         let mine: Vec<&Pool> = pools.iter().filter(|pool| pool.cluster == name).collect();
@@ -217,6 +219,7 @@ pub fn read(
             key_span: name_node.span.clone(),
             value_span: name_node.span.clone(),
             edit: None,
+            provenance: Provenance::Operator,
         };
         let mut nodes = Vec::new();
         // Strimzi numbers the nodes from 0, pool after pool.

@@ -224,3 +224,24 @@ fn a_kafka_image_running_its_own_command_is_a_broker_only_when_it_sets_a_broker_
     let plain = "services:\n  kafka:\n    image: apache/kafka:3.9.0\n";
     assert_eq!(nodes(plain).len(), 1);
 }
+
+#[test]
+fn each_setting_says_who_wrote_it() {
+    use crate::properties::Provenance;
+    // apache/kafka fills what the environment leaves unset from its own defaults.
+    let text = "services:\n  kafka:\n    image: apache/kafka:3.9.0\n    environment:\n      KAFKA_NODE_ID: 2\n";
+    let files = nodes(text);
+    let provenance = |key: &str| files[0].properties.get(key).unwrap().provenance;
+    assert_eq!(provenance("node.id"), Provenance::Written);
+    assert_eq!(
+        provenance("offsets.topic.replication.factor"),
+        Provenance::Image
+    );
+    // Strimzi writes the node ids and roles; spec.kafka.config is the author's.
+    let text = "apiVersion: kafka.strimzi.io/v1beta2\nkind: Kafka\nmetadata:\n  name: my\nspec:\n  kafka:\n    replicas: 1\n    config:\n      num.partitions: 3\n";
+    let found = read_files(vec![("kafka.yaml".into(), text.as_bytes().to_vec())], &[]);
+    let part = &found.files[0].yaml.as_ref().unwrap().parts[0];
+    let provenance = |key: &str| part.properties.get(key).unwrap().provenance;
+    assert_eq!(provenance("node.id"), Provenance::Operator);
+    assert_eq!(provenance("num.partitions"), Provenance::Written);
+}
