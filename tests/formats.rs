@@ -446,3 +446,22 @@ fn sarif_results_of_the_seed() {
         serde_json::to_string_pretty(&log["runs"][0]["results"]).unwrap()
     );
 }
+
+#[test]
+fn the_names_of_yaml_parts_are_escaped_in_json() {
+    // A compose service named with a right-to-left override and an escape: `--format json`
+    // names the part of each node, and shows no raw control or bidi character.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("docker-compose.yml"),
+        "services:\n  \"kafka\u{202e}\u{1b}1\":\n    image: apache/kafka:3.9.0\n    environment:\n      KAFKA_NODE_ID: 1\n",
+    )
+    .unwrap();
+    let output = kafkalint(&["check", "--format", "json", "."], dir.path());
+    let text = stdout(&output);
+    assert!(!text.contains('\u{202e}'), "raw U+202E:\n{text}");
+    assert!(!text.contains('\u{1b}'), "raw ESC:\n{text}");
+    let json: Value = serde_json::from_str(&text).unwrap();
+    let part = json["clusters"][0]["nodes"][0]["part"].as_str().unwrap();
+    assert!(part.starts_with("service `kafka"), "{part}");
+}

@@ -44,7 +44,7 @@ struct JsonPlacement<'a> {
     file: &'a str,
     /// For a node of a YAML file: which part of it (`service \`kafka\``).
     #[serde(skip_serializing_if = "Option::is_none")]
-    part: Option<&'a str>,
+    part: Option<String>,
     /// Its `node.id` or `broker.id`, when its file sets one.
     #[serde(skip_serializing_if = "Option::is_none")]
     id: Option<String>,
@@ -92,7 +92,7 @@ struct JsonComponent<'a> {
     file: &'a str,
     /// For a component of a YAML file: which part of it (`service \`connect\``).
     #[serde(skip_serializing_if = "Option::is_none")]
-    part: Option<&'a str>,
+    part: Option<String>,
     kind: &'static str,
 }
 
@@ -146,9 +146,10 @@ struct JsonComponentRef {
 }
 
 /// What part `part` of `file` stands for, for a YAML file.
-fn part_label(report: &Report, file: usize, part: Option<u32>) -> Option<&str> {
+fn part_label(report: &Report, file: usize, part: Option<u32>) -> Option<String> {
     let view = report.files[file].view(part)?;
-    Some(view.label.as_str())
+    // A service or resource name is the file's text: control and bidi characters escaped.
+    Some(printable(&view.label, false))
 }
 
 fn subject(subject: &Subject) -> JsonSubject<'_> {
