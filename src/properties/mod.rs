@@ -8,10 +8,12 @@
 mod bytes;
 mod escape;
 mod lines;
+mod placeholder;
 
 pub use bytes::Span;
 pub(crate) use bytes::is_whitespace;
 pub use escape::{EscapeError, ParseError};
+pub use placeholder::{has_format_field, is_placeholder, is_unresolved};
 
 /// One `key=value` pair as Kafka sees it, with where it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +56,8 @@ struct KeyIndex {
     by_key: std::sync::OnceLock<KeyTable>,
     /// The indices of the entries `Properties` keeps (the last of each key), in file order.
     effective: std::sync::OnceLock<Box<[u32]>>,
+    /// The indices of the effective entries whose value is unresolved ([`is_unresolved`]).
+    unresolved: std::sync::OnceLock<Box<[u32]>>,
 }
 
 impl PartialEq for KeyIndex {
@@ -139,6 +143,21 @@ impl PropertiesFile {
             comments,
             index: KeyIndex::default(),
         }
+    }
+
+    /// The effective entries whose value something fills in before Kafka reads it
+    /// ([`is_unresolved`]), worked out once: most files have none, and start-up rules ask
+    /// about a dozen keys of every node.
+    pub fn unresolved_entries(&self) -> impl Iterator<Item = &Entry> {
+        let unresolved = self.index.unresolved.get_or_init(|| {
+            let effective = self.effective_indices();
+            effective
+                .iter()
+                .copied()
+                .filter(|at| is_unresolved(&self.entries[*at as usize].value))
+                .collect()
+        });
+        unresolved.iter().map(|at| &self.entries[*at as usize])
     }
 
     /// The entries as `Properties` would hold them: one per key, the last one winning.
