@@ -312,6 +312,30 @@ pub fn scrub_quoted(text: &str) -> Option<String> {
 /// catalogue and the value looks like no credential; prose is shown unless it holds a
 /// secret-like word or a credential, and a kafkalint directive is shown as written.
 pub fn comment_mask(body: &str) -> Option<Range<usize>> {
+    // Files of one estate repeat the same comment lines (a license, the stock file's section
+    // banners) and judging one takes several word searches: a line met before is answered from
+    // a per-thread memo, emptied when it grows past a bound.
+    type Memo = std::collections::HashMap<String, Option<Range<usize>>, foldhash::fast::FixedState>;
+    const MEMO_LINES: usize = 4096;
+    thread_local! {
+        static MEMO: std::cell::RefCell<Memo> = std::cell::RefCell::default();
+    }
+    if let Some(known) = MEMO.with(|memo| memo.borrow().get(body).cloned()) {
+        return known;
+    }
+    let mask = judge_comment(body);
+    MEMO.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        if memo.len() >= MEMO_LINES {
+            memo.clear();
+        }
+        memo.insert(body.to_owned(), mask.clone());
+    });
+    mask
+}
+
+/// [`comment_mask`], worked out.
+fn judge_comment(body: &str) -> Option<Range<usize>> {
     let indent = body.len() - body.trim_start().len();
     let mut start = indent;
     if let Some(rest) = body[start..].strip_prefix('-') {
