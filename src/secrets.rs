@@ -207,9 +207,35 @@ const SECRET_KEY_PARTS: &[&str] = &[
 
 /// Is the value of this key a credential by its name?
 pub fn is_secret_key(key: &str) -> bool {
-    // Rules ask this of every line of every file: one pass, no lower-cased copy.
-    static SECRET_KEY_FINDER: Words = Words::new(SECRET_KEY_PARTS);
-    SECRET_KEY_FINDER.in_text(key)
+    // Rules ask this of every line of every file: one pass over the key, no lower-cased copy,
+    // and nothing built at start-up (an automaton cost more than checking one file). Only the
+    // parts that start with a position's letter are compared there.
+    const fn parts_by_first_byte() -> [u16; 256] {
+        let mut table = [0u16; 256];
+        let mut index = 0;
+        while index < SECRET_KEY_PARTS.len() {
+            let first = SECRET_KEY_PARTS[index].as_bytes()[0];
+            table[first as usize] |= 1 << index;
+            index += 1;
+        }
+        table
+    }
+    const PARTS_BY_FIRST_BYTE: [u16; 256] = parts_by_first_byte();
+    let key = key.as_bytes();
+    (0..key.len()).any(|start| {
+        let mut parts = PARTS_BY_FIRST_BYTE[usize::from(key[start].to_ascii_lowercase())];
+        while parts != 0 {
+            let part = SECRET_KEY_PARTS[parts.trailing_zeros() as usize].as_bytes();
+            if key[start..]
+                .get(..part.len())
+                .is_some_and(|candidate| candidate.eq_ignore_ascii_case(part))
+            {
+                return true;
+            }
+            parts &= parts - 1;
+        }
+        false
+    })
 }
 
 /// Does this value look like a credential, whatever its key? JAAS lines, PEM blocks,
@@ -312,6 +338,30 @@ pub fn scrub_quoted(text: &str) -> Option<String> {
 /// catalogue and the value looks like no credential; prose is shown unless it holds a
 /// secret-like word or a credential, and a kafkalint directive is shown as written.
 pub fn comment_mask(body: &str) -> Option<Range<usize>> {
+    // Files of one estate repeat the same comment lines (a license, the stock file's section
+    // banners) and judging one takes several word searches: a line met before is answered from
+    // a per-thread memo, emptied when it grows past a bound.
+    type Memo = std::collections::HashMap<String, Option<Range<usize>>, foldhash::fast::FixedState>;
+    const MEMO_LINES: usize = 4096;
+    thread_local! {
+        static MEMO: std::cell::RefCell<Memo> = std::cell::RefCell::default();
+    }
+    if let Some(known) = MEMO.with(|memo| memo.borrow().get(body).cloned()) {
+        return known;
+    }
+    let mask = judge_comment(body);
+    MEMO.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        if memo.len() >= MEMO_LINES {
+            memo.clear();
+        }
+        memo.insert(body.to_owned(), mask.clone());
+    });
+    mask
+}
+
+/// [`comment_mask`], worked out.
+fn judge_comment(body: &str) -> Option<Range<usize>> {
     let indent = body.len() - body.trim_start().len();
     let mut start = indent;
     if let Some(rest) = body[start..].strip_prefix('-') {
@@ -386,6 +436,33 @@ fn speaks_of_a_secret(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn secret_keys_are_told_as_by_lower_casing() {
+        let by_lower_casing = |key: &str| {
+            let key = key.to_ascii_lowercase();
+            SECRET_KEY_PARTS.iter().any(|part| key.contains(part))
+        };
+        assert!(SECRET_KEY_PARTS.len() <= 16, "a u16 holds one bit per part");
+        let keys = [
+            "ssl.key.password",
+            "SSL.KEYSTORE.KEY",
+            "listener.name.x.plain.sasl.jaas.config",
+            "apikey",
+            "my.api.ke",
+            "passwor",
+            "x.user.info.y",
+            "ssl.keystore.location",
+            "",
+            "é.password",
+            "PaSsWd",
+            "master.keys",
+            "truststore.certificate",
+        ];
+        for key in keys {
+            assert_eq!(is_secret_key(key), by_lower_casing(key), "{key}");
+        }
+    }
 
     #[test]
     fn password_type_keys_are_secret() {

@@ -428,6 +428,22 @@ impl DisplayText {
                 checkpoints.push((i, text.len()));
                 continue;
             }
+            // A run of printable ASCII, line feeds and tabs is shown as it is: copied at once
+            // up to the next byte that needs a look (or the next redaction), where one char at
+            // a time was most of drawing a file.
+            let stop = redactions
+                .peek()
+                .map_or(bytes.len(), |span| span.start.min(bytes.len()));
+            let run = bytes[i..stop]
+                .iter()
+                .take_while(|b| matches!(b, 0x20..=0x7e | b'\n' | b'\t'))
+                .count();
+            if run > 0 {
+                let plain = std::str::from_utf8(&bytes[i..i + run]).expect("ASCII is UTF-8");
+                text.push_str(plain);
+                i += run;
+                continue;
+            }
             // Decode in place from the text validated once above: re-validating the rest of
             // the file at every character would make large files quadratic.
             let (c, width) = match utf8

@@ -96,8 +96,26 @@ pub fn entry(key: &str) -> Option<&'static KeyEntry> {
 
 /// Where `key` sits in `KEYS`.
 fn key_index(key: &str) -> Option<u32> {
-    by_name().get(key).copied()
+    // Rules ask about the same strings over and over: each line's key once per rule, and
+    // their own key names. A small cache by the string's address answers a repeat without
+    // hashing the name; what it answers is checked against the name found, so a string that
+    // reuses a freed address is looked up afresh.
+    thread_local! {
+        static RECENT: [std::cell::Cell<(usize, u32)>; RECENT_SLOTS] =
+            const { [const { std::cell::Cell::new((0, 0)) }; RECENT_SLOTS] };
+    }
+    let address = key.as_ptr() as usize;
+    let slot = (address >> 3 ^ address >> 12) % RECENT_SLOTS;
+    let cached = RECENT.with(|recent| recent[slot].get());
+    if cached.0 == address && cached.1 != 0 && KEYS[cached.1 as usize - 1].name == key {
+        return Some(cached.1 - 1);
+    }
+    let index = by_name().get(key).copied()?;
+    RECENT.with(|recent| recent[slot].set((address, index + 1)));
+    Some(index)
 }
+
+const RECENT_SLOTS: usize = 512;
 
 /// `KEYS` by name, built once. Rules look keys up many times a file: a binary search, which
 /// compares whole names at every step, was a fifth of a large tree's run.

@@ -9,63 +9,16 @@ use crate::source::SourceFile;
 
 use super::{Line, Node};
 
-/// Whether a value is a placeholder that something fills in before Kafka reads the file (a
-/// template's `%ID%`, `{{ id }}`, `@ID@`), or a config-provider reference `${provider:path:key}`
-/// that Kafka resolves itself. Its real value is unknown, so no rule judges it.
-pub fn is_placeholder(value: &str) -> bool {
-    // Most values have none of the marks: one pass over the bytes settles them.
-    if !value
-        .bytes()
-        .any(|b| matches!(b, b'$' | b'{' | b'%' | b'@'))
-    {
-        return false;
-    }
-    if value.contains("${") || value.contains("{{") {
-        return true;
-    }
-    let wrapped = |mark: char| {
-        // The pieces between two marks (`a%B%c`: an odd mark count leaves no closed pair).
-        let mut pieces = value.split(mark).skip(1).peekable();
-        while let Some(name) = pieces.next() {
-            if pieces.peek().is_none() {
-                break;
-            }
-            if !name.is_empty()
-                && name
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '@' | '.'))
-            {
-                return true;
-            }
-        }
-        false
-    };
-    wrapped('%') || wrapped('@')
-}
-
-/// `{0}`, `{host}`: a field a format string fills in.
-pub fn has_format_field(value: &str) -> bool {
-    if !value.contains('{') {
-        return false;
-    }
-    value.split('{').skip(1).any(|rest| {
-        rest.split_once('}').is_some_and(|(name, _)| {
-            !name.is_empty()
-                && name
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
-        })
-    })
-}
+pub use crate::properties::{has_format_field, is_placeholder};
 
 /// Whether the node's file sets one of `keys` to a value something fills in before Kafka reads
 /// it ([`is_placeholder`], or a format field): what reads those keys is unknown, and only that.
 pub fn any_unresolved(files: &[SourceFile], node: &Node, keys: &[&str]) -> bool {
-    keys.iter().any(|key| {
-        node.properties(files)
-            .get(key)
-            .is_some_and(|entry| is_placeholder(&entry.value) || has_format_field(&entry.value))
-    })
+    // The entry a key's lookup finds is the effective one: the same question, asked of the
+    // few (most often no) unresolved entries the file keeps listed, not of every key.
+    node.properties(files)
+        .unresolved_entries()
+        .any(|entry| keys.contains(&entry.key.as_str()))
 }
 
 /// The text Kafka reads for a key on a node, and the line it comes from.
@@ -319,51 +272,6 @@ mod tests {
         assert_eq!(texts(&split(",a", Split::BareCommas)), ["", "a"]);
         let items = split(" x , y", Split::CsvList);
         assert_eq!(items[1].range(), 5..6);
-    }
-
-    /// `is_placeholder` as first written: every piece collected, no shortcut.
-    fn placeholder_by_pieces(value: &str) -> bool {
-        if value.contains("${") || value.contains("{{") {
-            return true;
-        }
-        let wrapped = |mark: char| {
-            let inner: Vec<&str> = value.split(mark).skip(1).collect();
-            inner.len() >= 2
-                && inner[..inner.len() - 1].iter().any(|name| {
-                    !name.is_empty()
-                        && name.chars().all(|c| {
-                            c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '@' | '.')
-                        })
-                })
-        };
-        wrapped('%') || wrapped('@')
-    }
-
-    #[test]
-    fn placeholders_are_told_without_collecting_pieces() {
-        let marks = ['%', '@', '$', '{', '}', 'a', '.', ' ', '-', 'é'];
-        // Every string of up to five of these characters.
-        let mut values = vec![String::new()];
-        let mut last = values.clone();
-        for _ in 0..5 {
-            last = last
-                .iter()
-                .flat_map(|v| marks.iter().map(move |c| format!("{v}{c}")))
-                .collect();
-            values.extend(last.iter().cloned());
-        }
-        for value in &values {
-            assert_eq!(
-                is_placeholder(value),
-                placeholder_by_pieces(value),
-                "{value:?}"
-            );
-        }
-        assert!(is_placeholder("%ID%"));
-        assert!(is_placeholder("x@a@y@"));
-        assert!(!is_placeholder("100%"));
-        assert!(!has_format_field("plain"));
-        assert!(has_format_field("a{0}"));
     }
 
     #[test]

@@ -177,7 +177,7 @@ fn shown_as(report: &Report) -> Vec<usize> {
 
 fn render_one(
     report: &Report,
-    texts: &mut [Option<(DisplayText, Indexed)>],
+    texts: &mut std::collections::HashMap<usize, (DisplayText, Indexed)>,
     shown: &[usize],
     diagnostic: &Diagnostic,
 ) -> Rendered {
@@ -192,11 +192,13 @@ fn render_one(
             Vec::new()
         });
         let shared = shown[label.file];
-        let (text, _) = &*texts[shared].get_or_insert_with(|| display(report, shared));
+        let (text, _) = &*texts
+            .entry(shared)
+            .or_insert_with(|| display(report, shared));
         labels.push(labeled(text, label, index == 0));
     }
     let mut parts = files.into_iter().map(|file| {
-        let (_, shared) = texts[shown[file]].as_ref().expect("built for its labels");
+        let (_, shared) = texts.get(&shown[file]).expect("built for its labels");
         let source = NamedSource::new(printable(&report.files[file].path), shared.clone());
         let labels = by_file.remove(&file).unwrap_or_default();
         (file, source, labels)
@@ -240,6 +242,28 @@ pub fn full(report: &Report, style: FullStyle) -> String {
 
 /// Each finding of the report as `full` draws it, in order.
 pub fn draw_each(report: &Report, style: FullStyle) -> Vec<String> {
+    let shown = shown_as(report);
+    // Runs of consecutive findings are drawn on all cores, each run with the display texts of
+    // its own files: a file's findings follow one another, so few texts are built twice.
+    let runs: Vec<std::ops::Range<usize>> = (0..report.diagnostics.len())
+        .step_by(DRAWN_TOGETHER)
+        .map(|start| start..(start + DRAWN_TOGETHER).min(report.diagnostics.len()))
+        .collect();
+    crate::parallel::map(&runs, |run| draw_run(report, style, &shown, run.clone()))
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// How many findings one thread draws at a time.
+const DRAWN_TOGETHER: usize = 32;
+
+fn draw_run(
+    report: &Report,
+    style: FullStyle,
+    shown: &[usize],
+    run: std::ops::Range<usize>,
+) -> Vec<String> {
     let theme = if style.color {
         GraphicalTheme::unicode()
     } else {
@@ -248,28 +272,27 @@ pub fn draw_each(report: &Report, style: FullStyle) -> Vec<String> {
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(style.width)
         .with_links(false);
-    let mut texts: Vec<Option<(DisplayText, Indexed)>> =
-        (0..report.files.len()).map(|_| None).collect();
-    // A file's display text is dropped after the last finding that shows it: a tree's
-    // texts are never all in memory at once.
-    let shown = shown_as(report);
-    let mut last_shown = vec![0; report.files.len()];
-    for (index, diagnostic) in report.diagnostics.iter().enumerate() {
+    let diagnostics = &report.diagnostics[run];
+    let mut texts = std::collections::HashMap::new();
+    // A file's display text is dropped after the last finding of the run that shows it: a
+    // tree's texts are never all in memory at once.
+    let mut last_shown = std::collections::HashMap::new();
+    for (index, diagnostic) in diagnostics.iter().enumerate() {
         for label in &diagnostic.labels {
-            last_shown[shown[label.file]] = index;
+            last_shown.insert(shown[label.file], index);
         }
     }
-    let mut drawn = Vec::with_capacity(report.diagnostics.len());
-    for (index, diagnostic) in report.diagnostics.iter().enumerate() {
-        let rendered = render_one(report, &mut texts, &shown, diagnostic);
+    let mut drawn = Vec::with_capacity(diagnostics.len());
+    for (index, diagnostic) in diagnostics.iter().enumerate() {
+        let rendered = render_one(report, &mut texts, shown, diagnostic);
         let mut out = String::new();
         // Writing to a String cannot fail.
         let _ = handler.render_report(&mut out, &rendered);
         out.push('\n');
         drawn.push(out);
         for label in &diagnostic.labels {
-            if last_shown[shown[label.file]] == index {
-                texts[shown[label.file]] = None;
+            if last_shown.get(&shown[label.file]) == Some(&index) {
+                texts.remove(&shown[label.file]);
             }
         }
     }

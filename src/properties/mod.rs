@@ -8,10 +8,12 @@
 mod bytes;
 mod escape;
 mod lines;
+mod placeholder;
 
 pub use bytes::Span;
 pub(crate) use bytes::is_whitespace;
 pub use escape::{EscapeError, ParseError};
+pub use placeholder::{has_format_field, is_placeholder, is_unresolved};
 
 /// One `key=value` pair as Kafka sees it, with where it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,10 +73,11 @@ pub struct PropertiesFile {
 /// what a file is: equal files may differ in whether it is built yet.
 #[derive(Debug, Clone, Default)]
 struct KeyIndex {
-    /// Built for files of [`INDEXED_FROM`] entries or more only.
-    by_key: std::sync::OnceLock<std::collections::HashMap<String, usize>>,
+    by_key: std::sync::OnceLock<KeyTable>,
     /// The indices of the entries `Properties` keeps (the last of each key), in file order.
     effective: std::sync::OnceLock<Box<[u32]>>,
+    /// The indices of the effective entries whose value is unresolved ([`is_unresolved`]).
+    unresolved: std::sync::OnceLock<Box<[u32]>>,
 }
 
 impl PartialEq for KeyIndex {
@@ -85,23 +88,72 @@ impl PartialEq for KeyIndex {
 
 impl Eq for KeyIndex {}
 
-/// Below this many entries a scan is as quick as a hash.
-const INDEXED_FROM: usize = 32;
+/// Open addressing from a key to its last entry, over the file's own entries: a slot holds
+/// the upper half of the key's hash and the entry's index + 1 (0: empty), so that a probe
+/// compares strings only when the hashes agree, and no key is copied. Rules look up a few
+/// hundred keys a node, most of them unset: a scan compared each with every entry.
+#[derive(Debug, Clone, Default)]
+struct KeyTable {
+    slots: Box<[(u32, u32)]>,
+}
+
+fn key_hash(key: &str) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::fast::FixedState::default().hash_one(key)
+}
+
+impl KeyTable {
+    fn build(entries: &[Entry]) -> KeyTable {
+        // At most half full, so that probes stay short.
+        let size = (entries.len() * 2).next_power_of_two().max(4);
+        let mut table = KeyTable {
+            slots: vec![(0, 0); size].into_boxed_slice(),
+        };
+        for (at, entry) in entries.iter().enumerate() {
+            let hash = key_hash(&entry.key);
+            let slot = table.probe(entries, &entry.key, hash);
+            table.slots[slot] = ((hash >> 32) as u32, at as u32 + 1);
+        }
+        table
+    }
+
+    /// The slot that holds `key` (of hash `hash`), or the empty one where it would go.
+    fn probe(&self, entries: &[Entry], key: &str, hash: u64) -> usize {
+        let tag = (hash >> 32) as u32;
+        let mask = self.slots.len() - 1;
+        let mut slot = hash as usize & mask;
+        loop {
+            let (slot_tag, index) = self.slots[slot];
+            if index == 0 || (slot_tag == tag && entries[index as usize - 1].key == key) {
+                return slot;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /// The index of the last entry of `key`.
+    fn find(&self, entries: &[Entry], key: &str) -> Option<usize> {
+        match self.slots[self.probe(entries, key, key_hash(key))] {
+            (_, 0) => None,
+            (_, index) => Some(index as usize - 1),
+        }
+    }
+}
 
 impl PropertiesFile {
     /// The entry that Kafka uses for `key`: the last one in the file.
     pub fn get(&self, key: &str) -> Option<&Entry> {
-        if self.entries.len() < INDEXED_FROM {
-            return self.entries.iter().rev().find(|entry| entry.key == key);
+        if self.entries.is_empty() {
+            return None;
         }
-        let index = self.index.by_key.get_or_init(|| {
-            let mut index = std::collections::HashMap::with_capacity(self.entries.len());
-            for (at, entry) in self.entries.iter().enumerate() {
-                index.insert(entry.key.clone(), at);
-            }
-            index
-        });
-        index.get(key).and_then(|at| self.entries.get(*at))
+        let at = self.key_table().find(&self.entries, key)?;
+        self.entries.get(at)
+    }
+
+    fn key_table(&self) -> &KeyTable {
+        self.index
+            .by_key
+            .get_or_init(|| KeyTable::build(&self.entries))
     }
 
     /// A file of `entries` and `comments` (in file order; never changed after).
@@ -113,33 +165,38 @@ impl PropertiesFile {
         }
     }
 
-    /// The entries as `Properties` would hold them: one per key, the last one winning.
-    pub fn effective_entries(&self) -> impl Iterator<Item = &Entry> {
-        let effective = self.index.effective.get_or_init(|| {
-            let entries = &self.entries;
-            let is_last: Vec<bool> = if entries.len() < INDEXED_FROM {
-                (0..entries.len())
-                    .map(|at| {
-                        !entries[at + 1..]
-                            .iter()
-                            .any(|later| later.key == entries[at].key)
-                    })
-                    .collect()
-            } else {
-                let mut last_index = std::collections::HashMap::with_capacity(entries.len());
-                for (at, entry) in entries.iter().enumerate() {
-                    last_index.insert(entry.key.as_str(), at);
-                }
-                (0..entries.len())
-                    .map(|at| last_index[entries[at].key.as_str()] == at)
-                    .collect()
-            };
-            (0..entries.len())
-                .filter(|at| is_last[*at])
-                .map(|at| at as u32)
+    /// The effective entries whose value something fills in before Kafka reads it
+    /// ([`is_unresolved`]), worked out once: most files have none, and start-up rules ask
+    /// about a dozen keys of every node.
+    pub fn unresolved_entries(&self) -> impl Iterator<Item = &Entry> {
+        let unresolved = self.index.unresolved.get_or_init(|| {
+            let effective = self.effective_indices();
+            effective
+                .iter()
+                .copied()
+                .filter(|at| is_unresolved(&self.entries[*at as usize].value))
                 .collect()
         });
+        unresolved.iter().map(|at| &self.entries[*at as usize])
+    }
+
+    /// The entries as `Properties` would hold them: one per key, the last one winning.
+    pub fn effective_entries(&self) -> impl Iterator<Item = &Entry> {
+        let effective = self.effective_indices();
         effective.iter().map(|at| &self.entries[*at as usize])
+    }
+
+    fn effective_indices(&self) -> &[u32] {
+        self.index.effective.get_or_init(|| {
+            if self.entries.is_empty() {
+                return Box::default();
+            }
+            let table = self.key_table();
+            (0..self.entries.len())
+                .filter(|at| table.find(&self.entries, &self.entries[*at].key) == Some(*at))
+                .map(|at| at as u32)
+                .collect()
+        })
     }
 }
 

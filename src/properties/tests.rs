@@ -219,3 +219,42 @@ fn lenient_parsing_reads_on_past_a_malformed_escape() {
     assert_eq!(file.entries.len(), 2);
     assert_eq!(file.entries[1].value, "secret");
 }
+
+#[test]
+fn lookups_agree_with_a_scan_of_the_entries() {
+    // Keys repeated at several distances, names sharing their start and end, an empty key.
+    let mut text = String::new();
+    for i in 0..150 {
+        let key = match i % 7 {
+            0 => format!("listener.name.l{}.ssl.key.password", i % 11),
+            1 => String::new(),
+            _ => format!("k{}", i % 23),
+        };
+        text.push_str(&format!("{key}=v{i}\n"));
+    }
+    let file = parse(text.as_bytes()).unwrap();
+    let scanned = |key: &str| file.entries.iter().rev().find(|entry| entry.key == key);
+    for probe in file
+        .entries
+        .iter()
+        .map(|entry| entry.key.as_str())
+        .chain(["absent", "k"])
+    {
+        assert_eq!(file.get(probe), scanned(probe), "{probe}");
+    }
+    let effective: Vec<&Entry> = file.effective_entries().collect();
+    let expected: Vec<&Entry> = file
+        .entries
+        .iter()
+        .enumerate()
+        .filter(|(at, entry)| {
+            !file.entries[at + 1..]
+                .iter()
+                .any(|later| later.key == entry.key)
+        })
+        .map(|(_, entry)| entry)
+        .collect();
+    assert_eq!(effective, expected);
+    assert_eq!(PropertiesFile::default().get("k"), None);
+    assert_eq!(PropertiesFile::default().effective_entries().count(), 0);
+}
