@@ -30,8 +30,9 @@ pub struct Component {
     pub kind: ComponentKind,
 }
 
-/// What a parsed file (or part `part` of a YAML file) configures, if it is a component. Works on any [`SourceFile`],
-/// whatever source it was read from. Decided by the keys, first match wins:
+/// What a parsed file (or part `part` of a YAML file) configures, if it is a component. Works
+/// on any [`SourceFile`], whatever source it was read from. Decided by the keys, first match
+/// wins:
 ///
 /// 1. a broker or controller key (`node.id`, `broker.id`, `process.roles`, `zookeeper.connect`,
 ///    `log.dirs`, ...): a node file, not a component;

@@ -248,9 +248,9 @@ impl Diagnostic {
         self
     }
 
-    /// One more label: the first is the primary location.
-    /// Adds `label`, unless the finding has it already: nodes of one YAML file that share a
-    /// setting (a service's replicas, a pool's brokers) each give the same label.
+    /// One more label (the first is the primary location), unless the finding has it already:
+    /// nodes of one YAML file that share a setting (a service's replicas, a pool's brokers)
+    /// each give the same label.
     pub fn with_label(mut self, label: Label) -> Self {
         if !self.labels.contains(&label) {
             self.labels.push(label);

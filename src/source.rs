@@ -129,7 +129,7 @@ fn too_large(len: Option<u64>) -> std::io::Error {
 pub struct SourceFile {
     /// The path as shown in output (as given on the command line or found under it).
     pub path: String,
-    /// Shared with the fixed copies `--fix` makes.
+    /// Shared with what keeps the bytes as read (`--fix` compares its result with them).
     pub bytes: Arc<[u8]>,
     /// What the bytes parse to. When they do not parse (see `parse_error`), the entries read
     /// on past the error: good enough to redact, not to lint. Empty for a YAML file, whose

@@ -79,7 +79,7 @@ pub struct NodeHost {
     pub evidence: Evidence,
 }
 
-/// The host identity of every node of a cluster, by the node's file.
+/// The host identity of every node of a cluster, by node (its file and part).
 #[derive(Debug, Default)]
 pub struct Hosts {
     nodes: BTreeMap<Member, NodeHost>,

@@ -155,7 +155,7 @@ impl Cluster {
         if self.stands_in_for_part_of_a_larger_set(files) {
             return false;
         }
-        // A YAML node that stands for an unknown number of brokers (`deploy.mode: global`).
+        // A YAML part that stands for an unknown number of brokers (`deploy.mode: global`).
         if self
             .nodes
             .iter()

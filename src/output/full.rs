@@ -160,29 +160,12 @@ impl SourceCode for Indexed {
     }
 }
 
-/// For each file, the first file of the report with the same path and the same bytes: the
-/// nodes read from one YAML file share its display text, built once.
-fn shown_as(report: &Report) -> Vec<usize> {
-    let mut first: std::collections::HashMap<(&str, *const u8), usize> =
-        std::collections::HashMap::new();
-    (0..report.files.len())
-        .map(|index| {
-            let file = &report.files[index];
-            *first
-                .entry((file.path.as_str(), file.bytes.as_ptr()))
-                .or_insert(index)
-        })
-        .collect()
-}
-
 fn render_one(
     report: &Report,
     texts: &mut std::collections::HashMap<usize, (DisplayText, Indexed)>,
-    shown: &[usize],
     diagnostic: &Diagnostic,
 ) -> Rendered {
-    // Files in the order their first label appears, each with its labels. The nodes of one
-    // YAML file are shown each as a file of its own, from the one display text they share.
+    // Files in the order their first label appears, each with its labels.
     let mut files: Vec<usize> = Vec::new();
     let mut by_file: std::collections::HashMap<usize, Vec<LabeledSpan>> =
         std::collections::HashMap::new();
@@ -191,14 +174,13 @@ fn render_one(
             files.push(label.file);
             Vec::new()
         });
-        let shared = shown[label.file];
         let (text, _) = &*texts
-            .entry(shared)
-            .or_insert_with(|| display(report, shared));
+            .entry(label.file)
+            .or_insert_with(|| display(report, label.file));
         labels.push(labeled(text, label, index == 0));
     }
     let mut parts = files.into_iter().map(|file| {
-        let (_, shared) = texts.get(&shown[file]).expect("built for its labels");
+        let (_, shared) = texts.get(&file).expect("built for its labels");
         let source = NamedSource::new(printable(&report.files[file].path), shared.clone());
         let labels = by_file.remove(&file).unwrap_or_default();
         (file, source, labels)
@@ -242,14 +224,13 @@ pub fn full(report: &Report, style: FullStyle) -> String {
 
 /// Each finding of the report as `full` draws it, in order.
 pub fn draw_each(report: &Report, style: FullStyle) -> Vec<String> {
-    let shown = shown_as(report);
     // Runs of consecutive findings are drawn on all cores, each run with the display texts of
     // its own files: a file's findings follow one another, so few texts are built twice.
     let runs: Vec<std::ops::Range<usize>> = (0..report.diagnostics.len())
         .step_by(DRAWN_TOGETHER)
         .map(|start| start..(start + DRAWN_TOGETHER).min(report.diagnostics.len()))
         .collect();
-    crate::parallel::map(&runs, |run| draw_run(report, style, &shown, run.clone()))
+    crate::parallel::map(&runs, |run| draw_run(report, style, run.clone()))
         .into_iter()
         .flatten()
         .collect()
@@ -258,12 +239,7 @@ pub fn draw_each(report: &Report, style: FullStyle) -> Vec<String> {
 /// How many findings one thread draws at a time.
 const DRAWN_TOGETHER: usize = 32;
 
-fn draw_run(
-    report: &Report,
-    style: FullStyle,
-    shown: &[usize],
-    run: std::ops::Range<usize>,
-) -> Vec<String> {
+fn draw_run(report: &Report, style: FullStyle, run: std::ops::Range<usize>) -> Vec<String> {
     let theme = if style.color {
         GraphicalTheme::unicode()
     } else {
@@ -279,20 +255,20 @@ fn draw_run(
     let mut last_shown = std::collections::HashMap::new();
     for (index, diagnostic) in diagnostics.iter().enumerate() {
         for label in &diagnostic.labels {
-            last_shown.insert(shown[label.file], index);
+            last_shown.insert(label.file, index);
         }
     }
     let mut drawn = Vec::with_capacity(diagnostics.len());
     for (index, diagnostic) in diagnostics.iter().enumerate() {
-        let rendered = render_one(report, &mut texts, shown, diagnostic);
+        let rendered = render_one(report, &mut texts, diagnostic);
         let mut out = String::new();
         // Writing to a String cannot fail.
         let _ = handler.render_report(&mut out, &rendered);
         out.push('\n');
         drawn.push(out);
         for label in &diagnostic.labels {
-            if last_shown.get(&shown[label.file]) == Some(&index) {
-                texts.remove(&shown[label.file]);
+            if last_shown.get(&label.file) == Some(&index) {
+                texts.remove(&label.file);
             }
         }
     }
