@@ -141,8 +141,8 @@ pub struct SourceFile {
     /// it, each with the settings Kafka gets and the spans of the YAML scalars they come from.
     pub yaml: Option<Box<YamlFile>>,
     /// Where each line starts, found when a position is first asked for (most files of a
-    /// tree never are: no finding points into them); shared like `bytes`.
-    line_starts: Arc<OnceLock<Vec<u32>>>,
+    /// tree never are: no finding points into them).
+    line_starts: OnceLock<Vec<u32>>,
     /// Set by [`SourceFile::keep_positions_only`]: the line and column of each offset kept,
     /// by offset, in place of the bytes.
     positions: Option<Box<[(usize, LineColumn)]>>,
@@ -164,7 +164,7 @@ impl SourceFile {
             properties,
             parse_error,
             yaml: None,
-            line_starts: Arc::default(),
+            line_starts: OnceLock::new(),
             positions: None,
         }
     }
@@ -177,7 +177,7 @@ impl SourceFile {
             properties: PropertiesFile::default(),
             parse_error: None,
             yaml: Some(Box::new(yaml)),
-            line_starts: Arc::default(),
+            line_starts: OnceLock::new(),
             positions: None,
         }
     }
@@ -273,7 +273,7 @@ impl SourceFile {
     pub fn keep_path_only(&mut self) {
         self.bytes = Arc::from(Vec::new());
         self.properties = PropertiesFile::default();
-        self.line_starts = Arc::default();
+        self.line_starts = OnceLock::new();
         if let Some(yaml) = &mut self.yaml {
             yaml.secrets = Vec::new();
             for part in &mut yaml.parts {

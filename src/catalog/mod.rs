@@ -105,7 +105,7 @@ fn key_index(key: &str) -> Option<u32> {
             const { [const { std::cell::Cell::new((0, 0)) }; RECENT_SLOTS] };
     }
     let address = key.as_ptr() as usize;
-    let slot = (address >> 3 ^ address >> 12) % RECENT_SLOTS;
+    let slot = ((address >> 3) ^ (address >> 12)) % RECENT_SLOTS;
     let cached = RECENT.with(|recent| recent[slot].get());
     if cached.0 == address && cached.1 != 0 && KEYS[cached.1 as usize - 1].name == key {
         return Some(cached.1 - 1);

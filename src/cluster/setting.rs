@@ -9,7 +9,7 @@ use crate::source::SourceFile;
 
 use super::{Line, Node};
 
-pub use crate::properties::{has_format_field, is_placeholder};
+pub use crate::properties::is_placeholder;
 
 /// Whether the node's file sets one of `keys` to a value something fills in before Kafka reads
 /// it ([`is_placeholder`], or a format field): what reads those keys is unknown, and only that.

@@ -112,22 +112,11 @@ struct Indexed {
 
 impl Indexed {
     fn new(text: Arc<str>) -> Indexed {
-        let bytes = text.as_bytes();
-        let mut line_starts = vec![0];
-        let mut at = 0;
-        while at < bytes.len() {
-            if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
-                at += 1;
-            }
-            if matches!(bytes[at], b'\r' | b'\n') {
-                line_starts.push(at + 1);
-            }
-            at += 1;
-        }
-        Indexed {
-            text,
-            line_starts: Arc::from(line_starts),
-        }
+        let line_starts = crate::source::line_starts(text.as_bytes())
+            .into_iter()
+            .map(|start| start as usize)
+            .collect();
+        Indexed { text, line_starts }
     }
 }
 

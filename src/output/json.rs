@@ -307,7 +307,7 @@ pub fn json(report: &Report) -> String {
                 .map(|placement| JsonPlacement {
                     file: report.files[placement.file].path.as_str(),
                     part: part_label(report, placement.file, placement.part),
-                    id: placement.id.as_deref().map(|id| printable(id, true)),
+                    id: placement.id.as_deref().map(|id| printable(id, false)),
                     runtime: placement.runtime,
                     network: placement.network,
                     disk: placement.disk,

@@ -92,7 +92,7 @@ impl Eq for KeyIndex {}
 /// the upper half of the key's hash and the entry's index + 1 (0: empty), so that a probe
 /// compares strings only when the hashes agree, and no key is copied. Rules look up a few
 /// hundred keys a node, most of them unset: a scan compared each with every entry.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 struct KeyTable {
     slots: Box<[(u32, u32)]>,
 }
