@@ -313,6 +313,68 @@ fn no_rule_reads_the_checked_files_or_their_entries_directly() {
 }
 
 #[test]
+fn no_rule_calls_kafkas_parsers_itself() {
+    const MODEL_SIDE: &[&str] = &["mod.rs", "rule.rs", "support.rs"];
+    let mut calls = Vec::new();
+    for name in names_in(&root().join("src/rules")) {
+        if MODEL_SIDE.contains(&name.as_str()) {
+            continue;
+        }
+        let source = std::fs::read_to_string(root().join("src/rules").join(&name)).unwrap();
+        calls.extend(
+            parser_calls(&source)
+                .into_iter()
+                .map(|line| format!("src/rules/{name}:{line}")),
+        );
+    }
+    assert!(
+        calls.is_empty(),
+        "read a node's ids, roles, listeners, quorum and log dirs from its facts (src/cluster/facts.rs), \
+         parsed once per node: {calls:?}"
+    );
+}
+
+#[test]
+fn the_parser_scan_finds_each_parser() {
+    let source = "let id = parse_java_integer(text, 0, 1);\nlet roles = process_roles(setting, v);\n\
+                  let l = NodeListeners::read(files, node, v, roles);\nmatch voters(setting, v) {}\n\
+                  let b = bootstrap_servers(setting, v);\nlet d = storage::log_dirs(a, b, v);\n\
+                  // parse_java_integer in a comment\nlet n = voters_without_node(context, nodes);\n\
+                  advertised_controllers(node_id, voters);\ncanonical_voters(value, v);\n";
+    assert_eq!(parser_calls(source), [1, 2, 3, 4, 5, 6]);
+}
+
+/// Kafka's parsers of what a node is: a rule reads their results from the node's facts, which
+/// call them once per node.
+fn parser_calls(source: &str) -> Vec<usize> {
+    const PARSERS: &[&str] = &[
+        "parse_java_integer",
+        "process_roles(",
+        "NodeListeners::read",
+        "voters(",
+        "bootstrap_servers(",
+        "storage::log_dirs",
+    ];
+    source
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim_start().starts_with("//"))
+        .filter(|(_, line)| PARSERS.iter().any(|parser| names(line, parser)))
+        .map(|(index, _)| index + 1)
+        .collect()
+}
+
+/// Whether `line` names `name` as a whole identifier (`voters(` but not `canonical_voters(`).
+fn names(line: &str, name: &str) -> bool {
+    line.match_indices(name).any(|(at, _)| {
+        !line[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|before| before.is_alphanumeric() || before == '_')
+    })
+}
+
+#[test]
 fn the_raw_read_scan_finds_file_reads_and_passes_over_comments() {
     let source = "let files = context.files;\n// files[0] in a comment\n\
                   let bytes = &files[node.file].bytes;\nfn f(files: &[SourceFile]) {}\n\

@@ -3,10 +3,79 @@
 
 use crate::source::SourceFile;
 
+use crate::catalog::KafkaVersion;
+use crate::catalog::value::parse_java_integer;
+
 use super::listeners::NodeListeners;
-use super::quorum::{ProcessRoles, process_roles};
+use super::quorum::{
+    BootstrapServer, ProcessRoles, QuorumProblem, Voter, bootstrap_servers, process_roles, voters,
+};
 use super::setting::{Lookup, Setting, lookup};
+use super::storage;
 use super::{Cluster, Member, Node};
+
+/// What Kafka reads of one key on a node, parsed.
+#[derive(Debug, Clone, Copy)]
+pub enum Read<T> {
+    /// Not set and without a default (null in Kafka), or a key this release does not know.
+    Null,
+    Set(T),
+    /// ConfigDef refuses the value (a placeholder included): Kafka stops before any
+    /// cross-field check, and nothing is known of it.
+    Refused,
+}
+
+impl<T> Read<T> {
+    /// The value, when Kafka reads one.
+    pub fn set(self) -> Option<T> {
+        match self {
+            Read::Set(value) => Some(value),
+            Read::Null | Read::Refused => None,
+        }
+    }
+}
+
+/// A node id as Kafka parses it (`node.id`, `broker.id`), and where it comes from.
+#[derive(Debug, Clone, Copy)]
+pub struct Id<'a> {
+    pub value: i32,
+    pub setting: Setting<'a>,
+}
+
+/// A KRaft quorum list (`controller.quorum.voters`, `controller.quorum.bootstrap.servers`) as its
+/// ConfigDef validator parses it, in every mode. Unset is an empty list.
+#[derive(Debug)]
+pub struct QuorumList<'a, T> {
+    pub setting: Setting<'a>,
+    /// Every entry, or every entry Kafka refuses (a placeholder does not parse either).
+    pub entries: Result<Vec<T>, Vec<QuorumProblem<'a>>>,
+}
+
+impl<'a, T> QuorumList<'a, T> {
+    fn read(
+        lookup: Lookup<'a>,
+        parse: fn(Setting<'a>, KafkaVersion) -> Result<Vec<T>, Vec<QuorumProblem<'a>>>,
+        version: KafkaVersion,
+    ) -> Option<Self> {
+        let setting = match lookup {
+            Lookup::Set(setting) => setting,
+            Lookup::Null => Setting {
+                text: "",
+                line: None,
+            },
+            Lookup::Refused => return None,
+        };
+        Some(QuorumList {
+            setting,
+            entries: parse(setting, version),
+        })
+    }
+
+    /// The entries, when every one parses.
+    pub fn parsed(&self) -> Option<&[T]> {
+        self.entries.as_deref().ok()
+    }
+}
 
 /// One node's facts.
 #[derive(Debug)]
@@ -18,6 +87,48 @@ pub struct NodeFacts<'a> {
     /// readable roles, a fragment or a ZooKeeper-mode broker, is read with none: roles only
     /// decide the controller mappings Kafka adds); `None` when ConfigDef refuses a listener key.
     pub listeners: Option<NodeListeners<'a>>,
+    /// `node.id` after `populateSynonyms` (a lone `broker.id` stands in for it).
+    pub node_id: Read<Id<'a>>,
+    /// `broker.id` after `populateSynonyms` (a lone `node.id` stands in for it).
+    pub broker_id: Read<Id<'a>>,
+    /// `controller.quorum.voters`; `None` when ConfigDef refuses the value as a whole.
+    pub voters: Option<QuorumList<'a, Voter<'a>>>,
+    /// `controller.quorum.bootstrap.servers`; `None` as for `voters`.
+    pub bootstrap_servers: Option<QuorumList<'a, BootstrapServer<'a>>>,
+    /// The log directories Kafka uses (`log.dirs`, else `log.dir`, split as the release splits
+    /// them); `None` when ConfigDef refuses either key.
+    pub log_dirs: Option<Vec<String>>,
+}
+
+/// An id key as `KafkaConfig` parses it.
+fn id<'a>(files: &'a [SourceFile], node: &Node, key: &str, version: KafkaVersion) -> Read<Id<'a>> {
+    match lookup(files, node, key, version) {
+        Lookup::Set(setting) => {
+            match parse_java_integer(setting.trimmed(), i32::MIN.into(), i32::MAX.into())
+                .and_then(|value| i32::try_from(value).ok())
+            {
+                Some(value) => Read::Set(Id { value, setting }),
+                // ConfigDef checked it is an int: this does not happen.
+                None => Read::Refused,
+            }
+        }
+        Lookup::Null => Read::Null,
+        Lookup::Refused => Read::Refused,
+    }
+}
+
+/// The log directories of `node` (see [`NodeFacts::log_dirs`]).
+fn log_dirs(files: &[SourceFile], node: &Node, version: KafkaVersion) -> Option<Vec<String>> {
+    // `log.dirs` wins whenever it is set, even to an empty value; it has no default.
+    let log_dirs = match lookup(files, node, "log.dirs", version) {
+        Lookup::Set(setting) => Some(setting.text),
+        Lookup::Null => None,
+        Lookup::Refused => return None,
+    };
+    let Lookup::Set(log_dir) = lookup(files, node, "log.dir", version) else {
+        return None;
+    };
+    Some(storage::log_dirs(log_dirs, log_dir.text, version))
 }
 
 /// The facts of every node and overlay of one cluster.
@@ -50,7 +161,23 @@ impl<'a> Facts<'a> {
                 None => NodeListeners::read(files, node, version, &no_roles()),
             };
             facts.index.push((node.member(), facts.nodes.len()));
-            facts.nodes.push(NodeFacts { roles, listeners });
+            facts.nodes.push(NodeFacts {
+                roles,
+                listeners,
+                node_id: id(files, node, "node.id", version),
+                broker_id: id(files, node, "broker.id", version),
+                voters: QuorumList::read(
+                    lookup(files, node, "controller.quorum.voters", version),
+                    voters,
+                    version,
+                ),
+                bootstrap_servers: QuorumList::read(
+                    lookup(files, node, "controller.quorum.bootstrap.servers", version),
+                    bootstrap_servers,
+                    version,
+                ),
+                log_dirs: log_dirs(files, node, version),
+            });
         }
         facts.index.sort_unstable();
         facts

@@ -5,15 +5,14 @@
 use std::collections::BTreeMap;
 
 use crate::catalog::KafkaVersion;
-use crate::catalog::value::{java_trim, parse_java_integer};
+use crate::catalog::value::java_trim;
 use crate::source::SourceFile;
 
 use super::address::{is_ip_literal, is_ipv4};
+use super::facts::Facts;
 use super::listeners::{NodeListeners, normalised};
-use super::quorum::{
-    NON_ROUTABLE_HOST, ProcessRoles, Voter, bootstrap_servers, process_roles, voters,
-};
-use super::setting::{Item, Lookup, Setting, lookup};
+use super::quorum::{NON_ROUTABLE_HOST, ProcessRoles, Voter, bootstrap_servers, voters};
+use super::setting::{Item, Setting};
 use super::{Cluster, Mode, Node};
 
 pub const VOTERS: &str = "controller.quorum.voters";
@@ -26,10 +25,10 @@ pub struct QuorumNode<'a, 'c> {
     /// placeholder).
     pub id: Option<i32>,
     /// `process.roles` as the release reads it; `None` when refused or unknown to the release.
-    pub roles: Option<ProcessRoles<'a>>,
+    pub roles: Option<&'c ProcessRoles<'a>>,
     /// `controller.quorum.voters` and its entries (empty when unset); `None` when it is a
     /// placeholder or Kafka refuses it (kraft-controller-config says why).
-    pub voters: Option<(Setting<'a>, Vec<Voter<'a>>)>,
+    pub voters: Option<(Setting<'a>, &'c [Voter<'a>])>,
 }
 
 impl QuorumNode<'_, '_> {
@@ -63,43 +62,21 @@ impl QuorumNode<'_, '_> {
 }
 
 /// Every node of the cluster with what the quorum checks read of it.
-pub fn quorum_nodes<'a, 'c>(
-    cluster: &'c Cluster,
-    files: &'a [SourceFile],
-) -> Vec<QuorumNode<'a, 'c>> {
-    let version = cluster.target.version;
+pub fn quorum_nodes<'a, 'c>(cluster: &'c Cluster, facts: &'c Facts<'a>) -> Vec<QuorumNode<'a, 'c>> {
     cluster
         .nodes
         .iter()
         .map(|node| {
-            let id = match lookup(files, node, "node.id", version) {
-                Lookup::Set(setting) => {
-                    parse_java_integer(setting.trimmed(), i32::MIN.into(), i32::MAX.into())
-                        .and_then(|id| i32::try_from(id).ok())
-                }
-                _ => None,
-            };
-            let roles = match lookup(files, node, "process.roles", version) {
-                Lookup::Set(setting) => Some(process_roles(setting, version)),
-                _ => None,
-            };
-            // A placeholder (`${VOTERS}`, `1@%HOST%:9093`) does not parse either.
-            let voters = match lookup(files, node, VOTERS, version) {
-                Lookup::Set(setting) => voters(setting, version).ok().map(|list| (setting, list)),
-                Lookup::Null => Some((
-                    Setting {
-                        text: "",
-                        line: None,
-                    },
-                    Vec::new(),
-                )),
-                Lookup::Refused => None,
-            };
+            let facts = facts.node(node);
             QuorumNode {
                 node,
-                id,
-                roles,
-                voters,
+                id: facts
+                    .and_then(|facts| facts.node_id.set())
+                    .map(|id| id.value),
+                roles: facts.and_then(|facts| facts.roles.as_ref()),
+                voters: facts
+                    .and_then(|facts| facts.voters.as_ref())
+                    .and_then(|list| Some((list.setting, list.parsed()?))),
             }
         })
         .collect()

@@ -168,7 +168,7 @@ fn log_retention(scope: &Scope) -> Option<Diagnostic> {
 }
 
 fn log_dirs(scope: &Scope) -> Option<Diagnostic> {
-    // The raw text, once it is known to parse: the split is the release's own.
+    // The raw text, once it is known to parse.
     let raw = |key: &str| -> Option<&str> {
         scope
             .at
@@ -177,13 +177,13 @@ fn log_dirs(scope: &Scope) -> Option<Diagnostic> {
             .map(|(_, value)| value.value())
     };
     let dirs_set = scope.entry("log.dirs").is_some();
-    let log_dirs = if dirs_set {
-        Some(raw("log.dirs")?)
-    } else {
-        None
-    };
+    if dirs_set {
+        // A placeholder, or a value Kafka refuses: unknown.
+        raw("log.dirs")?;
+    }
     let log_dir = raw("log.dir")?;
-    if !storage::log_dirs(log_dirs, log_dir, scope.at.version).is_empty() {
+    let facts = scope.at.context.facts.node(scope.at.node)?;
+    if !facts.log_dirs.as_ref()?.is_empty() {
         return None;
     }
     if dirs_set {

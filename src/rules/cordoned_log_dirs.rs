@@ -5,8 +5,8 @@ use super::refusal::NodeCheck;
 use super::support::quoted;
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog;
+use crate::cluster::Cluster;
 use crate::cluster::setting::{Item, Lookup, config_list_split, split};
-use crate::cluster::{Cluster, storage};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
 pub const RULE: Rule = Rule {
@@ -52,15 +52,13 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             }
             continue;
         }
-        let log_dirs = match context.lookup(at.node, "log.dirs", version) {
-            Lookup::Set(setting) => Some(setting.text),
-            Lookup::Null => None,
-            Lookup::Refused => continue,
-        };
-        let Lookup::Set(log_dir) = context.lookup(at.node, "log.dir", version) else {
+        let Some(dirs) = context
+            .facts
+            .node(at.node)
+            .and_then(|facts| facts.log_dirs.as_ref())
+        else {
             continue;
         };
-        let dirs = storage::log_dirs(log_dirs, log_dir.text, version);
         let missing: Vec<Item> = items
             .iter()
             .copied()

@@ -420,12 +420,11 @@ impl<'a> Checker<'a, '_> {
                 );
             }
         }
-        if let Lookup::Set(codec) = self.at.context.lookup(
+        if let Some((4, codec)) = self.at.context.int_setting(
             self.at.node,
             "offsets.topic.compression.codec",
             self.at.version,
-        ) && crate::catalog::value::parse_java_integer(codec.trimmed(), 0, 4) == Some(4)
-            && ibp_records < RecordVersion::V2
+        ) && ibp_records < RecordVersion::V2
         {
             self.push(
                 "offsets.topic.compression.codec",

@@ -9,13 +9,11 @@ use super::refusal::{
 use super::support::quoted;
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
-use crate::catalog::value::parse_java_integer;
 use crate::cluster::Cluster;
+use crate::cluster::facts::{Id, QuorumList, Read};
 use crate::cluster::listeners::{ControllerProblem, NodeListeners, normalised};
 use crate::cluster::protocol_version::ProtocolVersions;
-use crate::cluster::quorum::{
-    AddressProblem, BootstrapServer, ProcessRoles, QuorumProblem, Voter, bootstrap_servers, voters,
-};
+use crate::cluster::quorum::{AddressProblem, BootstrapServer, ProcessRoles, QuorumProblem, Voter};
 use crate::cluster::setting::{Lookup, Setting, Split, split};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
@@ -90,9 +88,12 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         checker.repeated_roles();
         // Each list is checked unless it is itself a placeholder; the checks across keys need
         // both lists and the id.
-        let voters = (!unresolved(&[VOTERS])).then(|| checker.quorum_list(VOTERS, voters));
-        let bootstrap =
-            (!unresolved(&[BOOTSTRAP])).then(|| checker.quorum_list(BOOTSTRAP, bootstrap_servers));
+        let facts = context.facts.node(at.node);
+        let voters = (!unresolved(&[VOTERS]))
+            .then(|| checker.quorum_list(VOTERS, facts.and_then(|f| f.voters.as_ref())));
+        let bootstrap = (!unresolved(&[BOOTSTRAP])).then(|| {
+            checker.quorum_list(BOOTSTRAP, facts.and_then(|f| f.bootstrap_servers.as_ref()))
+        });
         let (Some(Some(voters)), Some(Some(bootstrap))) = (voters, bootstrap) else {
             continue;
         };
@@ -120,8 +121,8 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
 
 /// The parsed quorum keys of a node (both parse: ConfigDef refuses them otherwise).
 struct Quorum<'q, 'a> {
-    voters: &'q (Setting<'a>, Vec<Voter<'a>>),
-    bootstrap: &'q (Setting<'a>, Vec<BootstrapServer<'a>>),
+    voters: &'q (Setting<'a>, &'q [Voter<'a>]),
+    bootstrap: &'q (Setting<'a>, &'q [BootstrapServer<'a>]),
 }
 
 struct Checker<'a, 'r> {
@@ -152,31 +153,18 @@ impl<'a> Checker<'a, '_> {
     }
 
     /// `controller.quorum.voters` or `controller.quorum.bootstrap.servers` as its ConfigDef
-    /// validator parses it (in every mode): unset is an empty list, and each entry that does not
-    /// parse is reported.
-    fn quorum_list<T>(
+    /// validator parses it (in every mode): each entry that does not parse is reported.
+    fn quorum_list<'q, T>(
         &mut self,
         key: &str,
-        parse: fn(Setting<'a>, KafkaVersion) -> Result<Vec<T>, Vec<QuorumProblem<'a>>>,
-    ) -> Option<(Setting<'a>, Vec<T>)> {
-        let setting = match self.at.context.lookup(self.at.node, key, self.at.version) {
-            Lookup::Set(setting) => setting,
-            Lookup::Null => {
-                return Some((
-                    Setting {
-                        text: "",
-                        line: None,
-                    },
-                    Vec::new(),
-                ));
-            }
-            Lookup::Refused => return None,
-        };
-        match parse(setting, self.at.version) {
-            Ok(entries) => Some((setting, entries)),
+        list: Option<&'q QuorumList<'a, T>>,
+    ) -> Option<(Setting<'a>, &'q [T])> {
+        let list = list?;
+        match &list.entries {
+            Ok(entries) => Some((list.setting, entries)),
             Err(problems) => {
                 for problem in problems {
-                    self.address_problem(key, &setting, problem);
+                    self.address_problem(key, &list.setting, *problem);
                 }
                 None
             }
@@ -242,18 +230,12 @@ impl<'a> Checker<'a, '_> {
     }
 
     fn node_id(&self) -> Option<(i32, Option<Setting<'a>>)> {
-        let id = |key: &str| match self.at.context.lookup(self.at.node, key, self.at.version) {
-            Lookup::Set(setting) => {
-                let id = parse_java_integer(setting.trimmed(), i32::MIN.into(), i32::MAX.into())?;
-                Some((i32::try_from(id).ok()?, Some(setting)))
-            }
-            Lookup::Null => None,
-            Lookup::Refused => None,
-        };
-        let node_id = id("node.id")?;
+        let facts = self.at.context.facts.node(self.at.node)?;
+        let id = |id: Read<Id<'a>>| id.set().map(|id| (id.value, Some(id.setting)));
+        let node_id = id(facts.node_id)?;
         // Before 3.1 a negative node.id gives way to broker.id (see KRAFT_CHECKS_FROM).
         if self.at.version < KRAFT_CHECKS_FROM && node_id.0 < 0 {
-            return id("broker.id");
+            return id(facts.broker_id);
         }
         Some(node_id)
     }
@@ -263,7 +245,7 @@ impl<'a> Checker<'a, '_> {
         let Some((node_id, id_setting)) = self.node_id() else {
             return;
         };
-        let voter_list = &quorum.voters.1[..];
+        let voter_list = quorum.voters.1;
         if let Some(listeners) = listeners {
             self.advertised_controllers(node_id, voter_list, listeners, quorum);
         }

@@ -7,10 +7,11 @@ use super::support::quoted;
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
 use crate::cluster::Cluster;
+use crate::cluster::facts::{QuorumList, Read};
 use crate::cluster::listeners::{
     EntryProblem, ListenerList, ListenerProblem, MapProblem, NodeListeners, PortClash, normalised,
 };
-use crate::cluster::quorum::{NON_ROUTABLE_HOST, ProcessRoles, voters};
+use crate::cluster::quorum::{NON_ROUTABLE_HOST, ProcessRoles};
 use crate::cluster::setting::{Item, Lookup, Setting, Split, config_list_split, split};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
@@ -520,34 +521,18 @@ impl<'a> Checker<'a, '_> {
         {
             return;
         }
-        let node_id = match self
-            .at
-            .context
-            .lookup(self.at.node, "node.id", self.at.version)
-        {
-            Lookup::Set(setting) => crate::catalog::value::parse_java_integer(
-                setting.trimmed(),
-                i32::MIN.into(),
-                i32::MAX.into(),
-            )
-            .and_then(|id| i32::try_from(id).ok()),
-            Lookup::Null => None,
-            Lookup::Refused => return,
+        let Some(facts) = self.at.context.facts.node(self.at.node) else {
+            return;
         };
-        let voters =
-            match self
-                .at
-                .context
-                .lookup(self.at.node, "controller.quorum.voters", self.at.version)
-            {
-                Lookup::Set(setting) => match voters(setting, self.at.version) {
-                    Ok(voters) => voters,
-                    Err(_) => return,
-                },
-                Lookup::Null => Vec::new(),
-                Lookup::Refused => return,
-            };
-        let Some(Ok(controllers)) = self.model.advertised_controllers(node_id, &voters) else {
+        let node_id = match facts.node_id {
+            Read::Set(id) => Some(id.value),
+            Read::Null => None,
+            Read::Refused => return,
+        };
+        let Some(voters) = facts.voters.as_ref().and_then(QuorumList::parsed) else {
+            return;
+        };
+        let Some(Ok(controllers)) = self.model.advertised_controllers(node_id, voters) else {
             return;
         };
         let setting = advertised.setting;

@@ -7,7 +7,8 @@ use super::support::quoted;
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::{self, KafkaVersion, value};
 use crate::cluster::Cluster;
-use crate::cluster::setting::{Lookup, Setting};
+use crate::cluster::facts::Id;
+use crate::cluster::setting::Lookup;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
 pub const RULE: Rule = Rule {
@@ -63,12 +64,6 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     diagnostics
 }
 
-/// An id as Kafka reads it, and where it comes from.
-struct Id<'a> {
-    value: i64,
-    setting: Setting<'a>,
-}
-
 struct Checker<'a, 'r> {
     at: NodeCheck<'a, 'r>,
     diagnostics: &'r mut Vec<Diagnostic>,
@@ -81,12 +76,12 @@ impl<'a> Checker<'a, '_> {
     }
 
     fn id(&self, key: &str) -> Option<Id<'a>> {
-        let Lookup::Set(setting) = self.at.context.lookup(self.at.node, key, self.at.version)
-        else {
-            return None;
+        let facts = self.at.context.facts.node(self.at.node)?;
+        let id = match key {
+            "node.id" => facts.node_id,
+            _ => facts.broker_id,
         };
-        let value = value::parse_java_integer(setting.trimmed(), i32::MIN.into(), i32::MAX.into())?;
-        Some(Id { value, setting })
+        id.set()
     }
 
     fn in_file(&self, key: &str) -> bool {
@@ -252,15 +247,10 @@ impl<'a> Checker<'a, '_> {
         if !generation {
             return;
         }
-        let Lookup::Set(reserved) =
+        let Some((reserved_max, reserved)) =
             self.at
                 .context
-                .lookup(self.at.node, "reserved.broker.max.id", self.at.version)
-        else {
-            return;
-        };
-        let Some(reserved_max) =
-            value::parse_java_integer(reserved.trimmed(), i32::MIN.into(), i32::MAX.into())
+                .int_setting(self.at.node, "reserved.broker.max.id", self.at.version)
         else {
             return;
         };

@@ -134,6 +134,24 @@ impl<'a> Context<'a> {
         crate::cluster::setting::lookup(self.files, node, key, version)
     }
 
+    /// The value of an INT `key` on `node` as `lookup` finds it, parsed as Kafka parses it.
+    pub fn int_setting(
+        &self,
+        node: &Node,
+        key: &str,
+        version: KafkaVersion,
+    ) -> Option<(i32, Setting<'a>)> {
+        let Lookup::Set(setting) = self.lookup(node, key, version) else {
+            return None;
+        };
+        let value = crate::catalog::value::parse_java_integer(
+            setting.trimmed(),
+            i32::MIN.into(),
+            i32::MAX.into(),
+        )?;
+        Some((i32::try_from(value).ok()?, setting))
+    }
+
     /// Whether the node's own lines set `key` (Kafka's `originals().containsKey`).
     pub fn in_file(&self, node: &Node, key: &str) -> bool {
         crate::cluster::setting::in_file(self.files, node, key)
@@ -351,7 +369,7 @@ impl<'a> Context<'a> {
 
     /// The cluster's nodes as members of a KRaft quorum.
     pub fn quorum_nodes<'c>(&self, cluster: &'c Cluster) -> Vec<QuorumNode<'a, 'c>> {
-        crate::cluster::topology::quorum_nodes(cluster, self.files)
+        crate::cluster::topology::quorum_nodes(cluster, self.facts)
     }
 
     /// The topics a component creates, with the factor each asks for.
