@@ -215,14 +215,25 @@ pub(crate) fn run(
 /// Drops repeats of one finding on one place: nodes that share settings (the replicas of a
 /// compose service, a Strimzi pool's brokers, services merging one YAML anchor) each report
 /// it, with the same message (about another node, the subject, which the message does not
-/// name). `diagnostics` are sorted, so repeats are neighbours.
+/// name). The first of each is kept: `diagnostics` are sorted, so it is the one whose subject
+/// sorts first, wherever the others sort.
 fn drop_repeats(diagnostics: &mut Vec<Diagnostic>) {
-    diagnostics.dedup_by(|later, earlier| {
-        let (a, b) = (later.primary(), earlier.primary());
-        (a.file, &a.span) == (b.file, &b.span)
-            && later.rule == earlier.rule
-            && later.message == earlier.message
-    });
+    let mut seen = std::collections::HashSet::new();
+    let first: Vec<bool> = diagnostics
+        .iter()
+        .map(|diagnostic| {
+            let primary = diagnostic.primary();
+            seen.insert((
+                primary.file,
+                primary.span.start,
+                primary.span.end,
+                diagnostic.rule,
+                diagnostic.message.as_str(),
+            ))
+        })
+        .collect();
+    let mut first = first.into_iter();
+    diagnostics.retain(|_| first.next().unwrap_or(true));
 }
 
 /// By file, position, rule and message: the same input always gives the same order.
@@ -346,5 +357,30 @@ mod tests {
         ];
         drop_repeats(&mut different);
         assert_eq!(different.len(), 2);
+    }
+
+    #[test]
+    fn repeats_are_dropped_wherever_their_subjects_sort() {
+        // Sorted by headline, another finding of the rule at the place sits between the two
+        // repeats (subjects 1 and 3): the second is dropped all the same.
+        let mut sorted = vec![
+            finding("x is short", "1"),
+            finding("x is too long", "2"),
+            finding("x is short", "3"),
+        ];
+        drop_repeats(&mut sorted);
+        let kept: Vec<(&str, Option<&str>)> = sorted
+            .iter()
+            .map(|d| {
+                (
+                    d.message.as_str(),
+                    d.subject.node.as_ref().and_then(|n| n.id.as_deref()),
+                )
+            })
+            .collect();
+        assert_eq!(
+            kept,
+            [("x is short", Some("1")), ("x is too long", Some("2"))]
+        );
     }
 }

@@ -382,3 +382,26 @@ fn the_raw_read_scan_finds_file_reads_and_passes_over_comments() {
                   use crate::properties::Span;\nfn g(entry: &crate::properties::Entry) {}\n";
     assert_eq!(raw_file_reads(source), [1, 3, 4, 6, 8]);
 }
+
+#[test]
+fn the_fuzz_lock_file_lists_every_dependency_of_the_crate() {
+    // CI fetches the fuzz targets' dependencies with --locked: a dependency added to the crate
+    // and not to fuzz/Cargo.lock fails there. `cargo metadata --locked` fails the same way.
+    let output = std::process::Command::new(env!("CARGO"))
+        .args([
+            "metadata",
+            "--locked",
+            "--format-version",
+            "1",
+            "--manifest-path",
+        ])
+        .arg(root().join("fuzz/Cargo.toml"))
+        .stdout(std::process::Stdio::null())
+        .output()
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "fuzz/Cargo.lock is out of date (run `cargo update --workspace --manifest-path fuzz/Cargo.toml`): {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
