@@ -5,7 +5,7 @@
 use super::support::{brokers, line_label, value_label};
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::component_topics::WhenTooFew;
-use crate::cluster::{Cluster, Effective, Mode};
+use crate::cluster::{Cluster, Effective, Mode, Provenance};
 use crate::diagnostic::{ComponentRef, Diagnostic, Label, Severity};
 
 pub const RULE: Rule = Rule {
@@ -116,17 +116,13 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             };
             let mut labels = vec![match topic.factor {
                 // What an image writes by itself is shown at its `image:` line.
-                Effective::Set(entry)
-                    if service.is_some_and(|service| service.image_span == entry.value_span()) =>
-                {
-                    line_label(
-                        entry,
-                        format!(
-                            "{label}; the image writes {key}={} itself: no variable sets it",
-                            entry.value().trim()
-                        ),
-                    )
-                }
+                Effective::Set(entry) if entry.provenance() == Provenance::Image => line_label(
+                    entry,
+                    format!(
+                        "{label}; the image writes {key}={} itself: no variable sets it",
+                        entry.value().trim()
+                    ),
+                ),
                 Effective::Set(entry) => line_label(entry, label),
                 // At the top of a file; at the `image:` line of a compose service.
                 Effective::Default(value) => Label {

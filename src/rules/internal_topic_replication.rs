@@ -2,7 +2,7 @@
 //! `__transaction_state` and `__share_group_state` against the broker count.
 
 use super::support::{
-    EXISTING_TOPIC_HELP, INTERNAL_TOPICS, brokers, value_label, wanted_replication,
+    EXISTING_TOPIC_HELP, INTERNAL_TOPICS, brokers, origin_note, value_label, wanted_replication,
 };
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
@@ -41,6 +41,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 continue; // Kafka refuses to start; reported as an invalid value.
             }
             let name = context.node_ref(node);
+            let origin = origin_note(&effective);
             let (severity, message, label, help) = if factor > broker_count as i64 {
                 if !context.broker_count_is_known(cluster) {
                     continue;
@@ -48,7 +49,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 (
                     Severity::Error,
                     format!(
-                        "{key} is {factor} but the cluster has {}: Kafka cannot create {} until {factor} brokers are up, \
+                        "{key} is {factor}{origin} but the cluster has {}: Kafka cannot create {} until {factor} brokers are up, \
                          so {} never work (requests fail with COORDINATOR_NOT_AVAILABLE)",
                         brokers(broker_count),
                         topic.topic,
@@ -73,7 +74,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 (
                     Severity::Error,
                     format!(
-                        "{key}=1 on a cluster of {}: each partition of {} lives on one broker; when that broker \
+                        "{key}=1{origin} on a cluster of {}: each partition of {} lives on one broker; when that broker \
                          stops, {}, while other clients keep working",
                         brokers(broker_count),
                         topic.topic,
@@ -87,7 +88,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 (
                     Severity::Warning,
                     format!(
-                        "{key}={factor} on a cluster of {}: {} survives only {} broker failure{}; Kafka's default and \
+                        "{key}={factor}{origin} on a cluster of {}: {} survives only {} broker failure{}; Kafka's default and \
                          the production norm is 3",
                         brokers(broker_count),
                         topic.topic,

@@ -5,6 +5,7 @@
 use super::Context;
 use crate::catalog::KafkaVersion;
 use crate::cluster::Line;
+use crate::cluster::Provenance;
 use crate::cluster::component_topics::TopicFactor;
 use crate::cluster::endpoints::NodeEndpoints;
 use crate::cluster::exposure::LockedDir;
@@ -532,9 +533,21 @@ pub use crate::cluster::setting::is_placeholder;
 /// How a message quotes a number it compares: `key 3000`, or `key 45000 (Kafka's default)` when
 /// the file leaves the key unset, so that a reader knows which line to look for.
 pub fn numbered(key: &str, value: impl std::fmt::Display, effective: &Effective) -> String {
-    match effective.line() {
-        Some(_) => format!("{key} {value}"),
-        None => format!("{key} {value} (Kafka's default)"),
+    format!("{key} {value}{}", origin_note(effective))
+}
+
+/// What a message adds after a value it quotes when the value is not one its author wrote:
+/// ` (Kafka's default)`, ` (the image's default)` (an image's scripts write it, no variable
+/// does), ` (Strimzi sets it)`; nothing for a value written in the file or worked out by an
+/// image from a variable written there.
+pub fn origin_note(effective: &Effective) -> &'static str {
+    match effective {
+        Effective::Default(_) => " (Kafka's default)",
+        Effective::Set(line) => match line.provenance() {
+            Provenance::Written | Provenance::Derived => "",
+            Provenance::Image => " (the image's default)",
+            Provenance::Operator => " (Strimzi sets it)",
+        },
     }
 }
 
