@@ -2,11 +2,14 @@
 # Asks one Kafka release whether it would refuse each broker config file of a list at start-up.
 #
 #   run.sh VERSION LISTFILE
+#   run.sh --docker-wrapper VERSION ENVFILE
 #
 # VERSION is a Kafka release (3.9.2, 4.4.0). LISTFILE holds one path a line. Standard output gets
 # one JSON line per file, in list order: {"file":...,"accepted":true} or
 # {"file":...,"accepted":false,"exception":"<class>","message":"<message>"}. Nothing else is
 # written to standard output; Maven's and the JVM's chatter go to standard error.
+# With --docker-wrapper, the release's KafkaDockerWrapper (the apache/kafka image's setup) writes
+# the server.properties of each environment of ENVFILE instead (format: DockerWrapperOracle.java).
 #
 # The Java code is compiled once, against the JDK alone; the release's runtime classpath is
 # resolved by Maven from the local repository (offline) and fetched from Maven Central only when
@@ -16,8 +19,13 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 java_bin="${JAVA:-java}"
 
+main=KafkaConfigOracle
+if [ "${1-}" = "--docker-wrapper" ]; then
+    main=DockerWrapperOracle
+    shift
+fi
 if [ "$#" -ne 2 ]; then
-    sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 version="$1"
@@ -82,10 +90,10 @@ flock -u 9 2>/dev/null || true
 # the cores to the work.
 if ! "$java_bin" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto \
         -cp "$work/classes:$(cat "$work/classpath.txt")" \
-        dev.kafkalint.oracle.KafkaConfigOracle --expect-version "$version" "$list" \
+        "dev.kafkalint.oracle.$main" $([ "$main" = KafkaConfigOracle ] && echo --expect-version "$version") "$list" \
         2>"$work/java.log"; then
     cat "$work/java.log" >&2
-    echo "run.sh: judging the files with Kafka $version failed" >&2
+    echo "run.sh: running $main with Kafka $version failed" >&2
     exit 1
 fi
 # slf4j says once that it has no binding (so Kafka logs nothing); that line is no news.

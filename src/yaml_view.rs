@@ -65,7 +65,12 @@ pub struct Forbidden {
 pub enum Runtime {
     /// A container of a compose service (one per replica), with a network and files of its own
     /// unless `network_mode: host` puts it on the network of the machine it runs on.
-    Container { image: String, host_network: bool },
+    Container {
+        image: String,
+        host_network: bool,
+        /// Where its `volumes` are mounted, without a trailing `/`: what survives the container.
+        volumes: Vec<String>,
+    },
     /// A pod Strimzi runs for one node of a node pool (`None`: of the `Kafka` resource's own
     /// replicas).
     Pod { pool: Option<String> },

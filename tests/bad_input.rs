@@ -815,7 +815,7 @@ fn kafkalint_guarded(args: &[&str], dir: &Path) -> Output {
     waiting.join().expect("joins")
 }
 
-const KAFKA_SERVICE: &str = "services:\n  kafka:\n    image: apache/kafka:3.9.0\n";
+const KAFKA_SERVICE: &str = "services:\n  kafka:\n    image: apache/kafka:3.9.0\n    environment:\n      KAFKA_NODE_ID: 1\n";
 
 /// Nine anchors, each a list of ten aliases of the one before: 10^9 scalars once expanded.
 fn alias_bomb() -> String {

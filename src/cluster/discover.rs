@@ -602,7 +602,13 @@ fn add_yaml(
             return Err(DiscoveryError::NotAConfig { path, reason });
         }
         if read.clusters.is_empty() {
-            let mut reason = "no service with a Kafka image kafkalint knows (apache/kafka, confluentinc/cp-kafka, bitnami/kafka, wurstmeister/kafka) and no Strimzi Kafka resource".to_string();
+            // A note says why a Kafka service it found is not checked.
+            let mut reason = if read.notes.is_empty() {
+                "no service with a Kafka image kafkalint knows (apache/kafka, confluentinc/cp-kafka, bitnami/kafka, wurstmeister/kafka) and no Strimzi Kafka resource"
+            } else {
+                "no Kafka node kafkalint can check"
+            }
+            .to_string();
             for note in &read.notes {
                 reason.push_str(&format!("\n  {note}"));
             }

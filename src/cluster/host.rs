@@ -25,8 +25,12 @@ pub enum Runtime {
     /// A process in a container whose runtime maps its ports: it binds a port another node of
     /// the cluster binds too, and advertises another port for it (`-p 19092:9092`).
     MappedContainer,
-    /// A container of a compose service.
-    Container { image: String, host_network: bool },
+    /// A container of a compose service, with where its volumes are mounted.
+    Container {
+        image: String,
+        host_network: bool,
+        volumes: Vec<String>,
+    },
     /// A pod Strimzi runs for a node of a node pool (`None`: of the `Kafka` resource's own
     /// replicas).
     Pod { pool: Option<String> },
@@ -171,10 +175,12 @@ fn declared(runtime: &sources::Runtime) -> NodeHost {
         sources::Runtime::Container {
             image,
             host_network,
+            volumes,
         } => NodeHost {
             runtime: Runtime::Container {
                 image: image.clone(),
                 host_network: *host_network,
+                volumes: volumes.clone(),
             },
             // Containers of one compose file with the host's network share the host's ports;
             // their files stay their own.

@@ -4,6 +4,7 @@ use super::support::value_label;
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::exposure::is_under_tmp;
+use crate::cluster::host::Runtime;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
 pub const RULE: Rule = Rule {
@@ -12,7 +13,7 @@ pub const RULE: Rule = Rule {
     group: Group::Availability,
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
-    summary: "log or metadata directories under /tmp (emptied on reboot): warning on a multi-node cluster, note on a lone node or a cluster on loopback only",
+    summary: "log or metadata directories under /tmp (emptied on reboot; in a container, gone with it unless a volume holds them): warning on a multi-node cluster, note on a lone node or a cluster on loopback only",
     check,
 };
 
@@ -30,7 +31,16 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let production = multi_node && !loopback_only;
     let mut diagnostics = Vec::new();
     for node in &cluster.nodes {
+        // A compose container's /tmp is its own writable layer, not the machine's: no reboot
+        // sweeps it, but a re-created container starts without it, unless a volume holds it.
+        let volumes = match &context.hosts.node(node).runtime {
+            Runtime::Container { volumes, .. } => Some(volumes),
+            _ => None,
+        };
         let mut dirs = context.locked_dirs(node, version);
+        if let Some(volumes) = volumes {
+            dirs.retain(|dir| !on_a_volume(&dir.path, volumes));
+        }
         // Kafka's default `log.dir` counts for a whole node file, not for a fragment merged
         // into one elsewhere.
         if context.is_fragment(node) {
@@ -49,7 +59,11 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             let effective = first.effective;
             let paths: Vec<String> = tmp.iter().map(|dir| format!("`{}`", dir.path)).collect();
             let paths = paths.join(", ");
-            let label_text = "under /tmp: emptied on reboot".to_string();
+            let label_text = if volumes.is_some() {
+                "under /tmp, on no volume: gone with the container".to_string()
+            } else {
+                "under /tmp: emptied on reboot".to_string()
+            };
             let labels: Vec<Label> = match effective.line() {
                 Some(entry) => {
                     let mut labels = Vec::new();
@@ -83,10 +97,17 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             } else {
                 ""
             };
-            let loss = "systemd-tmpfiles, tmpreaper or a tmpfs /tmp empty it on reboot (or after days without access), \
-                        and the node comes back with none of its data: a KRaft node refuses to start until its \
-                        directories are formatted again, a ZooKeeper-mode broker re-creates them empty, and partitions \
-                        it alone held lose their records";
+            let loss = if volumes.is_some() {
+                "no volume holds it, so it lives in the container's writable layer: it survives a restart, \
+                 but a re-created container (`docker compose up` after a change to the service or its image, \
+                 `docker compose down`) starts with empty directories, and partitions the node alone held lose \
+                 their records"
+            } else {
+                "systemd-tmpfiles, tmpreaper or a tmpfs /tmp empty it on reboot (or after days without access), \
+                 and the node comes back with none of its data: a KRaft node refuses to start until its \
+                 directories are formatted again, a ZooKeeper-mode broker re-creates them empty, and partitions \
+                 it alone held lose their records"
+            };
             let (severity, message) = if production {
                 (
                     Severity::Warning,
@@ -101,11 +122,39 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     ),
                 )
             };
-            diagnostics.push(RULE.finding(message).about(context.node_ref(node)).with_severity(severity).with_key(key).with_labels(labels).with_help(format!(
+            let help = if volumes.is_some() {
+                format!(
+                    "mount a volume at the directory (e.g. `volumes: [\"kafka-data:{}\"]`), or set {key} to a directory \
+                     a volume holds",
+                    tmp[0].path
+                )
+            } else {
+                format!(
                     "set {key} to a directory on a persistent disk that only Kafka uses, e.g. {key}=/var/lib/kafka/data \
                      (moving a live node: stop it, copy the directory, then restart it with the new path)"
-                )));
+                )
+            };
+            diagnostics.push(
+                RULE.finding(message)
+                    .about(context.node_ref(node))
+                    .with_severity(severity)
+                    .with_key(key)
+                    .with_labels(labels)
+                    .with_help(help),
+            );
         }
     }
     diagnostics
+}
+
+/// Whether a volume mounted at one of `volumes` holds `path` (the volume's target is the path or
+/// a folder above it).
+fn on_a_volume(path: &str, volumes: &[String]) -> bool {
+    let path = path.trim_end_matches('/');
+    volumes.iter().any(|target| {
+        path == target
+            || path
+                .strip_prefix(target.as_str())
+                .is_some_and(|rest| rest.starts_with('/'))
+    })
 }

@@ -73,6 +73,18 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
             ));
             continue;
         }
+        if settings.is_empty() && image == Image::Apache {
+            notes.push(if service.get("env_file").is_some() {
+                format!(
+                    "service `{name}`: its Kafka settings come from its env_file, which kafkalint does not read; not checked"
+                )
+            } else {
+                format!(
+                    "service `{name}`: no KAFKA_ variable writes a setting, so the image runs its sample single-node configuration (KRaft, node id 1, one replica for internal topics); not checked"
+                )
+            });
+            continue;
+        }
         let entries = entries_of(settings, &env, image_node, service);
         let image_tag = tag
             .as_deref()
@@ -93,6 +105,7 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
         let runtime = Runtime::Container {
             image: image_text.clone(),
             host_network: host_network(service),
+            volumes: volume_targets(service),
         };
         let label = format!("service `{name}`");
         for replica in 0..count {
@@ -212,6 +225,7 @@ fn read_component(
         runtime: Runtime::Container {
             image: image_node.value.clone(),
             host_network: host_network(service),
+            volumes: volume_targets(service),
         },
     })
 }

@@ -205,7 +205,7 @@ pub struct Setting {
 /// of a key wins). `tag` is the image tag, which decides defaults that depend on the release.
 pub fn translate(image: Image, tag: Option<&str>, vars: &[Var]) -> Vec<Setting> {
     let mut settings = match image {
-        Image::Apache => apache(vars),
+        Image::Apache => apache(vars, tag),
         Image::Confluent => confluent(vars),
         Image::Bitnami => bitnami(tag, vars),
         Image::Wurstmeister => wurstmeister(vars),
@@ -379,78 +379,101 @@ fn process_roles_is_controller(vars: &[Var]) -> bool {
         .is_some_and(|(_, var)| var.value.as_deref() == Some("controller"))
 }
 
-/// apache/kafka: `run` sources `configureDefaults` unless `KAFKA_ZOOKEEPER_CONNECT` is set (a
-/// single combined KRaft node: its `env_defaults` fill every unset or empty variable), then
-/// `configure` derives `listeners` and the TLS settings, and `utility render-properties`
-/// writes every `KAFKA_*` variable but the excluded ones. The utility reads the environment
-/// with `ListToMap`, which keeps only `NAME=value` entries that split at `=` into exactly two
-/// parts: a value holding `=` is dropped, as the image drops it.
-fn apache(vars: &[Var]) -> Vec<Setting> {
-    // apache/kafka docker/resources/common-scripts/configureDefaults `env_defaults`.
-    const DEFAULTS: &[(&str, &str)] = &[
-        ("KAFKA_NODE_ID", "1"),
-        (
-            "KAFKA_LISTENER_SECURITY_PROTOCOL_MAP",
-            "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,PLAINTEXT_HOST:PLAINTEXT",
-        ),
-        (
-            "KAFKA_LISTENERS",
-            "PLAINTEXT://localhost:29092,CONTROLLER://localhost:29093,PLAINTEXT_HOST://0.0.0.0:9092",
-        ),
-        (
-            "KAFKA_ADVERTISED_LISTENERS",
-            "PLAINTEXT://localhost:29092,PLAINTEXT_HOST://localhost:9092",
-        ),
-        ("KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR", "1"),
-        ("KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS", "0"),
-        ("KAFKA_TRANSACTION_STATE_LOG_MIN_ISR", "1"),
-        ("KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR", "1"),
-        ("KAFKA_PROCESS_ROLES", "broker,controller"),
-        ("KAFKA_CONTROLLER_QUORUM_VOTERS", "1@localhost:29093"),
-        ("KAFKA_INTER_BROKER_LISTENER_NAME", "PLAINTEXT"),
-        ("KAFKA_CONTROLLER_LISTENER_NAMES", "CONTROLLER"),
-        ("KAFKA_LOG_DIRS", "/tmp/kraft-combined-logs"),
-    ];
+/// apache/kafka and apache/kafka-native (3.7 and later), as the released image runs (apache/kafka
+/// at tags 3.7.0 to 3.9.0, docker/resources/common-scripts/`run`, `configureDefaults`,
+/// `configure`, docker/jvm/`launch`): `configureDefaults` sets only `CLUSTER_ID` (not a
+/// setting); `configure` derives `listeners` from the advertised listeners and the TLS
+/// settings; `launch` runs `KafkaDockerWrapper setup`, which writes every `KAFKA_*` variable
+/// ([`docker_wrapper`]). Every key no variable sets takes Kafka's own default. When nothing is
+/// written at all, the wrapper copies the release's sample single-node file instead:
+/// `translate` then returns nothing, and the caller says so.
+fn apache(vars: &[Var], tag: Option<&str>) -> Vec<Setting> {
+    let release = tag.and_then(|tag| tag_kafka_release(Image::Apache, tag));
     let mut vars = vars.to_vec();
-    let mut from_image = Vec::new();
-    if lookup(&vars, "KAFKA_ZOOKEEPER_CONNECT").is_none() {
-        for (name, value) in DEFAULTS {
-            if !is_set(&vars, name) {
-                from_image.push(vars.len());
-                vars.push(Var {
-                    name: (*name).into(),
-                    value: Some((*value).into()),
-                });
-            }
-        }
-    }
     let controller_only = process_roles_is_controller(&vars);
     if controller_only {
         // `configure` unsets it for a controller (and exits if it is set and not empty).
         vars.retain(|var| var.name != "KAFKA_ADVERTISED_LISTENERS");
     }
-    let mut settings = from_prefix(&vars, |name| {
-        (name.starts_with("KAFKA")
-            && name.len() > 5
-            && !JVM_VARS.contains(&name)
-            && !TLS_INPUTS.contains(&name))
-        .then(|| convert_key(&name[6..]))
-    });
+    let mut settings = docker_wrapper(&vars, release);
+    // The image's inputs that name a file or a password file, and the JVM's variables, are
+    // written too (as `ssl.keystore.filename`, and in 3.7 `heap.opts`): Kafka ignores them.
     settings.retain(|setting| match setting.origin {
-        Origin::Var(index) => vars[index]
-            .value
-            .as_deref()
-            .is_none_or(|value| value.split('=').count() == 1),
+        Origin::Var(index) => {
+            !JVM_VARS.contains(&vars[index].name.as_str())
+                && !TLS_INPUTS.contains(&vars[index].name.as_str())
+        }
         _ => true,
     });
     configure_steps(&vars, controller_only, &mut settings);
-    let given = vars.len() - from_image.len();
-    for setting in &mut settings {
-        if let Origin::Var(index) | Origin::DerivedFrom(index) = setting.origin
-            && index >= given
-        {
-            setting.origin = Origin::Image;
+    settings
+}
+
+/// The variables `KafkaDockerWrapper` leaves out of `server.properties` (its `Constants.
+/// ExcludeServerPropsEnv`, dumped from the kafka_2.13 jars of 3.7.2, 3.8.1, 3.9.2 and 4.0.0 to
+/// 4.4.0: the same list). 3.7.0 alone lists `KAFKA_HEAP_OPT`, a typo fixed in 3.7.1, and so
+/// writes `heap.opts`, which Kafka ignores.
+const DOCKER_WRAPPER_EXCLUDES: &[&str] = &[
+    "KAFKA_VERSION",
+    "KAFKA_HEAP_OPTS",
+    "KAFKA_LOG4J_OPTS",
+    "KAFKA_OPTS",
+    "KAFKA_JMX_OPTS",
+    "KAFKA_JVM_PERFORMANCE_OPTS",
+    "KAFKA_GC_LOG_OPTS",
+    "KAFKA_LOG4J_ROOT_LOGLEVEL",
+    "KAFKA_LOG4J_LOGGERS",
+    "KAFKA_TOOLS_LOG4J_LOGLEVEL",
+    "KAFKA_JMX_HOSTNAME",
+];
+
+/// The key `KafkaDockerWrapper.getServerConfigsFromEnv` writes for variable `name`: the
+/// `KAFKA_` prefix removed (3.7 to 3.9 remove every `KAFKA_` in the name, with `String.replace`;
+/// 4.0 and later the first, with `replaceFirst`: read from the jars' bytecode), lower case,
+/// `_` to `.`, then `...` to `-` and `..` to `_` (`KAFKA_LISTENER__NAME___X` is
+/// `listener_name-x`). `release` is the image's (`None`: the newest).
+pub fn docker_wrapper_key(name: &str, release: Option<KafkaVersion>) -> String {
+    let every = release.is_some_and(|release| release < KafkaVersion::new(4, 0));
+    let name = if every {
+        name.replace("KAFKA_", "")
+    } else {
+        name.replacen("KAFKA_", "", 1)
+    };
+    name.to_lowercase()
+        .replace('_', ".")
+        .replace("...", "-")
+        .replace("..", "_")
+}
+
+/// What `KafkaDockerWrapper setup` (in the Kafka jar since 3.7, the apache/kafka image's
+/// `launch`) writes to `server.properties` for an environment, with no file mounted: a line
+/// `key=value` for every variable whose name starts with `KAFKA_` and is not excluded, then
+/// read by Kafka with `Properties.load` (so a value's escapes and separators are read as a
+/// `.properties` line's). `release` is the image's (`None`: the newest). An empty result means
+/// the wrapper falls back to the release's sample file. `tests/docker_wrapper.rs` holds this
+/// against the wrapper of the real jars.
+pub fn docker_wrapper(vars: &[Var], release: Option<KafkaVersion>) -> Vec<Setting> {
+    let mut settings = Vec::new();
+    for (index, var) in vars.iter().enumerate() {
+        if !var.name.starts_with("KAFKA_") || DOCKER_WRAPPER_EXCLUDES.contains(&var.name.as_str()) {
+            continue;
         }
+        let key = docker_wrapper_key(&var.name, release);
+        let Some(value) = &var.value else {
+            settings.push(Setting {
+                key,
+                value: None,
+                origin: Origin::Var(index),
+            });
+            continue;
+        };
+        let line = format!("{key}={value}");
+        let (file, _) = crate::properties::parse_lenient(line.as_bytes());
+        settings.extend(file.entries.into_iter().map(|entry| Setting {
+            key: entry.key,
+            value: Some(entry.value),
+            origin: Origin::Var(index),
+        }));
     }
     settings
 }
@@ -835,7 +858,7 @@ pub(in crate::sources) mod tests {
     }
 
     #[test]
-    fn apache_defaults_fill_what_is_unset() {
+    fn apache_leaves_what_is_unset_to_kafka() {
         let settings = translate(
             Image::Apache,
             Some("3.8.0"),
@@ -846,19 +869,14 @@ pub(in crate::sources) mod tests {
             Some("2")
         );
         assert_eq!(get(&settings, "node.id").unwrap().origin, Origin::Var(0));
-        let rf = get(&settings, "offsets.topic.replication.factor").unwrap();
-        assert_eq!(
-            (rf.value.as_deref(), &rf.origin),
-            (Some("1"), &Origin::Image)
-        );
-        assert_eq!(
-            get(&settings, "process.roles").unwrap().value.as_deref(),
-            Some("broker,controller")
-        );
+        // The released image writes no default of its own (only CLUSTER_ID is defaulted).
+        assert_eq!(settings.len(), 1);
+        // Nothing written: the wrapper falls back to the sample file, which the caller reports.
+        assert!(translate(Image::Apache, Some("3.9.0"), &vars(&[("CLUSTER_ID", "x")])).is_empty());
     }
 
     #[test]
-    fn apache_without_defaults_in_zookeeper_mode_and_values_with_equals_dropped() {
+    fn apache_writes_values_as_properties_lines() {
         let settings = translate(
             Image::Apache,
             None,
@@ -866,14 +884,37 @@ pub(in crate::sources) mod tests {
                 ("KAFKA_ZOOKEEPER_CONNECT", "zk:2181"),
                 ("KAFKA_ADVERTISED_LISTENERS", "PLAINTEXT://kafka:9092"),
                 ("KAFKA_SASL_JAAS_CONFIG", "x required username=\"a\";"),
+                ("KAFKA_LOG_DIRS", "C:\\data"),
+                ("KAFKA_LISTENER__NAME___X", "1"),
             ]),
         );
         assert!(get(&settings, "offsets.topic.replication.factor").is_none());
-        assert!(get(&settings, "sasl.jaas.config").is_none());
+        // A value holding `=` is written whole; a backslash escapes as in any properties line.
+        assert_eq!(
+            get(&settings, "sasl.jaas.config").unwrap().value.as_deref(),
+            Some("x required username=\"a\";")
+        );
+        assert_eq!(
+            get(&settings, "log.dirs").unwrap().value.as_deref(),
+            Some("C:data")
+        );
+        assert!(get(&settings, "listener_name-x").is_some());
         assert_eq!(
             get(&settings, "listeners").unwrap().value.as_deref(),
             Some("PLAINTEXT://0.0.0.0:9092")
         );
+    }
+
+    #[test]
+    fn the_docker_wrapper_names_keys_as_kafka_does() {
+        let v39 = Some(KafkaVersion::new(3, 9));
+        assert_eq!(docker_wrapper_key("KAFKA_NODE_ID", v39), "node.id");
+        assert_eq!(docker_wrapper_key("KAFKA_A__B___C", None), "a_b-c");
+        // Before 4.0 every `KAFKA_` goes, not only the prefix.
+        assert_eq!(docker_wrapper_key("KAFKA_X_KAFKA_Y", v39), "x.y");
+        assert_eq!(docker_wrapper_key("KAFKA_X_KAFKA_Y", None), "x.kafka.y");
+        let heap = vars(&[("KAFKA_HEAP_OPTS", "-Xmx1G"), ("KAFKA_HEAP_OPT", "x")]);
+        assert_eq!(docker_wrapper(&heap, v39).len(), 1);
     }
 
     #[test]

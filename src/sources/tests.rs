@@ -220,16 +220,36 @@ fn a_kafka_image_running_its_own_command_is_a_broker_only_when_it_sets_a_broker_
         "{:?}",
         found.notes
     );
-    // No command of its own: the image starts a broker, with its defaults.
-    let plain = "services:\n  kafka:\n    image: apache/kafka:3.9.0\n";
+    // No command of its own and a setting: the image starts a broker.
+    let plain = "services:\n  kafka:\n    image: apache/kafka:3.9.0\n    environment:\n      KAFKA_NODE_ID: 1\n";
     assert_eq!(nodes(plain).len(), 1);
+    // No setting at all: the image runs its sample file, which kafkalint says and leaves.
+    let sample = "services:\n  kafka:\n    image: apache/kafka:3.9.0\n";
+    let found = read_files(
+        vec![("docker-compose.yml".into(), sample.as_bytes().to_vec())],
+        &[],
+    );
+    assert!(
+        found
+            .clusters
+            .iter()
+            .all(|cluster| cluster.parts.is_empty())
+    );
+    assert!(
+        found
+            .notes
+            .iter()
+            .any(|note| note.contains("sample single-node")),
+        "{:?}",
+        found.notes
+    );
 }
 
 #[test]
 fn each_setting_says_who_wrote_it() {
     use crate::properties::Provenance;
-    // apache/kafka fills what the environment leaves unset from its own defaults.
-    let text = "services:\n  kafka:\n    image: apache/kafka:3.9.0\n    environment:\n      KAFKA_NODE_ID: 2\n";
+    // Bitnami starts from Kafka's sample file, whose internal topics have one replica.
+    let text = "services:\n  kafka:\n    image: bitnami/kafka:3.4\n    environment:\n      KAFKA_CFG_NODE_ID: 2\n      KAFKA_CFG_PROCESS_ROLES: broker,controller\n";
     let files = nodes(text);
     let provenance = |key: &str| files[0].properties.get(key).unwrap().provenance;
     assert_eq!(provenance("node.id"), Provenance::Written);
@@ -237,6 +257,11 @@ fn each_setting_says_who_wrote_it() {
         provenance("offsets.topic.replication.factor"),
         Provenance::Image
     );
+    // apache/kafka derives listeners from the advertised ones.
+    let text = "services:\n  kafka:\n    image: apache/kafka:3.9.0\n    environment:\n      KAFKA_ADVERTISED_LISTENERS: PLAINTEXT://kafka:9092\n";
+    let files = nodes(text);
+    let provenance = |key: &str| files[0].properties.get(key).unwrap().provenance;
+    assert_eq!(provenance("listeners"), Provenance::Derived);
     // Strimzi writes the node ids and roles; spec.kafka.config is the author's.
     let text = "apiVersion: kafka.strimzi.io/v1beta2\nkind: Kafka\nmetadata:\n  name: my\nspec:\n  kafka:\n    replicas: 1\n    config:\n      num.partitions: 3\n";
     let found = read_files(vec![("kafka.yaml".into(), text.as_bytes().to_vec())], &[]);
