@@ -3,6 +3,7 @@
 
 use super::support::{INTERNAL_TOPICS, InternalTopic, brokers, value_label};
 use super::{Context, FixAvailability, Group, Rule, Verified};
+use crate::catalog::KafkaVersion;
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Fix, Label, Severity};
 
@@ -12,11 +13,17 @@ pub const RULE: Rule = Rule {
     group: Group::Availability,
     fix: FixAvailability::Unsafe,
     verified: Verified::CATALOGUE,
-    summary: "min ISR at or above the replication factor (no broker may fail) or above the broker count",
+    summary: "min ISR at or above the replication factor (no broker may fail; up to Kafka 3.6, above it is never met) or above the broker count (up to 3.6)",
     check,
 };
 
 /// A replication factor and the min ISR that applies to the topics it shapes.
+/// From 3.7 a partition's effective min ISR is `min(min.insync.replicas, replicas)`
+/// (`Partition.effectiveMinIsr`, KAFKA-15583; apache/kafka core/src/main/scala/kafka/cluster/
+/// Partition.scala at 3.7.0, and the 4.4.0 jar's bytecode): a min ISR above the factor no longer
+/// makes writes impossible.
+const EFFECTIVE_MIN_ISR_FROM: KafkaVersion = KafkaVersion::new(3, 7);
+
 struct Pair {
     replication_key: &'static str,
     min_isr_key: &'static str,
@@ -79,7 +86,32 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 continue;
             }
             let (rf_key, isr_key) = (pair.replication_key, pair.min_isr_key);
-            let (severity, message, help) = if min_isr > broker_count {
+            let version = cluster.target.version;
+            let (severity, message, help) = if version >= EFFECTIVE_MIN_ISR_FROM {
+                // A partition needs min(min ISR, its replicas) in sync: a min ISR at or above
+                // the factor asks for every replica, and is never out of reach.
+                if factor < 2 || min_isr < factor || factor > broker_count {
+                    continue;
+                }
+                let above = if min_isr > factor {
+                    format!(
+                        "{isr_key}={min_isr} is above {rf_key}={factor}, and Kafka {version} needs min({isr_key}, replicas) = {factor} in sync"
+                    )
+                } else {
+                    format!("{isr_key}={min_isr} equals {rf_key}={factor}")
+                };
+                (
+                    Severity::Warning,
+                    format!(
+                        "{above}: every replica must be in sync, so one broker down (a crash or a rolling restart) stops {}",
+                        pair.what
+                    ),
+                    format!(
+                        "set {isr_key}={} (one less than the replication factor) or raise {rf_key}",
+                        factor - 1
+                    ),
+                )
+            } else if min_isr > broker_count {
                 if !context.broker_count_is_known(cluster) {
                     continue;
                 }
