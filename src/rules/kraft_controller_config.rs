@@ -13,7 +13,9 @@ use crate::cluster::Cluster;
 use crate::cluster::facts::{Id, QuorumList, Read};
 use crate::cluster::listeners::{ControllerProblem, NodeListeners, normalised};
 use crate::cluster::protocol_version::ProtocolVersions;
-use crate::cluster::quorum::{AddressProblem, BootstrapServer, ProcessRoles, QuorumProblem, Voter};
+use crate::cluster::quorum::{
+    AddressProblem, BootstrapServer, NON_ROUTABLE_HOST, ProcessRoles, QuorumProblem, Voter,
+};
 use crate::cluster::setting::{Lookup, Setting, Split, split};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
@@ -28,6 +30,8 @@ pub const RULE: Rule = Rule {
 };
 
 const ROLES: &str = "process.roles";
+/// See [`Checker::routable_voters`].
+const ROUTABLE_VOTERS_FROM: KafkaVersion = KafkaVersion::new(3, 8);
 const VOTERS: &str = "controller.quorum.voters";
 const BOOTSTRAP: &str = "controller.quorum.bootstrap.servers";
 const NAMES: &str = "controller.listener.names";
@@ -265,6 +269,7 @@ impl<'a> Checker<'a, '_> {
             return;
         }
         self.quorum_named(quorum);
+        self.routable_voters(node_id, quorum, listeners);
         if self.roles.broker_only() {
             self.broker_only(node_id, id_setting, quorum, listeners);
         } else {
@@ -274,6 +279,54 @@ impl<'a> Checker<'a, '_> {
                 self.controller_only(listeners, node_id, voter_list);
             }
             self.controller(node_id, id_setting, quorum, listeners);
+        }
+    }
+
+    /// A KRaft server parses its voters again when it starts, with routable addresses only
+    /// (`QuorumConfig.parseVoterConnections(voters)`, from 3.8: apache/kafka raft/src/main/java/
+    /// org/apache/kafka/raft/QuorumConfig.java at 3.8.0 and in the 4.4.0 jar, called by
+    /// `KafkaRaftServer`'s constructor): a voter at 0.0.0.0 stops it, on every node, after
+    /// `KafkaConfig` accepted it. Up to 3.7 `RaftConfig` takes `0.0.0.0:0` as an unknown address
+    /// and any other port as an address.
+    fn routable_voters(
+        &mut self,
+        node_id: i32,
+        quorum: &Quorum<'_, 'a>,
+        listeners: Option<&NodeListeners<'a>>,
+    ) {
+        if self.at.version < ROUTABLE_VOTERS_FROM {
+            return;
+        }
+        // This node's own voter is reported by `advertised_controllers` when its controller
+        // listener has no host: `KafkaConfig` refuses it first, for that reason.
+        let reported = listeners
+            .filter(|_| self.at.version >= ADVERTISED_CONTROLLERS_FROM)
+            .and_then(|listeners| {
+                match listeners.advertised_controllers(Some(node_id), quorum.voters.1) {
+                    Some(Err(ControllerProblem::UnroutableVoter(item))) => Some(item.range()),
+                    _ => None,
+                }
+            });
+        for voter in quorum.voters.1 {
+            if voter.host != NON_ROUTABLE_HOST || reported == Some(voter.item.range()) {
+                continue;
+            }
+            let label = self.at.label(
+                VOTERS,
+                &quorum.voters.0,
+                Some(voter.item),
+                "0.0.0.0 is not an address to reach".into(),
+            );
+            self.push(
+                VOTERS,
+                format!(
+                    "{VOTERS} has voter {} at 0.0.0.0 ({}), which no node can connect to: the KRaft server parses the voters again as it starts, and refuses it (`Host string (0.0.0.0) is not routeable`)",
+                    voter.id,
+                    quoted(VOTERS, voter.item.text),
+                ),
+                vec![label],
+                "give every voter the host name or IP address the other nodes reach it on, the same on every node".to_owned(),
+            );
         }
     }
 

@@ -1158,6 +1158,8 @@ fn cross_field(rng: &mut Rng, mode: Mode, minor: &str, config: &mut Config) -> O
                 "1@:9093",
                 "1@controller-1:abc",
                 "1@0.0.0.0:9093",
+                "1@controller-1:9093,2@0.0.0.0:9093",
+                "1@0.0.0.0:0",
                 "1@controller-1:9093,1@controller-2:9093",
                 "1@controller-1:9093,,2@controller-2:9093",
                 "1 @controller-1:9093",

@@ -29,7 +29,10 @@ import java.util.Properties;
  * <p>What is run is what {@code kafka.Kafka.main} does before it touches storage or the network, in
  * 3.x and 4.x alike: {@code Utils.loadProps(path)} ({@code Properties.load} on the file's bytes),
  * then {@code KafkaConfig.fromProps(props, false)}, whose constructor parses every key of the
- * ConfigDef and runs {@code validateValues()}. Anything thrown there, for one file, is that file's
+ * ConfigDef and runs {@code validateValues()}; for a KRaft node of 3.8 and later, the voters as
+ * {@code KafkaRaftServer}'s constructor parses them again, routable addresses only ({@code
+ * QuorumConfig.parseVoterConnections}; the constructor reads the storage first, which is not
+ * run). Anything thrown there, for one file, is that file's
  * refusal; the next file still runs. Only {@link VirtualMachineError}s stop the run, since an out
  * of memory error says nothing about the file.
  *
@@ -77,6 +80,7 @@ public final class KafkaConfigOracle {
                 .getMethod("loadProps", String.class);
         Method fromProps = Class.forName("kafka.server.KafkaConfig")
                 .getMethod("fromProps", Properties.class, boolean.class);
+        Method parseVoters = routableVoterParser();
 
         List<String> files = Files.readAllLines(Path.of(listFile), StandardCharsets.UTF_8);
         StringBuilder line = new StringBuilder();
@@ -85,7 +89,7 @@ public final class KafkaConfigOracle {
             line.setLength(0);
             line.append("{\"file\":");
             Json.string(line, file);
-            Throwable refused = judge(loadProps, fromProps, file);
+            Throwable refused = judge(loadProps, fromProps, parseVoters, file);
             if (refused == null) {
                 line.append(",\"accepted\":true}");
             } else {
@@ -104,12 +108,23 @@ public final class KafkaConfigOracle {
         }
     }
 
-    /** What Kafka threw for this file, or null when its KafkaConfig was built. */
-    static Throwable judge(Method loadProps, Method fromProps, String file) {
+    /**
+     * What Kafka threw for this file, or null when its KafkaConfig was built and, for a KRaft
+     * node, the server's own parse of the voters passed.
+     */
+    static Throwable judge(Method loadProps, Method fromProps, Method parseVoters, String file) {
         try {
             // false, as in kafka.Kafka: it only turns off the INFO dump of every value.
             Properties props = (Properties) loadProps.invoke(null, file);
-            fromProps.invoke(null, props, false);
+            Object config = fromProps.invoke(null, props, false);
+            // KafkaRaftServer's constructor (kafka.Kafka builds one for a node with roles)
+            // parses the voters again, with routable addresses only, before it starts anything
+            // but its storage: QuorumConfig.parseVoterConnections, from 3.8.
+            if (parseVoters != null && kraft(config)) {
+                Object voters = config.getClass().getMethod("getList", String.class)
+                        .invoke(config, "controller.quorum.voters");
+                parseVoters.invoke(null, voters);
+            }
             return null;
         } catch (InvocationTargetException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
@@ -118,6 +133,23 @@ public final class KafkaConfigOracle {
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("cannot call Kafka for " + file, e);
         }
+    }
+
+    /** {@code QuorumConfig.parseVoterConnections(List)} of 3.8 and later; null before. */
+    private static Method routableVoterParser() throws NoSuchMethodException {
+        try {
+            return Class.forName("org.apache.kafka.raft.QuorumConfig")
+                    .getMethod("parseVoterConnections", List.class);
+        } catch (ClassNotFoundException e) {
+            return null; // RaftConfig (3.0 to 3.7) takes 0.0.0.0:0 as unknown, any other as an address
+        }
+    }
+
+    /** Whether {@code kafka.Kafka} runs the config as a KRaft server: its roles are not empty. */
+    private static boolean kraft(Object config) throws ReflectiveOperationException {
+        Object roles = config.getClass().getMethod("processRoles").invoke(config);
+        return !(boolean) Class.forName("scala.collection.IterableOnceOps")
+                .getMethod("isEmpty").invoke(roles);
     }
 
     private static String kafkaVersion() throws Exception {
