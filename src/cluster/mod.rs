@@ -180,9 +180,17 @@ impl Cluster {
         let other_voters = properties
             .get("controller.quorum.voters")
             .is_some_and(|voters| {
-                voters
-                    .value
-                    .split(',')
+                // A compose value that interpolates an unset variable is unknown as a whole, but
+                // the ids written before each `@` are there to read (`2@${NODE2_IP}:9093`).
+                let written;
+                let text = if crate::properties::is_unresolved(&voters.value) {
+                    written =
+                        String::from_utf8_lossy(&files[only.file].bytes[voters.value_span.clone()]);
+                    written.as_ref()
+                } else {
+                    voters.value.as_str()
+                };
+                text.split(',')
                     .filter_map(|voter| voter.trim().split_once('@'))
                     .any(|(voter, _)| Some(voter.trim()) != id)
             });
