@@ -86,13 +86,14 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
             continue;
         }
         let entries = entries_of(settings, &env, image_node, service);
-        let image_tag = tag
-            .as_deref()
-            .and_then(|tag| images::tag_kafka_release(image, tag))
-            .map(|release| ImageTag {
-                reference: image_text.clone(),
-                span: image_node.span.clone(),
-                release,
+        // An image without a tag is its `latest`.
+        let image_tag =
+            images::tag_kafka_release(image, tag.as_deref().unwrap_or("latest")).map(|release| {
+                ImageTag {
+                    reference: image_text.clone(),
+                    span: image_node.span.clone(),
+                    release,
+                }
             });
         broker_hosts.extend(network_names(name, service));
         broker_hosts.extend(

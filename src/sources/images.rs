@@ -73,13 +73,17 @@ pub fn classify(image: &str) -> Option<Image> {
 ///   README.md "Supported tags": `2.8.0`, `2.8.0-debian-10-r28`; `1`, `1.1.1`, `1.1.1-r125`).
 /// - wurstmeister/kafka: `<scala version>-<kafka version>`, "The version format mirrors the
 ///   Kafka format" (wurstmeister/kafka-docker README.md, commit 002e481b, "Tags and
-///   releases": `2.12-2.4.0`, `2.11-0.10.2.2`).
+///   releases": `2.12-2.4.0`, `2.11-0.10.2.2`); `latest` is 2.8.1.
 /// - confluentinc/cp-kafka, cp-server: a Confluent Platform release, read through
 ///   `confluent_platform_kafka`.
 pub fn tag_kafka_release(image: Image, tag: &str) -> Option<KafkaVersion> {
     let tag = tag.trim();
     match image {
         Image::Apache | Image::Bitnami => release_prefix(tag),
+        // `latest` (what an image without a tag pulls) is 2.13-2.8.1, the image's last build:
+        // wurstmeister/kafka-docker .travis.yml at 901c084 tags the KAFKA_VERSION=2.8.1 build
+        // "latest", and its Dockerfile defaults to kafka_version=2.8.1 (no commit since 2022).
+        Image::Wurstmeister if tag == "latest" => Some(KafkaVersion::new(2, 8)),
         Image::Wurstmeister => {
             let (scala, kafka) = tag.split_once('-')?;
             release_prefix(scala)?;
@@ -757,7 +761,8 @@ pub(in crate::sources) mod tests {
         assert_eq!(release(Image::Wurstmeister, "2.11-0.10.2.2"), Some((0, 10)));
         // Not `<scala>-<kafka>`: the Scala version alone is no Kafka release.
         assert_eq!(release(Image::Wurstmeister, "2.13"), None);
-        assert_eq!(release(Image::Wurstmeister, "latest"), None);
+        // Its last build, 2.13-2.8.1, is `latest`.
+        assert_eq!(release(Image::Wurstmeister, "latest"), Some((2, 8)));
         assert_eq!(release(Image::Wurstmeister, "2.13-2.8.1-extra"), None);
     }
 
