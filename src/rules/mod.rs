@@ -5,6 +5,7 @@ mod auto_create_single_replica;
 mod broker_limits;
 mod component_internal_topic_replication;
 mod cordoned_log_dirs;
+mod default_replication_above_brokers;
 mod deprecated_key;
 mod duplicate_key;
 mod duplicate_node_id;
@@ -82,6 +83,7 @@ pub const RULES: &[Rule] = &[
     unclean_leader_election::RULE,
     min_isr_one::RULE,
     auto_create_single_replica::RULE,
+    default_replication_above_brokers::RULE,
     plaintext_secret::RULE,
     plaintext_beside_secure_listener::RULE,
     quorum_membership::RULE,
