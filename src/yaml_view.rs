@@ -40,15 +40,38 @@ impl ComponentService {
     }
 }
 
-/// The `image:` of a compose broker service whose tag names the Kafka release it runs.
+/// What in a YAML file names the Kafka release its nodes run: the `image:` tag of a compose
+/// broker service, or a Strimzi `Kafka`'s `spec.kafka.version`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ImageTag {
-    /// The image reference as Compose resolves it (`wurstmeister/kafka:2.13-2.8.1`).
+    /// The image reference as Compose resolves it (`wurstmeister/kafka:2.13-2.8.1`), or the
+    /// version as the resource writes it (`2.8.0`).
     pub reference: String,
-    /// The `image:` scalar.
+    /// The `image:` scalar, or the `version:` one.
     pub span: Span,
-    /// The release line the tag names, whether or not the catalogue covers it.
+    /// The release line it names, whether or not the catalogue covers it.
     pub release: KafkaVersion,
+    /// Which of the two it is.
+    pub named_by: NamedBy,
+}
+
+/// What names a release (see [`ImageTag`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NamedBy {
+    ImageTag,
+    /// `spec.kafka.version` of a Strimzi `Kafka`: the release the operator runs in its pods.
+    StrimziVersion,
+}
+
+impl ImageTag {
+    /// How a message names it: "the image tag wurstmeister/kafka:2.13-2.8.1", "the Strimzi
+    /// spec.kafka.version 2.8.0".
+    pub fn shown(&self) -> String {
+        match self.named_by {
+            NamedBy::ImageTag => format!("the image tag {}", self.reference),
+            NamedBy::StrimziVersion => format!("the Strimzi spec.kafka.version {}", self.reference),
+        }
+    }
 }
 
 /// A key Strimzi ignores in `spec.kafka.config`.

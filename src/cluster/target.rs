@@ -49,7 +49,7 @@ impl Target {
     pub fn image_reason(&self) -> Option<String> {
         let tag = self.image()?;
         Some(if tag.release == self.version {
-            format!("from the image tag {}", tag.reference)
+            format!("from {}", tag.shown())
         } else {
             let which = if tag.release < self.version {
                 "oldest"
@@ -57,8 +57,9 @@ impl Target {
                 "newest"
             };
             format!(
-                "the image tag {} runs Kafka {}; the {which} release kafkalint knows is used",
-                tag.reference, tag.release
+                "{} runs Kafka {}; the {which} release kafkalint knows is used",
+                tag.shown(),
+                tag.release
             )
         })
     }

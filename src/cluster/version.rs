@@ -174,6 +174,7 @@ mod tests {
             reference: "wurstmeister/kafka:2.12-2.2.1".into(),
             span: 0..1,
             release: KafkaVersion::new(2, 2),
+            named_by: crate::sources::NamedBy::ImageTag,
         };
         let release = nearest_known(tag.release);
         let hint = Hint {

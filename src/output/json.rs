@@ -7,6 +7,7 @@ use crate::catalog;
 use crate::cluster::ChosenBy;
 use crate::diagnostic::{Label, NodeKind, Severity, Subject};
 use crate::report::Report;
+use crate::yaml_view::NamedBy;
 
 #[derive(Serialize)]
 struct Document<'a> {
@@ -21,9 +22,11 @@ struct JsonCluster<'a> {
     name: &'a str,
     kafka_version: String,
     /// `flag` (--kafka-version), `config` (kafkalint.toml), `files` (a file shows it),
-    /// `image` (a compose service's image tag names it) or `newest`.
+    /// `image` (a compose service's image tag names it), `strimzi` (a Strimzi `Kafka`'s
+    /// `spec.kafka.version` does) or `newest`.
     kafka_version_from: &'static str,
-    /// With `image`: the image reference whose tag names the release.
+    /// With `image`: the image reference whose tag names the release; with `strimzi`: the
+    /// version as the resource writes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     kafka_version_image: Option<&'a str>,
     /// The config file the cluster was checked with, if any.
@@ -281,7 +284,10 @@ pub fn json(report: &Report) -> String {
                 ChosenBy::Flag => "flag",
                 ChosenBy::Config => "config",
                 ChosenBy::Hint => "files",
-                ChosenBy::Image(_) => "image",
+                ChosenBy::Image(tag) => match tag.named_by {
+                    NamedBy::ImageTag => "image",
+                    NamedBy::StrimziVersion => "strimzi",
+                },
                 ChosenBy::Newest => "newest",
             },
             kafka_version_image: cluster.target.image().map(|tag| tag.reference.as_str()),

@@ -51,10 +51,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     )
                 }
                 ShownBy::ImageTag(tag) => (
-                    format!(
-                        "the image tag {}, which runs Kafka {}",
-                        tag.reference, tag.release
-                    ),
+                    format!("{}, which runs Kafka {}", tag.shown(), tag.release),
                     tag.span.clone(),
                     None,
                 ),

@@ -4,7 +4,7 @@
 use super::component_images::{self, ComponentImage};
 use super::images::{self, Image, Origin, Setting, Var};
 use super::yaml::{Node, Scalar, Style};
-use super::{ComponentService, Edit, ImageTag, NodeSpec, Runtime, YamlEntry};
+use super::{ComponentService, Edit, ImageTag, NamedBy, NodeSpec, Runtime, YamlEntry};
 use crate::properties::{Provenance, Span};
 
 /// One variable of a service's `environment`, where it is written.
@@ -93,6 +93,7 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
                     reference: image_text.clone(),
                     span: image_node.span.clone(),
                     release,
+                    named_by: NamedBy::ImageTag,
                 }
             });
         broker_hosts.extend(network_names(name, service));

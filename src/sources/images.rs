@@ -96,7 +96,7 @@ pub fn tag_kafka_release(image: Image, tag: &str) -> Option<KafkaVersion> {
 /// `major.minor` of a tag that starts with a dotted release (`3.7.0`, `3.6`, `0.10.2.2`) and
 /// goes on, if at all, after a `-` (`3.7.0-rc0`, `3.6.1-debian-12-r3`). Kafka's own 0.x
 /// releases are named by their second number (`0.10.2.2` is the 0.10 line).
-fn release_prefix(tag: &str) -> Option<KafkaVersion> {
+pub(super) fn release_prefix(tag: &str) -> Option<KafkaVersion> {
     let release = tag.split('-').next()?;
     let parts: Vec<&str> = release.split('.').collect();
     if !(2..=4).contains(&parts.len())

@@ -18,7 +18,7 @@ use crate::diagnostic::Diagnostic;
 use crate::properties::{Entry, PropertiesFile, Span};
 use crate::source::SourceFile;
 pub use crate::yaml_view::{
-    ComponentService, Forbidden, ImageTag, Runtime, Style, YamlFile, YamlPart, YamlView,
+    ComponentService, Forbidden, ImageTag, NamedBy, Runtime, Style, YamlFile, YamlPart, YamlView,
 };
 pub use spec::{Edit, NodeSpec, YamlEntry};
 

@@ -3,7 +3,7 @@
 //! labelled `strimzi.io/cluster: <name>` (their `spec.replicas` and `spec.roles`).
 
 use super::yaml::Node;
-use super::{Edit, Forbidden, NodeSpec, YamlEntry};
+use super::{Edit, Forbidden, ImageTag, NamedBy, NodeSpec, YamlEntry};
 use crate::properties::Provenance;
 pub use crate::yaml_view::Pool;
 
@@ -179,6 +179,19 @@ pub fn read(
                 provenance: Provenance::Written,
             });
         }
+        // The release the operator runs in the pods (without it, the operator's own default,
+        // which the file does not say).
+        let release = kafka
+            .get("version")
+            .and_then(Node::scalar)
+            .and_then(|version| {
+                Some(ImageTag {
+                    reference: version.value.trim().to_string(),
+                    span: version.span.clone(),
+                    release: super::images::release_prefix(version.value.trim())?,
+                    named_by: NamedBy::StrimziVersion,
+                })
+            });
         let mine: Vec<&Pool> = pools.iter().filter(|pool| pool.cluster == name).collect();
         // (label, pool, broker, controller, count)
         type Group = (String, Option<String>, bool, bool, Option<usize>);
@@ -249,7 +262,7 @@ pub fn read(
                     entries,
                     count_known,
                     image: None,
-                    image_tag: None,
+                    image_tag: release.clone(),
                     component: None,
                     forbidden: forbidden.clone(),
                     runtime: super::Runtime::Pod { pool: pool.clone() },
