@@ -186,13 +186,34 @@ fn judge_rest(family: &PrefixFamily, rest: &str, version: KafkaVersion) -> Optio
 }
 
 /// Whether `key` lies in a namespace Kafka's broker keys use: its first two words (its first
-/// word, for keys of one or two words) start some broker key of `version`. Keys outside them
-/// (`confluent.…`, `s3.…`, `kafka.graphite.…`) belong to plugins and Kafka distributions.
+/// word, for keys of one or two words) start some broker key of `version`, or its first word
+/// is one only broker keys start with (`offsets.`, `controller.`: whatever follows is the
+/// broker's). Keys outside them (`confluent.…`, `s3.…`, `kafka.graphite.…`) belong to plugins
+/// and Kafka distributions.
 pub fn in_kafka_namespace(key: &str, version: KafkaVersion) -> bool {
     let words: Vec<&str> = key.split('.').collect();
     let take = if words.len() >= 3 { 2 } else { 1 };
     let prefix = format!("{}.", words[..take].join("."));
-    super::keys(version).any(|(known, _)| known.starts_with(&prefix))
+    if super::keys(version).any(|(known, _)| known.starts_with(&prefix)) {
+        return true;
+    }
+    let first = format!("{}.", words[0]);
+    words.len() >= 2
+        && !shared_first_word(&first)
+        && super::keys(version).any(|(known, _)| known.starts_with(&first))
+}
+
+/// Whether keys other than the broker's start with `first` (`transaction.` of the producer's
+/// `transaction.timeout.ms`, `ssl.` of every client): there only the first two words tell a
+/// broker key. `kafka.` is shared with the plugins of the broker's legacy metrics reporters,
+/// which name their keys `kafka.<plugin>.…` (`kafka.graphite.metrics.host`).
+fn shared_first_word(first: &str) -> bool {
+    // The keys are sorted: the first one at or after `first` is the one that could start so.
+    let at = OTHER_COMPONENT_KEYS.partition_point(|(key, _)| *key < first);
+    first == "kafka."
+        || OTHER_COMPONENT_KEYS
+            .get(at)
+            .is_some_and(|(key, _)| key.starts_with(first))
 }
 
 #[cfg(test)]
@@ -201,6 +222,23 @@ mod tests {
 
     fn judge(key: &str) -> Option<Elsewhere> {
         elsewhere(key, KafkaVersion::new(4, 1), |_| None)
+    }
+
+    #[test]
+    fn a_first_word_only_broker_keys_use_is_a_namespace_whatever_follows() {
+        let v41 = KafkaVersion::new(4, 1);
+        assert!(in_kafka_namespace(
+            "offsets.topicDatabaseInfo.replication.factor",
+            v41
+        ));
+        assert!(in_kafka_namespace("controller.foo.bar", v41));
+        // Shared with the producer's keys, or with metrics reporters' plugins: two words.
+        assert!(!in_kafka_namespace("transaction.foo.bar", v41));
+        assert!(!in_kafka_namespace("kafka.graphite.metrics.host", v41));
+        assert!(!in_kafka_namespace("confluent.support.metrics.enable", v41));
+        // The sorted lookup finds a shared first word.
+        assert!(shared_first_word("ssl."));
+        assert!(!shared_first_word("offsets."));
     }
 
     #[test]

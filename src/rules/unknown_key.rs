@@ -144,12 +144,46 @@ fn typo(
     key: &str,
     version: KafkaVersion,
 ) -> Option<(String, String)> {
+    // Logging settings kept beside the broker's: log4j reads its own file, never this one.
+    if key.starts_with("log4j.") || key.starts_with("log4j2.") {
+        return Some((
+            format!(
+                "{key} is a logging setting: the broker does not read it from its configuration, so it has no effect here"
+            ),
+            format!(
+                "move it to the broker's logging configuration ({}), or delete the line",
+                if version >= KafkaVersion::new(4, 0) {
+                    "config/log4j2.yaml"
+                } else {
+                    "config/log4j.properties"
+                }
+            ),
+        ));
+    }
     let Some(nearest) = catalog::suggest::nearest_key(key, version) else {
+        // A listener's name before a broker key (`controller.sasl.jaas.config`): the
+        // per-listener form is what the broker reads.
+        let per_listener = key.split_once('.').and_then(|(listener, rest)| {
+            catalog::spec(rest, version)?;
+            Some(if rest == "sasl.jaas.config" {
+                format!(
+                    "listener.name.{}.<mechanism>.{rest}",
+                    listener.to_lowercase()
+                )
+            } else {
+                format!("listener.name.{}.{rest}", listener.to_lowercase())
+            })
+        });
         return Some((
             format!("{key} is not a Kafka {version} broker key: the broker ignores it"),
-            "remove the line, or fix the key if it is misspelt; keys read by a plugin of your own \
-             can be allowed in kafkalint's configuration"
-                .to_string(),
+            match per_listener {
+                Some(form) => {
+                    format!("to set it for one listener, write {form}; otherwise remove the line")
+                }
+                None => "remove the line, or fix the key if it is misspelt; keys read by a plugin \
+                         of your own can be allowed in kafkalint's configuration"
+                    .to_string(),
+            },
         ))
         .filter(|_| catalog::families::in_kafka_namespace(key, version));
     };
