@@ -290,22 +290,28 @@ fn raw_file_reads(source: &str) -> Vec<usize> {
         .collect()
 }
 
-#[test]
-fn no_rule_reads_the_checked_files_or_their_entries_directly() {
-    // The model's side of the rules layer: what a rule sees, and the registry.
+/// The lines `scan` finds in each rule file (all of `src/rules/` but the model's side of the
+/// rules layer: what a rule sees, and the registry), as `src/rules/<file>:<line>`.
+fn scan_rule_files(scan: fn(&str) -> Vec<usize>) -> Vec<String> {
     const MODEL_SIDE: &[&str] = &["mod.rs", "rule.rs", "support.rs"];
-    let mut reads = Vec::new();
+    let mut found = Vec::new();
     for name in names_in(&root().join("src/rules")) {
         if MODEL_SIDE.contains(&name.as_str()) {
             continue;
         }
         let source = std::fs::read_to_string(root().join("src/rules").join(&name)).unwrap();
-        reads.extend(
-            raw_file_reads(&source)
+        found.extend(
+            scan(&source)
                 .into_iter()
                 .map(|line| format!("src/rules/{name}:{line}")),
         );
     }
+    found
+}
+
+#[test]
+fn no_rule_reads_the_checked_files_or_their_entries_directly() {
+    let reads = scan_rule_files(raw_file_reads);
     assert!(
         reads.is_empty(),
         "read the model through Context (src/rules/support.rs), not the files or their entries: {reads:?}"
@@ -314,19 +320,7 @@ fn no_rule_reads_the_checked_files_or_their_entries_directly() {
 
 #[test]
 fn no_rule_calls_kafkas_parsers_itself() {
-    const MODEL_SIDE: &[&str] = &["mod.rs", "rule.rs", "support.rs"];
-    let mut calls = Vec::new();
-    for name in names_in(&root().join("src/rules")) {
-        if MODEL_SIDE.contains(&name.as_str()) {
-            continue;
-        }
-        let source = std::fs::read_to_string(root().join("src/rules").join(&name)).unwrap();
-        calls.extend(
-            parser_calls(&source)
-                .into_iter()
-                .map(|line| format!("src/rules/{name}:{line}")),
-        );
-    }
+    let calls = scan_rule_files(parser_calls);
     assert!(
         calls.is_empty(),
         "read a node's ids, roles, listeners, quorum and log dirs from its facts (src/cluster/facts.rs), \

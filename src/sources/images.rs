@@ -279,12 +279,12 @@ pub fn listeners_from_advertised(advertised: &str) -> String {
     out
 }
 
-/// Variables the Apache and Confluent images read for themselves and do not write as settings:
-/// the JVM and logging ones (`excludes` of apache/kafka docker/resources/common-scripts/
-/// kafka-propertiesSpec.json and `excluded_props` of confluentinc/kafka-images
-/// kafka/include/etc/confluent/docker/kafka.properties.template). Both shipped lists have a typo
-/// (`KAFKA_HEAP_OPT`; a missing comma after `KAFKA_HEAP_OPTS`) that writes `heap.opts` (and for
-/// Confluent `log4j.opts`) into the file; Kafka ignores those, and so does kafkalint.
+/// Variables the Confluent image reads for itself and does not write as settings: the JVM and
+/// logging ones (`excluded_props` of confluentinc/kafka-images kafka/include/etc/confluent/
+/// docker/kafka.properties.template; the Apache image's `KafkaDockerWrapper` leaves out the
+/// same, see [`docker_wrapper_excludes`]). The shipped list has a typo (a missing comma after
+/// `KAFKA_HEAP_OPTS`) that writes `heap.opts` and `log4j.opts` into the file; Kafka ignores
+/// those, and so does kafkalint.
 const JVM_VARS: &[&str] = &[
     "KAFKA_VERSION",
     "KAFKA_HEAP_OPTS",
@@ -400,36 +400,24 @@ fn apache(vars: &[Var], tag: Option<&str>) -> Vec<Setting> {
         vars.retain(|var| var.name != "KAFKA_ADVERTISED_LISTENERS");
     }
     let mut settings = docker_wrapper(&vars, release);
-    // The image's inputs that name a file or a password file, and the JVM's variables, are
-    // written too (as `ssl.keystore.filename`, and in 3.7 `heap.opts`): Kafka ignores them.
+    // The image's inputs that name a file or a password file are written too (as
+    // `ssl.keystore.filename`): Kafka ignores them.
     settings.retain(|setting| match setting.origin {
-        Origin::Var(index) => {
-            !JVM_VARS.contains(&vars[index].name.as_str())
-                && !TLS_INPUTS.contains(&vars[index].name.as_str())
-        }
+        Origin::Var(index) => !TLS_INPUTS.contains(&vars[index].name.as_str()),
         _ => true,
     });
     configure_steps(&vars, controller_only, &mut settings);
     settings
 }
 
-/// The variables `KafkaDockerWrapper` leaves out of `server.properties` (its `Constants.
-/// ExcludeServerPropsEnv`, dumped from the kafka_2.13 jars of 3.7.2, 3.8.1, 3.9.2 and 4.0.0 to
-/// 4.4.0: the same list). 3.7.0 alone lists `KAFKA_HEAP_OPT`, a typo fixed in 3.7.1, and so
-/// writes `heap.opts`, which Kafka ignores.
-const DOCKER_WRAPPER_EXCLUDES: &[&str] = &[
-    "KAFKA_VERSION",
-    "KAFKA_HEAP_OPTS",
-    "KAFKA_LOG4J_OPTS",
-    "KAFKA_OPTS",
-    "KAFKA_JMX_OPTS",
-    "KAFKA_JVM_PERFORMANCE_OPTS",
-    "KAFKA_GC_LOG_OPTS",
-    "KAFKA_LOG4J_ROOT_LOGLEVEL",
-    "KAFKA_LOG4J_LOGGERS",
-    "KAFKA_TOOLS_LOG4J_LOGLEVEL",
-    "KAFKA_JMX_HOSTNAME",
-];
+/// Whether `KafkaDockerWrapper` leaves variable `name` out of `server.properties`: its
+/// `Constants.ExcludeServerPropsEnv` is the JVM and logging variables and `KAFKA_JMX_HOSTNAME`
+/// (dumped from the kafka_2.13 jars of 3.7.2, 3.8.1, 3.9.2 and 4.0.0 to 4.4.0: the same list,
+/// which `tests/docker_wrapper.rs` holds kafkalint to). 3.7.0 alone lists `KAFKA_HEAP_OPT`, a
+/// typo fixed in 3.7.1, and so writes `heap.opts`, which Kafka ignores.
+fn docker_wrapper_excludes(name: &str) -> bool {
+    JVM_VARS.contains(&name) || name == "KAFKA_JMX_HOSTNAME"
+}
 
 /// The key `KafkaDockerWrapper.getServerConfigsFromEnv` writes for variable `name`: the
 /// `KAFKA_` prefix removed (3.7 to 3.9 remove every `KAFKA_` in the name, with `String.replace`;
@@ -459,7 +447,7 @@ pub fn docker_wrapper_key(name: &str, release: Option<KafkaVersion>) -> String {
 pub fn docker_wrapper(vars: &[Var], release: Option<KafkaVersion>) -> Vec<Setting> {
     let mut settings = Vec::new();
     for (index, var) in vars.iter().enumerate() {
-        if !var.name.starts_with("KAFKA_") || DOCKER_WRAPPER_EXCLUDES.contains(&var.name.as_str()) {
+        if !var.name.starts_with("KAFKA_") || docker_wrapper_excludes(&var.name) {
             continue;
         }
         let key = docker_wrapper_key(&var.name, release);

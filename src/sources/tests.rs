@@ -202,47 +202,13 @@ fn a_kafka_image_running_its_own_command_is_a_broker_only_when_it_sets_a_broker_
     assert_eq!(nodes(broker).len(), 1);
     // The same image formatting storage, told only the cluster id: a tool container.
     let tool = "services:\n  init:\n    image: apache/kafka:3.9.0\n    environment:\n      CLUSTER_ID: abc\n    entrypoint: [\"/opt/kafka/bin/kafka-storage.sh\", \"random-uuid\"]\n";
-    let found = read_files(
-        vec![("docker-compose.yml".into(), tool.as_bytes().to_vec())],
-        &[],
-    );
-    assert!(
-        found
-            .clusters
-            .iter()
-            .all(|cluster| cluster.parts.is_empty())
-    );
-    assert!(
-        found
-            .notes
-            .iter()
-            .any(|note| note.contains("tool container")),
-        "{:?}",
-        found.notes
-    );
+    assert_left_with_a_note(tool, "tool container");
     // No command of its own and a setting: the image starts a broker.
     let plain = "services:\n  kafka:\n    image: apache/kafka:3.9.0\n    environment:\n      KAFKA_NODE_ID: 1\n";
     assert_eq!(nodes(plain).len(), 1);
     // No setting at all: the image runs its sample file, which kafkalint says and leaves.
     let sample = "services:\n  kafka:\n    image: apache/kafka:3.9.0\n";
-    let found = read_files(
-        vec![("docker-compose.yml".into(), sample.as_bytes().to_vec())],
-        &[],
-    );
-    assert!(
-        found
-            .clusters
-            .iter()
-            .all(|cluster| cluster.parts.is_empty())
-    );
-    assert!(
-        found
-            .notes
-            .iter()
-            .any(|note| note.contains("sample single-node")),
-        "{:?}",
-        found.notes
-    );
+    assert_left_with_a_note(sample, "sample single-node");
 }
 
 #[test]
@@ -269,4 +235,23 @@ fn each_setting_says_who_wrote_it() {
     let provenance = |key: &str| part.properties.get(key).unwrap().provenance;
     assert_eq!(provenance("node.id"), Provenance::Operator);
     assert_eq!(provenance("num.partitions"), Provenance::Written);
+}
+
+/// The compose `text` gives no node, and a note that says `why`.
+fn assert_left_with_a_note(text: &str, why: &str) {
+    let found = read_files(
+        vec![("docker-compose.yml".into(), text.as_bytes().to_vec())],
+        &[],
+    );
+    assert!(
+        found
+            .clusters
+            .iter()
+            .all(|cluster| cluster.parts.is_empty())
+    );
+    assert!(
+        found.notes.iter().any(|note| note.contains(why)),
+        "{:?}",
+        found.notes
+    );
 }
