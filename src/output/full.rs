@@ -236,7 +236,8 @@ fn draw_run(report: &Report, style: FullStyle, run: std::ops::Range<usize>) -> V
     };
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(style.width)
-        .with_links(false);
+        .with_links(false)
+        .with_word_separator(textwrap::WordSeparator::Custom(find_words));
     let diagnostics = &report.diagnostics[run];
     let mut texts = std::collections::HashMap::new();
     // A file's display text is dropped after the last finding of the run that shows it: a
@@ -262,6 +263,78 @@ fn draw_run(report: &Report, style: FullStyle, run: std::ops::Range<usize>) -> V
         }
     }
     drawn
+}
+
+/// The words textwrap wraps a line at, as miette's default (Unicode line breaking) finds them.
+/// That costs a segmenter pass and an index map per line, most of drawing a finding; in a line
+/// of the plain ASCII messages are written in it breaks only after spaces, where splitting at
+/// spaces gives the same words at a small part of the cost.
+fn find_words(line: &str) -> Box<dyn Iterator<Item = textwrap::core::Word<'_>> + '_> {
+    if breaks_only_after_spaces(line) {
+        textwrap::WordSeparator::AsciiSpace.find_words(line)
+    } else {
+        textwrap::WordSeparator::UnicodeBreakProperties.find_words(line)
+    }
+}
+
+/// Whether Unicode line breaking (UAX #14), as textwrap uses it, breaks `line` only after its
+/// runs of spaces. It does in a line of letters, digits, spaces and ``.,:;-=_'"()#*<>@^~&[]` ``
+/// but for a few pairs: there is no break before one of `.,:;)]` (so none after a space before
+/// one), none after `(` or `[` (even after spaces), and one between one of `.,:;)]` and `(` or
+/// `[`. Other characters (`/`, `!`, `?`, `|`, braces, `$`, `+`, `%`, `\`, tabs, anything not
+/// ASCII) break elsewhere. A line ending in `-` is left to textwrap too: textwrap drops the
+/// last break it finds as the one at the end of the text, which it has already filtered out
+/// after a `-`. Checked against textwrap on every short string of these characters (tests).
+fn breaks_only_after_spaces(line: &str) -> bool {
+    // What each ASCII byte is to the check, a bit each; 0 for a byte that breaks elsewhere.
+    const PLAIN: u8 = 1;
+    const SPACE: u8 = 2;
+    const NO_BREAK_BEFORE: u8 = 4;
+    const OPENING: u8 = 8;
+    const fn kinds() -> [u8; 128] {
+        let mut kinds = [0; 128];
+        let mut b = 0;
+        while b < 128 {
+            let byte = b as u8;
+            if byte.is_ascii_alphanumeric() {
+                kinds[b] = PLAIN;
+            }
+            b += 1;
+        }
+        let punctuation = b"-=_'\"#*<>@^~&`";
+        let mut at = 0;
+        while at < punctuation.len() {
+            kinds[punctuation[at] as usize] = PLAIN;
+            at += 1;
+        }
+        let no_break_before = b".,:;)]";
+        let mut at = 0;
+        while at < no_break_before.len() {
+            kinds[no_break_before[at] as usize] = PLAIN | NO_BREAK_BEFORE;
+            at += 1;
+        }
+        kinds[b'(' as usize] = PLAIN | OPENING;
+        kinds[b'[' as usize] = PLAIN | OPENING;
+        kinds[b' ' as usize] = PLAIN | SPACE;
+        kinds
+    }
+    const KINDS: [u8; 128] = kinds();
+    if line.ends_with('-') {
+        return false;
+    }
+    let mut previous = 0;
+    for b in line.bytes() {
+        let kind = KINDS.get(usize::from(b)).copied().unwrap_or(0);
+        let breaks_elsewhere = kind == 0
+            || (previous & SPACE != 0 && kind & NO_BREAK_BEFORE != 0)
+            || (previous & OPENING != 0 && kind & SPACE != 0)
+            || (previous & NO_BREAK_BEFORE != 0 && kind & OPENING != 0);
+        if breaks_elsewhere {
+            return false;
+        }
+        previous = kind;
+    }
+    true
 }
 
 fn plural(count: usize, word: &str) -> String {
@@ -398,5 +471,77 @@ fn alternative_sets(sets: &[&Cluster]) -> String {
                 .collect();
             format!("{} alternative sets: {}", sets.len(), each.join(", "))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(separator: &textwrap::WordSeparator, line: &str) -> Vec<(String, String)> {
+        separator
+            .find_words(line)
+            .map(|word| (word.word.to_string(), word.whitespace.to_string()))
+            .collect()
+    }
+
+    /// Every string of `alphabet` up to `longest` characters that takes the shortcut is split
+    /// into the words Unicode line breaking gives.
+    fn splits_as_unicode(alphabet: &str, longest: u32) {
+        let alphabet: Vec<char> = alphabet.chars().collect();
+        let mut shortcuts = 0;
+        for len in 1..=longest {
+            for mut index in 0..alphabet.len().pow(len) {
+                let mut line = String::new();
+                for _ in 0..len {
+                    line.push(alphabet[index % alphabet.len()]);
+                    index /= alphabet.len();
+                }
+                if breaks_only_after_spaces(&line) {
+                    shortcuts += 1;
+                    assert_eq!(
+                        words(&textwrap::WordSeparator::AsciiSpace, &line),
+                        words(&textwrap::WordSeparator::UnicodeBreakProperties, &line),
+                        "{line:?}"
+                    );
+                }
+            }
+        }
+        assert!(shortcuts > 0);
+    }
+
+    #[test]
+    fn plain_lines_split_at_spaces_as_unicode_line_breaking_does() {
+        splits_as_unicode("aZ1 .,:;-=_'\"()#*<>@^~&[]`", 3);
+        // One of each kind of character, longer.
+        splits_as_unicode("a1 .-'\"()]:=", 4);
+    }
+
+    #[test]
+    fn other_characters_take_the_unicode_path() {
+        for line in [
+            "a/b",
+            "a!b",
+            "a?b",
+            "a|b",
+            "a}b",
+            "a{b",
+            "a$1",
+            "a+b",
+            "50%",
+            "a\\b",
+            "a\tb",
+            "caf\u{e9} au lait",
+            "a .b",
+            "( a",
+            "a.(b",
+            "a)(b",
+            "ends-",
+        ] {
+            assert!(!breaks_only_after_spaces(line), "{line:?}");
+        }
+        assert!(breaks_only_after_spaces(
+            "broker 0 (server-0.properties): offsets.topic.replication.factor=1 on a cluster"
+        ));
     }
 }
