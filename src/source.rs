@@ -262,9 +262,15 @@ impl SourceFile {
 
     /// The text output may show for this file.
     pub fn display_text(&self) -> DisplayText {
+        // Validated once for both passes over the file.
+        let utf8 = std::str::from_utf8(&self.bytes).ok();
         match &self.yaml {
-            Some(yaml) => DisplayText::build(&self.bytes, &yaml.secrets),
-            None => DisplayText::build(&self.bytes, &secret_spans(&self.bytes, &self.properties)),
+            Some(yaml) => DisplayText::build(&self.bytes, utf8, &yaml.secrets),
+            None => DisplayText::build(
+                &self.bytes,
+                utf8,
+                &secret_spans(&self.bytes, utf8, &self.properties),
+            ),
         }
     }
 
@@ -325,7 +331,7 @@ pub(crate) fn line_starts(bytes: &[u8]) -> Vec<u32> {
 /// output may not show, and of comments what [`secrets::comment_mask`] hides. A comment that
 /// continues one ending in a backslash (`#ssl.key.password=abc\` then `#defgh`: the second half
 /// of a commented-out secret) is hidden whole.
-fn secret_spans(bytes: &[u8], properties: &PropertiesFile) -> Vec<Span> {
+fn secret_spans(bytes: &[u8], utf8: Option<&str>, properties: &PropertiesFile) -> Vec<Span> {
     let mut spans: Vec<Span> = Vec::new();
     for entry in &properties.entries {
         if !secrets::looks_like_a_name(&entry.key)
@@ -340,7 +346,12 @@ fn secret_spans(bytes: &[u8], properties: &PropertiesFile) -> Vec<Span> {
     for comment in &properties.comments {
         let body_start = comment.span.start + 1;
         let body = &bytes[body_start..comment.span.end];
-        let text = latin1_or_utf8(body);
+        // A comment of a UTF-8 file is sliced from the file validated once: a comment starts
+        // after an ASCII `#` or `!` and ends before a line end, on char boundaries.
+        let text = match utf8.and_then(|utf8| utf8.get(body_start..comment.span.end)) {
+            Some(text) => std::borrow::Cow::Borrowed(text),
+            None => latin1_or_utf8(body),
+        };
         let line = line_start(bytes, comment.span.start);
         let follows_continued =
             continued_at.is_some_and(|previous| line_before(bytes, line) == previous);
@@ -405,8 +416,8 @@ pub struct DisplayText {
 }
 
 impl DisplayText {
-    fn build(bytes: &[u8], redactions: &[Span]) -> Self {
-        let utf8 = std::str::from_utf8(bytes).ok();
+    /// `utf8` is `bytes` as text when they are valid UTF-8.
+    fn build(bytes: &[u8], utf8: Option<&str>, redactions: &[Span]) -> Self {
         let mut text = String::with_capacity(bytes.len());
         let mut checkpoints = vec![(0, 0)];
         let mut redactions = redactions.iter().peekable();
