@@ -237,7 +237,8 @@ fn draw_run(report: &Report, style: FullStyle, run: std::ops::Range<usize>) -> V
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(style.width)
         .with_links(false)
-        .with_word_separator(textwrap::WordSeparator::Custom(find_words));
+        .with_word_separator(textwrap::WordSeparator::Custom(find_words))
+        .with_word_splitter(textwrap::WordSplitter::Custom(split_points));
     let diagnostics = &report.diagnostics[run];
     let mut texts = std::collections::HashMap::new();
     // A file's display text is dropped after the last finding of the run that shows it: a
@@ -271,9 +272,49 @@ fn draw_run(report: &Report, style: FullStyle, run: std::ops::Range<usize>) -> V
 /// spaces gives the same words at a small part of the cost.
 fn find_words(line: &str) -> Box<dyn Iterator<Item = textwrap::core::Word<'_>> + '_> {
     if breaks_only_after_spaces(line) {
-        textwrap::WordSeparator::AsciiSpace.find_words(line)
+        Box::new(SpaceSeparated { rest: line })
     } else {
         textwrap::WordSeparator::UnicodeBreakProperties.find_words(line)
+    }
+}
+
+/// The words of a line that breaks only after spaces, each with the spaces after it, as
+/// textwrap's `AsciiSpace` separator splits them. Its characters are printable ASCII, one
+/// column each: the width is the length, without the per-character width look-up of
+/// `Word::from`.
+struct SpaceSeparated<'a> {
+    rest: &'a str,
+}
+
+impl<'a> Iterator for SpaceSeparated<'a> {
+    type Item = textwrap::core::Word<'a>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        let bytes = self.rest.as_bytes();
+        // A line may start with spaces: they make a word of their own, empty but for them.
+        let word_len = bytes.iter().position(|b| *b == b' ').unwrap_or(bytes.len());
+        let spaces = bytes[word_len..].iter().take_while(|b| **b == b' ').count();
+        let (word, rest) = self.rest.split_at(word_len + spaces);
+        self.rest = rest;
+        Some(textwrap::core::Word {
+            word: &word[..word_len],
+            whitespace: &word[word_len..],
+            penalty: "",
+            width: word_len,
+        })
+    }
+}
+
+/// Where textwrap's `HyphenSplitter` may split a word, found without a search for a word
+/// with no hyphen (nearly all of them).
+fn split_points(word: &str) -> Vec<usize> {
+    if word.as_bytes().contains(&b'-') {
+        textwrap::WordSplitter::HyphenSplitter.split_points(word)
+    } else {
+        Vec::new()
     }
 }
 
@@ -478,10 +519,19 @@ fn alternative_sets(sets: &[&Cluster]) -> String {
 mod tests {
     use super::*;
 
-    fn words(separator: &textwrap::WordSeparator, line: &str) -> Vec<(String, String)> {
+    fn words(separator: &textwrap::WordSeparator, line: &str) -> Vec<(String, String, usize)> {
         separator
             .find_words(line)
-            .map(|word| (word.word.to_string(), word.whitespace.to_string()))
+            .map(|word| {
+                let textwrap::core::Word {
+                    word,
+                    whitespace,
+                    penalty,
+                    width,
+                } = word;
+                assert_eq!(penalty, "");
+                (word.to_string(), whitespace.to_string(), width)
+            })
             .collect()
     }
 
@@ -499,9 +549,15 @@ mod tests {
                 }
                 if breaks_only_after_spaces(&line) {
                     shortcuts += 1;
+                    let unicode = words(&textwrap::WordSeparator::UnicodeBreakProperties, &line);
                     assert_eq!(
                         words(&textwrap::WordSeparator::AsciiSpace, &line),
-                        words(&textwrap::WordSeparator::UnicodeBreakProperties, &line),
+                        unicode,
+                        "{line:?}"
+                    );
+                    assert_eq!(
+                        words(&textwrap::WordSeparator::Custom(find_words), &line),
+                        unicode,
                         "{line:?}"
                     );
                 }
@@ -515,6 +571,26 @@ mod tests {
         splits_as_unicode("aZ1 .,:;-=_'\"()#*<>@^~&[]`", 3);
         // One of each kind of character, longer.
         splits_as_unicode("a1 .-'\"()]:=", 4);
+    }
+
+    #[test]
+    fn split_points_are_the_hyphen_splitters() {
+        for word in [
+            "plain",
+            "",
+            "-",
+            "a-b",
+            "kafka-reassign-partitions.sh",
+            "--x",
+            "a--b",
+            "é-a",
+        ] {
+            assert_eq!(
+                split_points(word),
+                textwrap::WordSplitter::HyphenSplitter.split_points(word),
+                "{word:?}"
+            );
+        }
     }
 
     #[test]
