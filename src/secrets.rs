@@ -217,9 +217,33 @@ const SECRET_KEY_PARTS: &[&str] = &[
 
 /// Is the value of this key a credential by its name?
 pub fn is_secret_key(key: &str) -> bool {
-    // Rules ask this of every line of every file: one pass over the key, no lower-cased copy,
-    // and nothing built at start-up (an automaton cost more than checking one file). Only the
-    // parts that start with a position's letter are compared there.
+    // Rules ask this of every line of every file, and the files of an estate set the same keys:
+    // a key met before is answered from a per-thread memo (looking it up costs a fraction of
+    // the search), emptied when it grows past a bound.
+    type Memo = std::collections::HashMap<Box<str>, bool, foldhash::fast::FixedState>;
+    const MEMO_KEYS: usize = 4096;
+    thread_local! {
+        static MEMO: std::cell::RefCell<Memo> = std::cell::RefCell::default();
+    }
+    if let Some(known) = MEMO.with(|memo| memo.borrow().get(key).copied()) {
+        return known;
+    }
+    let secret = holds_secret_key_part(key);
+    MEMO.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        if memo.len() >= MEMO_KEYS {
+            memo.clear();
+        }
+        memo.insert(key.into(), secret);
+    });
+    secret
+}
+
+/// [`is_secret_key`], worked out.
+fn holds_secret_key_part(key: &str) -> bool {
+    // One pass over the key, no lower-cased copy, and nothing built at start-up (an automaton
+    // cost more than checking one file). Only the parts that start with a position's letter
+    // are compared there.
     const fn parts_by_first_byte() -> [u16; 256] {
         let mut table = [0u16; 256];
         let mut index = 0;
