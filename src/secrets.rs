@@ -129,10 +129,11 @@ pub fn is_hidden(key: &str, value: &str) -> bool {
 /// backslashes (`MIIEvQIBADANBgkqhkiG9w0BAQEFAASC...`, `+` and `/` and all), a token alone on
 /// a line. Output hides those keys whole.
 pub fn looks_like_a_name(key: &str) -> bool {
+    // Bytes, not chars: a character outside ASCII is no name character either way.
     let name_characters = key
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
-    let has_separator = key.contains(['.', '_', '-']);
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
+    let has_separator = key.bytes().any(|b| matches!(b, b'.' | b'_' | b'-'));
     name_characters && (has_separator || key.len() < 24)
 }
 
@@ -167,12 +168,21 @@ pub fn has_secret_word(name: &str) -> bool {
                 .iter()
                 .any(|word| name.eq_ignore_ascii_case(word));
     }
-    let squeezed: String = name
-        .chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_lowercase())
-        .collect();
-    SECRET_WORDS.iter().any(|word| squeezed.contains(word))
+    // The letters and digits alone (the finder ignores case), in a buffer on the stack for a
+    // name of the usual length: this runs on every host name of every listener shown.
+    let mut buffer = [0u8; 128];
+    let mut squeezed = name.bytes().filter(u8::is_ascii_alphanumeric);
+    let found = if name.len() <= buffer.len() {
+        let mut len = 0;
+        for (slot, b) in buffer.iter_mut().zip(&mut squeezed) {
+            *slot = b;
+            len += 1;
+        }
+        SECRET_WORD_FINDER.in_bytes(&buffer[..len])
+    } else {
+        SECRET_WORD_FINDER.in_bytes(&squeezed.collect::<Vec<u8>>())
+    };
+    found
         || name
             .split(|c: char| !c.is_ascii_alphanumeric())
             .any(|segment| {
@@ -207,9 +217,33 @@ const SECRET_KEY_PARTS: &[&str] = &[
 
 /// Is the value of this key a credential by its name?
 pub fn is_secret_key(key: &str) -> bool {
-    // Rules ask this of every line of every file: one pass over the key, no lower-cased copy,
-    // and nothing built at start-up (an automaton cost more than checking one file). Only the
-    // parts that start with a position's letter are compared there.
+    // Rules ask this of every line of every file, and the files of an estate set the same keys:
+    // a key met before is answered from a per-thread memo (looking it up costs a fraction of
+    // the search), emptied when it grows past a bound.
+    type Memo = std::collections::HashMap<Box<str>, bool, foldhash::fast::FixedState>;
+    const MEMO_KEYS: usize = 4096;
+    thread_local! {
+        static MEMO: std::cell::RefCell<Memo> = std::cell::RefCell::default();
+    }
+    if let Some(known) = MEMO.with(|memo| memo.borrow().get(key).copied()) {
+        return known;
+    }
+    let secret = holds_secret_key_part(key);
+    MEMO.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        if memo.len() >= MEMO_KEYS {
+            memo.clear();
+        }
+        memo.insert(key.into(), secret);
+    });
+    secret
+}
+
+/// [`is_secret_key`], worked out.
+fn holds_secret_key_part(key: &str) -> bool {
+    // One pass over the key, no lower-cased copy, and nothing built at start-up (an automaton
+    // cost more than checking one file). Only the parts that start with a position's letter
+    // are compared there.
     const fn parts_by_first_byte() -> [u16; 256] {
         let mut table = [0u16; 256];
         let mut index = 0;
@@ -252,14 +286,24 @@ pub fn looks_like_credential(value: &str) -> bool {
     if !value.contains(['=', ':']) {
         return false;
     }
-    let squeezed: String = value
-        .chars()
-        .filter(|c| !c.is_whitespace() && !matches!(c, '"' | '\''))
-        .map(|c| c.to_ascii_lowercase())
-        .collect();
-    squeezed
-        .match_indices(['=', ':'])
-        .any(|(at, _)| names_a_secret(&squeezed[..at]))
+    // Read with whitespace and quotes left out and in lower case, the name before each `=` or
+    // `:`: the run of name characters that ends there. Gathered in one pass, the run started
+    // again at each character that is not one.
+    let mut name = String::new();
+    for c in value.chars() {
+        if c.is_whitespace() || matches!(c, '"' | '\'') {
+            continue;
+        }
+        if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-') {
+            name.push(c.to_ascii_lowercase());
+            continue;
+        }
+        if matches!(c, '=' | ':') && names_a_secret(&name) {
+            return true;
+        }
+        name.clear();
+    }
+    false
 }
 
 /// Words looked for in any case, in one pass over a text and without allocating: this runs
@@ -278,6 +322,10 @@ impl Words {
     }
 
     fn in_text(&self, text: &str) -> bool {
+        self.in_bytes(text.as_bytes())
+    }
+
+    fn in_bytes(&self, text: &[u8]) -> bool {
         self.finder
             .get_or_init(|| {
                 aho_corasick::AhoCorasick::builder()
@@ -289,14 +337,8 @@ impl Words {
     }
 }
 
-/// Whether the name that ends `before` (the text left of a `=` or `:`) is a credential's.
-fn names_a_secret(before: &str) -> bool {
-    let name_start = before
-        .char_indices()
-        .rev()
-        .find(|(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
-        .map_or(0, |(at, c)| at + c.len_utf8());
-    let name = &before[name_start..];
+/// Whether `name` (lower case, before a `=` or `:`) is a credential's.
+fn names_a_secret(name: &str) -> bool {
     !name.is_empty() && (has_secret_word(name) || name.starts_with("user_"))
 }
 

@@ -262,9 +262,15 @@ impl SourceFile {
 
     /// The text output may show for this file.
     pub fn display_text(&self) -> DisplayText {
+        // Validated once for both passes over the file.
+        let utf8 = std::str::from_utf8(&self.bytes).ok();
         match &self.yaml {
-            Some(yaml) => DisplayText::build(&self.bytes, &yaml.secrets),
-            None => DisplayText::build(&self.bytes, &secret_spans(&self.bytes, &self.properties)),
+            Some(yaml) => DisplayText::build(&self.bytes, utf8, &yaml.secrets),
+            None => DisplayText::build(
+                &self.bytes,
+                utf8,
+                &secret_spans(&self.bytes, utf8, &self.properties),
+            ),
         }
     }
 
@@ -325,7 +331,7 @@ pub(crate) fn line_starts(bytes: &[u8]) -> Vec<u32> {
 /// output may not show, and of comments what [`secrets::comment_mask`] hides. A comment that
 /// continues one ending in a backslash (`#ssl.key.password=abc\` then `#defgh`: the second half
 /// of a commented-out secret) is hidden whole.
-fn secret_spans(bytes: &[u8], properties: &PropertiesFile) -> Vec<Span> {
+fn secret_spans(bytes: &[u8], utf8: Option<&str>, properties: &PropertiesFile) -> Vec<Span> {
     let mut spans: Vec<Span> = Vec::new();
     for entry in &properties.entries {
         if !secrets::looks_like_a_name(&entry.key)
@@ -340,7 +346,12 @@ fn secret_spans(bytes: &[u8], properties: &PropertiesFile) -> Vec<Span> {
     for comment in &properties.comments {
         let body_start = comment.span.start + 1;
         let body = &bytes[body_start..comment.span.end];
-        let text = latin1_or_utf8(body);
+        // A comment of a UTF-8 file is sliced from the file validated once: a comment starts
+        // after an ASCII `#` or `!` and ends before a line end, on char boundaries.
+        let text = match utf8.and_then(|utf8| utf8.get(body_start..comment.span.end)) {
+            Some(text) => std::borrow::Cow::Borrowed(text),
+            None => latin1_or_utf8(body),
+        };
         let line = line_start(bytes, comment.span.start);
         let follows_continued =
             continued_at.is_some_and(|previous| line_before(bytes, line) == previous);
@@ -405,8 +416,8 @@ pub struct DisplayText {
 }
 
 impl DisplayText {
-    fn build(bytes: &[u8], redactions: &[Span]) -> Self {
-        let utf8 = std::str::from_utf8(bytes).ok();
+    /// `utf8` is `bytes` as text when they are valid UTF-8.
+    fn build(bytes: &[u8], utf8: Option<&str>, redactions: &[Span]) -> Self {
         let mut text = String::with_capacity(bytes.len());
         let mut checkpoints = vec![(0, 0)];
         let mut redactions = redactions.iter().peekable();
@@ -434,12 +445,13 @@ impl DisplayText {
             let stop = redactions
                 .peek()
                 .map_or(bytes.len(), |span| span.start.min(bytes.len()));
-            let run = bytes[i..stop]
-                .iter()
-                .take_while(|b| matches!(b, 0x20..=0x7e | b'\n' | b'\t'))
-                .count();
+            let run = plain_prefix(&bytes[i..stop]);
             if run > 0 {
-                let plain = std::str::from_utf8(&bytes[i..i + run]).expect("ASCII is UTF-8");
+                let plain = match utf8 {
+                    // ASCII ends on a char boundary: no second validation.
+                    Some(utf8) => &utf8[i..i + run],
+                    None => std::str::from_utf8(&bytes[i..i + run]).expect("ASCII is UTF-8"),
+                };
                 text.push_str(plain);
                 i += run;
                 continue;
@@ -498,6 +510,25 @@ impl DisplayText {
         }
         start..end
     }
+}
+
+/// How many bytes at the start of `bytes` are shown as they are: printable ASCII, line feeds
+/// and tabs. Sixteen bytes at a time, in a loop the compiler turns into vector compares: a
+/// byte at a time was most of building a file's display text.
+fn plain_prefix(bytes: &[u8]) -> usize {
+    fn plain(b: u8) -> bool {
+        matches!(b, 0x20..=0x7e | b'\n' | b'\t')
+    }
+    const CHUNK: usize = 16;
+    let mut done = 0;
+    for chunk in bytes.chunks_exact(CHUNK) {
+        // No early exit inside the chunk: that keeps the loop vectorized.
+        if !chunk.iter().fold(true, |all, b| all & plain(*b)) {
+            break;
+        }
+        done += CHUNK;
+    }
+    done + bytes[done..].iter().take_while(|b| plain(**b)).count()
 }
 
 /// Whether output shows `c` escaped rather than as itself: control characters (ESC, BEL, CR,
@@ -633,6 +664,22 @@ mod tests {
         assert_eq!(display.text, "log.dirs=\\u{1b}[31mred\nnum.partitions=1\n");
         let z = &file.properties.entries[1];
         assert_eq!(&display.text[display.span(&z.value_span)], "1");
+    }
+
+    #[test]
+    fn plain_prefix_stops_at_the_first_byte_shown_otherwise() {
+        for len in 0..40 {
+            for stop in 0..=len {
+                for odd in [0x00, b'\r', 0x1b, 0x7f, 0x80, 0xff] {
+                    let mut bytes = vec![b'a'; len];
+                    bytes.iter_mut().step_by(7).for_each(|b| *b = b'\n');
+                    if stop < len {
+                        bytes[stop] = odd;
+                    }
+                    assert_eq!(plain_prefix(&bytes), stop, "{bytes:?}");
+                }
+            }
+        }
     }
 
     #[test]

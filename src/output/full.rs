@@ -236,7 +236,9 @@ fn draw_run(report: &Report, style: FullStyle, run: std::ops::Range<usize>) -> V
     };
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(style.width)
-        .with_links(false);
+        .with_links(false)
+        .with_word_separator(textwrap::WordSeparator::Custom(find_words))
+        .with_word_splitter(textwrap::WordSplitter::Custom(split_points));
     let diagnostics = &report.diagnostics[run];
     let mut texts = std::collections::HashMap::new();
     // A file's display text is dropped after the last finding of the run that shows it: a
@@ -262,6 +264,118 @@ fn draw_run(report: &Report, style: FullStyle, run: std::ops::Range<usize>) -> V
         }
     }
     drawn
+}
+
+/// The words textwrap wraps a line at, as miette's default (Unicode line breaking) finds them.
+/// That costs a segmenter pass and an index map per line, most of drawing a finding; in a line
+/// of the plain ASCII messages are written in it breaks only after spaces, where splitting at
+/// spaces gives the same words at a small part of the cost.
+fn find_words(line: &str) -> Box<dyn Iterator<Item = textwrap::core::Word<'_>> + '_> {
+    if breaks_only_after_spaces(line) {
+        Box::new(SpaceSeparated { rest: line })
+    } else {
+        textwrap::WordSeparator::UnicodeBreakProperties.find_words(line)
+    }
+}
+
+/// The words of a line that breaks only after spaces, each with the spaces after it, as
+/// textwrap's `AsciiSpace` separator splits them. Its characters are printable ASCII, one
+/// column each: the width is the length, without the per-character width look-up of
+/// `Word::from`.
+struct SpaceSeparated<'a> {
+    rest: &'a str,
+}
+
+impl<'a> Iterator for SpaceSeparated<'a> {
+    type Item = textwrap::core::Word<'a>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        let bytes = self.rest.as_bytes();
+        // A line may start with spaces: they make a word of their own, empty but for them.
+        let word_len = bytes.iter().position(|b| *b == b' ').unwrap_or(bytes.len());
+        let spaces = bytes[word_len..].iter().take_while(|b| **b == b' ').count();
+        let (word, rest) = self.rest.split_at(word_len + spaces);
+        self.rest = rest;
+        Some(textwrap::core::Word {
+            word: &word[..word_len],
+            whitespace: &word[word_len..],
+            penalty: "",
+            width: word_len,
+        })
+    }
+}
+
+/// Where textwrap's `HyphenSplitter` may split a word, found without a search for a word
+/// with no hyphen (nearly all of them).
+fn split_points(word: &str) -> Vec<usize> {
+    if word.as_bytes().contains(&b'-') {
+        textwrap::WordSplitter::HyphenSplitter.split_points(word)
+    } else {
+        Vec::new()
+    }
+}
+
+/// Whether Unicode line breaking (UAX #14), as textwrap uses it, breaks `line` only after its
+/// runs of spaces. It does in a line of letters, digits, spaces and ``.,:;-=_'"()#*<>@^~&[]` ``
+/// but for a few pairs: there is no break before one of `.,:;)]` (so none after a space before
+/// one), none after `(` or `[` (even after spaces), and one between one of `.,:;)]` and `(` or
+/// `[`. Other characters (`/`, `!`, `?`, `|`, braces, `$`, `+`, `%`, `\`, tabs, anything not
+/// ASCII) break elsewhere. A line ending in `-` is left to textwrap too: textwrap drops the
+/// last break it finds as the one at the end of the text, which it has already filtered out
+/// after a `-`. Checked against textwrap on every short string of these characters (tests).
+fn breaks_only_after_spaces(line: &str) -> bool {
+    // What each ASCII byte is to the check, a bit each; 0 for a byte that breaks elsewhere.
+    const PLAIN: u8 = 1;
+    const SPACE: u8 = 2;
+    const NO_BREAK_BEFORE: u8 = 4;
+    const OPENING: u8 = 8;
+    const fn kinds() -> [u8; 128] {
+        let mut kinds = [0; 128];
+        let mut b = 0;
+        while b < 128 {
+            let byte = b as u8;
+            if byte.is_ascii_alphanumeric() {
+                kinds[b] = PLAIN;
+            }
+            b += 1;
+        }
+        let punctuation = b"-=_'\"#*<>@^~&`";
+        let mut at = 0;
+        while at < punctuation.len() {
+            kinds[punctuation[at] as usize] = PLAIN;
+            at += 1;
+        }
+        let no_break_before = b".,:;)]";
+        let mut at = 0;
+        while at < no_break_before.len() {
+            kinds[no_break_before[at] as usize] = PLAIN | NO_BREAK_BEFORE;
+            at += 1;
+        }
+        kinds[b'(' as usize] = PLAIN | OPENING;
+        kinds[b'[' as usize] = PLAIN | OPENING;
+        kinds[b' ' as usize] = PLAIN | SPACE;
+        kinds
+    }
+    const KINDS: [u8; 128] = kinds();
+    if line.ends_with('-') {
+        return false;
+    }
+    let mut previous = 0;
+    for b in line.bytes() {
+        let kind = KINDS.get(usize::from(b)).copied().unwrap_or(0);
+        let breaks_elsewhere = kind == 0
+            || (previous & SPACE != 0 && kind & NO_BREAK_BEFORE != 0)
+            || (previous & OPENING != 0 && kind & SPACE != 0)
+            || (previous & NO_BREAK_BEFORE != 0 && kind & OPENING != 0);
+        if breaks_elsewhere {
+            return false;
+        }
+        previous = kind;
+    }
+    true
 }
 
 fn plural(count: usize, word: &str) -> String {
@@ -398,5 +512,112 @@ fn alternative_sets(sets: &[&Cluster]) -> String {
                 .collect();
             format!("{} alternative sets: {}", sets.len(), each.join(", "))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(separator: &textwrap::WordSeparator, line: &str) -> Vec<(String, String, usize)> {
+        separator
+            .find_words(line)
+            .map(|word| {
+                let textwrap::core::Word {
+                    word,
+                    whitespace,
+                    penalty,
+                    width,
+                } = word;
+                assert_eq!(penalty, "");
+                (word.to_string(), whitespace.to_string(), width)
+            })
+            .collect()
+    }
+
+    /// Every string of `alphabet` up to `longest` characters that takes the shortcut is split
+    /// into the words Unicode line breaking gives.
+    fn splits_as_unicode(alphabet: &str, longest: u32) {
+        let alphabet: Vec<char> = alphabet.chars().collect();
+        let mut shortcuts = 0;
+        for len in 1..=longest {
+            for mut index in 0..alphabet.len().pow(len) {
+                let mut line = String::new();
+                for _ in 0..len {
+                    line.push(alphabet[index % alphabet.len()]);
+                    index /= alphabet.len();
+                }
+                if breaks_only_after_spaces(&line) {
+                    shortcuts += 1;
+                    let unicode = words(&textwrap::WordSeparator::UnicodeBreakProperties, &line);
+                    assert_eq!(
+                        words(&textwrap::WordSeparator::AsciiSpace, &line),
+                        unicode,
+                        "{line:?}"
+                    );
+                    assert_eq!(
+                        words(&textwrap::WordSeparator::Custom(find_words), &line),
+                        unicode,
+                        "{line:?}"
+                    );
+                }
+            }
+        }
+        assert!(shortcuts > 0);
+    }
+
+    #[test]
+    fn plain_lines_split_at_spaces_as_unicode_line_breaking_does() {
+        splits_as_unicode("aZ1 .,:;-=_'\"()#*<>@^~&[]`", 3);
+        // One of each kind of character, longer.
+        splits_as_unicode("a1 .-'\"()]:=", 4);
+    }
+
+    #[test]
+    fn split_points_are_the_hyphen_splitters() {
+        for word in [
+            "plain",
+            "",
+            "-",
+            "a-b",
+            "kafka-reassign-partitions.sh",
+            "--x",
+            "a--b",
+            "é-a",
+        ] {
+            assert_eq!(
+                split_points(word),
+                textwrap::WordSplitter::HyphenSplitter.split_points(word),
+                "{word:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn other_characters_take_the_unicode_path() {
+        for line in [
+            "a/b",
+            "a!b",
+            "a?b",
+            "a|b",
+            "a}b",
+            "a{b",
+            "a$1",
+            "a+b",
+            "50%",
+            "a\\b",
+            "a\tb",
+            "caf\u{e9} au lait",
+            "a .b",
+            "( a",
+            "a.(b",
+            "a)(b",
+            "ends-",
+        ] {
+            assert!(!breaks_only_after_spaces(line), "{line:?}");
+        }
+        assert!(breaks_only_after_spaces(
+            "broker 0 (server-0.properties): offsets.topic.replication.factor=1 on a cluster"
+        ));
     }
 }

@@ -33,8 +33,19 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     if version < OLDEST_CHECKED {
         return Vec::new();
     }
-    // The same for every node: built once, not once a node (a tenth of this rule's time).
-    let bounds = bounds(version);
+    // The same for every node: picked once, not once a node, each with where its two keys
+    // are in `keys` (most keys stand in two or three bounds: each is read once a node).
+    let mut keys: Vec<&'static str> = Vec::new();
+    let mut key_index = |key: &'static str| match keys.iter().position(|known| *known == key) {
+        Some(index) => index,
+        None => {
+            keys.push(key);
+            keys.len() - 1
+        }
+    };
+    let bounds: Vec<(&Bound, usize, usize)> = bounds(version)
+        .map(|bound| (bound, key_index(bound.subject), key_index(bound.other)))
+        .collect();
     let mut diagnostics = Vec::new();
     for node in &cluster.nodes {
         let scope = Scope {
@@ -52,8 +63,9 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         }
         diagnostics.extend(commit_required_acks(&scope));
         diagnostics.extend(snapshot_records(&scope));
-        for bound in &bounds {
-            diagnostics.extend(bound.check(&scope));
+        let mut ints = vec![None; keys.len()];
+        for (bound, subject, other) in &bounds {
+            diagnostics.extend(bound.check(&scope, &mut ints, (*subject, *other)));
         }
         diagnostics.extend(rack_aware_tags(&scope));
     }
@@ -537,120 +549,286 @@ enum Relation {
 
 /// One of the coordinators' own bounds: `subject` must stand in `relation` to `other`.
 struct Bound {
-    subject: String,
+    subject: &'static str,
     relation: Relation,
-    other: String,
+    other: &'static str,
+}
+
+/// Every bound of every release, with the first release that checks it, in Kafka's order.
+/// Consumer and share groups from 3.9, streams groups from 4.1; each must heartbeat more often
+/// than its session expires from 4.0 (streams: from its start).
+const BOUNDS: &[(KafkaVersion, Bound)] = {
+    use Relation::{AtLeast, AtMost, Below};
+    &[
+        // consumer groups
+        bound(
+            v(3, 9),
+            "group.consumer.max.heartbeat.interval.ms",
+            AtLeast,
+            "group.consumer.min.heartbeat.interval.ms",
+        ),
+        bound(
+            v(3, 9),
+            "group.consumer.heartbeat.interval.ms",
+            AtLeast,
+            "group.consumer.min.heartbeat.interval.ms",
+        ),
+        bound(
+            v(3, 9),
+            "group.consumer.heartbeat.interval.ms",
+            AtMost,
+            "group.consumer.max.heartbeat.interval.ms",
+        ),
+        bound(
+            v(3, 9),
+            "group.consumer.max.session.timeout.ms",
+            AtLeast,
+            "group.consumer.min.session.timeout.ms",
+        ),
+        bound(
+            v(3, 9),
+            "group.consumer.session.timeout.ms",
+            AtLeast,
+            "group.consumer.min.session.timeout.ms",
+        ),
+        bound(
+            v(3, 9),
+            "group.consumer.session.timeout.ms",
+            AtMost,
+            "group.consumer.max.session.timeout.ms",
+        ),
+        bound(
+            v(4, 0),
+            "group.consumer.heartbeat.interval.ms",
+            Below,
+            "group.consumer.session.timeout.ms",
+        ),
+        bound(
+            v(4, 3),
+            "group.consumer.max.assignment.interval.ms",
+            AtLeast,
+            "group.consumer.min.assignment.interval.ms",
+        ),
+        bound(
+            v(4, 3),
+            "group.consumer.assignment.interval.ms",
+            AtLeast,
+            "group.consumer.min.assignment.interval.ms",
+        ),
+        bound(
+            v(4, 3),
+            "group.consumer.assignment.interval.ms",
+            AtMost,
+            "group.consumer.max.assignment.interval.ms",
+        ),
+        // share groups
+        bound(
+            v(3, 9),
+            "group.share.max.heartbeat.interval.ms",
+            AtLeast,
+            "group.share.min.heartbeat.interval.ms",
+        ),
+        bound(
+            v(3, 9),
+            "group.share.heartbeat.interval.ms",
+            AtLeast,
+            "group.share.min.heartbeat.interval.ms",
+        ),
+        bound(
+            v(3, 9),
+            "group.share.heartbeat.interval.ms",
+            AtMost,
+            "group.share.max.heartbeat.interval.ms",
+        ),
+        bound(
+            v(3, 9),
+            "group.share.max.session.timeout.ms",
+            AtLeast,
+            "group.share.min.session.timeout.ms",
+        ),
+        bound(
+            v(3, 9),
+            "group.share.session.timeout.ms",
+            AtLeast,
+            "group.share.min.session.timeout.ms",
+        ),
+        bound(
+            v(3, 9),
+            "group.share.session.timeout.ms",
+            AtMost,
+            "group.share.max.session.timeout.ms",
+        ),
+        bound(
+            v(4, 0),
+            "group.share.heartbeat.interval.ms",
+            Below,
+            "group.share.session.timeout.ms",
+        ),
+        bound(
+            v(4, 3),
+            "group.share.max.assignment.interval.ms",
+            AtLeast,
+            "group.share.min.assignment.interval.ms",
+        ),
+        bound(
+            v(4, 3),
+            "group.share.assignment.interval.ms",
+            AtLeast,
+            "group.share.min.assignment.interval.ms",
+        ),
+        bound(
+            v(4, 3),
+            "group.share.assignment.interval.ms",
+            AtMost,
+            "group.share.max.assignment.interval.ms",
+        ),
+        // streams groups
+        bound(
+            v(4, 1),
+            "group.streams.max.heartbeat.interval.ms",
+            AtLeast,
+            "group.streams.min.heartbeat.interval.ms",
+        ),
+        bound(
+            v(4, 1),
+            "group.streams.heartbeat.interval.ms",
+            AtLeast,
+            "group.streams.min.heartbeat.interval.ms",
+        ),
+        bound(
+            v(4, 1),
+            "group.streams.heartbeat.interval.ms",
+            AtMost,
+            "group.streams.max.heartbeat.interval.ms",
+        ),
+        bound(
+            v(4, 1),
+            "group.streams.max.session.timeout.ms",
+            AtLeast,
+            "group.streams.min.session.timeout.ms",
+        ),
+        bound(
+            v(4, 1),
+            "group.streams.session.timeout.ms",
+            AtLeast,
+            "group.streams.min.session.timeout.ms",
+        ),
+        bound(
+            v(4, 1),
+            "group.streams.session.timeout.ms",
+            AtMost,
+            "group.streams.max.session.timeout.ms",
+        ),
+        bound(
+            v(4, 1),
+            "group.streams.heartbeat.interval.ms",
+            Below,
+            "group.streams.session.timeout.ms",
+        ),
+        bound(
+            v(4, 3),
+            "group.streams.max.assignment.interval.ms",
+            AtLeast,
+            "group.streams.min.assignment.interval.ms",
+        ),
+        bound(
+            v(4, 3),
+            "group.streams.assignment.interval.ms",
+            AtLeast,
+            "group.streams.min.assignment.interval.ms",
+        ),
+        bound(
+            v(4, 3),
+            "group.streams.assignment.interval.ms",
+            AtMost,
+            "group.streams.max.assignment.interval.ms",
+        ),
+        bound(
+            v(4, 1),
+            "group.streams.num.standby.replicas",
+            AtMost,
+            "group.streams.max.standby.replicas",
+        ),
+        bound(
+            v(4, 4),
+            "group.streams.task.offset.interval.ms",
+            AtLeast,
+            "group.streams.min.task.offset.interval.ms",
+        ),
+        bound(
+            v(4, 4),
+            "group.streams.num.warmup.replicas",
+            AtMost,
+            "group.streams.max.warmup.replicas",
+        ),
+        // The share group's own settings (ShareGroupConfig).
+        bound(
+            v(4, 3),
+            "group.share.max.delivery.count.limit",
+            AtLeast,
+            "group.share.delivery.count.limit",
+        ),
+        bound(
+            v(4, 3),
+            "group.share.delivery.count.limit",
+            AtLeast,
+            "group.share.min.delivery.count.limit",
+        ),
+        bound(
+            v(4, 3),
+            "group.share.max.partition.max.record.locks",
+            AtLeast,
+            "group.share.partition.max.record.locks",
+        ),
+        bound(
+            v(4, 3),
+            "group.share.partition.max.record.locks",
+            AtLeast,
+            "group.share.min.partition.max.record.locks",
+        ),
+        bound(
+            v(3, 9),
+            "group.share.record.lock.duration.ms",
+            AtLeast,
+            "group.share.min.record.lock.duration.ms",
+        ),
+        bound(
+            v(3, 9),
+            "group.share.max.record.lock.duration.ms",
+            AtLeast,
+            "group.share.record.lock.duration.ms",
+        ),
+        bound(
+            v(4, 1),
+            "group.share.max.share.sessions",
+            AtLeast,
+            "group.share.max.size",
+        ),
+    ]
+};
+
+const fn bound(
+    since: KafkaVersion,
+    subject: &'static str,
+    relation: Relation,
+    other: &'static str,
+) -> (KafkaVersion, Bound) {
+    (
+        since,
+        Bound {
+            subject,
+            relation,
+            other,
+        },
+    )
 }
 
 /// The bounds the coordinators of release `version` check, in Kafka's order.
-fn bounds(version: KafkaVersion) -> Vec<Bound> {
-    use Relation::{AtLeast, AtMost, Below};
-    let mut bounds = Vec::new();
-    let mut add = |since: KafkaVersion, subject: String, relation: Relation, other: String| {
-        if version >= since {
-            bounds.push(Bound {
-                subject,
-                relation,
-                other,
-            });
-        }
-    };
-    // Consumer and share groups from 3.9, streams groups from 4.1; each must heartbeat more
-    // often than its session expires from 4.0 (streams: from its start).
-    for (group, since, strictly_since) in [
-        ("consumer", v(3, 9), v(4, 0)),
-        ("share", v(3, 9), v(4, 0)),
-        ("streams", v(4, 1), v(4, 1)),
-    ] {
-        let key = |suffix: &str| format!("group.{group}.{suffix}");
-        let heartbeat = key("heartbeat.interval.ms");
-        let min_heartbeat = key("min.heartbeat.interval.ms");
-        let max_heartbeat = key("max.heartbeat.interval.ms");
-        let session = key("session.timeout.ms");
-        let min_session = key("min.session.timeout.ms");
-        let max_session = key("max.session.timeout.ms");
-        let assignment = key("assignment.interval.ms");
-        let min_assignment = key("min.assignment.interval.ms");
-        let max_assignment = key("max.assignment.interval.ms");
-        add(since, max_heartbeat.clone(), AtLeast, min_heartbeat.clone());
-        add(since, heartbeat.clone(), AtLeast, min_heartbeat);
-        add(since, heartbeat.clone(), AtMost, max_heartbeat);
-        add(since, max_session.clone(), AtLeast, min_session.clone());
-        add(since, session.clone(), AtLeast, min_session);
-        add(since, session.clone(), AtMost, max_session);
-        add(strictly_since, heartbeat, Below, session);
-        add(
-            v(4, 3),
-            max_assignment.clone(),
-            AtLeast,
-            min_assignment.clone(),
-        );
-        add(v(4, 3), assignment.clone(), AtLeast, min_assignment);
-        add(v(4, 3), assignment, AtMost, max_assignment);
-    }
-    let key = |suffix: &str| format!("group.{suffix}");
-    add(
-        v(4, 1),
-        key("streams.num.standby.replicas"),
-        AtMost,
-        key("streams.max.standby.replicas"),
-    );
-    add(
-        v(4, 4),
-        key("streams.task.offset.interval.ms"),
-        AtLeast,
-        key("streams.min.task.offset.interval.ms"),
-    );
-    add(
-        v(4, 4),
-        key("streams.num.warmup.replicas"),
-        AtMost,
-        key("streams.max.warmup.replicas"),
-    );
-    // The share group's own settings (ShareGroupConfig).
-    add(
-        v(4, 3),
-        key("share.max.delivery.count.limit"),
-        AtLeast,
-        key("share.delivery.count.limit"),
-    );
-    add(
-        v(4, 3),
-        key("share.delivery.count.limit"),
-        AtLeast,
-        key("share.min.delivery.count.limit"),
-    );
-    add(
-        v(4, 3),
-        key("share.max.partition.max.record.locks"),
-        AtLeast,
-        key("share.partition.max.record.locks"),
-    );
-    add(
-        v(4, 3),
-        key("share.partition.max.record.locks"),
-        AtLeast,
-        key("share.min.partition.max.record.locks"),
-    );
-    add(
-        v(3, 9),
-        key("share.record.lock.duration.ms"),
-        AtLeast,
-        key("share.min.record.lock.duration.ms"),
-    );
-    add(
-        v(3, 9),
-        key("share.max.record.lock.duration.ms"),
-        AtLeast,
-        key("share.record.lock.duration.ms"),
-    );
-    add(
-        v(4, 1),
-        key("share.max.share.sessions"),
-        AtLeast,
-        key("share.max.size"),
-    );
-    bounds
+fn bounds(version: KafkaVersion) -> impl Iterator<Item = &'static Bound> {
+    BOUNDS
+        .iter()
+        .filter(move |(since, _)| version >= *since)
+        .map(|(_, bound)| bound)
 }
 
 impl Bound {
@@ -662,9 +840,18 @@ impl Bound {
         }
     }
 
-    fn check(&self, scope: &Scope) -> Option<Diagnostic> {
-        let (subject, subject_value) = scope.at.int(&self.subject)?;
-        let (other, other_value) = scope.at.int(&self.other)?;
+    /// `ints` holds the integers of the node's bound keys read so far, `indexes` where the
+    /// bound's two keys are in it.
+    fn check<'a>(
+        &self,
+        scope: &Scope<'a>,
+        ints: &mut [Option<Option<(i64, Effective<'a>)>>],
+        indexes: (usize, usize),
+    ) -> Option<Diagnostic> {
+        let mut int =
+            |index: usize, key: &str| *ints[index].get_or_insert_with(|| scope.at.int(key));
+        let (subject, subject_value) = int(indexes.0, self.subject)?;
+        let (other, other_value) = int(indexes.1, self.other)?;
         if self.holds(subject, other) {
             return None;
         }
@@ -718,7 +905,6 @@ mod tests {
 
     fn keys(version: KafkaVersion) -> Vec<String> {
         bounds(version)
-            .into_iter()
             .map(|bound| format!("{} {:?} {}", bound.subject, bound.relation, bound.other))
             .collect()
     }
@@ -727,7 +913,7 @@ mod tests {
     fn bounds_grow_with_the_release() {
         let counts: Vec<usize> = [v(3, 9), v(4, 0), v(4, 1), v(4, 2), v(4, 3), v(4, 4)]
             .into_iter()
-            .map(|version| bounds(version).len())
+            .map(|version| bounds(version).count())
             .collect();
         assert_eq!(counts, [14, 16, 25, 25, 38, 40]);
         let v39 = keys(v(3, 9));

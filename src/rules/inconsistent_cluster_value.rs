@@ -1,5 +1,6 @@
 //! `inconsistent-cluster-value`: settings that must be the same on every node, but are not.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use super::support::quoted;
@@ -328,7 +329,9 @@ pub(super) fn covers(key: &str) -> bool {
     SETTINGS.iter().any(|setting| setting.key == key)
 }
 
-fn normalized(compare: Compare, value: &str, version: KafkaVersion) -> String {
+/// The value as compared: borrowed when compared as written (most settings), so that the
+/// common case, every node agreeing, allocates nothing.
+fn normalized(compare: Compare, value: &str, version: KafkaVersion) -> Cow<'_, str> {
     let value = value.trim();
     let sorted_list = |list: &str| {
         let mut items: Vec<&str> = list
@@ -339,8 +342,8 @@ fn normalized(compare: Compare, value: &str, version: KafkaVersion) -> String {
         items.sort_unstable();
         items.join(",")
     };
-    match compare {
-        Exact => value.to_string(),
+    Cow::Owned(match compare {
+        Exact => return Cow::Borrowed(value),
         UnorderedList => sorted_list(value),
         Voters => topology::canonical_voters(value, version).unwrap_or_else(|| sorted_list(value)),
         Addresses => topology::canonical_bootstrap_servers(value, version)
@@ -351,7 +354,7 @@ fn normalized(compare: Compare, value: &str, version: KafkaVersion) -> String {
             }
             None => sorted_list(value),
         },
-    }
+    })
 }
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
@@ -364,19 +367,25 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         if nodes.len() < 2 {
             continue;
         }
-        // Normalized value (None: not set and no default) -> the nodes holding it.
-        let mut groups: BTreeMap<Option<String>, Vec<&Node>> = BTreeMap::new();
-        for node in &nodes {
-            let value = context
-                .effective(node, setting.key, cluster.target.version)
-                .map(|e| normalized(setting.compare, e.value(), cluster.target.version));
-            groups.entry(value).or_default().push(node);
-        }
-        if groups.len() < 2 {
+        // Normalized value (None: not set and no default) of each node.
+        let values: Vec<Option<Cow<str>>> = nodes
+            .iter()
+            .map(|node| {
+                context
+                    .effective(node, setting.key, cluster.target.version)
+                    .map(|e| normalized(setting.compare, e.value(), cluster.target.version))
+            })
+            .collect();
+        if values.iter().all(|value| *value == values[0]) {
             continue;
         }
+        // Normalized value -> the nodes holding it.
+        let mut groups: BTreeMap<Option<Cow<str>>, Vec<&Node>> = BTreeMap::new();
+        for (node, value) in nodes.iter().zip(values) {
+            groups.entry(value).or_default().push(node);
+        }
         // The odd one out comes first: the smallest group, earliest file.
-        let mut ordered: Vec<(Option<String>, Vec<&Node>)> = groups.into_iter().collect();
+        let mut ordered: Vec<(Option<Cow<str>>, Vec<&Node>)> = groups.into_iter().collect();
         ordered.sort_by_key(|(_, members)| (members.len(), members[0].file));
         let key = setting.key;
         let mut labels = Vec::new();

@@ -29,14 +29,16 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let mut routable: Vec<(String, usize, usize)> = Vec::new();
     for (index, broker) in brokers.iter().enumerate() {
         for (at, endpoint) in broker.advertised_brokers().iter().enumerate() {
-            if let Some(host) = endpoint
+            let Some(host) = endpoint
                 .host
                 .filter(|host| !is_wildcard(Some(host)) && !is_loopback(host))
-                && routable
-                    .iter()
-                    .all(|(known, _, _)| *known != host_key(host))
-            {
-                routable.push((host_key(host), index, at));
+            else {
+                continue;
+            };
+            // Worked out once, not once a host already listed.
+            let key = host_key(host);
+            if routable.iter().all(|(known, _, _)| *known != key) {
+                routable.push((key, index, at));
             }
         }
     }
