@@ -128,6 +128,16 @@ pub struct YamlView {
     pub image_tag: Option<ImageTag>,
     /// The container or pod that runs it.
     pub runtime: Runtime,
+    /// `Some` when the image's start-up scripts stop the container before Kafka starts.
+    pub image_exit: Option<ImageExit>,
+}
+
+/// Why an image's start-up scripts stop its container before Kafka starts, and the `image:`
+/// scalar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImageExit {
+    pub why: String,
+    pub span: Span,
 }
 
 /// One node or component of a YAML file: the settings Kafka gets (with the spans of the YAML

@@ -10,6 +10,7 @@ mod deprecated_key;
 mod duplicate_key;
 mod duplicate_node_id;
 mod group_coordinator_config;
+mod image_start_refusal;
 mod inconsistent_cluster_value;
 mod inter_broker_config;
 mod internal_topic_replication;
@@ -71,6 +72,7 @@ pub const RULES: &[Rule] = &[
     principal_builder_class::RULE,
     listener_config::RULE,
     kraft_controller_config::RULE,
+    image_start_refusal::RULE,
     node_id_config::RULE,
     inter_broker_config::RULE,
     cordoned_log_dirs::RULE,

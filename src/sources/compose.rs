@@ -4,7 +4,7 @@
 use super::component_images::{self, ComponentImage};
 use super::images::{self, Image, Origin, Setting, Var};
 use super::yaml::{Node, Scalar, Style};
-use super::{ComponentService, Edit, ImageTag, NamedBy, NodeSpec, Runtime, YamlEntry};
+use super::{ComponentService, Edit, ImageExit, ImageTag, NamedBy, NodeSpec, Runtime, YamlEntry};
 use crate::properties::{Provenance, Span};
 
 /// One variable of a service's `environment`, where it is written.
@@ -85,6 +85,14 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
             });
             continue;
         }
+        let image_exit = match image {
+            Image::Bitnami => images::bitnami_exit(tag.as_deref(), &settings),
+            _ => None,
+        }
+        .map(|why| ImageExit {
+            why,
+            span: image_node.span.clone(),
+        });
         let entries = entries_of(settings, &env, image_node, service);
         // An image without a tag is its `latest`.
         let image_tag =
@@ -126,6 +134,7 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
                 component: None,
                 forbidden: Vec::new(),
                 runtime: runtime.clone(),
+                image_exit: image_exit.clone(),
             });
         }
     }
@@ -229,6 +238,7 @@ fn read_component(
             host_network: host_network(service),
             volumes: volume_targets(service),
         },
+        image_exit: None,
     })
 }
 

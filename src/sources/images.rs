@@ -515,6 +515,114 @@ fn stock_file_settings(kafka4: bool) -> Vec<Setting> {
         .collect()
 }
 
+/// Which start-up scripts a bitnami/kafka tag runs, as far as they decide a node's mode. From
+/// bitnami/containers' bitnami/kafka README ("Notable Changes") and the line's libkafka.sh and
+/// kafka-env.sh: KRaft became the default (`KAFKA_ENABLE_KRAFT=yes`, Kafka started from
+/// `config/kraft/server.properties`) at 3.2.3-debian-11-r73, 3.3.2-debian-11-r29 and
+/// 3.4.0-debian-11-r23; the refactor at 3.2.3-r161, 3.3.2-r176, 3.4.1-r50 and 3.5.1-r4 removed
+/// `KAFKA_ENABLE_KRAFT` and made `KAFKA_CFG_PROCESS_ROLES` or `KAFKA_CFG_ZOOKEEPER_CONNECT`
+/// required (libkafka.sh `kafka_validate`); every later line has the refactored scripts, and
+/// 4.x requires the roles. A tag without a revision (`3.5`, `3.5.1`) pulls the newest build of
+/// what it names. `None` for a tag that names no release (`latest`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BitnamiBuild {
+    /// Up to the KRaft default: a node without roles is a ZooKeeper broker.
+    ZooKeeperDefault,
+    /// A node without roles is a combined KRaft node from Kafka's KRaft sample file.
+    KraftDefault,
+    /// The roles (or, before 4.0, `zookeeper.connect`) must be set, or the container exits.
+    ModeRequired,
+}
+
+pub fn bitnami_build(tag: &str) -> Option<BitnamiBuild> {
+    use BitnamiBuild::*;
+    let release = release_prefix(tag)?;
+    let patch: Option<u32> = tag
+        .split('-')
+        .next()?
+        .split('.')
+        .nth(2)
+        .and_then(|patch| patch.parse().ok());
+    let revision: Option<u32> = tag
+        .rsplit('-')
+        .next()
+        .filter(|last| *last != tag)
+        .and_then(|last| last.strip_prefix('r'))
+        .and_then(|number| number.parse().ok());
+    // The build of `patch` at `revision`, given where the KRaft default and the refactor came in
+    // (`None`: that patch release never had that stage).
+    let stage = |patch_of_changes: u32, kraft_from: Option<u32>, refactor_from: Option<u32>| match (
+        patch, revision,
+    ) {
+        (None, _) => ModeRequired,
+        (Some(p), _) if p > patch_of_changes => ModeRequired,
+        (Some(p), _) if p < patch_of_changes => ZooKeeperDefault,
+        (Some(_), None) => {
+            if refactor_from.is_some() {
+                ModeRequired
+            } else {
+                KraftDefault
+            }
+        }
+        (Some(_), Some(r)) => {
+            if refactor_from.is_some_and(|from| r >= from) {
+                ModeRequired
+            } else if kraft_from.is_none_or(|from| r >= from) {
+                KraftDefault
+            } else {
+                ZooKeeperDefault
+            }
+        }
+    };
+    Some(match (release.major, release.minor) {
+        (0..=2, _) | (3, 0..=1) => ZooKeeperDefault,
+        (3, 2) => stage(3, Some(73), Some(161)),
+        (3, 3) => stage(2, Some(29), Some(176)),
+        // 3.4.0 turned KRaft on at r23 and 3.4.1 was refactored at r50.
+        (3, 4) => match patch {
+            Some(0) => stage(0, Some(23), None),
+            _ => stage(1, Some(0), Some(50)),
+        },
+        // Every 3.5.0 build defaults to KRaft; 3.5.1 was refactored at r4.
+        (3, 5) => match patch {
+            Some(0) => KraftDefault,
+            _ => stage(1, Some(0), Some(4)),
+        },
+        _ => ModeRequired,
+    })
+}
+
+/// Why bitnami/kafka's scripts stop a container with these settings before Kafka starts, for a
+/// tag whose scripts are known (see [`bitnami_build`]).
+pub fn bitnami_exit(tag: Option<&str>, settings: &[Setting]) -> Option<String> {
+    let tag = tag?;
+    if bitnami_build(tag)? != BitnamiBuild::ModeRequired {
+        return None;
+    }
+    let set = |key: &str| {
+        settings
+            .iter()
+            .any(|setting| setting.key == key && setting.origin != Origin::Image)
+    };
+    if set("process.roles") {
+        return None;
+    }
+    let release = release_prefix(tag)?;
+    if release >= KafkaVersion::new(4, 0) {
+        return Some(
+            "no KAFKA_CFG_PROCESS_ROLES: Kafka 4 has no ZooKeeper mode, and the image's kafka_validate \
+             stops the container (\"Kafka requires at least one process role to be set\")"
+                .into(),
+        );
+    }
+    (!set("zookeeper.connect")).then(|| {
+        "neither KAFKA_CFG_PROCESS_ROLES nor KAFKA_CFG_ZOOKEEPER_CONNECT is set, and the image's \
+         kafka_validate stops the container (\"Kafka haven't been configured to work in either Raft or \
+         Zookeper mode\")"
+            .into()
+    })
+}
+
 /// bitnami/kafka (libkafka.sh): `kafka_initialize` copies Kafka's `server.properties`,
 /// comments out its ZooKeeper- and KRaft-specific lines (`kafka_server_unify_conf`), sets
 /// `log.dirs` to `$KAFKA_DATA_DIR` (/bitnami/kafka/data), then `kafka_configure_from_
@@ -896,6 +1004,60 @@ pub(in crate::sources) mod tests {
             get(&settings, "listeners").unwrap().value.as_deref(),
             Some("PLAINTEXT://0.0.0.0:9092")
         );
+    }
+
+    #[test]
+    fn bitnami_builds_by_tag_and_revision() {
+        use BitnamiBuild::*;
+        let build = |tag| bitnami_build(tag);
+        assert_eq!(build("2.8.1"), Some(ZooKeeperDefault));
+        assert_eq!(build("3.3.1"), Some(ZooKeeperDefault));
+        assert_eq!(build("3.3.2-debian-11-r28"), Some(ZooKeeperDefault));
+        assert_eq!(build("3.3.2-debian-11-r29"), Some(KraftDefault));
+        assert_eq!(build("3.3.2-debian-11-r176"), Some(ModeRequired));
+        assert_eq!(build("3.4.0-debian-11-r22"), Some(ZooKeeperDefault));
+        assert_eq!(build("3.4.0"), Some(KraftDefault));
+        assert_eq!(build("3.4.1-debian-11-r49"), Some(KraftDefault));
+        assert_eq!(build("3.4"), Some(ModeRequired));
+        assert_eq!(build("3.5.0"), Some(KraftDefault));
+        assert_eq!(build("3.5.1-debian-11-r3"), Some(KraftDefault));
+        assert_eq!(build("3.5.1-debian-11-r4"), Some(ModeRequired));
+        assert_eq!(build("3.5.1"), Some(ModeRequired));
+        assert_eq!(build("3.9"), Some(ModeRequired));
+        assert_eq!(build("4.0.0-debian-12-r5"), Some(ModeRequired));
+        assert_eq!(build("latest"), None);
+    }
+
+    #[test]
+    fn bitnami_exits_without_a_mode() {
+        let exit = |tag, pairs: &[(&str, &str)]| {
+            bitnami_exit(
+                Some(tag),
+                &translate(Image::Bitnami, Some(tag), &vars(pairs)),
+            )
+        };
+        let listeners = ("KAFKA_CFG_LISTENERS", "PLAINTEXT://:9092");
+        assert!(exit("3.9", &[listeners]).is_some());
+        assert!(
+            exit(
+                "3.9",
+                &[listeners, ("KAFKA_CFG_ZOOKEEPER_CONNECT", "zk:2181")]
+            )
+            .is_none()
+        );
+        assert!(exit("3.9", &[listeners, ("KAFKA_CFG_PROCESS_ROLES", "broker")]).is_none());
+        // Kafka 4 needs the roles, whatever else is set.
+        assert!(
+            exit(
+                "4.0",
+                &[listeners, ("KAFKA_CFG_ZOOKEEPER_CONNECT", "zk:2181")]
+            )
+            .is_some()
+        );
+        // Builds that defaulted to a mode, and tags that name no release, do not exit.
+        assert!(exit("3.5.0", &[listeners]).is_none());
+        assert!(exit("2.8.1", &[listeners]).is_none());
+        assert!(exit("latest", &[listeners]).is_none());
     }
 
     #[test]

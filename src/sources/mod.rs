@@ -18,7 +18,8 @@ use crate::diagnostic::Diagnostic;
 use crate::properties::{Entry, PropertiesFile, Span};
 use crate::source::SourceFile;
 pub use crate::yaml_view::{
-    ComponentService, Forbidden, ImageTag, NamedBy, Runtime, Style, YamlFile, YamlPart, YamlView,
+    ComponentService, Forbidden, ImageExit, ImageTag, NamedBy, Runtime, Style, YamlFile, YamlPart,
+    YamlView,
 };
 pub use spec::{Edit, NodeSpec, YamlEntry};
 
@@ -232,6 +233,10 @@ fn part(spec: NodeSpec, offset: usize) -> YamlPart {
             ..tag
         }),
         runtime: spec.runtime,
+        image_exit: spec.image_exit.map(|exit| ImageExit {
+            span: shift(&exit.span),
+            ..exit
+        }),
     };
     YamlPart {
         properties: PropertiesFile::new(entries, Vec::new()),

@@ -3,7 +3,7 @@
 
 use super::images;
 use crate::properties::{Provenance, Span};
-use crate::yaml_view::{ComponentService, Forbidden, ImageTag, Runtime, Style};
+use crate::yaml_view::{ComponentService, Forbidden, ImageExit, ImageTag, Runtime, Style};
 
 /// How a fix may replace a value: the style of the scalar it is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,4 +44,6 @@ pub struct NodeSpec {
     pub component: Option<ComponentService>,
     pub forbidden: Vec<Forbidden>,
     pub runtime: Runtime,
+    /// `Some` when the image's scripts stop the container before Kafka starts.
+    pub image_exit: Option<ImageExit>,
 }

@@ -266,6 +266,7 @@ pub fn read(
                     component: None,
                     forbidden: forbidden.clone(),
                     runtime: super::Runtime::Pod { pool: pool.clone() },
+                    image_exit: None,
                 });
                 next_id += 1;
             }

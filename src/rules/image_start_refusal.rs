@@ -1,0 +1,54 @@
+//! `image-start-refusal`: a compose service whose image's start-up scripts stop the container
+//! before Kafka starts.
+
+use super::{Context, FixAvailability, Group, Rule, Verified};
+use crate::cluster::Cluster;
+use crate::diagnostic::Severity;
+use crate::diagnostic::{Diagnostic, Label};
+
+pub const RULE: Rule = Rule {
+    name: "image-start-refusal",
+    severity: Severity::Error,
+    group: Group::StartupRefusal,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
+    summary: "a compose service whose image's start-up scripts stop the container before Kafka starts (bitnami/kafka without a mode)",
+    check,
+};
+
+fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    // A service without an id or a mode reads as an overlay; its container still starts.
+    cluster
+        .nodes
+        .iter()
+        .chain(&cluster.overlays)
+        .filter_map(|node| {
+            let view = context.view(node.file, node.part)?;
+            let exit = view.image_exit.as_ref()?;
+            let image = match &view.runtime {
+                crate::yaml_view::Runtime::Container { image, .. } => image.as_str(),
+                crate::yaml_view::Runtime::Pod { .. } => return None,
+            };
+            Some(
+                RULE.finding(format!(
+                    "the {image} container stops before Kafka starts: {}",
+                    exit.why
+                ))
+                .about(context.node_ref(node))
+                .stopping_startup()
+                .with_label(Label {
+                    file: node.file,
+                    span: exit.span.clone(),
+                    message: "exits at start".into(),
+                })
+                .with_help(
+                    "set KAFKA_CFG_PROCESS_ROLES (broker,controller for a single KRaft node, with \
+                     KAFKA_CFG_NODE_ID, KAFKA_CFG_CONTROLLER_QUORUM_VOTERS and \
+                     KAFKA_CFG_CONTROLLER_LISTENER_NAMES), or on 3.x KAFKA_CFG_ZOOKEEPER_CONNECT for a \
+                     ZooKeeper broker"
+                        .to_string(),
+                ),
+            )
+        })
+        .collect()
+}
