@@ -66,7 +66,21 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
         let env = environment(service, name, notes);
         let (_, tag) = images::repository(&image_text);
         let vars: Vec<Var> = env.iter().map(|var| var.var.clone()).collect();
-        let settings = images::translate(image, tag.as_deref(), &vars);
+        let mut settings = images::translate(image, tag.as_deref(), &vars);
+        // An image of a release before 2.8 runs a Kafka without KRaft: `process.roles` is a
+        // key it does not know, and the node is a ZooKeeper broker whatever it says.
+        let release = images::tag_kafka_release(image, tag.as_deref().unwrap_or("latest"));
+        if release.is_some_and(|release| release < crate::catalog::KafkaVersion::new(2, 8))
+            && settings
+                .iter()
+                .any(|setting| setting.key == "process.roles")
+        {
+            settings.retain(|setting| setting.key != "process.roles");
+            notes.push(format!(
+                "service `{name}`: process.roles not read: its image runs Kafka {}, which has no KRaft and ignores the key; the node is a ZooKeeper broker",
+                release.expect("checked above")
+            ));
+        }
         if is_tool_container(service, &settings) {
             notes.push(format!(
                 "service `{name}`: runs a command of its own and sets no broker key (a tool container, not a broker); not read"
