@@ -36,6 +36,7 @@ mod quorum_size;
 mod refusal;
 mod removed_key;
 mod rule;
+mod sasl_mechanism_name;
 mod shared_advertised_address;
 mod shared_log_dir;
 mod strimzi_forbidden_key;
@@ -88,6 +89,7 @@ pub const RULES: &[Rule] = &[
     default_replication_above_brokers::RULE,
     plaintext_secret::RULE,
     plaintext_beside_secure_listener::RULE,
+    sasl_mechanism_name::RULE,
     quorum_membership::RULE,
     quorum_size::RULE,
     mixed_mode_settings::RULE,
