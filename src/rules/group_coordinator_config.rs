@@ -30,8 +30,21 @@ const fn v(major: u8, minor: u8) -> KafkaVersion {
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
+    // The assignor lists carry the release each is read from (3.7 for consumer groups).
     if version < OLDEST_CHECKED {
-        return Vec::new();
+        return cluster
+            .nodes
+            .iter()
+            .flat_map(|node| {
+                let scope = Scope {
+                    at: NodeCheck::new(&RULE, context, node, version),
+                };
+                ASSIGNOR_LISTS
+                    .iter()
+                    .flat_map(|list| assignors(&scope, list))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
     }
     // The same for every node: picked once, not once a node, each with where its two keys
     // are in `keys` (most keys stand in two or three bounds: each is read once a node).
@@ -250,7 +263,9 @@ const ASSIGNOR_LISTS: &[AssignorList] = &[
     AssignorList {
         key: "group.consumer.assignors",
         kind: AssignorKind::ConsumerGroup,
-        since: v(3, 9),
+        // 3.7 and 3.8 load the classes at start-up too (the oracle: "Class rangee cannot be
+        // found" from KafkaConfig of 3.7.2 and 3.8.1).
+        since: v(3, 7),
         built_in: &["uniform", "range"],
         built_in_since: v(4, 0),
         unique_names_since: Some(v(4, 4)),
@@ -292,8 +307,8 @@ fn unusable_assignor(list: &AssignorList, entry: &str, version: KafkaVersion) ->
         }
         return Some(format!("{}, not {}", kind.describe(), list.kind.describe()));
     }
-    if BUILT_IN_NAMES.contains(&entry) {
-        return Some(if version >= list.built_in_since {
+    let no_such_name = || {
+        if version >= list.built_in_since {
             format!(
                 "no such class, and the names Kafka {version} resolves here are {}",
                 list.built_in
@@ -307,10 +322,18 @@ fn unusable_assignor(list: &AssignorList, entry: &str, version: KafkaVersion) ->
                 "no such class, and Kafka {version} resolves no assignor names here (they arrived in {})",
                 list.built_in_since
             )
-        });
+        }
+    };
+    if BUILT_IN_NAMES.contains(&entry) {
+        return Some(no_such_name());
     }
     if entry.is_empty() {
         return Some("no class has an empty name".to_string());
+    }
+    // A name without a package is no assignor's class (`rangee`, `Range`): Kafka refuses it as
+    // a class it cannot find.
+    if !entry.contains('.') && catalog::value::parse(ConfigType::Class, entry).is_ok() {
+        return Some(no_such_name());
     }
     if catalog::value::parse(ConfigType::Class, entry).is_err() {
         return Some("not a possible class name".to_string());

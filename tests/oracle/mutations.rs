@@ -1735,6 +1735,8 @@ fn startup_limits(rng: &mut Rng, minor: &str, config: &mut Config) -> Option<Mut
                 )][..],
                 &[("group.consumer.assignors", "java.lang.String")][..],
                 &[("group.consumer.assignors", "uniform,uniform")][..],
+                &[("group.consumer.assignors", "rangee")][..],
+                &[("group.consumer.assignors", "Range,uniform")][..],
             ],
         ),
         3 => choose(
