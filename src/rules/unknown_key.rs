@@ -144,6 +144,21 @@ fn typo(
     key: &str,
     version: KafkaVersion,
 ) -> Option<(String, String)> {
+    // A SASL mechanism written with dots for its dashes (`scram.sha.256`): what a compose
+    // variable with single underscores becomes, where `___` writes a `-`.
+    if let Some(fixed) = dashed_mechanism(key)
+        && catalog::families::elsewhere(&fixed, version, |_| None)
+            == Some(catalog::families::Elsewhere::Read)
+    {
+        return Some((
+            format!(
+                "{key} is not a Kafka {version} broker key: the broker reads a listener's settings for a SASL mechanism under the mechanism's own name, with dashes, and ignores this one"
+            ),
+            format!(
+                "did you mean {fixed}? A mechanism's dashes stay dashes (in a compose variable, write `___` for `-`)"
+            ),
+        ));
+    }
     // Logging settings kept beside the broker's: log4j reads its own file, never this one.
     if key.starts_with("log4j.") || key.starts_with("log4j2.") {
         return Some((
@@ -202,4 +217,30 @@ fn typo(
         format!("{key} is not a Kafka {version} broker key: the broker ignores it, so {in_force}"),
         format!("did you mean {nearest}? Rename the key"),
     ))
+}
+
+/// `key` with a SASL mechanism written with dots put back with dashes
+/// (`listener.name.client.scram.sha.256.sasl.jaas.config` to `…scram-sha-256…`), when it has one.
+fn dashed_mechanism(key: &str) -> Option<String> {
+    ["scram.sha.256", "scram.sha.512"]
+        .iter()
+        .find(|dotted| key.contains(&format!(".{dotted}.")))
+        .map(|dotted| key.replacen(dotted, &dotted.replace('.', "-"), 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dashed_mechanism;
+
+    #[test]
+    fn a_mechanism_written_with_dots_gets_its_dashes_back() {
+        assert_eq!(
+            dashed_mechanism("listener.name.client.scram.sha.256.sasl.jaas.config").as_deref(),
+            Some("listener.name.client.scram-sha-256.sasl.jaas.config")
+        );
+        assert_eq!(
+            dashed_mechanism("listener.name.client.plain.sasl.jaas.config"),
+            None
+        );
+    }
 }
