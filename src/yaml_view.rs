@@ -130,6 +130,9 @@ pub struct YamlView {
     pub runtime: Runtime,
     /// `Some` when the image's start-up scripts stop the container before Kafka starts.
     pub image_exit: Option<ImageExit>,
+    /// Settings come from a file the YAML names and kafkalint does not read (a compose
+    /// service's `env_file`): a key the part does not set may be set there.
+    pub settings_elsewhere: bool,
 }
 
 /// Why an image's start-up scripts stop its container before Kafka starts, and the `image:`

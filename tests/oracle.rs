@@ -18,10 +18,10 @@
 //!
 //! Justified differences, the only ones the agreement margin may absorb (each shows in the
 //! printed groups when it happens):
-//! - a file with neither a mode key (`process.roles`, `zookeeper.connect`) nor an id is a
-//!   fragment of settings to kafkalint (merged into a full file elsewhere), so no "required key
-//!   missing" verdict is given for it, while Kafka refuses it as a whole file; mutations that
-//!   remove both keys produce such files;
+//! - a file with neither a mode key (`process.roles`, `zookeeper.connect`) nor an id, nor
+//!   listeners or log directories of its own, is a fragment of settings to kafkalint (merged
+//!   into a full file elsewhere), so no "required key missing" verdict is given for it, while
+//!   Kafka refuses it as a whole file; mutations that remove the keys produce such files;
 //! - a value that looks like a template placeholder (`%ID%`, `@ID@`, `{0}`, `${…}`) is not
 //!   judged, since something replaces it before Kafka reads the file (`1@h1@x:9093` reads as one);
 //! - whether a well-formed class name is on the broker's classpath is beyond a static check, so

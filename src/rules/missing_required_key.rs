@@ -2,7 +2,7 @@
 //! to start.
 
 use super::{Context, FixAvailability, Group, Rule, Verified};
-use crate::catalog::{self, Default};
+use crate::catalog::{self, Default, KafkaVersion};
 use crate::cluster::{Cluster, Mode};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
@@ -21,7 +21,43 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     for node in &cluster.nodes {
         // A fragment of settings (no mode, no id) is merged into a full file elsewhere.
-        if node.mode == Mode::Unknown && context.id_line(node).is_none() {
+        // Every node of the cluster is a whole node file: membership keeps the files of
+        // settings merged into nodes elsewhere (no id, no mode, no listeners or log
+        // directories of their own) apart, as overlays. A compose service with an env_file may
+        // set there what its environment does not: unknown. A container whose image stops it
+        // first never starts Kafka (image-start-refusal says why).
+        if context
+            .view(node.file, node.part)
+            .is_some_and(|view| view.settings_elsewhere || view.image_exit.is_some())
+        {
+            continue;
+        }
+        // Up to 3.9 a node without roles is a ZooKeeper broker, and `zookeeper.connect` has
+        // no default then (ConfigDef has it optional: KafkaConfig requires it for that mode).
+        if node.mode == Mode::Unknown
+            && version <= KafkaVersion::LAST_WITH_ZOOKEEPER
+            && context.line(node, "process.roles").is_none()
+            && context.line(node, "zookeeper.connect").is_none()
+        {
+            diagnostics.push(
+                RULE.finding(format!(
+                    "Kafka {version} refuses to start without zookeeper.connect, which has no default: \
+                     without process.roles the node is a ZooKeeper broker"
+                ))
+                .about(context.node_ref(node))
+                .stopping_startup()
+                .with_key("zookeeper.connect")
+                .with_label(Label {
+                    file: node.file,
+                    span: node.declared_at.clone(),
+                    message: "neither process.roles nor zookeeper.connect is set in this file".into(),
+                })
+                .with_help(
+                    "set zookeeper.connect to the ZooKeeper ensemble, or set process.roles (with \
+                     node.id, controller.quorum.voters and controller.listener.names) for KRaft mode"
+                        .to_string(),
+                ),
+            );
             continue;
         }
         for (key, spec) in catalog::keys(version) {

@@ -149,6 +149,7 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
                 forbidden: Vec::new(),
                 runtime: runtime.clone(),
                 image_exit: image_exit.clone(),
+                settings_elsewhere: service.get("env_file").is_some(),
             });
         }
     }
@@ -253,6 +254,7 @@ fn read_component(
             volumes: volume_targets(service),
         },
         image_exit: None,
+        settings_elsewhere: service.get("env_file").is_some(),
     })
 }
 

@@ -237,6 +237,7 @@ fn part(spec: NodeSpec, offset: usize) -> YamlPart {
             span: shift(&exit.span),
             ..exit
         }),
+        settings_elsewhere: spec.settings_elsewhere,
     };
     YamlPart {
         properties: PropertiesFile::new(entries, Vec::new()),

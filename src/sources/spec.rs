@@ -46,4 +46,6 @@ pub struct NodeSpec {
     pub runtime: Runtime,
     /// `Some` when the image's scripts stop the container before Kafka starts.
     pub image_exit: Option<ImageExit>,
+    /// See [`crate::yaml_view::YamlView::settings_elsewhere`].
+    pub settings_elsewhere: bool,
 }

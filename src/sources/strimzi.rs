@@ -267,6 +267,7 @@ pub fn read(
                     forbidden: forbidden.clone(),
                     runtime: super::Runtime::Pod { pool: pool.clone() },
                     image_exit: None,
+                    settings_elsewhere: false,
                 });
                 next_id += 1;
             }
