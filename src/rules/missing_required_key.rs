@@ -26,9 +26,10 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         // directories of their own) apart, as overlays. A compose service with an env_file may
         // set there what its environment does not: unknown. A container whose image stops it
         // first never starts Kafka (image-start-refusal says why).
-        if context
-            .view(node.file, node.part)
-            .is_some_and(|view| view.settings_elsewhere || view.image_exit.is_some())
+        if context.settings_elsewhere(node)
+            || context
+                .view(node.file, node.part)
+                .is_some_and(|view| view.image_exit.is_some())
         {
             continue;
         }

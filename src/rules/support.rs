@@ -119,14 +119,25 @@ impl<'a> Context<'a> {
         Some(Line::new(node.file, entry))
     }
 
-    /// The value Kafka `version` uses for `key` on `node` (see [`Node::effective`]).
+    /// The value Kafka `version` uses for `key` on `node` (see [`Node::effective`]); `None` for
+    /// Kafka's default on a node whose settings may also come from a file kafkalint does not
+    /// read (a compose `env_file`): that file may set the key.
     pub fn effective(
         &self,
         node: &Node,
         key: &str,
         version: KafkaVersion,
     ) -> Option<Effective<'a>> {
-        node.effective(self.files, key, version)
+        let effective = node.effective(self.files, key, version)?;
+        (effective.line().is_some() || !self.settings_elsewhere(node)).then_some(effective)
+    }
+
+    /// Whether some of the node's settings come from a file kafkalint does not read (see
+    /// [`crate::yaml_view::YamlView::settings_elsewhere`]).
+    pub fn settings_elsewhere(&self, node: &Node) -> bool {
+        self.files[node.file]
+            .view(node.part)
+            .is_some_and(|view| view.settings_elsewhere)
     }
 
     /// The value of `key` on `node` after Kafka's synonyms and parse (see
@@ -210,7 +221,7 @@ impl<'a> Context<'a> {
                 let crate::catalog::Default::Value(text) = known.spec.default else {
                     return None;
                 };
-                if is_placeholder(text) {
+                if is_placeholder(text) || self.settings_elsewhere(node) {
                     return None;
                 }
                 let parsed = known.checked_default()?.as_ref().ok()?.clone();
