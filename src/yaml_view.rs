@@ -140,6 +140,8 @@ pub struct YamlView {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ImageExit {
     pub why: String,
+    /// What to set instead.
+    pub help: String,
     pub span: Span,
 }
 

@@ -12,7 +12,7 @@ pub const RULE: Rule = Rule {
     group: Group::StartupRefusal,
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
-    summary: "a compose service whose image's start-up scripts stop the container before Kafka starts (bitnami/kafka without a mode)",
+    summary: "a compose service whose image's start-up scripts stop the container before Kafka starts (bitnami/kafka without a mode; apache/kafka 3.7 to 3.9 missing its TLS, SASL or controller inputs)",
     check,
 };
 
@@ -41,13 +41,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     span: exit.span.clone(),
                     message: "exits at start".into(),
                 })
-                .with_help(
-                    "set KAFKA_CFG_PROCESS_ROLES (broker,controller for a single KRaft node, with \
-                     KAFKA_CFG_NODE_ID, KAFKA_CFG_CONTROLLER_QUORUM_VOTERS and \
-                     KAFKA_CFG_CONTROLLER_LISTENER_NAMES), or on 3.x KAFKA_CFG_ZOOKEEPER_CONNECT for a \
-                     ZooKeeper broker"
-                        .to_string(),
-                ),
+                .with_help(exit.help.clone()),
             )
         })
         .collect()

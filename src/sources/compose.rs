@@ -101,10 +101,12 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
         }
         let image_exit = match image {
             Image::Bitnami => images::bitnami_exit(tag.as_deref(), &settings),
+            Image::Apache => images::apache_exit(tag.as_deref(), &vars),
             _ => None,
         }
-        .map(|why| ImageExit {
+        .map(|(why, help)| ImageExit {
             why,
+            help,
             span: image_node.span.clone(),
         });
         let entries = entries_of(settings, &env, image_node, service);

@@ -515,6 +515,72 @@ fn stock_file_settings(kafka4: bool) -> Vec<Setting> {
         .collect()
 }
 
+/// Why apache/kafka's `configure` stops a container with `vars` before Kafka starts, for a tag
+/// whose script kafkalint has read (3.7 to 3.9: docker/resources/common-scripts/configure at
+/// 3.7.0, 3.8.0 and 3.9.0-rc3, the same checks): a controller given advertised listeners; an
+/// `SSL://` or `SASL_SSL://` advertised listener without the keystore file and credential names
+/// (and the truststore's when `KAFKA_SSL_CLIENT_AUTH` asks for client certificates); a `SASL_`
+/// one without `KAFKA_OPTS` (where the JAAS file is named). A value Compose takes from the shell
+/// counts as set.
+pub fn apache_exit(tag: Option<&str>, vars: &[Var]) -> Option<(String, String)> {
+    let release = tag_kafka_release(Image::Apache, tag?)?;
+    if !(KafkaVersion::new(3, 7)..=KafkaVersion::new(3, 9)).contains(&release) {
+        return None;
+    }
+    let value = |name: &str| lookup(vars, name).map(|(_, var)| var.value.as_deref());
+    let advertised = value("KAFKA_ADVERTISED_LISTENERS").filter(|value| *value != Some(""));
+    if value("KAFKA_PROCESS_ROLES") == Some(Some("controller")) && advertised.is_some() {
+        return Some((
+            "KAFKA_ADVERTISED_LISTENERS is set on a controller (KAFKA_PROCESS_ROLES=controller), and \
+             the image's configure stops (\"KAFKA_ADVERTISED_LISTENERS is not supported on a KRaft \
+             controller.\")"
+                .into(),
+            "remove KAFKA_ADVERTISED_LISTENERS from the controller's environment: a controller is \
+             reached at the address in KAFKA_CONTROLLER_QUORUM_VOTERS"
+                .into(),
+        ));
+    }
+    // Unknown (from the shell): it may hold anything.
+    let Some(Some(advertised)) = advertised else {
+        return None;
+    };
+    let mut needed: Vec<&'static str> = Vec::new();
+    if advertised.contains("SSL://") {
+        needed.extend([
+            "KAFKA_SSL_KEYSTORE_FILENAME",
+            "KAFKA_SSL_KEY_CREDENTIALS",
+            "KAFKA_SSL_KEYSTORE_CREDENTIALS",
+        ]);
+        let client_auth = value("KAFKA_SSL_CLIENT_AUTH").flatten().unwrap_or_default();
+        if client_auth.contains("required") || client_auth.contains("requested") {
+            needed.extend([
+                "KAFKA_SSL_TRUSTSTORE_FILENAME",
+                "KAFKA_SSL_TRUSTSTORE_CREDENTIALS",
+            ]);
+        }
+    }
+    let sasl = advertised
+        .find("SASL_")
+        .is_some_and(|at| advertised[at..].contains("://"));
+    if sasl {
+        needed.push("KAFKA_OPTS");
+    }
+    let name = needed.into_iter().find(|name| !is_set(vars, name))?;
+    Some((
+        format!(
+            "an {} advertised listener needs {name}, which is not set, and the image's configure stops \
+             (\"{name} environment variable not set\")",
+            if name == "KAFKA_OPTS" { "SASL" } else { "SSL" }
+        ),
+        if name == "KAFKA_OPTS" {
+            "set KAFKA_OPTS to -Djava.security.auth.login.config=<the JAAS file mounted in the container>"
+                .into()
+        } else {
+            format!("set {name} to the name of its file in /etc/kafka/secrets (a mounted volume)")
+        },
+    ))
+}
+
 /// Which start-up scripts a bitnami/kafka tag runs, as far as they decide a node's mode. From
 /// bitnami/containers' bitnami/kafka README ("Notable Changes") and the line's libkafka.sh and
 /// kafka-env.sh: KRaft became the default (`KAFKA_ENABLE_KRAFT=yes`, Kafka started from
@@ -594,7 +660,7 @@ pub fn bitnami_build(tag: &str) -> Option<BitnamiBuild> {
 
 /// Why bitnami/kafka's scripts stop a container with these settings before Kafka starts, for a
 /// tag whose scripts are known (see [`bitnami_build`]).
-pub fn bitnami_exit(tag: Option<&str>, settings: &[Setting]) -> Option<String> {
+pub fn bitnami_exit(tag: Option<&str>, settings: &[Setting]) -> Option<(String, String)> {
     let tag = tag?;
     if bitnami_build(tag)? != BitnamiBuild::ModeRequired {
         return None;
@@ -608,18 +674,27 @@ pub fn bitnami_exit(tag: Option<&str>, settings: &[Setting]) -> Option<String> {
         return None;
     }
     let release = release_prefix(tag)?;
+    let help = "set KAFKA_CFG_PROCESS_ROLES (broker,controller for a single KRaft node, with \
+                KAFKA_CFG_NODE_ID, KAFKA_CFG_CONTROLLER_QUORUM_VOTERS and \
+                KAFKA_CFG_CONTROLLER_LISTENER_NAMES), or on 3.x KAFKA_CFG_ZOOKEEPER_CONNECT for a \
+                ZooKeeper broker"
+        .to_string();
     if release >= KafkaVersion::new(4, 0) {
-        return Some(
+        return Some((
             "no KAFKA_CFG_PROCESS_ROLES: Kafka 4 has no ZooKeeper mode, and the image's kafka_validate \
              stops the container (\"Kafka requires at least one process role to be set\")"
                 .into(),
-        );
+            help,
+        ));
     }
     (!set("zookeeper.connect")).then(|| {
-        "neither KAFKA_CFG_PROCESS_ROLES nor KAFKA_CFG_ZOOKEEPER_CONNECT is set, and the image's \
-         kafka_validate stops the container (\"Kafka haven't been configured to work in either Raft or \
-         Zookeper mode\")"
-            .into()
+        (
+            "neither KAFKA_CFG_PROCESS_ROLES nor KAFKA_CFG_ZOOKEEPER_CONNECT is set, and the image's \
+             kafka_validate stops the container (\"Kafka haven't been configured to work in either \
+             Raft or Zookeper mode\")"
+                .into(),
+            help,
+        )
     })
 }
 
@@ -1004,6 +1079,50 @@ pub(in crate::sources) mod tests {
             get(&settings, "listeners").unwrap().value.as_deref(),
             Some("PLAINTEXT://0.0.0.0:9092")
         );
+    }
+
+    #[test]
+    fn apache_exits_as_its_configure_does() {
+        let exit =
+            |tag, pairs: &[(&str, &str)]| apache_exit(Some(tag), &vars(pairs)).map(|(why, _)| why);
+        let controller = [
+            ("KAFKA_PROCESS_ROLES", "controller"),
+            ("KAFKA_ADVERTISED_LISTENERS", "CONTROLLER://c:9093"),
+        ];
+        assert!(exit("3.9.0", &controller).is_some());
+        // Empty is unset for the script.
+        assert!(
+            exit(
+                "3.9.0",
+                &[controller[0], ("KAFKA_ADVERTISED_LISTENERS", "")]
+            )
+            .is_none()
+        );
+        let ssl = ("KAFKA_ADVERTISED_LISTENERS", "SSL://kafka:9093");
+        assert!(
+            exit("3.8.0", &[ssl])
+                .unwrap()
+                .contains("KAFKA_SSL_KEYSTORE_FILENAME")
+        );
+        let stores = [
+            ssl,
+            ("KAFKA_SSL_KEYSTORE_FILENAME", "k.jks"),
+            ("KAFKA_SSL_KEY_CREDENTIALS", "key_creds"),
+            ("KAFKA_SSL_KEYSTORE_CREDENTIALS", "ks_creds"),
+        ];
+        assert!(exit("3.8.0", &stores).is_none());
+        let mut client_auth = stores.to_vec();
+        client_auth.push(("KAFKA_SSL_CLIENT_AUTH", "required"));
+        assert!(
+            exit("3.8.0", &client_auth)
+                .unwrap()
+                .contains("TRUSTSTORE_FILENAME")
+        );
+        let sasl = ("KAFKA_ADVERTISED_LISTENERS", "SASL_PLAINTEXT://kafka:9092");
+        assert!(exit("3.7.0", &[sasl]).unwrap().contains("KAFKA_OPTS"));
+        // Releases whose script kafkalint has not read, and no tag: not judged.
+        assert!(exit("4.0.0", &controller).is_none());
+        assert!(apache_exit(None, &vars(&controller)).is_none());
     }
 
     #[test]
