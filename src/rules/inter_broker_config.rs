@@ -239,7 +239,11 @@ impl<'a> Checker<'a, '_> {
                 continue;
             };
             if is_placeholder(entry.value()) {
-                readable = false;
+                // Unknown for its key alone (a JAAS config from `${file:...}`): only the
+                // listener's enabled mechanisms feed the check below.
+                if rest == MECHANISMS {
+                    readable = false;
+                }
                 continue;
             }
             let unprefixed = rest.find('.').map_or(rest, |dot| &rest[dot + 1..]);
