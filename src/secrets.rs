@@ -219,24 +219,36 @@ const SECRET_KEY_PARTS: &[&str] = &[
 pub fn is_secret_key(key: &str) -> bool {
     // Rules ask this of every line of every file, and the files of an estate set the same keys:
     // a key met before is answered from a per-thread memo (looking it up costs a fraction of
-    // the search), emptied when it grows past a bound.
-    type Memo = std::collections::HashMap<Box<str>, bool, foldhash::fast::FixedState>;
-    const MEMO_KEYS: usize = 4096;
+    // the search).
     thread_local! {
-        static MEMO: std::cell::RefCell<Memo> = std::cell::RefCell::default();
+        static MEMO: std::cell::RefCell<Memo<bool>> = std::cell::RefCell::default();
     }
-    if let Some(known) = MEMO.with(|memo| memo.borrow().get(key).copied()) {
+    memoized(&MEMO, key, || holds_secret_key_part(key))
+}
+
+/// A per-thread memo of answers by their question.
+type Memo<V> = std::collections::HashMap<Box<str>, V, foldhash::fast::FixedState>;
+
+/// The memo's answer to `question`, else `work`'s, kept for next time; the memo is emptied when
+/// it grows past a bound, so that a run of many different questions keeps its memory.
+fn memoized<V: Clone>(
+    memo: &'static std::thread::LocalKey<std::cell::RefCell<Memo<V>>>,
+    question: &str,
+    work: impl FnOnce() -> V,
+) -> V {
+    const BOUND: usize = 4096;
+    if let Some(known) = memo.with(|memo| memo.borrow().get(question).cloned()) {
         return known;
     }
-    let secret = holds_secret_key_part(key);
-    MEMO.with(|memo| {
+    let answer = work();
+    memo.with(|memo| {
         let mut memo = memo.borrow_mut();
-        if memo.len() >= MEMO_KEYS {
+        if memo.len() >= BOUND {
             memo.clear();
         }
-        memo.insert(key.into(), secret);
+        memo.insert(question.into(), answer.clone());
     });
-    secret
+    answer
 }
 
 /// [`is_secret_key`], worked out.
@@ -382,24 +394,11 @@ pub fn scrub_quoted(text: &str) -> Option<String> {
 pub fn comment_mask(body: &str) -> Option<Range<usize>> {
     // Files of one estate repeat the same comment lines (a license, the stock file's section
     // banners) and judging one takes several word searches: a line met before is answered from
-    // a per-thread memo, emptied when it grows past a bound.
-    type Memo = std::collections::HashMap<String, Option<Range<usize>>, foldhash::fast::FixedState>;
-    const MEMO_LINES: usize = 4096;
+    // a per-thread memo.
     thread_local! {
-        static MEMO: std::cell::RefCell<Memo> = std::cell::RefCell::default();
+        static MEMO: std::cell::RefCell<Memo<Option<Range<usize>>>> = std::cell::RefCell::default();
     }
-    if let Some(known) = MEMO.with(|memo| memo.borrow().get(body).cloned()) {
-        return known;
-    }
-    let mask = judge_comment(body);
-    MEMO.with(|memo| {
-        let mut memo = memo.borrow_mut();
-        if memo.len() >= MEMO_LINES {
-            memo.clear();
-        }
-        memo.insert(body.to_owned(), mask.clone());
-    });
-    mask
+    memoized(&MEMO, body, || judge_comment(body))
 }
 
 /// [`comment_mask`], worked out.

@@ -281,11 +281,17 @@ fn raw_file_reads(source: &str) -> Vec<usize> {
         "effective_entries",
     ];
     let names_an_entry = |line: &str| line.contains("properties::") && line.contains("Entry");
+    code_lines_where(source, |line| {
+        RAW.iter().any(|raw| line.contains(raw)) || names_an_entry(line)
+    })
+}
+
+/// The numbers (from 1) of the lines of `source` that are not `//` comments and match.
+fn code_lines_where(source: &str, matches: impl Fn(&str) -> bool) -> Vec<usize> {
     source
         .lines()
         .enumerate()
-        .filter(|(_, line)| !line.trim_start().starts_with("//"))
-        .filter(|(_, line)| RAW.iter().any(|raw| line.contains(raw)) || names_an_entry(line))
+        .filter(|(_, line)| !line.trim_start().starts_with("//") && matches(line))
         .map(|(index, _)| index + 1)
         .collect()
 }
@@ -349,13 +355,9 @@ fn parser_calls(source: &str) -> Vec<usize> {
         "bootstrap_servers(",
         "storage::log_dirs",
     ];
-    source
-        .lines()
-        .enumerate()
-        .filter(|(_, line)| !line.trim_start().starts_with("//"))
-        .filter(|(_, line)| PARSERS.iter().any(|parser| names(line, parser)))
-        .map(|(index, _)| index + 1)
-        .collect()
+    code_lines_where(source, |line| {
+        PARSERS.iter().any(|parser| names(line, parser))
+    })
 }
 
 /// Whether `line` names `name` as a whole identifier (`voters(` but not `canonical_voters(`).

@@ -35,7 +35,7 @@ impl<T> Read<T> {
     }
 }
 
-/// A node id as Kafka parses it (`node.id`, `broker.id`), and where it comes from.
+/// An INT value as Kafka parses it (`node.id`, `broker.id`, ...), and where it comes from.
 #[derive(Debug, Clone, Copy)]
 pub struct Id<'a> {
     pub value: i32,
@@ -100,8 +100,13 @@ pub struct NodeFacts<'a> {
     pub log_dirs: Option<Vec<String>>,
 }
 
-/// An id key as `KafkaConfig` parses it.
-fn id<'a>(files: &'a [SourceFile], node: &Node, key: &str, version: KafkaVersion) -> Read<Id<'a>> {
+/// An INT key as `KafkaConfig` parses it (the ids, and the rare int a rule reads once).
+pub fn read_int<'a>(
+    files: &'a [SourceFile],
+    node: &Node,
+    key: &str,
+    version: KafkaVersion,
+) -> Read<Id<'a>> {
     match lookup(files, node, key, version) {
         Lookup::Set(setting) => {
             match parse_java_integer(setting.trimmed(), i32::MIN.into(), i32::MAX.into())
@@ -164,8 +169,8 @@ impl<'a> Facts<'a> {
             facts.nodes.push(NodeFacts {
                 roles,
                 listeners,
-                node_id: id(files, node, "node.id", version),
-                broker_id: id(files, node, "broker.id", version),
+                node_id: read_int(files, node, "node.id", version),
+                broker_id: read_int(files, node, "broker.id", version),
                 voters: QuorumList::read(
                     lookup(files, node, "controller.quorum.voters", version),
                     voters,

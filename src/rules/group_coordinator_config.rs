@@ -30,22 +30,6 @@ const fn v(major: u8, minor: u8) -> KafkaVersion {
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
-    // The assignor lists carry the release each is read from (3.7 for consumer groups).
-    if version < OLDEST_CHECKED {
-        return cluster
-            .nodes
-            .iter()
-            .flat_map(|node| {
-                let scope = Scope {
-                    at: NodeCheck::new(&RULE, context, node, version),
-                };
-                ASSIGNOR_LISTS
-                    .iter()
-                    .flat_map(|list| assignors(&scope, list))
-                    .collect::<Vec<_>>()
-            })
-            .collect();
-    }
     // The same for every node: picked once, not once a node, each with where its two keys
     // are in `keys` (most keys stand in two or three bounds: each is read once a node).
     let mut keys: Vec<&'static str> = Vec::new();
@@ -64,10 +48,14 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         let scope = Scope {
             at: NodeCheck::new(&RULE, context, node, version),
         };
-        diagnostics.extend(rebalance_protocols(&scope));
+        // The assignor lists carry the release each is read from (3.7 for consumer groups).
         for list in ASSIGNOR_LISTS {
             diagnostics.extend(assignors(&scope, list));
         }
+        if version < OLDEST_CHECKED {
+            continue;
+        }
+        diagnostics.extend(rebalance_protocols(&scope));
         for codec_key in [
             "offsets.topic.compression.codec",
             "share.coordinator.state.topic.compression.codec",

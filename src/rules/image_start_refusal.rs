@@ -3,8 +3,8 @@
 
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
-use crate::diagnostic::Severity;
-use crate::diagnostic::{Diagnostic, Label};
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::yaml_view::Runtime;
 
 pub const RULE: Rule = Rule {
     name: "image-start-refusal",
@@ -26,8 +26,8 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             let view = context.view(node.file, node.part)?;
             let exit = view.image_exit.as_ref()?;
             let image = match &view.runtime {
-                crate::yaml_view::Runtime::Container { image, .. } => image.as_str(),
-                crate::yaml_view::Runtime::Pod { .. } => return None,
+                Runtime::Container { image, .. } => image.as_str(),
+                Runtime::Pod { .. } => return None,
             };
             Some(
                 RULE.finding(format!(

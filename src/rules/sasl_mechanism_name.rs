@@ -3,6 +3,7 @@
 
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
+use crate::cluster::setting::{Split, split};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
 pub const RULE: Rule = Rule {
@@ -37,26 +38,25 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             .lines(node)
             .filter(|line| names_mechanisms(line.key()))
         {
-            let value = line.value();
+            // The list as Kafka splits it, each item with its place in the value.
+            let items = split(line.value(), Split::ConfigList);
+            let protocol_of = |name: &str| {
+                PROTOCOLS
+                    .iter()
+                    .find(|protocol| protocol.eq_ignore_ascii_case(name))
+            };
             // A list that enables a real mechanism too still authenticates with that one.
-            let another = value.split(',').any(|item| {
-                let item = item.trim();
-                !item.is_empty() && !PROTOCOLS.iter().any(|p| p.eq_ignore_ascii_case(item))
-            });
+            let another = items
+                .iter()
+                .any(|item| !item.text.is_empty() && protocol_of(item.text).is_none());
             let severity = if another && !line.key().starts_with("sasl.mechanism.") {
                 Severity::Warning
             } else {
                 Severity::Error
             };
-            let mut at = 0;
-            for item in value.split(',') {
-                let range = at + (item.len() - item.trim_start().len())..at + item.trim_end().len();
-                at += item.len() + 1;
-                let name = item.trim();
-                let Some(protocol) = PROTOCOLS
-                    .iter()
-                    .find(|protocol| protocol.eq_ignore_ascii_case(name))
-                else {
+            for item in &items {
+                let name = item.text;
+                let Some(protocol) = protocol_of(name) else {
                     continue;
                 };
                 diagnostics.push(
@@ -76,7 +76,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     .with_key(line.key())
                     .with_label(Label {
                         file: line.file,
-                        span: context.value_part_span(line, range),
+                        span: context.value_part_span(line, item.range()),
                         message: format!("{protocol} is a listener's protocol"),
                     })
                     .with_help(format!(

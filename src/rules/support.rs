@@ -135,8 +135,7 @@ impl<'a> Context<'a> {
     /// Whether some of the node's settings come from a file kafkalint does not read (see
     /// [`crate::yaml_view::YamlView::settings_elsewhere`]).
     pub fn settings_elsewhere(&self, node: &Node) -> bool {
-        self.files[node.file]
-            .view(node.part)
+        self.view(node.file, node.part)
             .is_some_and(|view| view.settings_elsewhere)
     }
 
@@ -153,15 +152,8 @@ impl<'a> Context<'a> {
         key: &str,
         version: KafkaVersion,
     ) -> Option<(i32, Setting<'a>)> {
-        let Lookup::Set(setting) = self.lookup(node, key, version) else {
-            return None;
-        };
-        let value = crate::catalog::value::parse_java_integer(
-            setting.trimmed(),
-            i32::MIN.into(),
-            i32::MAX.into(),
-        )?;
-        Some((i32::try_from(value).ok()?, setting))
+        let int = crate::cluster::facts::read_int(self.files, node, key, version).set()?;
+        Some((int.value, int.setting))
     }
 
     /// Whether the node's own lines set `key` (Kafka's `originals().containsKey`).

@@ -67,8 +67,9 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
         let (_, tag) = images::repository(&image_text);
         let vars: Vec<Var> = env.iter().map(|var| var.var.clone()).collect();
         let mut settings = images::translate(image, tag.as_deref(), &vars);
-        // An image of a release before 2.8 runs a Kafka without KRaft: `process.roles` is a
-        // key it does not know, and the node is a ZooKeeper broker whatever it says.
+        // The release the image runs (an image without a tag is its `latest`). One before 2.8
+        // runs a Kafka without KRaft: `process.roles` is a key it does not know, and the node is
+        // a ZooKeeper broker whatever it says.
         let release = images::tag_kafka_release(image, tag.as_deref().unwrap_or("latest"));
         if release.is_some_and(|release| release < crate::catalog::KafkaVersion::new(2, 8))
             && settings
@@ -110,16 +111,12 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
             span: image_node.span.clone(),
         });
         let entries = entries_of(settings, &env, image_node, service);
-        // An image without a tag is its `latest`.
-        let image_tag =
-            images::tag_kafka_release(image, tag.as_deref().unwrap_or("latest")).map(|release| {
-                ImageTag {
-                    reference: image_text.clone(),
-                    span: image_node.span.clone(),
-                    release,
-                    named_by: NamedBy::ImageTag,
-                }
-            });
+        let image_tag = release.map(|release| ImageTag {
+            reference: image_text.clone(),
+            span: image_node.span.clone(),
+            release,
+            named_by: NamedBy::ImageTag,
+        });
         broker_hosts.extend(network_names(name, service));
         broker_hosts.extend(
             entries

@@ -529,7 +529,7 @@ pub fn apache_exit(tag: Option<&str>, vars: &[Var]) -> Option<(String, String)> 
     }
     let value = |name: &str| lookup(vars, name).map(|(_, var)| var.value.as_deref());
     let advertised = value("KAFKA_ADVERTISED_LISTENERS").filter(|value| *value != Some(""));
-    if value("KAFKA_PROCESS_ROLES") == Some(Some("controller")) && advertised.is_some() {
+    if process_roles_is_controller(vars) && advertised.is_some() {
         return Some((
             "KAFKA_ADVERTISED_LISTENERS is set on a controller (KAFKA_PROCESS_ROLES=controller), and \
              the image's configure stops (\"KAFKA_ADVERTISED_LISTENERS is not supported on a KRaft \
