@@ -610,6 +610,7 @@ fn compose_file(c: &mut Canaries) -> String {
         "      - KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR=1",
     ));
     text.push_str(&flow_services(c));
+    text.push_str(ENV_FILE_SERVICE);
     text.push_str(&connect_service(c));
     text.push_str(&other_services(c));
     text
@@ -685,11 +686,67 @@ fn other_services(c: &mut Canaries) -> String {
     )
 }
 
+/// A broker whose secrets come through the project's `.env` and its env files (one that
+/// Compose refuses, one secret on a line that cannot be read): kafkalint reads them all.
+const ENV_FILE_SERVICE: &str = "  kafka-6:
+    image: confluentinc/cp-kafka:7.5.0
+    env_file:
+      - kafka-6.env
+      - path: broken.env
+    environment:
+      KAFKA_BROKER_ID: 6
+      KAFKA_ZOOKEEPER_CONNECT: zookeeper:2181
+      KAFKA_SSL_TRUSTSTORE_PASSWORD: ${TRUSTSTORE_SECRET}
+      KAFKA_SSL_KEY_PASSWORD: \"${KEY_SECRET:-fallback}\"
+      KAFKA_LEAK_DOTENV: ${LEAK_VALUE}
+";
+
 fn dot_env_file(c: &mut Canaries) -> String {
     let family = "compose: .env file";
     let a = c.secret(family, "KAFKA_SSL_KEY_PASSWORD=", ",/@;");
     let b = c.secret(family, "POSTGRES_PASSWORD=", ",/@;");
-    format!("KAFKA_SSL_KEY_PASSWORD={a}\nPOSTGRES_PASSWORD={b}\n")
+    let truststore = c.secret(
+        family,
+        "TRUSTSTORE_SECRET= for ${TRUSTSTORE_SECRET}",
+        ",/@;",
+    );
+    let key = c.secret(
+        family,
+        "export KEY_SECRET=\"...\" for ${KEY_SECRET:-...}",
+        ",/@;",
+    );
+    let other = c.secret(family, "LEAK_VALUE= for an unknown key", ",/@;");
+    format!(
+        "KAFKA_SSL_KEY_PASSWORD={a}\nPOSTGRES_PASSWORD={b}\nTRUSTSTORE_SECRET={truststore}\nexport KEY_SECRET=\"{key}\"\nLEAK_VALUE={other} # a comment\n"
+    )
+}
+
+/// A service's env file: secrets as people keep them there.
+fn service_env_file(c: &mut Canaries) -> String {
+    let family = "compose: env_file";
+    let keystore = c.secret(
+        family,
+        "KAFKA_SSL_KEYSTORE_PASSWORD= in an env file",
+        ",/@;",
+    );
+    let jaas_secret = c.secret(family, "KAFKA_SASL_JAAS_CONFIG= in an env file", ",/@;");
+    let typo = c.secret(family, "KAFKA_SSL_KEYSTORE_PASWORD= in an env file", ",/@;");
+    let quoted = c.secret(
+        family,
+        "KAFKA_SSL_KEY_PASSWORD='...' in an env file",
+        ",/@;",
+    );
+    format!(
+        "KAFKA_SSL_KEYSTORE_PASSWORD={keystore}\nKAFKA_SASL_JAAS_CONFIG={}\nKAFKA_SSL_KEYSTORE_PASWORD={typo}\nKAFKA_SSL_KEY_PASSWORD='{quoted}'\n",
+        jaas(&jaas_secret)
+    )
+}
+
+/// An env file Compose refuses, a secret on the line it stops at.
+fn broken_env_file(c: &mut Canaries) -> String {
+    let family = "compose: env_file Compose refuses";
+    let secret = c.secret(family, "PASS word=... (a space in the name)", ",/@;");
+    format!("KAFKA_NUM_PARTITIONS=3\nPASS word={secret}\n")
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -897,6 +954,8 @@ fn compose_case(c: &mut Canaries) -> Case {
     let mut case = Case::new("compose");
     case.file("tree/docker-compose.yml", compose_file(c));
     case.file("tree/.env", dot_env_file(c));
+    case.file("tree/kafka-6.env", service_env_file(c));
+    case.file("tree/broken.env", broken_env_file(c));
     case.named.push("tree/docker-compose.yml".into());
     // YAML from standard input is a usage error today: its message must not leak either.
     case.stdin.push("tree/docker-compose.yml".into());

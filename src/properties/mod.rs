@@ -50,6 +50,11 @@ pub enum Provenance {
     /// An operator that manages the key (Strimzi: node ids, roles, listeners, the quorum); the
     /// place is the resource's name.
     Operator,
+    /// A compose variable whose `${...}` the project's `.env` fills in; the place is the
+    /// variable's value.
+    ProjectEnv,
+    /// A variable set by a compose service's `env_file`; the place is that `env_file` entry.
+    EnvFile,
 }
 
 /// A comment line (`#` or `!`), kept so that redaction and suppressions can see it.

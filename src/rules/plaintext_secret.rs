@@ -6,6 +6,7 @@ use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::{self, ConfigType, KafkaVersion};
 use crate::cluster::Cluster;
 use crate::cluster::Line;
+use crate::cluster::Provenance;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::secrets;
 
@@ -47,6 +48,14 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
 fn literal_secret(line: Line, version: KafkaVersion) -> Option<&'static str> {
     let key = line.key();
     let value = line.value().trim();
+    // A value Compose takes from `.env` or an env_file is not written in this file: the file
+    // holds a reference, as it should.
+    if matches!(
+        line.provenance(),
+        Provenance::ProjectEnv | Provenance::EnvFile
+    ) {
+        return None;
+    }
     if value.is_empty() || !is_secret_key_of_kafka(key, version) || is_reference(value) {
         return None;
     }

@@ -550,6 +550,8 @@ pub fn origin_note(effective: &Effective) -> &'static str {
             Provenance::Written | Provenance::Derived => "",
             Provenance::Image => " (the image's default)",
             Provenance::Operator => " (Strimzi sets it)",
+            Provenance::ProjectEnv => " (from the project's .env)",
+            Provenance::EnvFile => " (from the service's env_file)",
         },
     }
 }

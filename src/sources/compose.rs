@@ -1,13 +1,18 @@
 //! docker-compose files: each service running a Kafka image kafkalint knows is a node, its
-//! settings those the image writes for its `environment` (see [`super::images`]).
+//! settings those the image writes for its `environment` and `env_file` (see
+//! [`super::images`]), with the project's `.env` interpolated as Compose does (see
+//! [`super::dotenv`]).
+
+use std::path::{Path, PathBuf};
 
 use super::component_images::{self, ComponentImage};
+use super::dotenv::{self, Found, Vars};
 use super::images::{self, Image, Origin, Setting, Var};
 use super::yaml::{Node, Scalar, Style};
 use super::{ComponentService, Edit, ImageExit, ImageTag, NamedBy, NodeSpec, Runtime, YamlEntry};
 use crate::properties::{Provenance, Span};
 
-/// One variable of a service's `environment`, where it is written.
+/// One variable of a service's environment, where it is written.
 #[derive(Debug, Clone)]
 struct EnvVar {
     var: Var,
@@ -15,12 +20,89 @@ struct EnvVar {
     value_span: Span,
     /// How a fix may replace the value: `None` when it cannot be replaced byte for byte.
     edit: Option<Edit>,
+    /// Written in the compose file, interpolated from `.env`, or set by an env_file (then
+    /// both spans are the env_file's entry).
+    provenance: Provenance,
+}
+
+/// The Compose project of a compose file: its folder, where env files are found, and the
+/// variables of the folder's `.env`, which interpolate the file.
+#[derive(Debug, Default)]
+pub struct Project {
+    /// `None` when the file is not read from a folder: no env file is read.
+    folder: Option<PathBuf>,
+    env: Vars,
+    /// `.env` exists but Compose refuses it (it then refuses the project): every variable is
+    /// unknown.
+    env_refused: bool,
+}
+
+impl Project {
+    /// The project of the compose file at `path` (its folder), with the folder's `.env` read.
+    /// Notes say when `.env` cannot be read.
+    pub fn of_file(path: &str, notes: &mut Vec<String>) -> Project {
+        let folder = match Path::new(path).parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let mut project = Project {
+            folder: Some(folder),
+            ..Project::default()
+        };
+        let dotenv = project.path_of(".env").expect("a folder is set");
+        if !dotenv.is_file() {
+            return project;
+        }
+        let read = crate::source::read_file(&dotenv)
+            .map_err(|error| error.to_string())
+            .and_then(|bytes| String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string()))
+            .and_then(|text| {
+                // Compose reads `.env` with the shell's variables only, which are not seen.
+                dotenv::parse(&text, &mut project.env, &|_| None).map_err(|e| e.to_string())
+            });
+        if let Err(why) = read {
+            notes.push(format!(
+                "its project's .env cannot be read as Compose reads it ({why}); the variables it would set are unknown"
+            ));
+            project.env_refused = true;
+        }
+        project
+    }
+
+    fn path_of(&self, relative: &str) -> Option<PathBuf> {
+        self.folder.as_ref().map(|folder| folder.join(relative))
+    }
+
+    fn lookup(&self, name: &str) -> Found {
+        if self.env_refused {
+            return Some(None);
+        }
+        self.env.get(name).cloned()
+    }
+
+    /// Compose's interpolation of a value with the project's variables (see
+    /// [`dotenv::substitute`]): the value, `None` when not known, and whether a variable of
+    /// `.env` went into it.
+    fn interpolate_traced(&self, raw: &str) -> (Option<String>, bool) {
+        let used = std::cell::Cell::new(false);
+        let value = dotenv::substitute(raw, &|name| {
+            let found = self.lookup(name);
+            used.set(used.get() || found.is_some());
+            found
+        });
+        (value, used.get())
+    }
+
+    /// Compose's interpolation of a value with the project's variables.
+    pub fn interpolate(&self, raw: &str) -> Option<String> {
+        self.interpolate_traced(raw).0
+    }
 }
 
 /// Reads the services of a compose file (its first document): the broker nodes, then the
 /// Connect and Schema Registry services that talk to them (see [`super::component_images`]).
 /// Returns them with notes on what was passed over.
-pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
+pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<NodeSpec> {
     let Some(services) = document.get("services") else {
         return Vec::new();
     };
@@ -35,7 +117,7 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
         let Some(image_node) = service.get("image").and_then(Node::scalar) else {
             continue;
         };
-        let Some(image_text) = interpolate(&image_node.value) else {
+        let Some(image_text) = project.interpolate(&image_node.value) else {
             notes.push(format!(
                 "service `{name}`: its image `{}` is set from the environment; not read",
                 image_node.value
@@ -43,7 +125,9 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
             continue;
         };
         if let Some(component) = component_images::classify(&image_text) {
-            if let Some(mut spec) = read_component(name, service, image_node, component, notes) {
+            if let Some(mut spec) =
+                read_component(name, service, image_node, component, project, notes)
+            {
                 spec.declared_at = declared_at;
                 components.push((name.to_string(), component, spec));
             }
@@ -63,7 +147,10 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
             ));
             continue;
         }
-        let env = environment(service, name, notes);
+        let Environment {
+            vars: env,
+            unread_env_file,
+        } = environment(service, name, project, notes);
         let (_, tag) = images::repository(&image_text);
         let vars: Vec<Var> = env.iter().map(|var| var.var.clone()).collect();
         let mut settings = images::translate(image, tag.as_deref(), &vars);
@@ -89,9 +176,9 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
             continue;
         }
         if settings.is_empty() && image == Image::Apache {
-            notes.push(if service.get("env_file").is_some() {
+            notes.push(if unread_env_file {
                 format!(
-                    "service `{name}`: its Kafka settings come from its env_file, which kafkalint does not read; not checked"
+                    "service `{name}`: its Kafka settings come from an env_file kafkalint cannot read; not checked"
                 )
             } else {
                 format!(
@@ -110,21 +197,21 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
             help,
             span: image_node.span.clone(),
         });
-        let entries = entries_of(settings, &env, image_node, service);
+        let entries = entries_of(settings, &env, image_node, unread_env_file);
         let image_tag = release.map(|release| ImageTag {
             reference: image_text.clone(),
             span: image_node.span.clone(),
             release,
             named_by: NamedBy::ImageTag,
         });
-        broker_hosts.extend(network_names(name, service));
+        broker_hosts.extend(network_names(name, service, project));
         broker_hosts.extend(
             entries
                 .iter()
                 .filter(|entry| entry.key == "advertised.listeners")
                 .flat_map(|entry| hosts(&entry.value)),
         );
-        let (count, count_known) = replicas(service);
+        let (count, count_known) = replicas(service, project);
         let runtime = Runtime::Container {
             image: image_text.clone(),
             host_network: host_network(service),
@@ -148,7 +235,7 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
                 forbidden: Vec::new(),
                 runtime: runtime.clone(),
                 image_exit: image_exit.clone(),
-                settings_elsewhere: service.get("env_file").is_some(),
+                settings_elsewhere: unread_env_file,
             });
         }
     }
@@ -205,6 +292,7 @@ fn read_component(
     service: &Node,
     image_node: &Scalar,
     image: ComponentImage,
+    project: &Project,
     notes: &mut Vec<String>,
 ) -> Option<NodeSpec> {
     if let Some(mounted) = volume_targets(service)
@@ -217,11 +305,15 @@ fn read_component(
         ));
         return None;
     }
-    let env = environment(service, name, notes);
+    let Environment {
+        vars: env,
+        unread_env_file,
+    } = environment(service, name, project, notes);
     let vars: Vec<Var> = env.iter().map(|var| var.var.clone()).collect();
     let mut settings = component_images::translate(image, &vars);
-    if service.get("env_file").is_some() {
-        // An env_file may set a factor the environment leaves to the component's default.
+    if unread_env_file {
+        // An env_file not read may set a factor the environment leaves to the component's
+        // default.
         for key in image.replication_keys() {
             if !settings.iter().any(|setting| setting.key == *key) {
                 settings.push(Setting {
@@ -237,7 +329,7 @@ fn read_component(
         label: format!("service `{name}`"),
         // Set by the caller, which holds the service's key.
         declared_at: 0..0,
-        entries: entries_of(settings, &env, image_node, service),
+        entries: entries_of(settings, &env, image_node, unread_env_file),
         count_known: true,
         image: None,
         image_tag: None,
@@ -253,7 +345,7 @@ fn read_component(
             volumes: volume_targets(service),
         },
         image_exit: None,
-        settings_elsewhere: service.get("env_file").is_some(),
+        settings_elsewhere: unread_env_file,
     })
 }
 
@@ -263,10 +355,8 @@ fn entries_of(
     settings: Vec<Setting>,
     env: &[EnvVar],
     image_node: &Scalar,
-    service: &Node,
+    unread_env_file: bool,
 ) -> Vec<YamlEntry> {
-    // An env_file may set any variable: what the image would write by itself is unknown.
-    let has_env_file = service.get("env_file").is_some();
     let mut entries = Vec::new();
     for setting in settings {
         let (key_span, value_span, edit) = match setting.origin {
@@ -282,7 +372,10 @@ fn entries_of(
             ),
             Origin::Image => (image_node.span.clone(), image_node.span.clone(), None),
         };
-        let unknown = setting.value.is_none() || (has_env_file && setting.origin == Origin::Image);
+        // An env_file not read may set any variable: what the image would write by itself is
+        // unknown.
+        let unknown =
+            setting.value.is_none() || (unread_env_file && setting.origin == Origin::Image);
         entries.push(YamlEntry {
             value: if unknown {
                 format!("${{{}}}", setting.key)
@@ -294,7 +387,7 @@ fn entries_of(
             value_span,
             edit: if unknown { None } else { edit },
             provenance: match setting.origin {
-                Origin::Var(_) => Provenance::Written,
+                Origin::Var(index) => env[index].provenance,
                 Origin::DerivedFrom(_) => Provenance::Derived,
                 Origin::Image => Provenance::Image,
             },
@@ -305,14 +398,14 @@ fn entries_of(
 
 /// The names a service answers to on its compose networks: its service name, `hostname`,
 /// `container_name` and network `aliases`, lower case.
-fn network_names(name: &str, service: &Node) -> Vec<String> {
+fn network_names(name: &str, service: &Node, project: &Project) -> Vec<String> {
     let mut names = vec![name.to_string()];
     for key in ["hostname", "container_name"] {
         names.extend(
             service
                 .get(key)
                 .and_then(Node::text)
-                .and_then(interpolate)
+                .and_then(|text| project.interpolate(text))
                 .map(|text| text.trim().to_string()),
         );
     }
@@ -360,7 +453,7 @@ fn host_network(service: &Node) -> bool {
 
 /// How many containers the service runs: `deploy.replicas`, else `scale`, else 1; with
 /// `deploy.mode: global`, one per swarm node: unknown (counted as one).
-fn replicas(service: &Node) -> (usize, bool) {
+fn replicas(service: &Node, project: &Project) -> (usize, bool) {
     let deploy = service.get("deploy");
     if deploy
         .and_then(|deploy| deploy.get("mode"))
@@ -373,7 +466,7 @@ fn replicas(service: &Node) -> (usize, bool) {
         .and_then(|deploy| deploy.get("replicas"))
         .or_else(|| service.get("scale"))
         .and_then(Node::text)
-        .and_then(interpolate)
+        .and_then(|text| project.interpolate(text))
         .map(|count| count.trim().parse::<usize>());
     match count {
         None => (1, true),
@@ -425,8 +518,147 @@ fn volume_targets(service: &Node) -> Vec<String> {
         .collect()
 }
 
+/// A service's environment as Compose gives it to the container.
+struct Environment {
+    vars: Vec<EnvVar>,
+    /// An env_file that is missing, outside the project's folder, or refused by Compose: the
+    /// variables it would set are unknown.
+    unread_env_file: bool,
+}
+
+/// The service's environment: its `env_file` files read in order (a later file overrides an
+/// earlier one), then its `environment`, which overrides them (compose-go's
+/// `resolveEnvironment`).
+fn environment(
+    service: &Node,
+    service_name: &str,
+    project: &Project,
+    notes: &mut Vec<String>,
+) -> Environment {
+    let explicit = written_environment(service, service_name, project, notes);
+    let Some(files) = service.get("env_file") else {
+        return Environment {
+            vars: explicit,
+            unread_env_file: false,
+        };
+    };
+    let explicit_values: Vars = explicit
+        .iter()
+        .map(|var| (var.var.name.clone(), var.var.value.clone()))
+        .collect();
+    // An env file's `${...}` looks in the project's variables, then the service's environment,
+    // then what env files set before.
+    let lookup = |name: &str| {
+        project
+            .lookup(name)
+            .or_else(|| explicit_values.get(name).cloned())
+    };
+    let mut values = explicit_values.clone();
+    // Each variable an env file sets, in the order first set, with the entry that set it last.
+    let mut set_by: Vec<(String, Span)> = Vec::new();
+    let mut unread = false;
+    for file in env_file_entries(files) {
+        let Some(path) = project.interpolate(&file.path.value) else {
+            notes.push(format!(
+                "service `{service_name}`: its env_file `{}` is named from the environment; the variables it sets are unknown",
+                file.path.value
+            ));
+            unread = true;
+            continue;
+        };
+        let text = match read_env_file(project, &path) {
+            Ok(text) => text,
+            Err(why) => {
+                notes.push(format!(
+                    "service `{service_name}`: its env_file `{path}` {why}; the variables it sets are unknown"
+                ));
+                unread = true;
+                continue;
+            }
+        };
+        match dotenv::parse(&text, &mut values, &lookup) {
+            Ok(assignments) => {
+                for assignment in assignments {
+                    match set_by.iter_mut().find(|(name, _)| *name == assignment.name) {
+                        Some((_, span)) => *span = file.path.span.clone(),
+                        None => set_by.push((assignment.name, file.path.span.clone())),
+                    }
+                }
+            }
+            Err(error) => {
+                notes.push(format!(
+                    "service `{service_name}`: its env_file `{path}` cannot be read as Compose reads it ({error}); the variables it sets are unknown"
+                ));
+                unread = true;
+            }
+        }
+    }
+    let mut vars: Vec<EnvVar> = set_by
+        .into_iter()
+        .filter(|(name, _)| !explicit.iter().any(|var| var.var.name == *name))
+        .map(|(name, span)| EnvVar {
+            var: Var {
+                value: values.get(&name).cloned().flatten(),
+                name,
+            },
+            name_span: span.clone(),
+            value_span: span,
+            edit: None,
+            provenance: Provenance::EnvFile,
+        })
+        .collect();
+    vars.extend(explicit);
+    Environment {
+        vars,
+        unread_env_file: unread,
+    }
+}
+
+/// One file of a service's `env_file`.
+struct EnvFileEntry<'a> {
+    path: &'a Scalar,
+}
+
+/// `env_file: a.env`, `env_file: [a.env, ...]`, or items `{path: a.env, required: false}`.
+fn env_file_entries(files: &Node) -> Vec<EnvFileEntry<'_>> {
+    let items: Vec<&Node> = match files {
+        Node::Scalar(_) | Node::Map(_) => vec![files],
+        Node::Seq(items) => items.iter().collect(),
+    };
+    items
+        .into_iter()
+        .filter_map(|item| match item {
+            Node::Scalar(path) => Some(path),
+            Node::Map(_) => item.get("path").and_then(Node::scalar),
+            Node::Seq(_) => None,
+        })
+        .filter(|path| !path.is_null())
+        .map(|path| EnvFileEntry { path })
+        .collect()
+}
+
+/// The text of an env file named relative to the project's folder, or why it is not read: it
+/// is not there, it leads out of the folder (a compose file must not make kafkalint read what
+/// lies elsewhere on the machine), or it is not text.
+fn read_env_file(project: &Project, path: &str) -> Result<String, &'static str> {
+    let folder = project.folder.as_ref().ok_or("is not read here")?;
+    let file = folder.join(path);
+    let inside = std::fs::canonicalize(folder).ok();
+    let target = std::fs::canonicalize(&file).map_err(|_| "is not in the project's folder")?;
+    if inside.is_none_or(|inside| !target.starts_with(inside)) {
+        return Err("lies outside the project's folder and is not read");
+    }
+    let bytes = crate::source::read_file(&target).map_err(|_| "cannot be read")?;
+    String::from_utf8(bytes).map_err(|_| "is not UTF-8 text")
+}
+
 /// The service's `environment`, as a mapping or a list of `NAME=value` strings.
-fn environment(service: &Node, service_name: &str, notes: &mut Vec<String>) -> Vec<EnvVar> {
+fn written_environment(
+    service: &Node,
+    service_name: &str,
+    project: &Project,
+    notes: &mut Vec<String>,
+) -> Vec<EnvVar> {
     let Some(environment) = service.get("environment") else {
         return Vec::new();
     };
@@ -437,9 +669,8 @@ fn environment(service: &Node, service_name: &str, notes: &mut Vec<String>) -> V
                 let Some(name) = name.scalar() else { continue };
                 let value = value.scalar();
                 vars.push(match value {
-                    // `NAME:` with no value: Compose takes it from the shell.
                     Some(value) if !value.is_null() => {
-                        let resolved = interpolate(&value.value);
+                        let (resolved, from_env) = project.interpolate_traced(&value.value);
                         EnvVar {
                             edit: edit_of(value, resolved.as_deref()),
                             var: Var {
@@ -448,17 +679,11 @@ fn environment(service: &Node, service_name: &str, notes: &mut Vec<String>) -> V
                             },
                             name_span: name.span.clone(),
                             value_span: value.span.clone(),
+                            provenance: provenance(from_env),
                         }
                     }
-                    _ => EnvVar {
-                        var: Var {
-                            name: name.value.clone(),
-                            value: None,
-                        },
-                        name_span: name.span.clone(),
-                        value_span: name.span.clone(),
-                        edit: None,
-                    },
+                    // `NAME:` with no value: Compose takes it from the shell, else `.env`.
+                    _ => inherited(&name.value, name.span.clone(), project),
                 });
             }
         }
@@ -476,7 +701,7 @@ fn environment(service: &Node, service_name: &str, notes: &mut Vec<String>) -> V
                     }
                     continue;
                 };
-                vars.push(list_item(item));
+                vars.push(list_item(item, project));
             }
         }
         Node::Scalar(_) => {}
@@ -484,20 +709,37 @@ fn environment(service: &Node, service_name: &str, notes: &mut Vec<String>) -> V
     vars
 }
 
-/// `- NAME=value`, or `- NAME` (taken from the shell).
-fn list_item(item: &Scalar) -> EnvVar {
+/// A value written in the compose file, or interpolated from `.env`.
+fn provenance(from_env: bool) -> Provenance {
+    if from_env {
+        Provenance::ProjectEnv
+    } else {
+        Provenance::Written
+    }
+}
+
+/// A variable named with no value (`NAME:`, `- NAME`): Compose passes the shell's, else
+/// `.env`'s; unknown when `.env` does not set it.
+fn inherited(name: &str, span: Span, project: &Project) -> EnvVar {
+    let found = project.lookup(name);
+    EnvVar {
+        provenance: provenance(found.is_some()),
+        var: Var {
+            name: name.to_string(),
+            value: found.flatten(),
+        },
+        name_span: span.clone(),
+        value_span: span,
+        edit: None,
+    }
+}
+
+/// `- NAME=value`, or `- NAME` (taken from the shell, else `.env`).
+fn list_item(item: &Scalar, project: &Project) -> EnvVar {
     let Some((name, value)) = item.value.split_once('=') else {
-        return EnvVar {
-            var: Var {
-                name: item.value.clone(),
-                value: None,
-            },
-            name_span: item.span.clone(),
-            value_span: item.span.clone(),
-            edit: None,
-        };
+        return inherited(&item.value, item.span.clone(), project);
     };
-    let resolved = interpolate(value);
+    let (resolved, from_env) = project.interpolate_traced(value);
     let (name_span, value_span, edit) = if item.exact {
         let equals = item.span.start + name.len();
         let value_span = equals + 1..item.span.end;
@@ -514,6 +756,7 @@ fn list_item(item: &Scalar) -> EnvVar {
         name_span,
         value_span,
         edit,
+        provenance: provenance(from_env),
     }
 }
 
@@ -525,57 +768,49 @@ fn edit_of(scalar: &Scalar, resolved: Option<&str>) -> Option<Edit> {
         })
 }
 
-/// Compose's interpolation of a value: `$$` is `$`; `${NAME:-default}` and `${NAME-default}`
-/// give their default when it is literal. `None` when the value depends on the shell
-/// (`$NAME`, `${NAME}`, `${NAME:?error}`, `${NAME:+other}`, or a default that does).
-pub fn interpolate(raw: &str) -> Option<String> {
-    let mut out = String::new();
-    let mut rest = raw;
-    while let Some(at) = rest.find('$') {
-        out.push_str(&rest[..at]);
-        rest = &rest[at + 1..];
-        if let Some(after) = rest.strip_prefix('$') {
-            out.push('$');
-            rest = after;
-        } else if let Some(inner) = rest.strip_prefix('{') {
-            let close = inner.find('}')?;
-            let expression = &inner[..close];
-            rest = &inner[close + 1..];
-            let name_end = expression
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .unwrap_or(expression.len());
-            let operator = &expression[name_end..];
-            let default = operator
-                .strip_prefix(":-")
-                .or_else(|| operator.strip_prefix('-'))
-                .filter(|default| !default.contains('$'))?;
-            out.push_str(default);
-        } else if rest.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
-            return None;
-        } else {
-            out.push('$');
-        }
-    }
-    out.push_str(rest);
-    Some(out)
+/// A service's image and environment as kafkalint reads them from a compose file (`None`:
+/// not known).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServiceEnvironment {
+    pub service: String,
+    pub image: Option<String>,
+    pub environment: Vec<(String, Option<String>)>,
+    /// An env_file of the service was not read (see the notes).
+    pub unread_env_file: bool,
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn interpolation_resolves_literal_defaults_only() {
-        assert_eq!(
-            interpolate("PLAINTEXT://kafka:9092").as_deref(),
-            Some("PLAINTEXT://kafka:9092")
-        );
-        assert_eq!(interpolate("${RF:-3}").as_deref(), Some("3"));
-        assert_eq!(interpolate("${RF-1}").as_deref(), Some("1"));
-        assert_eq!(interpolate("a$$b").as_deref(), Some("a$b"));
-        assert_eq!(interpolate("${RF}"), None);
-        assert_eq!(interpolate("$RF"), None);
-        assert_eq!(interpolate("${RF:?set it}"), None);
-        assert_eq!(interpolate("${A:-${B}}"), None);
+/// The image and environment of every service of the compose file at `path`, with its
+/// project's `.env` and the services' env files, as the readers above see them; notes say
+/// what was not read. For comparing kafkalint's reading with Compose's own.
+pub fn service_environments(path: &Path) -> Result<(Vec<ServiceEnvironment>, Vec<String>), String> {
+    let bytes = crate::source::read_file(path).map_err(|error| error.to_string())?;
+    let text = String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())?;
+    let documents = super::yaml::parse(&text).map_err(|error| error.to_string())?;
+    let mut notes = Vec::new();
+    let project = Project::of_file(&path.to_string_lossy(), &mut notes);
+    let mut found = Vec::new();
+    let Some(services) = documents
+        .first()
+        .and_then(|document| document.get("services"))
+    else {
+        return Ok((found, notes));
+    };
+    for (key, service) in services.entries() {
+        let Some(name) = key.text() else { continue };
+        let environment = environment(service, name, &project, &mut notes);
+        found.push(ServiceEnvironment {
+            service: name.to_string(),
+            image: service
+                .get("image")
+                .and_then(Node::text)
+                .and_then(|image| project.interpolate(image)),
+            environment: environment
+                .vars
+                .into_iter()
+                .map(|var| (var.var.name, var.var.value))
+                .collect(),
+            unread_env_file: environment.unread_env_file,
+        });
     }
+    Ok((found, notes))
 }

@@ -5,6 +5,7 @@
 
 pub mod component_images;
 pub mod compose;
+pub mod dotenv;
 pub mod images;
 mod redact;
 mod spec;
@@ -117,7 +118,8 @@ pub fn read_files(files: Vec<(String, Vec<u8>)>, extra_pools: &[strimzi::Pool]) 
                 .get("services")
                 .is_some_and(|services| matches!(services, yaml::Node::Map(_)))
         {
-            let nodes = compose::read(first, &mut notes);
+            let project = compose::Project::of_file(&path, &mut notes);
+            let nodes = compose::read(first, &project, &mut notes);
             if !nodes.is_empty() {
                 take(path.clone(), nodes, &mut yaml);
             }
