@@ -188,7 +188,7 @@ pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<
             continue;
         }
         let image_exit = match image {
-            Image::Bitnami => images::bitnami_exit(tag.as_deref(), &settings),
+            Image::Bitnami => images::bitnami_exit(tag.as_deref(), &vars, &settings),
             Image::Apache => images::apache_exit(tag.as_deref(), &vars),
             _ => None,
         }

@@ -660,10 +660,14 @@ pub fn bitnami_build(tag: &str) -> Option<BitnamiBuild> {
 
 /// Why bitnami/kafka's scripts stop a container with these settings before Kafka starts, for a
 /// tag whose scripts are known (see [`bitnami_build`]).
-pub fn bitnami_exit(tag: Option<&str>, settings: &[Setting]) -> Option<(String, String)> {
+pub fn bitnami_exit(
+    tag: Option<&str>,
+    vars: &[Var],
+    settings: &[Setting],
+) -> Option<(String, String)> {
     let tag = tag?;
     if bitnami_build(tag)? != BitnamiBuild::ModeRequired {
-        return None;
+        return bitnami_plaintext_exit(vars, settings);
     }
     let set = |key: &str| {
         settings
@@ -706,6 +710,71 @@ pub fn bitnami_exit(tag: Option<&str>, settings: &[Setting]) -> Option<(String, 
 /// `KAFKA_CFG_ZOOKEEPER_CLIENTCNXNSOCKET` to `zookeeper.clientCnxnSocket`. Before that,
 /// `kafka_create_alias_environment_variables` copies the legacy `KAFKA_<SUFFIX>` variables
 /// over their `KAFKA_CFG_<SUFFIX>` names.
+/// The builds before the refactor (ZooKeeper by default, then KRaft by default) stop a
+/// container whose listeners are all plaintext unless `ALLOW_PLAINTEXT_LISTENER` is yes:
+/// `kafka_validate` in their libkafka.sh (bitnami/containers,
+/// bitnami/kafka/<line>/debian-11/rootfs/opt/bitnami/scripts/libkafka.sh, read for the 3.x lines
+/// before the refactor) tests `KAFKA_CFG_LISTENERS` and the protocol map for `SSL`/`SASL`, and
+/// otherwise prints "The KAFKA_CFG_LISTENERS environment variable does not configure a secure
+/// listener" and exits; the refactor removed `ALLOW_PLAINTEXT_LISTENER`. Only listeners that
+/// name no TLS or SASL protocol at all are judged (what the scripts ask of such listeners
+/// changed between builds), and an unknown value is not.
+fn bitnami_plaintext_exit(vars: &[Var], settings: &[Setting]) -> Option<(String, String)> {
+    // The scripts test their variables: the listeners their kafka-env.sh defaults, the
+    // protocol map only as a variable sets it (not the sample file's line).
+    let from_variable = |key: &str, setting: &&Setting| {
+        setting.key == key && (key == "listeners" || setting.origin != Origin::Image)
+    };
+    let mut listed = String::new();
+    for key in ["listeners", "listener.security.protocol.map"] {
+        if let Some(setting) = settings.iter().rev().find(|s| from_variable(key, s)) {
+            listed.push_str(setting.value.as_deref()?);
+            listed.push(',');
+        }
+    }
+    if listed.contains("SSL") || listed.contains("SASL") {
+        return None;
+    }
+    if let Some((_, allow)) = lookup(vars, "ALLOW_PLAINTEXT_LISTENER") {
+        let allow = allow.value.as_deref()?.to_ascii_lowercase();
+        if ["yes", "true", "1"].contains(&allow.as_str()) {
+            return None;
+        }
+    }
+    Some((
+        "every listener is plaintext and ALLOW_PLAINTEXT_LISTENER is not yes: this build's \
+         kafka_validate stops the container (\"The KAFKA_CFG_LISTENERS environment variable does \
+         not configure a secure listener\")"
+            .into(),
+        "set ALLOW_PLAINTEXT_LISTENER=yes (for development), or configure an SSL or SASL_SSL \
+         listener"
+            .into(),
+    ))
+}
+
+/// Kafka's `config/kraft/server.properties` (3.2 to 3.5, the same lines), which the builds that
+/// default to KRaft start from (`KAFKA_CONF_FILE` in their kafka-env.sh), with the listeners
+/// their kafka-env.sh exports by default (`KAFKA_CFG_LISTENERS`, `KAFKA_CFG_ADVERTISED_LISTENERS`)
+/// and its `KAFKA_CFG_SASL_ENABLED_MECHANISMS`: a service that sets no roles is this combined
+/// node.
+const BITNAMI_KRAFT_DEFAULTS: &[(&str, &str)] = &[
+    ("process.roles", "broker,controller"),
+    ("node.id", "1"),
+    ("controller.quorum.voters", "1@localhost:9093"),
+    ("listeners", "PLAINTEXT://:9092,CONTROLLER://:9093"),
+    ("inter.broker.listener.name", "PLAINTEXT"),
+    ("advertised.listeners", "PLAINTEXT://:9092"),
+    ("controller.listener.names", "CONTROLLER"),
+    (
+        "listener.security.protocol.map",
+        "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL",
+    ),
+    (
+        "sasl.enabled.mechanisms",
+        "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512",
+    ),
+];
+
 fn bitnami(tag: Option<&str>, vars: &[Var]) -> Vec<Setting> {
     const ALIASED_SUFFIXES: &[&str] = &[
         "ADVERTISED_LISTENERS",
@@ -759,6 +828,20 @@ fn bitnami(tag: Option<&str>, vars: &[Var]) -> Vec<Setting> {
         .and_then(|major| major.parse::<u32>().ok())
         .is_some_and(|major| major >= 4);
     let mut settings = stock_file_settings(kafka4);
+    // `KAFKA_ENABLE_KRAFT=no` (or false) picks the ZooKeeper file on these builds.
+    let kraft_file = tag.and_then(bitnami_build) == Some(BitnamiBuild::KraftDefault)
+        && lookup(vars, "KAFKA_ENABLE_KRAFT").is_none_or(|(_, var)| {
+            var.value.as_deref().is_none_or(|value| {
+                !["no", "false", "0"].contains(&value.to_ascii_lowercase().as_str())
+            })
+        });
+    if kraft_file {
+        settings.extend(BITNAMI_KRAFT_DEFAULTS.iter().map(|(key, value)| Setting {
+            key: (*key).into(),
+            value: Some((*value).into()),
+            origin: Origin::Image,
+        }));
+    }
     settings.push(Setting {
         key: "log.dirs".into(),
         value: Some("/bitnami/kafka/data".into()),
@@ -1150,9 +1233,11 @@ pub(in crate::sources) mod tests {
     #[test]
     fn bitnami_exits_without_a_mode() {
         let exit = |tag, pairs: &[(&str, &str)]| {
+            let vars = vars(pairs);
             bitnami_exit(
                 Some(tag),
-                &translate(Image::Bitnami, Some(tag), &vars(pairs)),
+                &vars,
+                &translate(Image::Bitnami, Some(tag), &vars),
             )
         };
         let listeners = ("KAFKA_CFG_LISTENERS", "PLAINTEXT://:9092");
@@ -1173,10 +1258,39 @@ pub(in crate::sources) mod tests {
             )
             .is_some()
         );
-        // Builds that defaulted to a mode, and tags that name no release, do not exit.
-        assert!(exit("3.5.0", &[listeners]).is_none());
-        assert!(exit("2.8.1", &[listeners]).is_none());
+        // Builds that defaulted to a mode need no mode, but stop on plaintext listeners unless
+        // ALLOW_PLAINTEXT_LISTENER says yes; a tag that names no release is not judged.
+        let allow = ("ALLOW_PLAINTEXT_LISTENER", "yes");
+        assert!(exit("3.5.0", &[listeners]).is_some());
+        assert!(exit("2.8.1", &[]).is_some());
+        assert!(exit("3.5.0", &[listeners, allow]).is_none());
+        assert!(exit("2.8.1", &[("ALLOW_PLAINTEXT_LISTENER", "True")]).is_none());
+        let secure = ("KAFKA_CFG_LISTENERS", "SASL_SSL://:9092");
+        assert!(exit("2.8.1", &[secure]).is_none());
+        let unknown = Var {
+            name: "ALLOW_PLAINTEXT_LISTENER".into(),
+            value: None,
+        };
+        assert!(bitnami_exit(Some("2.8.1"), &[unknown], &[]).is_none());
         assert!(exit("latest", &[listeners]).is_none());
+    }
+
+    #[test]
+    fn bitnami_builds_that_default_to_kraft_start_from_the_kraft_sample() {
+        let roles = |tag, pairs: &[(&str, &str)]| {
+            translate(Image::Bitnami, Some(tag), &vars(pairs))
+                .into_iter()
+                .find(|setting| setting.key == "process.roles")
+                .and_then(|setting| setting.value)
+        };
+        assert_eq!(roles("3.5.0", &[]).as_deref(), Some("broker,controller"));
+        assert_eq!(roles("3.5.0", &[("KAFKA_ENABLE_KRAFT", "no")]), None);
+        assert_eq!(
+            roles("3.5.0", &[("KAFKA_CFG_PROCESS_ROLES", "broker")]).as_deref(),
+            Some("broker")
+        );
+        assert_eq!(roles("3.5.1-debian-11-r4", &[]), None);
+        assert_eq!(roles("2.8.1", &[]), None);
     }
 
     #[test]
