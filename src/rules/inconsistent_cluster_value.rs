@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use super::support::quoted;
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
-use crate::cluster::{Cluster, Node, topology};
+use crate::cluster::{Cluster, Mode, Node, topology};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
 pub const RULE: Rule = Rule {
@@ -25,15 +25,27 @@ enum Scope {
     Brokers,
     /// Read by every node, controllers included.
     AllNodes,
+    /// Read by ZooKeeper-mode brokers only.
+    ZooKeeperBrokers,
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Compare {
     Exact,
     /// A comma-separated list whose order does not matter.
     UnorderedList,
-    /// `host:port,host:port/chroot`: hosts in any order, chroot exactly.
+    /// `host:port,host:port/chroot`: the ensemble's hosts in any order and any case, whatever
+    /// the port (a secure client port beside a plain one reaches the same ensemble), and the
+    /// chroot exactly.
     ZooKeeperConnect,
+    /// `listener.security.protocol.map`: nodes disagree only when one listener name maps to
+    /// different protocols (a broker with one more listener, an external one, is no conflict);
+    /// names compared as Kafka normalises them (upper case).
+    ProtocolMap,
+    /// The log retention Kafka computes from `log.retention.ms`, else `log.retention.minutes`,
+    /// else `log.retention.hours` (`KafkaConfig.logRetentionTimeMillis`), so `hours=168` and
+    /// `ms=604800000` agree.
+    Retention,
     /// `controller.quorum.voters`: the set of `id@host:port` Kafka keeps (any order, hosts in
     /// any case, the last entry of a repeated id); as a list when Kafka cannot parse it.
     Voters,
@@ -72,8 +84,8 @@ const COORDINATOR: &str =
     "groups and transactions behave differently depending on which broker coordinates them";
 const SECURITY: &str = "authentication and authorization depend on which broker a client reaches";
 
-use Compare::{Addresses, Exact, UnorderedList, Voters, ZooKeeperConnect};
-use Scope::{AllNodes, Brokers};
+use Compare::{Addresses, Exact, ProtocolMap, Retention, UnorderedList, Voters, ZooKeeperConnect};
+use Scope::{AllNodes, Brokers, ZooKeeperBrokers};
 use Severity::{Error, Warning};
 
 /// The curated list (documented in rules/inconsistent-cluster-value.md).
@@ -84,6 +96,13 @@ const SETTINGS: &[Setting] = &[
         ZooKeeperConnect,
         Error,
         "brokers with another ZooKeeper ensemble or chroot form a separate cluster (a broker that joins the wrong one stops with InconsistentClusterIdException)",
+    ),
+    setting(
+        "zookeeper.set.acl",
+        ZooKeeperBrokers,
+        Exact,
+        Warning,
+        "only the brokers with it set protect the znodes they create: metadata written by a broker without it (topic configs, ACLs, broker registrations) stays writable by any ZooKeeper client",
     ),
     setting(
         "controller.quorum.voters",
@@ -151,7 +170,7 @@ const SETTINGS: &[Setting] = &[
     setting(
         "listener.security.protocol.map",
         Brokers,
-        UnorderedList,
+        ProtocolMap,
         Warning,
         "the same listener name must mean the same protocol on every broker",
     ),
@@ -246,14 +265,15 @@ const SETTINGS: &[Setting] = &[
         Warning,
         TOPIC_DEFAULT,
     ),
+    // Compared as the retention Kafka computes from the three keys; reported under the one
+    // that decides on the odd node out.
     setting(
-        "log.retention.hours",
+        "log.retention.ms",
         Brokers,
-        Exact,
+        Retention,
         Warning,
         TOPIC_DEFAULT,
     ),
-    setting("log.retention.ms", Brokers, Exact, Warning, TOPIC_DEFAULT),
     setting(
         "log.retention.bytes",
         Brokers,
@@ -324,9 +344,16 @@ const SETTINGS: &[Setting] = &[
     ),
 ];
 
+/// The keys Kafka computes the log retention from, the deciding one first.
+const RETENTION_KEYS: [&str; 3] = [
+    "log.retention.ms",
+    "log.retention.minutes",
+    "log.retention.hours",
+];
+
 /// Whether this rule compares `key` (so that strict mode does not report it twice).
 pub(super) fn covers(key: &str) -> bool {
-    SETTINGS.iter().any(|setting| setting.key == key)
+    SETTINGS.iter().any(|setting| setting.key == key) || RETENTION_KEYS.contains(&key)
 }
 
 /// The value as compared: borrowed when compared as written (most settings), so that the
@@ -348,64 +375,221 @@ fn normalized(compare: Compare, value: &str, version: KafkaVersion) -> Cow<'_, s
         Voters => topology::canonical_voters(value, version).unwrap_or_else(|| sorted_list(value)),
         Addresses => topology::canonical_bootstrap_servers(value, version)
             .unwrap_or_else(|| sorted_list(value)),
-        ZooKeeperConnect => match value.split_once('/') {
-            Some((hosts, chroot)) => {
-                format!("{}/{}", sorted_list(hosts), chroot.trim_end_matches('/'))
-            }
-            None => sorted_list(value),
-        },
+        ZooKeeperConnect => {
+            let (hosts, chroot) = value.split_once('/').unwrap_or((value, ""));
+            let hosts: Vec<String> = hosts
+                .split(',')
+                .map(|address| zookeeper_host(address.trim()))
+                .filter(|host| !host.is_empty())
+                .collect();
+            format!(
+                "{}/{}",
+                sorted_list(&hosts.join(",")),
+                chroot.trim_end_matches('/')
+            )
+        }
+        // Compared by `check` itself (see `conflicting_protocols`, `retention_of`).
+        ProtocolMap | Retention => value.to_string(),
     })
 }
 
+/// The host of a ZooKeeper address (`zk-1:2181`, `[::1]:2181`), lower case, without the port.
+fn zookeeper_host(address: &str) -> String {
+    let host = match address.strip_prefix('[') {
+        Some(bracketed) => bracketed.split(']').next().unwrap_or_default(),
+        None => address.rsplit_once(':').map_or(address, |(host, _)| host),
+    };
+    host.to_ascii_lowercase()
+}
+
+/// `listener.security.protocol.map` as Kafka reads it: listener name (upper case) to protocol.
+fn protocol_map(value: &str) -> Vec<(String, String)> {
+    value
+        .split(',')
+        .filter_map(|pair| {
+            let (name, protocol) = pair.split_once(':')?;
+            Some((
+                name.trim().to_ascii_uppercase(),
+                protocol.trim().to_ascii_uppercase(),
+            ))
+        })
+        .collect()
+}
+
+/// Each node's map restricted to the listener names that map to different protocols on
+/// different nodes: empty when the maps agree wherever they overlap.
+fn conflicting_protocols(maps: &[Option<Vec<(String, String)>>]) -> Vec<Option<String>> {
+    let mut conflicting: Vec<&str> = Vec::new();
+    for (at, map) in maps.iter().enumerate() {
+        for (name, protocol) in map.iter().flatten() {
+            let differs = maps[at + 1..].iter().flatten().any(|other| {
+                other.iter().any(|(other_name, other_protocol)| {
+                    other_name == name && other_protocol != protocol
+                })
+            });
+            if differs && !conflicting.contains(&name.as_str()) {
+                conflicting.push(name);
+            }
+        }
+    }
+    if conflicting.is_empty() {
+        return Vec::new();
+    }
+    conflicting.sort_unstable();
+    maps.iter()
+        .map(|map| {
+            map.as_ref().map(|map| {
+                conflicting
+                    .iter()
+                    .map(|name| {
+                        let protocol = map
+                            .iter()
+                            .rev()
+                            .find(|(mapped, _)| mapped == name)
+                            .map_or("(none)", |(_, protocol)| protocol.as_str());
+                        format!("{name}:{protocol}")
+                    })
+                    .collect::<Vec<_>>()
+                    .join(",")
+            })
+        })
+        .collect()
+}
+
+/// The log retention in milliseconds Kafka computes for a node (-1: unlimited), with the key
+/// that decides it; `None` when a value is not known (a placeholder, a value Kafka refuses).
+fn retention_of<'a>(
+    context: &Context<'a>,
+    node: &Node,
+    version: KafkaVersion,
+) -> Option<(i64, &'static str)> {
+    for (key, unit) in RETENTION_KEYS.into_iter().zip([1i64, 60_000, 3_600_000]) {
+        match context.lookup(node, key, version).known()? {
+            Some(setting) => {
+                let millis = setting.trimmed().parse::<i64>().ok()?.saturating_mul(unit);
+                return Some((if millis < 0 { -1 } else { millis }, key));
+            }
+            None => continue,
+        }
+    }
+    None
+}
+
+/// A node holding a value, with the key shown for it.
+type Holder<'n> = (&'n Node, &'static str);
+
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    let version = cluster.target.version;
     let mut diagnostics = Vec::new();
     for setting in SETTINGS {
         let nodes: Vec<&Node> = match setting.scope {
             Brokers => cluster.brokers().collect(),
             AllNodes => cluster.nodes.iter().collect(),
+            ZooKeeperBrokers => cluster
+                .brokers()
+                .filter(|node| node.mode == Mode::ZooKeeper)
+                .collect(),
         };
+        // A node whose value is not known (a placeholder, settings in a file kafkalint does not
+        // read) is left out: it neither agrees nor disagrees.
+        let unknown = |node: &Node, keys: &[&str]| {
+            context.any_placeholder(node, keys)
+                || (context.settings_elsewhere(node)
+                    && keys.iter().all(|key| context.line(node, key).is_none()))
+        };
+        let nodes: Vec<&Node> = nodes
+            .into_iter()
+            .filter(|node| match setting.compare {
+                Retention => !unknown(node, &RETENTION_KEYS),
+                _ => !unknown(node, &[setting.key]),
+            })
+            .collect();
         if nodes.len() < 2 {
             continue;
         }
+        // The key shown for each node: the one that decides its retention, else the setting's.
+        let mut keys: Vec<&'static str> = vec![setting.key; nodes.len()];
         // Normalized value (None: not set and no default) of each node.
-        let values: Vec<Option<Cow<str>>> = nodes
-            .iter()
-            .map(|node| {
-                context
-                    .effective(node, setting.key, cluster.target.version)
-                    .map(|e| normalized(setting.compare, e.value(), cluster.target.version))
-            })
-            .collect();
+        let values: Vec<Option<Cow<str>>> = match setting.compare {
+            Retention => {
+                let Some(retentions) = nodes
+                    .iter()
+                    .map(|node| retention_of(context, node, version))
+                    .collect::<Option<Vec<_>>>()
+                else {
+                    continue;
+                };
+                for (shown, (_, key)) in keys.iter_mut().zip(&retentions) {
+                    *shown = key;
+                }
+                retentions
+                    .into_iter()
+                    .map(|(millis, _)| Some(Cow::Owned(millis.to_string())))
+                    .collect()
+            }
+            ProtocolMap => {
+                let maps: Vec<_> = nodes
+                    .iter()
+                    .map(|node| {
+                        context
+                            .effective(node, setting.key, version)
+                            .map(|effective| protocol_map(effective.value()))
+                    })
+                    .collect();
+                let conflicts = conflicting_protocols(&maps);
+                if conflicts.is_empty() {
+                    continue;
+                }
+                conflicts
+                    .into_iter()
+                    .map(|value| value.map(Cow::Owned))
+                    .collect()
+            }
+            _ => nodes
+                .iter()
+                .map(|node| {
+                    context
+                        .effective(node, setting.key, version)
+                        .map(|e| normalized(setting.compare, e.value(), version))
+                })
+                .collect(),
+        };
         if values.iter().all(|value| *value == values[0]) {
             continue;
         }
-        // Normalized value -> the nodes holding it.
-        let mut groups: BTreeMap<Option<Cow<str>>, Vec<&Node>> = BTreeMap::new();
-        for (node, value) in nodes.iter().zip(values) {
-            groups.entry(value).or_default().push(node);
+        // Normalized value -> the nodes holding it, with the key shown for each.
+        let mut groups: BTreeMap<Option<Cow<str>>, Vec<Holder>> = BTreeMap::new();
+        for ((node, value), key) in nodes.iter().zip(values).zip(keys) {
+            groups.entry(value).or_default().push((node, key));
         }
         // The odd one out comes first: the smallest group, earliest file.
-        let mut ordered: Vec<(Option<Cow<str>>, Vec<&Node>)> = groups.into_iter().collect();
-        ordered.sort_by_key(|(_, members)| (members.len(), members[0].file));
-        let key = setting.key;
+        let mut ordered: Vec<(Option<Cow<str>>, Vec<Holder>)> = groups.into_iter().collect();
+        ordered.sort_by_key(|(_, members)| (members.len(), members[0].0.file));
+        // The finding's key: the one that decides on the odd node out.
+        let key = ordered[0].1[0].1;
         let mut labels = Vec::new();
         let mut summary = Vec::new();
         for (_, members) in &ordered {
-            for node in members {
-                let effective = context.effective(node, key, cluster.target.version);
+            for (node, node_key) in members {
+                let effective = context.effective(node, node_key, version);
                 let shown = match &effective {
-                    Some(effective) => quoted(key, effective.value()),
+                    Some(effective) => quoted(node_key, effective.value()),
                     None => "not set".to_string(),
+                };
+                let shown_with_key = if *node_key == setting.key {
+                    shown.clone()
+                } else {
+                    format!("{node_key}={shown}")
                 };
                 let (span, message) = match effective.and_then(|e| e.line()) {
                     Some(entry) => (
                         entry.value_span().clone(),
-                        format!("{}: {shown}", context.node_name(node)),
+                        format!("{}: {shown_with_key}", context.node_name(node)),
                     ),
                     None => (
                         node.declared_at.clone(),
                         format!(
-                            "{}: {key} not set, so {}",
+                            "{}: {node_key} not set, so {}",
                             context.node_name(node),
                             match shown.as_str() {
                                 "not set" => "unset".to_string(),
@@ -419,22 +603,36 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     span,
                     message,
                 });
-                summary.push(format!("{} has {shown}", context.node_name(node)));
+                summary.push(format!("{} has {shown_with_key}", context.node_name(node)));
             }
         }
+        let what = match setting.compare {
+            Retention => "the log retention".to_string(),
+            _ => key.to_string(),
+        };
         diagnostics.push(
             RULE.finding(format!(
-                "{key} differs across the cluster ({}): {}",
+                "{what} differs across the cluster ({}): {}",
                 summary.join(", "),
                 setting.why
             ))
             .with_severity(setting.severity)
             .with_key(key)
             .with_labels(labels)
-            .with_help(format!(
-                "set {key} to the same value on every node of {}",
-                cluster.name
-            )),
+            .with_help(match setting.compare {
+                Retention => format!(
+                    "give every broker of {} the same retention (one of log.retention.ms, .minutes or .hours, the same key on every node)",
+                    cluster.name
+                ),
+                ProtocolMap => format!(
+                    "map each listener name to the same protocol on every broker of {}",
+                    cluster.name
+                ),
+                _ => format!(
+                    "set {key} to the same value on every node of {}",
+                    cluster.name
+                ),
+            }),
         );
     }
     diagnostics
@@ -450,6 +648,29 @@ mod tests {
         assert_eq!(n("b:2181,a:2181/kafka"), n("a:2181, b:2181/kafka"));
         assert_ne!(n("a:2181/kafka"), n("a:2181/kafka2"));
         assert_ne!(n("a:2181/kafka"), n("a:2181"));
+        // The same ensemble through its secure client port.
+        assert_eq!(n("zk1:2181,ZK2:2181/kafka"), n("zk1:2182,zk2:2182/kafka"));
+        assert_ne!(n("zk1:2181/kafka"), n("zk3:2181/kafka"));
+    }
+
+    #[test]
+    fn protocol_maps_conflict_only_on_a_shared_name() {
+        let maps = |values: &[&str]| {
+            let maps: Vec<_> = values.iter().map(|v| Some(protocol_map(v))).collect();
+            conflicting_protocols(&maps)
+        };
+        assert!(maps(&["INTERNAL:PLAINTEXT", "INTERNAL:PLAINTEXT,EXTERNAL:SSL"]).is_empty());
+        assert!(maps(&["internal:plaintext", "INTERNAL:PLAINTEXT"]).is_empty());
+        assert_eq!(
+            maps(&[
+                "INTERNAL:PLAINTEXT,EXTERNAL:SSL",
+                "INTERNAL:PLAINTEXT,EXTERNAL:SASL_SSL"
+            ]),
+            [
+                Some("EXTERNAL:SSL".into()),
+                Some("EXTERNAL:SASL_SSL".into())
+            ]
+        );
     }
 
     #[test]
