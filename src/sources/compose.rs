@@ -117,12 +117,19 @@ pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<
         let Some(image_node) = service.get("image").and_then(Node::scalar) else {
             continue;
         };
-        let Some(image_text) = project.interpolate(&image_node.value) else {
-            notes.push(format!(
-                "service `{name}`: its image `{}` is set from the environment; not read",
-                image_node.value
-            ));
-            continue;
+        // A tag set from the environment leaves the image known and its release not.
+        let (image_text, tag_known) = match project.interpolate(&image_node.value) {
+            Some(text) => (text, true),
+            None => match images::repository(&image_node.value) {
+                (repository, Some(_)) if !repository.contains('$') => (repository, false),
+                _ => {
+                    notes.push(format!(
+                        "service `{name}`: its image `{}` is set from the environment; not read",
+                        image_node.value
+                    ));
+                    continue;
+                }
+            },
         };
         if let Some(component) = component_images::classify(&image_text) {
             if let Some(mut spec) =
@@ -157,7 +164,15 @@ pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<
         // The release the image runs (an image without a tag is its `latest`). One before 2.8
         // runs a Kafka without KRaft: `process.roles` is a key it does not know, and the node is
         // a ZooKeeper broker whatever it says.
-        let release = images::tag_kafka_release(image, tag.as_deref().unwrap_or("latest"));
+        let release = if tag_known {
+            images::tag_kafka_release(image, tag.as_deref().unwrap_or("latest"))
+        } else {
+            notes.push(format!(
+                "service `{name}`: its image tag in `{}` is set from the environment, so its Kafka release is unknown; read as {image_text} of no known release",
+                image_node.value
+            ));
+            None
+        };
         if release.is_some_and(|release| release < crate::catalog::KafkaVersion::new(2, 8))
             && settings
                 .iter()
