@@ -754,9 +754,8 @@ fn bitnami_plaintext_exit(vars: &[Var], settings: &[Setting]) -> Option<(String,
 
 /// Kafka's `config/kraft/server.properties` (3.2 to 3.5, the same lines), which the builds that
 /// default to KRaft start from (`KAFKA_CONF_FILE` in their kafka-env.sh), with the listeners
-/// their kafka-env.sh exports by default (`KAFKA_CFG_LISTENERS`, `KAFKA_CFG_ADVERTISED_LISTENERS`)
-/// and its `KAFKA_CFG_SASL_ENABLED_MECHANISMS`: a service that sets no roles is this combined
-/// node.
+/// their kafka-env.sh exports by default (`KAFKA_CFG_LISTENERS`, `KAFKA_CFG_ADVERTISED_LISTENERS`):
+/// a service that sets no roles is this combined node.
 const BITNAMI_KRAFT_DEFAULTS: &[(&str, &str)] = &[
     ("process.roles", "broker,controller"),
     ("node.id", "1"),
@@ -768,10 +767,6 @@ const BITNAMI_KRAFT_DEFAULTS: &[(&str, &str)] = &[
     (
         "listener.security.protocol.map",
         "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL",
-    ),
-    (
-        "sasl.enabled.mechanisms",
-        "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512",
     ),
 ];
 
@@ -845,6 +840,13 @@ fn bitnami(tag: Option<&str>, vars: &[Var]) -> Vec<Setting> {
     settings.push(Setting {
         key: "log.dirs".into(),
         value: Some("/bitnami/kafka/data".into()),
+        origin: Origin::Image,
+    });
+    // Every kafka-env.sh exports this default, and every exported KAFKA_CFG_ variable is
+    // written: not Kafka's GSSAPI.
+    settings.push(Setting {
+        key: "sasl.enabled.mechanisms".into(),
+        value: Some("PLAIN,SCRAM-SHA-256,SCRAM-SHA-512".into()),
         origin: Origin::Image,
     });
     // Which variable ends up as each KAFKA_CFG_ name: the legacy alias overrides it.
