@@ -604,7 +604,7 @@ fn add_yaml(
         if read.clusters.is_empty() {
             // A note says why a Kafka service it found is not checked.
             let mut reason = if read.notes.is_empty() {
-                "no service with a Kafka image kafkalint knows (apache/kafka, confluentinc/cp-kafka, bitnami/kafka, wurstmeister/kafka) and no Strimzi Kafka resource"
+                "no service with a Kafka image kafkalint knows (apache/kafka, confluentinc/cp-kafka, confluentinc/confluent-local, bitnami/kafka, wurstmeister/kafka) and no Strimzi Kafka resource"
             } else {
                 "no Kafka node kafkalint can check"
             }

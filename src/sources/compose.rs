@@ -499,7 +499,7 @@ fn mounted_config(service: &Node, image: Image) -> Option<String> {
         Image::Bitnami => &["/bitnami/kafka/config"],
         // configure: /mnt/shared/config is copied over /opt/kafka/config.
         Image::Apache => &["/mnt/shared/config"],
-        Image::Confluent | Image::Wurstmeister => &[],
+        Image::Confluent | Image::ConfluentLocal | Image::Wurstmeister => &[],
     };
     volume_targets(service).into_iter().find(|target| {
         target.ends_with("server.properties")

@@ -12,6 +12,9 @@ pub enum Image {
     /// `confluentinc/cp-kafka`, `confluentinc/cp-server` (confluentinc/kafka-images:
     /// kafka/include/etc/confluent/docker).
     Confluent,
+    /// `confluentinc/confluent-local` (confluentinc/kafka-images: local/include/etc/confluent/docker):
+    /// cp-kafka's scripts after defaults of its own, for a single local node.
+    ConfluentLocal,
     /// `bitnami/kafka` (bitnami/containers: bitnami/kafka/*/rootfs/opt/bitnami/scripts/libkafka.sh).
     Bitnami,
     /// `wurstmeister/kafka` (wurstmeister/kafka-docker: start-kafka.sh).
@@ -23,6 +26,7 @@ impl Image {
         match self {
             Image::Apache => "apache/kafka",
             Image::Confluent => "confluentinc/cp-kafka",
+            Image::ConfluentLocal => "confluentinc/confluent-local",
             Image::Bitnami => "bitnami/kafka",
             Image::Wurstmeister => "wurstmeister/kafka",
         }
@@ -55,6 +59,7 @@ pub fn classify(image: &str) -> Option<Image> {
     match repository(image).0.as_str() {
         "apache/kafka" | "apache/kafka-native" => Some(Image::Apache),
         "confluentinc/cp-kafka" | "confluentinc/cp-server" => Some(Image::Confluent),
+        "confluentinc/confluent-local" => Some(Image::ConfluentLocal),
         "bitnami/kafka" | "bitnamilegacy/kafka" | "bitnamisecure/kafka" => Some(Image::Bitnami),
         "wurstmeister/kafka" => Some(Image::Wurstmeister),
         _ => None,
@@ -89,7 +94,8 @@ pub fn tag_kafka_release(image: Image, tag: &str) -> Option<KafkaVersion> {
             release_prefix(scala)?;
             release_prefix(kafka).filter(|_| !kafka.contains('-'))
         }
-        Image::Confluent => confluent_platform_kafka(release_prefix(tag)?),
+        // Tagged with the Confluent Platform release, as cp-kafka.
+        Image::Confluent | Image::ConfluentLocal => confluent_platform_kafka(release_prefix(tag)?),
     }
 }
 
@@ -211,6 +217,7 @@ pub fn translate(image: Image, tag: Option<&str>, vars: &[Var]) -> Vec<Setting> 
     let mut settings = match image {
         Image::Apache => apache(vars, tag),
         Image::Confluent => confluent(vars),
+        Image::ConfluentLocal => confluent_local(vars),
         Image::Bitnami => bitnami(tag, vars),
         Image::Wurstmeister => wurstmeister(vars),
     };
@@ -491,6 +498,70 @@ fn confluent(vars: &[Var]) -> Vec<Setting> {
         });
     }
     settings
+}
+
+/// confluentinc/confluent-local: its `configureDefaults` (kafka-images
+/// local/include/etc/confluent/docker/configureDefaults at 5a1c9b21) exports each of these
+/// variables that is unset or empty, then cp-kafka's `configure` runs; its
+/// kafka-propertiesSpec.json leaves the `KAFKA_REST_` variables of the REST proxy, which runs in
+/// the same container, out of the broker's file.
+const CONFLUENT_LOCAL_DEFAULTS: &[(&str, &str)] = &[
+    ("KAFKA_NODE_ID", "1"),
+    (
+        "KAFKA_LISTENER_SECURITY_PROTOCOL_MAP",
+        "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,PLAINTEXT_HOST:PLAINTEXT",
+    ),
+    (
+        "KAFKA_LISTENERS",
+        "PLAINTEXT://localhost:29092,CONTROLLER://localhost:29093,PLAINTEXT_HOST://0.0.0.0:9092",
+    ),
+    (
+        "KAFKA_ADVERTISED_LISTENERS",
+        "PLAINTEXT://localhost:29092,PLAINTEXT_HOST://localhost:9092",
+    ),
+    ("KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR", "1"),
+    ("KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS", "0"),
+    ("KAFKA_TRANSACTION_STATE_LOG_MIN_ISR", "1"),
+    ("KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR", "1"),
+    ("KAFKA_PROCESS_ROLES", "broker,controller"),
+    ("KAFKA_CONTROLLER_QUORUM_VOTERS", "1@localhost:29093"),
+    ("KAFKA_INTER_BROKER_LISTENER_NAME", "PLAINTEXT"),
+    ("KAFKA_CONTROLLER_LISTENER_NAMES", "CONTROLLER"),
+    ("KAFKA_LOG_DIRS", "/tmp/kraft-combined-logs"),
+];
+
+fn confluent_local(vars: &[Var]) -> Vec<Setting> {
+    let mut all = vars.to_vec();
+    for (name, value) in CONFLUENT_LOCAL_DEFAULTS {
+        if !is_set(vars, name) {
+            all.push(Var {
+                name: (*name).into(),
+                value: Some((*value).into()),
+            });
+        }
+    }
+    // What a default wrote is the image's; the REST proxy's variables are not the broker's.
+    let written = |index: usize| index < vars.len();
+    confluent(&all)
+        .into_iter()
+        .filter_map(|setting| {
+            let index = match setting.origin {
+                Origin::Var(index) | Origin::DerivedFrom(index) => index,
+                Origin::Image => return Some(setting),
+            };
+            if all[index].name.starts_with("KAFKA_REST_") {
+                return None;
+            }
+            Some(if written(index) {
+                setting
+            } else {
+                Setting {
+                    origin: Origin::Image,
+                    ..setting
+                }
+            })
+        })
+        .collect()
 }
 
 /// The settings of Kafka's own `config/server.properties` (the ZooKeeper-era file, and the
@@ -1293,6 +1364,32 @@ pub(in crate::sources) mod tests {
         );
         assert_eq!(roles("3.5.1-debian-11-r4", &[]), None);
         assert_eq!(roles("2.8.1", &[]), None);
+    }
+
+    #[test]
+    fn confluent_local_fills_in_a_single_local_node() {
+        let settings = translate(
+            Image::ConfluentLocal,
+            Some("7.6.0"),
+            &vars(&[("KAFKA_NODE_ID", "5"), ("KAFKA_REST_HOST_NAME", "rest")]),
+        );
+        let get = |key: &str| settings.iter().rev().find(|setting| setting.key == key);
+        assert_eq!(
+            get("node.id").map(|s| s.origin.clone()),
+            Some(Origin::Var(0))
+        );
+        let voters = get("controller.quorum.voters").unwrap();
+        assert_eq!(voters.value.as_deref(), Some("1@localhost:29093"));
+        assert_eq!(voters.origin, Origin::Image);
+        assert_eq!(
+            get("log.dirs").and_then(|s| s.value.as_deref()),
+            Some("/tmp/kraft-combined-logs")
+        );
+        assert!(get("rest.host.name").is_none() && get("host.name").is_none());
+        assert_eq!(
+            tag_kafka_release(Image::ConfluentLocal, "7.6.0"),
+            Some(KafkaVersion::new(3, 6))
+        );
     }
 
     #[test]
