@@ -37,7 +37,7 @@ impl<T> Read<T> {
 
 /// An INT value as Kafka parses it (`node.id`, `broker.id`, ...), and where it comes from.
 #[derive(Debug, Clone, Copy)]
-pub struct Id<'a> {
+pub struct IntSetting<'a> {
     pub value: i32,
     pub setting: Setting<'a>,
 }
@@ -88,9 +88,9 @@ pub struct NodeFacts<'a> {
     /// decide the controller mappings Kafka adds); `None` when ConfigDef refuses a listener key.
     pub listeners: Option<NodeListeners<'a>>,
     /// `node.id` after `populateSynonyms` (a lone `broker.id` stands in for it).
-    pub node_id: Read<Id<'a>>,
+    pub node_id: Read<IntSetting<'a>>,
     /// `broker.id` after `populateSynonyms` (a lone `node.id` stands in for it).
-    pub broker_id: Read<Id<'a>>,
+    pub broker_id: Read<IntSetting<'a>>,
     /// `controller.quorum.voters`; `None` when ConfigDef refuses the value as a whole.
     pub voters: Option<QuorumList<'a, Voter<'a>>>,
     /// `controller.quorum.bootstrap.servers`; `None` as for `voters`.
@@ -106,13 +106,13 @@ pub fn read_int<'a>(
     node: &Node,
     key: &str,
     version: KafkaVersion,
-) -> Read<Id<'a>> {
+) -> Read<IntSetting<'a>> {
     match lookup(files, node, key, version) {
         Lookup::Set(setting) => {
             match parse_java_integer(setting.trimmed(), i32::MIN.into(), i32::MAX.into())
                 .and_then(|value| i32::try_from(value).ok())
             {
-                Some(value) => Read::Set(Id { value, setting }),
+                Some(value) => Read::Set(IntSetting { value, setting }),
                 // ConfigDef checked it is an int: this does not happen.
                 None => Read::Refused,
             }

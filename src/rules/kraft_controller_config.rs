@@ -10,7 +10,7 @@ use super::support::quoted;
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
 use crate::cluster::Cluster;
-use crate::cluster::facts::{Id, QuorumList, Read};
+use crate::cluster::facts::{IntSetting, QuorumList, Read};
 use crate::cluster::listeners::{ControllerProblem, NodeListeners, normalised};
 use crate::cluster::protocol_version::ProtocolVersions;
 use crate::cluster::quorum::{
@@ -235,7 +235,7 @@ impl<'a> Checker<'a, '_> {
 
     fn node_id(&self) -> Option<(i32, Option<Setting<'a>>)> {
         let facts = self.at.context.facts.node(self.at.node)?;
-        let id = |id: Read<Id<'a>>| id.set().map(|id| (id.value, Some(id.setting)));
+        let id = |id: Read<IntSetting<'a>>| id.set().map(|id| (id.value, Some(id.setting)));
         let node_id = id(facts.node_id)?;
         // Before 3.1 a negative node.id gives way to broker.id (see KRAFT_CHECKS_FROM).
         if self.at.version < KRAFT_CHECKS_FROM && node_id.0 < 0 {

@@ -7,7 +7,7 @@ use super::support::quoted;
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::{self, KafkaVersion, value};
 use crate::cluster::Cluster;
-use crate::cluster::facts::Id;
+use crate::cluster::facts::IntSetting;
 use crate::cluster::setting::Lookup;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
@@ -75,7 +75,7 @@ impl<'a> Checker<'a, '_> {
             .push(self.at.refusal(key, why, labels, help));
     }
 
-    fn id(&self, key: &str) -> Option<Id<'a>> {
+    fn id(&self, key: &str) -> Option<IntSetting<'a>> {
         let facts = self.at.context.facts.node(self.at.node)?;
         let id = match key {
             "node.id" => facts.node_id,
@@ -119,7 +119,7 @@ impl<'a> Checker<'a, '_> {
         );
     }
 
-    fn ids_agree(&mut self, node_id: &Id<'a>, broker_id: &Id<'a>) {
+    fn ids_agree(&mut self, node_id: &IntSetting<'a>, broker_id: &IntSetting<'a>) {
         if node_id.value == broker_id.value {
             return;
         }
@@ -153,7 +153,7 @@ impl<'a> Checker<'a, '_> {
     /// Kafka 3.9: a node without roles is a ZooKeeper-mode broker, which needs
     /// `zookeeper.connect` and a broker id Kafka can use (or generate); a KRaft node needs
     /// `node.id`.
-    fn mode_rules(&mut self, node_id: &Id<'a>, broker_id: &Id<'a>) {
+    fn mode_rules(&mut self, node_id: &IntSetting<'a>, broker_id: &IntSetting<'a>) {
         let Some(roles) = self.at.roles() else {
             return;
         };
