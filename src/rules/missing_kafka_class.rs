@@ -121,27 +121,27 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     for node in &cluster.nodes {
         let at = NodeCheck::new(&RULE, context, node, version);
-        for (key, _) in
-            catalog::keys(version).filter(|(_, spec)| spec.config_type == ConfigType::Class)
-        {
-            let Some(line) = context.line(node, key) else {
-                continue;
-            };
-            // A name ConfigDef cannot parse is invalid-value's.
-            let Some((Parsed::Text(class), _)) = context.parsed_value(node, key, version) else {
-                continue;
-            };
-            let range = whole_value(&line);
-            diagnostics.extend(judge(&at, line, &class, range, Loading::ConfigDef));
-        }
-        for startup in STARTUP_CLASS_KEYS {
-            if version < startup.from || !loads(context, node, version, startup.loaders) {
+        // One pass over the node's lines: a few of them name classes.
+        for line in context.lines(node) {
+            let key = line.key();
+            if catalog::spec(key, version).is_some_and(|spec| spec.config_type == ConfigType::Class)
+            {
+                // A name ConfigDef cannot parse is invalid-value's.
+                let Some((Parsed::Text(class), _)) = context.parsed_value(node, key, version)
+                else {
+                    continue;
+                };
+                let range = whole_value(&line);
+                diagnostics.extend(judge(&at, line, &class, range, Loading::ConfigDef));
                 continue;
             }
-            let Some(line) = context.line(node, startup.key) else {
+            let Some(startup) = STARTUP_CLASS_KEYS.iter().find(|k| k.key == key) else {
                 continue;
             };
-            if is_placeholder(line.value()) {
+            if version < startup.from
+                || is_placeholder(line.value())
+                || !loads(context, node, version, startup.loaders)
+            {
                 continue;
             }
             let names = match startup.list {
