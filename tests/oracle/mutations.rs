@@ -367,7 +367,9 @@ fn show(key: &str, value: &str) -> String {
 }
 
 /// Keys whose values name classes or plugins. kafkalint cannot know the classpath a broker runs
-/// with, so these get no made-up class names: only emptiness, blanks and their own default.
+/// with beyond Kafka's own classes, so these get emptiness, blanks and their own default, and
+/// CLASS keys also names of Kafka's packages that the release lacks and classes of Kafka's
+/// dependencies.
 fn names_classes(key: &Key) -> bool {
     const CLASS_LISTS: &[&str] = &[
         "config.providers",
@@ -443,12 +445,52 @@ fn key_value(rng: &mut Rng, catalogue: &Catalogue, config: &mut Config) -> Mutat
 
 fn class_value(rng: &mut Rng, key: &Key) -> (&'static str, String) {
     let default = key.default.clone().filter(|d| !d.is_empty());
-    match (rng.below(4), default) {
+    // ConfigDef loads a CLASS key's class while KafkaConfig is built; the other keys that name
+    // classes are loaded later, out of the oracle's sight, so only CLASS keys get names.
+    let choices = if key.ty == "CLASS" { 7 } else { 4 };
+    match (rng.below(choices), default) {
         (0, _) => ("class-empty", String::new()),
         (1, _) => ("class-empty", " ".to_owned()),
         (2, Some(d)) => ("space", format!(" {d} ")),
+        (4, default) => ("class-missing", missing_kafka_class(rng, default)),
+        (5, _) => ("class-removed", rng.pick(REMOVED_KAFKA_CLASSES).to_string()),
+        // Kafka checks that the principal builder is one (principal-builder-class): a plugin
+        // class there is refused for what it is, not for being missing.
+        (6, _) if key.name != "principal.builder.class" => {
+            ("class-plugin", rng.pick(PLUGIN_CLASSES).to_string())
+        }
         (_, Some(d)) => ("default", d),
         (_, None) => ("class-empty", String::new()),
+    }
+}
+
+/// Classes of Kafka's own packages that the releases of the oracle (3.9 and later) do not ship:
+/// removed in 3.0 (the Scala authorizer, the old principal builders).
+const REMOVED_KAFKA_CLASSES: &[&str] = &[
+    "kafka.security.auth.SimpleAclAuthorizer",
+    "org.apache.kafka.common.security.auth.DefaultPrincipalBuilder",
+    "org.apache.kafka.common.security.auth.PrincipalBuilder",
+];
+
+/// Classes outside Kafka's packages that are on every release's classpath (Kafka's own
+/// dependencies): plugins to kafkalint, which must not judge them; KafkaConfig only loads them.
+const PLUGIN_CLASSES: &[&str] = &[
+    "com.fasterxml.jackson.databind.ObjectMapper",
+    "com.yammer.metrics.core.MetricsRegistry",
+];
+
+/// A name in one of Kafka's packages that no class has: the key's default misspelt, or a made-up
+/// class beside a real one.
+fn missing_kafka_class(rng: &mut Rng, default: Option<String>) -> String {
+    match default {
+        Some(d) if d.starts_with("org.apache.kafka.") && rng.below(2) == 0 => format!("{d}s"),
+        _ => rng
+            .pick(&[
+                "org.apache.kafka.server.quota.NopeQuotaCallback",
+                "org.apache.kafka.common.security.authenticator.DefaultKafkaPrincipalBuildr",
+                "kafka.server.NopePolicy",
+            ])
+            .to_string(),
     }
 }
 
