@@ -62,8 +62,9 @@ struct StartupClassKey {
 ///   `CoreUtils.createObject`) in `KafkaRaftServer`'s constructor and `KafkaServer.startup`
 ///   (4.4: `SharedServer`'s constructor);
 /// - `remote.log.metadata.manager.class.name`: `RemoteLogManager`'s constructor
-///   (core/src/main/java/kafka/log/remote/RemoteLogManager.java), which `BrokerServer` builds
-///   only when `remote.log.storage.system.enable` is true; with
+///   (core/src/main/java/kafka/log/remote/RemoteLogManager.java; in 4.4
+///   `org.apache.kafka.server.log.remote.storage.RemoteLogManager` of the storage module), which
+///   `BrokerServer` builds only when `remote.log.storage.system.enable` is true; with
 ///   `remote.log.metadata.manager.class.path` set the class comes from that path instead.
 ///
 /// Not judged: `remote.log.storage.manager.class.name`, whose only class in Kafka's packages
