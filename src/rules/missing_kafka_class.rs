@@ -5,12 +5,12 @@
 //! judged.
 
 use super::refusal::NodeCheck;
-use super::support::is_placeholder;
+use super::support::{is_placeholder, quoted};
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::classes::{self, ClassName, ClassReleases};
 use crate::catalog::value::Parsed;
 use crate::catalog::{self, ConfigType, KafkaVersion};
-use crate::cluster::setting::{Split, split};
+use crate::cluster::setting::{Split, config_list_split, split};
 use crate::cluster::{Cluster, Line, Mode, Node};
 use crate::diagnostic::{Diagnostic, Label};
 
@@ -146,6 +146,11 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 continue;
             }
             let names = match startup.list {
+                // ConfigDef's lists drop repeats from 4.2, as it splits them.
+                Some(Split::ConfigList) => split(line.value(), config_list_split(key, version))
+                    .into_iter()
+                    .map(|item| (item.text, item.range()))
+                    .collect(),
                 Some(list) => split(line.value(), list)
                     .into_iter()
                     .map(|item| (item.text, item.range()))
@@ -238,7 +243,10 @@ fn judge(
     };
     Some(at.refusal(
         key,
-        format!("{key} names {class}, which Kafka {version} does not ship ({why}): {consequence}"),
+        format!(
+            "{key} names {}, which Kafka {version} does not ship ({why}): {consequence}",
+            quoted(key, class)
+        ),
         vec![Label {
             file: line.file,
             span: at.context.value_part_span(line, range),
@@ -279,7 +287,10 @@ fn help(at: &NodeCheck, key: &str, class: &str, releases: ClassReleases) -> Stri
     }
     match releases.added_after(version) {
         Some(added) if releases.removed_before(version).is_none() => {
-            format!("{class} comes with Kafka {added}: upgrade first, or remove {key}")
+            format!(
+                "{} comes with Kafka {added}: upgrade first, or remove {key}",
+                quoted(key, class)
+            )
         }
         _ => format!("name a class Kafka {version} ships, or remove {key}"),
     }
