@@ -120,7 +120,14 @@ const KRAFT_AUTHORIZER: &str = "org.apache.kafka.metadata.authorizer.StandardAut
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
     let mut diagnostics = Vec::new();
-    for node in &cluster.nodes {
+    // An overlay's lines are merged into the nodes (a rack overlay with the replica selector):
+    // Kafka loads its classes as it loads a node's own.
+    let nodes = cluster.nodes.iter().map(|node| (node, Place::Node));
+    let overlays = cluster.overlays.iter().map(|overlay| {
+        let has_brokers = cluster.brokers().next().is_some();
+        (overlay, Place::Overlay { has_brokers })
+    });
+    for (node, place) in nodes.chain(overlays) {
         let at = NodeCheck::new(&RULE, context, node, version);
         // One pass over the node's lines: a few of them name classes.
         for line in context.lines(node) {
@@ -141,7 +148,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             };
             if version < startup.from
                 || is_placeholder(line.value())
-                || !loads(context, node, version, startup.loaders)
+                || !loads(context, node, place, version, startup.loaders)
             {
                 continue;
             }
@@ -161,7 +168,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 if class.is_empty() || is_placeholder(class) {
                     continue;
                 }
-                diagnostics.extend(judge(&at, line, class, range, Loading::Startup));
+                diagnostics.extend(judge(&at, line, class, range, Loading::Startup(place)));
             }
         }
     }
@@ -173,12 +180,31 @@ fn whole_value(line: &Line) -> std::ops::Range<usize> {
     0..line.value().len()
 }
 
-/// Whether `node` loads a key's class at start-up.
-fn loads(context: &Context, node: &Node, version: KafkaVersion, loaders: Loaders) -> bool {
-    match loaders {
-        Loaders::EveryNode => true,
-        Loaders::Brokers => node.roles.broker,
-        Loaders::TieredStorageBrokers { class_path_key } => {
+/// Where the lines judged sit.
+#[derive(Clone, Copy)]
+enum Place {
+    /// In a node's own file.
+    Node,
+    /// In an overlay, merged into nodes kafkalint cannot name: a key loaded by brokers counts
+    /// when the cluster has brokers; tiered storage, whose switch may sit in the node files, is
+    /// not judged there.
+    Overlay { has_brokers: bool },
+}
+
+/// Whether the node (or the nodes an overlay is merged into) loads a key's class at start-up.
+fn loads(
+    context: &Context,
+    node: &Node,
+    place: Place,
+    version: KafkaVersion,
+    loaders: Loaders,
+) -> bool {
+    match (loaders, place) {
+        (Loaders::EveryNode, _) => true,
+        (Loaders::Brokers, Place::Node) => node.roles.broker,
+        (Loaders::Brokers, Place::Overlay { has_brokers }) => has_brokers,
+        (Loaders::TieredStorageBrokers { .. }, Place::Overlay { .. }) => false,
+        (Loaders::TieredStorageBrokers { class_path_key }, Place::Node) => {
             let enabled = matches!(
                 context.parsed_value(node, "remote.log.storage.system.enable", version),
                 Some((Parsed::Boolean(true), _))
@@ -196,8 +222,8 @@ fn loads(context: &Context, node: &Node, version: KafkaVersion, loaders: Loaders
 enum Loading {
     /// While `KafkaConfig` parses the key (a CLASS key): `Class X could not be found`.
     ConfigDef,
-    /// When the server that uses it starts.
-    Startup,
+    /// When the server that uses it starts, on the node or the nodes an overlay is merged into.
+    Startup(Place),
 }
 
 /// A finding when `class` is in Kafka's packages and the release does not ship it.
@@ -239,7 +265,10 @@ fn judge(
     };
     let consequence = match loading {
         Loading::ConfigDef => "Kafka cannot load it while it reads its configuration",
-        Loading::Startup => "the node exits when it loads it at start-up",
+        Loading::Startup(Place::Node) => "the node exits when it loads it at start-up",
+        Loading::Startup(Place::Overlay { .. }) => {
+            "each node it is merged into exits when it loads it at start-up"
+        }
     };
     Some(at.refusal(
         key,
