@@ -273,6 +273,8 @@ pub struct Catalogue {
     pub keys: Vec<Key>,
     /// Keys of other releases' broker catalogues that this release does not have.
     foreign: Vec<String>,
+    /// The classes of Kafka's own packages this release ships (`package.Name`).
+    classes: BTreeSet<String>,
 }
 
 pub fn load_catalogue(minor: &str) -> Catalogue {
@@ -314,9 +316,19 @@ pub fn load_catalogue(minor: &str) -> Catalogue {
             }
         }
     }
+    let mut classes = BTreeSet::new();
+    for (package, names) in own["classes"].as_object().expect("classes") {
+        for name in names.as_array().expect("class names") {
+            classes.insert(format!(
+                "{package}.{}",
+                name.as_str().expect("a class name")
+            ));
+        }
+    }
     Catalogue {
         keys,
         foreign: foreign.into_iter().collect(),
+        classes,
     }
 }
 
@@ -397,7 +409,7 @@ fn key_value(rng: &mut Rng, catalogue: &Catalogue, config: &mut Config) -> Mutat
     let (key, (kind, value)) = match rng.below(100) {
         0..5 => {
             let key = pick_key(rng, &names_classes);
-            (key, class_value(rng, key))
+            (key, class_value(rng, key, catalogue))
         }
         5..48 => {
             let key = pick_key(rng, &|k| !names_classes(k));
@@ -443,7 +455,7 @@ fn key_value(rng: &mut Rng, catalogue: &Catalogue, config: &mut Config) -> Mutat
     }
 }
 
-fn class_value(rng: &mut Rng, key: &Key) -> (&'static str, String) {
+fn class_value(rng: &mut Rng, key: &Key, catalogue: &Catalogue) -> (&'static str, String) {
     let default = key.default.clone().filter(|d| !d.is_empty());
     // ConfigDef loads a CLASS key's class while KafkaConfig is built; the other keys that name
     // classes are loaded later, out of the oracle's sight, so only CLASS keys get names.
@@ -453,7 +465,19 @@ fn class_value(rng: &mut Rng, key: &Key) -> (&'static str, String) {
         (1, _) => ("class-empty", " ".to_owned()),
         (2, Some(d)) => ("space", format!(" {d} ")),
         (4, default) => ("class-missing", missing_kafka_class(rng, default)),
-        (5, _) => ("class-removed", rng.pick(REMOVED_KAFKA_CLASSES).to_string()),
+        (5, default) => {
+            // Removed before this release, as its jars say (2.8 still has them).
+            let removed: Vec<&str> = REMOVED_KAFKA_CLASSES
+                .iter()
+                .copied()
+                .filter(|class| !catalogue.classes.contains(*class))
+                .collect();
+            if removed.is_empty() {
+                ("class-missing", missing_kafka_class(rng, default))
+            } else {
+                ("class-removed", rng.pick(&removed).to_string())
+            }
+        }
         // Kafka checks that the principal builder is one (principal-builder-class): a plugin
         // class there is refused for what it is, not for being missing.
         (6, _) if key.name != "principal.builder.class" => {
@@ -464,8 +488,8 @@ fn class_value(rng: &mut Rng, key: &Key) -> (&'static str, String) {
     }
 }
 
-/// Classes of Kafka's own packages that the releases of the oracle (3.9 and later) do not ship:
-/// removed in 3.0 (the Scala authorizer, the old principal builders).
+/// Classes of Kafka's own packages removed in 3.0 (the Scala authorizer, the old principal
+/// builders): named only for the releases whose jars lack them.
 const REMOVED_KAFKA_CLASSES: &[&str] = &[
     "kafka.security.auth.SimpleAclAuthorizer",
     "org.apache.kafka.common.security.auth.DefaultPrincipalBuilder",
