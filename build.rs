@@ -112,7 +112,56 @@ fn generate(catalogue: &Value) -> String {
     component_defaults(catalogue, &versions, &mut code);
     topic_synonyms(catalogue, &mut code);
     prefix_families(catalogue, &versions, &mut code);
+    classes(catalogue, &versions, &mut code);
     code
+}
+
+/// The public top-level classes of Kafka's own packages, per package (sorted): the simple names
+/// in one space-separated string and, per name, the releases that ship it. One string per
+/// package keeps the table small: a `&str` and a mask per class would double it.
+fn classes(catalogue: &Value, versions: &[String], code: &mut String) {
+    code.push_str("pub static CLASS_PACKAGES: &[ClassPackage] = &[\n");
+    let packages = catalogue["classes"].as_object().expect("classes");
+    let mut names: Vec<&String> = packages.keys().collect();
+    names.sort();
+    for package in names {
+        let mut classes: Vec<(&String, u32)> = packages[package]
+            .as_object()
+            .expect("a package's classes")
+            .iter()
+            .map(|(class, runs)| (class, release_runs(runs.as_str().expect("runs"), versions)))
+            .collect();
+        classes.sort();
+        let simple_names: Vec<&str> = classes.iter().map(|(class, _)| class.as_str()).collect();
+        let releases: Vec<String> = classes
+            .iter()
+            .map(|(_, mask)| format!("{mask:#x}"))
+            .collect();
+        writeln!(
+            code,
+            "    ClassPackage {{ name: {package:?}, classes: {:?}, releases: &[{}] }},",
+            simple_names.join(" "),
+            releases.join(", ")
+        )
+        .unwrap();
+    }
+    code.push_str("];\n");
+}
+
+/// The release bits of `2.8-3.9,4.1` (runs of minor lines, as `merge.py` writes them).
+fn release_runs(runs: &str, versions: &[String]) -> u32 {
+    let index = |minor: &str| {
+        versions
+            .iter()
+            .position(|v| v == minor)
+            .unwrap_or_else(|| panic!("classes: unknown release {minor}"))
+    };
+    runs.split(',')
+        .map(|run| {
+            let (first, last) = run.split_once('-').unwrap_or((run, run));
+            (index(first)..=index(last)).fold(0u32, |bits, i| bits | 1 << i)
+        })
+        .fold(0, |bits, run| bits | run)
 }
 
 fn quoted_list<'a>(names: impl IntoIterator<Item = &'a str>) -> String {

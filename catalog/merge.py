@@ -30,7 +30,7 @@ ATTRIBUTES = (
 )
 
 # Sections of catalog.json whose values are objects of objects: rendered one line per inner name.
-NESTED = ("other_components", "other_components_defaults")
+NESTED = ("classes", "other_components", "other_components_defaults")
 
 
 def version_key(version):
@@ -72,6 +72,8 @@ def merge(dumps):
                 "dynamic_update_mode_source": d.get("dynamic_update_mode_source"),
                 "config_count": len(d["configs"]),
                 "unresolved_artifacts": d.get("unresolved_artifacts", []),
+                "class_artifacts": d.get("class_artifacts", []),
+                "class_count": sum(len(names) for names in d.get("classes", {}).values()),
             }
             for d in dumps
         ]
@@ -120,9 +122,41 @@ def merge(dumps):
         return out
 
     catalogue["topic_config_synonyms"] = merge_named(dumps, synonyms)
+    catalogue["classes"] = merge_classes(dumps, minors)
     catalogue["zookeeper_system_properties"] = merge_named(
         dumps, lambda d: {k: {"system_property": v} for k, v in d.get("zookeeper_system_properties", {}).items()})
     return catalogue
+
+
+def merge_classes(dumps, minors):
+    """package -> simple name -> the minor lines that have the class, as runs: "2.8-3.9,4.1".
+
+    Thousands of classes per release: a run of releases is a few bytes where a list of them
+    would be a hundred."""
+    by_class = {}
+    for d in dumps:
+        minor = minor_of(d["kafka_version"])
+        for package, names in d.get("classes", {}).items():
+            for name in names:
+                by_class.setdefault(package, {}).setdefault(name, set()).add(minor)
+    return {
+        package: {name: release_runs(present, minors) for name, present in names.items()}
+        for package, names in by_class.items()
+    }
+
+
+def release_runs(present, minors):
+    """The minor lines of `present` as runs of consecutive lines of `minors`: "2.8-3.9,4.1"."""
+    runs = []
+    start = None
+    for minor in minors + [None]:
+        if minor in present:
+            start = minor if start is None else start
+            last = minor
+        elif start is not None:
+            runs.append(start if start == last else f"{start}-{last}")
+            start = None
+    return ",".join(runs)
 
 
 def merge_named(dumps, entries_of):

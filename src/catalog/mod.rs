@@ -2,6 +2,7 @@
 //! type, default and validator, as dumped from the real Kafka jars by `catalog/generate.sh` and
 //! compiled into static tables by `build.rs`.
 
+pub mod classes;
 mod component;
 mod custom;
 pub mod families;
@@ -12,8 +13,8 @@ pub mod value;
 
 pub use component::ComponentKind;
 pub use spec::{
-    Bound, ConfigType, Default, FamilyRest, KafkaVersion, KeyEntry, KeySpec, PrefixFamily,
-    UpdateMode, Validator, Variant,
+    Bound, ClassPackage, ConfigType, Default, FamilyRest, KafkaVersion, KeyEntry, KeySpec,
+    PrefixFamily, UpdateMode, Validator, Variant,
 };
 
 mod tables {

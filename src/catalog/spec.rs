@@ -171,3 +171,15 @@ pub type ComponentDefault = (
     &'static str,
     &'static [(u32, Option<&'static str>)],
 );
+
+/// The public top-level classes of one of Kafka's packages, in every release dumped.
+#[derive(Debug)]
+pub struct ClassPackage {
+    /// `org.apache.kafka.common.metrics`.
+    pub name: &'static str,
+    /// The classes' simple names, sorted, separated by one space.
+    pub classes: &'static str,
+    /// Per class, in the same order: the releases that ship it (bits indexing
+    /// [`super::VERSIONS`]).
+    pub releases: &'static [u32],
+}

@@ -23,6 +23,7 @@ mod log_dirs_in_tmp;
 mod malformed_escape;
 mod min_isr_headroom;
 mod min_isr_one;
+mod missing_kafka_class;
 mod missing_required_key;
 mod mixed_mode_settings;
 mod node_id_config;
@@ -71,6 +72,7 @@ pub const RULES: &[Rule] = &[
     broker_limits::RULE,
     group_coordinator_config::RULE,
     principal_builder_class::RULE,
+    missing_kafka_class::RULE,
     listener_config::RULE,
     kraft_controller_config::RULE,
     image_start_refusal::RULE,

@@ -17,7 +17,7 @@ pub const RULE: Rule = Rule {
     group: Group::StartupRefusal,
     fix: FixAvailability::None,
     verified: Verified::ORACLE,
-    summary: "a principal.builder.class known not to implement KafkaPrincipalSerde (a JDK class, a removed or non-builder Kafka class): the broker refuses to start",
+    summary: "a principal.builder.class known not to implement KafkaPrincipalSerde (a JDK class, or a Kafka class that is no such builder): the broker refuses to start",
     check,
 };
 
@@ -27,7 +27,8 @@ const KEY: &str = "principal.builder.class";
 const OLDEST_CHECKED: KafkaVersion = KafkaVersion::new(3, 9);
 
 /// Kafka's own classes that are no principal builder Kafka accepts, what each one is, and the
-/// first release that accepts it after all.
+/// first release that accepts it after all. Kafka classes a release does not ship (the
+/// `PrincipalBuilder` and `DefaultPrincipalBuilder` removed in 3.0) are missing-kafka-class's.
 const KAFKA_CLASSES: &[(&str, &str, Option<KafkaVersion>)] = &[
     (
         "org.apache.kafka.common.security.auth.KafkaPrincipalBuilder",
@@ -37,16 +38,6 @@ const KAFKA_CLASSES: &[(&str, &str, Option<KafkaVersion>)] = &[
     (
         "org.apache.kafka.common.security.auth.KafkaPrincipal",
         "Kafka's principal itself, not a builder",
-        None,
-    ),
-    (
-        "org.apache.kafka.common.security.auth.DefaultPrincipalBuilder",
-        "Kafka's old principal builder, removed in Kafka 3.0",
-        None,
-    ),
-    (
-        "org.apache.kafka.common.security.auth.PrincipalBuilder",
-        "Kafka's old principal builder interface, removed in Kafka 3.0",
         None,
     ),
     (

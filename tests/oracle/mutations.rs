@@ -273,6 +273,8 @@ pub struct Catalogue {
     pub keys: Vec<Key>,
     /// Keys of other releases' broker catalogues that this release does not have.
     foreign: Vec<String>,
+    /// The classes of Kafka's own packages this release ships (`package.Name`).
+    classes: BTreeSet<String>,
 }
 
 pub fn load_catalogue(minor: &str) -> Catalogue {
@@ -314,9 +316,19 @@ pub fn load_catalogue(minor: &str) -> Catalogue {
             }
         }
     }
+    let mut classes = BTreeSet::new();
+    for (package, names) in own["classes"].as_object().expect("classes") {
+        for name in names.as_array().expect("class names") {
+            classes.insert(format!(
+                "{package}.{}",
+                name.as_str().expect("a class name")
+            ));
+        }
+    }
     Catalogue {
         keys,
         foreign: foreign.into_iter().collect(),
+        classes,
     }
 }
 
@@ -367,7 +379,9 @@ fn show(key: &str, value: &str) -> String {
 }
 
 /// Keys whose values name classes or plugins. kafkalint cannot know the classpath a broker runs
-/// with, so these get no made-up class names: only emptiness, blanks and their own default.
+/// with beyond Kafka's own classes, so these get emptiness, blanks and their own default, and
+/// CLASS keys also names of Kafka's packages that the release lacks and classes of Kafka's
+/// dependencies.
 fn names_classes(key: &Key) -> bool {
     const CLASS_LISTS: &[&str] = &[
         "config.providers",
@@ -395,7 +409,7 @@ fn key_value(rng: &mut Rng, catalogue: &Catalogue, config: &mut Config) -> Mutat
     let (key, (kind, value)) = match rng.below(100) {
         0..5 => {
             let key = pick_key(rng, &names_classes);
-            (key, class_value(rng, key))
+            (key, class_value(rng, key, catalogue))
         }
         5..48 => {
             let key = pick_key(rng, &|k| !names_classes(k));
@@ -441,14 +455,66 @@ fn key_value(rng: &mut Rng, catalogue: &Catalogue, config: &mut Config) -> Mutat
     }
 }
 
-fn class_value(rng: &mut Rng, key: &Key) -> (&'static str, String) {
+fn class_value(rng: &mut Rng, key: &Key, catalogue: &Catalogue) -> (&'static str, String) {
     let default = key.default.clone().filter(|d| !d.is_empty());
-    match (rng.below(4), default) {
+    // ConfigDef loads a CLASS key's class while KafkaConfig is built; the other keys that name
+    // classes are loaded later, out of the oracle's sight, so only CLASS keys get names.
+    let choices = if key.ty == "CLASS" { 7 } else { 4 };
+    match (rng.below(choices), default) {
         (0, _) => ("class-empty", String::new()),
         (1, _) => ("class-empty", " ".to_owned()),
         (2, Some(d)) => ("space", format!(" {d} ")),
+        (4, default) => ("class-missing", missing_kafka_class(rng, default)),
+        (5, default) => {
+            // Removed before this release, as its jars say (2.8 still has them).
+            let removed: Vec<&str> = REMOVED_KAFKA_CLASSES
+                .iter()
+                .copied()
+                .filter(|class| !catalogue.classes.contains(*class))
+                .collect();
+            if removed.is_empty() {
+                ("class-missing", missing_kafka_class(rng, default))
+            } else {
+                ("class-removed", rng.pick(&removed).to_string())
+            }
+        }
+        // Kafka checks that the principal builder is one (principal-builder-class): a plugin
+        // class there is refused for what it is, not for being missing.
+        (6, _) if key.name != "principal.builder.class" => {
+            ("class-plugin", rng.pick(PLUGIN_CLASSES).to_string())
+        }
         (_, Some(d)) => ("default", d),
         (_, None) => ("class-empty", String::new()),
+    }
+}
+
+/// Classes of Kafka's own packages removed in 3.0 (the Scala authorizer, the old principal
+/// builders): named only for the releases whose jars lack them.
+const REMOVED_KAFKA_CLASSES: &[&str] = &[
+    "kafka.security.auth.SimpleAclAuthorizer",
+    "org.apache.kafka.common.security.auth.DefaultPrincipalBuilder",
+    "org.apache.kafka.common.security.auth.PrincipalBuilder",
+];
+
+/// Classes outside Kafka's packages that are on every release's classpath (Kafka's own
+/// dependencies): plugins to kafkalint, which must not judge them; KafkaConfig only loads them.
+const PLUGIN_CLASSES: &[&str] = &[
+    "com.fasterxml.jackson.databind.ObjectMapper",
+    "com.yammer.metrics.core.MetricsRegistry",
+];
+
+/// A name in one of Kafka's packages that no class has: the key's default misspelt, or a made-up
+/// class beside a real one.
+fn missing_kafka_class(rng: &mut Rng, default: Option<String>) -> String {
+    match default {
+        Some(d) if d.starts_with("org.apache.kafka.") && rng.below(2) == 0 => format!("{d}s"),
+        _ => rng
+            .pick(&[
+                "org.apache.kafka.server.quota.NopeQuotaCallback",
+                "org.apache.kafka.common.security.authenticator.DefaultKafkaPrincipalBuildr",
+                "kafka.server.NopePolicy",
+            ])
+            .to_string(),
     }
 }
 

@@ -31,7 +31,8 @@ import java.util.regex.Pattern;
 /**
  * Dumps the broker ConfigDef of the Kafka release found on the classpath as one JSON document,
  * with what else a broker file may hold: the keys of other components ({@link Components}), the
- * prefix families ({@link Families}) and the topic and ZooKeeper synonyms ({@link Synonyms}).
+ * prefix families ({@link Families}), the topic and ZooKeeper synonyms ({@link Synonyms}) and the
+ * classes of Kafka's own packages ({@link Classes}).
  *
  * <p>Usage: {@code DumpBrokerConfig [--expect-version X.Y.Z] [--unresolved GROUP:ARTIFACT:VERSION]...
  * [--out FILE]}. Without {@code --out} the document goes to standard output. {@code --unresolved}
@@ -206,6 +207,9 @@ public final class DumpBrokerConfig {
         Components.dump(doc, unresolved);
         Synonyms.dump(doc);
         doc.put("prefix_families", Families.dump(keys.keySet(), Synonyms.zookeeperKeys(doc)));
+        // The classes a key can name: a class of Kafka's own packages that the release lacks
+        // stops the broker when a key it loads at start-up names it.
+        Classes.dump(doc, version);
         return doc;
     }
 
