@@ -1711,7 +1711,20 @@ fn cross_field(rng: &mut Rng, mode: Mode, minor: &str, config: &mut Config) -> O
                     "auto-join",
                     &[("controller.quorum.auto.join.enable", "true")][..],
                 ),
+                // A broker file with no identity at all: no roles, no id, no ensemble (what
+                // is left says where it listens and logs, so it is no fragment).
+                ("no-identity", &[("process.roles", "")][..]),
             ]);
+            if kind == "no-identity" {
+                for key in ["process.roles", "node.id", "broker.id", "zookeeper.connect"] {
+                    config.remove(key);
+                }
+                return m(
+                    kind,
+                    "process.roles",
+                    "no process.roles, node.id, broker.id or zookeeper.connect".into(),
+                );
+            }
             for (key, value) in sets {
                 config.set(key, value);
             }
