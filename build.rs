@@ -109,6 +109,7 @@ fn generate(catalogue: &Value) -> String {
     }
     code.push_str("];\n\n");
     other_components(catalogue, &mut code);
+    component_keys(catalogue, &versions, &mut code);
     component_defaults(catalogue, &versions, &mut code);
     topic_synonyms(catalogue, &mut code);
     prefix_families(catalogue, &versions, &mut code);
@@ -155,6 +156,57 @@ fn other_components(catalogue: &Value, code: &mut String) {
         quoted_list(passwords)
     )
     .unwrap();
+}
+
+/// The releases each key of each other component exists in: (component, key, releases), sorted
+/// by component and key; and the releases each component was dumped for (its artifact resolved).
+fn component_keys(catalogue: &Value, versions: &[String], code: &mut String) {
+    let mask = |releases: &Value| -> u32 {
+        releases
+            .as_array()
+            .expect("versions")
+            .iter()
+            .map(|minor| {
+                let minor = minor.as_str().expect("minor");
+                1u32 << versions
+                    .iter()
+                    .position(|v| v == minor)
+                    .unwrap_or_else(|| panic!("unknown release {minor}"))
+            })
+            .fold(0, |all, bit| all | bit)
+    };
+    code.push_str("pub static COMPONENT_KEYS: &[(&str, &str, u32)] = &[\n");
+    if let Some(components) = catalogue["other_components"].as_object() {
+        let mut components: Vec<_> = components.iter().collect();
+        components.sort_by_key(|(name, _)| name.as_str());
+        for (component, keys) in components {
+            let mut keys: Vec<_> = keys.as_object().expect("component keys").iter().collect();
+            keys.sort_by_key(|(key, _)| key.as_str());
+            for (key, entry) in keys {
+                writeln!(
+                    code,
+                    "    ({component:?}, {key:?}, {:#x}),",
+                    mask(&entry["versions"])
+                )
+                .unwrap();
+            }
+        }
+    }
+    code.push_str("];\n\n");
+    code.push_str("pub static COMPONENT_RELEASES: &[(&str, u32)] = &[\n");
+    if let Some(sources) = catalogue["other_components_source"].as_object() {
+        let mut sources: Vec<_> = sources.iter().collect();
+        sources.sort_by_key(|(name, _)| name.as_str());
+        for (component, source) in sources {
+            writeln!(
+                code,
+                "    ({component:?}, {:#x}),",
+                mask(&source["versions"])
+            )
+            .unwrap();
+        }
+    }
+    code.push_str("];\n\n");
 }
 
 /// The defaults of the components that create topics of their own (Connect, MirrorMaker 2,

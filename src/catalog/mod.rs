@@ -3,6 +3,7 @@
 //! compiled into static tables by `build.rs`.
 
 mod component;
+pub mod component_keys;
 mod custom;
 pub mod families;
 mod parsed;
