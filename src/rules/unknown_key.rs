@@ -3,6 +3,7 @@
 
 use super::support::{key_label, quoted};
 use super::{Context, FixAvailability, Group, Rule, Verified};
+use crate::catalog::component_keys::ComponentKey;
 use crate::catalog::families::Elsewhere;
 use crate::catalog::{self, KafkaVersion};
 use crate::cluster::Line;
@@ -66,7 +67,44 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         };
         diagnostics.push(diagnostic(context, node, entry, message, help));
     }
+    diagnostics.extend(component_keys(cluster, context));
     diagnostics
+}
+
+/// The keys of a Connect worker's, MirrorMaker 2's or a Streams application's file that the
+/// component of the release checked does not know: a near miss of one of its keys, or a key of
+/// a later release. Other keys it does not declare go to its plugins or the application and are
+/// not judged; keys of older releases only are `removed-key`'s.
+fn component_keys(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    let version = cluster.target.version;
+    context
+        .component_lines(cluster)
+        .filter_map(|(component, entry)| {
+            let key = entry.key();
+            let who = component.kind.of_release(version);
+            let (message, help) = match context.component_key(component, key, version) {
+                ComponentKey::Misspelt { nearest } => (
+                    format!("{who} has no key {key}: it ignores it"),
+                    format!("did you mean {nearest}? Rename the key"),
+                ),
+                ComponentKey::Newer { first } => (
+                    format!("{key} is a key from Kafka {first} on: {who} does not know it and ignores it"),
+                    format!(
+                        "upgrade to Kafka {first} or newer before relying on {key}, or check with \
+                         --kafka-version if it runs a newer release"
+                    ),
+                ),
+                _ => return None,
+            };
+            Some(
+                RULE.finding(message)
+                    .about_component(context.component_ref(component))
+                    .with_key(key)
+                    .with_label(key_label(entry, format!("unknown to {who}")))
+                    .with_help(help),
+            )
+        })
+        .collect()
 }
 
 fn diagnostic(
