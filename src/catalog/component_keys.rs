@@ -9,8 +9,8 @@
 //! when it is a key an earlier release had, a key of a later release, or a near miss of a known
 //! key; anything else is left alone.
 
-use super::tables::{COMPONENT_KEYS, COMPONENT_RELEASES};
-use super::{ComponentKind, KafkaVersion, VERSIONS};
+use super::tables::{COMPONENT_KEYS, COMPONENT_RELEASES, COMPONENT_SPECS};
+use super::{ComponentKind, KafkaVersion, KeySpec, VERSIONS};
 
 /// What a component of one release does with a key of its file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -115,6 +115,32 @@ pub fn judge(
         // Confluent's, not on Maven Central: no keys were dumped.
         ComponentKind::SchemaRegistry => ComponentKey::Read,
     }
+}
+
+/// The type, default and validator of `key` as the ConfigDef that `kind` parses when it starts
+/// reads it in release `version`: the Connect worker's `DistributedConfig`, `StreamsConfig`,
+/// MirrorMaker 2's own `MirrorMakerConfig` (its connectors parse their keys later, each on its
+/// own). `None` for any other key, and for a release the component was not dumped for.
+pub fn startup_spec(
+    kind: ComponentKind,
+    key: &str,
+    version: KafkaVersion,
+) -> Option<&'static KeySpec> {
+    let component = match kind {
+        ComponentKind::ConnectDistributed => "connect-distributed",
+        ComponentKind::Streams => "streams",
+        ComponentKind::MirrorMaker => "mirror-maker",
+        ComponentKind::SchemaRegistry => return None,
+    };
+    let bit = 1 << version.release_index()?;
+    let index = COMPONENT_SPECS
+        .binary_search_by(|(name, name_key, _)| (*name, *name_key).cmp(&(component, key)))
+        .ok()?;
+    COMPONENT_SPECS[index]
+        .2
+        .iter()
+        .find(|variant| variant.releases & bit != 0)
+        .map(|variant| &variant.spec)
 }
 
 fn connect_worker(key: &str, version: KafkaVersion) -> ComponentKey {
@@ -470,6 +496,24 @@ mod tests {
                 nearest: "sync.group.offsets.enabled".into()
             }
         );
+    }
+
+    #[test]
+    fn startup_specs_per_release() {
+        use crate::catalog::Validator;
+        let guarantee = |version| {
+            startup_spec(ComponentKind::Streams, "processing.guarantee", v(version))
+                .map(|spec| spec.validator)
+        };
+        assert!(
+            matches!(guarantee("3.9"), Some(Validator::ValidString(valid)) if valid.contains(&"exactly_once"))
+        );
+        assert!(
+            matches!(guarantee("4.0"), Some(Validator::ValidString(valid)) if !valid.contains(&"exactly_once"))
+        );
+        // Not dumped for 4.4: not judged.
+        assert!(startup_spec(ComponentKind::MirrorMaker, "clusters", v("4.4")).is_none());
+        assert!(startup_spec(ComponentKind::MirrorMaker, "clusters", v("4.1")).is_some());
     }
 
     #[test]
