@@ -158,7 +158,9 @@ fn connect_worker(key: &str, version: KafkaVersion) -> ComponentKey {
         return ComponentKey::Read;
     }
     // A converter's own settings follow its key (`Plugins.newConverter` reads
-    // `originalsWithPrefix(<converter key> + ".")`): read while the converter key is.
+    // `originalsWithPrefix(<converter key> + ".")`): read while the converter key is, and gone
+    // with it (from 3.0 `WorkerConfig.logInternalConverterRemovalWarnings` warns about
+    // `internal.key.converter` and `originalsWithPrefix("internal.key.converter.")` alike).
     if let Some(converter) = converter_of(key) {
         return match judge_own(OWN, converter, version) {
             Some(removed @ ComponentKey::Removed { .. }) => removed,

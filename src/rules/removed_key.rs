@@ -113,10 +113,12 @@ fn component_help(removed: &str) -> String {
             (listeners=http://<host>:<port>; without it the worker listens on http://:8083)"
             .to_string(),
         // KIP-738 (Kafka 3.0): the config, offset and status topics are always written with the
-        // JSON converter, schemas disabled.
+        // JSON converter, schemas disabled. From 3.0 the worker says so in a WARN for these keys
+        // and their `<key>.` settings alike (`WorkerConfig.logInternalConverterRemovalWarnings`,
+        // in connect-runtime 3.0.2 to 4.4.0).
         "internal.key.converter" | "internal.value.converter" => "delete the line: Connect \
             writes its internal topics with the JSON converter, schemas disabled, whatever the \
-            file says (KIP-738)"
+            file says (KIP-738); the worker only logs a WARN about these lines at start-up"
             .to_string(),
         _ => "delete the line (it has no effect on this release)".to_string(),
     }
