@@ -218,6 +218,11 @@ fn mirror_maker(key: &str, version: KafkaVersion, aliases: &[String]) -> Compone
         .find_map(|alias| key.strip_prefix(alias.as_str())?.strip_prefix('.'))
     {
         let alias = &key[..key.len() - rest.len()];
+        // MirrorMaker 2's own keys for one cluster (`MirrorMakerConfig.clientConfig` overlays
+        // `<alias>.` on the top level for the cluster's `MirrorClientConfig`).
+        if knows_any(&["mirror-maker", "mirror-connector"], rest, version) {
+            return ComponentKey::Read;
+        }
         return match connect_worker(rest, version) {
             ComponentKey::Misspelt { nearest } => ComponentKey::Misspelt {
                 nearest: format!("{alias}{nearest}"),
@@ -516,6 +521,20 @@ mod tests {
         // Not dumped for 4.4: not judged.
         assert!(startup_spec(ComponentKind::MirrorMaker, "clusters", v("4.4")).is_none());
         assert!(startup_spec(ComponentKind::MirrorMaker, "clusters", v("4.1")).is_some());
+    }
+
+    #[test]
+    fn mirror_maker_cluster_keys_may_be_its_own() {
+        let aliases = ["primary".to_string(), "backup".to_string()];
+        assert_eq!(
+            judge(
+                ComponentKind::MirrorMaker,
+                "primary.replication.policy.separator",
+                v("3.9"),
+                &aliases
+            ),
+            ComponentKey::Read
+        );
     }
 
     #[test]
