@@ -74,6 +74,12 @@ impl<'a> Context<'a> {
             })
     }
 
+    /// The line of a component's file that sets `key`, the last one if repeated.
+    pub fn component_line(&self, component: &Component, key: &str) -> Option<Line<'a>> {
+        let entry = component.properties(self.files).get(key)?;
+        Some(Line::new(component.file, entry))
+    }
+
     /// What `component` of release `version` does with `key` of its file.
     pub fn component_key(
         &self,
