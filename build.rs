@@ -109,6 +109,8 @@ fn generate(catalogue: &Value) -> String {
     }
     code.push_str("];\n\n");
     other_components(catalogue, &mut code);
+    component_keys(catalogue, &versions, &mut code);
+    component_specs(catalogue, &versions, &mut code);
     component_defaults(catalogue, &versions, &mut code);
     topic_synonyms(catalogue, &mut code);
     prefix_families(catalogue, &versions, &mut code);
@@ -204,6 +206,129 @@ fn other_components(catalogue: &Value, code: &mut String) {
         quoted_list(passwords)
     )
     .unwrap();
+}
+
+/// The releases each key of each other component exists in: (component, key, releases), sorted
+/// by component and key; and the releases each component was dumped for (its artifact resolved).
+fn component_keys(catalogue: &Value, versions: &[String], code: &mut String) {
+    let mask = |releases: &Value| -> u32 {
+        releases
+            .as_array()
+            .expect("versions")
+            .iter()
+            .map(|minor| {
+                let minor = minor.as_str().expect("minor");
+                1u32 << versions
+                    .iter()
+                    .position(|v| v == minor)
+                    .unwrap_or_else(|| panic!("unknown release {minor}"))
+            })
+            .fold(0, |all, bit| all | bit)
+    };
+    code.push_str("pub static COMPONENT_KEYS: &[(&str, &str, u32)] = &[\n");
+    if let Some(components) = catalogue["other_components"].as_object() {
+        let mut components: Vec<_> = components.iter().collect();
+        components.sort_by_key(|(name, _)| name.as_str());
+        for (component, keys) in components {
+            let mut keys: Vec<_> = keys.as_object().expect("component keys").iter().collect();
+            keys.sort_by_key(|(key, _)| key.as_str());
+            for (key, entry) in keys {
+                writeln!(
+                    code,
+                    "    ({component:?}, {key:?}, {:#x}),",
+                    mask(&entry["versions"])
+                )
+                .unwrap();
+            }
+        }
+    }
+    code.push_str("];\n\n");
+    code.push_str("pub static COMPONENT_RELEASES: &[(&str, u32)] = &[\n");
+    if let Some(sources) = catalogue["other_components_source"].as_object() {
+        let mut sources: Vec<_> = sources.iter().collect();
+        sources.sort_by_key(|(name, _)| name.as_str());
+        for (component, source) in sources {
+            writeln!(
+                code,
+                "    ({component:?}, {:#x}),",
+                mask(&source["versions"])
+            )
+            .unwrap();
+        }
+    }
+    code.push_str("];\n\n");
+}
+
+/// The type, default and validator of each key of the components whose validators were dumped
+/// (Connect workers, MirrorMaker 2, Streams): (component, key, variants), sorted by component
+/// and key, a variant per run of releases with the same spec. Only the validators that are
+/// plain data are kept: those Kafka writes as code (lambdas, its own classes; `custom.rs`
+/// knows broker keys only) and composites are left out, so such values are not judged.
+fn component_specs(catalogue: &Value, versions: &[String], code: &mut String) {
+    code.push_str("pub static COMPONENT_SPECS: &[(&str, &str, &[Variant])] = &[\n");
+    if let Some(components) = catalogue["other_components_validators"].as_object() {
+        let mut components: Vec<_> = components.iter().collect();
+        components.sort_by_key(|(name, _)| name.as_str());
+        for (component, keys) in components {
+            let mut keys: Vec<_> = keys.as_object().expect("validators").iter().collect();
+            keys.sort_by_key(|(key, _)| key.as_str());
+            for (key, validators) in keys {
+                let types = &catalogue["other_components"][component][key];
+                let defaults = &catalogue["other_components_defaults"][component][key];
+                let mut variants: Vec<(String, u32)> = Vec::new();
+                for minor in validators["versions"].as_array().expect("versions") {
+                    let minor = minor.as_str().expect("minor");
+                    let bit = 1u32
+                        << versions.iter().position(|v| v == minor).unwrap_or_else(|| {
+                            panic!("{component} {key}: unknown release {minor}")
+                        });
+                    let mut validator = attribute(validators, "validator", minor).clone();
+                    if !matches!(
+                        validator["kind"].as_str(),
+                        Some(
+                            "range"
+                                | "valid_string"
+                                | "case_insensitive_valid_string"
+                                | "valid_list"
+                                | "non_empty_string"
+                                | "non_null"
+                        )
+                    ) {
+                        validator = Value::Null;
+                    }
+                    // `ValidString.in(null, ...)` (Streams' `upgrade.from`) lets the key stay
+                    // unset; a value in the file must still be one of the strings.
+                    if let Some(valid) = validator
+                        .get_mut("valid_values")
+                        .and_then(Value::as_array_mut)
+                    {
+                        valid.retain(Value::is_string);
+                    }
+                    let config = serde_json::json!({
+                        "type": attribute(types, "type", minor),
+                        "default": attribute(defaults, "default", minor),
+                        "validator": validator,
+                    });
+                    let spec = spec_code(key, &config, minor);
+                    match variants.iter_mut().find(|(s, _)| *s == spec) {
+                        Some((_, mask)) => *mask |= bit,
+                        None => variants.push((spec, bit)),
+                    }
+                }
+                let variants: Vec<String> = variants
+                    .iter()
+                    .map(|(spec, mask)| format!("Variant {{ releases: {mask:#x}, spec: {spec} }}"))
+                    .collect();
+                writeln!(
+                    code,
+                    "    ({component:?}, {key:?}, &[{}]),",
+                    variants.join(", ")
+                )
+                .unwrap();
+            }
+        }
+    }
+    code.push_str("];\n\n");
 }
 
 /// The defaults of the components that create topics of their own (Connect, MirrorMaker 2,

@@ -30,7 +30,7 @@ ATTRIBUTES = (
 )
 
 # Sections of catalog.json whose values are objects of objects: rendered one line per inner name.
-NESTED = ("classes", "other_components", "other_components_defaults")
+NESTED = ("classes", "other_components", "other_components_defaults", "other_components_validators")
 
 
 def version_key(version):
@@ -108,6 +108,17 @@ def merge(dumps):
     catalogue["other_components_defaults"] = {
         component: {key: merge_entries(entries, ("default",)) for key, entries in keys.items()}
         for component, keys in defaults.items()
+    }
+    # Their validators, for the same components: component -> key -> versions and validator.
+    validators = {}
+    for d in dumps:
+        minor = minor_of(d["kafka_version"])
+        for component, keys in d.get("other_components_validators", {}).items():
+            for key, validator in keys.items():
+                validators.setdefault(component, {}).setdefault(key, []).append((minor, {"validator": validator}))
+    catalogue["other_components_validators"] = {
+        component: {key: merge_entries(entries, ("validator",)) for key, entries in keys.items()}
+        for component, keys in validators.items()
     }
     catalogue["other_components_source"] = merge_named(
         dumps, lambda d: {c: {"source": s} for c, s in d.get("other_components_source", {}).items()})

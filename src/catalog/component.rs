@@ -24,6 +24,17 @@ impl ComponentKind {
         }
     }
 
+    /// How messages name the component of one release, as the subject of a sentence
+    /// (`a Kafka Connect 4.4 worker`).
+    pub fn of_release(self, version: super::KafkaVersion) -> String {
+        match self {
+            ComponentKind::ConnectDistributed => format!("a Kafka Connect {version} worker"),
+            ComponentKind::MirrorMaker => format!("MirrorMaker 2 of Kafka {version}"),
+            ComponentKind::Streams => format!("a Kafka Streams {version} application"),
+            ComponentKind::SchemaRegistry => "Schema Registry".to_string(),
+        }
+    }
+
     /// A stable identifier, for JSON.
     pub fn id(self) -> &'static str {
         match self {

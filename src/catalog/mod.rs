@@ -4,6 +4,7 @@
 
 pub mod classes;
 mod component;
+pub mod component_keys;
 mod custom;
 pub mod families;
 mod parsed;

@@ -2,6 +2,7 @@
 
 use super::support::{is_placeholder, line_label, quoted};
 use super::{Context, FixAvailability, Group, Rule, Verified};
+use crate::catalog::component_keys;
 use crate::catalog::{self, Default, Validator};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -36,13 +37,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         } else {
             refusal.reason
         };
-        let fallback = match spec.default {
-            Default::Value(value) => format!(
-                "; remove the line to use Kafka's default {}",
-                quoted(entry.key(), value)
-            ),
-            Default::Null | Default::Required => String::new(),
-        };
+        let fallback = fallback(entry.key(), spec);
         diagnostics.push(
             RULE.finding(format!(
                 "Kafka {version} refuses to start: {} {}",
@@ -60,7 +55,58 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             )),
         );
     }
+    diagnostics.extend(component_values(cluster, context));
     diagnostics
+}
+
+/// The values of a Connect worker's, MirrorMaker 2's or a Streams application's file that the
+/// ConfigDef it parses when it starts rejects (`DistributedConfig`, `MirrorMakerConfig`,
+/// `StreamsConfig`, dumped per release): the constructor throws a `ConfigException` and the
+/// process stops.
+fn component_values(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    let version = cluster.target.version;
+    context
+        .component_lines(cluster)
+        .filter_map(|(component, entry)| {
+            let key = entry.key();
+            let spec = component_keys::startup_spec(component.kind, key, version)?;
+            if is_placeholder(entry.value()) {
+                return None;
+            }
+            let refusal = catalog::value::check(key, spec, entry.value()).err()?;
+            let reason = if secrets::is_hidden(key, entry.value()) {
+                "the value is not what Kafka accepts for this key".to_string()
+            } else {
+                refusal.reason
+            };
+            Some(
+                RULE.finding(format!(
+                    "{} refuses to start: {key} {reason}",
+                    component.kind.of_release(version)
+                ))
+                .about_component(context.component_ref(component))
+                .stopping_startup()
+                .with_key(key)
+                .with_label(line_label(entry, reason.clone()))
+                .with_help(format!(
+                    "set {key} to {}{}",
+                    expectation(spec),
+                    fallback(key, spec)
+                )),
+            )
+        })
+        .collect()
+}
+
+/// How to fall back to the key's default, when it has one.
+fn fallback(key: &str, spec: &catalog::KeySpec) -> String {
+    match spec.default {
+        Default::Value(value) => format!(
+            "; remove the line to use Kafka's default {}",
+            quoted(key, value)
+        ),
+        Default::Null | Default::Required => String::new(),
+    }
 }
 
 /// What Kafka accepts for a key, in a few words.

@@ -3,6 +3,7 @@
 
 use super::support::key_label;
 use super::{Context, FixAvailability, Group, Rule, Verified};
+use crate::catalog::component_keys::ComponentKey;
 use crate::catalog::{self, KafkaVersion};
 use crate::cluster::{Cluster, Mode};
 use crate::diagnostic::{Diagnostic, Severity};
@@ -54,7 +55,73 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             ),
         );
     }
+    diagnostics.extend(component_keys(cluster, context));
     diagnostics
+}
+
+/// The keys of a Connect worker's, MirrorMaker 2's or a Streams application's file that an
+/// earlier release of the component had and the release checked has not (dumped from each
+/// release's jars), and the settings of a removed converter (`internal.key.converter.…`).
+fn component_keys(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    let version = cluster.target.version;
+    context
+        .component_lines(cluster)
+        .filter_map(|(component, entry)| {
+            let ComponentKey::Removed {
+                removed,
+                last,
+                removed_in,
+            } = context.component_key(component, entry.key(), version)
+            else {
+                return None;
+            };
+            let key = entry.key();
+            let what = if key == removed {
+                format!("{key} was removed in Kafka {removed_in} (last in {last})")
+            } else if key.ends_with(&format!(".{removed}")) {
+                // MirrorMaker 2's `<alias>.` key, which its herders read as a worker key.
+                format!(
+                    "{key} sets the Connect worker key {removed}, removed in Kafka {removed_in} \
+                     (last in {last})"
+                )
+            } else {
+                format!(
+                    "{key} is a setting of {removed}, removed in Kafka {removed_in} (last in \
+                     {last})"
+                )
+            };
+            let who = component.kind.of_release(version);
+            Some(
+                RULE.finding(format!("{what}: {who} ignores it"))
+                    .about_component(context.component_ref(component))
+                    .with_key(key)
+                    .with_label(key_label(entry, format!("removed in Kafka {removed_in}")))
+                    .with_help(component_help(removed)),
+            )
+        })
+        .collect()
+}
+
+/// What to do about a removed component key. The doc strings of these keys in their last
+/// release do not name what replaces them, so the two removals people meet are spelt out from
+/// Kafka's notes.
+fn component_help(removed: &str) -> String {
+    match removed {
+        // KIP-208 (Kafka 1.1) deprecated them for `listeners`; Kafka 3.0 removed them, and
+        // `listeners` defaults to http://:8083 since (`WorkerConfig.LISTENERS_DEFAULT`).
+        "rest.host.name" | "rest.port" => "delete the line and set listeners instead \
+            (listeners=http://<host>:<port>; without it the worker listens on http://:8083)"
+            .to_string(),
+        // KIP-738 (Kafka 3.0): the config, offset and status topics are always written with the
+        // JSON converter, schemas disabled. From 3.0 the worker says so in a WARN for these keys
+        // and their `<key>.` settings alike (`WorkerConfig.logInternalConverterRemovalWarnings`,
+        // in connect-runtime 3.0.2 to 4.4.0).
+        "internal.key.converter" | "internal.value.converter" => "delete the line: Connect \
+            writes its internal topics with the JSON converter, schemas disabled, whatever the \
+            file says (KIP-738); the worker only logs a WARN about these lines at start-up"
+            .to_string(),
+        _ => "delete the line (it has no effect on this release)".to_string(),
+    }
 }
 
 /// Kafka 4.0 removed ZooKeeper mode with all its keys; older removals are single keys.

@@ -3,7 +3,9 @@
 //! share. Rule files reach the checked files only through these (`tests/registry.rs` checks it).
 
 use super::Context;
+use crate::catalog::ComponentKind;
 use crate::catalog::KafkaVersion;
+use crate::catalog::component_keys::ComponentKey;
 use crate::cluster::Line;
 use crate::cluster::Provenance;
 use crate::cluster::component_topics::TopicFactor;
@@ -13,8 +15,8 @@ use crate::cluster::listeners::{InterBroker, InterBrokerProblem, NodeListeners, 
 use crate::cluster::setting::{Lookup, Setting};
 use crate::cluster::topology::QuorumNode;
 use crate::cluster::{Cluster, Effective, Mode, Node};
-use crate::components::Component;
-use crate::diagnostic::{Edit, Label, NodeKind, NodeRef};
+use crate::components::{Component, mirror_maker_aliases};
+use crate::diagnostic::{ComponentRef, Edit, Label, NodeKind, NodeRef};
 use crate::secrets;
 use crate::yaml_view::YamlView;
 
@@ -40,6 +42,58 @@ impl<'a> Context<'a> {
     /// How messages name a component's file, and for a part of a YAML file which one.
     pub fn component_name(&self, component: &Component) -> String {
         self.files[component.file].short_name(component.part)
+    }
+
+    /// The component as a finding's subject.
+    pub fn component_ref(&self, component: &Component) -> ComponentRef {
+        ComponentRef {
+            kind: component.kind.id(),
+            title: component.kind.name(),
+            file: self.component_name(component),
+        }
+    }
+
+    /// Every component of the cluster written as a file of keys (a Connect worker's, MirrorMaker
+    /// 2's or a Streams application's `.properties` file), with each line it reads (the last of
+    /// a repeated key). A compose service is left out: its keys are its image's translation of
+    /// its environment, not lines of a file.
+    pub fn component_lines<'c>(
+        &self,
+        cluster: &'c Cluster,
+    ) -> impl Iterator<Item = (&'c Component, Line<'a>)> + use<'a, 'c> {
+        let files = self.files;
+        cluster
+            .components
+            .iter()
+            .filter(move |component| files[component.file].view(component.part).is_none())
+            .flat_map(move |component| {
+                component
+                    .properties(files)
+                    .effective_entries()
+                    .map(move |entry| (component, Line::new(component.file, entry)))
+            })
+    }
+
+    /// The line of a component's file that sets `key`, the last one if repeated.
+    pub fn component_line(&self, component: &Component, key: &str) -> Option<Line<'a>> {
+        let entry = component.properties(self.files).get(key)?;
+        Some(Line::new(component.file, entry))
+    }
+
+    /// What `component` of release `version` does with `key` of its file.
+    pub fn component_key(
+        &self,
+        component: &Component,
+        key: &str,
+        version: KafkaVersion,
+    ) -> ComponentKey {
+        let aliases = match component.kind {
+            ComponentKind::MirrorMaker => {
+                mirror_maker_aliases(component.properties(self.files)).unwrap_or_default()
+            }
+            _ => Vec::new(),
+        };
+        crate::catalog::component_keys::judge(component.kind, key, version, &aliases)
     }
 
     /// The path of file `file`, as output shows it.

@@ -3,10 +3,13 @@
 
 use super::support::{key_label, quoted};
 use super::{Context, FixAvailability, Group, Rule, Verified};
+use crate::catalog::ComponentKind;
+use crate::catalog::component_keys::ComponentKey;
 use crate::catalog::families::Elsewhere;
 use crate::catalog::{self, KafkaVersion};
 use crate::cluster::Line;
 use crate::cluster::{Cluster, Node};
+use crate::components::Component;
 use crate::diagnostic::{Diagnostic, Severity};
 
 pub const RULE: Rule = Rule {
@@ -66,7 +69,79 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         };
         diagnostics.push(diagnostic(context, node, entry, message, help));
     }
+    diagnostics.extend(component_keys(cluster, context));
     diagnostics
+}
+
+/// The keys of a Connect worker's, MirrorMaker 2's or a Streams application's file that the
+/// component of the release checked does not know: a near miss of one of its keys, or a key of
+/// a later release. Other keys it does not declare go to its plugins or the application and are
+/// not judged; keys of older releases only are `removed-key`'s.
+fn component_keys(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
+    let version = cluster.target.version;
+    context
+        .component_lines(cluster)
+        .filter_map(|(component, entry)| {
+            let key = entry.key();
+            let who = component.kind.of_release(version);
+            let (message, help) = match context.component_key(component, key, version) {
+                ComponentKey::Misspelt { nearest } => (
+                    format!(
+                        "{who} has no key {key}: it ignores it{}",
+                        component_in_force(context, component, &nearest, version)
+                    ),
+                    format!("did you mean {nearest}? Rename the key"),
+                ),
+                ComponentKey::Newer { first } => (
+                    format!("{key} is a key from Kafka {first} on: {who} does not know it and ignores it"),
+                    format!(
+                        "upgrade to Kafka {first} or newer before relying on {key}, or check with \
+                         --kafka-version if it runs a newer release"
+                    ),
+                ),
+                _ => return None,
+            };
+            Some(
+                RULE.finding(message)
+                    .about_component(context.component_ref(component))
+                    .with_key(key)
+                    .with_label(key_label(entry, format!("unknown to {who}")))
+                    .with_help(help),
+            )
+        })
+        .collect()
+}
+
+/// `, so <nearest> ...`: the value in force for the key a Connect worker's or a Streams
+/// application's file misspelt, from its own line or the component's default in the release
+/// (dumped from its jars). Empty for MirrorMaker 2, whose top-level keys a flow's keys may
+/// override, and for keys without a dumped default (the clients').
+fn component_in_force(
+    context: &Context,
+    component: &Component,
+    nearest: &str,
+    version: KafkaVersion,
+) -> String {
+    let dumped = match component.kind {
+        ComponentKind::ConnectDistributed => "connect-distributed",
+        ComponentKind::Streams => "streams",
+        _ => return String::new(),
+    };
+    if let Some(line) = context.component_line(component, nearest) {
+        return format!(
+            ", so {nearest} is {} from its own line",
+            quoted(nearest, line.value())
+        );
+    }
+    match catalog::component_default(dumped, nearest, version) {
+        Some((Some(default), _)) => {
+            format!(
+                ", so {nearest} stays at its default {}",
+                quoted(nearest, default)
+            )
+        }
+        _ => String::new(),
+    }
 }
 
 fn diagnostic(

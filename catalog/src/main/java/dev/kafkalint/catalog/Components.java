@@ -39,7 +39,8 @@ final class Components {
     }
 
     /**
-     * The components whose defaults are dumped too ({@code other_components_defaults}): they create
+     * The components whose defaults and validators are dumped too ({@code other_components_defaults},
+     * {@code other_components_validators}): they create
      * topics of their own (Connect's config, offset and status topics, MirrorMaker 2's heartbeats,
      * checkpoints and offset syncs, Streams' changelog and repartition topics), and a linter needs
      * each release's default replication factor of those.
@@ -136,6 +137,16 @@ final class Components {
             if (found.value() != null) defaults.put(c.name(), found.value());
         }
         doc.put("other_components_defaults", defaults);
+
+        // And for each key its validator, as the broker's are dumped: a linter checks a value
+        // the way the component's ConfigDef parses it when the component starts.
+        Map<String, Object> validators = new TreeMap<>();
+        for (Component c : components(Components::validators)) {
+            if (!WITH_DEFAULTS.contains(c.name()) || !keys.containsKey(c.name())) continue;
+            Found found = Reflect.firstQuietly(c.candidates(), "java.util.Map");
+            if (found.value() != null) validators.put(c.name(), found.value());
+        }
+        doc.put("other_components_validators", validators);
     }
 
     private static Candidate staticDef(String className, String method, KeyReader reader) {
@@ -180,6 +191,16 @@ final class Components {
             Object value = Reflect.field(e.getValue(), "defaultValue");
             Object type = Reflect.field(e.getValue(), "type");
             out.put(e.getKey(), value == noDefault ? null : convert.invoke(null, value, type));
+        }
+        return out;
+    }
+
+    /** Key name to validator (see {@code DumpBrokerConfig.validator}), for the keys of a ConfigDef. */
+    static Map<String, Object> validators(Object configDef) throws Exception {
+        if (configDef == null || !Class.forName(Reflect.CONFIG_DEF).isInstance(configDef)) return null;
+        Map<String, Object> out = new TreeMap<>();
+        for (Map.Entry<String, Object> e : configKeys(configDef).entrySet()) {
+            out.put(e.getKey(), DumpBrokerConfig.validator(Reflect.field(e.getValue(), "validator")));
         }
         return out;
     }

@@ -254,7 +254,7 @@ public final class DumpBrokerConfig {
     }
 
     /** The validator's class, its toString(), and for the validators of ConfigDef its parameters. */
-    private static Map<String, Object> validator(Object v) throws Exception {
+    static Map<String, Object> validator(Object v) throws Exception {
         if (v == null) return null;
         Map<String, Object> out = new LinkedHashMap<>();
         String cls = v.getClass().getName();
