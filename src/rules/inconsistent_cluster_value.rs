@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use super::support::quoted;
 use super::{Context, FixAvailability, Group, Rule, Verified};
-use crate::catalog::KafkaVersion;
+use crate::catalog::{ConfigType, KafkaVersion};
 use crate::cluster::{Cluster, Mode, Node, topology};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
@@ -375,22 +375,81 @@ fn normalized(compare: Compare, value: &str, version: KafkaVersion) -> Cow<'_, s
         Voters => topology::canonical_voters(value, version).unwrap_or_else(|| sorted_list(value)),
         Addresses => topology::canonical_bootstrap_servers(value, version)
             .unwrap_or_else(|| sorted_list(value)),
-        ZooKeeperConnect => {
-            let (hosts, chroot) = value.split_once('/').unwrap_or((value, ""));
-            let hosts: Vec<String> = hosts
-                .split(',')
-                .map(|address| zookeeper_host(address.trim()))
-                .filter(|host| !host.is_empty())
-                .collect();
-            format!(
-                "{}/{}",
-                sorted_list(&hosts.join(",")),
-                chroot.trim_end_matches('/')
-            )
-        }
-        // Compared by `check` itself (see `conflicting_protocols`, `retention_of`).
-        ProtocolMap | Retention => value.to_string(),
+        // Compared by `check` itself (see `same_ensembles`, `conflicting_protocols`,
+        // `retention_of`).
+        ZooKeeperConnect | ProtocolMap | Retention => value.to_string(),
     })
+}
+
+/// `zookeeper.connect` as an ensemble: its hosts (lower case, without ports) and its chroot.
+fn ensemble(value: &str) -> (Vec<String>, String) {
+    let value = value.trim();
+    let (hosts, chroot) = value.split_once('/').unwrap_or((value, ""));
+    let hosts = hosts
+        .split(',')
+        .map(|address| zookeeper_host(address.trim()))
+        .filter(|host| !host.is_empty())
+        .collect();
+    (hosts, chroot.trim_end_matches('/').to_string())
+}
+
+/// Nodes name the same ensemble when their chroots are equal and their host lists share a host
+/// (directly or through other nodes: one broker may list all three servers, another one of
+/// them). The value of each node is its group: the chroot and the group's first node.
+fn same_ensembles(ensembles: &[Option<(Vec<String>, String)>]) -> Vec<Option<Cow<'static, str>>> {
+    let mut group: Vec<usize> = (0..ensembles.len()).collect();
+    fn root(group: &mut [usize], mut at: usize) -> usize {
+        while group[at] != at {
+            at = group[at];
+        }
+        at
+    }
+    for a in 0..ensembles.len() {
+        for b in a + 1..ensembles.len() {
+            if let (Some((hosts_a, chroot_a)), Some((hosts_b, chroot_b))) =
+                (&ensembles[a], &ensembles[b])
+                && chroot_a == chroot_b
+                && hosts_a.iter().any(|host| hosts_b.contains(host))
+            {
+                let (ra, rb) = (root(&mut group, a), root(&mut group, b));
+                group[ra.max(rb)] = ra.min(rb);
+            }
+        }
+    }
+    (0..ensembles.len())
+        .map(|at| {
+            ensembles[at]
+                .as_ref()
+                .map(|(_, chroot)| Cow::Owned(format!("{chroot}#{}", root(&mut group, at))))
+        })
+        .collect()
+}
+
+/// The listener names a node uses: those of its listeners and advertised listeners, its
+/// controller listeners and its inter-broker listener, upper case as Kafka normalises them.
+fn used_listener_names(context: &Context, node: &Node, version: KafkaVersion) -> Vec<String> {
+    let mut names = Vec::new();
+    for key in ["listeners", "advertised.listeners"] {
+        if let Some(effective) = context.effective(node, key, version) {
+            names.extend(effective.value().split(',').filter_map(|listener| {
+                listener
+                    .split_once("://")
+                    .map(|(name, _)| name.trim().to_ascii_uppercase())
+            }));
+        }
+    }
+    for key in ["controller.listener.names", "inter.broker.listener.name"] {
+        if let Some(effective) = context.effective(node, key, version) {
+            names.extend(
+                effective
+                    .value()
+                    .split(',')
+                    .map(|name| name.trim().to_ascii_uppercase())
+                    .filter(|name| !name.is_empty()),
+            );
+        }
+    }
+    names
 }
 
 /// The host of a ZooKeeper address (`zk-1:2181`, `[::1]:2181`), lower case, without the port.
@@ -466,7 +525,12 @@ fn retention_of<'a>(
     for (key, unit) in RETENTION_KEYS.into_iter().zip([1i64, 60_000, 3_600_000]) {
         match context.lookup(node, key, version).known()? {
             Some(setting) => {
-                let millis = setting.trimmed().parse::<i64>().ok()?.saturating_mul(unit);
+                // `.ms` is a LONG, `.minutes` and `.hours` INTs (a value past i32 stops Kafka).
+                let value = match unit {
+                    1 => setting.trimmed().parse::<i64>().ok()?,
+                    _ => setting.trimmed().parse::<i32>().ok()?.into(),
+                };
+                let millis = value.saturating_mul(unit);
                 return Some((if millis < 0 { -1 } else { millis }, key));
             }
             None => continue,
@@ -528,12 +592,19 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     .collect()
             }
             ProtocolMap => {
+                // Only the names a node uses mean anything on it: an entry of the default map
+                // for a listener the node does not have is no disagreement.
                 let maps: Vec<_> = nodes
                     .iter()
                     .map(|node| {
+                        let used = used_listener_names(context, node, version);
                         context
                             .effective(node, setting.key, version)
-                            .map(|effective| protocol_map(effective.value()))
+                            .map(|effective| {
+                                let mut map = protocol_map(effective.value());
+                                map.retain(|(name, _)| used.contains(name));
+                                map
+                            })
                     })
                     .collect();
                 let conflicts = conflicting_protocols(&maps);
@@ -545,14 +616,35 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     .map(|value| value.map(Cow::Owned))
                     .collect()
             }
-            _ => nodes
-                .iter()
-                .map(|node| {
-                    context
-                        .effective(node, setting.key, version)
-                        .map(|e| normalized(setting.compare, e.value(), version))
-                })
-                .collect(),
+            ZooKeeperConnect => {
+                let ensembles: Vec<_> = nodes
+                    .iter()
+                    .map(|node| {
+                        context
+                            .effective(node, setting.key, version)
+                            .map(|effective| ensemble(effective.value()))
+                    })
+                    .collect();
+                same_ensembles(&ensembles)
+            }
+            _ => {
+                // Kafka reads a BOOLEAN in any case (`True` is `true`).
+                let boolean = crate::catalog::spec(setting.key, version)
+                    .is_some_and(|spec| spec.config_type == ConfigType::Boolean);
+                nodes
+                    .iter()
+                    .map(|node| {
+                        context.effective(node, setting.key, version).map(|e| {
+                            let value = normalized(setting.compare, e.value(), version);
+                            if boolean {
+                                Cow::Owned(value.to_ascii_lowercase())
+                            } else {
+                                value
+                            }
+                        })
+                    })
+                    .collect()
+            }
         };
         if values.iter().all(|value| *value == values[0]) {
             continue;
@@ -643,14 +735,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn zookeeper_connect_ignores_host_order_but_not_chroot() {
-        let n = |v| normalized(ZooKeeperConnect, v, KafkaVersion::new(3, 9));
-        assert_eq!(n("b:2181,a:2181/kafka"), n("a:2181, b:2181/kafka"));
-        assert_ne!(n("a:2181/kafka"), n("a:2181/kafka2"));
-        assert_ne!(n("a:2181/kafka"), n("a:2181"));
-        // The same ensemble through its secure client port.
-        assert_eq!(n("zk1:2181,ZK2:2181/kafka"), n("zk1:2182,zk2:2182/kafka"));
-        assert_ne!(n("zk1:2181/kafka"), n("zk3:2181/kafka"));
+    fn zookeeper_connect_compares_ensembles_and_chroots() {
+        let same = |values: &[&str]| {
+            let ensembles: Vec<_> = values.iter().map(|v| Some(ensemble(v))).collect();
+            let groups = same_ensembles(&ensembles);
+            groups.iter().all(|group| *group == groups[0])
+        };
+        assert!(same(&["b:2181,a:2181/kafka", "a:2181, b:2181/kafka"]));
+        assert!(!same(&["a:2181/kafka", "a:2181/kafka2"]));
+        assert!(!same(&["a:2181/kafka", "a:2181"]));
+        // The same ensemble through its secure client port, or named by one of its servers.
+        assert!(same(&[
+            "zk1:2181,ZK2:2181/kafka",
+            "zk1:2182,zk2:2182/kafka"
+        ]));
+        assert!(same(&[
+            "zk1:2181,zk2:2181,zk3:2181/kafka",
+            "zk2:2181/kafka",
+            "zk3/kafka"
+        ]));
+        assert!(same(&["[::1]:2181", "[::1]:2182"]));
+        assert!(!same(&["zk1:2181/kafka", "zk3:2181/kafka"]));
     }
 
     #[test]
