@@ -146,12 +146,12 @@ fn compose_resolves_the_environment_kafkalint_reads() {
         problems[..problems.len().min(5)].join("\n---\n")
     );
     // The generator must exercise what it is for.
-    assert!(compared > PROJECTS * 3, "{compared} variables compared");
+    assert!(compared > PROJECTS * 2, "{compared} variables compared");
     assert!(
         unknown > 0 && unknown * 3 < compared,
         "{unknown} unknown of {compared}"
     );
-    assert!(refused > 0 && refused * 4 < PROJECTS, "{refused} refused");
+    assert!(refused > 0 && refused * 3 < PROJECTS, "{refused} refused");
 }
 
 /// The project's files, for a failure message.
@@ -262,6 +262,10 @@ const ENV_FILE_VALUES: &[&str] = &[
     "",
     "  spaced  ",
     "\"\\0101\"",
+    "\"\\01\"",
+    "\"x\\0y\"",
+    "\"\\0400\"",
+    "\"${NOPE:-a\\nb}\"",
 ];
 
 /// Values of a compose file's `environment`.

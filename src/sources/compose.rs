@@ -202,10 +202,16 @@ pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<
             });
             continue;
         }
+        // An env_file not read may set what the scripts ask for, and a command of the
+        // service's own may run other scripts first (one that exports CLUSTER_ID, then the
+        // image's run): no exit is known then.
+        let own_command = service.get("command").is_some() || service.get("entrypoint").is_some();
         let image_exit = match image {
+            _ if unread_env_file || own_command => None,
             Image::Bitnami => images::bitnami_exit(tag.as_deref(), &vars, &settings),
             Image::Apache => images::apache_exit(tag.as_deref(), &vars),
-            _ => None,
+            Image::Confluent => images::confluent_exit(tag.as_deref(), &vars),
+            Image::ConfluentLocal | Image::Wurstmeister => None,
         }
         .map(|(why, help)| ImageExit {
             why,
@@ -573,10 +579,19 @@ fn environment(
     let mut set_by: Vec<(String, Span)> = Vec::new();
     let mut unread = false;
     for file in env_file_entries(files) {
-        let Some(path) = project.interpolate(&file.path.value) else {
+        // Notes name the file as written: the path after interpolation may hold a value of
+        // `.env`.
+        let written = &file.path.value;
+        if let Some(format) = file.other_format {
             notes.push(format!(
-                "service `{service_name}`: its env_file `{}` is named from the environment; the variables it sets are unknown",
-                file.path.value
+                "service `{service_name}`: its env_file `{written}` has format `{format}`, which kafkalint does not read; the variables it sets are unknown"
+            ));
+            unread = true;
+            continue;
+        }
+        let Some(path) = project.interpolate(written) else {
+            notes.push(format!(
+                "service `{service_name}`: its env_file `{written}` is named from the environment; the variables it sets are unknown"
             ));
             unread = true;
             continue;
@@ -584,8 +599,13 @@ fn environment(
         let text = match read_env_file(project, &path) {
             Ok(text) => text,
             Err(why) => {
+                let skipped = if file.optional && why == MISSING {
+                    " (Compose skips it: `required: false`)"
+                } else {
+                    ""
+                };
                 notes.push(format!(
-                    "service `{service_name}`: its env_file `{path}` {why}; the variables it sets are unknown"
+                    "service `{service_name}`: its env_file `{written}` {why}{skipped}; the variables it sets are unknown"
                 ));
                 unread = true;
                 continue;
@@ -602,7 +622,7 @@ fn environment(
             }
             Err(error) => {
                 notes.push(format!(
-                    "service `{service_name}`: its env_file `{path}` cannot be read as Compose reads it ({error}); the variables it sets are unknown"
+                    "service `{service_name}`: its env_file `{written}` cannot be read as Compose reads it ({error}); the variables it sets are unknown"
                 ));
                 unread = true;
             }
@@ -632,6 +652,10 @@ fn environment(
 /// One file of a service's `env_file`.
 struct EnvFileEntry<'a> {
     path: &'a Scalar,
+    /// `required: false`: Compose skips the file when it is missing.
+    optional: bool,
+    /// A `format` other than the dotenv one (the docker CLI's `raw`): not read.
+    other_format: Option<&'a str>,
 }
 
 /// `env_file: a.env`, `env_file: [a.env, ...]`, or items `{path: a.env, required: false}`.
@@ -642,15 +666,25 @@ fn env_file_entries(files: &Node) -> Vec<EnvFileEntry<'_>> {
     };
     items
         .into_iter()
-        .filter_map(|item| match item {
-            Node::Scalar(path) => Some(path),
-            Node::Map(_) => item.get("path").and_then(Node::scalar),
-            Node::Seq(_) => None,
+        .filter_map(|item| {
+            let path = match item {
+                Node::Scalar(path) => path,
+                Node::Map(_) => item.get("path").and_then(Node::scalar)?,
+                Node::Seq(_) => return None,
+            };
+            let text = |key: &str| item.get(key).and_then(Node::text);
+            (!path.is_null()).then(|| EnvFileEntry {
+                path,
+                optional: text("required").is_some_and(|required| required.trim() == "false"),
+                other_format: text("format")
+                    .filter(|format| !format.is_empty() && *format != ".env"),
+            })
         })
-        .filter(|path| !path.is_null())
-        .map(|path| EnvFileEntry { path })
         .collect()
 }
+
+/// Why an env file is not read: it is not there.
+const MISSING: &str = "is missing";
 
 /// The text of an env file named relative to the project's folder, or why it is not read: it
 /// is not there, it leads out of the folder (a compose file must not make kafkalint read what
@@ -658,8 +692,11 @@ fn env_file_entries(files: &Node) -> Vec<EnvFileEntry<'_>> {
 fn read_env_file(project: &Project, path: &str) -> Result<String, &'static str> {
     let folder = project.folder.as_ref().ok_or("is not read here")?;
     let file = folder.join(path);
+    if !file.exists() {
+        return Err(MISSING);
+    }
     let inside = std::fs::canonicalize(folder).ok();
-    let target = std::fs::canonicalize(&file).map_err(|_| "is not in the project's folder")?;
+    let target = std::fs::canonicalize(&file).map_err(|_| "cannot be read")?;
     if inside.is_none_or(|inside| !target.starts_with(inside)) {
         return Err("lies outside the project's folder and is not read");
     }

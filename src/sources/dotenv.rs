@@ -83,6 +83,9 @@ struct Parser {
     line: usize,
 }
 
+/// Why Compose refuses a value: compose-go's "Invalid template".
+const INVALID: &str = "a `${` that is not a valid template";
+
 /// Go's `unicode.IsSpace`: Unicode's White_Space, as Rust's.
 fn is_unicode_space(c: char) -> bool {
     c.is_whitespace()
@@ -176,7 +179,8 @@ impl Parser {
                 self.line += 1;
                 let value = value.split(" #").next().unwrap_or_default();
                 let value = value.trim_end_matches(is_unicode_space);
-                return Ok((substitute(value, &mapping), rest));
+                let value = checked(value, &mapping).map_err(|_| self.error(INVALID))?;
+                return Ok((value, rest));
             }
         };
         let mut chars = String::new();
@@ -203,7 +207,7 @@ impl Parser {
                 continue;
             }
             let value = if quote == '"' {
-                substitute(&expand_escapes(&chars), &mapping)
+                checked(&expand_escapes(&chars), &mapping).map_err(|_| self.error(INVALID))?
             } else {
                 Some(chars)
             };
@@ -247,8 +251,9 @@ fn expand_escapes(text: &str) -> String {
             chars.next();
             out.push_str("$$");
         } else if next == '0' {
-            // `\0` and up to three digits: Go reads `\` and the digits after the 0 as an octal
-            // escape, which needs exactly three octal digits; any other form stays as written.
+            // `\0` and up to three digits: Go rewrites `\0` to `\` and reads the digits as an
+            // octal escape, which needs exactly three octal digits; any other form stays as
+            // rewritten, the 0 gone (`"\01"` is `\1`).
             chars.next();
             let mut digits = String::new();
             while digits.len() < 3 && chars.peek().is_some_and(char::is_ascii_digit) {
@@ -257,7 +262,7 @@ fn expand_escapes(text: &str) -> String {
             match u8::from_str_radix(&digits, 8) {
                 Ok(byte) if digits.len() == 3 => out.push(char::from(byte)),
                 _ => {
-                    out.push_str("\\0");
+                    out.push('\\');
                     out.push_str(&digits);
                 }
             }
@@ -269,8 +274,17 @@ fn expand_escapes(text: &str) -> String {
     out
 }
 
-/// A name of `$NAME` and `${NAME...}`: `[_a-zA-Z][_a-zA-Z0-9]*`.
+/// A name of `$NAME` and `${NAME...}`: `[_a-zA-Z][_a-zA-Z0-9]*`. Go matches the pattern
+/// without regard to case, so the long s (U+017F) and the Kelvin sign (U+212A), which fold to
+/// `s` and `k`, count as letters there: text holding either is not judged (`usize::MAX`).
 fn name_len(text: &str) -> usize {
+    if text
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .any(|c| c == '\u{17f}' || c == '\u{212a}')
+    {
+        return usize::MAX;
+    }
     let bytes = text.as_bytes();
     if !bytes
         .first()
@@ -311,7 +325,22 @@ fn closing_brace(text: &str) -> Option<usize> {
 /// not known: it needs a variable no file sets (Compose would take the shell's, or a blank), or
 /// Compose refuses it (a required variable missing, `${` that is not a template).
 pub fn substitute(template: &str, mapping: &dyn Fn(&str) -> Found) -> Option<String> {
+    checked(template, mapping).ok().flatten()
+}
+
+/// `${` that is not a template (`${}`, `${A B}`, no closing brace, a line break inside):
+/// Compose refuses the file that holds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InvalidTemplate;
+
+/// [`substitute`], telling a value that is not known (`Ok(None)`) from a template Compose
+/// refuses.
+pub fn checked(
+    template: &str,
+    mapping: &dyn Fn(&str) -> Found,
+) -> Result<Option<String>, InvalidTemplate> {
     let mut out = String::with_capacity(template.len());
+    let mut known = true;
     let mut rest = template;
     while let Some(at) = rest.find('$') {
         out.push_str(&rest[..at]);
@@ -322,8 +351,14 @@ pub fn substitute(template: &str, mapping: &dyn Fn(&str) -> Found) -> Option<Str
             continue;
         }
         let named = name_len(after);
+        if named == usize::MAX {
+            return Ok(None);
+        }
         if named > 0 {
-            out.push_str(&mapping(&after[..named])??);
+            match mapping(&after[..named]).flatten() {
+                Some(value) => out.push_str(&value),
+                None => known = false,
+            }
             rest = &after[named..];
             continue;
         }
@@ -332,24 +367,34 @@ pub fn substitute(template: &str, mapping: &dyn Fn(&str) -> Found) -> Option<Str
             rest = after;
             continue;
         }
-        let close = closing_brace(&rest[at..])?;
+        let close = closing_brace(&rest[at..]).ok_or(InvalidTemplate)?;
         let inner = &rest[at + 2..at + close];
+        // Go's template pattern does not match across a line break.
+        if inner.contains('\n') {
+            return Err(InvalidTemplate);
+        }
         rest = &rest[at + close + 1..];
-        out.push_str(&braced(inner, mapping)?);
+        match braced(inner, mapping)? {
+            Some(value) => out.push_str(&value),
+            None => known = false,
+        }
     }
     out.push_str(rest);
-    Some(out)
+    Ok(known.then_some(out))
 }
 
 /// The value of `${inner}`.
-fn braced(inner: &str, mapping: &dyn Fn(&str) -> Found) -> Option<String> {
+fn braced(inner: &str, mapping: &dyn Fn(&str) -> Found) -> Result<Option<String>, InvalidTemplate> {
     let named = name_len(inner);
+    if named == usize::MAX {
+        return Ok(None);
+    }
     if named == 0 {
-        return None;
+        return Err(InvalidTemplate);
     }
     let operation = &inner[named..];
     if operation.is_empty() {
-        return mapping(inner)?;
+        return Ok(mapping(inner).flatten());
     }
     let operator = ["?", "-", "+"].into_iter().find_map(|sign| {
         operation
@@ -362,8 +407,8 @@ fn braced(inner: &str, mapping: &dyn Fn(&str) -> Found) -> Option<String> {
                     .map(|argument| (sign, false, argument))
             })
     });
-    // Anything else after the name (`${A B}`, `${A:x}`) is not a template: Compose refuses it.
-    let (sign, colon, argument) = operator?;
+    // Anything else after the name (`${A B}`, `${A:x}`) is not a template.
+    let (sign, colon, argument) = operator.ok_or(InvalidTemplate)?;
     let found = mapping(&inner[..named]);
     // Set, and (with a colon) not empty: `None` when set to an unknown value.
     let present = match &found {
@@ -371,25 +416,27 @@ fn braced(inner: &str, mapping: &dyn Fn(&str) -> Found) -> Option<String> {
         Some(None) => None,
         Some(Some(value)) => Some(!colon || !value.is_empty()),
     };
-    match sign {
-        "-" => match present? {
-            true => found.flatten(),
-            false => substitute(argument, mapping),
+    // The argument is a template too, read only when it is used (as Go does).
+    let argument = || checked(argument, mapping);
+    Ok(match sign {
+        "-" => match present {
+            None => None,
+            Some(true) => found.flatten(),
+            Some(false) => argument()?,
         },
-        "+" => match (colon, &found) {
+        "+" => match (colon, &found, present) {
             // `+`: set at all, whatever its value.
-            (false, Some(_)) => substitute(argument, mapping),
-            _ => match present? {
-                true => substitute(argument, mapping),
-                false => Some(found.flatten().unwrap_or_default()),
-            },
+            (false, Some(_), _) => argument()?,
+            (_, _, None) => None,
+            (_, _, Some(true)) => argument()?,
+            (_, _, Some(false)) => Some(found.flatten().unwrap_or_default()),
         },
-        _ => match present? {
-            true => found.flatten(),
+        _ => match present {
+            Some(true) => found.flatten(),
             // A required variable missing: Compose stops (or the shell sets it).
-            false => None,
+            _ => None,
         },
-    }
+    })
 }
 
 #[cfg(test)]
@@ -426,6 +473,22 @@ mod tests {
         assert_eq!(with(&set, "${EMPTY:?set it}"), None);
         assert_eq!(with(&set, "${A B}"), None);
         assert_eq!(with(&set, "${RF"), None);
+        assert_eq!(with(&set, "${NOPE:-a\nb}"), None);
+        assert_eq!(with(&set, "$\u{17f}"), None);
+    }
+
+    #[test]
+    fn octal_escapes_drop_the_zero_as_go_does() {
+        let mut read = Vars::new();
+        parse(
+            "A=\"x\\01y\"\nB=\"\\0101\"\nC=\"x\\0400\"\n",
+            &mut read,
+            &|_| None,
+        )
+        .unwrap();
+        assert_eq!(read["A"].as_deref(), Some("x\\1y"));
+        assert_eq!(read["B"].as_deref(), Some("A"));
+        assert_eq!(read["C"].as_deref(), Some("x\\400"));
     }
 
     #[test]

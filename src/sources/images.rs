@@ -124,7 +124,11 @@ pub(super) fn release_prefix(tag: &str) -> Option<KafkaVersion> {
 /// versions-interoperability.html); CP 6.0–7.6 from the compatibility matrix of Confluent's
 /// Kafka Streams Upgrade Guide for CP 7.6.0, whose columns pair each CP line with its Kafka
 /// line (docs.confluent.io/3.1.1/streams/upgrade-guide.html: `6.0.x / 2.6.x` … `7.6.x /
-/// 3.6.x`). Newer CP lines (7.7 and on, 8.x) are in no source kafkalint has read: no hint.
+/// 3.6.x`); CP 7.7 to 8.3 from Confluent's fork of Kafka at each `vX.Y.0` tag
+/// (github.com/confluentinc/kafka: `gradle.properties` `version=7.7.0-ccs` beside
+/// `docs/js/templateData.js` `"dotVersion": "3.7"`, up to 8.1; from 8.2
+/// `docs/getting-started/upgrade.md` "Upgrading to 4.2.0"), which also gives 7.6 → 3.6 as the
+/// guide does. Newer lines: no hint.
 fn confluent_platform_kafka(platform: KafkaVersion) -> Option<KafkaVersion> {
     /// (Confluent Platform line, Apache Kafka line).
     const LINES: &[(KafkaVersion, KafkaVersion)] = &[
@@ -150,6 +154,13 @@ fn confluent_platform_kafka(platform: KafkaVersion) -> Option<KafkaVersion> {
         (KafkaVersion::new(7, 4), KafkaVersion::new(3, 4)),
         (KafkaVersion::new(7, 5), KafkaVersion::new(3, 5)),
         (KafkaVersion::new(7, 6), KafkaVersion::new(3, 6)),
+        (KafkaVersion::new(7, 7), KafkaVersion::new(3, 7)),
+        (KafkaVersion::new(7, 8), KafkaVersion::new(3, 8)),
+        (KafkaVersion::new(7, 9), KafkaVersion::new(3, 9)),
+        (KafkaVersion::new(8, 0), KafkaVersion::new(4, 0)),
+        (KafkaVersion::new(8, 1), KafkaVersion::new(4, 1)),
+        (KafkaVersion::new(8, 2), KafkaVersion::new(4, 2)),
+        (KafkaVersion::new(8, 3), KafkaVersion::new(4, 3)),
     ];
     LINES
         .iter()
@@ -540,8 +551,16 @@ fn confluent_local(vars: &[Var]) -> Vec<Setting> {
             });
         }
     }
-    // What a default wrote is the image's; the REST proxy's variables are not the broker's.
+    // What a default wrote is the image's; the REST proxy's variables are not the broker's,
+    // and a variable set empty gives way to its default.
     let written = |index: usize| index < vars.len();
+    let replaced = |index: usize| {
+        written(index)
+            && all[index].value.as_deref() == Some("")
+            && CONFLUENT_LOCAL_DEFAULTS
+                .iter()
+                .any(|(name, _)| *name == all[index].name)
+    };
     confluent(&all)
         .into_iter()
         .filter_map(|setting| {
@@ -549,7 +568,7 @@ fn confluent_local(vars: &[Var]) -> Vec<Setting> {
                 Origin::Var(index) | Origin::DerivedFrom(index) => index,
                 Origin::Image => return Some(setting),
             };
-            if all[index].name.starts_with("KAFKA_REST_") {
+            if all[index].name.starts_with("KAFKA_REST_") || replaced(index) {
                 return None;
             }
             Some(if written(index) {
@@ -584,6 +603,71 @@ fn stock_file_settings(kafka4: bool) -> Vec<Setting> {
             origin: Origin::Image,
         })
         .collect()
+}
+
+/// Why confluentinc/cp-kafka's `configure` (kafka-images kafka/include/etc/confluent/docker,
+/// read at v6.0.0, v7.4.0, v7.9.0 and v8.0.0) stops a container with `vars` before Kafka starts.
+/// `dub ensure NAME` stops it when the variable is absent from the environment (the utility's
+/// `os.LookupEnv`; set empty passes). Up to CP 7.3 (Kafka 3.3) the script has no KRaft branch: it
+/// ensures `KAFKA_ZOOKEEPER_CONNECT` and `KAFKA_ADVERTISED_LISTENERS` whatever the roles; CP 7.4
+/// to 7.9 ensure `CLUSTER_ID` for a node with roles, and the ZooKeeper pair otherwise; CP 8
+/// (Kafka 4) ensures `KAFKA_PROCESS_ROLES` and `CLUSTER_ID`. From 7.4, a controller given
+/// `KAFKA_ADVERTISED_LISTENERS` stops, and other nodes ensure them. Every release stops on the
+/// old `KAFKA_ADVERTISED_PORT`, `KAFKA_ADVERTISED_HOST`, `KAFKA_HOST` and `KAFKA_PORT`.
+pub fn confluent_exit(tag: Option<&str>, vars: &[Var]) -> Option<(String, String)> {
+    let release = tag_kafka_release(Image::Confluent, tag?)?;
+    let present = |name: &str| lookup(vars, name).is_some();
+    let exit = |why: String, help: &str| Some((why, help.to_string()));
+    for name in [
+        "KAFKA_ADVERTISED_PORT",
+        "KAFKA_ADVERTISED_HOST",
+        "KAFKA_HOST",
+        "KAFKA_PORT",
+    ] {
+        // `-n "${NAME-}"`: set and not empty (a value Compose takes from the shell is not
+        // known, and not judged).
+        if lookup(vars, name)
+            .is_some_and(|(_, var)| var.value.as_deref().is_some_and(|v| !v.is_empty()))
+        {
+            return exit(
+                format!(
+                    "{name} is set, and the image's configure stops (the old host and port variables are refused)"
+                ),
+                "remove it and say where the broker listens and is reached with KAFKA_LISTENERS and KAFKA_ADVERTISED_LISTENERS",
+            );
+        }
+    }
+    let ensure = |name: &str| -> Option<(String, String)> {
+        (!present(name)).then(|| {
+            (
+                format!("{name} is not set, and the image's configure stops (`dub ensure {name}`)"),
+                format!("set {name} in the service's environment"),
+            )
+        })
+    };
+    let roles = lookup(vars, "KAFKA_PROCESS_ROLES").map(|(_, var)| var.value.as_deref());
+    let has_roles = roles.is_some_and(|value| value != Some(""));
+    if release < KafkaVersion::new(3, 4) {
+        return ensure("KAFKA_ZOOKEEPER_CONNECT").or_else(|| ensure("KAFKA_ADVERTISED_LISTENERS"));
+    }
+    if release < KafkaVersion::new(4, 0) && !has_roles {
+        return ensure("KAFKA_ZOOKEEPER_CONNECT").or_else(|| ensure("KAFKA_ADVERTISED_LISTENERS"));
+    }
+    if let Some(missing) = ensure("KAFKA_PROCESS_ROLES").or_else(|| ensure("CLUSTER_ID")) {
+        return Some(missing);
+    }
+    let advertised = lookup(vars, "KAFKA_ADVERTISED_LISTENERS")
+        .map(|(_, var)| var.value.as_deref())
+        .filter(|value| *value != Some(""));
+    if roles == Some(Some("controller")) {
+        return advertised.is_some().then(|| {
+            (
+                "KAFKA_ADVERTISED_LISTENERS is set on a controller (KAFKA_PROCESS_ROLES=controller), and the image's configure stops (\"KAFKA_ADVERTISED_LISTENERS is not supported on a KRaft controller.\")".to_string(),
+                "remove KAFKA_ADVERTISED_LISTENERS from the controller's environment: a controller is reached at the address in KAFKA_CONTROLLER_QUORUM_VOTERS".to_string(),
+            )
+        });
+    }
+    ensure("KAFKA_ADVERTISED_LISTENERS")
 }
 
 /// Why apache/kafka's `configure` stops a container with `vars` before Kafka starts, for a tag
@@ -791,6 +875,17 @@ pub fn bitnami_exit(
 /// name no TLS or SASL protocol at all are judged (what the scripts ask of such listeners
 /// changed between builds), and an unknown value is not.
 fn bitnami_plaintext_exit(vars: &[Var], settings: &[Setting]) -> Option<(String, String)> {
+    // kafka-env.sh reads `<NAME>_FILE` into `<NAME>`: a value kept in a file is not known.
+    if [
+        "ALLOW_PLAINTEXT_LISTENER_FILE",
+        "KAFKA_CFG_LISTENERS_FILE",
+        "KAFKA_CFG_LISTENER_SECURITY_PROTOCOL_MAP_FILE",
+    ]
+    .iter()
+    .any(|name| lookup(vars, name).is_some())
+    {
+        return None;
+    }
     // The scripts test their variables: the listeners their kafka-env.sh defaults, the
     // protocol map only as a variable sets it (not the sample file's line).
     let from_variable = |key: &str, setting: &&Setting| {
@@ -895,10 +990,13 @@ fn bitnami(tag: Option<&str>, vars: &[Var]) -> Vec<Setting> {
         .is_some_and(|major| major >= 4);
     let mut settings = stock_file_settings(kafka4);
     // `KAFKA_ENABLE_KRAFT=no` (or false) picks the ZooKeeper file on these builds.
+    // `KAFKA_ENABLE_KRAFT` defaults to yes on these builds (`${KAFKA_ENABLE_KRAFT:-yes}`, so
+    // empty is yes too), and the scripts' `is_boolean_yes` takes yes, true and 1 in any case:
+    // any other value picks the ZooKeeper file.
     let kraft_file = tag.and_then(bitnami_build) == Some(BitnamiBuild::KraftDefault)
         && lookup(vars, "KAFKA_ENABLE_KRAFT").is_none_or(|(_, var)| {
             var.value.as_deref().is_none_or(|value| {
-                !["no", "false", "0"].contains(&value.to_ascii_lowercase().as_str())
+                ["", "yes", "true", "1"].contains(&value.to_ascii_lowercase().as_str())
             })
         });
     if kraft_file {
@@ -913,13 +1011,18 @@ fn bitnami(tag: Option<&str>, vars: &[Var]) -> Vec<Setting> {
         value: Some("/bitnami/kafka/data".into()),
         origin: Origin::Image,
     });
-    // Every kafka-env.sh exports this default, and every exported KAFKA_CFG_ variable is
-    // written: not Kafka's GSSAPI.
-    settings.push(Setting {
-        key: "sasl.enabled.mechanisms".into(),
-        value: Some("PLAIN,SCRAM-SHA-256,SCRAM-SHA-512".into()),
-        origin: Origin::Image,
-    });
+    // The kafka-env.sh of the 2.x and 3.x lines read exports this default, and every exported
+    // KAFKA_CFG_ variable is written: not Kafka's GSSAPI. (Older lines' scripts were not read.)
+    if tag
+        .and_then(release_prefix)
+        .is_none_or(|release| release >= KafkaVersion::new(2, 0))
+    {
+        settings.push(Setting {
+            key: "sasl.enabled.mechanisms".into(),
+            value: Some("PLAIN,SCRAM-SHA-256,SCRAM-SHA-512".into()),
+            origin: Origin::Image,
+        });
+    }
     // Which variable ends up as each KAFKA_CFG_ name: the legacy alias overrides it.
     let mut effective: Vec<(String, usize)> = Vec::new();
     for (index, var) in vars.iter().enumerate() {
@@ -1100,8 +1203,10 @@ pub(in crate::sources) mod tests {
         assert_eq!(release(Image::Confluent, "5.5.0"), Some((2, 5)));
         assert_eq!(release(Image::Confluent, "7.6.1-1-ubi8"), Some((3, 6)));
         // No source read for these lines: no hint rather than a guess.
-        assert_eq!(release(Image::Confluent, "7.7.0"), None);
-        assert_eq!(release(Image::Confluent, "8.0.0"), None);
+        assert_eq!(release(Image::Confluent, "7.7.0"), Some((3, 7)));
+        assert_eq!(release(Image::Confluent, "8.0.1"), Some((4, 0)));
+        assert_eq!(release(Image::Confluent, "8.3.0"), Some((4, 3)));
+        assert_eq!(release(Image::Confluent, "8.4.0"), None);
         assert_eq!(release(Image::Confluent, "latest"), None);
     }
 
@@ -1367,6 +1472,48 @@ pub(in crate::sources) mod tests {
     }
 
     #[test]
+    fn cp_kafka_exits_as_its_configure_does() {
+        let exit = |tag, pairs: &[(&str, &str)]| confluent_exit(Some(tag), &vars(pairs));
+        let kraft = [
+            ("KAFKA_PROCESS_ROLES", "broker,controller"),
+            ("KAFKA_ADVERTISED_LISTENERS", "PLAINTEXT://kafka:9092"),
+        ];
+        // 7.4 to 7.9: a KRaft node needs CLUSTER_ID; a ZooKeeper one the ensemble.
+        assert!(exit("7.4.0", &kraft).is_some());
+        assert!(exit("7.9.1", &[kraft[0], kraft[1], ("CLUSTER_ID", "abc")]).is_none());
+        assert!(exit("7.5.0", &[kraft[1]]).is_some());
+        assert!(exit("7.5.0", &[kraft[1], ("KAFKA_ZOOKEEPER_CONNECT", "zk:2181")]).is_none());
+        // Before 7.4 the script has no KRaft branch; from 8.0 the roles are required.
+        assert!(exit("7.3.0", &[kraft[0], kraft[1], ("CLUSTER_ID", "abc")]).is_some());
+        assert!(exit("8.0.0", &[kraft[1], ("CLUSTER_ID", "abc")]).is_some());
+        assert!(exit("8.0.0", &[kraft[0], kraft[1], ("CLUSTER_ID", "abc")]).is_none());
+        // A controller must not be given advertised listeners; the old port variable stops all.
+        let controller = [("KAFKA_PROCESS_ROLES", "controller"), ("CLUSTER_ID", "abc")];
+        assert!(exit("8.0.0", &controller).is_none());
+        assert!(exit("8.0.0", &[controller[0], controller[1], kraft[1]]).is_some());
+        assert!(
+            exit(
+                "6.2.0",
+                &[
+                    ("KAFKA_ZOOKEEPER_CONNECT", "zk:2181"),
+                    kraft[1],
+                    ("KAFKA_PORT", "9092")
+                ]
+            )
+            .is_some()
+        );
+        // A variable Compose takes from the shell is there; no tag, no verdict.
+        let inherited = Var {
+            name: "CLUSTER_ID".into(),
+            value: None,
+        };
+        let mut with_shell = vars(&kraft);
+        with_shell.push(inherited);
+        assert!(confluent_exit(Some("8.0.0"), &with_shell).is_none());
+        assert!(confluent_exit(None, &vars(&kraft)).is_none());
+    }
+
+    #[test]
     fn confluent_local_fills_in_a_single_local_node() {
         let settings = translate(
             Image::ConfluentLocal,
@@ -1386,6 +1533,18 @@ pub(in crate::sources) mod tests {
             Some("/tmp/kraft-combined-logs")
         );
         assert!(get("rest.host.name").is_none() && get("host.name").is_none());
+        // A variable set empty gives way to the default, as configureDefaults does.
+        let emptied = translate(
+            Image::ConfluentLocal,
+            Some("7.6.0"),
+            &vars(&[("KAFKA_PROCESS_ROLES", "")]),
+        );
+        let roles: Vec<_> = emptied
+            .iter()
+            .filter(|setting| setting.key == "process.roles")
+            .collect();
+        assert_eq!(roles.len(), 1);
+        assert_eq!(roles[0].value.as_deref(), Some("broker,controller"));
         assert_eq!(
             tag_kafka_release(Image::ConfluentLocal, "7.6.0"),
             Some(KafkaVersion::new(3, 6))
