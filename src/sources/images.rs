@@ -869,11 +869,13 @@ pub fn bitnami_exit(
 /// container whose listeners are all plaintext unless `ALLOW_PLAINTEXT_LISTENER` is yes:
 /// `kafka_validate` in their libkafka.sh (bitnami/containers,
 /// bitnami/kafka/<line>/debian-11/rootfs/opt/bitnami/scripts/libkafka.sh, read for the 3.x lines
-/// before the refactor) tests `KAFKA_CFG_LISTENERS` and the protocol map for `SSL`/`SASL`, and
+/// before the refactor, and the 2.x line's) tests `KAFKA_CFG_LISTENERS` and the protocol map for
+/// secure protocols (`SASL_SSL` in the 2.x scripts; `SSL` and `SASL` in later ones), and
 /// otherwise prints "The KAFKA_CFG_LISTENERS environment variable does not configure a secure
 /// listener" and exits; the refactor removed `ALLOW_PLAINTEXT_LISTENER`. Only listeners that
-/// name no TLS or SASL protocol at all are judged (what the scripts ask of such listeners
-/// changed between builds), and an unknown value is not.
+/// name no TLS or SASL protocol at all are judged, since every build stops on those; an
+/// unknown value is not, and `true` or `1` count as yes although the oldest scripts took `yes`
+/// only (a miss, never a false alarm).
 fn bitnami_plaintext_exit(vars: &[Var], settings: &[Setting]) -> Option<(String, String)> {
     // kafka-env.sh reads `<NAME>_FILE` into `<NAME>`: a value kept in a file is not known.
     if [
