@@ -554,6 +554,29 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 .filter(|node| node.mode == Mode::ZooKeeper)
                 .collect(),
         };
+        if nodes.len() < 2 {
+            continue;
+        }
+        // Nodes that hold the same text agree however it is compared: the common case costs
+        // one lookup a node.
+        let keys_read: &[&str] = match setting.compare {
+            Retention => &RETENTION_KEYS,
+            _ => std::slice::from_ref(&setting.key),
+        };
+        let text = |node: &Node| -> Vec<Option<&str>> {
+            keys_read
+                .iter()
+                .map(|key| {
+                    context
+                        .effective(node, key, version)
+                        .map(|e| e.value().trim())
+                })
+                .collect()
+        };
+        let first = text(nodes[0]);
+        if nodes[1..].iter().all(|node| text(node) == first) {
+            continue;
+        }
         // A node whose value is not known (a placeholder, settings in a file kafkalint does not
         // read) is left out: it neither agrees nor disagrees.
         let unknown = |node: &Node, keys: &[&str]| {
