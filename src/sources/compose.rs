@@ -149,9 +149,18 @@ pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<
             continue;
         };
         if let Some(mounted) = mounted_config(service, image) {
-            notes.push(format!(
-                "service `{name}`: its Kafka configuration comes from the mounted `{mounted}`; not read from the environment (check that file)"
-            ));
+            // apache/kafka's KafkaDockerWrapper copies a server.properties mounted under
+            // /mnt/shared/config and appends the settings of its KAFKA_ variables to it.
+            let appended = image == Image::Apache && mounted.starts_with("/mnt/shared/config");
+            notes.push(if appended {
+                format!(
+                    "service `{name}`: its Kafka configuration starts from the mounted `{mounted}`, to which the image appends its KAFKA_ variables; kafkalint does not merge the two: not checked (check that file)"
+                )
+            } else {
+                format!(
+                    "service `{name}`: its Kafka configuration comes from the mounted `{mounted}`; not read from the environment (check that file)"
+                )
+            });
             continue;
         }
         let Environment {

@@ -255,3 +255,23 @@ fn assert_left_with_a_note(text: &str, why: &str) {
         found.notes
     );
 }
+
+#[test]
+fn a_mounted_configuration_is_noted_as_the_image_uses_it() {
+    let text = "services:\n  kafka:\n    image: apache/kafka:3.9.0\n    volumes:\n      - ./config:/mnt/shared/config\n    environment:\n      KAFKA_NODE_ID: 1\n  other:\n    image: bitnami/kafka:3.9\n    volumes:\n      - ./server.properties:/bitnami/kafka/config/server.properties\n";
+    let found = read_files(
+        vec![("docker-compose.yml".into(), text.as_bytes().to_vec())],
+        &[],
+    );
+    assert!(found.clusters.is_empty());
+    assert!(
+        found.notes[0].contains("the image appends its KAFKA_ variables"),
+        "{:?}",
+        found.notes
+    );
+    assert!(
+        found.notes[1].contains("not read from the environment"),
+        "{:?}",
+        found.notes
+    );
+}
