@@ -83,13 +83,24 @@ pub struct Forbidden {
     pub prefix: &'static str,
 }
 
+/// What runs a node's container.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Orchestrator {
+    /// Docker Compose: a service's container.
+    Compose,
+    /// Kubernetes: a container of a pod.
+    Kubernetes,
+}
+
 /// What runs a node (or component) read from YAML, as the file declares it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Runtime {
-    /// A container of a compose service (one per replica), with a network and files of its own
-    /// unless `network_mode: host` puts it on the network of the machine it runs on.
+    /// A container of a compose service or a Kubernetes pod (one per replica), with a network
+    /// and files of its own unless `network_mode: host` puts it on the network of the machine
+    /// it runs on.
     Container {
         image: String,
+        orchestrator: Orchestrator,
         host_network: bool,
         /// Where its `volumes` are mounted, without a trailing `/`: what survives the container.
         volumes: Vec<String>,
@@ -162,6 +173,29 @@ pub struct YamlFile {
     /// Every secret-looking value of the whole file, whichever service or resource holds it.
     pub secrets: Vec<Span>,
     pub pools: Arc<[Pool]>,
+    /// The ConfigMaps of the files read with it, which its containers may take variables from.
+    pub config_maps: Arc<[ConfigMap]>,
+}
+
+/// A Kubernetes ConfigMap: its `data`, for the containers that take variables from it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigMap {
+    pub namespace: Option<String>,
+    pub name: String,
+    /// The file it is in.
+    pub path: String,
+    pub data: Vec<ConfigMapEntry>,
+}
+
+/// One entry of a ConfigMap's `data`, with where its file writes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigMapEntry {
+    pub key: String,
+    pub value: String,
+    pub key_span: Span,
+    pub value_span: Span,
+    /// How a fix may replace the value, when it may.
+    pub edit: Option<Style>,
 }
 
 impl YamlFile {

@@ -815,6 +815,78 @@ fn strimzi_file(c: &mut Canaries) -> String {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Kubernetes shapes
+
+/// A file of Kubernetes manifests: a ConfigMap whose `data` holds the compose map shapes (the
+/// StatefulSet takes it with `envFrom`), and a StatefulSet whose `env` list and start-up
+/// script hold secrets.
+fn kubernetes_file(c: &mut Canaries) -> String {
+    let data: Vec<Vec<String>> = compose_map_shapes(c, "KAFKA_")
+        .into_iter()
+        .map(|block| {
+            block
+                .into_iter()
+                .map(|line| line.strip_prefix("    ").map(String::from).unwrap_or(line))
+                .collect()
+        })
+        .collect();
+    let head = [
+        "apiVersion: v1",
+        "kind: ConfigMap",
+        "metadata:",
+        "  name: kafka-env",
+        "data:",
+    ]
+    .map(String::from);
+    let config_map = compose_env(&head, &data, &|n| {
+        let (key, value) = yaml_anchor(n);
+        format!("  {}: \"{value}\"", env_name("KAFKA_", &key))
+    })
+    .replace("__FIXABLE__", "  KAFKA_DEFAULT_REPLICATION_FACTOR: \"1\"");
+    let family = "kubernetes: env list";
+    let mut env = Vec::new();
+    for (name, template) in [
+        ("KAFKA_SSL_KEYSTORE_PASSWORD", "{}"),
+        ("KAFKA_SSL_KEY_PASWORD", "\"{}\""),
+        ("KAFKA_SASL_JAAS_CONFIG", "'{jaas}'"),
+        ("KAFKA_CUSTOM_TOKEN", "{}"),
+    ] {
+        let secret = c.secret(
+            family,
+            &format!("- name: {name} / value: {template}"),
+            ",/@;",
+        );
+        let value = template
+            .replace("{jaas}", &jaas(&secret))
+            .replace("{}", &secret);
+        env.push(format!(
+            "            - name: {name}\n              value: {value}"
+        ));
+    }
+    let script = c.secret(
+        "kubernetes: start-up script",
+        "export KAFKA_SSL_TRUSTSTORE_PASSWORD=... in sh -c",
+        ",/@:",
+    );
+    let statefulset = format!(
+        "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: kafka\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n        - name: kafka\n          image: confluentinc/cp-kafka:7.6.1\n          command:\n            - sh\n            - -c\n            - |\n              export KAFKA_BROKER_ID=${{HOSTNAME##*-}}\n              export KAFKA_SSL_TRUSTSTORE_PASSWORD={script}\n              exec /etc/confluent/docker/run\n          envFrom:\n            - configMapRef:\n                name: kafka-env\n          env:\n            - name: KAFKA_ZOOKEEPER_CONNECT\n              value: zookeeper:2181\n            - name: KAFKA_ADVERTISED_LISTENERS\n              value: PLAINTEXT://kafka:9092\n            - name: KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR\n              value: \"1\"\n{}\n",
+        env.join("\n")
+    );
+    format!("{config_map}---\n{statefulset}")
+}
+
+fn kubernetes_case(c: &mut Canaries) -> Case {
+    let mut case = Case::new("kubernetes");
+    case.file("tree/kafka.yaml", kubernetes_file(c));
+    case.named.push("tree/kafka.yaml".into());
+    case.stdin.push("tree/kafka.yaml".into());
+    case.must_show = ["KAFKA_SSL_KEYSTORE_PASWORD", "KAFKA_SSL_KEY_PASWORD"]
+        .map(String::from)
+        .to_vec();
+    case
+}
+
+// ---------------------------------------------------------------------------------------------
 // Cases and runs
 
 /// A tree to check: files under `tree/`, link targets under `outside/`.
@@ -957,7 +1029,6 @@ fn compose_case(c: &mut Canaries) -> Case {
     case.file("tree/kafka-6.env", service_env_file(c));
     case.file("tree/broken.env", broken_env_file(c));
     case.named.push("tree/docker-compose.yml".into());
-    // YAML from standard input is a usage error today: its message must not leak either.
     case.stdin.push("tree/docker-compose.yml".into());
     case.must_show = [
         "KAFKA_SSL_KEYSTORE_PASWORD",
@@ -1339,6 +1410,7 @@ fn build_cases(c: &mut Canaries) -> Vec<Case> {
         unloadable_case(c),
         compose_case(c),
         strimzi_case(c),
+        kubernetes_case(c),
         link_case(c),
     ];
     cases.extend(config_cases(c));

@@ -527,14 +527,17 @@ pub fn discover_buffer(
             message: "is a directory".into(),
         });
     }
-    let file = SourceFile::new(display_path(buffer.path), buffer.bytes.to_vec());
     if sources::is_yaml_name(&name.to_string_lossy()) {
-        return Err(DiscoveryError::NotAConfig {
-            path: file.path,
-            reason: "a YAML file cannot be checked from standard input yet; check the saved file"
-                .into(),
-        });
+        // A YAML file is a cluster of its own, read with what the YAML files beside it add
+        // (node pools, ConfigMaps), as when it is named.
+        let shown = display_path(buffer.path);
+        let read = sources::read_named(buffer.path, shown.clone(), buffer.bytes.to_vec());
+        let mut found = Discovered::default();
+        add_yaml(&mut found, read, declared_brokers, Some(&shown))?;
+        let index = found.files.len().saturating_sub(1);
+        return Ok((found, index));
     }
+    let file = SourceFile::new(display_path(buffer.path), buffer.bytes.to_vec());
     if let Some(reason) = not_a_node(&file, &name.to_string_lossy()) {
         return Err(DiscoveryError::NotAConfig {
             path: file.path,
@@ -604,7 +607,7 @@ fn add_yaml(
         if read.clusters.is_empty() {
             // A note says why a Kafka service it found is not checked.
             let mut reason = if read.notes.is_empty() {
-                "no service with a Kafka image kafkalint knows (apache/kafka, confluentinc/cp-kafka, confluentinc/confluent-local, bitnami/kafka, wurstmeister/kafka) and no Strimzi Kafka resource"
+                "no compose service or Kubernetes workload with a Kafka image kafkalint knows (apache/kafka, confluentinc/cp-kafka, confluentinc/confluent-local, bitnami/kafka, wurstmeister/kafka) and no Strimzi Kafka resource"
             } else {
                 "no Kafka node kafkalint can check"
             }
@@ -639,15 +642,18 @@ fn add_yaml_read(found: &mut Discovered, read: sources::Found, declared_brokers:
             .iter()
             .map(|part| (file, Some(*part)))
             .collect();
-        // A compose file's cluster is named by its path; a Strimzi `Kafka`'s by its file and name.
-        let gathered = if found.files[file].path == cluster.name {
-            Gathered::Compose {
+        // A compose file's cluster is named by its path; a Strimzi `Kafka`'s by its file and
+        // name; Kubernetes workloads by their file (and namespace).
+        let gathered = match cluster.form {
+            sources::Form::Compose => Gathered::Compose {
                 path: cluster.name.clone(),
-            }
-        } else {
-            Gathered::Strimzi {
+            },
+            sources::Form::Strimzi => Gathered::Strimzi {
                 resource: cluster.name.clone(),
-            }
+            },
+            sources::Form::Kubernetes => Gathered::Manifests {
+                name: cluster.name.clone(),
+            },
         };
         push_clusters(found, cluster.name, gathered, &members, declared_brokers);
     }
@@ -902,7 +908,9 @@ fn push_clusters(
         .collect();
     // A compose service or a Strimzi pool is a container of its own: always a node.
     let (overlays, nodes) = match gathered {
-        Gathered::Compose { .. } | Gathered::Strimzi { .. } => (Vec::new(), nodes),
+        Gathered::Compose { .. } | Gathered::Strimzi { .. } | Gathered::Manifests { .. } => {
+            (Vec::new(), nodes)
+        }
         _ => membership::split_overlays(&found.files, nodes),
     };
     let mut parts = shares(&found.files, nodes, &gathered);

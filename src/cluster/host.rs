@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 use crate::source::SourceFile;
 use crate::sources;
+pub use crate::sources::Orchestrator;
 
 use super::endpoints::{ENDPOINT_KEYS, NodeEndpoints, advertised_hosts};
 use super::facts::Facts;
@@ -25,9 +26,11 @@ pub enum Runtime {
     /// A process in a container whose runtime maps its ports: it binds a port another node of
     /// the cluster binds too, and advertises another port for it (`-p 19092:9092`).
     MappedContainer,
-    /// A container of a compose service, with where its volumes are mounted.
+    /// A container of a compose service or a Kubernetes pod, with where its volumes are
+    /// mounted.
     Container {
         image: String,
+        orchestrator: Orchestrator,
         host_network: bool,
         volumes: Vec<String>,
     },
@@ -45,6 +48,8 @@ pub enum Evidence {
     HostNetwork,
     /// A Strimzi node: a pod of its own.
     StrimziPod,
+    /// A container of a Kubernetes workload: a pod of its own.
+    KubernetesPod,
     /// Every listener it advertises names these hosts (`localhost`, or one host name): nodes
     /// that advertise the same hosts, each on ports of its own, run side by side.
     AdvertisedHosts(Vec<String>),
@@ -174,11 +179,13 @@ fn declared(runtime: &sources::Runtime) -> NodeHost {
     match runtime {
         sources::Runtime::Container {
             image,
+            orchestrator,
             host_network,
             volumes,
         } => NodeHost {
             runtime: Runtime::Container {
                 image: image.clone(),
+                orchestrator: *orchestrator,
                 host_network: *host_network,
                 volumes: volumes.clone(),
             },
@@ -190,10 +197,10 @@ fn declared(runtime: &sources::Runtime) -> NodeHost {
                 Place::Own
             },
             disk: Place::Own,
-            evidence: if *host_network {
-                Evidence::HostNetwork
-            } else {
-                Evidence::ComposeService
+            evidence: match (host_network, orchestrator) {
+                (true, _) => Evidence::HostNetwork,
+                (false, sources::Orchestrator::Compose) => Evidence::ComposeService,
+                (false, sources::Orchestrator::Kubernetes) => Evidence::KubernetesPod,
             },
         },
         sources::Runtime::Pod { pool } => NodeHost {
@@ -346,6 +353,9 @@ impl Evidence {
                 "a compose service with network_mode: host: the network of its machine".into()
             }
             Evidence::StrimziPod => "a Strimzi node: a pod of its own".into(),
+            Evidence::KubernetesPod => {
+                "a container of a Kubernetes workload: a pod of its own".into()
+            }
             Evidence::AdvertisedHosts(hosts) => {
                 format!("advertises only {}", hosts.join(", "))
             }

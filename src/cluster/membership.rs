@@ -32,6 +32,8 @@ pub enum Gathered {
     Compose { path: String },
     /// A Strimzi `Kafka` resource and its node pools.
     Strimzi { resource: String },
+    /// The Kafka workloads of a file of Kubernetes manifests (of one namespace of it).
+    Manifests { name: String },
     /// A `[[clusters]]` entry of the config file.
     Declared { name: String },
 }
@@ -75,7 +77,7 @@ impl Membership {
         }
     }
 
-    /// `folder`, `numbered-folders`, `named`, `compose`, `strimzi` or `declared`.
+    /// `folder`, `numbered-folders`, `named`, `compose`, `strimzi`, `kubernetes` or `declared`.
     pub fn reason(&self) -> &'static str {
         match self.gathered {
             Gathered::Folder { .. } => "folder",
@@ -83,6 +85,7 @@ impl Membership {
             Gathered::Named => "named",
             Gathered::Compose { .. } => "compose",
             Gathered::Strimzi { .. } => "strimzi",
+            Gathered::Manifests { .. } => "kubernetes",
             Gathered::Declared { .. } => "declared",
         }
     }
@@ -95,6 +98,7 @@ impl Membership {
             Gathered::Named => "the files named together on the command line".into(),
             Gathered::Compose { path } => format!("compose file {path}"),
             Gathered::Strimzi { resource } => format!("Strimzi resource {resource}"),
+            Gathered::Manifests { name } => format!("Kubernetes manifests {name}"),
             Gathered::Declared { name } => format!("[[clusters]] entry {name} of the config file"),
         }
     }
@@ -111,6 +115,7 @@ impl Membership {
             (None, Gathered::Named | Gathered::Declared { .. }) => subject,
             (None, Gathered::Compose { .. }) => format!("the Kafka services of {subject}"),
             (None, Gathered::Strimzi { .. }) => format!("the node pools of {subject}"),
+            (None, Gathered::Manifests { .. }) => format!("the Kafka workloads of {subject}"),
             (None, Gathered::Folder { .. }) => format!("the node files of {subject}"),
         }
     }

@@ -55,6 +55,9 @@ pub enum Provenance {
     ProjectEnv,
     /// A variable set by a compose service's `env_file`; the place is that `env_file` entry.
     EnvFile,
+    /// A variable a Kubernetes container takes from a ConfigMap of another file with
+    /// `envFrom`; the place is that `envFrom` item.
+    ConfigMap,
 }
 
 /// A comment line (`#` or `!`), kept so that redaction and suppressions can see it.

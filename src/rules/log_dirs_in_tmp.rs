@@ -4,7 +4,7 @@ use super::support::value_label;
 use super::{Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::exposure::is_under_tmp;
-use crate::cluster::host::Runtime;
+use crate::cluster::host::{Orchestrator, Runtime};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
 pub const RULE: Rule = Rule {
@@ -33,9 +33,13 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     for node in &cluster.nodes {
         // A compose container's /tmp is its own writable layer, not the machine's: no reboot
         // sweeps it, but a re-created container starts without it, unless a volume holds it.
-        let volumes = match &context.hosts.node(node).runtime {
-            Runtime::Container { volumes, .. } => Some(volumes),
-            _ => None,
+        let (volumes, orchestrator) = match &context.hosts.node(node).runtime {
+            Runtime::Container {
+                volumes,
+                orchestrator,
+                ..
+            } => (Some(volumes), Some(*orchestrator)),
+            _ => (None, None),
         };
         let mut dirs = context.locked_dirs(node, version);
         if let Some(volumes) = volumes {
@@ -97,11 +101,15 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             } else {
                 ""
             };
-            let loss = if volumes.is_some() {
+            let loss = if orchestrator == Some(Orchestrator::Compose) {
                 "no volume holds it, so it lives in the container's writable layer: it survives a restart, \
                  but a re-created container (`docker compose up` after a change to the service or its image, \
                  `docker compose down`) starts with empty directories, and partitions the node alone held lose \
                  their records"
+            } else if orchestrator == Some(Orchestrator::Kubernetes) {
+                "no volume holds it, so it lives in the container's writable layer: it survives a restart of \
+                 the container, but a new pod (a rollout after a change to the workload, a drain or an eviction) \
+                 starts with empty directories, and partitions the node alone held lose their records"
             } else {
                 "systemd-tmpfiles, tmpreaper or a tmpfs /tmp empty it on reboot (or after days without access), \
                  and the node comes back with none of its data: a KRaft node refuses to start until its \

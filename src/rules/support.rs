@@ -606,6 +606,7 @@ pub fn origin_note(effective: &Effective) -> &'static str {
             Provenance::Operator => " (Strimzi sets it)",
             Provenance::ProjectEnv => " (from the project's .env)",
             Provenance::EnvFile => " (from the service's env_file)",
+            Provenance::ConfigMap => " (from a ConfigMap)",
         },
     }
 }

@@ -6,24 +6,12 @@
 use std::path::{Path, PathBuf};
 
 use super::component_images::{self, ComponentImage};
+use super::container::{self, Container, EnvVar, edit_of, entries_of, hosts};
 use super::dotenv::{self, Found, Vars};
-use super::images::{self, Image, Origin, Setting, Var};
-use super::yaml::{Node, Scalar, Style};
-use super::{ComponentService, Edit, ImageExit, ImageTag, NamedBy, NodeSpec, Runtime, YamlEntry};
+use super::images::{self, Origin, Setting, Var};
+use super::yaml::{Node, Scalar};
+use super::{ComponentService, Edit, NodeSpec, Orchestrator, Runtime};
 use crate::properties::{Provenance, Span};
-
-/// One variable of a service's environment, where it is written.
-#[derive(Debug, Clone)]
-struct EnvVar {
-    var: Var,
-    name_span: Span,
-    value_span: Span,
-    /// How a fix may replace the value: `None` when it cannot be replaced byte for byte.
-    edit: Option<Edit>,
-    /// Written in the compose file, interpolated from `.env`, or set by an env_file (then
-    /// both spans are the env_file's entry).
-    provenance: Provenance,
-}
 
 /// The Compose project of a compose file: its folder, where env files are found, and the
 /// variables of the folder's `.env`, which interpolate the file.
@@ -148,106 +136,46 @@ pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<
             }
             continue;
         };
-        if let Some(mounted) = mounted_config(service, image) {
-            // apache/kafka's KafkaDockerWrapper copies a server.properties mounted under
-            // /mnt/shared/config and appends the settings of its KAFKA_ variables to it.
-            let appended = image == Image::Apache && mounted.starts_with("/mnt/shared/config");
-            notes.push(if appended {
-                format!(
-                    "service `{name}`: its Kafka configuration starts from the mounted `{mounted}`, to which the image appends its KAFKA_ variables; kafkalint does not merge the two: not checked (check that file)"
-                )
-            } else {
-                format!(
-                    "service `{name}`: its Kafka configuration comes from the mounted `{mounted}`; not read from the environment (check that file)"
-                )
-            });
+        let label = format!("service `{name}`");
+        let runtime = Runtime::Container {
+            image: image_text.clone(),
+            orchestrator: Orchestrator::Compose,
+            host_network: host_network(service),
+            volumes: volume_targets(service),
+        };
+        if let Runtime::Container { volumes, .. } = &runtime
+            && let Some(note) = container::mounted_config_note(&label, volumes, image)
+        {
+            notes.push(note);
             continue;
         }
         let Environment {
             vars: env,
             unread_env_file,
         } = environment(service, name, project, notes);
-        let (_, tag) = images::repository(&image_text);
-        let vars: Vec<Var> = env.iter().map(|var| var.var.clone()).collect();
-        let mut settings = images::translate(image, tag.as_deref(), &vars);
-        // The release the image runs (an image without a tag is its `latest`). One before 2.8
-        // runs a Kafka without KRaft: `process.roles` is a key it does not know, and the node is
-        // a ZooKeeper broker whatever it says.
-        let release = if tag_known {
-            images::tag_kafka_release(image, tag.as_deref().unwrap_or("latest"))
-        } else {
-            notes.push(format!(
-                "service `{name}`: its image tag in `{}` is set from the environment, so its Kafka release is unknown; read as {image_text} of no known release",
-                image_node.value
-            ));
-            None
+        let container = Container {
+            label: label.clone(),
+            image,
+            image_node,
+            image_text,
+            tag_known,
+            env,
+            env_unread: unread_env_file,
+            unread_source: "an env_file",
+            own_command: service.get("command").is_some() || service.get("entrypoint").is_some(),
+            runtime,
         };
-        if release.is_some_and(|release| release < crate::catalog::KafkaVersion::new(2, 8))
-            && settings
-                .iter()
-                .any(|setting| setting.key == "process.roles")
-        {
-            settings.retain(|setting| setting.key != "process.roles");
-            notes.push(format!(
-                "service `{name}`: process.roles not read: its image runs Kafka {}, which has no KRaft and ignores the key; the node is a ZooKeeper broker",
-                release.expect("checked above")
-            ));
-        }
-        if is_tool_container(service, &settings) {
-            notes.push(format!(
-                "service `{name}`: runs a command of its own and sets no broker key (a tool container, not a broker); not read"
-            ));
+        let Some(spec) = container::broker(&container, notes) else {
             continue;
-        }
-        if settings.is_empty() && image == Image::Apache {
-            notes.push(if unread_env_file {
-                format!(
-                    "service `{name}`: its Kafka settings come from an env_file kafkalint cannot read; not checked"
-                )
-            } else {
-                format!(
-                    "service `{name}`: no KAFKA_ variable writes a setting, so the image runs its sample single-node configuration (KRaft, node id 1, one replica for internal topics); not checked"
-                )
-            });
-            continue;
-        }
-        // An env_file not read may set what the scripts ask for, and a command of the
-        // service's own may run other scripts first (one that exports CLUSTER_ID, then the
-        // image's run): no exit is known then.
-        let own_command = service.get("command").is_some() || service.get("entrypoint").is_some();
-        let image_exit = match image {
-            _ if unread_env_file || own_command => None,
-            Image::Bitnami => images::bitnami_exit(tag.as_deref(), &vars, &settings),
-            Image::Apache => images::apache_exit(tag.as_deref(), &vars),
-            Image::Confluent => images::confluent_exit(tag.as_deref(), &vars),
-            Image::ConfluentLocal | Image::Wurstmeister => None,
-        }
-        .map(|(why, help)| ImageExit {
-            why,
-            help,
-            span: image_node.span.clone(),
-        });
-        let entries = entries_of(settings, &env, image_node, unread_env_file);
-        let image_tag = release.map(|release| ImageTag {
-            reference: image_text.clone(),
-            span: image_node.span.clone(),
-            release,
-            named_by: NamedBy::ImageTag,
-        });
+        };
         broker_hosts.extend(network_names(name, service, project));
         broker_hosts.extend(
-            entries
+            spec.entries
                 .iter()
                 .filter(|entry| entry.key == "advertised.listeners")
                 .flat_map(|entry| hosts(&entry.value)),
         );
         let (count, count_known) = replicas(service, project);
-        let runtime = Runtime::Container {
-            image: image_text.clone(),
-            host_network: host_network(service),
-            volumes: volume_targets(service),
-        };
-        let label = format!("service `{name}`");
         for replica in 0..count {
             nodes.push(NodeSpec {
                 id: format!("service {name} {replica}"),
@@ -257,15 +185,8 @@ pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<
                 } else {
                     label.clone()
                 },
-                entries: entries.clone(),
                 count_known,
-                image: Some(image),
-                image_tag: image_tag.clone(),
-                component: None,
-                forbidden: Vec::new(),
-                runtime: runtime.clone(),
-                image_exit: image_exit.clone(),
-                settings_elsewhere: unread_env_file,
+                ..spec.clone()
             });
         }
     }
@@ -299,19 +220,6 @@ pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<
         nodes.push(spec);
     }
     nodes
-}
-
-/// A Kafka image made to run a command of its own (format the storage, create topics) whose
-/// environment sets no key of a broker's configuration (a cluster id or a password for the
-/// script is not one): no broker starts in it.
-fn is_tool_container(service: &Node, settings: &[images::Setting]) -> bool {
-    let runs_own_command = service.get("command").is_some() || service.get("entrypoint").is_some();
-    let newest = crate::catalog::KafkaVersion::newest();
-    runs_own_command
-        && !settings.iter().any(|setting| {
-            setting.origin != images::Origin::Image
-                && crate::catalog::spec(&setting.key, newest).is_some()
-        })
 }
 
 /// A Connect or Schema Registry service as a component of the file's cluster: one for the
@@ -371,59 +279,13 @@ fn read_component(
         forbidden: Vec::new(),
         runtime: Runtime::Container {
             image: image_node.value.clone(),
+            orchestrator: Orchestrator::Compose,
             host_network: host_network(service),
             volumes: volume_targets(service),
         },
         image_exit: None,
         settings_elsewhere: unread_env_file,
     })
-}
-
-/// The settings as entries at the YAML scalars they come from. A setting whose value is not
-/// known becomes a `${key}` placeholder that no fix may replace.
-fn entries_of(
-    settings: Vec<Setting>,
-    env: &[EnvVar],
-    image_node: &Scalar,
-    unread_env_file: bool,
-) -> Vec<YamlEntry> {
-    let mut entries = Vec::new();
-    for setting in settings {
-        let (key_span, value_span, edit) = match setting.origin {
-            Origin::Var(index) => (
-                env[index].name_span.clone(),
-                env[index].value_span.clone(),
-                env[index].edit,
-            ),
-            Origin::DerivedFrom(index) => (
-                env[index].value_span.clone(),
-                env[index].value_span.clone(),
-                None,
-            ),
-            Origin::Image => (image_node.span.clone(), image_node.span.clone(), None),
-        };
-        // An env_file not read may set any variable: what the image would write by itself is
-        // unknown.
-        let unknown =
-            setting.value.is_none() || (unread_env_file && setting.origin == Origin::Image);
-        entries.push(YamlEntry {
-            value: if unknown {
-                format!("${{{}}}", setting.key)
-            } else {
-                setting.value.unwrap_or_default()
-            },
-            key: setting.key,
-            key_span,
-            value_span,
-            edit: if unknown { None } else { edit },
-            provenance: match setting.origin {
-                Origin::Var(index) => env[index].provenance,
-                Origin::DerivedFrom(_) => Provenance::Derived,
-                Origin::Image => Provenance::Image,
-            },
-        });
-    }
-    entries
 }
 
 /// The names a service answers to on its compose networks: its service name, `hostname`,
@@ -453,23 +315,6 @@ fn network_names(name: &str, service: &Node, project: &Project) -> Vec<String> {
         }
     }
     names.iter().map(|name| name.to_ascii_lowercase()).collect()
-}
-
-/// The hosts of a list of listeners or bootstrap servers (`PLAINTEXT://kafka-1:9092,kafka-2`),
-/// lower case.
-fn hosts(list: &str) -> Vec<String> {
-    list.split(',')
-        .filter_map(|item| {
-            let item = item.trim();
-            let address = item.split_once("://").map_or(item, |(_, rest)| rest);
-            let host = if address.starts_with('[') {
-                address.split(']').next().map(|h| h.trim_start_matches('['))
-            } else {
-                address.split(':').next()
-            }?;
-            (!host.is_empty()).then(|| host.to_ascii_lowercase())
-        })
-        .collect()
 }
 
 /// `network_mode: host`: the container shares the network of the machine it runs on (its ports
@@ -504,25 +349,6 @@ fn replicas(service: &Node, project: &Project) -> (usize, bool) {
         Some(Ok(count)) if count <= 1000 => (count, true),
         Some(_) => (1, false),
     }
-}
-
-/// A volume that puts the image's configuration file in place (the image then ignores the
-/// environment, or merges into that file): its target.
-fn mounted_config(service: &Node, image: Image) -> Option<String> {
-    let targets: &[&str] = match image {
-        // libkafka.sh: a server.properties in $KAFKA_MOUNTED_CONF_DIR skips the environment.
-        Image::Bitnami => &["/bitnami/kafka/config"],
-        // configure: /mnt/shared/config is copied over /opt/kafka/config.
-        Image::Apache => &["/mnt/shared/config"],
-        Image::Confluent | Image::ConfluentLocal | Image::Wurstmeister => &[],
-    };
-    volume_targets(service).into_iter().find(|target| {
-        target.ends_with("server.properties")
-            || target.ends_with("kafka.properties")
-            || targets
-                .iter()
-                .any(|dir| target == *dir || target.starts_with(&format!("{dir}/")))
-    })
 }
 
 /// Where the service's `volumes` are mounted in the container, without a trailing `/`.
@@ -819,14 +645,6 @@ fn list_item(item: &Scalar, project: &Project) -> EnvVar {
         edit,
         provenance: provenance(from_env),
     }
-}
-
-/// A value a fix may replace byte for byte: written on one line exactly as Compose reads it.
-fn edit_of(scalar: &Scalar, resolved: Option<&str>) -> Option<Edit> {
-    (scalar.exact && scalar.style != Style::Block && resolved == Some(scalar.value.as_str()))
-        .then_some(Edit {
-            style: scalar.style,
-        })
 }
 
 /// A service's image and environment as kafkalint reads them from a compose file (`None`:

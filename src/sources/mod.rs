@@ -1,13 +1,16 @@
-//! Kafka settings kept in YAML: docker-compose services running a Kafka image, and Strimzi
-//! `Kafka` resources. A YAML file is one [`SourceFile`]; each node (or component) read from it
+//! Kafka settings kept in YAML: docker-compose services and Kubernetes workloads running a
+//! Kafka image, and Strimzi `Kafka` resources. A YAML file is one [`SourceFile`]; each node (or component) read from it
 //! is one of its parts, whose settings are those Kafka will get, with the spans of the YAML
 //! scalars they come from, so that every rule applies unchanged and points at the YAML.
 
 pub mod component_images;
 pub mod compose;
+mod container;
 pub mod dotenv;
 pub mod images;
+pub mod kubernetes;
 mod redact;
+pub mod shell;
 mod spec;
 pub mod strimzi;
 pub mod yaml;
@@ -19,8 +22,8 @@ use crate::diagnostic::Diagnostic;
 use crate::properties::{Entry, PropertiesFile, Span};
 use crate::source::SourceFile;
 pub use crate::yaml_view::{
-    ComponentService, Forbidden, ImageExit, ImageTag, NamedBy, Runtime, Style, YamlFile, YamlPart,
-    YamlView,
+    ComponentService, ConfigMap, ConfigMapEntry, Forbidden, ImageExit, ImageTag, NamedBy,
+    Orchestrator, Runtime, Style, YamlFile, YamlPart, YamlView,
 };
 pub use spec::{Edit, NodeSpec, YamlEntry};
 
@@ -42,10 +45,28 @@ pub struct Found {
 #[derive(Debug)]
 pub struct FoundCluster {
     pub name: String,
+    pub form: Form,
     /// The index of its file in [`Found::files`].
     pub file: usize,
     /// The parts of its file that are its nodes and components.
     pub parts: Vec<u32>,
+}
+
+/// The form of YAML a cluster was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    Compose,
+    Strimzi,
+    /// Kubernetes workloads (StatefulSets, Deployments, Pods) of known Kafka images.
+    Kubernetes,
+}
+
+/// Why a Helm (Go) template is not read as it stands.
+const TEMPLATE: &str = "a Helm or Go template (`{{ ... }}`), which holds its values only once rendered: check what `helm template` prints (`helm template NAME CHART | kafkalint check --stdin-filename rendered.yaml -`)";
+
+/// Whether a file holds Go template actions (`{{ .Values.x }}`).
+fn is_template(text: &str) -> bool {
+    text.find("{{").is_some_and(|at| text[at..].contains("}}"))
 }
 
 /// A `.yml` or `.yaml` file name.
@@ -54,17 +75,39 @@ pub fn is_yaml_name(name: &str) -> bool {
     name.ends_with(".yml") || name.ends_with(".yaml")
 }
 
-/// Whether a walked YAML file may hold Kafka settings: a compose file or a Strimzi resource.
+/// Whether a walked YAML file may hold Kafka settings: a compose file, a Strimzi resource, or
+/// Kubernetes objects that may run a Kafka image or hold its environment (a ConfigMap).
 /// Cheap, on the bytes: the reader decides.
 pub fn worth_reading(bytes: &[u8]) -> bool {
     let has = |needle: &[u8]| bytes.windows(needle.len()).any(|window| window == needle);
-    has(b"kafka.strimzi.io") || (has(b"services:") && (has(b"kafka") || has(b"KAFKA")))
+    let kafka = || has(b"kafka") || has(b"KAFKA");
+    has(b"kafka.strimzi.io")
+        || (has(b"services:") && kafka())
+        || (has(b"apiVersion") && has(b"kind") && kafka())
+}
+
+/// What the files beside those read add to them: node pools and ConfigMaps.
+#[derive(Debug, Default, Clone)]
+pub struct Beside {
+    pub pools: Vec<strimzi::Pool>,
+    pub config_maps: Vec<ConfigMap>,
 }
 
 /// Reads YAML files (of one folder, or named together): every compose file is a cluster of
-/// its Kafka services (with its Connect and Schema Registry services as components), every Strimzi `Kafka` a cluster of its nodes (with the node pools of
-/// all `files`, and `extra_pools`).
+/// its Kafka services (with its Connect and Schema Registry services as components), every
+/// Strimzi `Kafka` a cluster of its nodes (with the node pools of all `files`, and
+/// `extra_pools`), the Kafka workloads of a file of Kubernetes manifests a cluster per
+/// namespace.
 pub fn read_files(files: Vec<(String, Vec<u8>)>, extra_pools: &[strimzi::Pool]) -> Found {
+    let beside = Beside {
+        pools: extra_pools.to_vec(),
+        config_maps: Vec::new(),
+    };
+    read_files_beside(files, &beside)
+}
+
+/// [`read_files`], with what the files beside them add.
+pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Found {
     let mut found = Found::default();
     let mut parsed = Vec::new();
     for (path, bytes) in files {
@@ -79,10 +122,11 @@ pub fn read_files(files: Vec<(String, Vec<u8>)>, extra_pools: &[strimzi::Pool]) 
         };
         match yaml::parse(text.strip_prefix('\u{feff}').unwrap_or(text)) {
             Ok(documents) => parsed.push((path, bytes.clone(), documents)),
+            Err(_) if is_template(text) => found.errors.push((path, TEMPLATE.into())),
             Err(error) => found.errors.push((path, error.to_string())),
         }
     }
-    let mut pools: Vec<strimzi::Pool> = extra_pools.to_vec();
+    let mut pools: Vec<strimzi::Pool> = beside.pools.clone();
     for (_, _, documents) in &parsed {
         for pool in strimzi::pools(documents) {
             if !pools.contains(&pool) {
@@ -91,6 +135,12 @@ pub fn read_files(files: Vec<(String, Vec<u8>)>, extra_pools: &[strimzi::Pool]) 
         }
     }
     let pools: Arc<[strimzi::Pool]> = Arc::from(pools);
+    let mut config_maps: Vec<ConfigMap> = parsed
+        .iter()
+        .flat_map(|(path, _, documents)| kubernetes::config_maps(path, documents))
+        .collect();
+    config_maps.extend(beside.config_maps.iter().cloned());
+    let config_maps: Arc<[ConfigMap]> = Arc::from(config_maps);
     for (path, bytes, documents) in parsed {
         let offset = usize::from(bytes.starts_with("\u{feff}".as_bytes())) * 3;
         // Validated as UTF-8 above; the documents were parsed from the text after its BOM.
@@ -104,13 +154,14 @@ pub fn read_files(files: Vec<(String, Vec<u8>)>, extra_pools: &[strimzi::Pool]) 
             parts: Vec::new(),
             secrets,
             pools: Arc::clone(&pools),
+            config_maps: Arc::clone(&config_maps),
         };
         let mut clusters = Vec::new();
-        let mut take = |name: String, nodes: Vec<NodeSpec>, yaml: &mut YamlFile| {
+        let mut take = |name: String, form: Form, nodes: Vec<NodeSpec>, yaml: &mut YamlFile| {
             let start = yaml.parts.len() as u32;
             yaml.parts
                 .extend(nodes.into_iter().map(|spec| part(spec, offset)));
-            clusters.push((name, (start..yaml.parts.len() as u32).collect()));
+            clusters.push((name, form, (start..yaml.parts.len() as u32).collect()));
         };
         let mut notes = Vec::new();
         if let Some(first) = documents.first()
@@ -121,12 +172,25 @@ pub fn read_files(files: Vec<(String, Vec<u8>)>, extra_pools: &[strimzi::Pool]) 
             let project = compose::Project::of_file(&path, &mut notes);
             let nodes = compose::read(first, &project, &mut notes);
             if !nodes.is_empty() {
-                take(path.clone(), nodes, &mut yaml);
+                take(path.clone(), Form::Compose, nodes, &mut yaml);
             }
         }
         for (name, nodes) in strimzi::read(&documents, &pools, &mut notes) {
             if !nodes.is_empty() {
-                take(format!("{path}: Kafka {name}"), nodes, &mut yaml);
+                take(
+                    format!("{path}: Kafka {name}"),
+                    Form::Strimzi,
+                    nodes,
+                    &mut yaml,
+                );
+            }
+        }
+        if documents.iter().any(kubernetes::is_object) && is_template(text) {
+            // Its values are the template's expressions, not what the cluster gets.
+            notes.push(TEMPLATE.into());
+        } else if documents.iter().any(kubernetes::is_object) {
+            for (name, nodes) in kubernetes::read(&path, &documents, &config_maps, &mut notes) {
+                take(name, Form::Kubernetes, nodes, &mut yaml);
             }
         }
         found
@@ -134,22 +198,25 @@ pub fn read_files(files: Vec<(String, Vec<u8>)>, extra_pools: &[strimzi::Pool]) 
             .extend(notes.iter().map(|note| format!("{path}: {note}")));
         if !clusters.is_empty() {
             let file = found.files.len();
-            found
-                .clusters
-                .extend(clusters.into_iter().map(|(name, parts)| FoundCluster {
-                    name,
-                    file,
-                    parts,
-                }));
+            found.clusters.extend(
+                clusters
+                    .into_iter()
+                    .map(|(name, form, parts)| FoundCluster {
+                        name,
+                        form,
+                        file,
+                        parts,
+                    }),
+            );
             found.files.push(SourceFile::from_yaml(path, bytes, yaml));
         }
     }
     found
 }
 
-/// Reads one named YAML file, with the node pools of the YAML files beside it.
+/// Reads one named YAML file, with the node pools and ConfigMaps of the YAML files beside it.
 pub fn read_named(path: &Path, display: String, bytes: Vec<u8>) -> Found {
-    let mut pools = Vec::new();
+    let mut beside = Beside::default();
     let dir = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
@@ -177,16 +244,23 @@ pub fn read_named(path: &Path, display: String, bytes: Vec<u8>) -> Found {
                 continue;
             }
             // Read as any file is: a pipe named `pools.yaml` is passed over, not waited on.
+            let has = |bytes: &[u8], needle: &[u8]| {
+                bytes.windows(needle.len()).any(|window| window == needle)
+            };
             if let Ok(bytes) = crate::source::read_file(&sibling)
-                && bytes.windows(13).any(|window| window == b"KafkaNodePool")
+                && (has(&bytes, b"KafkaNodePool") || has(&bytes, b"ConfigMap"))
                 && let Ok(text) = std::str::from_utf8(&bytes)
                 && let Ok(documents) = yaml::parse(text)
             {
-                pools.extend(strimzi::pools(&documents));
+                beside.pools.extend(strimzi::pools(&documents));
+                let shown = sibling.to_string_lossy();
+                beside
+                    .config_maps
+                    .extend(kubernetes::config_maps(&shown, &documents));
             }
         }
     }
-    read_files(vec![(display, bytes)], &pools)
+    read_files_beside(vec![(display, bytes)], &beside)
 }
 
 /// A node or component as a part of its file, its spans moved past the file's byte-order mark.
@@ -284,8 +358,17 @@ impl SourceFile {
         match &self.yaml {
             None => SourceFile::new(self.path.clone(), bytes),
             Some(yaml) => {
-                let pools = yaml.pools.to_vec();
-                let mut found = read_files(vec![(self.path.clone(), bytes.clone())], &pools);
+                let beside = Beside {
+                    pools: yaml.pools.to_vec(),
+                    config_maps: yaml
+                        .config_maps
+                        .iter()
+                        .filter(|map| map.path != self.path)
+                        .cloned()
+                        .collect(),
+                };
+                let mut found =
+                    read_files_beside(vec![(self.path.clone(), bytes.clone())], &beside);
                 match found.files.pop() {
                     Some(file) => file,
                     // The bytes no longer give any node: a file without parts.

@@ -5,7 +5,7 @@
 //! key (`offsets.topic.replication.factor: 3`, `KAFKA_CFG_LOG_DIRS: /bitnami/kafka/data`,
 //! `- KAFKA_BROKER_ID=1`), or of a structural key of compose, Kubernetes or Strimzi (`image`,
 //! `ports`, `replicas`, ...), and it looks like no credential, and no name above it holds a
-//! secret-like word. Every other value is hidden, and so is what a comment holds of a setting.
+//! secret-like word. A Kubernetes variable's `value` is named by its `name`. Every other value is hidden, and so is what a comment holds of a setting.
 //! Mapping keys are names: they are shown.
 
 use crate::properties::Span;
@@ -117,8 +117,19 @@ impl Walk<'_> {
                 }
             }
             yaml::Node::Map(entries) => {
+                // A Kubernetes variable (`- name: KAFKA_BROKER_ID` / `value: "1"`): its value
+                // is named by its `name`.
+                let variable = node
+                    .get("value")
+                    .and_then(|_| node.get("name"))
+                    .and_then(yaml::Node::scalar)
+                    .map(|name| name.value.as_str());
                 for (key, value) in entries {
                     let key_name = key.scalar().map(|scalar| scalar.value.as_str());
+                    let key_name = match (key_name, variable) {
+                        (Some("value"), Some(variable)) => Some(variable),
+                        _ => key_name,
+                    };
                     if let Some(scalar) = key.scalar() {
                         self.protect(scalar, self.text);
                     } else {

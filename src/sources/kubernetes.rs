@@ -1,0 +1,565 @@
+//! Kubernetes manifests, one or many documents per file (what `helm template` prints too):
+//! each container of a known Kafka image in a StatefulSet, Deployment, ReplicaSet, DaemonSet
+//! or Pod is a node per replica, its settings those the image writes for the environment the
+//! container gets. That environment is the kubelet's (`pkg/kubelet/kubelet_pods.go`
+//! `makeEnvironmentVariables`, Kubernetes v1.34): `envFrom` first, then `env`, which overrides
+//! it, each `value` with its `$(NAME)` references to variables set before it expanded
+//! (`third_party/forked/golang/expansion/expand.go`); then the container's start-up script, when
+//! it is a shell's (`sh -c '...'`), exports more (see [`super::shell`]), with the pod's ordinal
+//! in `${HOSTNAME##*-}`.
+
+use std::collections::BTreeMap;
+
+use super::component_images;
+use super::container::{self, Container, EnvVar, edit_of};
+use super::images::{self, Var};
+use super::shell;
+use super::yaml::{Node, Scalar};
+use super::{ConfigMap, ConfigMapEntry, Edit, NodeSpec, Orchestrator, Runtime};
+use crate::properties::Provenance;
+
+/// The ConfigMaps among `documents` (of the file at `path`). A container of that file points
+/// at their entries, one of another file at its own `envFrom` item.
+pub fn config_maps(path: &str, documents: &[Node]) -> Vec<ConfigMap> {
+    documents
+        .iter()
+        .filter(|document| kind(document) == Some("ConfigMap"))
+        .filter_map(|document| {
+            let metadata = document.get("metadata")?;
+            Some(ConfigMap {
+                namespace: text(metadata, "namespace"),
+                name: text(metadata, "name")?,
+                path: path.to_string(),
+                data: document
+                    .get("data")
+                    .map(|data| {
+                        data.entries()
+                            .iter()
+                            .filter_map(|(key, value)| {
+                                let (key, value) = (key.scalar()?, value.scalar()?);
+                                Some(ConfigMapEntry {
+                                    key: key.value.clone(),
+                                    value: value.value.clone(),
+                                    key_span: key.span.clone(),
+                                    value_span: value.span.clone(),
+                                    edit: edit_of(value, Some(&value.value)).map(|edit| edit.style),
+                                })
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+            })
+        })
+        .collect()
+}
+
+/// Whether a document is a Kubernetes object (`apiVersion` and `kind`).
+pub fn is_object(document: &Node) -> bool {
+    kind(document).is_some() && document.get("apiVersion").and_then(Node::text).is_some()
+}
+
+fn kind(document: &Node) -> Option<&str> {
+    document.get("kind").and_then(Node::text).map(str::trim)
+}
+
+fn text(node: &Node, key: &str) -> Option<String> {
+    node.get(key)
+        .and_then(Node::text)
+        .map(|text| text.trim().to_string())
+        .filter(|text| !text.is_empty())
+}
+
+/// Reads the workloads of a file's documents: one cluster per namespace, named by the file
+/// (and the namespace when the file holds more than one), with notes on what was passed over.
+pub fn read(
+    path: &str,
+    documents: &[Node],
+    config_maps: &[ConfigMap],
+    notes: &mut Vec<String>,
+) -> Vec<(String, Vec<NodeSpec>)> {
+    let mut by_namespace: BTreeMap<Option<String>, Vec<NodeSpec>> = BTreeMap::new();
+    for document in documents {
+        let Some(kind) = kind(document) else { continue };
+        let Some(workload) = Workload::of(kind, document) else {
+            continue;
+        };
+        let nodes = workload.nodes(path, config_maps, notes);
+        if !nodes.is_empty() {
+            by_namespace
+                .entry(workload.namespace.clone())
+                .or_default()
+                .extend(nodes);
+        }
+    }
+    let several = by_namespace.len() > 1;
+    by_namespace
+        .into_iter()
+        .map(|(namespace, nodes)| {
+            let name = match namespace.filter(|_| several) {
+                Some(namespace) => format!("{path}: namespace {namespace}"),
+                None => path.to_string(),
+            };
+            (name, nodes)
+        })
+        .collect()
+}
+
+/// A StatefulSet, Deployment, ReplicaSet, DaemonSet or Pod.
+struct Workload<'a> {
+    kind: &'a str,
+    name: &'a Scalar,
+    namespace: Option<String>,
+    /// How many pods run it, and whether that is known (a DaemonSet runs one per machine).
+    replicas: (usize, bool),
+    pod: &'a Node,
+}
+
+impl<'a> Workload<'a> {
+    fn of(kind: &'a str, document: &'a Node) -> Option<Workload<'a>> {
+        let spec = document.get("spec")?;
+        let pod = match kind {
+            "Pod" => spec,
+            "StatefulSet" | "Deployment" | "ReplicaSet" | "DaemonSet" => {
+                spec.get("template")?.get("spec")?
+            }
+            _ => return None,
+        };
+        let metadata = document.get("metadata")?;
+        let replicas = match kind {
+            "Pod" => (1, true),
+            "DaemonSet" => (1, false),
+            // Kubernetes runs one when `replicas` is not given.
+            _ => match spec.get("replicas").and_then(Node::text) {
+                None => (1, true),
+                Some(count) => match count.trim().parse::<usize>() {
+                    // More pods than a file can stand for one by one: unknown.
+                    Ok(count) if count <= 1000 => (count, true),
+                    _ => (1, false),
+                },
+            },
+        };
+        Some(Workload {
+            kind,
+            name: metadata.get("name")?.scalar()?,
+            namespace: text(metadata, "namespace"),
+            replicas,
+            pod,
+        })
+    }
+
+    /// The name of the pod of replica `ordinal`, when it is known: a StatefulSet's pods are
+    /// `<name>-<ordinal>`, a Pod is its name; other workloads name theirs at random.
+    fn pod_name(&self, ordinal: usize) -> Option<String> {
+        match self.kind {
+            "StatefulSet" => Some(format!("{}-{ordinal}", self.name.value.trim())),
+            "Pod" => Some(self.name.value.trim().to_string()),
+            _ => None,
+        }
+    }
+
+    fn nodes(
+        &self,
+        path: &str,
+        config_maps: &[ConfigMap],
+        notes: &mut Vec<String>,
+    ) -> Vec<NodeSpec> {
+        let containers = self
+            .pod
+            .get("containers")
+            .map(Node::items)
+            .unwrap_or_default();
+        let kafka_containers = containers
+            .iter()
+            .filter(|container| {
+                container
+                    .get("image")
+                    .and_then(Node::text)
+                    .is_some_and(|image| images::classify(image).is_some())
+            })
+            .count();
+        let workload_label = format!("{} `{}`", self.kind, self.name.value.trim());
+        let mut nodes = Vec::new();
+        for container in containers {
+            let Some(image_node) = container.get("image").and_then(Node::scalar) else {
+                continue;
+            };
+            let container_name = text(container, "name").unwrap_or_default();
+            let label = if kafka_containers > 1 {
+                format!("container `{container_name}` of {workload_label}")
+            } else {
+                workload_label.clone()
+            };
+            if let Some(component) = component_images::classify(&image_node.value) {
+                notes.push(format!(
+                    "{label}: a {} container; kafkalint does not read them from Kubernetes manifests yet",
+                    component.kind().name()
+                ));
+                continue;
+            }
+            let Some(image) = images::classify(&image_node.value) else {
+                if images::looks_like_kafka(&image_node.value) {
+                    notes.push(format!(
+                        "{label}: kafkalint does not know how image `{}` turns its environment into Kafka settings; not read",
+                        image_node.value.trim()
+                    ));
+                }
+                continue;
+            };
+            let volumes: Vec<String> = container
+                .get("volumeMounts")
+                .map(Node::items)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|mount| text(mount, "mountPath"))
+                .map(|target| target.trim_end_matches('/').to_string())
+                .collect();
+            if let Some(note) = container::mounted_config_note(&label, &volumes, image) {
+                notes.push(note);
+                continue;
+            }
+            let script = start_script(container);
+            if script
+                .as_ref()
+                .is_some_and(|(script, _)| script.starts_kafka_itself(self))
+                || runs_kafka_itself(container)
+            {
+                notes.push(format!(
+                    "{label}: its command starts Kafka with a configuration file of its own, not the image's start-up that reads the environment; not read (check that file)"
+                ));
+                continue;
+            }
+            let (count, count_known) = self.replicas;
+            let runtime = Runtime::Container {
+                image: image_node.value.trim().to_string(),
+                orchestrator: Orchestrator::Kubernetes,
+                host_network: false,
+                volumes,
+            };
+            for ordinal in 0..count {
+                let pod_name = self.pod_name(ordinal);
+                let environment = self.environment(
+                    container,
+                    pod_name.as_deref(),
+                    script.as_ref(),
+                    path,
+                    config_maps,
+                );
+                let spec = Container {
+                    label: label.clone(),
+                    image,
+                    image_node,
+                    image_text: image_node.value.trim().to_string(),
+                    tag_known: true,
+                    env: environment.vars,
+                    env_unread: environment.unread.is_some(),
+                    unread_source: environment.unread.unwrap_or(""),
+                    own_command: container.get("command").is_some()
+                        || container.get("args").is_some(),
+                    runtime: runtime.clone(),
+                };
+                // Every replica says the same of itself: its notes are said once.
+                let mut replica_notes = Vec::new();
+                let Some(spec) = container::broker(&spec, &mut replica_notes) else {
+                    notes.extend(replica_notes);
+                    break;
+                };
+                if ordinal == 0 {
+                    notes.extend(replica_notes);
+                }
+                nodes.push(NodeSpec {
+                    id: format!(
+                        "{} {}/{} {container_name} {ordinal}",
+                        self.kind,
+                        self.namespace.as_deref().unwrap_or_default(),
+                        self.name.value.trim()
+                    ),
+                    declared_at: self.name.span.clone(),
+                    label: match (&pod_name, count > 1) {
+                        (Some(pod), true) => format!("{label}, pod `{pod}`"),
+                        (None, true) => format!("{label} (one of {count} replicas)"),
+                        _ => label.clone(),
+                    },
+                    count_known,
+                    ..spec
+                });
+            }
+        }
+        nodes
+    }
+
+    /// The environment a container of replica `ordinal` (named `pod_name`) starts Kafka with.
+    fn environment(
+        &self,
+        container: &Node,
+        pod_name: Option<&str>,
+        script: Option<&(Script, &Scalar)>,
+        path: &str,
+        config_maps: &[ConfigMap],
+    ) -> Environment {
+        let mut environment = Environment::default();
+        for source in container
+            .get("envFrom")
+            .map(Node::items)
+            .unwrap_or_default()
+        {
+            let prefix = text(source, "prefix").unwrap_or_default();
+            if let Some(reference) = source.get("configMapRef") {
+                let Some(name) = reference.get("name").and_then(Node::scalar) else {
+                    continue;
+                };
+                match self.config_map(config_maps, &name.value) {
+                    Some(map) => {
+                        for entry in &map.data {
+                            // The same file: the entry itself; another: the envFrom item.
+                            let (name_span, value_span, edit, provenance) = if map.path == path {
+                                (
+                                    entry.key_span.clone(),
+                                    entry.value_span.clone(),
+                                    entry.edit.map(|style| Edit { style }),
+                                    Provenance::Written,
+                                )
+                            } else {
+                                (
+                                    name.span.clone(),
+                                    name.span.clone(),
+                                    None,
+                                    Provenance::ConfigMap,
+                                )
+                            };
+                            environment.set(EnvVar {
+                                var: Var {
+                                    name: format!("{prefix}{}", entry.key),
+                                    value: Some(entry.value.clone()),
+                                },
+                                name_span,
+                                value_span,
+                                edit,
+                                provenance,
+                            });
+                        }
+                    }
+                    None => environment.unread = Some("a ConfigMap not among the files read"),
+                }
+            } else if source.get("secretRef").is_some() {
+                environment.unread = Some("a Secret");
+            }
+        }
+        for item in container.get("env").map(Node::items).unwrap_or_default() {
+            let Some(name) = item.get("name").and_then(Node::scalar) else {
+                continue;
+            };
+            let (value, value_span, edit) = match (item.get("value"), item.get("valueFrom")) {
+                (Some(Node::Scalar(value)), _) => {
+                    // A reference to a variable set further down stays as written.
+                    let expanded = expand(&value.value, &|name| environment.get(name));
+                    let edit = edit_of(value, expanded.as_deref());
+                    (expanded, value.span.clone(), edit)
+                }
+                (_, Some(from)) => (
+                    self.value_from(from, pod_name, config_maps),
+                    name.span.clone(),
+                    None,
+                ),
+                // No value: the empty string.
+                _ => (Some(String::new()), name.span.clone(), None),
+            };
+            environment.set(EnvVar {
+                var: Var {
+                    name: name.value.clone(),
+                    value,
+                },
+                name_span: name.span.clone(),
+                value_span,
+                edit,
+                provenance: Provenance::Written,
+            });
+        }
+        if let Some((script, scalar)) = script {
+            let lookup = |name: &str| match (name, pod_name) {
+                // The pod's host name is its name.
+                ("HOSTNAME", Some(pod)) => Some(Some(pod.to_string())),
+                _ => environment.get(name),
+            };
+            let outcome = shell::run(&script.text, &lookup);
+            for (name, value) in outcome.exports {
+                environment.set(EnvVar {
+                    var: Var { name, value },
+                    name_span: scalar.span.clone(),
+                    value_span: scalar.span.clone(),
+                    edit: None,
+                    provenance: Provenance::Written,
+                });
+            }
+            if !outcome.followed {
+                environment.unread = Some("its start-up script, which kafkalint does not follow,");
+            }
+        }
+        environment
+    }
+
+    fn config_map<'m>(&self, config_maps: &'m [ConfigMap], name: &str) -> Option<&'m ConfigMap> {
+        config_maps.iter().find(|map| {
+            map.name == name.trim()
+                && (map.namespace.is_none()
+                    || self.namespace.is_none()
+                    || map.namespace == self.namespace)
+        })
+    }
+
+    /// A `valueFrom`: the pod's name and namespace, or a ConfigMap's entry, when known.
+    fn value_from(
+        &self,
+        from: &Node,
+        pod_name: Option<&str>,
+        config_maps: &[ConfigMap],
+    ) -> Option<String> {
+        if let Some(field) = from.get("fieldRef") {
+            return match text(field, "fieldPath")?.as_str() {
+                "metadata.name" => pod_name.map(str::to_string),
+                "metadata.namespace" => self.namespace.clone(),
+                _ => None,
+            };
+        }
+        let reference = from.get("configMapKeyRef")?;
+        let map = self.config_map(config_maps, &text(reference, "name")?)?;
+        let key = text(reference, "key")?;
+        map.data
+            .iter()
+            .find(|entry| entry.key == key)
+            .map(|entry| entry.value.clone())
+    }
+}
+
+/// A container's environment as it is built.
+#[derive(Default)]
+struct Environment {
+    vars: Vec<EnvVar>,
+    /// What set variables kafkalint cannot see, for notes (`a Secret`).
+    unread: Option<&'static str>,
+}
+
+impl Environment {
+    /// A later variable of a name replaces an earlier one.
+    fn set(&mut self, var: EnvVar) {
+        self.vars.retain(|old| old.var.name != var.var.name);
+        self.vars.push(var);
+    }
+
+    fn get(&self, name: &str) -> Option<Option<String>> {
+        self.vars
+            .iter()
+            .find(|var| var.var.name == name)
+            .map(|var| var.var.value.clone())
+    }
+}
+
+/// The kubelet's expansion of a `value`: `$(NAME)` is the value of a variable set before it
+/// (left as written when there is none), `$$` is `$`; `None` when a variable it names is set to
+/// a value kafkalint does not know.
+pub fn expand(value: &str, lookup: &dyn Fn(&str) -> Option<Option<String>>) -> Option<String> {
+    let mut out = String::new();
+    let mut rest = value;
+    while let Some(at) = rest.find('$') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        if let Some(after) = after.strip_prefix('$') {
+            out.push('$');
+            rest = after;
+        } else if let Some(inner) = after.strip_prefix('(')
+            && let Some(end) = inner.find(')')
+        {
+            let name = &inner[..end];
+            match lookup(name) {
+                Some(value) => out.push_str(&value?),
+                None => out.push_str(&rest[at..at + end + 3]),
+            }
+            rest = &inner[end + 1..];
+        } else {
+            out.push('$');
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
+/// A container's start-up script: what a shell's `-c` runs, from `command` and `args`.
+struct Script {
+    text: String,
+}
+
+impl Script {
+    /// Whether the script, run for the first replica, starts Kafka itself.
+    fn starts_kafka_itself(&self, workload: &Workload) -> bool {
+        let pod = workload.pod_name(0);
+        let lookup = |name: &str| match (name, &pod) {
+            ("HOSTNAME", Some(pod)) => Some(Some(pod.clone())),
+            _ => Some(None),
+        };
+        shell::run(&self.text, &lookup).starts_kafka_itself
+    }
+}
+
+/// The script a container runs when its command is a shell's `-c` (`["sh", "-c", "..."]`, or
+/// `command: ["/bin/bash", "-c"]` with the script in `args`), with the scalar that holds it.
+fn start_script(container: &Node) -> Option<(Script, &Scalar)> {
+    let words: Vec<&Scalar> = ["command", "args"]
+        .iter()
+        .filter_map(|key| container.get(key))
+        .flat_map(|list| list.items().iter().filter_map(Node::scalar))
+        .collect();
+    let shell = words.first()?;
+    let program = shell.value.trim().rsplit('/').next().unwrap_or_default();
+    if !matches!(program, "sh" | "bash" | "ash" | "dash") {
+        return None;
+    }
+    let flag = words[1..]
+        .iter()
+        .position(|word| word.value.starts_with('-') && word.value.contains('c'))?;
+    let script = words.get(flag + 2)?;
+    Some((
+        Script {
+            text: script.value.clone(),
+        },
+        script,
+    ))
+}
+
+/// Whether a container's command (not a shell's script) runs `kafka-server-start.sh` itself.
+fn runs_kafka_itself(container: &Node) -> bool {
+    let first = container
+        .get("command")
+        .or_else(|| container.get("args"))
+        .and_then(|list| list.items().first())
+        .and_then(Node::text)
+        .unwrap_or_default();
+    first.contains("kafka-server-start")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::expand;
+
+    #[test]
+    fn expands_as_the_kubelet_does() {
+        let lookup = |name: &str| match name {
+            "POD_NAME" => Some(Some("kafka-0".to_string())),
+            "SECRET" => Some(None),
+            _ => None,
+        };
+        let cases = [
+            (
+                "PLAINTEXT://$(POD_NAME).kafka:9092",
+                Some("PLAINTEXT://kafka-0.kafka:9092"),
+            ),
+            ("$(MISSING)x", Some("$(MISSING)x")),
+            ("$$(POD_NAME)", Some("$(POD_NAME)")),
+            ("a$b$", Some("a$b$")),
+            ("$(POD_NAME", Some("$(POD_NAME")),
+            ("$(SECRET)", None),
+        ];
+        for (value, expected) in cases {
+            assert_eq!(expand(value, &lookup).as_deref(), expected, "{value}");
+        }
+    }
+}

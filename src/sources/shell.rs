@@ -1,0 +1,586 @@
+//! The start-up scripts of Kafka containers in Kubernetes manifests, read as a POSIX shell runs
+//! them, as far as they set the variables the image's scripts then turn into settings:
+//!
+//! ```sh
+//! export KAFKA_NODE_ID=${HOSTNAME##*-} && \
+//! export KAFKA_ADVERTISED_LISTENERS=PLAINTEXT://${POD_NAME}.kafka-headless:9092
+//! exec /etc/confluent/docker/run
+//! ```
+//!
+//! Assignments, `export`, parameter expansion (`$X`, `${X}`, `${X##*-}`, `${X#*-}`,
+//! `${X:-default}`, `${X-default}`), arithmetic (`$((ORDINAL+1))`) and quoting are followed;
+//! a command substitution (`$(cat file)`) gives an unknown value. A script with control flow
+//! (`if`, `for`, `case`, a function) or a command run only on a condition (`a || b`) may set
+//! anything: it is not followed, and says so.
+
+/// What a script leaves in the environment of the command it ends with.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Outcome {
+    /// Exported variables the script sets, in the order first set, with their last value
+    /// (`None`: not known).
+    pub exports: Vec<(String, Option<String>)>,
+    /// False when the script does something kafkalint does not follow, after which any
+    /// variable may hold anything.
+    pub followed: bool,
+    /// The script starts Kafka itself (`kafka-server-start.sh FILE`) rather than the image's
+    /// own start-up, which turns the environment into settings.
+    pub starts_kafka_itself: bool,
+}
+
+/// A variable as the script sees it: `None` when unset, `Some(None)` when set to a value that
+/// is not known.
+pub type Lookup<'a> = &'a dyn Fn(&str) -> Option<Option<String>>;
+
+/// Runs `script` (what `sh -c` gets) over an environment that `environment` describes.
+pub fn run(script: &str, environment: Lookup) -> Outcome {
+    let mut shell = Shell {
+        environment,
+        locals: Vec::new(),
+        exported: Vec::new(),
+    };
+    let mut outcome = Outcome {
+        followed: true,
+        ..Outcome::default()
+    };
+    for statement in statements(script) {
+        let statement = match statement {
+            Some(statement) => statement,
+            None => {
+                outcome.followed = false;
+                break;
+            }
+        };
+        let Some(words) = split_words(&statement) else {
+            outcome.followed = false;
+            break;
+        };
+        let Some(first) = words.first() else { continue };
+        if CONTROL.contains(&first.as_str()) || first.ends_with("()") || first.contains("()") {
+            outcome.followed = false;
+            break;
+        }
+        if first == "export" {
+            for word in &words[1..] {
+                if word.starts_with('-') {
+                    continue;
+                }
+                match assignment(word) {
+                    Some((name, value)) => {
+                        let value = shell.expand(value);
+                        shell.set(name, value, true);
+                    }
+                    None => shell.export(word),
+                }
+            }
+            continue;
+        }
+        let assignments: Vec<_> = words.iter().map_while(|word| assignment(word)).collect();
+        if assignments.len() == words.len() {
+            for (name, value) in assignments {
+                let value = shell.expand(value);
+                let exported = shell.is_exported(name);
+                shell.set(name, value, exported);
+            }
+            continue;
+        }
+        // A command (with assignments for it alone): it changes no variable of the shell.
+        let command = &words[assignments.len()..];
+        let runs = |word: &String| word.contains("kafka-server-start") || word == "kafka.Kafka";
+        if command.iter().any(runs) {
+            outcome.starts_kafka_itself = true;
+        }
+    }
+    outcome.exports = shell.exported;
+    outcome
+}
+
+/// Words that open or close a compound command or a function.
+const CONTROL: &[&str] = &[
+    "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac",
+    "function", "{", "}", "(", ")", "[[", "select", "trap", "source", ".", "eval", "read", "unset",
+    "shift", "cd", "declare", "local", "readonly", "typeset",
+];
+
+struct Shell<'a> {
+    environment: Lookup<'a>,
+    /// Variables the script set without exporting them.
+    locals: Vec<(String, Option<String>)>,
+    exported: Vec<(String, Option<String>)>,
+}
+
+impl Shell<'_> {
+    fn get(&self, name: &str) -> Option<Option<String>> {
+        let find = |vars: &[(String, Option<String>)]| {
+            vars.iter()
+                .find(|(set, _)| set == name)
+                .map(|(_, value)| value.clone())
+        };
+        find(&self.exported)
+            .or_else(|| find(&self.locals))
+            .or_else(|| (self.environment)(name))
+    }
+
+    fn is_exported(&self, name: &str) -> bool {
+        self.exported.iter().any(|(set, _)| set == name)
+            || ((self.environment)(name).is_some()
+                && !self.locals.iter().any(|(set, _)| set == name))
+    }
+
+    fn set(&mut self, name: &str, value: Option<String>, exported: bool) {
+        let vars = if exported {
+            self.locals.retain(|(set, _)| set != name);
+            &mut self.exported
+        } else {
+            &mut self.locals
+        };
+        match vars.iter_mut().find(|(set, _)| set == name) {
+            Some((_, old)) => *old = value,
+            None => vars.push((name.to_string(), value)),
+        }
+    }
+
+    /// `export NAME`: a local becomes exported; a variable of the environment already is.
+    fn export(&mut self, name: &str) {
+        if let Some(at) = self.locals.iter().position(|(set, _)| set == name) {
+            let (name, value) = self.locals.remove(at);
+            self.set(&name, value, true);
+        }
+    }
+
+    /// A word after quote removal and expansion; `None` when any part is not known.
+    fn expand(&self, word: &str) -> Option<String> {
+        let mut out = String::new();
+        let mut rest = word;
+        let mut quoted = false;
+        while let Some(c) = rest.chars().next() {
+            match c {
+                '\'' if !quoted => {
+                    let end = rest[1..].find('\'')? + 1;
+                    out.push_str(&rest[1..end]);
+                    rest = &rest[end + 1..];
+                }
+                '"' => {
+                    quoted = !quoted;
+                    rest = &rest[1..];
+                }
+                '\\' => {
+                    let next = rest[1..].chars().next()?;
+                    // Inside double quotes a backslash escapes only these.
+                    if quoted && !"$`\"\\".contains(next) {
+                        out.push('\\');
+                    }
+                    out.push(next);
+                    rest = &rest[1 + next.len_utf8()..];
+                }
+                '`' => return None,
+                '$' => {
+                    let (value, used) = self.parameter(&rest[1..])?;
+                    out.push_str(&value);
+                    rest = &rest[1 + used..];
+                }
+                _ => {
+                    out.push(c);
+                    rest = &rest[c.len_utf8()..];
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// The expansion after a `$` and how many bytes it took; `None` when not known.
+    fn parameter(&self, text: &str) -> Option<(String, usize)> {
+        if let Some(inner) = text.strip_prefix("((") {
+            let end = arithmetic_end(inner)?;
+            let value = self.arithmetic(&inner[..end])?;
+            return Some((value.to_string(), end + 4));
+        }
+        if text.starts_with('(') {
+            return None;
+        }
+        if let Some(inner) = text.strip_prefix('{') {
+            let end = inner.find('}')?;
+            let body = &inner[..end];
+            let name_end = body
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(body.len());
+            let (name, operation) = body.split_at(name_end);
+            let value = self.get(name);
+            let expanded = match operation {
+                "" => value.unwrap_or(Some(String::new()))?,
+                "##*-" => value
+                    .unwrap_or(Some(String::new()))?
+                    .rsplit('-')
+                    .next()?
+                    .to_string(),
+                "#*-" => {
+                    let value = value.unwrap_or(Some(String::new()))?;
+                    value
+                        .split_once('-')
+                        .map_or(value.clone(), |(_, rest)| rest.to_string())
+                }
+                _ => {
+                    let (empty_too, default) = if let Some(default) = operation.strip_prefix(":-") {
+                        (true, default)
+                    } else if let Some(default) = operation.strip_prefix('-') {
+                        (false, default)
+                    } else {
+                        return None;
+                    };
+                    match value {
+                        Some(Some(value)) if !(empty_too && value.is_empty()) => value,
+                        Some(None) => return None,
+                        _ => self.expand(default)?,
+                    }
+                }
+            };
+            return Some((expanded, end + 2));
+        }
+        let name_len = text
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(text.len());
+        if name_len == 0 {
+            // A `$` before anything else is itself.
+            return Some(("$".into(), 0));
+        }
+        let value = self.get(&text[..name_len]).unwrap_or(Some(String::new()))?;
+        Some((value, name_len))
+    }
+
+    /// `$((...))`: integers, variables and `+ - * / %` with parentheses, as the shell does
+    /// (64-bit); `None` when a variable is not a known integer.
+    fn arithmetic(&self, expression: &str) -> Option<i64> {
+        let mut tokens = Vec::new();
+        let mut rest = expression.trim();
+        while !rest.is_empty() {
+            let c = rest.chars().next()?;
+            if c.is_whitespace() {
+                rest = rest.trim_start();
+                continue;
+            }
+            if "+-*/%()".contains(c) {
+                tokens.push(Token::Op(c));
+                rest = &rest[1..];
+                continue;
+            }
+            let (value, used) = if c == '$' {
+                let (value, used) = self.parameter(&rest[1..])?;
+                (value, used + 1)
+            } else {
+                let len = rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len());
+                if len == 0 {
+                    return None;
+                }
+                let word = &rest[..len];
+                let value = if word.chars().all(|c| c.is_ascii_digit()) {
+                    word.to_string()
+                } else {
+                    // A name whose value is empty or unset counts as 0.
+                    self.get(word).unwrap_or(Some(String::new()))?
+                };
+                (value, len)
+            };
+            let value = value.trim();
+            tokens.push(Token::Number(if value.is_empty() {
+                0
+            } else {
+                value.parse().ok()?
+            }));
+            rest = &rest[used..];
+        }
+        let mut at = 0;
+        let value = sum(&tokens, &mut at)?;
+        (at == tokens.len()).then_some(value)
+    }
+}
+
+/// Where the `))` that closes an arithmetic expansion starts in `inner` (what follows `$((`).
+fn arithmetic_end(inner: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let bytes = inner.as_bytes();
+    for (at, byte) in bytes.iter().enumerate() {
+        match byte {
+            b'(' => depth += 1,
+            b')' if depth > 0 => depth -= 1,
+            b')' => return (bytes.get(at + 1) == Some(&b')')).then_some(at),
+            _ => {}
+        }
+    }
+    None
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Token {
+    Number(i64),
+    Op(char),
+}
+
+fn sum(tokens: &[Token], at: &mut usize) -> Option<i64> {
+    let mut value = product(tokens, at)?;
+    while let Some(Token::Op(op @ ('+' | '-'))) = tokens.get(*at) {
+        *at += 1;
+        let right = product(tokens, at)?;
+        value = if *op == '+' {
+            value.checked_add(right)?
+        } else {
+            value.checked_sub(right)?
+        };
+    }
+    Some(value)
+}
+
+fn product(tokens: &[Token], at: &mut usize) -> Option<i64> {
+    let mut value = unary(tokens, at)?;
+    while let Some(Token::Op(op @ ('*' | '/' | '%'))) = tokens.get(*at) {
+        *at += 1;
+        let right = unary(tokens, at)?;
+        value = match op {
+            '*' => value.checked_mul(right)?,
+            '/' => value.checked_div(right)?,
+            _ => value.checked_rem(right)?,
+        };
+    }
+    Some(value)
+}
+
+fn unary(tokens: &[Token], at: &mut usize) -> Option<i64> {
+    match tokens.get(*at)? {
+        Token::Number(value) => {
+            *at += 1;
+            Some(*value)
+        }
+        Token::Op('-') => {
+            *at += 1;
+            unary(tokens, at)?.checked_neg()
+        }
+        Token::Op('+') => {
+            *at += 1;
+            unary(tokens, at)
+        }
+        Token::Op('(') => {
+            *at += 1;
+            let value = sum(tokens, at)?;
+            matches!(tokens.get(*at), Some(Token::Op(')'))).then(|| *at += 1)?;
+            Some(value)
+        }
+        Token::Op(_) => None,
+    }
+}
+
+/// `NAME=value`: the name and the value as written.
+fn assignment(word: &str) -> Option<(&str, &str)> {
+    let (name, value) = word.split_once('=')?;
+    let mut chars = name.chars();
+    let first = chars.next()?;
+    ((first.is_ascii_alphabetic() || first == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_'))
+    .then_some((name, value))
+}
+
+/// The script's simple commands in order, each as its text; `None` in place of one run only on
+/// a condition (after `||`) or in a background or a subshell, which is not followed.
+fn statements(script: &str) -> Vec<Option<String>> {
+    let mut statements = Vec::new();
+    let mut current = String::new();
+    let mut chars = script.chars().peekable();
+    let (mut single, mut double) = (false, false);
+    let mut depth = 0usize;
+    let push = |current: &mut String, statements: &mut Vec<Option<String>>| {
+        let text = current.trim();
+        if !text.is_empty() {
+            statements.push(Some(text.to_string()));
+        }
+        current.clear();
+    };
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' if !double => single = !single,
+            '"' if !single => double = !double,
+            '\\' if !single => {
+                match chars.next() {
+                    // A line continuation.
+                    Some('\n') => {}
+                    Some(next) => {
+                        current.push('\\');
+                        current.push(next);
+                    }
+                    None => {}
+                }
+                continue;
+            }
+            '(' if !single && (depth > 0 || current.ends_with('$')) => depth += 1,
+            ')' if !single && depth > 0 => depth -= 1,
+            '#' if !single
+                && !double
+                && depth == 0
+                && current.chars().last().is_none_or(char::is_whitespace) =>
+            {
+                // A comment, to the end of the line.
+                while chars.peek().is_some_and(|c| *c != '\n') {
+                    chars.next();
+                }
+                continue;
+            }
+            '\n' | ';' if !single && !double && depth == 0 => {
+                push(&mut current, &mut statements);
+                continue;
+            }
+            '&' | '|' if !single && !double && depth == 0 => {
+                let twice = chars.peek() == Some(&c);
+                if twice {
+                    chars.next();
+                }
+                match (c, twice) {
+                    // `a && b`: b runs when a succeeds, as a start-up script expects.
+                    ('&', true) => push(&mut current, &mut statements),
+                    // `a | b` runs both, and sets no variable of the shell.
+                    ('|', false) => current.push_str(" | "),
+                    _ => {
+                        push(&mut current, &mut statements);
+                        statements.push(None);
+                    }
+                }
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    if single || double {
+        statements.push(None);
+    }
+    push(&mut current, &mut statements);
+    statements
+}
+
+/// A statement's words, split where the shell splits them (outside quotes and `$(...)`), still
+/// quoted; `None` when its quotes do not close.
+fn split_words(statement: &str) -> Option<Vec<String>> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let (mut single, mut double) = (false, false);
+    let mut depth = 0usize;
+    let mut chars = statement.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' if !double => single = !single,
+            '"' if !single => double = !double,
+            '\\' if !single => {
+                current.push(c);
+                if let Some(next) = chars.next() {
+                    current.push(next);
+                }
+                continue;
+            }
+            '(' if !single && (depth > 0 || current.ends_with('$')) => depth += 1,
+            ')' if !single && depth > 0 => depth -= 1,
+            c if c.is_whitespace() && !single && !double && depth == 0 => {
+                if !current.is_empty() {
+                    words.push(std::mem::take(&mut current));
+                }
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    if single || double || depth > 0 {
+        return None;
+    }
+    if !current.is_empty() {
+        words.push(current);
+    }
+    Some(words)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pod(name: &str) -> Option<Option<String>> {
+        match name {
+            "HOSTNAME" | "POD_NAME" => Some(Some("kafka-2".into())),
+            "SECRET" => Some(None),
+            _ => None,
+        }
+    }
+
+    fn exports(script: &str) -> Vec<(String, Option<String>)> {
+        let outcome = run(script, &pod);
+        assert!(outcome.followed, "{script}");
+        outcome.exports
+    }
+
+    fn known(name: &str, value: &str) -> (String, Option<String>) {
+        (name.into(), Some(value.into()))
+    }
+
+    #[test]
+    fn exports_with_the_pod_ordinal() {
+        let script = "export KAFKA_NODE_ID=${HOSTNAME##*-} && \\\nexport KAFKA_ADVERTISED_LISTENERS=SASL://${POD_NAME}.kafka-headless.kafka.svc.cluster.local:9092\n\nexec /etc/confluent/docker/run\n";
+        assert_eq!(
+            exports(script),
+            vec![
+                known("KAFKA_NODE_ID", "2"),
+                known(
+                    "KAFKA_ADVERTISED_LISTENERS",
+                    "SASL://kafka-2.kafka-headless.kafka.svc.cluster.local:9092"
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn locals_and_arithmetic() {
+        let script = "ORDINAL=${HOSTNAME##*-}\nexport KAFKA_NODE_ID=$((ORDINAL+1))\n# a comment $(x)\nexport CLUSTER_ID=$(cat /etc/kafka-config/CLUSTER_ID)\nexport A=\"x y\" B='$HOSTNAME' C=${UNSET:-dflt} D=$(( (ORDINAL + 1) * 2 ))\nexec /etc/kafka/docker/run";
+        assert_eq!(
+            exports(script),
+            vec![
+                known("KAFKA_NODE_ID", "3"),
+                ("CLUSTER_ID".into(), None),
+                known("A", "x y"),
+                known("B", "$HOSTNAME"),
+                known("C", "dflt"),
+                known("D", "6"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_variable_of_the_environment_stays_exported_and_unknowns_spread() {
+        let script = "POD_NAME=other; X=${SECRET}; export X\nexport Y=$((SECRET+1)) Z=`hostname`";
+        assert_eq!(
+            exports(script),
+            vec![
+                known("POD_NAME", "other"),
+                ("X".into(), None),
+                ("Y".into(), None),
+                ("Z".into(), None),
+            ]
+        );
+    }
+
+    #[test]
+    fn control_flow_and_conditions_are_not_followed() {
+        for script in [
+            "if [ -f x ]; then export A=1; fi",
+            "test -f x || export A=1",
+            "f() { export A=1; }; f",
+            "export A='unclosed",
+            "for i in 1 2; do export A=$i; done",
+        ] {
+            assert!(!run(script, &pod).followed, "{script}");
+        }
+    }
+
+    #[test]
+    fn a_script_that_starts_kafka_itself() {
+        let outcome = run(
+            "exec kafka-server-start.sh /etc/kafka/server.properties --override broker.id=${HOSTNAME##*-}",
+            &pod,
+        );
+        assert!(outcome.starts_kafka_itself && outcome.followed);
+        assert!(!run("exec /etc/confluent/docker/run", &pod).starts_kafka_itself);
+    }
+}
