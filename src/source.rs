@@ -331,7 +331,11 @@ pub(crate) fn line_starts(bytes: &[u8]) -> Vec<u32> {
 /// output may not show, and of comments what [`secrets::comment_mask`] hides. A comment that
 /// continues one ending in a backslash (`#ssl.key.password=abc\` then `#defgh`: the second half
 /// of a commented-out secret) is hidden whole.
-fn secret_spans(bytes: &[u8], utf8: Option<&str>, properties: &PropertiesFile) -> Vec<Span> {
+pub(crate) fn secret_spans(
+    bytes: &[u8],
+    utf8: Option<&str>,
+    properties: &PropertiesFile,
+) -> Vec<Span> {
     let mut spans: Vec<Span> = Vec::new();
     for entry in &properties.entries {
         if !secrets::looks_like_a_name(&entry.key)

@@ -875,8 +875,23 @@ fn kubernetes_file(c: &mut Canaries) -> String {
     format!("{config_map}---\n{statefulset}")
 }
 
+/// An apache/kafka StatefulSet that starts from a ConfigMap's `server.properties` (a whole broker
+/// file of shapes, as a literal block) mounted at `/mnt/shared/config`.
+fn kubernetes_mounted_file(c: &mut Canaries) -> String {
+    let properties: String = broker_file(c, 0, 1)
+        .lines()
+        .map(|line| format!("    {line}\n"))
+        .collect();
+    format!(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: broker-config\ndata:\n  server.properties: |\n{properties}---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: broker\nspec:\n  replicas: 1\n  template:\n    spec:\n      containers:\n        - name: kafka\n          image: apache/kafka:3.9.1\n          volumeMounts:\n            - name: config\n              mountPath: /mnt/shared/config\n      volumes:\n        - name: config\n          configMap:\n            name: broker-config\n"
+    )
+}
+
 fn kubernetes_case(c: &mut Canaries) -> Case {
     let mut case = Case::new("kubernetes");
+    case.file("tree/broker.yaml", kubernetes_mounted_file(c));
+    case.named.push("tree/broker.yaml".into());
+    case.stdin.push("tree/broker.yaml".into());
     case.file("tree/kafka.yaml", kubernetes_file(c));
     case.named.push("tree/kafka.yaml".into());
     case.stdin.push("tree/kafka.yaml".into());

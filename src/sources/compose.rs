@@ -165,7 +165,7 @@ pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<
             own_command: service.get("command").is_some() || service.get("entrypoint").is_some(),
             runtime,
         };
-        let Some(spec) = container::broker(&container, notes) else {
+        let Some(spec) = container::broker(&container, None, notes) else {
             continue;
         };
         broker_hosts.extend(network_names(name, service, project));

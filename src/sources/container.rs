@@ -42,10 +42,23 @@ pub(super) struct Container<'a> {
     pub runtime: Runtime,
 }
 
+/// The configuration file a container's image starts from, mounted from a file kafkalint
+/// reads (a ConfigMap of the same manifests).
+pub(super) struct MountedFile {
+    pub entries: Vec<YamlEntry>,
+    /// The image appends the settings of its environment to the file (apache/kafka's
+    /// KafkaDockerWrapper), rather than ignoring the environment (bitnami/kafka).
+    pub env_appended: bool,
+}
+
 /// The broker node a container runs, with `id`, `label` and `declared_at` left for the caller
 /// (which knows how many replicas run); `None`, with a note, when it runs none kafkalint can
-/// check.
-pub(super) fn broker(container: &Container, notes: &mut Vec<String>) -> Option<NodeSpec> {
+/// check. `mounted`: the configuration file it starts from, when one is mounted.
+pub(super) fn broker(
+    container: &Container,
+    mounted: Option<MountedFile>,
+    notes: &mut Vec<String>,
+) -> Option<NodeSpec> {
     let Container {
         label,
         image,
@@ -59,7 +72,10 @@ pub(super) fn broker(container: &Container, notes: &mut Vec<String>) -> Option<N
     let image = *image;
     let (_, tag) = images::repository(image_text);
     let vars: Vec<Var> = env.iter().map(|var| var.var.clone()).collect();
-    let mut settings = images::translate(image, tag.as_deref(), &vars);
+    let mut settings = match &mounted {
+        Some(file) if !file.env_appended => Vec::new(),
+        _ => images::translate(image, tag.as_deref(), &vars),
+    };
     // The release the image runs (an image without a tag is its `latest`). One before 2.8
     // runs a Kafka without KRaft: `process.roles` is a key it does not know, and the node is
     // a ZooKeeper broker whatever it says.
@@ -83,13 +99,13 @@ pub(super) fn broker(container: &Container, notes: &mut Vec<String>) -> Option<N
             release.expect("checked above")
         ));
     }
-    if container.own_command && !sets_broker_key(&settings) {
+    if mounted.is_none() && container.own_command && !sets_broker_key(&settings) {
         notes.push(format!(
             "{label}: runs a command of its own and sets no broker key (a tool container, not a broker); not read"
         ));
         return None;
     }
-    if settings.is_empty() && image == Image::Apache {
+    if mounted.is_none() && settings.is_empty() && image == Image::Apache {
         notes.push(if *env_unread {
             format!(
                 "{label}: its Kafka settings come from {unread_source} kafkalint cannot read; not checked"
@@ -104,8 +120,9 @@ pub(super) fn broker(container: &Container, notes: &mut Vec<String>) -> Option<N
     // An environment not read may set what the scripts ask for, and a command of the
     // container's own may run other scripts first (one that exports CLUSTER_ID, then the
     // image's run): no exit is known then.
+    // What the scripts check of a mounted file is not modelled: no exit is judged.
     let image_exit = match image {
-        _ if *env_unread || container.own_command => None,
+        _ if *env_unread || container.own_command || mounted.is_some() => None,
         Image::Bitnami => images::bitnami_exit(tag.as_deref(), &vars, &settings),
         Image::Apache => images::apache_exit(tag.as_deref(), &vars),
         Image::Confluent => images::confluent_exit(tag.as_deref(), &vars),
@@ -120,7 +137,22 @@ pub(super) fn broker(container: &Container, notes: &mut Vec<String>) -> Option<N
         id: String::new(),
         declared_at: 0..0,
         label: label.clone(),
-        entries: entries_of(settings, env, image_node, *env_unread),
+        entries: {
+            let from_env = entries_of(settings, env, image_node, *env_unread);
+            match mounted {
+                // Java's Properties keeps the last of a key: what the image appends wins.
+                Some(file) => {
+                    let mut entries: Vec<YamlEntry> = file
+                        .entries
+                        .into_iter()
+                        .filter(|entry| !from_env.iter().any(|later| later.key == entry.key))
+                        .collect();
+                    entries.extend(from_env);
+                    entries
+                }
+                None => from_env,
+            }
+        },
         count_known: true,
         image: Some(image),
         image_tag: release.map(|release| ImageTag {

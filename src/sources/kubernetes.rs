@@ -11,11 +11,12 @@
 use std::collections::BTreeMap;
 
 use super::component_images;
-use super::container::{self, Container, EnvVar, edit_of};
-use super::images::{self, Var};
+use super::container::{self, Container, EnvVar, MountedFile, edit_of};
+use super::embedded;
+use super::images::{self, Image, Var};
 use super::shell;
 use super::yaml::{Node, Scalar};
-use super::{ConfigMap, ConfigMapEntry, Edit, NodeSpec, Orchestrator, Runtime};
+use super::{ConfigMap, ConfigMapEntry, Edit, NodeSpec, Orchestrator, Runtime, YamlEntry};
 use crate::properties::Provenance;
 
 /// The ConfigMaps among `documents` (of the file at `path`). A container of that file points
@@ -69,21 +70,38 @@ fn text(node: &Node, key: &str) -> Option<String> {
         .filter(|text| !text.is_empty())
 }
 
-/// Reads the workloads of a file's documents: one cluster per namespace, named by the file
-/// (and the namespace when the file holds more than one), with notes on what was passed over.
+/// A file of manifests as read: its path, its text and documents, and the ConfigMaps of the
+/// files read with it (its own among them).
+struct Manifests<'a> {
+    path: &'a str,
+    text: &'a str,
+    documents: &'a [Node],
+    config_maps: &'a [ConfigMap],
+}
+
+/// Reads the workloads of a file's documents (`text` parsed): one cluster per namespace, named
+/// by the file (and the namespace when the file holds more than one), with notes on what was
+/// passed over.
 pub fn read(
     path: &str,
+    text: &str,
     documents: &[Node],
     config_maps: &[ConfigMap],
     notes: &mut Vec<String>,
 ) -> Vec<(String, Vec<NodeSpec>)> {
+    let manifests = Manifests {
+        path,
+        text,
+        documents,
+        config_maps,
+    };
     let mut by_namespace: BTreeMap<Option<String>, Vec<NodeSpec>> = BTreeMap::new();
     for document in documents {
         let Some(kind) = kind(document) else { continue };
         let Some(workload) = Workload::of(kind, document) else {
             continue;
         };
-        let nodes = workload.nodes(path, config_maps, notes);
+        let nodes = workload.nodes(&manifests, notes);
         if !nodes.is_empty() {
             by_namespace
                 .entry(workload.namespace.clone())
@@ -157,12 +175,10 @@ impl<'a> Workload<'a> {
         }
     }
 
-    fn nodes(
-        &self,
-        path: &str,
-        config_maps: &[ConfigMap],
-        notes: &mut Vec<String>,
-    ) -> Vec<NodeSpec> {
+    fn nodes(&self, manifests: &Manifests, notes: &mut Vec<String>) -> Vec<NodeSpec> {
+        let Manifests {
+            path, config_maps, ..
+        } = *manifests;
         let containers = self
             .pod
             .get("containers")
@@ -213,9 +229,24 @@ impl<'a> Workload<'a> {
                 .filter_map(|mount| text(mount, "mountPath"))
                 .map(|target| target.trim_end_matches('/').to_string())
                 .collect();
-            if let Some(note) = container::mounted_config_note(&label, &volumes, image) {
-                notes.push(note);
-                continue;
+            let mounted = match self.mounted_file(container, image, manifests) {
+                Some(Ok(file)) => Some(file),
+                Some(Err(why)) => {
+                    notes.push(format!("{label}: {why}"));
+                    continue;
+                }
+                None => {
+                    if let Some(note) = container::mounted_config_note(&label, &volumes, image) {
+                        notes.push(note);
+                        continue;
+                    }
+                    None
+                }
+            };
+            if mounted.is_some() && self.may_edit_mounted_file(container) {
+                notes.push(format!(
+                    "{label}: its init containers or command may edit the mounted configuration (per-pod ids, advertised hosts): its node.id, broker.id and advertised.listeners are read as unknown"
+                ));
             }
             let script = start_script(container);
             if script
@@ -259,7 +290,19 @@ impl<'a> Workload<'a> {
                 };
                 // Every replica says the same of itself: its notes are said once.
                 let mut replica_notes = Vec::new();
-                let Some(spec) = container::broker(&spec, &mut replica_notes) else {
+                let mounted = mounted.as_ref().map(|file| MountedFile {
+                    entries: if self.may_edit_mounted_file(container) {
+                        file.entries
+                            .iter()
+                            .cloned()
+                            .map(unknown_if_per_pod)
+                            .collect()
+                    } else {
+                        file.entries.clone()
+                    },
+                    env_appended: file.env_appended,
+                });
+                let Some(spec) = container::broker(&spec, mounted, &mut replica_notes) else {
                     notes.extend(replica_notes);
                     break;
                 };
@@ -397,6 +440,157 @@ impl<'a> Workload<'a> {
         environment
     }
 
+    /// The configuration file the container's image starts from, when a volume of a ConfigMap
+    /// puts it where the image reads one: bitnami/kafka's `/bitnami/kafka/config/`
+    /// (`KAFKA_MOUNTED_CONF_DIR`: its environment is then ignored), apache/kafka's
+    /// `/mnt/shared/config/` (its KAFKA_ variables are appended to it). `Some(Err(why))` when it
+    /// is such a file kafkalint cannot read.
+    fn mounted_file(
+        &self,
+        container: &Node,
+        image: Image,
+        manifests: &Manifests,
+    ) -> Option<Result<MountedFile, String>> {
+        let (target, env_appended) = match image {
+            Image::Bitnami => ("/bitnami/kafka/config/server.properties", false),
+            Image::Apache => ("/mnt/shared/config/server.properties", true),
+            _ => return None,
+        };
+        let volumes = self.pod.get("volumes").map(Node::items).unwrap_or_default();
+        for mount in container
+            .get("volumeMounts")
+            .map(Node::items)
+            .unwrap_or_default()
+        {
+            let (Some(name), Some(mount_path)) = (text(mount, "name"), text(mount, "mountPath"))
+            else {
+                continue;
+            };
+            let Some(config_map) = volumes
+                .iter()
+                .find(|volume| text(volume, "name").as_deref() == Some(name.as_str()))
+                .and_then(|volume| volume.get("configMap"))
+            else {
+                continue;
+            };
+            // The ConfigMap's keys, as the files the volume holds (`items` renames them).
+            let items: Vec<(String, String)> = match config_map.get("items") {
+                Some(items) => items
+                    .items()
+                    .iter()
+                    .filter_map(|item| Some((text(item, "key")?, text(item, "path")?)))
+                    .collect(),
+                None => Vec::new(),
+            };
+            let file_key = |file: &str| -> Option<String> {
+                if config_map.get("items").is_some() {
+                    items
+                        .iter()
+                        .find(|(_, path)| path == file)
+                        .map(|(key, _)| key.clone())
+                } else {
+                    Some(file.to_string())
+                }
+            };
+            let mount_path = mount_path.trim_end_matches('/');
+            let key = match text(mount, "subPath") {
+                Some(sub_path) if mount_path == target => file_key(&sub_path),
+                Some(_) => None,
+                None => target
+                    .strip_prefix(mount_path)
+                    .and_then(|rest| rest.strip_prefix('/'))
+                    .and_then(file_key),
+            };
+            let Some(key) = key else { continue };
+            let map_name = text(config_map, "name")?;
+            let Some(map) = self.config_map(manifests.config_maps, &map_name) else {
+                return Some(Err(format!(
+                    "its Kafka configuration is `{key}` of ConfigMap `{map_name}`, which is not among the files read; not checked"
+                )));
+            };
+            let Some(entry) = map.data.iter().find(|entry| entry.key == key) else {
+                return Some(Err(format!(
+                    "its Kafka configuration would be `{key}` of ConfigMap `{map_name}`, which has no such key; not checked"
+                )));
+            };
+            let entries = if map.path == manifests.path {
+                self.same_file_entries(manifests, &map_name, &key)
+            } else {
+                None
+            };
+            // A ConfigMap of another file: its text, at the mount.
+            let entries = entries.unwrap_or_else(|| {
+                let at = mount
+                    .get("mountPath")
+                    .and_then(Node::scalar)
+                    .map_or(0..0, |scalar| scalar.span.clone());
+                let (parsed, _) = crate::properties::parse_lenient(entry.value.as_bytes());
+                parsed
+                    .entries
+                    .into_iter()
+                    .map(|entry| YamlEntry {
+                        key: entry.key,
+                        value: entry.value,
+                        key_span: at.clone(),
+                        value_span: at.clone(),
+                        edit: None,
+                        provenance: Provenance::ConfigMap,
+                    })
+                    .collect()
+            });
+            return Some(Ok(MountedFile {
+                entries,
+                env_appended,
+            }));
+        }
+        None
+    }
+
+    /// The entries of the properties text of ConfigMap `name`'s `key` in the same file, with
+    /// their places in it.
+    fn same_file_entries(
+        &self,
+        manifests: &Manifests,
+        name: &str,
+        key: &str,
+    ) -> Option<Vec<YamlEntry>> {
+        let document = manifests.documents.iter().find(|document| {
+            kind(document) == Some("ConfigMap")
+                && document.get("metadata").is_some_and(|metadata| {
+                    text(metadata, "name").as_deref() == Some(name)
+                        && (text(metadata, "namespace").is_none()
+                            || self.namespace.is_none()
+                            || text(metadata, "namespace") == self.namespace)
+                })
+        })?;
+        let scalar = document.get("data")?.get(key)?.scalar()?;
+        Some(embedded::entries(scalar, manifests.text))
+    }
+
+    /// Whether something runs before Kafka that may edit a mounted configuration file: an
+    /// init container, or a command of the container's own other than a script kafkalint
+    /// follows that names no configuration file and runs no `sed`.
+    fn may_edit_mounted_file(&self, container: &Node) -> bool {
+        let own_command = container.get("command").is_some() || container.get("args").is_some();
+        let edits = |script: &str| {
+            [
+                "server.properties",
+                "sed ",
+                "/mnt/shared/config",
+                "/bitnami/kafka/config",
+            ]
+            .iter()
+            .any(|sign| script.contains(sign))
+        };
+        self.pod
+            .get("initContainers")
+            .is_some_and(|list| !list.items().is_empty())
+            || (own_command
+                && start_script(container).is_none_or(|(script, _)| {
+                    edits(&script.text) || !shell::run(&script.text, &|_| Some(None)).followed
+                }))
+    }
+
     fn config_map<'m>(&self, config_maps: &'m [ConfigMap], name: &str) -> Option<&'m ConfigMap> {
         config_maps.iter().find(|map| {
             map.name == name.trim()
@@ -428,6 +622,18 @@ impl<'a> Workload<'a> {
             .find(|entry| entry.key == key)
             .map(|entry| entry.value.clone())
     }
+}
+
+/// An entry whose value differs per pod when a script stamps it: unknown.
+fn unknown_if_per_pod(mut entry: YamlEntry) -> YamlEntry {
+    if matches!(
+        entry.key.as_str(),
+        "node.id" | "broker.id" | "advertised.listeners"
+    ) {
+        entry.value = format!("${{{}}}", entry.key);
+        entry.edit = None;
+    }
+    entry
 }
 
 /// A container's environment as it is built.

@@ -7,6 +7,7 @@ pub mod component_images;
 pub mod compose;
 mod container;
 pub mod dotenv;
+pub mod embedded;
 pub mod images;
 pub mod kubernetes;
 mod redact;
@@ -189,7 +190,8 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             // Its values are the template's expressions, not what the cluster gets.
             notes.push(TEMPLATE.into());
         } else if documents.iter().any(kubernetes::is_object) {
-            for (name, nodes) in kubernetes::read(&path, &documents, &config_maps, &mut notes) {
+            for (name, nodes) in kubernetes::read(&path, text, &documents, &config_maps, &mut notes)
+            {
                 take(name, Form::Kubernetes, nodes, &mut yaml);
             }
         }

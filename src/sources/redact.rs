@@ -58,6 +58,15 @@ const STRUCTURAL_KEYS: &[&str] = &[
     "tls",
     "metadataVersion",
     "storageClassName",
+    "serviceName",
+    "mountPath",
+    "subPath",
+    "path",
+    "containerPort",
+    "hostPort",
+    "targetPort",
+    "nodePort",
+    "fieldPath",
     "strimzi.io/cluster",
 ];
 
@@ -172,6 +181,15 @@ impl Walk<'_> {
                     scalar.extent.clone()
                 });
             }
+            return;
+        }
+        // A properties file's text (a ConfigMap's `server.properties: |`): hidden as that file
+        // would be, line by line.
+        if !under_secret
+            && name.is_some_and(|name| name.ends_with(".properties"))
+            && let Some(spans) = super::embedded::hidden_spans(scalar, self.text)
+        {
+            self.hidden.extend(spans);
             return;
         }
         let shown = name.is_some_and(|name| {
