@@ -61,6 +61,8 @@ pub enum NamedBy {
     ImageTag,
     /// `spec.kafka.version` of a Strimzi `Kafka`: the release the operator runs in its pods.
     StrimziVersion,
+    /// The bitnami/kafka Helm chart's line (`reference`), whose default image runs the release.
+    HelmChart,
 }
 
 impl ImageTag {
@@ -70,6 +72,7 @@ impl ImageTag {
         match self.named_by {
             NamedBy::ImageTag => format!("the image tag {}", self.reference),
             NamedBy::StrimziVersion => format!("the Strimzi spec.kafka.version {}", self.reference),
+            NamedBy::HelmChart => format!("the bitnami/kafka chart line {}", self.reference),
         }
     }
 }

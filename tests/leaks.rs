@@ -887,17 +887,49 @@ fn kubernetes_mounted_file(c: &mut Canaries) -> String {
     )
 }
 
+/// Values of the bitnami/kafka chart (line 31): its SASL passwords, `extraConfig` and
+/// `secretConfig` texts, and variables.
+fn helm_values_file(c: &mut Canaries) -> String {
+    let family = "helm values";
+    let client = c.secret(family, "sasl.client.passwords: ...", ",/@:");
+    let inter = c.secret(family, "sasl.interbroker.password: \"...\"", ",/@:");
+    let keystore = c.secret(family, "extraConfig: ssl.keystore.password=...", JOINTS);
+    let jaas_password = c.secret(
+        family,
+        "extraConfig: ...jaas.config=... password=\"...\"",
+        ",/@:",
+    );
+    let misspelt = c.secret(family, "extraConfig: ssl.keystore.pasword=...", JOINTS);
+    let secret_config = c.secret(family, "secretConfig: ssl.key.password=...", JOINTS);
+    let env = c.secret(
+        family,
+        "extraEnvVars KAFKA_CFG_SSL_TRUSTSTORE_PASSWORD value",
+        ",/@:",
+    );
+    format!(
+        "image:\n  repository: bitnami/kafka\n  tag: 3.9.0-debian-12-r1\ncontroller:\n  replicaCount: 3\nsasl:\n  client:\n    passwords: {client}\n  interbroker:\n    password: \"{inter}\"\nextraConfig: |\n  offsets.topic.replication.factor=1\n  ssl.keystore.password={keystore}\n  listener.name.client.plain.sasl.jaas.config={}\n  ssl.keystore.pasword={misspelt}\nsecretConfig: |\n  ssl.key.password={secret_config}\nextraEnvVars:\n  - name: KAFKA_CFG_SSL_TRUSTSTORE_PASSWORD\n    value: {env}\n",
+        jaas(&jaas_password)
+    )
+}
+
 fn kubernetes_case(c: &mut Canaries) -> Case {
     let mut case = Case::new("kubernetes");
     case.file("tree/broker.yaml", kubernetes_mounted_file(c));
+    case.file("tree/kafka-values.yaml", helm_values_file(c));
+    case.named.push("tree/kafka-values.yaml".into());
+    case.stdin.push("tree/kafka-values.yaml".into());
     case.named.push("tree/broker.yaml".into());
     case.stdin.push("tree/broker.yaml".into());
     case.file("tree/kafka.yaml", kubernetes_file(c));
     case.named.push("tree/kafka.yaml".into());
     case.stdin.push("tree/kafka.yaml".into());
-    case.must_show = ["KAFKA_SSL_KEYSTORE_PASWORD", "KAFKA_SSL_KEY_PASWORD"]
-        .map(String::from)
-        .to_vec();
+    case.must_show = [
+        "KAFKA_SSL_KEYSTORE_PASWORD",
+        "KAFKA_SSL_KEY_PASWORD",
+        "ssl.keystore.pasword",
+    ]
+    .map(String::from)
+    .to_vec();
     case
 }
 

@@ -353,7 +353,7 @@ fn discover_from(
                     && sources::is_yaml_name(&entry.file_name().to_string_lossy())
                 {
                     let file = read(entry.path())?;
-                    if sources::worth_reading(&file.bytes) {
+                    if sources::worth_reading(&file.path, &file.bytes) {
                         yaml_by_dir
                             .entry(parent_dir(entry.path()))
                             .or_default()
@@ -654,6 +654,9 @@ fn add_yaml_read(found: &mut Discovered, read: sources::Found, declared_brokers:
             sources::Form::Kubernetes => Gathered::Manifests {
                 name: cluster.name.clone(),
             },
+            sources::Form::HelmValues => Gathered::HelmValues {
+                path: cluster.name.clone(),
+            },
         };
         push_clusters(found, cluster.name, gathered, &members, declared_brokers);
     }
@@ -908,9 +911,10 @@ fn push_clusters(
         .collect();
     // A compose service or a Strimzi pool is a container of its own: always a node.
     let (overlays, nodes) = match gathered {
-        Gathered::Compose { .. } | Gathered::Strimzi { .. } | Gathered::Manifests { .. } => {
-            (Vec::new(), nodes)
-        }
+        Gathered::Compose { .. }
+        | Gathered::Strimzi { .. }
+        | Gathered::Manifests { .. }
+        | Gathered::HelmValues { .. } => (Vec::new(), nodes),
         _ => membership::split_overlays(&found.files, nodes),
     };
     let mut parts = shares(&found.files, nodes, &gathered);
@@ -1212,7 +1216,7 @@ pub fn discover_in_memory(
     // As a walk does: YAML that may hold Kafka settings, read with its folder's, first.
     let mut yaml_by_dir: BTreeMap<PathBuf, Vec<(String, Vec<u8>)>> = BTreeMap::new();
     for (path, bytes) in yaml {
-        if sources::worth_reading(&bytes) {
+        if sources::worth_reading(&path, &bytes) {
             let dir = parent_dir(Path::new(&path));
             yaml_by_dir.entry(dir).or_default().push((path, bytes));
         }

@@ -34,6 +34,8 @@ pub enum Gathered {
     Strimzi { resource: String },
     /// The Kafka workloads of a file of Kubernetes manifests (of one namespace of it).
     Manifests { name: String },
+    /// The pods a values file of the bitnami/kafka Helm chart makes the chart run.
+    HelmValues { path: String },
     /// A `[[clusters]]` entry of the config file.
     Declared { name: String },
 }
@@ -77,7 +79,8 @@ impl Membership {
         }
     }
 
-    /// `folder`, `numbered-folders`, `named`, `compose`, `strimzi`, `kubernetes` or `declared`.
+    /// `folder`, `numbered-folders`, `named`, `compose`, `strimzi`, `kubernetes`, `helm-values` or
+    /// `declared`.
     pub fn reason(&self) -> &'static str {
         match self.gathered {
             Gathered::Folder { .. } => "folder",
@@ -86,6 +89,7 @@ impl Membership {
             Gathered::Compose { .. } => "compose",
             Gathered::Strimzi { .. } => "strimzi",
             Gathered::Manifests { .. } => "kubernetes",
+            Gathered::HelmValues { .. } => "helm-values",
             Gathered::Declared { .. } => "declared",
         }
     }
@@ -99,6 +103,7 @@ impl Membership {
             Gathered::Compose { path } => format!("compose file {path}"),
             Gathered::Strimzi { resource } => format!("Strimzi resource {resource}"),
             Gathered::Manifests { name } => format!("Kubernetes manifests {name}"),
+            Gathered::HelmValues { path } => format!("bitnami/kafka chart values {path}"),
             Gathered::Declared { name } => format!("[[clusters]] entry {name} of the config file"),
         }
     }
@@ -116,6 +121,7 @@ impl Membership {
             (None, Gathered::Compose { .. }) => format!("the Kafka services of {subject}"),
             (None, Gathered::Strimzi { .. }) => format!("the node pools of {subject}"),
             (None, Gathered::Manifests { .. }) => format!("the Kafka workloads of {subject}"),
+            (None, Gathered::HelmValues { .. }) => format!("the pods of {subject}"),
             (None, Gathered::Folder { .. }) => format!("the node files of {subject}"),
         }
     }

@@ -62,7 +62,8 @@ struct JsonPlacement<'a> {
 /// Why the cluster's files are checked together.
 #[derive(Serialize)]
 struct JsonMembership<'a> {
-    /// `folder`, `numbered-folders`, `named`, `compose`, `strimzi`, `kubernetes` or `declared`.
+    /// `folder`, `numbered-folders`, `named`, `compose`, `strimzi`, `kubernetes`, `helm-values` or
+    /// `declared`.
     reason: &'static str,
     /// `mode`, `alternative` or `stock-sample`: the cluster is that share of what gathered it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -287,6 +288,7 @@ pub fn json(report: &Report) -> String {
                 ChosenBy::Image(tag) => match tag.named_by {
                     NamedBy::ImageTag => "image",
                     NamedBy::StrimziVersion => "strimzi",
+                    NamedBy::HelmChart => "chart",
                 },
                 ChosenBy::Newest => "newest",
             },

@@ -607,6 +607,7 @@ pub fn origin_note(effective: &Effective) -> &'static str {
             Provenance::ProjectEnv => " (from the project's .env)",
             Provenance::EnvFile => " (from the service's env_file)",
             Provenance::ConfigMap => " (from a ConfigMap)",
+            Provenance::Chart => " (the chart sets it)",
         },
     }
 }

@@ -3,6 +3,7 @@
 //! is one of its parts, whose settings are those Kafka will get, with the spans of the YAML
 //! scalars they come from, so that every rule applies unchanged and points at the YAML.
 
+pub mod bitnami_chart;
 pub mod component_images;
 pub mod compose;
 mod container;
@@ -60,6 +61,8 @@ pub enum Form {
     Strimzi,
     /// Kubernetes workloads (StatefulSets, Deployments, Pods) of known Kafka images.
     Kubernetes,
+    /// Values of the bitnami/kafka Helm chart.
+    HelmValues,
 }
 
 /// Why a Helm (Go) template is not read as it stands.
@@ -76,15 +79,21 @@ pub fn is_yaml_name(name: &str) -> bool {
     name.ends_with(".yml") || name.ends_with(".yaml")
 }
 
-/// Whether a walked YAML file may hold Kafka settings: a compose file, a Strimzi resource, or
-/// Kubernetes objects that may run a Kafka image or hold its environment (a ConfigMap).
-/// Cheap, on the bytes: the reader decides.
-pub fn worth_reading(bytes: &[u8]) -> bool {
+/// Whether a walked YAML file (at `path`) may hold Kafka settings: a compose file, a Strimzi
+/// resource, Kubernetes objects that may run a Kafka image or hold its environment (a
+/// ConfigMap), or a Helm chart's values. Cheap, on the name and the bytes: the reader decides.
+pub fn worth_reading(path: &str, bytes: &[u8]) -> bool {
     let has = |needle: &[u8]| bytes.windows(needle.len()).any(|window| window == needle);
     let kafka = || has(b"kafka") || has(b"KAFKA");
+    let name = Path::new(path)
+        .file_name()
+        .map(|name| name.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
     has(b"kafka.strimzi.io")
         || (has(b"services:") && kafka())
         || (has(b"apiVersion") && has(b"kind") && kafka())
+        || ((has(b"replicaCount") || has(b"bitnami")) && kafka())
+        || (name.contains("values") && (name.contains("kafka") || kafka()))
 }
 
 /// What the files beside those read add to them: node pools and ConfigMaps.
@@ -193,6 +202,17 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             for (name, nodes) in kubernetes::read(&path, text, &documents, &config_maps, &mut notes)
             {
                 take(name, Form::Kubernetes, nodes, &mut yaml);
+            }
+        }
+        let read_any = !yaml.parts.is_empty();
+        if !read_any && let Some(document) = documents.first() {
+            let folder = bitnami_chart::Folder::of(&path);
+            if let Some(values) = bitnami_chart::values(&path, document, &folder) {
+                let line = bitnami_chart::line(&values, &folder);
+                let nodes = bitnami_chart::read(&values, text, &line, &mut notes);
+                if !nodes.is_empty() {
+                    take(path.clone(), Form::HelmValues, nodes, &mut yaml);
+                }
             }
         }
         found

@@ -67,6 +67,16 @@ const STRUCTURAL_KEYS: &[&str] = &[
     "targetPort",
     "nodePort",
     "fieldPath",
+    // Helm charts' values (bitnami/kafka)
+    "replicaCount",
+    "tag",
+    "repository",
+    "registry",
+    "pullPolicy",
+    "enabled",
+    "controllerOnly",
+    "minId",
+    "minBrokerId",
     "strimzi.io/cluster",
 ];
 
@@ -183,10 +193,12 @@ impl Walk<'_> {
             }
             return;
         }
-        // A properties file's text (a ConfigMap's `server.properties: |`): hidden as that file
-        // would be, line by line.
+        // A properties file's text (a ConfigMap's `server.properties: |`, a chart's
+        // `extraConfig`): hidden as that file would be, line by line.
         if !under_secret
-            && name.is_some_and(|name| name.ends_with(".properties"))
+            && name.is_some_and(|name| {
+                name.ends_with(".properties") || name == "extraConfig" || name == "config"
+            })
             && let Some(spans) = super::embedded::hidden_spans(scalar, self.text)
         {
             self.hidden.extend(spans);
@@ -194,6 +206,9 @@ impl Walk<'_> {
         }
         let shown = name.is_some_and(|name| {
             shown_as(name, &scalar.value, under_secret)
+                || (!under_secret
+                    && super::bitnami_chart::is_setting_value(name)
+                    && !secrets::looks_like_credential(&scalar.value))
                 || (!under_secret
                     && (STRUCTURAL_KEYS.contains(&name) || IMAGE_VARIABLES.contains(&name))
                     && !secrets::looks_like_credential(&scalar.value))

@@ -1,0 +1,934 @@
+//! Values files of the bitnami/kafka Helm chart, read as the chart renders them: how many
+//! brokers and controllers run, in which roles, and what their `server.properties` holds, per
+//! chart major line. The reference is the chart itself in bitnami/charts at its release tags
+//! (`bitnami/kafka/values.yaml` and `templates/`), read at the first and last tag of each line
+//! from 12 to 32 and at every tag where a key changed:
+//!
+//! - **12 to 23** (bitnami/charts@kafka/12.0.0 .. kafka/23.0.7): one StatefulSet of
+//!   `replicaCount` pods (default 1). The chart sets each broker key as a `KAFKA_CFG_*` variable,
+//!   always, from a top-level value with the chart's default: `offsetsTopicReplicationFactor`,
+//!   `transactionStateLogReplicationFactor`, `transactionStateLogMinIsr`,
+//!   `defaultReplicationFactor`, `numPartitions` all default to **1**
+//!   (templates/statefulset.yaml). KRaft from 21.3.0 with `kraft.enabled` (default false until
+//!   22.0.0, true after): every pod `kraft.processRoles` (default `broker,controller`) and a voter.
+//!   Ids: the pod's ordinal plus `minBrokerId` (12.4.0 to 21), `minId` (22, 23). `config` (a
+//!   whole `server.properties`, mounted where the image then ignores its environment) or
+//!   `existingConfigmap` replace all of it; `extraEnvVars` come after the chart's variables.
+//! - **24 to 31** (kafka/24.0.0 .. kafka/31.5.0): two StatefulSets, `<name>-controller` with
+//!   `controller.replicaCount` pods (default 3; `controller,broker` unless
+//!   `controller.controllerOnly`; rendered when `kraft.enabled`, default true) and
+//!   `<name>-broker` with `broker.replicaCount` (default 0; `broker`). Ids: ordinal plus
+//!   `controller.minId` (0) or `broker.minId` (100). The chart renders `server.properties` itself
+//!   and writes no replication factor: Kafka's defaults apply (README "To 24.0.0"). `config`
+//!   (string, the role's first) replaces what it renders; `extraConfig` (top, then the role's)
+//!   and from 29.2.0 `extraConfigYaml` (maps, the role's winning) are appended; `secretConfig`
+//!   (25.1.6) is appended last (templates/controller-eligible/configmap.yaml,
+//!   templates/scripts-configmap.yaml).
+//! - **32** (kafka/32.0.0 .. kafka/32.4.3, Kafka 4.0): the same StatefulSets, KRaft only;
+//!   `config` is a map replacing what the chart renders, `overrideConfiguration` (top, then the
+//!   role's) is merged over it; `secretConfig` appended last.
+//!
+//! Keys the chart renders from its listener, TLS and SASL values (listeners, the quorum, the
+//! security protocol map) are known to be set, not to what (placeholders): no rule judges them.
+
+use std::path::Path;
+
+use super::embedded;
+use super::images;
+use super::yaml::{Node, Scalar, Style};
+use super::{Edit, ImageTag, NamedBy, NodeSpec, Orchestrator, Runtime, YamlEntry};
+use crate::catalog::KafkaVersion;
+use crate::properties::{Provenance, Span};
+
+/// A major line of the chart, with what says so.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChartLine {
+    pub major: u32,
+    /// How the line was found: "Chart.yaml", "helmfile.yaml", "its keys", "assumed".
+    pub from: String,
+}
+
+/// Where the chart's values sit in a file: the whole document, or under `kafka:` in an umbrella
+/// chart's values.
+pub struct Values<'a> {
+    pub root: &'a Node,
+    /// The key that names the block (`kafka:`), where findings about defaults point.
+    pub anchor: Span,
+}
+
+/// The bitnami/kafka image names the chart runs.
+const IMAGES: &[&str] = &[
+    "bitnami/kafka",
+    "bitnamilegacy/kafka",
+    "bitnamisecure/kafka",
+];
+
+/// Keys only the bitnami/kafka chart's values have, at the top of them.
+const DISTINCT_KEYS: &[&str] = &[
+    "kraft",
+    "offsetsTopicReplicationFactor",
+    "transactionStateLogReplicationFactor",
+    "transactionStateLogMinIsr",
+    "defaultReplicationFactor",
+    "overrideConfiguration",
+    "extraConfig",
+    "extraConfigYaml",
+    "minBrokerId",
+    "externalZookeeper",
+    "logsDirs",
+    "autoCreateTopicsEnable",
+    "interBrokerListenerName",
+    "listenerSecurityProtocolMap",
+];
+
+/// Blocks of the chart's values, with keys only the chart's have in them.
+const DISTINCT_BLOCKS: &[(&str, &[&str])] = &[
+    ("controller", &["replicaCount", "controllerOnly", "minId"]),
+    ("broker", &["replicaCount", "minId"]),
+    ("kraft", &["enabled", "processRoles", "clusterId"]),
+    ("zookeeper", &["enabled"]),
+    (
+        "auth",
+        &[
+            "clientProtocol",
+            "interBrokerProtocol",
+            "controllerProtocol",
+        ],
+    ),
+    ("listeners", &["client", "interbroker", "controller"]),
+    ("sasl", &["enabledMechanisms", "interBrokerMechanism"]),
+    (
+        "provisioning",
+        &["topics", "numPartitions", "replicationFactor"],
+    ),
+    ("externalAccess", &["autoDiscovery", "controller", "broker"]),
+];
+
+/// The chart's values in `document` of the file at `path`, when they are bitnami/kafka's: its
+/// image is bitnami's Kafka, or a `Chart.yaml` beside it depends on the bitnami chart (values
+/// under the dependency's name), or a file named like values holds keys only this chart has
+/// and no chart of its own (`templates/`) sits beside it.
+pub fn values<'a>(path: &str, document: &'a Node, folder: &Folder) -> Option<Values<'a>> {
+    let first_key = |node: &Node| {
+        node.entries()
+            .first()
+            .and_then(|(key, _)| key.scalar())
+            .map(|key| key.span.clone())
+    };
+    if let Some(dependency) = &folder.dependency {
+        let (key, root) = document.get_entry(&dependency.alias)?;
+        return Some(Values {
+            root,
+            anchor: key.scalar()?.span.clone(),
+        });
+    }
+    for (root, anchor) in [
+        (Some(document), first_key(document)),
+        (
+            document.get("kafka"),
+            document
+                .get_entry("kafka")
+                .and_then(|(key, _)| key.scalar().map(|key| key.span.clone())),
+        ),
+    ] {
+        let (Some(root), Some(anchor)) = (root, anchor) else {
+            continue;
+        };
+        if !matches!(root, Node::Map(_)) {
+            continue;
+        }
+        let image = root
+            .get("image")
+            .and_then(|image| image.get("repository"))
+            .and_then(Node::text)
+            .map(|repository| images::repository(repository).0);
+        let distinct = DISTINCT_KEYS
+            .iter()
+            .filter(|key| root.get(key).is_some())
+            .count()
+            + DISTINCT_BLOCKS
+                .iter()
+                .filter(|(block, keys)| {
+                    root.get(block)
+                        .is_some_and(|block| keys.iter().any(|key| block.get(key).is_some()))
+                })
+                .count();
+        let named_like_values = Path::new(path)
+            .file_name()
+            .is_some_and(|name| name.to_string_lossy().contains("values"));
+        if image.is_some_and(|image| IMAGES.contains(&image.as_str()))
+            || folder.helmfile_version.is_some()
+            || (named_like_values && distinct >= 2 && !folder.own_chart)
+        {
+            return Some(Values { root, anchor });
+        }
+    }
+    None
+}
+
+/// What the folder of a values file says of it: a `Chart.yaml` that depends on the bitnami
+/// chart (an umbrella chart), a chart of its own, a helmfile release that names it.
+#[derive(Debug, Default)]
+pub struct Folder {
+    pub dependency: Option<Dependency>,
+    /// A `Chart.yaml` with `templates/`: the values are that chart's, not bitnami's.
+    pub own_chart: bool,
+    /// The version a helmfile release of the bitnami chart gives to this values file.
+    pub helmfile_version: Option<String>,
+}
+
+/// An umbrella chart's dependency on the bitnami chart.
+#[derive(Debug)]
+pub struct Dependency {
+    /// The key its values sit under: the dependency's alias, else `kafka`.
+    pub alias: String,
+    pub version: Option<String>,
+}
+
+impl Folder {
+    /// Reads the `Chart.yaml` and `helmfile.yaml` beside the values file at `path`.
+    pub fn of(path: &str) -> Folder {
+        let dir = match Path::new(path).parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => Path::new(".").to_path_buf(),
+        };
+        let mut folder = Folder::default();
+        let read = |name: &str| -> Option<Vec<Node>> {
+            let bytes = crate::source::read_file(&dir.join(name)).ok()?;
+            super::yaml::parse(std::str::from_utf8(&bytes).ok()?).ok()
+        };
+        if let Some(chart) = read("Chart.yaml").and_then(|documents| documents.into_iter().next()) {
+            folder.own_chart = dir.join("templates").is_dir();
+            folder.dependency = chart
+                .get("dependencies")
+                .map(Node::items)
+                .unwrap_or_default()
+                .iter()
+                .find(|dependency| {
+                    dependency.get("name").and_then(Node::text) == Some("kafka")
+                        && dependency
+                            .get("repository")
+                            .and_then(Node::text)
+                            .is_some_and(|repository| repository.contains("bitnami"))
+                })
+                .map(|dependency| Dependency {
+                    alias: dependency
+                        .get("alias")
+                        .and_then(Node::text)
+                        .unwrap_or("kafka")
+                        .to_string(),
+                    version: dependency
+                        .get("version")
+                        .and_then(Node::text)
+                        .map(str::to_string),
+                });
+        }
+        let file_name = Path::new(path)
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if let Some(documents) = read("helmfile.yaml") {
+            folder.helmfile_version = documents
+                .iter()
+                .filter_map(|document| document.get("releases"))
+                .flat_map(Node::items)
+                .find(|release| {
+                    release
+                        .get("chart")
+                        .and_then(Node::text)
+                        .is_some_and(|chart| chart.ends_with("/kafka") && chart.contains("bitnami"))
+                        && release
+                            .get("values")
+                            .map(Node::items)
+                            .unwrap_or_default()
+                            .iter()
+                            .filter_map(Node::text)
+                            .any(|values| values.rsplit('/').next() == Some(file_name.as_str()))
+                })
+                .and_then(|release| release.get("version").and_then(Node::text))
+                .map(str::to_string);
+        }
+        folder
+    }
+}
+
+/// The first number of a version or a version constraint (`32.4.3`, `^26.0.0`, `~24`, `32.x`).
+fn major_of(version: &str) -> Option<u32> {
+    let start = version.find(|c: char| c.is_ascii_digit())?;
+    let digits: String = version[start..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
+/// Lines kafkalint knows the chart's rendering of.
+const OLDEST: u32 = 12;
+const NEWEST: u32 = 32;
+
+/// The chart line the values are for: from the folder's `Chart.yaml` or `helmfile.yaml`, else
+/// from the keys they use, else the newest line (said in a note).
+pub fn line(values: &Values, folder: &Folder) -> ChartLine {
+    let pinned = folder
+        .dependency
+        .as_ref()
+        .and_then(|dependency| dependency.version.as_deref())
+        .map(|version| (version, "its Chart.yaml"))
+        .or_else(|| {
+            folder
+                .helmfile_version
+                .as_deref()
+                .map(|version| (version, "helmfile.yaml"))
+        });
+    if let Some((version, from)) = pinned
+        && let Some(major) = major_of(version)
+    {
+        return ChartLine {
+            major,
+            from: format!("{from} pins version {version}"),
+        };
+    }
+    let root = values.root;
+    let role_count = ["controller", "broker"].iter().any(|role| {
+        root.get(role).is_some_and(|role| {
+            [
+                "replicaCount",
+                "controllerOnly",
+                "minId",
+                "extraConfig",
+                "config",
+            ]
+            .iter()
+            .any(|key| role.get(key).is_some())
+        })
+    });
+    let config_map = matches!(root.get("config"), Some(Node::Map(entries)) if !entries.is_empty());
+    let image_release = root
+        .get("image")
+        .and_then(|image| image.get("tag"))
+        .and_then(Node::text)
+        .and_then(images::release_prefix);
+    let (major, why) = if root.get("overrideConfiguration").is_some() || config_map {
+        (
+            32,
+            "its keys (overrideConfiguration or a config map are 32's)",
+        )
+    } else if root.get("extraConfigYaml").is_some() {
+        (31, "its keys (extraConfigYaml is 29.2 to 31's)")
+    } else if role_count || root.get("extraConfig").is_some() {
+        match image_release {
+            Some(release) if release >= KafkaVersion::new(4, 0) => {
+                (32, "its image tag (Kafka 4 is 32's)")
+            }
+            _ => (
+                31,
+                "its keys (controller and broker counts, extraConfig: lines 24 to 31)",
+            ),
+        }
+    } else if root.get("replicaCount").is_some()
+        || root.get("minBrokerId").is_some()
+        || root.get("offsetsTopicReplicationFactor").is_some()
+    {
+        match image_release {
+            Some(release) if release < KafkaVersion::new(3, 4) => (
+                20,
+                "its keys (replicaCount: lines 12 to 23) and its image tag",
+            ),
+            _ => (23, "its keys (replicaCount: lines 12 to 23)"),
+        }
+    } else if root.get("kraft").is_some() || root.get("zookeeper").is_some() {
+        (
+            31,
+            "its keys (kraft and zookeeper are gone from 32; no replicaCount: lines 24 to 31)",
+        )
+    } else {
+        (NEWEST, "assumed: nothing in or beside the file says which")
+    };
+    ChartLine {
+        major,
+        from: why.to_string(),
+    }
+}
+
+/// The Kafka release a line's default image runs (Chart.yaml `appVersion` at the line's last
+/// tag).
+fn app_version(major: u32) -> KafkaVersion {
+    let (a, b) = match major {
+        ..=12 => (2, 8),
+        13 | 14 => (2, 8),
+        15 => (3, 1),
+        16 => (3, 1),
+        17 | 18 => (3, 2),
+        19 => (3, 3),
+        20..=22 => (3, 4),
+        23..=25 => (3, 5),
+        26 => (3, 6),
+        27..=29 => (3, 7),
+        30 => (3, 8),
+        31 => (3, 9),
+        _ => (4, 0),
+    };
+    KafkaVersion::new(a, b)
+}
+
+/// How the chart's values become the settings of each pod.
+struct Reader<'a> {
+    values: &'a Node,
+    text: &'a str,
+    anchor: Span,
+    line: u32,
+    image_tag: Option<ImageTag>,
+}
+
+/// A StatefulSet of the chart: its pods' label, roles, first id, count.
+struct Set {
+    label: String,
+    role: Option<&'static str>,
+    roles: Option<&'static str>,
+    first_id: usize,
+    count: usize,
+    count_at: Span,
+    mount_path: String,
+}
+
+/// Reads the chart's values (of the file whose text is `text`) as the chart line `line`
+/// renders them: a node per pod, with notes on what is assumed or not read.
+pub fn read(
+    values: &Values,
+    text: &str,
+    line: &ChartLine,
+    notes: &mut Vec<String>,
+) -> Vec<NodeSpec> {
+    let root = values.root;
+    let major = line.major.clamp(OLDEST, NEWEST);
+    if line.major < OLDEST || line.major > NEWEST {
+        notes.push(format!(
+            "bitnami/kafka chart {} is outside the lines kafkalint knows ({OLDEST} to {NEWEST}); read as {major}",
+            line.major
+        ));
+    }
+    notes.push(format!(
+        "bitnami/kafka chart values, read as chart line {major} ({})",
+        line.from
+    ));
+    let tag = root
+        .get("image")
+        .and_then(|image| image.get("tag"))
+        .and_then(Node::scalar);
+    let image_tag = match tag {
+        Some(tag) => {
+            images::tag_kafka_release(images::Image::Bitnami, &tag.value).map(|release| ImageTag {
+                reference: format!("bitnami/kafka:{}", tag.value.trim()),
+                span: tag.span.clone(),
+                release,
+                named_by: NamedBy::ImageTag,
+            })
+        }
+        None => Some(ImageTag {
+            reference: format!("{major}"),
+            span: values.anchor.clone(),
+            release: app_version(major),
+            named_by: NamedBy::HelmChart,
+        }),
+    };
+    let reader = Reader {
+        values: root,
+        text,
+        anchor: values.anchor.clone(),
+        line: major,
+        image_tag,
+    };
+    if let Some(existing) = ["existingConfigmap"]
+        .iter()
+        .find_map(|key| root.get(key).and_then(Node::text))
+        .filter(|name| !name.trim().is_empty())
+    {
+        notes.push(format!(
+            "its Kafka configuration is ConfigMap `{}` (existingConfigmap), which the values do not hold; not checked",
+            existing.trim()
+        ));
+        return Vec::new();
+    }
+    if major <= 23 {
+        reader.env_era(notes)
+    } else {
+        reader.file_era(notes)
+    }
+}
+
+impl Reader<'_> {
+    fn get(&self, path: &[&str]) -> Option<&Node> {
+        path.iter().try_fold(self.values, |node, key| node.get(key))
+    }
+
+    fn scalar(&self, path: &[&str]) -> Option<&Scalar> {
+        self.get(path)
+            .and_then(Node::scalar)
+            .filter(|scalar| !scalar.is_null())
+    }
+
+    fn flag(&self, path: &[&str], default: bool) -> bool {
+        self.scalar(path)
+            .map_or(default, |scalar| scalar.value.trim() == "true")
+    }
+
+    fn count(&self, path: &[&str], default: usize) -> (usize, Span) {
+        match self.scalar(path) {
+            Some(scalar) => (
+                scalar.value.trim().parse().unwrap_or(default).min(1000),
+                scalar.span.clone(),
+            ),
+            None => (default, self.anchor.clone()),
+        }
+    }
+
+    /// A setting the values write (`value_path`), else the chart's default for it, at `at`.
+    fn chart_setting(&self, key: &str, value_path: &[&str], default: &str, at: &Span) -> YamlEntry {
+        match self.scalar(value_path) {
+            Some(scalar) => {
+                // The chart strips `_` from sizes written `_1073741824`.
+                let value = scalar.value.trim().replace('_', "");
+                YamlEntry {
+                    key: key.to_string(),
+                    edit: (scalar.exact && scalar.style != Style::Block && value == scalar.value)
+                        .then_some(Edit {
+                            style: scalar.style,
+                        }),
+                    value,
+                    key_span: self.key_span(value_path).unwrap_or(scalar.span.clone()),
+                    value_span: scalar.span.clone(),
+                    provenance: Provenance::Written,
+                }
+            }
+            None => self.chart_sets(key, default.to_string(), at),
+        }
+    }
+
+    /// A setting the chart writes of itself, at `at` (the count of the pods it is about, else
+    /// where the values' block starts).
+    fn chart_sets(&self, key: &str, value: String, at: &Span) -> YamlEntry {
+        YamlEntry {
+            key: key.to_string(),
+            value,
+            key_span: at.clone(),
+            value_span: at.clone(),
+            edit: None,
+            provenance: Provenance::Chart,
+        }
+    }
+
+    fn key_span(&self, path: &[&str]) -> Option<Span> {
+        let (last, parents) = path.split_last()?;
+        let parent = if parents.is_empty() {
+            self.values
+        } else {
+            self.get(parents)?
+        };
+        parent
+            .get_entry(last)
+            .and_then(|(key, _)| key.scalar())
+            .map(|key| key.span.clone())
+    }
+
+    /// The chart renders these from its listener, TLS and SASL values: set, to values kafkalint
+    /// does not work out.
+    fn rendered(&self, kraft: bool, at: &Span) -> Vec<YamlEntry> {
+        let mut keys = vec![
+            "listeners",
+            "advertised.listeners",
+            "listener.security.protocol.map",
+            "inter.broker.listener.name",
+        ];
+        if kraft {
+            keys.extend(["controller.listener.names", "controller.quorum.voters"]);
+        } else {
+            keys.push("zookeeper.connect");
+        }
+        keys.into_iter()
+            .map(|key| self.chart_sets(key, format!("${{chart:{key}}}"), at))
+            .collect()
+    }
+
+    /// Lines 12 to 23: one StatefulSet; every broker key a variable the chart always sets.
+    fn env_era(&self, notes: &mut Vec<String>) -> Vec<NodeSpec> {
+        let kraft = self.flag(&["kraft", "enabled"], self.line >= 22);
+        let (count, count_at) = self.count(&["replicaCount"], 1);
+        let min_id = self
+            .scalar(&["minId"])
+            .or_else(|| self.scalar(&["minBrokerId"]))
+            .and_then(|scalar| scalar.value.trim().parse().ok())
+            .unwrap_or(0);
+        let mut entries = if let Some(config) = self.scalar(&["config"]) {
+            // A whole server.properties, mounted where the image then ignores its environment.
+            embedded::entries(config, self.text)
+        } else {
+            let mut entries = Vec::new();
+            for (key, path, default) in ENV_ERA_KEYS {
+                // Until 18.4.0 the chart misspelled this one's variable: it sets no key Kafka reads.
+                if *key == "log.retention.check.interval.ms" && self.line <= 18 {
+                    continue;
+                }
+                entries.push(self.chart_setting(key, path, default, &count_at));
+            }
+            entries.extend(self.rendered(kraft, &count_at));
+            if kraft {
+                entries.push(self.chart_setting(
+                    "process.roles",
+                    &["kraft", "processRoles"],
+                    "broker,controller",
+                    &count_at,
+                ));
+            }
+            entries.extend(self.extra_env_vars(notes));
+            entries
+        };
+        let id_key = if kraft { "node.id" } else { "broker.id" };
+        entries.retain(|entry| entry.key != id_key);
+        let set = Set {
+            label: "the chart's StatefulSet".into(),
+            role: None,
+            roles: None,
+            first_id: min_id,
+            count,
+            count_at: count_at.clone(),
+            mount_path: "/bitnami/kafka".into(),
+        };
+        self.pods(&set, id_key, &entries)
+    }
+
+    /// `extraEnvVars` of `KAFKA_CFG_*` names, after the chart's own variables (the last of a
+    /// name wins): bitnami's image makes `KAFKA_CFG_LOG_DIRS` `log.dirs`.
+    fn extra_env_vars(&self, notes: &mut Vec<String>) -> Vec<YamlEntry> {
+        let mut entries = Vec::new();
+        for item in self
+            .get(&["extraEnvVars"])
+            .map(Node::items)
+            .unwrap_or_default()
+        {
+            let Some(name) = item.get("name").and_then(Node::scalar) else {
+                continue;
+            };
+            let Some(key) = name.value.strip_prefix("KAFKA_CFG_") else {
+                continue;
+            };
+            let key = key.to_ascii_lowercase().replace('_', ".");
+            match item.get("value").and_then(Node::scalar) {
+                Some(value) => entries.push(YamlEntry {
+                    key,
+                    value: value.value.clone(),
+                    key_span: name.span.clone(),
+                    value_span: value.span.clone(),
+                    edit: (value.exact && value.style != Style::Block)
+                        .then_some(Edit { style: value.style }),
+                    provenance: Provenance::Written,
+                }),
+                None => {
+                    notes.push(format!(
+                        "extraEnvVars `{}` takes its value from elsewhere; unknown",
+                        name.value
+                    ));
+                    entries.push(YamlEntry {
+                        value: format!("${{{key}}}"),
+                        key,
+                        key_span: name.span.clone(),
+                        value_span: name.span.clone(),
+                        edit: None,
+                        provenance: Provenance::Written,
+                    });
+                }
+            }
+        }
+        entries
+    }
+
+    /// Lines 24 to 32: a controller-eligible StatefulSet and a broker one; the chart renders
+    /// `server.properties` with no replication factor.
+    fn file_era(&self, notes: &mut Vec<String>) -> Vec<NodeSpec> {
+        let kraft = self.line >= 32 || self.flag(&["kraft", "enabled"], true);
+        let mut sets = Vec::new();
+        if kraft {
+            let (count, count_at) = self.count(&["controller", "replicaCount"], 3);
+            let only = self.flag(&["controller", "controllerOnly"], false);
+            sets.push(Set {
+                label: "the chart's controller StatefulSet".into(),
+                role: Some("controller"),
+                roles: Some(if only {
+                    "controller"
+                } else {
+                    "controller,broker"
+                }),
+                first_id: self.min_id("controller", 0),
+                count,
+                count_at,
+                mount_path: self.mount_path("controller"),
+            });
+        }
+        let (count, count_at) = self.count(&["broker", "replicaCount"], 0);
+        sets.push(Set {
+            label: "the chart's broker StatefulSet".into(),
+            role: Some("broker"),
+            roles: kraft.then_some("broker"),
+            first_id: self.min_id("broker", 100),
+            count,
+            count_at,
+            mount_path: self.mount_path("broker"),
+        });
+        let id_key = if kraft { "node.id" } else { "broker.id" };
+        let mut nodes = Vec::new();
+        for set in &sets {
+            let entries = self.file_entries(set, kraft, notes);
+            nodes.extend(self.pods(set, id_key, &entries));
+        }
+        nodes
+    }
+
+    fn min_id(&self, role: &str, default: usize) -> usize {
+        self.scalar(&[role, "minId"])
+            .and_then(|scalar| scalar.value.trim().parse().ok())
+            .unwrap_or(default)
+    }
+
+    fn mount_path(&self, role: &str) -> String {
+        self.scalar(&[role, "persistence", "mountPath"])
+            .map_or("/bitnami/kafka".into(), |scalar| {
+                scalar.value.trim().trim_end_matches('/').to_string()
+            })
+    }
+
+    /// What a StatefulSet's `server.properties` holds, layer after layer (a later key wins).
+    fn file_entries(&self, set: &Set, kraft: bool, notes: &mut Vec<String>) -> Vec<YamlEntry> {
+        let role = set.role.unwrap_or_default();
+        let mut layers: Vec<Vec<YamlEntry>> = Vec::new();
+        let role_first = |key: &str| {
+            self.get(&[role, key])
+                .filter(|node| !is_empty(node))
+                .or_else(|| self.get(&[key]).filter(|node| !is_empty(node)))
+        };
+        match role_first("config") {
+            Some(Node::Scalar(config)) if self.line <= 31 => {
+                layers.push(embedded::entries(config, self.text));
+            }
+            Some(config @ Node::Map(_)) if self.line >= 32 => {
+                layers.push(self.map_entries(config));
+            }
+            Some(_) => notes.push(format!(
+                "`config` of the {} is not what chart line {} takes; not read",
+                set.label, self.line
+            )),
+            None => {
+                let mut generated = self.rendered(kraft, &set.count_at);
+                generated.push(self.chart_sets(
+                    "log.dir",
+                    format!("{}/data", set.mount_path),
+                    &set.count_at,
+                ));
+                layers.push(generated);
+                if self.line <= 31 {
+                    for path in [vec!["extraConfig"], vec![role, "extraConfig"]] {
+                        if let Some(extra) = self.scalar(&path) {
+                            layers.push(embedded::entries(extra, self.text));
+                        }
+                    }
+                    // Merged, the role's keys winning.
+                    for path in [vec!["extraConfigYaml"], vec![role, "extraConfigYaml"]] {
+                        if let Some(extra) = self.get(&path) {
+                            layers.push(self.map_entries(extra));
+                        }
+                    }
+                }
+            }
+        }
+        if self.line >= 32 {
+            for path in [
+                vec!["overrideConfiguration"],
+                vec![role, "overrideConfiguration"],
+            ] {
+                if let Some(overrides) = self.get(&path) {
+                    layers.push(self.map_entries(overrides));
+                }
+            }
+        }
+        for path in [vec!["secretConfig"], vec![role, "secretConfig"]] {
+            if let Some(secret) = self.scalar(&path) {
+                layers.push(embedded::entries(secret, self.text));
+            }
+        }
+        let mut entries: Vec<YamlEntry> = Vec::new();
+        for layer in layers {
+            entries.retain(|entry| !layer.iter().any(|later| later.key == entry.key));
+            entries.extend(layer);
+        }
+        if let Some(roles) = set.roles {
+            entries.retain(|entry| entry.key != "process.roles");
+            entries.push(self.chart_sets("process.roles", roles.to_string(), &set.count_at));
+        }
+        entries
+    }
+
+    /// A map of settings (`overrideConfiguration`, `extraConfigYaml`, a line-32 `config`).
+    fn map_entries(&self, map: &Node) -> Vec<YamlEntry> {
+        map.entries()
+            .iter()
+            .filter_map(|(key, value)| {
+                let (key, value) = (key.scalar()?, value.scalar()?);
+                Some(YamlEntry {
+                    key: key.value.clone(),
+                    value: value.value.clone(),
+                    key_span: key.span.clone(),
+                    value_span: value.span.clone(),
+                    edit: (value.exact && value.style != Style::Block)
+                        .then_some(Edit { style: value.style }),
+                    provenance: Provenance::Written,
+                })
+            })
+            .collect()
+    }
+
+    /// A node per pod of `set`, each with its id (the init script's ordinal plus the set's
+    /// first id).
+    fn pods(&self, set: &Set, id_key: &str, entries: &[YamlEntry]) -> Vec<NodeSpec> {
+        (0..set.count)
+            .map(|ordinal| {
+                let id = set.first_id + ordinal;
+                let mut entries = entries.to_vec();
+                entries.retain(|entry| entry.key != id_key);
+                entries.insert(
+                    0,
+                    YamlEntry {
+                        key: id_key.to_string(),
+                        value: id.to_string(),
+                        key_span: set.count_at.clone(),
+                        value_span: set.count_at.clone(),
+                        edit: None,
+                        provenance: Provenance::Chart,
+                    },
+                );
+                NodeSpec {
+                    id: format!("chart {} {ordinal}", set.label),
+                    declared_at: set.count_at.clone(),
+                    label: format!("{}, pod {ordinal}", set.label),
+                    entries,
+                    count_known: true,
+                    image: None,
+                    image_tag: self.image_tag.clone(),
+                    component: None,
+                    forbidden: Vec::new(),
+                    runtime: Runtime::Container {
+                        image: "bitnami/kafka".into(),
+                        orchestrator: Orchestrator::Kubernetes,
+                        host_network: false,
+                        volumes: vec![set.mount_path.clone()],
+                    },
+                    image_exit: None,
+                    settings_elsewhere: false,
+                }
+            })
+            .collect()
+    }
+}
+
+/// Keys of lines 12 to 23 the chart always sets from a top-level value, with the value's
+/// default (bitnami/charts@kafka/12.0.0 and @kafka/23.0.7: values.yaml, templates/statefulset.yaml).
+const ENV_ERA_KEYS: &[(&str, &[&str], &str)] = &[
+    ("delete.topic.enable", &["deleteTopicEnable"], "false"),
+    (
+        "auto.create.topics.enable",
+        &["autoCreateTopicsEnable"],
+        "true",
+    ),
+    (
+        "log.flush.interval.messages",
+        &["logFlushIntervalMessages"],
+        "10000",
+    ),
+    ("log.flush.interval.ms", &["logFlushIntervalMs"], "1000"),
+    ("log.retention.bytes", &["logRetentionBytes"], "1073741824"),
+    (
+        "log.retention.check.interval.ms",
+        &["logRetentionCheckIntervalMs"],
+        "300000",
+    ),
+    ("log.retention.hours", &["logRetentionHours"], "168"),
+    ("log.segment.bytes", &["logSegmentBytes"], "1073741824"),
+    ("log.dirs", &["logsDirs"], "/bitnami/kafka/data"),
+    ("message.max.bytes", &["maxMessageBytes"], "1000012"),
+    (
+        "default.replication.factor",
+        &["defaultReplicationFactor"],
+        "1",
+    ),
+    (
+        "offsets.topic.replication.factor",
+        &["offsetsTopicReplicationFactor"],
+        "1",
+    ),
+    (
+        "transaction.state.log.replication.factor",
+        &["transactionStateLogReplicationFactor"],
+        "1",
+    ),
+    (
+        "transaction.state.log.min.isr",
+        &["transactionStateLogMinIsr"],
+        "1",
+    ),
+    ("num.io.threads", &["numIoThreads"], "8"),
+    ("num.network.threads", &["numNetworkThreads"], "3"),
+    ("num.partitions", &["numPartitions"], "1"),
+    (
+        "num.recovery.threads.per.data.dir",
+        &["numRecoveryThreadsPerDataDir"],
+        "1",
+    ),
+    (
+        "socket.receive.buffer.bytes",
+        &["socketReceiveBufferBytes"],
+        "102400",
+    ),
+    (
+        "socket.request.max.bytes",
+        &["socketRequestMaxBytes"],
+        "104857600",
+    ),
+    (
+        "socket.send.buffer.bytes",
+        &["socketSendBufferBytes"],
+        "102400",
+    ),
+];
+
+/// Whether `name` is a value of the chart that it writes as a plain Kafka setting
+/// (`offsetsTopicReplicationFactor`): output may show it.
+pub fn is_setting_value(name: &str) -> bool {
+    ENV_ERA_KEYS
+        .iter()
+        .any(|(_, path, _)| path.last() == Some(&name))
+}
+
+/// An empty string or map: a value left unset.
+fn is_empty(node: &Node) -> bool {
+    match node {
+        Node::Scalar(scalar) => scalar.is_null() || scalar.value.trim().is_empty(),
+        Node::Map(entries) => entries.is_empty(),
+        Node::Seq(items) => items.is_empty(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn majors_of_versions_and_constraints() {
+        for (text, major) in [
+            ("32.4.3", Some(32)),
+            ("^26.0.0", Some(26)),
+            ("~24", Some(24)),
+            ("32.x.x", Some(32)),
+            (">= 20.0.0", Some(20)),
+            ("latest", None),
+        ] {
+            assert_eq!(major_of(text), major, "{text}");
+        }
+    }
+}
