@@ -657,6 +657,9 @@ fn add_yaml_read(found: &mut Discovered, read: sources::Found, declared_brokers:
             sources::Form::HelmValues => Gathered::HelmValues {
                 path: cluster.name.clone(),
             },
+            sources::Form::Confluent => Gathered::Confluent {
+                resource: cluster.name.clone(),
+            },
         };
         push_clusters(found, cluster.name, gathered, &members, declared_brokers);
     }
@@ -914,7 +917,8 @@ fn push_clusters(
         Gathered::Compose { .. }
         | Gathered::Strimzi { .. }
         | Gathered::Manifests { .. }
-        | Gathered::HelmValues { .. } => (Vec::new(), nodes),
+        | Gathered::HelmValues { .. }
+        | Gathered::Confluent { .. } => (Vec::new(), nodes),
         _ => membership::split_overlays(&found.files, nodes),
     };
     let mut parts = shares(&found.files, nodes, &gathered);

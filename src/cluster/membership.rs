@@ -36,6 +36,8 @@ pub enum Gathered {
     Manifests { name: String },
     /// The pods a values file of the bitnami/kafka Helm chart makes the chart run.
     HelmValues { path: String },
+    /// A Confluent for Kubernetes `Kafka` resource's brokers.
+    Confluent { resource: String },
     /// A `[[clusters]]` entry of the config file.
     Declared { name: String },
 }
@@ -79,8 +81,8 @@ impl Membership {
         }
     }
 
-    /// `folder`, `numbered-folders`, `named`, `compose`, `strimzi`, `kubernetes`, `helm-values` or
-    /// `declared`.
+    /// `folder`, `numbered-folders`, `named`, `compose`, `strimzi`, `kubernetes`, `helm-values`,
+    /// `cfk` or `declared`.
     pub fn reason(&self) -> &'static str {
         match self.gathered {
             Gathered::Folder { .. } => "folder",
@@ -90,6 +92,7 @@ impl Membership {
             Gathered::Strimzi { .. } => "strimzi",
             Gathered::Manifests { .. } => "kubernetes",
             Gathered::HelmValues { .. } => "helm-values",
+            Gathered::Confluent { .. } => "cfk",
             Gathered::Declared { .. } => "declared",
         }
     }
@@ -104,6 +107,9 @@ impl Membership {
             Gathered::Strimzi { resource } => format!("Strimzi resource {resource}"),
             Gathered::Manifests { name } => format!("Kubernetes manifests {name}"),
             Gathered::HelmValues { path } => format!("bitnami/kafka chart values {path}"),
+            Gathered::Confluent { resource } => {
+                format!("Confluent for Kubernetes resource {resource}")
+            }
             Gathered::Declared { name } => format!("[[clusters]] entry {name} of the config file"),
         }
     }
@@ -122,6 +128,7 @@ impl Membership {
             (None, Gathered::Strimzi { .. }) => format!("the node pools of {subject}"),
             (None, Gathered::Manifests { .. }) => format!("the Kafka workloads of {subject}"),
             (None, Gathered::HelmValues { .. }) => format!("the pods of {subject}"),
+            (None, Gathered::Confluent { .. }) => format!("the brokers of {subject}"),
             (None, Gathered::Folder { .. }) => format!("the node files of {subject}"),
         }
     }

@@ -62,8 +62,8 @@ struct JsonPlacement<'a> {
 /// Why the cluster's files are checked together.
 #[derive(Serialize)]
 struct JsonMembership<'a> {
-    /// `folder`, `numbered-folders`, `named`, `compose`, `strimzi`, `kubernetes`, `helm-values` or
-    /// `declared`.
+    /// `folder`, `numbered-folders`, `named`, `compose`, `strimzi`, `kubernetes`, `helm-values`,
+    /// `cfk` or `declared`.
     reason: &'static str,
     /// `mode`, `alternative` or `stock-sample`: the cluster is that share of what gathered it.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -29,7 +29,11 @@ impl<'a> Context<'a> {
     /// The node as a finding's subject (see [`Context::node_name`] for how it reads).
     pub fn node_ref(&self, node: &Node) -> NodeRef {
         let file = self.files[node.file].short_name(node.part);
-        let (kind, id) = match node.id_entry(self.files) {
+        // An id an operator gives the node, not known here, names nothing.
+        let known_id = node.id_entry(self.files).filter(|entry| {
+            !(entry.provenance == Provenance::Operator && is_placeholder(entry.value.trim()))
+        });
+        let (kind, id) = match known_id {
             Some(entry) if node.mode == Mode::ZooKeeper || entry.key == "broker.id" => {
                 (Some(NodeKind::Broker), Some(entry.value.trim().to_string()))
             }

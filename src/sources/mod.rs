@@ -4,6 +4,7 @@
 //! scalars they come from, so that every rule applies unchanged and points at the YAML.
 
 pub mod bitnami_chart;
+pub mod cfk;
 pub mod component_images;
 pub mod compose;
 mod container;
@@ -63,6 +64,8 @@ pub enum Form {
     Kubernetes,
     /// Values of the bitnami/kafka Helm chart.
     HelmValues,
+    /// A Confluent for Kubernetes `Kafka` resource.
+    Confluent,
 }
 
 /// Why a Helm (Go) template is not read as it stands.
@@ -90,6 +93,7 @@ pub fn worth_reading(path: &str, bytes: &[u8]) -> bool {
         .map(|name| name.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
     has(b"kafka.strimzi.io")
+        || has(b"platform.confluent.io")
         || (has(b"services:") && kafka())
         || (has(b"apiVersion") && has(b"kind") && kafka())
         || ((has(b"replicaCount") || has(b"bitnami")) && kafka())
@@ -193,6 +197,11 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
                     nodes,
                     &mut yaml,
                 );
+            }
+        }
+        for (name, nodes) in cfk::read(&path, &documents, &mut notes) {
+            if !nodes.is_empty() {
+                take(name, Form::Confluent, nodes, &mut yaml);
             }
         }
         if documents.iter().any(kubernetes::is_object) && is_template(text) {
