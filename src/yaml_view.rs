@@ -23,20 +23,20 @@ pub struct ComponentService {
     pub kind: ComponentKind,
     /// The `image:` scalar, where settings the image writes by itself are placed.
     pub image_span: Span,
-    /// The prefix of the variables the image turns into settings (`CONNECT_`).
-    pub env_prefix: &'static str,
+    /// The prefix of the variables the image turns into settings (`CONNECT_`); `None` for a
+    /// resource whose `config` map names the keys as they are (a Strimzi `KafkaConnect`).
+    pub env_prefix: Option<&'static str>,
 }
 
 impl ComponentService {
-    /// The variable that sets `key` (`config.storage.replication.factor` ->
-    /// `CONNECT_CONFIG_STORAGE_REPLICATION_FACTOR`); for keys of dotted lower-case words, which
-    /// every image reads back as the key.
+    /// What sets `key`: its variable (`config.storage.replication.factor` ->
+    /// `CONNECT_CONFIG_STORAGE_REPLICATION_FACTOR`, for keys of dotted lower-case words, which
+    /// every image reads back as the key), or the key itself in a `config` map.
     pub fn variable(&self, key: &str) -> String {
-        format!(
-            "{}{}",
-            self.env_prefix,
-            key.replace('.', "_").to_ascii_uppercase()
-        )
+        match self.env_prefix {
+            Some(prefix) => format!("{prefix}{}", key.replace('.', "_").to_ascii_uppercase()),
+            None => key.to_string(),
+        }
     }
 }
 

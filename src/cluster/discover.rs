@@ -636,11 +636,10 @@ fn add_yaml_read(found: &mut Discovered, read: sources::Found, declared_brokers:
     let offset = found.files.len();
     found.files.extend(read.files);
     for cluster in read.clusters {
-        let file = offset + cluster.file;
         let members: Vec<Member> = cluster
-            .parts
+            .members
             .iter()
-            .map(|part| (file, Some(*part)))
+            .map(|(file, part)| (offset + file, Some(*part)))
             .collect();
         // A compose file's cluster is named by its path; a Strimzi `Kafka`'s by its file and
         // name; Kubernetes workloads by their file (and namespace).

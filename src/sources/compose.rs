@@ -274,7 +274,7 @@ fn read_component(
         component: Some(ComponentService {
             kind: image.kind(),
             image_span: image_node.span.clone(),
-            env_prefix: image.env_prefix(),
+            env_prefix: Some(image.env_prefix()),
         }),
         forbidden: Vec::new(),
         runtime: Runtime::Container {

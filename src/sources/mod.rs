@@ -44,15 +44,14 @@ pub struct Found {
     pub errors: Vec<(String, String)>,
 }
 
-/// A cluster read from a YAML file.
+/// A cluster read from YAML files.
 #[derive(Debug)]
 pub struct FoundCluster {
     pub name: String,
     pub form: Form,
-    /// The index of its file in [`Found::files`].
-    pub file: usize,
-    /// The parts of its file that are its nodes and components.
-    pub parts: Vec<u32>,
+    /// Its nodes and components: a file (an index into [`Found::files`]) and a part of it. The
+    /// first is in the file that declares the cluster.
+    pub members: Vec<(usize, u32)>,
 }
 
 /// The form of YAML a cluster was read from.
@@ -155,6 +154,15 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
         .collect();
     config_maps.extend(beside.config_maps.iter().cloned());
     let config_maps: Arc<[ConfigMap]> = Arc::from(config_maps);
+    // Strimzi `Kafka` names, for the `KafkaConnect`s of any file that name one.
+    let kafkas: Vec<String> = parsed
+        .iter()
+        .flat_map(|(_, _, documents)| strimzi::kafka_names(documents))
+        .collect();
+    // A `KafkaConnect`'s part (its file's index in `found.files`, the part), for the cluster
+    // of the `Kafka` it names.
+    let mut connects: Vec<(String, usize, u32)> = Vec::new();
+    let mut strimzi_clusters: Vec<(String, usize)> = Vec::new();
     for (path, bytes, documents) in parsed {
         let offset = usize::from(bytes.starts_with("\u{feff}".as_bytes())) * 3;
         // Validated as UTF-8 above; the documents were parsed from the text after its BOM.
@@ -175,7 +183,8 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             let start = yaml.parts.len() as u32;
             yaml.parts
                 .extend(nodes.into_iter().map(|spec| part(spec, offset)));
-            clusters.push((name, form, (start..yaml.parts.len() as u32).collect()));
+            let parts: Vec<u32> = (start..yaml.parts.len() as u32).collect();
+            clusters.push((name, form, parts));
         };
         let mut notes = Vec::new();
         if let Some(first) = documents.first()
@@ -189,6 +198,7 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
                 take(path.clone(), Form::Compose, nodes, &mut yaml);
             }
         }
+        let mut strimzi_names = Vec::new();
         for (name, nodes) in strimzi::read(&documents, &pools, &mut notes) {
             if !nodes.is_empty() {
                 take(
@@ -197,7 +207,13 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
                     nodes,
                     &mut yaml,
                 );
+                strimzi_names.push(name);
             }
+        }
+        let mut connect_parts = Vec::new();
+        for (target, spec) in strimzi::connects(&documents, &kafkas, &mut notes) {
+            connect_parts.push((target, yaml.parts.len() as u32));
+            yaml.parts.push(part(spec, offset));
         }
         for (name, nodes) in cfk::read(&path, &documents, &mut notes) {
             if !nodes.is_empty() {
@@ -227,19 +243,33 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
         found
             .notes
             .extend(notes.iter().map(|note| format!("{path}: {note}")));
-        if !clusters.is_empty() {
+        if !clusters.is_empty() || !connect_parts.is_empty() {
             let file = found.files.len();
-            found.clusters.extend(
-                clusters
+            let mut names = strimzi_names.into_iter();
+            for (name, form, parts) in clusters {
+                if form == Form::Strimzi
+                    && let Some(kafka) = names.next()
+                {
+                    strimzi_clusters.push((kafka, found.clusters.len()));
+                }
+                found.clusters.push(FoundCluster {
+                    name,
+                    form,
+                    members: parts.into_iter().map(|part| (file, part)).collect(),
+                });
+            }
+            connects.extend(
+                connect_parts
                     .into_iter()
-                    .map(|(name, form, parts)| FoundCluster {
-                        name,
-                        form,
-                        file,
-                        parts,
-                    }),
+                    .map(|(target, part)| (target, file, part)),
             );
             found.files.push(SourceFile::from_yaml(path, bytes, yaml));
+        }
+    }
+    // Each `KafkaConnect` joins the cluster of the `Kafka` it names (the first of that name).
+    for (target, file, part) in connects {
+        if let Some((_, cluster)) = strimzi_clusters.iter().find(|(name, _)| *name == target) {
+            found.clusters[*cluster].members.push((file, part));
         }
     }
     found

@@ -3,7 +3,8 @@
 //! labelled `strimzi.io/cluster: <name>` (their `spec.replicas` and `spec.roles`).
 
 use super::yaml::Node;
-use super::{Edit, Forbidden, ImageTag, NamedBy, NodeSpec, YamlEntry};
+use super::{ComponentService, Edit, Forbidden, ImageTag, NamedBy, NodeSpec, YamlEntry};
+use crate::catalog::ComponentKind;
 use crate::properties::Provenance;
 pub use crate::yaml_view::Pool;
 
@@ -118,6 +119,148 @@ pub fn pools(documents: &[Node]) -> Vec<Pool> {
             })
         })
         .collect()
+}
+
+/// The names of the Strimzi `Kafka` resources among `documents`.
+pub fn kafka_names(documents: &[Node]) -> Vec<String> {
+    documents
+        .iter()
+        .filter(|document| is_strimzi(document, "Kafka"))
+        .filter_map(|document| document.get("metadata")?.get("name")?.text())
+        .map(|name| name.trim().to_string())
+        .collect()
+}
+
+/// Keys Strimzi does not let a `KafkaConnect`'s `spec.config` set (it drops them with a warning
+/// in its log): strimzi-kafka-operator `api/.../connect/KafkaConnectSpec.java`
+/// `FORBIDDEN_PREFIXES` at 0.20.0 to 1.2.0 (less `prometheus.metrics.reporter.` from 0.48.0 and
+/// the group and topic names from 1.0.0, which leave the replication factors alone), with the
+/// same exceptions as the broker's `ssl.*` ones.
+const CONNECT_FORBIDDEN_PREFIXES: &[&str] = &[
+    "ssl.",
+    "sasl.",
+    "security.",
+    "listeners",
+    "plugin.path",
+    "rest.",
+    "bootstrap.servers",
+    "consumer.interceptor.classes",
+    "producer.interceptor.classes",
+];
+const CONNECT_FORBIDDEN_EXCEPTIONS: &[&str] = &[
+    "ssl.endpoint.identification.algorithm",
+    "ssl.cipher.suites",
+    "ssl.protocol",
+    "ssl.enabled.protocols",
+];
+
+/// Each Strimzi `KafkaConnect` among `documents` whose `spec.bootstrapServers` names the
+/// bootstrap service of a Strimzi `Kafka` in `kafkas` (`<name>-kafka-bootstrap`, the only tie
+/// Strimzi knows between them): that `Kafka`'s name and the Connect cluster as a component.
+/// Strimzi writes none of the storage topics' replication factors: Connect's own defaults
+/// apply (strimzi-kafka-operator `KafkaConnectConfiguration` DEFAULTS, 0.20.0 to 1.2.0).
+pub fn connects(
+    documents: &[Node],
+    kafkas: &[String],
+    notes: &mut Vec<String>,
+) -> Vec<(String, NodeSpec)> {
+    let mut found = Vec::new();
+    for document in documents
+        .iter()
+        .filter(|document| is_strimzi(document, "KafkaMirrorMaker2"))
+    {
+        let name = document
+            .get("metadata")
+            .and_then(|metadata| metadata.get("name"))
+            .and_then(Node::text)
+            .unwrap_or_default();
+        notes.push(format!(
+            "KafkaMirrorMaker2 `{name}`: kafkalint does not read MirrorMaker 2 resources yet; its topics are not checked"
+        ));
+    }
+    for document in documents
+        .iter()
+        .filter(|document| is_strimzi(document, "KafkaConnect"))
+    {
+        let Some(name_node) = document
+            .get("metadata")
+            .and_then(|metadata| metadata.get("name"))
+            .and_then(Node::scalar)
+        else {
+            continue;
+        };
+        let name = name_node.value.trim();
+        let Some(spec) = document.get("spec") else {
+            continue;
+        };
+        let bootstrap = spec.get("bootstrapServers").and_then(Node::scalar);
+        let target = bootstrap.and_then(|bootstrap| {
+            let first = bootstrap.value.split(',').next()?.trim();
+            let host = first.split(':').next()?.split('.').next()?;
+            host.strip_suffix("-kafka-bootstrap").map(str::to_string)
+        });
+        let Some(target) = target.filter(|target| kafkas.contains(target)) else {
+            notes.push(format!(
+                "KafkaConnect `{name}`: its spec.bootstrapServers names no Strimzi Kafka of the files read; its topics are not checked"
+            ));
+            continue;
+        };
+        let mut entries = Vec::new();
+        if let Some(bootstrap) = bootstrap {
+            entries.push(YamlEntry {
+                key: "bootstrap.servers".into(),
+                value: bootstrap.value.clone(),
+                key_span: bootstrap.span.clone(),
+                value_span: bootstrap.span.clone(),
+                edit: None,
+                provenance: Provenance::Operator,
+            });
+        }
+        for (key, value) in spec.get("config").map(Node::entries).unwrap_or_default() {
+            let (Some(key), Some(value)) = (key.scalar(), value.scalar()) else {
+                continue;
+            };
+            let lower = key.value.to_ascii_lowercase();
+            let forbidden = !CONNECT_FORBIDDEN_EXCEPTIONS.contains(&key.value.as_str())
+                && CONNECT_FORBIDDEN_PREFIXES
+                    .iter()
+                    .any(|prefix| lower.starts_with(prefix));
+            if value.is_null() || forbidden {
+                continue;
+            }
+            entries.push(YamlEntry {
+                key: key.value.clone(),
+                value: value.value.clone(),
+                key_span: key.span.clone(),
+                value_span: value.span.clone(),
+                edit: (value.exact && value.style != super::yaml::Style::Block)
+                    .then_some(Edit { style: value.style }),
+                provenance: Provenance::Written,
+            });
+        }
+        found.push((
+            target,
+            NodeSpec {
+                id: format!("connect {name}"),
+                declared_at: name_node.span.clone(),
+                label: format!("KafkaConnect `{name}`"),
+                entries,
+                count_known: true,
+                image: None,
+                image_tag: None,
+                component: Some(ComponentService {
+                    kind: ComponentKind::ConnectDistributed,
+                    image_span: name_node.span.clone(),
+                    env_prefix: None,
+                }),
+                forbidden: Vec::new(),
+                runtime: super::Runtime::Pod { pool: None },
+                image_exit: None,
+                settings_elsewhere: false,
+            },
+        ));
+    }
+    found
 }
 
 /// Whether `documents` hold a Strimzi `Kafka`.

@@ -91,8 +91,12 @@ fn strimzi_config_and_pools() {
     let found = read_files(vec![("kafka.yaml".into(), text.as_bytes().to_vec())], &[]);
     let cluster = &found.clusters[0];
     assert_eq!(cluster.name, "kafka.yaml: Kafka my");
-    assert_eq!(cluster.parts, [0, 1, 2]);
-    let files = &found.files[cluster.file].yaml.as_ref().unwrap().parts;
+    assert_eq!(cluster.members, [(0, 0), (0, 1), (0, 2)]);
+    let files = &found.files[cluster.members[0].0]
+        .yaml
+        .as_ref()
+        .unwrap()
+        .parts;
     assert_eq!(files[0].view.forbidden[0].key, "listeners");
     assert_eq!(files[1].properties.get("node.id").unwrap().value, "1");
     assert_eq!(
@@ -150,7 +154,7 @@ fn a_component_of_another_cluster_or_of_no_broker_is_passed_over() {
         vec![("docker-compose.yml".into(), elsewhere.as_bytes().to_vec())],
         &[],
     );
-    assert_eq!(found.clusters[0].parts.len(), 1);
+    assert_eq!(found.clusters[0].members.len(), 1);
     assert!(
         found.notes[0].contains("names no broker service"),
         "{:?}",
@@ -247,7 +251,7 @@ fn assert_left_with_a_note(text: &str, why: &str) {
         found
             .clusters
             .iter()
-            .all(|cluster| cluster.parts.is_empty())
+            .all(|cluster| cluster.members.is_empty())
     );
     assert!(
         found.notes.iter().any(|note| note.contains(why)),
