@@ -16,7 +16,8 @@ pub enum Reach {
     /// `localhost`, `127.0.0.0/8`, `::1`: this machine only.
     Loopback,
     /// A private, link-local or shared address (RFC 1918, RFC 6598, RFC 4193), or a name
-    /// without a dot or under a suffix kept for internal networks (`kafka-1`, `*.internal`,
+    /// without a dot, under a suffix kept for internal networks, or under no public suffix
+    /// (`kafka-1`, `*.internal`, `kafka-0.kafka-headless`,
     /// `*.svc.cluster.local`).
     Private,
     /// A public IP address or a fully qualified name under a public suffix.
@@ -64,7 +65,10 @@ pub fn reach(host: Option<&str>) -> Reach {
     let internal = INTERNAL_SUFFIXES
         .iter()
         .any(|suffix| name == *suffix || name.ends_with(&format!(".{suffix}")));
-    if !name.contains('.') || internal {
+    // A name whose suffix is on no public list (`kafka-0.kafka-headless`, a Kubernetes
+    // service's short name) resolves only inside some private network.
+    let public_suffix = psl::suffix(name.as_bytes()).is_some_and(|suffix| suffix.is_known());
+    if !name.contains('.') || internal || !public_suffix {
         Reach::Private
     } else {
         Reach::Public
@@ -259,6 +263,10 @@ mod tests {
         assert_eq!(reach(Some("203.0.113.7")), Reach::Public);
         assert_eq!(reach(Some("172.32.0.1")), Reach::Public);
         assert_eq!(reach(Some("kafka.example.com")), Reach::Public);
+        assert_eq!(reach(Some("kafka-0.kafka-headless")), Reach::Private);
+        assert_eq!(reach(Some("kafka-0.kafka.streaming.svc")), Reach::Private);
+        assert_eq!(reach(Some("broker.corp")), Reach::Private);
+        assert_eq!(reach(Some("kafka.example.io")), Reach::Public);
         assert_eq!(reach(Some("2001:db8::1")), Reach::Public);
         assert_eq!(reach(Some("0.0.0.0")), Reach::Wildcard);
         assert_eq!(reach(None), Reach::Wildcard);
