@@ -58,6 +58,9 @@ pub enum Provenance {
     /// A variable a Kubernetes container takes from a ConfigMap of another file with
     /// `envFrom`; the place is that `envFrom` item.
     ConfigMap,
+    /// A variable Kubernetes gives every pod of a namespace for one of its Services (a service
+    /// link); the place is the Service's name.
+    ServiceLink,
     /// A Helm chart that renders the key itself (the bitnami/kafka chart's defaults, ids and
     /// listeners); the place is where the chart's values start, or the count it follows.
     Chart,

@@ -12,7 +12,7 @@ pub const RULE: Rule = Rule {
     group: Group::StartupRefusal,
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
-    summary: "a compose service whose image's start-up scripts stop the container before Kafka starts (bitnami/kafka without a mode; apache/kafka 3.7 to 3.9 missing its TLS, SASL or controller inputs)",
+    summary: "a container whose image's start-up scripts stop it before Kafka starts (bitnami/kafka without a mode; apache/kafka 3.7 to 3.9 missing its TLS, SASL or controller inputs; cp-kafka given KAFKA_PORT by a Service named kafka)",
     check,
 };
 

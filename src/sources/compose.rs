@@ -163,6 +163,7 @@ pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<
             env_unread: unread_env_file,
             unread_source: "an env_file",
             own_command: service.get("command").is_some() || service.get("entrypoint").is_some(),
+            links: Vec::new(),
             runtime,
         };
         let Some(spec) = container::broker(&container, None, notes) else {

@@ -39,6 +39,9 @@ pub(super) struct Container<'a> {
     pub unread_source: &'static str,
     /// The container runs a command of its own instead of the image's entry point.
     pub own_command: bool,
+    /// Variables Kubernetes gives it for a Service of its namespace: the variable and the
+    /// Service.
+    pub links: Vec<(String, String)>,
     pub runtime: Runtime,
 }
 
@@ -72,9 +75,17 @@ pub(super) fn broker(
     let image = *image;
     let (_, tag) = images::repository(image_text);
     let vars: Vec<Var> = env.iter().map(|var| var.var.clone()).collect();
+    // Service links reach the image's checks; the keys the image would write for them
+    // (`service.host`, `port`) are ones Kafka ignores, and are left out.
+    let written: Vec<EnvVar> = env
+        .iter()
+        .filter(|var| var.provenance != Provenance::ServiceLink)
+        .cloned()
+        .collect();
+    let written_vars: Vec<Var> = written.iter().map(|var| var.var.clone()).collect();
     let mut settings = match &mounted {
         Some(file) if !file.env_appended => Vec::new(),
-        _ => images::translate(image, tag.as_deref(), &vars),
+        _ => images::translate(image, tag.as_deref(), &written_vars),
     };
     // The release the image runs (an image without a tag is its `latest`). One before 2.8
     // runs a Kafka without KRaft: `process.roles` is a key it does not know, and the node is
@@ -128,17 +139,35 @@ pub(super) fn broker(
         Image::Confluent => images::confluent_exit(tag.as_deref(), &vars),
         Image::ConfluentLocal | Image::Wurstmeister => None,
     }
-    .map(|(why, help)| ImageExit {
-        why,
-        help,
-        span: image_node.span.clone(),
+    .map(|(why, help)| {
+        // A variable the container gets from a Service: the Service is what to change.
+        match container
+            .links
+            .iter()
+            .find(|(var, _)| why.starts_with(&format!("{var} is set")))
+        {
+            Some((var, service)) => ImageExit {
+                why: format!(
+                    "{why}; Kubernetes sets {var} for Service `{service}` of the pod's namespace (a service link)"
+                ),
+                help: format!(
+                    "set enableServiceLinks: false in the pod spec, or rename Service `{service}` so that its variables do not start with KAFKA_"
+                ),
+                span: image_node.span.clone(),
+            },
+            None => ImageExit {
+                why,
+                help,
+                span: image_node.span.clone(),
+            },
+        }
     });
     Some(NodeSpec {
         id: String::new(),
         declared_at: 0..0,
         label: label.clone(),
         entries: {
-            let from_env = entries_of(settings, env, image_node, *env_unread);
+            let from_env = entries_of(settings, &written, image_node, *env_unread);
             match mounted {
                 // Java's Properties keeps the last of a key: what the image appends wins.
                 Some(file) => {

@@ -275,8 +275,20 @@ impl<'a> Workload<'a> {
                     path,
                     config_maps,
                 );
+                // Links the image reads (its KAFKA_ variables), unless the pod turns them off.
+                let mut environment = environment;
+                let mut links = Vec::new();
+                if image == Image::Confluent || image == Image::ConfluentLocal {
+                    for (var, service) in self.service_links(manifests) {
+                        if environment.get(&var.var.name).is_none() {
+                            links.push((var.var.name.clone(), service));
+                            environment.set(var);
+                        }
+                    }
+                }
                 let spec = Container {
                     label: label.clone(),
+                    links,
                     image,
                     image_node,
                     image_text: image_node.value.trim().to_string(),
@@ -284,8 +296,12 @@ impl<'a> Workload<'a> {
                     env: environment.vars,
                     env_unread: environment.unread.is_some(),
                     unread_source: environment.unread.unwrap_or(""),
-                    own_command: container.get("command").is_some()
-                        || container.get("args").is_some(),
+                    // A script that ends in the image's own start-up runs its checks too.
+                    own_command: (container.get("command").is_some()
+                        || container.get("args").is_some())
+                        && !script
+                            .as_ref()
+                            .is_some_and(|(script, _)| script.runs_image(self)),
                     runtime: runtime.clone(),
                 };
                 // Every replica says the same of itself: its notes are said once.
@@ -591,6 +607,111 @@ impl<'a> Workload<'a> {
                 }))
     }
 
+    /// The variables Kubernetes gives each pod of the workload for the Services of its
+    /// namespace in the same file, unless `enableServiceLinks: false`: for a Service with a
+    /// cluster IP (not headless, not ExternalName) named `kafka-x`, `KAFKA_X_SERVICE_HOST`,
+    /// `KAFKA_X_SERVICE_PORT`, `KAFKA_X_PORT=tcp://IP:PORT` and per port
+    /// `KAFKA_X_PORT_<port>_<PROTO>...` (Kubernetes pkg/kubelet/envvars/envvars.go
+    /// `FromServices`, v1.34). Only those whose names start with `KAFKA_`, which the Confluent
+    /// images read, with the Service's name.
+    fn service_links(&self, manifests: &Manifests) -> Vec<(EnvVar, String)> {
+        if self
+            .pod
+            .get("enableServiceLinks")
+            .and_then(Node::text)
+            .is_some_and(|enabled| enabled.trim() == "false")
+        {
+            return Vec::new();
+        }
+        let mut links = Vec::new();
+        for service in manifests
+            .documents
+            .iter()
+            .filter(|document| kind(document) == Some("Service"))
+        {
+            let Some(metadata) = service.get("metadata") else {
+                continue;
+            };
+            let Some(name) = metadata.get("name").and_then(Node::scalar) else {
+                continue;
+            };
+            let namespace = text(metadata, "namespace");
+            if namespace.is_some() && self.namespace.is_some() && namespace != self.namespace {
+                continue;
+            }
+            let spec = service.get("spec");
+            let cluster_ip = spec.and_then(|spec| text(spec, "clusterIP"));
+            let service_type = spec.and_then(|spec| text(spec, "type"));
+            if cluster_ip.as_deref() == Some("None")
+                || service_type.as_deref() == Some("ExternalName")
+            {
+                continue;
+            }
+            let prefix = name.value.trim().to_ascii_uppercase().replace('-', "_");
+            if !prefix.starts_with("KAFKA") {
+                continue;
+            }
+            let ports: Vec<(String, String, Option<String>)> = spec
+                .and_then(|spec| spec.get("ports"))
+                .map(Node::items)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|port| {
+                    let number = text(port, "port")?;
+                    let protocol = text(port, "protocol").unwrap_or_else(|| "TCP".into());
+                    Some((number, protocol, text(port, "name")))
+                })
+                .collect();
+            let Some((first_port, first_protocol, _)) = ports.first() else {
+                continue;
+            };
+            let ip = cluster_ip.clone().unwrap_or_else(|| "CLUSTER_IP".into());
+            let link = |var: String, value: Option<String>| EnvVar {
+                var: Var { name: var, value },
+                name_span: name.span.clone(),
+                value_span: name.span.clone(),
+                edit: None,
+                provenance: Provenance::ServiceLink,
+            };
+            let mut vars = vec![
+                link(format!("{prefix}_SERVICE_HOST"), cluster_ip.clone()),
+                link(format!("{prefix}_SERVICE_PORT"), Some(first_port.clone())),
+                link(
+                    format!("{prefix}_PORT"),
+                    Some(format!(
+                        "{}://{ip}:{first_port}",
+                        first_protocol.to_ascii_lowercase()
+                    )),
+                ),
+            ];
+            for (number, protocol, port_name) in &ports {
+                if let Some(port_name) = port_name {
+                    vars.push(link(
+                        format!(
+                            "{prefix}_SERVICE_PORT_{}",
+                            port_name.to_ascii_uppercase().replace('-', "_")
+                        ),
+                        Some(number.clone()),
+                    ));
+                }
+                let base = format!("{prefix}_PORT_{number}_{}", protocol.to_ascii_uppercase());
+                let url = format!("{}://{ip}:{number}", protocol.to_ascii_lowercase());
+                vars.push(link(base.clone(), Some(url)));
+                vars.push(link(
+                    format!("{base}_PROTO"),
+                    Some(protocol.to_ascii_lowercase()),
+                ));
+                vars.push(link(format!("{base}_PORT"), Some(number.clone())));
+                vars.push(link(format!("{base}_ADDR"), cluster_ip.clone()));
+            }
+            links.extend(
+                vars.into_iter()
+                    .map(|var| (var, name.value.trim().to_string())),
+            );
+        }
+        links
+    }
+
     fn config_map<'m>(&self, config_maps: &'m [ConfigMap], name: &str) -> Option<&'m ConfigMap> {
         config_maps.iter().find(|map| {
             map.name == name.trim()
@@ -694,7 +815,30 @@ struct Script {
     text: String,
 }
 
+/// The programs that start a Kafka image the way its entry point does, checks included.
+const IMAGE_START: &[&str] = &[
+    "/etc/confluent/docker/run",
+    "/etc/kafka/docker/run",
+    "/opt/bitnami/scripts/kafka/run.sh",
+    "/opt/bitnami/scripts/kafka/entrypoint.sh",
+];
+
 impl Script {
+    /// Whether the script, followed whole, ends by running the image's own start-up.
+    fn runs_image(&self, workload: &Workload) -> bool {
+        let pod = workload.pod_name(0);
+        let lookup = |name: &str| match (name, &pod) {
+            ("HOSTNAME", Some(pod)) => Some(Some(pod.clone())),
+            _ => Some(None),
+        };
+        let outcome = shell::run(&self.text, &lookup);
+        outcome.followed
+            && outcome
+                .programs
+                .last()
+                .is_some_and(|program| IMAGE_START.contains(&program.as_str()))
+    }
+
     /// Whether the script, run for the first replica, starts Kafka itself.
     fn starts_kafka_itself(&self, workload: &Workload) -> bool {
         let pod = workload.pod_name(0);

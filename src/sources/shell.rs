@@ -25,6 +25,8 @@ pub struct Outcome {
     /// The script starts Kafka itself (`kafka-server-start.sh FILE`) rather than the image's
     /// own start-up, which turns the environment into settings.
     pub starts_kafka_itself: bool,
+    /// The programs its commands run, in order (`/etc/confluent/docker/run`).
+    pub programs: Vec<String>,
 }
 
 /// A variable as the script sees it: `None` when unset, `Some(None)` when set to a value that
@@ -89,6 +91,11 @@ pub fn run(script: &str, environment: Lookup) -> Outcome {
         if command.iter().any(runs) {
             outcome.starts_kafka_itself = true;
         }
+        let program = match command.first().map(String::as_str) {
+            Some("exec") => command.get(1),
+            _ => command.first(),
+        };
+        outcome.programs.extend(program.cloned());
     }
     outcome.exports = shell.exported;
     outcome
