@@ -63,6 +63,8 @@ pub enum NamedBy {
     StrimziVersion,
     /// The bitnami/kafka Helm chart's line (`reference`), whose default image runs the release.
     HelmChart,
+    /// A cp-ansible inventory's `confluent_package_version` (the Confluent Platform release).
+    CpAnsible,
 }
 
 impl ImageTag {
@@ -73,6 +75,10 @@ impl ImageTag {
             NamedBy::ImageTag => format!("the image tag {}", self.reference),
             NamedBy::StrimziVersion => format!("the Strimzi spec.kafka.version {}", self.reference),
             NamedBy::HelmChart => format!("the bitnami/kafka chart line {}", self.reference),
+            NamedBy::CpAnsible => format!(
+                "the cp-ansible confluent_package_version {}",
+                self.reference
+            ),
         }
     }
 }
@@ -111,6 +117,9 @@ pub enum Runtime {
     /// A pod Strimzi runs for one node of a node pool (`None`: of the `Kafka` resource's own
     /// replicas).
     Pod { pool: Option<String> },
+    /// A process on a machine an inventory names (a cp-ansible host), beside the others it
+    /// names for that machine.
+    Machine { host: String },
 }
 
 /// A `KafkaNodePool`: the Kafka cluster it belongs to, its name, size and roles.

@@ -912,10 +912,35 @@ fn helm_values_file(c: &mut Canaries) -> String {
     )
 }
 
+/// A cp-ansible inventory: passwords in its variables, secrets in custom properties.
+fn inventory_file(c: &mut Canaries) -> String {
+    let family = "cp-ansible inventory";
+    let store = c.secret(family, "ssl_keystore_store_password: ...", ",/@:");
+    let admin = c.secret(family, "sasl_plain_users admin password", ",/@:");
+    let keystore = c.secret(
+        family,
+        "kafka_broker_custom_properties ssl.keystore.password",
+        ",/@:",
+    );
+    let jaas_password = c.secret(
+        family,
+        "custom properties ...jaas.config password=\"...\"",
+        ",/@:",
+    );
+    let misspelt = c.secret(family, "custom properties ssl.keystore.pasword", ",/@:");
+    format!(
+        "all:\n  vars:\n    ssl_enabled: true\n    ssl_keystore_store_password: \"{store}\"\n    sasl_plain_users:\n      admin:\n        principal: admin\n        password: {admin}\nkafka_broker:\n  vars:\n    kafka_broker_custom_properties:\n      offsets.topic.replication.factor: 1\n      ssl.keystore.password: \"{keystore}\"\n      listener.name.internal.plain.sasl.jaas.config: '{}'\n      ssl.keystore.pasword: {misspelt}\n  hosts:\n    kafka1.example.internal:\n    kafka2.example.internal:\n    kafka3.example.internal:\n",
+        jaas(&jaas_password)
+    )
+}
+
 fn kubernetes_case(c: &mut Canaries) -> Case {
     let mut case = Case::new("kubernetes");
     case.file("tree/broker.yaml", kubernetes_mounted_file(c));
     case.file("tree/kafka-values.yaml", helm_values_file(c));
+    case.file("tree/inventory/hosts.yml", inventory_file(c));
+    case.named.push("tree/inventory/hosts.yml".into());
+    case.stdin.push("tree/inventory/hosts.yml".into());
     case.named.push("tree/kafka-values.yaml".into());
     case.stdin.push("tree/kafka-values.yaml".into());
     case.named.push("tree/broker.yaml".into());

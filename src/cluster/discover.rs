@@ -659,6 +659,9 @@ fn add_yaml_read(found: &mut Discovered, read: sources::Found, declared_brokers:
             sources::Form::Confluent => Gathered::Confluent {
                 resource: cluster.name.clone(),
             },
+            sources::Form::Ansible => Gathered::Ansible {
+                path: cluster.name.clone(),
+            },
         };
         push_clusters(found, cluster.name, gathered, &members, declared_brokers);
     }
@@ -917,7 +920,8 @@ fn push_clusters(
         | Gathered::Strimzi { .. }
         | Gathered::Manifests { .. }
         | Gathered::HelmValues { .. }
-        | Gathered::Confluent { .. } => (Vec::new(), nodes),
+        | Gathered::Confluent { .. }
+        | Gathered::Ansible { .. } => (Vec::new(), nodes),
         _ => membership::split_overlays(&found.files, nodes),
     };
     let mut parts = shares(&found.files, nodes, &gathered);

@@ -50,6 +50,8 @@ pub enum Evidence {
     StrimziPod,
     /// A container of a Kubernetes workload: a pod of its own.
     KubernetesPod,
+    /// A host of an inventory (cp-ansible), with the other processes it puts there.
+    InventoryHost(String),
     /// Every listener it advertises names these hosts (`localhost`, or one host name): nodes
     /// that advertise the same hosts, each on ports of its own, run side by side.
     AdvertisedHosts(Vec<String>),
@@ -209,6 +211,13 @@ fn declared(runtime: &sources::Runtime) -> NodeHost {
             disk: Place::Own,
             evidence: Evidence::StrimziPod,
         },
+        // The processes an inventory puts on one machine share its ports and its disks.
+        sources::Runtime::Machine { host } => NodeHost {
+            runtime: Runtime::Process,
+            network: Place::Shared(host.clone()),
+            disk: Place::Shared(host.clone()),
+            evidence: Evidence::InventoryHost(host.clone()),
+        },
     }
 }
 
@@ -353,6 +362,7 @@ impl Evidence {
                 "a compose service with network_mode: host: the network of its machine".into()
             }
             Evidence::StrimziPod => "a Strimzi node: a pod of its own".into(),
+            Evidence::InventoryHost(host) => format!("host {host} of an inventory"),
             Evidence::KubernetesPod => {
                 "a container of a Kubernetes workload: a pod of its own".into()
             }

@@ -38,6 +38,8 @@ pub enum Gathered {
     HelmValues { path: String },
     /// A Confluent for Kubernetes `Kafka` resource's brokers.
     Confluent { resource: String },
+    /// The brokers and controllers of a cp-ansible inventory.
+    Ansible { path: String },
     /// A `[[clusters]]` entry of the config file.
     Declared { name: String },
 }
@@ -82,7 +84,7 @@ impl Membership {
     }
 
     /// `folder`, `numbered-folders`, `named`, `compose`, `strimzi`, `kubernetes`, `helm-values`,
-    /// `cfk` or `declared`.
+    /// `cfk`, `ansible` or `declared`.
     pub fn reason(&self) -> &'static str {
         match self.gathered {
             Gathered::Folder { .. } => "folder",
@@ -93,6 +95,7 @@ impl Membership {
             Gathered::Manifests { .. } => "kubernetes",
             Gathered::HelmValues { .. } => "helm-values",
             Gathered::Confluent { .. } => "cfk",
+            Gathered::Ansible { .. } => "ansible",
             Gathered::Declared { .. } => "declared",
         }
     }
@@ -110,6 +113,7 @@ impl Membership {
             Gathered::Confluent { resource } => {
                 format!("Confluent for Kubernetes resource {resource}")
             }
+            Gathered::Ansible { path } => format!("cp-ansible inventory {path}"),
             Gathered::Declared { name } => format!("[[clusters]] entry {name} of the config file"),
         }
     }
@@ -129,6 +133,7 @@ impl Membership {
             (None, Gathered::Manifests { .. }) => format!("the Kafka workloads of {subject}"),
             (None, Gathered::HelmValues { .. }) => format!("the pods of {subject}"),
             (None, Gathered::Confluent { .. }) => format!("the brokers of {subject}"),
+            (None, Gathered::Ansible { .. }) => format!("the hosts of {subject}"),
             (None, Gathered::Folder { .. }) => format!("the node files of {subject}"),
         }
     }

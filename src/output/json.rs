@@ -63,7 +63,7 @@ struct JsonPlacement<'a> {
 #[derive(Serialize)]
 struct JsonMembership<'a> {
     /// `folder`, `numbered-folders`, `named`, `compose`, `strimzi`, `kubernetes`, `helm-values`,
-    /// `cfk` or `declared`.
+    /// `cfk`, `ansible` or `declared`.
     reason: &'static str,
     /// `mode`, `alternative` or `stock-sample`: the cluster is that share of what gathered it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -289,6 +289,7 @@ pub fn json(report: &Report) -> String {
                     NamedBy::ImageTag => "image",
                     NamedBy::StrimziVersion => "strimzi",
                     NamedBy::HelmChart => "chart",
+                    NamedBy::CpAnsible => "cp-ansible",
                 },
                 ChosenBy::Newest => "newest",
             },

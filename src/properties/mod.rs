@@ -61,6 +61,8 @@ pub enum Provenance {
     /// A variable Kubernetes gives every pod of a namespace for one of its Services (a service
     /// link); the place is the Service's name.
     ServiceLink,
+    /// cp-ansible, which renders the key itself for an inventory's host; the place is the host.
+    Ansible,
     /// A Helm chart that renders the key itself (the bitnami/kafka chart's defaults, ids and
     /// listeners); the place is where the chart's values start, or the count it follows.
     Chart,

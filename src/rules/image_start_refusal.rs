@@ -27,7 +27,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             let exit = view.image_exit.as_ref()?;
             let image = match &view.runtime {
                 Runtime::Container { image, .. } => image.as_str(),
-                Runtime::Pod { .. } => return None,
+                Runtime::Pod { .. } | Runtime::Machine { .. } => return None,
             };
             Some(
                 RULE.finding(format!(

@@ -75,9 +75,13 @@ fn literal_secret(line: Line, version: KafkaVersion) -> Option<&'static str> {
 /// otherwise (`password.encoder.iterations`) and public material (certificates) are not.
 fn is_secret_key_of_kafka(key: &str, version: KafkaVersion) -> bool {
     let lower = key.to_ascii_lowercase();
+    // Confluent's `basic.auth.credentials.source` and `bearer.auth.credentials.source` name
+    // where the credentials come from (`USER_INFO`, `URL`, `SASL_INHERIT`: schema-registry
+    // `AbstractKafkaSchemaSerDeConfig`), not a credential.
     if !secrets::is_secret_key(&lower)
         || lower.contains("certificate.chain")
         || lower.contains("truststore.certificates")
+        || lower.ends_with("credentials.source")
     {
         return false;
     }

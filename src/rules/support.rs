@@ -612,6 +612,7 @@ pub fn origin_note(effective: &Effective) -> &'static str {
             Provenance::EnvFile => " (from the service's env_file)",
             Provenance::ConfigMap => " (from a ConfigMap)",
             Provenance::Chart => " (the chart sets it)",
+            Provenance::Ansible => " (cp-ansible sets it)",
             Provenance::ServiceLink => " (a Kubernetes service link)",
         },
     }

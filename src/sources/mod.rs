@@ -8,6 +8,7 @@ pub mod cfk;
 pub mod component_images;
 pub mod compose;
 mod container;
+pub mod cp_ansible;
 pub mod dotenv;
 pub mod embedded;
 pub mod images;
@@ -65,6 +66,8 @@ pub enum Form {
     HelmValues,
     /// A Confluent for Kubernetes `Kafka` resource.
     Confluent,
+    /// A cp-ansible inventory.
+    Ansible,
 }
 
 /// Why a Helm (Go) template is not read as it stands.
@@ -93,6 +96,7 @@ pub fn worth_reading(path: &str, bytes: &[u8]) -> bool {
         .unwrap_or_default();
     has(b"kafka.strimzi.io")
         || has(b"platform.confluent.io")
+        || has(b"kafka_broker")
         || (has(b"services:") && kafka())
         || (has(b"apiVersion") && has(b"kind") && kafka())
         || ((has(b"replicaCount") || has(b"bitnami")) && kafka())
@@ -227,6 +231,15 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             for (name, nodes) in kubernetes::read(&path, text, &documents, &config_maps, &mut notes)
             {
                 take(name, Form::Kubernetes, nodes, &mut yaml);
+            }
+        }
+        if yaml.parts.is_empty()
+            && let Some(document) = documents.first()
+            && cp_ansible::is_inventory(document)
+        {
+            let nodes = cp_ansible::read(document, &mut notes);
+            if !nodes.is_empty() {
+                take(path.clone(), Form::Ansible, nodes, &mut yaml);
             }
         }
         let read_any = !yaml.parts.is_empty();

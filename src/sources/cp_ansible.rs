@@ -1,0 +1,362 @@
+//! Inventories of Confluent's cp-ansible (YAML `hosts.yml`): each host of the `kafka_broker`
+//! group is a broker, each of `kafka_controller` a KRaft controller (a host in both runs two
+//! processes), with the `server.properties` cp-ansible renders for them. The reference is
+//! cp-ansible at its release tags v6.0.0 to v8.3.0 (`roles/variables/vars/main.yml`,
+//! `roles/variables/defaults/main.yml`, `roles/kafka_broker/templates/server.properties.j2`):
+//!
+//! - the internal topics' replication factors (`offsets.topic`, `transaction.state.log`,
+//!   `confluent.license.topic`, `confluent.metadata.topic`, `confluent.balancer.topic`) are
+//!   `min(brokers, default_internal_replication_factor)` (3 unless the inventory sets it),
+//!   `transaction.state.log.min.isr` `min(2, that)`; `num.partitions=1`,
+//!   `log.dirs=/var/lib/kafka/data`; `default.replication.factor`, `min.insync.replicas` and
+//!   `auto.create.topics.enable` are never written (Kafka's defaults apply);
+//! - `broker.id` is the host's `broker_id`, else its position in the group plus 1 (`node.id`
+//!   the same way from 8.1); a controller's `node.id` its `node_id`, else its position plus 9991;
+//! - KRaft when the `kafka_controller` group has hosts (7.4 to 7.9), always from 8.0;
+//! - `kafka_broker_custom_properties` (and `kafka_controller_custom_properties`) are applied
+//!   last and win; Ansible merges them key by key from `all` to the group to the host
+//!   (cp-ansible requires `hash_behaviour=merge`).
+//!
+//! Listeners, the quorum and the ZooKeeper connection cp-ansible builds from host names and
+//! ports: set, to values kafkalint does not work out.
+
+use super::images::{self, Image};
+use super::yaml::{Node, Scalar, Style};
+use super::{Edit, ImageTag, NamedBy, NodeSpec, Runtime, YamlEntry};
+use crate::catalog::KafkaVersion;
+use crate::properties::Provenance;
+
+/// A host of a group, with the variables the inventory gives it there.
+struct Host<'a> {
+    name: &'a Scalar,
+    vars: Option<&'a Node>,
+}
+
+/// A group: its own hosts and variables, and its child groups' names.
+struct Group<'a> {
+    name: String,
+    hosts: Vec<Host<'a>>,
+    vars: Option<&'a Node>,
+    children: Vec<String>,
+}
+
+/// Every group of an inventory document, the top-level ones and those under `children:`.
+fn groups(document: &Node) -> Vec<Group<'_>> {
+    let mut found = Vec::new();
+    for (key, group) in document.entries() {
+        if let Some(name) = key.text() {
+            collect(name, group, &mut found);
+        }
+    }
+    found
+}
+
+fn collect<'a>(name: &str, group: &'a Node, found: &mut Vec<Group<'a>>) {
+    let hosts = group
+        .get("hosts")
+        .map(Node::entries)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|(host, vars)| {
+            Some(Host {
+                name: host.scalar()?,
+                vars: matches!(vars, Node::Map(_)).then_some(vars),
+            })
+        })
+        .collect();
+    let children: Vec<(&str, &Node)> = group
+        .get("children")
+        .map(Node::entries)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|(child, node)| Some((child.text()?, node)))
+        .collect();
+    found.push(Group {
+        name: name.to_string(),
+        hosts,
+        vars: group.get("vars"),
+        children: children
+            .iter()
+            .map(|(child, _)| child.to_string())
+            .collect(),
+    });
+    for (child, node) in children {
+        collect(child, node, found);
+    }
+}
+
+/// The hosts of group `name`: its own and its children's, each once, in order.
+fn members<'a>(groups: &'a [Group<'a>], name: &str) -> Vec<&'a Host<'a>> {
+    let mut hosts: Vec<&Host> = Vec::new();
+    for group in groups.iter().filter(|group| group.name == name) {
+        for host in &group.hosts {
+            if !hosts.iter().any(|seen| seen.name.value == host.name.value) {
+                hosts.push(host);
+            }
+        }
+        for child in &group.children {
+            for host in members(groups, child) {
+                if !hosts.iter().any(|seen| seen.name.value == host.name.value) {
+                    hosts.push(host);
+                }
+            }
+        }
+    }
+    hosts
+}
+
+/// Whether `document` is a cp-ansible inventory: a `kafka_broker` group with hosts.
+pub fn is_inventory(document: &Node) -> bool {
+    let groups = groups(document);
+    !members(&groups, "kafka_broker").is_empty()
+}
+
+/// A variable of `host`, as Ansible resolves it: the host's own, else its groups', else `all`'s
+/// (a dictionary merged key by key across them, the nearer winning).
+struct Vars<'a> {
+    /// From farthest to nearest: `all`, the groups the host is in, the host.
+    layers: Vec<&'a Node>,
+}
+
+impl<'a> Vars<'a> {
+    fn of(groups: &'a [Group<'a>], host: &str) -> Vars<'a> {
+        let mut layers = Vec::new();
+        for group in groups.iter().filter(|group| group.name == "all") {
+            layers.extend(group.vars);
+        }
+        for group in groups.iter().filter(|group| group.name != "all") {
+            if members(groups, &group.name)
+                .iter()
+                .any(|member| member.name.value == host)
+            {
+                layers.extend(group.vars);
+            }
+        }
+        for group in groups {
+            for member in group
+                .hosts
+                .iter()
+                .filter(|member| member.name.value == host)
+            {
+                layers.extend(member.vars);
+            }
+        }
+        Vars { layers }
+    }
+
+    fn scalar(&self, name: &str) -> Option<&'a Scalar> {
+        self.layers
+            .iter()
+            .rev()
+            .find_map(|layer| layer.get(name))
+            .and_then(Node::scalar)
+            .filter(|scalar| !scalar.is_null())
+    }
+
+    /// A dictionary variable merged key by key: its entries, the nearest of each key.
+    fn merged(&self, name: &str) -> Vec<(&'a Scalar, &'a Scalar)> {
+        let mut entries: Vec<(&Scalar, &Scalar)> = Vec::new();
+        for layer in &self.layers {
+            for (key, value) in layer.get(name).map(Node::entries).unwrap_or_default() {
+                let (Some(key), Some(value)) = (key.scalar(), value.scalar()) else {
+                    continue;
+                };
+                entries.retain(|(old, _)| old.value != key.value);
+                entries.push((key, value));
+            }
+        }
+        entries
+    }
+}
+
+/// Reads a cp-ansible inventory (`document`): its brokers and controllers, with notes.
+pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
+    let groups = groups(document);
+    let brokers = members(&groups, "kafka_broker");
+    let controllers = members(&groups, "kafka_controller");
+    let zookeepers = members(&groups, "zookeeper");
+    let first = brokers
+        .first()
+        .map(|host| host.name.value.as_str())
+        .unwrap_or_default();
+    let shared = Vars::of(&groups, first);
+    // The Confluent Platform release: `confluent_package_version`, or the archive an
+    // `installation_method: archive` inventory names (`.../confluent-7.4.0.tar.gz`).
+    let version = shared
+        .scalar("confluent_package_version")
+        .map(|scalar| (scalar.value.trim().to_string(), scalar))
+        .or_else(|| {
+            let archive = shared.scalar("confluent_archive_file_source")?;
+            let name = archive.value.rsplit('/').next()?;
+            let version = name.strip_prefix("confluent-")?.strip_suffix(".tar.gz")?;
+            Some((version.to_string(), archive))
+        });
+    let release = version.as_ref().and_then(|(version, scalar)| {
+        Some(ImageTag {
+            reference: version.clone(),
+            span: scalar.span.clone(),
+            release: images::tag_kafka_release(Image::Confluent, version)?,
+            named_by: NamedBy::CpAnsible,
+        })
+    });
+    let platform = version
+        .as_ref()
+        .and_then(|(version, _)| images::release_prefix(version));
+    // cp-ansible 8 runs KRaft only; 7.4 to 7.9 when the controller group has hosts.
+    let kraft = !controllers.is_empty()
+        || platform.is_some_and(|platform| platform >= KafkaVersion::new(8, 0));
+    if kraft && !zookeepers.is_empty() {
+        notes.push(
+            "cp-ansible inventory with both zookeeper and kafka_controller hosts: a ZooKeeper migration (kraft_migration), which kafkalint does not read; not checked".into(),
+        );
+        return Vec::new();
+    }
+    // cp-ansible 8.1 and later write node.id (`enable_node_id`); without a version, the newest.
+    let node_id_key = if platform.is_none_or(|platform| platform >= KafkaVersion::new(8, 1)) {
+        "node.id"
+    } else {
+        "broker.id"
+    };
+    let mut nodes = Vec::new();
+    for (index, host) in brokers.iter().enumerate() {
+        let vars = Vars::of(&groups, &host.name.value);
+        let at = host.name.span.clone();
+        let set = |key: &str, value: String| YamlEntry {
+            key: key.to_string(),
+            value,
+            key_span: at.clone(),
+            value_span: at.clone(),
+            edit: None,
+            provenance: Provenance::Ansible,
+        };
+        let limit = vars
+            .scalar("default_internal_replication_factor")
+            .and_then(|scalar| scalar.value.trim().parse::<usize>().ok())
+            .unwrap_or(3);
+        let factor = brokers.len().min(limit);
+        let mut entries = vec![set(
+            node_id_key,
+            vars.scalar(if node_id_key == "node.id" {
+                "node_id"
+            } else {
+                "broker_id"
+            })
+            .or_else(|| vars.scalar("broker_id"))
+            .map_or((index + 1).to_string(), |id| id.value.trim().to_string()),
+        )];
+        for key in [
+            "offsets.topic.replication.factor",
+            "transaction.state.log.replication.factor",
+            "confluent.license.topic.replication.factor",
+            "confluent.metadata.topic.replication.factor",
+            "confluent.balancer.topic.replication.factor",
+        ] {
+            entries.push(set(key, factor.to_string()));
+        }
+        entries.push(set(
+            "transaction.state.log.min.isr",
+            factor.min(2).to_string(),
+        ));
+        entries.push(set("num.partitions", "1".into()));
+        entries.push(set("log.dirs", "/var/lib/kafka/data".into()));
+        entries.extend(rendered(kraft, &set));
+        if kraft {
+            entries.push(set("process.roles", "broker".into()));
+        }
+        overlay(
+            &mut entries,
+            custom(&vars, "kafka_broker_custom_properties"),
+        );
+        nodes.push(node(host, "kafka_broker", entries, release.clone()));
+    }
+    for (index, host) in controllers.iter().enumerate() {
+        let vars = Vars::of(&groups, &host.name.value);
+        let at = host.name.span.clone();
+        let set = |key: &str, value: String| YamlEntry {
+            key: key.to_string(),
+            value,
+            key_span: at.clone(),
+            value_span: at.clone(),
+            edit: None,
+            provenance: Provenance::Ansible,
+        };
+        let mut entries = vec![set(
+            "node.id",
+            vars.scalar("node_id")
+                .map_or((index + 9991).to_string(), |id| id.value.trim().to_string()),
+        )];
+        entries.push(set("process.roles", "controller".into()));
+        entries.push(set("log.dirs", "/var/lib/controller/data".into()));
+        entries.extend(
+            rendered(true, &set)
+                .into_iter()
+                .filter(|entry| entry.key != "advertised.listeners"),
+        );
+        overlay(
+            &mut entries,
+            custom(&vars, "kafka_controller_custom_properties"),
+        );
+        nodes.push(node(host, "kafka_controller", entries, release.clone()));
+    }
+    nodes
+}
+
+/// Keys cp-ansible builds from host names and ports.
+fn rendered(kraft: bool, set: &dyn Fn(&str, String) -> YamlEntry) -> Vec<YamlEntry> {
+    let mut keys = vec![
+        "listeners",
+        "advertised.listeners",
+        "listener.security.protocol.map",
+        "inter.broker.listener.name",
+    ];
+    if kraft {
+        keys.extend(["controller.listener.names", "controller.quorum.voters"]);
+    } else {
+        keys.push("zookeeper.connect");
+    }
+    keys.into_iter()
+        .map(|key| set(key, format!("${{cp-ansible:{key}}}")))
+        .collect()
+}
+
+/// A custom-properties dictionary as entries at its keys and values.
+fn custom(vars: &Vars, name: &str) -> Vec<YamlEntry> {
+    vars.merged(name)
+        .into_iter()
+        .map(|(key, value)| YamlEntry {
+            key: key.value.trim().to_string(),
+            value: value.value.clone(),
+            key_span: key.span.clone(),
+            value_span: value.span.clone(),
+            edit: (value.exact && value.style != Style::Block)
+                .then_some(Edit { style: value.style }),
+            provenance: Provenance::Written,
+        })
+        .collect()
+}
+
+/// `later` over `entries`: a key set again wins.
+fn overlay(entries: &mut Vec<YamlEntry>, later: Vec<YamlEntry>) {
+    entries.retain(|entry| !later.iter().any(|written| written.key == entry.key));
+    entries.extend(later);
+}
+
+fn node(host: &Host, group: &str, entries: Vec<YamlEntry>, release: Option<ImageTag>) -> NodeSpec {
+    let name = host.name.value.trim();
+    NodeSpec {
+        id: format!("{group} {name}"),
+        declared_at: host.name.span.clone(),
+        label: format!("host `{name}` ({group})"),
+        entries,
+        count_known: true,
+        image: None,
+        image_tag: release,
+        component: None,
+        forbidden: Vec::new(),
+        runtime: Runtime::Machine {
+            host: name.to_string(),
+        },
+        image_exit: None,
+        settings_elsewhere: false,
+    }
+}
