@@ -220,6 +220,7 @@ fn recheck(report: &Report, bytes: Vec<Vec<u8>>, options: &Options) -> Report {
         files,
         clusters,
         skipped: report.skipped.clone(),
+        notes: report.notes.clone(),
     };
     report::run(found, options, report.only.as_deref())
 }

@@ -367,6 +367,9 @@ fn main() -> ExitCode {
             for skipped in &report.skipped {
                 eprintln!("kafkalint: skipped {skipped}");
             }
+            for note in &report.notes {
+                eprintln!("kafkalint: note: {note}");
+            }
             let mut fixed_line = None;
             if fix || diff {
                 let fixed = match kafkalint::fix::fix(report, &options) {

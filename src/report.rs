@@ -56,6 +56,8 @@ pub struct Report {
     pub diagnostics: Vec<Diagnostic>,
     /// Files that looked like node files but were passed over, with why.
     pub skipped: Vec<String>,
+    /// What was assumed in reading the files (a Helm chart's line), with why.
+    pub notes: Vec<String>,
     /// Diagnostics that `# kafkalint: ignore[...]` comments suppressed (not in `diagnostics`):
     /// how many, and the edits of their fixes.
     pub suppressed: suppress::Suppressed,
@@ -206,6 +208,7 @@ pub(crate) fn run(
         clusters: found.clusters,
         diagnostics,
         skipped: found.skipped,
+        notes: found.notes,
         suppressed,
         only: only.map(<[usize]>::to_vec),
         drawn: None,
@@ -263,6 +266,7 @@ impl Report {
             clusters: Vec::new(),
             diagnostics: Vec::new(),
             skipped: Vec::new(),
+            notes: Vec::new(),
             suppressed: suppress::Suppressed::default(),
             only: None,
             drawn: None,
@@ -297,6 +301,7 @@ impl Report {
                     .extend(only.into_iter().map(|file| file + offset));
             }
             merged.skipped.extend(report.skipped);
+            merged.notes.extend(report.notes);
             merged.suppressed.count += report.suppressed.count;
             let edits = report.suppressed.edits.into_iter();
             merged.suppressed.edits.extend(edits.map(|mut edit| {

@@ -33,6 +33,8 @@ pub struct Discovered {
     pub clusters: Vec<Cluster>,
     /// Files passed over, with why (shown to the user, not errors).
     pub skipped: Vec<String>,
+    /// What was assumed in reading the files (a Helm chart's line), shown to the user.
+    pub notes: Vec<String>,
 }
 
 /// File names that are node files whatever their keys.
@@ -628,6 +630,7 @@ fn add_yaml(
 /// Adds what walked YAML files gave (see [`add_yaml`]): their clusters and notes.
 fn add_yaml_read(found: &mut Discovered, read: sources::Found, declared_brokers: Option<usize>) {
     found.skipped.extend(read.notes);
+    found.notes.extend(read.info);
     // Only files that look like compose files or Strimzi resources are read: one that cannot
     // be is said in one line, never dropped in silence (a repeated key, an alias bomb).
     for (path, reason) in read.errors {

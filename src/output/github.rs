@@ -91,6 +91,7 @@ mod tests {
             clusters: Vec::new(),
             diagnostics: Vec::new(),
             skipped: Vec::new(),
+            notes: Vec::new(),
             suppressed: Default::default(),
             only: None,
             drawn: None,

@@ -48,6 +48,17 @@ pub struct ChartLine {
     pub from: String,
 }
 
+impl ChartLine {
+    /// What a note says of it: `bitnami/kafka chart values, read as chart line 32 (...)`.
+    pub fn describe(&self) -> String {
+        format!(
+            "bitnami/kafka chart values, read as chart line {} ({})",
+            self.major.clamp(OLDEST, NEWEST),
+            self.from
+        )
+    }
+}
+
 /// Where the chart's values sit in a file: the whole document, or under `kafka:` in an umbrella
 /// chart's values.
 pub struct Values<'a> {
@@ -407,10 +418,6 @@ pub fn read(
             line.major
         ));
     }
-    notes.push(format!(
-        "bitnami/kafka chart values, read as chart line {major} ({})",
-        line.from
-    ));
     let tag = root
         .get("image")
         .and_then(|image| image.get("tag"))

@@ -41,6 +41,8 @@ pub struct Found {
     pub clusters: Vec<FoundCluster>,
     /// What was passed over, with why.
     pub notes: Vec<String>,
+    /// What was assumed in reading (a Helm chart's line), with why.
+    pub info: Vec<String>,
     /// Files that cannot be read as YAML: path and reason.
     pub errors: Vec<(String, String)>,
 }
@@ -247,6 +249,7 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             let folder = bitnami_chart::Folder::of(&path);
             if let Some(values) = bitnami_chart::values(&path, document, &folder) {
                 let line = bitnami_chart::line(&values, &folder);
+                found.info.push(format!("{path}: {}", line.describe()));
                 let nodes = bitnami_chart::read(&values, text, &line, &mut notes);
                 if !nodes.is_empty() {
                     take(path.clone(), Form::HelmValues, nodes, &mut yaml);
