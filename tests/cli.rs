@@ -773,3 +773,31 @@ fn stdin_output_is_deterministic() {
         );
     }
 }
+
+#[test]
+fn a_working_folder_without_kafka_is_said_not_an_error_and_another_folder_is() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("src")).unwrap();
+    std::fs::write(dir.path().join("src/main.py"), "print('hello')\n").unwrap();
+    std::fs::write(
+        dir.path().join("docker-compose.yml"),
+        "services:\n  db:\n    image: postgres:16\n",
+    )
+    .unwrap();
+    // A repository's root, as the GitHub Action's default `paths: .` checks it.
+    let output = kafkalint(&["check", "."], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("kafkalint: note: .: no Kafka configuration in it or below"),
+        "{}",
+        stderr(&output)
+    );
+    // A folder named on purpose that holds nothing to check is a wrong path.
+    let output = kafkalint(&["check", "src"], dir.path());
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("src: a folder with no broker or controller files"),
+        "{}",
+        stderr(&output)
+    );
+}

@@ -37,6 +37,9 @@ pub struct Discovered {
     pub notes: Vec<String>,
 }
 
+/// What a walk looks for, for a message when it finds none of it.
+const NOTHING_FOUND: &str = "no broker or controller .properties file, compose file, Kubernetes manifest, bitnami/kafka Helm values, Strimzi or Confluent resource, or cp-ansible inventory";
+
 /// File names that are node files whatever their keys.
 fn has_node_file_name(name: &str) -> bool {
     let name = name.to_ascii_lowercase();
@@ -407,6 +410,15 @@ fn discover_from(
             && accepted == 0
             && (found.files.len(), found.skipped.len()) == seen_before
         {
+            // The working folder (a repository's root, the GitHub Action's default) may hold
+            // no Kafka at all: said, not an error. Another folder named is a wrong path.
+            if path == Path::new(".") {
+                found.notes.push(format!(
+                    "{}: no Kafka configuration in it or below ({NOTHING_FOUND})",
+                    display_path(path)
+                ));
+                continue;
+            }
             return Err(DiscoveryError::NotAConfig {
                 path: display_path(path),
                 reason: "a folder with no broker or controller files in it or below".into(),
