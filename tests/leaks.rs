@@ -868,8 +868,13 @@ fn kubernetes_file(c: &mut Canaries) -> String {
         "export KAFKA_SSL_TRUSTSTORE_PASSWORD=... in sh -c",
         ",/@:",
     );
+    let curl = c.secret(
+        "kubernetes: start-up script",
+        "curl -u admin:... in sh -c",
+        ",/@",
+    );
     let statefulset = format!(
-        "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: kafka\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n        - name: kafka\n          image: confluentinc/cp-kafka:7.6.1\n          command:\n            - sh\n            - -c\n            - |\n              export KAFKA_BROKER_ID=${{HOSTNAME##*-}}\n              export KAFKA_SSL_TRUSTSTORE_PASSWORD={script}\n              exec /etc/confluent/docker/run\n          envFrom:\n            - configMapRef:\n                name: kafka-env\n          env:\n            - name: KAFKA_ZOOKEEPER_CONNECT\n              value: zookeeper:2181\n            - name: KAFKA_ADVERTISED_LISTENERS\n              value: PLAINTEXT://kafka:9092\n            - name: KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR\n              value: \"1\"\n{}\n",
+        "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: kafka\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n        - name: kafka\n          image: confluentinc/cp-kafka:7.6.1\n          command:\n            - sh\n            - -c\n            - |\n              export KAFKA_BROKER_ID=${{HOSTNAME##*-}}\n              export KAFKA_SSL_TRUSTSTORE_PASSWORD={script}\n              curl -fsS -u admin:{curl} http://registry:8081/subjects\n              exec /etc/confluent/docker/run\n          envFrom:\n            - configMapRef:\n                name: kafka-env\n          env:\n            - name: KAFKA_ZOOKEEPER_CONNECT\n              value: zookeeper:2181\n            - name: KAFKA_ADVERTISED_LISTENERS\n              value: PLAINTEXT://kafka:9092\n            - name: KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR\n              value: \"1\"\n{}\n",
         env.join("\n")
     );
     format!("{config_map}---\n{statefulset}")

@@ -40,6 +40,22 @@ pub fn entries(scalar: &Scalar, file: &str) -> Vec<YamlEntry> {
         .collect()
 }
 
+/// The lines of the text `scalar` holds, each with its span in `file`; `None` when its bytes
+/// are not the file's (see [`entries`]).
+pub fn lines<'a>(scalar: &'a Scalar, file: &str) -> Option<Vec<(Span, &'a str)>> {
+    let place = Placement::of(scalar, file)?;
+    let value = scalar.value.strip_suffix('\n').unwrap_or(&scalar.value);
+    let mut at = 0;
+    value
+        .split('\n')
+        .map(|line| {
+            let span = place.span(&(at..at + line.len()));
+            at += line.len() + 1;
+            Some((span?, line))
+        })
+        .collect()
+}
+
 /// What output hides of the properties text `scalar` holds, as of a `.properties` file (see
 /// [`crate::source`]), as spans of `file`; `None` when its bytes are not the file's (then the
 /// whole scalar is hidden).

@@ -176,9 +176,6 @@ impl<'a> Workload<'a> {
     }
 
     fn nodes(&self, manifests: &Manifests, notes: &mut Vec<String>) -> Vec<NodeSpec> {
-        let Manifests {
-            path, config_maps, ..
-        } = *manifests;
         let containers = self
             .pod
             .get("containers")
@@ -268,13 +265,8 @@ impl<'a> Workload<'a> {
             };
             for ordinal in 0..count {
                 let pod_name = self.pod_name(ordinal);
-                let environment = self.environment(
-                    container,
-                    pod_name.as_deref(),
-                    script.as_ref(),
-                    path,
-                    config_maps,
-                );
+                let environment =
+                    self.environment(container, pod_name.as_deref(), script.as_ref(), manifests);
                 // Links the image reads (its KAFKA_ variables), unless the pod turns them off.
                 let mut environment = environment;
                 let mut links = Vec::new();
@@ -352,9 +344,11 @@ impl<'a> Workload<'a> {
         container: &Node,
         pod_name: Option<&str>,
         script: Option<&(Script, &Scalar)>,
-        path: &str,
-        config_maps: &[ConfigMap],
+        manifests: &Manifests,
     ) -> Environment {
+        let Manifests {
+            path, config_maps, ..
+        } = *manifests;
         let mut environment = Environment::default();
         for source in container
             .get("envFrom")
@@ -440,11 +434,23 @@ impl<'a> Workload<'a> {
                 _ => environment.get(name),
             };
             let outcome = shell::run(&script.text, &lookup);
+            let lines = embedded::lines(scalar, manifests.text).unwrap_or_default();
             for (name, value) in outcome.exports {
+                // The line that assigns it last, else the script.
+                let line = lines
+                    .iter()
+                    .rev()
+                    .find(|(_, line)| {
+                        let line = line.trim_start();
+                        let line = line.strip_prefix("export ").unwrap_or(line).trim_start();
+                        line.strip_prefix(name.as_str())
+                            .is_some_and(|rest| rest.starts_with('='))
+                    })
+                    .map_or(scalar.span.clone(), |(span, _)| span.clone());
                 environment.set(EnvVar {
                     var: Var { name, value },
-                    name_span: scalar.span.clone(),
-                    value_span: scalar.span.clone(),
+                    name_span: line.clone(),
+                    value_span: line,
                     edit: None,
                     provenance: Provenance::Written,
                 });

@@ -182,6 +182,20 @@ impl Walk<'_> {
         if scalar.value.is_empty() {
             return;
         }
+        // A container's start-up script (`command: [sh, -c, ...]`): line by line.
+        if item
+            && !under_secret
+            && matches!(name, Some("command" | "args"))
+            && let Some(lines) = super::embedded::lines(scalar, self.text)
+        {
+            self.hidden.extend(
+                lines
+                    .into_iter()
+                    .filter(|(_, line)| !script_line_shown(line))
+                    .map(|(span, _)| span),
+            );
+            return;
+        }
         // A list item `NAME=value` (compose's list form of `environment`) names its own value.
         if item && let Some((item_name, value)) = scalar.value.split_once('=') {
             if !shown_as(item_name, value, under_secret) {
@@ -216,6 +230,40 @@ impl Walk<'_> {
         if !shown {
             self.hidden.push(scalar.extent.clone());
         }
+    }
+}
+
+/// Whether output may show a line of a start-up script: a blank line, a program run alone
+/// (`exec /etc/confluent/docker/run`, `set -e`), or an assignment (`export NAME=value`, the
+/// line continued with `&& \`) of a plain Kafka key's variable to no credential. Anything else
+/// (a command with arguments, a comment) may hold a secret.
+fn script_line_shown(line: &str) -> bool {
+    let line = line.trim();
+    let line = line.strip_suffix('\\').map(str::trim_end).unwrap_or(line);
+    let line = line
+        .strip_suffix("&&")
+        .or_else(|| line.strip_suffix(';'))
+        .map(str::trim_end)
+        .unwrap_or(line);
+    if line.is_empty() {
+        return true;
+    }
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let program = |word: &str| {
+        word.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-".contains(&b))
+    };
+    match words.as_slice() {
+        ["exec", run] | [run] if program(run) && !run.contains('=') => return true,
+        ["set", flags] if flags.starts_with('-') => return true,
+        _ => {}
+    }
+    let assignment = line.strip_prefix("export ").unwrap_or(line);
+    match assignment.split_once('=') {
+        Some((name, value)) if !name.contains(char::is_whitespace) => {
+            shown_as(name, value.trim_matches(['"', '\'']), false)
+        }
+        _ => false,
     }
 }
 
