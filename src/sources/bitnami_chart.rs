@@ -514,14 +514,7 @@ impl Reader<'_> {
     /// A setting the chart writes of itself, at `at` (the count of the pods it is about, else
     /// where the values' block starts).
     fn chart_sets(&self, key: &str, value: String, at: &Span) -> YamlEntry {
-        YamlEntry {
-            key: key.to_string(),
-            value,
-            key_span: at.clone(),
-            value_span: at.clone(),
-            edit: None,
-            provenance: Provenance::Chart,
-        }
+        YamlEntry::rendered(key, value, at, Provenance::Chart)
     }
 
     fn key_span(&self, path: &[&str]) -> Option<Span> {
@@ -540,18 +533,7 @@ impl Reader<'_> {
     /// The chart renders these from its listener, TLS and SASL values: set, to values kafkalint
     /// does not work out.
     fn rendered(&self, kraft: bool, at: &Span) -> Vec<YamlEntry> {
-        let mut keys = vec![
-            "listeners",
-            "advertised.listeners",
-            "listener.security.protocol.map",
-            "inter.broker.listener.name",
-        ];
-        if kraft {
-            keys.extend(["controller.listener.names", "controller.quorum.voters"]);
-        } else {
-            keys.push("zookeeper.connect");
-        }
-        keys.into_iter()
+        super::spec::network_keys(kraft)
             .map(|key| self.chart_sets(key, format!("${{chart:{key}}}"), at))
             .collect()
     }
@@ -776,18 +758,7 @@ impl Reader<'_> {
     fn map_entries(&self, map: &Node) -> Vec<YamlEntry> {
         map.entries()
             .iter()
-            .filter_map(|(key, value)| {
-                let (key, value) = (key.scalar()?, value.scalar()?);
-                Some(YamlEntry {
-                    key: key.value.clone(),
-                    value: value.value.clone(),
-                    key_span: key.span.clone(),
-                    value_span: value.span.clone(),
-                    edit: (value.exact && value.style != Style::Block)
-                        .then_some(Edit { style: value.style }),
-                    provenance: Provenance::Written,
-                })
-            })
+            .filter_map(|(key, value)| Some(YamlEntry::written(key.scalar()?, value.scalar()?)))
             .collect()
     }
 

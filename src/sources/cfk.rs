@@ -88,13 +88,8 @@ pub fn read(
             })
         });
         let overrides = overrides(spec);
-        let rendered = |key: &str, value: String| YamlEntry {
-            key: key.to_string(),
-            value,
-            key_span: name_node.span.clone(),
-            value_span: name_node.span.clone(),
-            edit: None,
-            provenance: Provenance::Operator,
+        let rendered = |key: &str, value: String| {
+            YamlEntry::rendered(key, value, &name_node.span, Provenance::Operator)
         };
         let mut nodes = Vec::new();
         for ordinal in 0..count {

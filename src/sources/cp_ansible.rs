@@ -21,8 +21,8 @@
 //! ports: set, to values kafkalint does not work out.
 
 use super::images::{self, Image};
-use super::yaml::{Node, Scalar, Style};
-use super::{Edit, ImageTag, NamedBy, NodeSpec, Runtime, YamlEntry};
+use super::yaml::{Node, Scalar};
+use super::{ImageTag, NamedBy, NodeSpec, Runtime, YamlEntry};
 use crate::catalog::KafkaVersion;
 use crate::properties::Provenance;
 
@@ -221,14 +221,8 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
     for (index, host) in brokers.iter().enumerate() {
         let vars = Vars::of(&groups, &host.name.value);
         let at = host.name.span.clone();
-        let set = |key: &str, value: String| YamlEntry {
-            key: key.to_string(),
-            value,
-            key_span: at.clone(),
-            value_span: at.clone(),
-            edit: None,
-            provenance: Provenance::Ansible,
-        };
+        let set =
+            |key: &str, value: String| YamlEntry::rendered(key, value, &at, Provenance::Ansible);
         let limit = vars
             .scalar("default_internal_replication_factor")
             .and_then(|scalar| scalar.value.trim().parse::<usize>().ok())
@@ -272,14 +266,8 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
     for (index, host) in controllers.iter().enumerate() {
         let vars = Vars::of(&groups, &host.name.value);
         let at = host.name.span.clone();
-        let set = |key: &str, value: String| YamlEntry {
-            key: key.to_string(),
-            value,
-            key_span: at.clone(),
-            value_span: at.clone(),
-            edit: None,
-            provenance: Provenance::Ansible,
-        };
+        let set =
+            |key: &str, value: String| YamlEntry::rendered(key, value, &at, Provenance::Ansible);
         let mut entries = vec![set(
             "node.id",
             vars.scalar("node_id")
@@ -303,18 +291,7 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
 
 /// Keys cp-ansible builds from host names and ports.
 fn rendered(kraft: bool, set: &dyn Fn(&str, String) -> YamlEntry) -> Vec<YamlEntry> {
-    let mut keys = vec![
-        "listeners",
-        "advertised.listeners",
-        "listener.security.protocol.map",
-        "inter.broker.listener.name",
-    ];
-    if kraft {
-        keys.extend(["controller.listener.names", "controller.quorum.voters"]);
-    } else {
-        keys.push("zookeeper.connect");
-    }
-    keys.into_iter()
+    super::spec::network_keys(kraft)
         .map(|key| set(key, format!("${{cp-ansible:{key}}}")))
         .collect()
 }
@@ -323,15 +300,7 @@ fn rendered(kraft: bool, set: &dyn Fn(&str, String) -> YamlEntry) -> Vec<YamlEnt
 fn custom(vars: &Vars, name: &str) -> Vec<YamlEntry> {
     vars.merged(name)
         .into_iter()
-        .map(|(key, value)| YamlEntry {
-            key: key.value.trim().to_string(),
-            value: value.value.clone(),
-            key_span: key.span.clone(),
-            value_span: value.span.clone(),
-            edit: (value.exact && value.style != Style::Block)
-                .then_some(Edit { style: value.style }),
-            provenance: Provenance::Written,
-        })
+        .map(|(key, value)| YamlEntry::written(key, value))
         .collect()
 }
 

@@ -2,6 +2,7 @@
 //! [`crate::source::SourceFile`].
 
 use super::images;
+use super::yaml::Scalar;
 use crate::properties::{Provenance, Span};
 use crate::yaml_view::{ComponentService, Forbidden, ImageExit, ImageTag, Runtime, Style};
 
@@ -21,6 +22,53 @@ pub struct YamlEntry {
     /// `Some` when the value is written exactly, on one line, and may be replaced in place.
     pub edit: Option<Edit>,
     pub provenance: Provenance,
+}
+
+impl YamlEntry {
+    /// A setting written as a `key: value` of a map of settings (a Strimzi `config`, a chart's
+    /// `overrideConfiguration`), pointing at its key and value; replaceable in place when the
+    /// value is one exact line.
+    pub fn written(key: &Scalar, value: &Scalar) -> YamlEntry {
+        YamlEntry {
+            key: key.value.clone(),
+            value: value.value.clone(),
+            key_span: key.span.clone(),
+            value_span: value.span.clone(),
+            edit: (value.exact && value.style != Style::Block)
+                .then_some(Edit { style: value.style }),
+            provenance: Provenance::Written,
+        }
+    }
+
+    /// A setting a program writes of itself (an operator, a chart, cp-ansible), placed at `at`.
+    pub fn rendered(key: &str, value: String, at: &Span, provenance: Provenance) -> YamlEntry {
+        YamlEntry {
+            key: key.to_string(),
+            value,
+            key_span: at.clone(),
+            value_span: at.clone(),
+            edit: None,
+            provenance,
+        }
+    }
+}
+
+/// The keys a deployment tool renders from host names and ports (listeners, the quorum or the
+/// ZooKeeper connection), which its readers count as set to values not worked out.
+pub fn network_keys(kraft: bool) -> impl Iterator<Item = &'static str> {
+    let mode: &[&str] = if kraft {
+        &["controller.listener.names", "controller.quorum.voters"]
+    } else {
+        &["zookeeper.connect"]
+    };
+    [
+        "listeners",
+        "advertised.listeners",
+        "listener.security.protocol.map",
+        "inter.broker.listener.name",
+    ]
+    .into_iter()
+    .chain(mode.iter().copied())
 }
 
 /// One node as a reader found it.

@@ -3,7 +3,7 @@
 //! labelled `strimzi.io/cluster: <name>` (their `spec.replicas` and `spec.roles`).
 
 use super::yaml::Node;
-use super::{ComponentService, Edit, Forbidden, ImageTag, NamedBy, NodeSpec, YamlEntry};
+use super::{ComponentService, Forbidden, ImageTag, NamedBy, NodeSpec, YamlEntry};
 use crate::catalog::ComponentKind;
 use crate::properties::Provenance;
 pub use crate::yaml_view::Pool;
@@ -228,15 +228,7 @@ pub fn connects(
             if value.is_null() || forbidden {
                 continue;
             }
-            entries.push(YamlEntry {
-                key: key.value.clone(),
-                value: value.value.clone(),
-                key_span: key.span.clone(),
-                value_span: value.span.clone(),
-                edit: (value.exact && value.style != super::yaml::Style::Block)
-                    .then_some(Edit { style: value.style }),
-                provenance: Provenance::Written,
-            });
+            entries.push(YamlEntry::written(key, value));
         }
         found.push((
             target,
@@ -312,15 +304,7 @@ pub fn read(
                 });
                 continue;
             }
-            config.push(YamlEntry {
-                key: key.value.clone(),
-                value: value.value.clone(),
-                key_span: key.span.clone(),
-                value_span: value.span.clone(),
-                edit: (value.exact && value.style != super::yaml::Style::Block)
-                    .then_some(Edit { style: value.style }),
-                provenance: Provenance::Written,
-            });
+            config.push(YamlEntry::written(key, value));
         }
         // The release the operator runs in the pods (without it, the operator's own default,
         // which the file does not say).
@@ -369,13 +353,8 @@ pub fn read(
             })
             .copied()
             .collect();
-        let placed = |key: &str, value: String| YamlEntry {
-            key: key.to_string(),
-            value,
-            key_span: name_node.span.clone(),
-            value_span: name_node.span.clone(),
-            edit: None,
-            provenance: Provenance::Operator,
+        let placed = |key: &str, value: String| {
+            YamlEntry::rendered(key, value, &name_node.span, Provenance::Operator)
         };
         let mut nodes = Vec::new();
         // Strimzi numbers the nodes from 0, pool after pool.
