@@ -6,11 +6,11 @@
 use std::path::{Path, PathBuf};
 
 use super::component_images::{self, ComponentImage};
-use super::container::{self, Container, EnvVar, edit_of, entries_of, hosts};
+use super::container::{self, Container, EnvVar, edit_of, hosts};
 use super::dotenv::{self, Found, Vars};
-use super::images::{self, Origin, Setting, Var};
+use super::images::{self, Var};
 use super::yaml::{Node, Scalar};
-use super::{ComponentService, Edit, NodeSpec, Orchestrator, Runtime};
+use super::{Edit, NodeSpec, Orchestrator, Runtime};
 use crate::properties::{Provenance, Span};
 
 /// The Compose project of a compose file: its folder, where env files are found, and the
@@ -248,45 +248,21 @@ fn read_component(
         vars: env,
         unread_env_file,
     } = environment(service, name, project, notes);
-    let vars: Vec<Var> = env.iter().map(|var| var.var.clone()).collect();
-    let mut settings = component_images::translate(image, &vars);
-    if unread_env_file {
-        // An env_file not read may set a factor the environment leaves to the component's
-        // default.
-        for key in image.replication_keys() {
-            if !settings.iter().any(|setting| setting.key == *key) {
-                settings.push(Setting {
-                    key: (*key).into(),
-                    value: None,
-                    origin: Origin::Image,
-                });
-            }
-        }
-    }
-    Some(NodeSpec {
-        id: format!("service {name}"),
-        label: format!("service `{name}`"),
-        // Set by the caller, which holds the service's key.
-        declared_at: 0..0,
-        entries: entries_of(settings, &env, image_node, unread_env_file),
-        count_known: true,
-        image: None,
-        image_tag: None,
-        component: Some(ComponentService {
-            kind: image.kind(),
-            image_span: image_node.span.clone(),
-            env_prefix: Some(image.env_prefix()),
-        }),
-        forbidden: Vec::new(),
-        runtime: Runtime::Container {
+    let mut spec = container::component(
+        image,
+        image_node,
+        &env,
+        unread_env_file,
+        Runtime::Container {
             image: image_node.value.clone(),
             orchestrator: Orchestrator::Compose,
             host_network: host_network(service),
             volumes: volume_targets(service),
         },
-        image_exit: None,
-        settings_elsewhere: unread_env_file,
-    })
+    );
+    spec.id = format!("service {name}");
+    spec.label = format!("service `{name}`");
+    Some(spec)
 }
 
 /// The names a service answers to on its compose networks: its service name, `hostname`,

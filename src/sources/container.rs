@@ -2,9 +2,10 @@
 //! Kubernetes pod template): its environment, as the container gets it, becomes the settings
 //! the image writes (see [`super::images`]).
 
+use super::component_images::{self, ComponentImage};
 use super::images::{self, Image, Origin, Setting, Var};
 use super::yaml::{Scalar, Style};
-use super::{Edit, ImageExit, ImageTag, NamedBy, NodeSpec, Runtime, YamlEntry};
+use super::{ComponentService, Edit, ImageExit, ImageTag, NamedBy, NodeSpec, Runtime, YamlEntry};
 use crate::properties::{Provenance, Span};
 
 /// One variable of a container's environment, where it is written.
@@ -196,6 +197,50 @@ pub(super) fn broker(
         image_exit,
         settings_elsewhere: *env_unread,
     })
+}
+
+/// A Connect or Schema Registry container as a component of its cluster (one for the service or
+/// workload, however many replicas it runs: they share their topics), its settings those the
+/// image writes for `env`; `id`, `label` and `declared_at` are left for the caller.
+pub(super) fn component(
+    image: ComponentImage,
+    image_node: &Scalar,
+    env: &[EnvVar],
+    env_unread: bool,
+    runtime: Runtime,
+) -> NodeSpec {
+    let vars: Vec<Var> = env.iter().map(|var| var.var.clone()).collect();
+    let mut settings = component_images::translate(image, &vars);
+    if env_unread {
+        // An environment not read may set a factor it leaves here to the component's default.
+        for key in image.replication_keys() {
+            if !settings.iter().any(|setting| setting.key == *key) {
+                settings.push(Setting {
+                    key: (*key).into(),
+                    value: None,
+                    origin: Origin::Image,
+                });
+            }
+        }
+    }
+    NodeSpec {
+        id: String::new(),
+        label: String::new(),
+        declared_at: 0..0,
+        entries: entries_of(settings, env, image_node, env_unread),
+        count_known: true,
+        image: None,
+        image_tag: None,
+        component: Some(ComponentService {
+            kind: image.kind(),
+            image_span: image_node.span.clone(),
+            env_prefix: Some(image.env_prefix()),
+        }),
+        forbidden: Vec::new(),
+        runtime,
+        image_exit: None,
+        settings_elsewhere: env_unread,
+    }
 }
 
 /// Whether the environment sets a key of a broker's configuration (a cluster id or a password

@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use super::component_images;
+use super::component_images::{self, ComponentImage};
 use super::container::{self, Container, EnvVar, MountedFile, edit_of};
 use super::embedded;
 use super::images::{self, Image, Var};
@@ -96,18 +96,86 @@ pub fn read(
         config_maps,
     };
     let mut by_namespace: BTreeMap<Option<String>, Vec<NodeSpec>> = BTreeMap::new();
+    let mut components: Vec<Component> = Vec::new();
+    // Names the brokers answer to: their workloads', their pods', and the Services that select
+    // their pods.
+    let mut broker_names: Vec<String> = Vec::new();
+    let mut broker_labels: Vec<Vec<(String, String)>> = Vec::new();
     for document in documents {
         let Some(kind) = kind(document) else { continue };
         let Some(workload) = Workload::of(kind, document) else {
             continue;
         };
-        let nodes = workload.nodes(&manifests, notes);
+        let nodes = workload.nodes(&manifests, &mut components, notes);
         if !nodes.is_empty() {
+            let name = workload.name.value.trim().to_ascii_lowercase();
+            broker_names
+                .extend((0..workload.replicas.0).map(|ordinal| format!("{name}-{ordinal}")));
+            broker_names.push(name);
+            broker_labels.push(workload.labels());
             by_namespace
                 .entry(workload.namespace.clone())
                 .or_default()
                 .extend(nodes);
         }
+    }
+    for service in documents
+        .iter()
+        .filter(|document| kind(document) == Some("Service"))
+    {
+        let selector: Vec<(String, String)> = service
+            .get("spec")
+            .and_then(|spec| spec.get("selector"))
+            .map(Node::entries)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|(key, value)| Some((key.text()?.to_string(), value.text()?.to_string())))
+            .collect();
+        let selects_brokers = !selector.is_empty()
+            && broker_labels
+                .iter()
+                .any(|labels| selector.iter().all(|pair| labels.contains(pair)));
+        if selects_brokers
+            && let Some(name) = service
+                .get("metadata")
+                .and_then(|metadata| self::text(metadata, "name"))
+        {
+            broker_names.push(name.to_ascii_lowercase());
+        }
+    }
+    for component in components {
+        let what = component.image.kind().name();
+        let label = &component.spec.label;
+        if by_namespace.is_empty() {
+            notes.push(format!(
+                "{label}: a {what}, but the file runs no broker kafkalint reads; its topics are not checked"
+            ));
+            continue;
+        }
+        // A component that names no broker of this file talks to another cluster.
+        let bootstrap = component
+            .spec
+            .entries
+            .iter()
+            .rev()
+            .find(|entry| entry.key == component.image.bootstrap_key());
+        let named: Vec<String> = bootstrap
+            .map(|entry| container::hosts(&entry.value))
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|host| host.split('.').next().map(str::to_string))
+            .collect();
+        if !named.iter().any(|host| broker_names.contains(host)) {
+            notes.push(format!(
+                "{label}: a {what} whose {} names no broker workload or Service of this file; its topics are not checked",
+                component.image.bootstrap_key()
+            ));
+            continue;
+        }
+        by_namespace
+            .entry(component.namespace)
+            .or_default()
+            .push(component.spec);
     }
     let several = by_namespace.len() > 1;
     by_namespace
@@ -122,6 +190,14 @@ pub fn read(
         .collect()
 }
 
+/// A Connect or Schema Registry container of a workload, before it is known to talk to the
+/// file's brokers.
+struct Component {
+    image: ComponentImage,
+    namespace: Option<String>,
+    spec: NodeSpec,
+}
+
 /// A StatefulSet, Deployment, ReplicaSet, DaemonSet or Pod.
 struct Workload<'a> {
     kind: &'a str,
@@ -130,6 +206,7 @@ struct Workload<'a> {
     /// How many pods run it, and whether that is known (a DaemonSet runs one per machine).
     replicas: (usize, bool),
     pod: &'a Node,
+    template_labels: Option<&'a Node>,
 }
 
 impl<'a> Workload<'a> {
@@ -156,12 +233,20 @@ impl<'a> Workload<'a> {
                 },
             },
         };
+        let template_labels = match kind {
+            "Pod" => metadata.get("labels"),
+            _ => spec
+                .get("template")
+                .and_then(|template| template.get("metadata"))
+                .and_then(|metadata| metadata.get("labels")),
+        };
         Some(Workload {
             kind,
             name: metadata.get("name")?.scalar()?,
             namespace: text(metadata, "namespace"),
             replicas,
             pod,
+            template_labels,
         })
     }
 
@@ -175,7 +260,22 @@ impl<'a> Workload<'a> {
         }
     }
 
-    fn nodes(&self, manifests: &Manifests, notes: &mut Vec<String>) -> Vec<NodeSpec> {
+    /// The labels of its pods.
+    fn labels(&self) -> Vec<(String, String)> {
+        self.template_labels
+            .map(Node::entries)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|(key, value)| Some((key.text()?.to_string(), value.text()?.to_string())))
+            .collect()
+    }
+
+    fn nodes(
+        &self,
+        manifests: &Manifests,
+        components: &mut Vec<Component>,
+        notes: &mut Vec<String>,
+    ) -> Vec<NodeSpec> {
         let containers = self
             .pod
             .get("containers")
@@ -202,11 +302,51 @@ impl<'a> Workload<'a> {
             } else {
                 workload_label.clone()
             };
-            if let Some(component) = component_images::classify(&image_node.value) {
-                notes.push(format!(
-                    "{label}: a {} container; kafkalint does not read them from Kubernetes manifests yet",
-                    component.kind().name()
-                ));
+            if let Some(image) = component_images::classify(&image_node.value) {
+                let volumes = mount_paths(container);
+                if let Some(mounted) = volumes
+                    .iter()
+                    .find(|target| component_images::replaces_base_file(image, target))
+                {
+                    notes.push(format!(
+                        "{label}: its {} configuration starts from the mounted `{mounted}`; not read from the environment (check that file)",
+                        image.kind().name()
+                    ));
+                    continue;
+                }
+                // One component for the workload, however many replicas: they share topics.
+                let script = start_script(container);
+                let environment = self.environment(
+                    container,
+                    self.pod_name(0).as_deref(),
+                    script.as_ref(),
+                    manifests,
+                );
+                let mut spec = container::component(
+                    image,
+                    image_node,
+                    &environment.vars,
+                    environment.unread.is_some(),
+                    Runtime::Container {
+                        image: image_node.value.trim().to_string(),
+                        orchestrator: Orchestrator::Kubernetes,
+                        host_network: false,
+                        volumes,
+                    },
+                );
+                spec.id = format!(
+                    "{} {}/{} {container_name}",
+                    self.kind,
+                    self.namespace.as_deref().unwrap_or_default(),
+                    self.name.value.trim()
+                );
+                spec.label = label.clone();
+                spec.declared_at = self.name.span.clone();
+                components.push(Component {
+                    image,
+                    namespace: self.namespace.clone(),
+                    spec,
+                });
                 continue;
             }
             let Some(image) = images::classify(&image_node.value) else {
@@ -218,14 +358,7 @@ impl<'a> Workload<'a> {
                 }
                 continue;
             };
-            let volumes: Vec<String> = container
-                .get("volumeMounts")
-                .map(Node::items)
-                .unwrap_or_default()
-                .iter()
-                .filter_map(|mount| text(mount, "mountPath"))
-                .map(|target| target.trim_end_matches('/').to_string())
-                .collect();
+            let volumes = mount_paths(container);
             let mounted = match self.mounted_file(container, image, manifests) {
                 Some(Ok(file)) => Some(file),
                 Some(Err(why)) => {
@@ -749,6 +882,18 @@ impl<'a> Workload<'a> {
             .find(|entry| entry.key == key)
             .map(|entry| entry.value.clone())
     }
+}
+
+/// Where a container's volumes are mounted, without a trailing `/`.
+fn mount_paths(container: &Node) -> Vec<String> {
+    container
+        .get("volumeMounts")
+        .map(Node::items)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|mount| text(mount, "mountPath"))
+        .map(|target| target.trim_end_matches('/').to_string())
+        .collect()
 }
 
 /// An entry whose value differs per pod when a script stamps it: unknown.
