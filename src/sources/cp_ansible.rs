@@ -88,21 +88,33 @@ fn collect<'a>(name: &str, group: &'a Node, found: &mut Vec<Group<'a>>) {
 /// The hosts of group `name`: its own and its children's, each once, in order.
 fn members<'a>(groups: &'a [Group<'a>], name: &str) -> Vec<&'a Host<'a>> {
     let mut hosts: Vec<&Host> = Vec::new();
+    let mut visited: Vec<&str> = Vec::new();
+    collect_members(groups, name, &mut visited, &mut hosts);
+    hosts
+}
+
+/// [`members`], each group visited once (a group that names itself as a child, or a cycle of
+/// them, would recurse for ever).
+fn collect_members<'a>(
+    groups: &'a [Group<'a>],
+    name: &str,
+    visited: &mut Vec<&'a str>,
+    hosts: &mut Vec<&'a Host<'a>>,
+) {
     for group in groups.iter().filter(|group| group.name == name) {
+        if visited.contains(&group.name.as_str()) {
+            continue;
+        }
+        visited.push(&group.name);
         for host in &group.hosts {
             if !hosts.iter().any(|seen| seen.name.value == host.name.value) {
                 hosts.push(host);
             }
         }
         for child in &group.children {
-            for host in members(groups, child) {
-                if !hosts.iter().any(|seen| seen.name.value == host.name.value) {
-                    hosts.push(host);
-                }
-            }
+            collect_members(groups, child, visited, hosts);
         }
     }
-    hosts
 }
 
 /// Whether `document` is a cp-ansible inventory: a `kafka_broker` group with hosts.
@@ -327,5 +339,54 @@ fn node(host: &Host, group: &str, entries: Vec<YamlEntry>, release: Option<Image
         },
         image_exit: None,
         settings_elsewhere: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sources::yaml;
+
+    fn read_text(text: &str) -> Vec<NodeSpec> {
+        let documents = yaml::parse(text).unwrap();
+        read(&documents[0], &mut Vec::new())
+    }
+
+    fn value<'a>(node: &'a NodeSpec, key: &str) -> Option<&'a str> {
+        node.entries
+            .iter()
+            .rev()
+            .find(|entry| entry.key == key)
+            .map(|entry| entry.value.as_str())
+    }
+
+    #[test]
+    fn hosts_of_child_groups_count_and_a_cycle_ends() {
+        let text = "all:\n  children:\n    kafka_broker:\n      children:\n        east:\n          hosts:\n            b1:\n            b2:\n        kafka_broker:\n          hosts:\n            b3:\n";
+        let nodes = read_text(text);
+        assert_eq!(nodes.len(), 2, "{nodes:?}");
+        // Two brokers: cp-ansible's factor is min(2, 3).
+        assert_eq!(
+            value(&nodes[0], "offsets.topic.replication.factor"),
+            Some("2")
+        );
+        assert_eq!(value(&nodes[0], "transaction.state.log.min.isr"), Some("2"));
+    }
+
+    #[test]
+    fn custom_properties_merge_from_all_to_group_to_host() {
+        let text = "all:\n  vars:\n    confluent_package_version: 7.6.1\n    kafka_broker_custom_properties:\n      num.io.threads: 4\n      num.partitions: 6\nkafka_broker:\n  vars:\n    kafka_broker_custom_properties:\n      num.partitions: 12\n  hosts:\n    b1:\n      broker_id: 7\n      kafka_broker_custom_properties:\n        broker.rack: a\n    b2:\n";
+        let nodes = read_text(text);
+        assert_eq!(nodes.len(), 2);
+        assert_eq!(value(&nodes[0], "broker.id"), Some("7"));
+        assert_eq!(value(&nodes[1], "broker.id"), Some("2"));
+        assert_eq!(value(&nodes[0], "num.io.threads"), Some("4"));
+        assert_eq!(value(&nodes[0], "num.partitions"), Some("12"));
+        assert_eq!(value(&nodes[0], "broker.rack"), Some("a"));
+        assert_eq!(value(&nodes[1], "broker.rack"), None);
+        assert_eq!(
+            value(&nodes[0], "zookeeper.connect"),
+            Some("${cp-ansible:zookeeper.connect}")
+        );
     }
 }

@@ -101,6 +101,9 @@ pub fn run(script: &str, environment: Lookup) -> Outcome {
     outcome
 }
 
+/// How deep parentheses or `${...}` defaults may nest before a value is called unknown.
+const MAX_NESTING: usize = 32;
+
 /// Words that open or close a compound command or a function.
 const CONTROL: &[&str] = &[
     "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac",
@@ -236,6 +239,8 @@ impl Shell<'_> {
                     match value {
                         Some(Some(value)) if !(empty_too && value.is_empty()) => value,
                         Some(None) => return None,
+                        // A default nests expansions: beyond a bound, unknown.
+                        _ if default.matches("${").count() > MAX_NESTING => return None,
                         _ => self.expand(default)?,
                     }
                 }
@@ -295,6 +300,19 @@ impl Shell<'_> {
                 value.parse().ok()?
             }));
             rest = &rest[used..];
+        }
+        // Parentheses nest as deep as the text says: beyond a bound, unknown rather than a
+        // recursion that could exhaust the stack.
+        let mut depth = 0usize;
+        for token in &tokens {
+            match token {
+                Token::Op('(') => depth += 1,
+                Token::Op(')') => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            if depth > MAX_NESTING {
+                return None;
+            }
         }
         let mut at = 0;
         let value = sum(&tokens, &mut at)?;
@@ -579,6 +597,18 @@ mod tests {
         ] {
             assert!(!run(script, &pod).followed, "{script}");
         }
+    }
+
+    #[test]
+    fn deep_nesting_is_unknown_not_a_crash() {
+        let deep = format!(
+            "export A=$(({}1{}))",
+            "(".repeat(100_000),
+            ")".repeat(100_000)
+        );
+        assert_eq!(exports(&deep), vec![("A".to_string(), None)]);
+        let nested = format!("export B={}x{}", "${U:-".repeat(10_000), "}".repeat(10_000));
+        assert_eq!(exports(&nested), vec![("B".to_string(), None)]);
     }
 
     #[test]
