@@ -315,7 +315,7 @@ impl<'a> Workload<'a> {
                     continue;
                 }
                 // One component for the workload, however many replicas: they share topics.
-                let script = start_script(container);
+                let script = start_script(container, self);
                 let environment = self.environment(
                     container,
                     self.pod_name(0).as_deref(),
@@ -373,15 +373,17 @@ impl<'a> Workload<'a> {
                     None
                 }
             };
-            if mounted.is_some() && self.may_edit_mounted_file(container) {
+            let script = start_script(container, self);
+            let may_edit =
+                mounted.is_some() && self.may_edit_mounted_file(container, script.as_ref());
+            if may_edit {
                 notes.push(format!(
                     "{label}: its init containers or command may edit the mounted configuration (per-pod ids, advertised hosts): its node.id, broker.id and advertised.listeners are read as unknown"
                 ));
             }
-            let script = start_script(container);
             if script
                 .as_ref()
-                .is_some_and(|(script, _)| script.starts_kafka_itself(self))
+                .is_some_and(|(script, _)| script.first.starts_kafka_itself)
                 || runs_kafka_itself(container)
             {
                 notes.push(format!(
@@ -389,6 +391,12 @@ impl<'a> Workload<'a> {
                 ));
                 continue;
             }
+            // A script that ends in the image's own start-up runs its checks too.
+            let own_command = (container.get("command").is_some()
+                || container.get("args").is_some())
+                && !script
+                    .as_ref()
+                    .is_some_and(|(script, _)| script.runs_image());
             let (count, count_known) = self.replicas;
             let runtime = Runtime::Container {
                 image: image_node.value.trim().to_string(),
@@ -421,18 +429,13 @@ impl<'a> Workload<'a> {
                     env: environment.vars,
                     env_unread: environment.unread.is_some(),
                     unread_source: environment.unread.unwrap_or(""),
-                    // A script that ends in the image's own start-up runs its checks too.
-                    own_command: (container.get("command").is_some()
-                        || container.get("args").is_some())
-                        && !script
-                            .as_ref()
-                            .is_some_and(|(script, _)| script.runs_image(self)),
+                    own_command,
                     runtime: runtime.clone(),
                 };
                 // Every replica says the same of itself: its notes are said once.
                 let mut replica_notes = Vec::new();
                 let mounted = mounted.as_ref().map(|file| MountedFile {
-                    entries: if self.may_edit_mounted_file(container) {
+                    entries: if may_edit {
                         file.entries
                             .iter()
                             .cloned()
@@ -725,7 +728,7 @@ impl<'a> Workload<'a> {
     /// Whether something runs before Kafka that may edit a mounted configuration file: an
     /// init container, or a command of the container's own other than a script kafkalint
     /// follows that names no configuration file and runs no `sed`.
-    fn may_edit_mounted_file(&self, container: &Node) -> bool {
+    fn may_edit_mounted_file(&self, container: &Node, script: Option<&(Script, &Scalar)>) -> bool {
         let own_command = container.get("command").is_some() || container.get("args").is_some();
         let edits = |script: &str| {
             [
@@ -741,9 +744,7 @@ impl<'a> Workload<'a> {
             .get("initContainers")
             .is_some_and(|list| !list.items().is_empty())
             || (own_command
-                && start_script(container).is_none_or(|(script, _)| {
-                    edits(&script.text) || !shell::run(&script.text, &|_| Some(None)).followed
-                }))
+                && script.is_none_or(|(script, _)| edits(&script.text) || !script.first.followed))
     }
 
     /// The variables Kubernetes gives each pod of the workload for the Services of its
@@ -961,9 +962,12 @@ pub fn expand(value: &str, lookup: &dyn Fn(&str) -> Option<Option<String>>) -> O
     Some(out)
 }
 
-/// A container's start-up script: what a shell's `-c` runs, from `command` and `args`.
+/// A container's start-up script: what a shell's `-c` runs, from `command` and `args`, and
+/// what it does for the workload's first pod (whether it is followed, what it runs, does not
+/// depend on the pod).
 struct Script {
     text: String,
+    first: shell::Outcome,
 }
 
 /// The programs that start a Kafka image the way its entry point does, checks included.
@@ -976,34 +980,19 @@ const IMAGE_START: &[&str] = &[
 
 impl Script {
     /// Whether the script, followed whole, ends by running the image's own start-up.
-    fn runs_image(&self, workload: &Workload) -> bool {
-        let pod = workload.pod_name(0);
-        let lookup = |name: &str| match (name, &pod) {
-            ("HOSTNAME", Some(pod)) => Some(Some(pod.clone())),
-            _ => Some(None),
-        };
-        let outcome = shell::run(&self.text, &lookup);
-        outcome.followed
-            && outcome
+    fn runs_image(&self) -> bool {
+        self.first.followed
+            && self
+                .first
                 .programs
                 .last()
                 .is_some_and(|program| IMAGE_START.contains(&program.as_str()))
-    }
-
-    /// Whether the script, run for the first replica, starts Kafka itself.
-    fn starts_kafka_itself(&self, workload: &Workload) -> bool {
-        let pod = workload.pod_name(0);
-        let lookup = |name: &str| match (name, &pod) {
-            ("HOSTNAME", Some(pod)) => Some(Some(pod.clone())),
-            _ => Some(None),
-        };
-        shell::run(&self.text, &lookup).starts_kafka_itself
     }
 }
 
 /// The script a container runs when its command is a shell's `-c` (`["sh", "-c", "..."]`, or
 /// `command: ["/bin/bash", "-c"]` with the script in `args`), with the scalar that holds it.
-fn start_script(container: &Node) -> Option<(Script, &Scalar)> {
+fn start_script<'a>(container: &'a Node, workload: &Workload) -> Option<(Script, &'a Scalar)> {
     let words: Vec<&Scalar> = ["command", "args"]
         .iter()
         .filter_map(|key| container.get(key))
@@ -1018,9 +1007,15 @@ fn start_script(container: &Node) -> Option<(Script, &Scalar)> {
         .iter()
         .position(|word| word.value.starts_with('-') && word.value.contains('c'))?;
     let script = words.get(flag + 2)?;
+    let pod = workload.pod_name(0);
+    let lookup = |name: &str| match (name, &pod) {
+        ("HOSTNAME", Some(pod)) => Some(Some(pod.clone())),
+        _ => Some(None),
+    };
     Some((
         Script {
             text: script.value.clone(),
+            first: shell::run(&script.value, &lookup),
         },
         script,
     ))
