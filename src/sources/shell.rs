@@ -11,7 +11,7 @@
 //! `${X:-default}`, `${X-default}`), arithmetic (`$((ORDINAL+1))`) and quoting are followed;
 //! a command substitution (`$(cat file)`) gives an unknown value. A script with control flow
 //! (`if`, `for`, `case`, a function) or a command run only on a condition (`a || b`) may set
-//! anything: it is not followed, and says so.
+//! anything: it is not followed, and says so; nor is one with control characters.
 
 /// What a script leaves in the environment of the command it ends with.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -44,6 +44,14 @@ pub fn run(script: &str, environment: Lookup) -> Outcome {
         followed: true,
         ..Outcome::default()
     };
+    // Control characters (a NUL, an escape) are no shell text kafkalint reads the words of.
+    if script
+        .chars()
+        .any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+    {
+        outcome.followed = false;
+        return outcome;
+    }
     for statement in statements(script) {
         let statement = match statement {
             Some(statement) => statement,
