@@ -65,6 +65,8 @@ pub enum NamedBy {
     HelmChart,
     /// A cp-ansible inventory's `confluent_package_version` (the Confluent Platform release).
     CpAnsible,
+    /// An Ansible variable (`kafka_version: 3.9.0`) of a role's template.
+    AnsibleVariable,
 }
 
 impl ImageTag {
@@ -79,6 +81,7 @@ impl ImageTag {
                 "the cp-ansible confluent_package_version {}",
                 self.reference
             ),
+            NamedBy::AnsibleVariable => format!("the Ansible variable {}", self.reference),
         }
     }
 }

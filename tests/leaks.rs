@@ -939,6 +939,74 @@ fn inventory_file(c: &mut Canaries) -> String {
     )
 }
 
+/// A Terraform file: a bitnami/kafka release (values heredoc, `set`, `set_sensitive`, a
+/// variable's default) and a Strimzi `Kafka` manifest, with secrets in each and in comments.
+fn terraform_files(c: &mut Canaries) -> (String, String) {
+    let family = "terraform";
+    let heredoc = c.secret(family, "values heredoc sasl.client.passwords", ",/@:");
+    let extra = c.secret(
+        family,
+        "values heredoc extraConfig ssl.key.password=",
+        JOINTS,
+    );
+    let set = c.secret(family, "set sasl.interbroker.password", ",/@:");
+    let sensitive = c.secret(family, "set_sensitive value", ",/@:");
+    let default = c.secret(family, "variable default of a set value", ",/@:");
+    let token = c.secret(family, "provider token", ",/@:");
+    let comment = c.secret(family, "// comment password=", ",/@:");
+    let hash_comment = c.secret(family, "# comment ssl.keystore.password=", ",/@:");
+    let block_comment = c.secret(family, "/* comment */", ",/@:");
+    let manifest = c.secret(family, "manifest config ssl.keystore.password", ",/@:");
+    let call = c.secret(family, "base64encode(\"...\") in a manifest", ",/@:");
+    let main = format!(
+        "provider \"helm\" {{\n  kubernetes {{\n    token = \"{token}\"\n  }}\n}}\n\n// password={comment}\n# ssl.keystore.password={hash_comment}\n/* {block_comment} */\nresource \"helm_release\" \"kafka\" {{\n  repository = \"https://charts.bitnami.com/bitnami\"\n  chart      = \"kafka\"\n  version    = \"22.1.6\"\n  values = [\n    <<-EOF\n    replicaCount: 3\n    auth:\n      sasl:\n        jaas:\n          clientPasswords: [{heredoc}]\n    extraConfig: |\n      offsets.topic.replication.factor=1\n      ssl.key.password={extra}\n    EOF\n  ]\n  set {{\n    name  = \"sasl.interbroker.password\"\n    value = \"{set}\"\n  }}\n  set_sensitive {{\n    name  = \"auth.tls.password\"\n    value = \"{sensitive}\"\n  }}\n  set {{\n    name  = \"sasl.client.passwords\"\n    value = var.client_password\n  }}\n}}\n\nresource \"kubernetes_manifest\" \"kafka\" {{\n  manifest = {{\n    apiVersion = \"kafka.strimzi.io/v1beta2\"\n    kind       = \"Kafka\"\n    metadata   = {{ name = \"events\" }}\n    spec = {{\n      kafka = {{\n        replicas = 3\n        listeners = [{{ name = \"plain\", port = 9092, tls = false, type = \"internal\" }}]\n        config = {{\n          \"offsets.topic.replication.factor\" = 1\n          \"ssl.keystore.password\" = \"{manifest}\"\n          \"ssl.truststore.location\" = base64encode(\"{call}\")\n        }}\n        storage = {{ type = \"ephemeral\" }}\n      }}\n      zookeeper = {{\n        replicas = 3\n        storage = {{ type = \"ephemeral\" }}\n      }}\n    }}\n  }}\n}}\n"
+    );
+    let variables = format!(
+        "variable \"client_password\" {{\n  type    = string\n  default = \"{default}\"\n}}\n"
+    );
+    (main, variables)
+}
+
+/// An Ansible role's template, with the playbook, inventory and variables it is rendered
+/// with: secrets written in the template, in a statement, in a comment, in `group_vars` (named
+/// by the template), and in the inventory's host variables.
+fn ansible_role_files(c: &mut Canaries) -> Vec<(&'static str, String)> {
+    let family = "ansible role";
+    let literal = c.secret(family, "template ssl.keystore.password=...", JOINTS);
+    let statement = c.secret(family, "template {% set password = '...' %}", ",/@:");
+    let comment = c.secret(family, "template # password ...", ",/@:");
+    let group_var = c.secret(
+        family,
+        "group_vars kafka_key_password, named by the template",
+        ",/@:",
+    );
+    let host_var = c.secret(family, "inventory ansible_password=...", ",/@:");
+    let jaas_password = c.secret(family, "template ...jaas.config password=\"...\"", ",/@:");
+    vec![
+        (
+            "tree/ansible/site.yml",
+            "- hosts: kafka\n  roles:\n    - kafka\n".to_string(),
+        ),
+        (
+            "tree/ansible/hosts.ini",
+            format!(
+                "[kafka]\nk1 node_id=1 ansible_password={host_var}\nk2 node_id=2\nk3 node_id=3\n"
+            ),
+        ),
+        (
+            "tree/ansible/group_vars/all.yml",
+            format!("kafka_key_password: \"{group_var}\"\nkafka_rf: 1\n"),
+        ),
+        (
+            "tree/ansible/roles/kafka/templates/server.properties.j2",
+            format!(
+                "# password {comment}\nbroker.id={{{{ node_id }}}}\nzookeeper.connect=zk:2181\noffsets.topic.replication.factor={{{{ kafka_rf }}}}\n{{% set password = '{statement}' %}}\nssl.keystore.password={literal}\nssl.key.password={{{{ kafka_key_password }}}}\nlistener.name.internal.plain.sasl.jaas.config={}\n",
+                jaas(&jaas_password)
+            ),
+        ),
+    ]
+}
+
 fn kubernetes_case(c: &mut Canaries) -> Case {
     let mut case = Case::new("kubernetes");
     case.file("tree/broker.yaml", kubernetes_mounted_file(c));
@@ -950,6 +1018,18 @@ fn kubernetes_case(c: &mut Canaries) -> Case {
     case.stdin.push("tree/kafka-values.yaml".into());
     case.named.push("tree/broker.yaml".into());
     case.stdin.push("tree/broker.yaml".into());
+    let (main, variables) = terraform_files(c);
+    case.file("tree/terraform/main.tf", main);
+    case.file("tree/terraform/variables.tf", variables);
+    case.named.push("tree/terraform/main.tf".into());
+    case.stdin.push("tree/terraform/main.tf".into());
+    for (path, text) in ansible_role_files(c) {
+        case.file(path, text);
+    }
+    case.named
+        .push("tree/ansible/roles/kafka/templates/server.properties.j2".into());
+    case.stdin
+        .push("tree/ansible/roles/kafka/templates/server.properties.j2".into());
     case.file("tree/kafka.yaml", kubernetes_file(c));
     case.named.push("tree/kafka.yaml".into());
     case.stdin.push("tree/kafka.yaml".into());
@@ -957,6 +1037,11 @@ fn kubernetes_case(c: &mut Canaries) -> Case {
         "KAFKA_SSL_KEYSTORE_PASWORD",
         "KAFKA_SSL_KEY_PASWORD",
         "ssl.keystore.pasword",
+        // The Terraform file's findings, so that its snippets are drawn.
+        "main.tf:",
+        "Kafka `events`",
+        // The role template's.
+        "server.properties.j2:",
     ]
     .map(String::from)
     .to_vec();

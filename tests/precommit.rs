@@ -209,7 +209,7 @@ fn a_commit_that_breaks_a_cluster_fails_and_its_fix_goes_through() {
 }
 
 #[test]
-fn the_hook_runs_on_properties_and_yaml_files_only() {
+fn the_hook_runs_on_properties_yaml_terraform_and_template_files_only() {
     // The hook's `files:` regex, read from the committed hook definition and matched as
     // pre-commit matches it (Python's `re.search` on the path from the repository's root).
     // Every `.properties` file may be a node file (discovery also reads the keys), and
@@ -241,6 +241,11 @@ fn the_hook_runs_on_properties_and_yaml_files_only() {
             "docker-compose.yml",
             "k8s/kafka.yaml",
             ".pre-commit-config.yaml",
+            "terraform/kafka.tf",
+            "terraform/terraform.tfvars",
+            "terraform/.terraform.lock.hcl",
+            "roles/kafka/templates/server.properties.j2",
+            "roles/kafka/templates/kafka.service.j2",
         ])
         .output()
         .unwrap();
@@ -258,7 +263,12 @@ fn the_hook_runs_on_properties_and_yaml_files_only() {
          kafka/README.md False\n\
          docker-compose.yml True\n\
          k8s/kafka.yaml True\n\
-         .pre-commit-config.yaml False\n",
+         .pre-commit-config.yaml False\n\
+         terraform/kafka.tf True\n\
+         terraform/terraform.tfvars False\n\
+         terraform/.terraform.lock.hcl False\n\
+         roles/kafka/templates/server.properties.j2 True\n\
+         roles/kafka/templates/kafka.service.j2 False\n",
         "{}",
         String::from_utf8_lossy(&python.stderr)
     );

@@ -384,8 +384,9 @@ proptest! {
     }
 }
 
-/// The in-memory check the YAML property test and fuzz target run reads compose files and
-/// Strimzi resources as a walk of their folder does: the same report, format for format.
+/// The in-memory check the YAML property test and fuzz target run reads compose files,
+/// Strimzi resources and Terraform files as a walk of their folder does: the same report,
+/// format for format.
 #[test]
 fn in_memory_yaml_is_read_as_a_walk_reads_it() {
     let mut compared = 0;
@@ -399,11 +400,18 @@ fn in_memory_yaml_is_read_as_a_walk_reads_it() {
             if !dir.is_dir() {
                 continue;
             }
-            let files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+            let paths: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
                 .unwrap()
                 .map(|file| file.unwrap().path())
-                .filter(|path| kafkalint::sources::is_yaml_name(&path.to_string_lossy()))
-                .map(|path| (path.display().to_string(), std::fs::read(&path).unwrap()))
+                .collect();
+            // Files in folders below (an Ansible role's layout) are read by a walk only.
+            if paths.iter().any(|path| path.is_dir()) {
+                continue;
+            }
+            let files: Vec<(String, Vec<u8>)> = paths
+                .iter()
+                .filter(|path| kafkalint::sources::is_deployment_name(&path.to_string_lossy()))
+                .map(|path| (path.display().to_string(), std::fs::read(path).unwrap()))
                 .collect();
             if files.is_empty() || dir.join("kafkalint.toml").exists() {
                 continue;

@@ -37,6 +37,7 @@ fn examples(doc: &str) -> Vec<Example> {
             .strip_prefix("```properties")
             .or_else(|| line.strip_prefix("```toml"))
             .or_else(|| line.strip_prefix("```yaml"))
+            .or_else(|| line.strip_prefix("```hcl"))
         {
             let mut words = info.split_whitespace();
             let name = words

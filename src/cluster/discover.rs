@@ -38,7 +38,7 @@ pub struct Discovered {
 }
 
 /// What a walk looks for, for a message when it finds none of it.
-const NOTHING_FOUND: &str = "no broker or controller .properties file, compose file, Kubernetes manifest, bitnami/kafka Helm values, Strimzi or Confluent resource, or cp-ansible inventory";
+const NOTHING_FOUND: &str = "no broker or controller .properties file, compose file, Kubernetes manifest, bitnami/kafka Helm values, Strimzi or Confluent resource, cp-ansible inventory, or Terraform file that deploys Kafka";
 
 /// File names that are node files whatever their keys.
 fn has_node_file_name(name: &str) -> bool {
@@ -221,7 +221,7 @@ pub fn discover_changed(
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let yaml = sources::is_yaml_name(&name);
+        let yaml = sources::is_deployment_name(&name);
         if yaml
             && sources::read_named(path, file.path.clone(), file.bytes.to_vec())
                 .clusters
@@ -304,7 +304,7 @@ fn discover_from(
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            if sources::is_yaml_name(&name) {
+            if sources::is_deployment_name(&name) {
                 let shown = file.path.clone();
                 let read = sources::read_named(path, file.path, file.bytes.to_vec());
                 add_yaml(&mut found, read, declared_brokers, Some(&shown))?;
@@ -355,7 +355,7 @@ fn discover_from(
                     continue;
                 }
                 if entry.file_type().is_file()
-                    && sources::is_yaml_name(&entry.file_name().to_string_lossy())
+                    && sources::is_deployment_name(&entry.file_name().to_string_lossy())
                 {
                     let file = read(entry.path())?;
                     if sources::worth_reading(&file.path, &file.bytes) {
@@ -541,7 +541,7 @@ pub fn discover_buffer(
             message: "is a directory".into(),
         });
     }
-    if sources::is_yaml_name(&name.to_string_lossy()) {
+    if sources::is_deployment_name(&name.to_string_lossy()) {
         // A YAML file is a cluster of its own, read with what the YAML files beside it add
         // (node pools, ConfigMaps), as when it is named.
         let shown = display_path(buffer.path);
@@ -620,10 +620,15 @@ fn add_yaml(
         }
         if read.clusters.is_empty() {
             // A note says why a Kafka service it found is not checked.
-            let mut reason = if read.notes.is_empty() {
-                "no compose service or Kubernetes workload with a Kafka image kafkalint knows (apache/kafka, confluentinc/cp-kafka, confluentinc/confluent-local, bitnami/kafka, wurstmeister/kafka) and no Strimzi Kafka resource"
-            } else {
+            let lower = path.to_ascii_lowercase();
+            let mut reason = if !read.notes.is_empty() {
                 "no Kafka node kafkalint can check"
+            } else if lower.ends_with(".tf") {
+                "no helm_release of the bitnami/kafka chart, and no kubernetes_manifest or kubectl_manifest of a Kafka workload or a Strimzi Kafka"
+            } else if lower.ends_with(".j2") {
+                "no template of a broker's or controller's .properties file in an Ansible role (roles/<role>/templates/)"
+            } else {
+                "no compose service or Kubernetes workload with a Kafka image kafkalint knows (apache/kafka, confluentinc/cp-kafka, confluentinc/confluent-local, bitnami/kafka, wurstmeister/kafka) and no Strimzi Kafka resource"
             }
             .to_string();
             for note in &read.notes {
@@ -677,6 +682,12 @@ fn add_yaml_read(found: &mut Discovered, read: sources::Found, declared_brokers:
             sources::Form::Ansible => Gathered::Ansible {
                 path: cluster.name.clone(),
             },
+            sources::Form::Terraform => Gathered::Terraform {
+                release: cluster.name.clone(),
+            },
+            sources::Form::AnsibleRole => Gathered::AnsibleRole {
+                template: cluster.name.clone(),
+            },
         };
         push_clusters(found, cluster.name, gathered, &members, declared_brokers);
     }
@@ -723,7 +734,8 @@ fn is_candidate(entry: &walkdir::DirEntry) -> bool {
 
 /// Whether `entry` bears the name of a file a walk reads (`.properties`, YAML).
 fn has_read_name(entry: &walkdir::DirEntry) -> bool {
-    is_properties_file(entry.path()) || sources::is_yaml_name(&entry.file_name().to_string_lossy())
+    is_properties_file(entry.path())
+        || sources::is_deployment_name(&entry.file_name().to_string_lossy())
 }
 
 /// Notes a named pipe, socket or device that bears the name of a file a walk reads, and says
@@ -936,7 +948,9 @@ fn push_clusters(
         | Gathered::Manifests { .. }
         | Gathered::HelmValues { .. }
         | Gathered::Confluent { .. }
-        | Gathered::Ansible { .. } => (Vec::new(), nodes),
+        | Gathered::Ansible { .. }
+        | Gathered::Terraform { .. }
+        | Gathered::AnsibleRole { .. } => (Vec::new(), nodes),
         _ => membership::split_overlays(&found.files, nodes),
     };
     let mut parts = shares(&found.files, nodes, &gathered);
@@ -1234,7 +1248,7 @@ pub fn discover_in_memory(
     let mut found = Discovered::default();
     let (yaml, properties): (Vec<_>, Vec<_>) = files
         .into_iter()
-        .partition(|(path, _)| sources::is_yaml_name(path));
+        .partition(|(path, _)| sources::is_deployment_name(path));
     // As a walk does: YAML that may hold Kafka settings, read with its folder's, first.
     let mut yaml_by_dir: BTreeMap<PathBuf, Vec<(String, Vec<u8>)>> = BTreeMap::new();
     for (path, bytes) in yaml {

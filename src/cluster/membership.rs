@@ -40,6 +40,10 @@ pub enum Gathered {
     Confluent { resource: String },
     /// The brokers and controllers of a cp-ansible inventory.
     Ansible { path: String },
+    /// The pods a Terraform `helm_release` of the bitnami/kafka chart makes the chart run.
+    Terraform { release: String },
+    /// The hosts that render an Ansible role's template of a node's `.properties` file.
+    AnsibleRole { template: String },
     /// A `[[clusters]]` entry of the config file.
     Declared { name: String },
 }
@@ -84,7 +88,7 @@ impl Membership {
     }
 
     /// `folder`, `numbered-folders`, `named`, `compose`, `strimzi`, `kubernetes`, `helm-values`,
-    /// `cfk`, `ansible` or `declared`.
+    /// `cfk`, `ansible`, `terraform`, `ansible-role` or `declared`.
     pub fn reason(&self) -> &'static str {
         match self.gathered {
             Gathered::Folder { .. } => "folder",
@@ -96,6 +100,8 @@ impl Membership {
             Gathered::HelmValues { .. } => "helm-values",
             Gathered::Confluent { .. } => "cfk",
             Gathered::Ansible { .. } => "ansible",
+            Gathered::Terraform { .. } => "terraform",
+            Gathered::AnsibleRole { .. } => "ansible-role",
             Gathered::Declared { .. } => "declared",
         }
     }
@@ -114,6 +120,8 @@ impl Membership {
                 format!("Confluent for Kubernetes resource {resource}")
             }
             Gathered::Ansible { path } => format!("cp-ansible inventory {path}"),
+            Gathered::Terraform { release } => format!("bitnami/kafka chart release {release}"),
+            Gathered::AnsibleRole { template } => format!("Ansible role template {template}"),
             Gathered::Declared { name } => format!("[[clusters]] entry {name} of the config file"),
         }
     }
@@ -131,9 +139,13 @@ impl Membership {
             (None, Gathered::Compose { .. }) => format!("the Kafka services of {subject}"),
             (None, Gathered::Strimzi { .. }) => format!("the node pools of {subject}"),
             (None, Gathered::Manifests { .. }) => format!("the Kafka workloads of {subject}"),
-            (None, Gathered::HelmValues { .. }) => format!("the pods of {subject}"),
+            (None, Gathered::HelmValues { .. } | Gathered::Terraform { .. }) => {
+                format!("the pods of {subject}")
+            }
             (None, Gathered::Confluent { .. }) => format!("the brokers of {subject}"),
-            (None, Gathered::Ansible { .. }) => format!("the hosts of {subject}"),
+            (None, Gathered::Ansible { .. } | Gathered::AnsibleRole { .. }) => {
+                format!("the hosts of {subject}")
+            }
             (None, Gathered::Folder { .. }) => format!("the node files of {subject}"),
         }
     }

@@ -142,7 +142,8 @@ impl Cluster {
         })
     }
 
-    /// Whether the broker count is known. A lone broker file is one of an unknown number of
+    /// Whether the broker count is known. A host an inventory names is one of all its group's
+    /// hosts. A lone broker file is one of an unknown number of
     /// brokers when its id is a placeholder (`broker.id=%ID%`, `${BROKER_ID}`: a template), when
     /// its `controller.quorum.voters` names other nodes, or when its `zookeeper.connect` names an
     /// ensemble of several hosts. Then, without `--brokers`, the count is unknown.
@@ -170,6 +171,14 @@ impl Cluster {
             return true;
         };
         if self.nodes.len() > 1 {
+            return true;
+        }
+        // A host of an inventory (cp-ansible's, or one that runs a role's template): the
+        // inventory names every host of the group, so one host is a cluster of one.
+        if only
+            .view(files)
+            .is_some_and(|view| matches!(view.runtime, crate::yaml_view::Runtime::Machine { .. }))
+        {
             return true;
         }
         let properties = only.properties(files);

@@ -290,6 +290,7 @@ pub fn json(report: &Report) -> String {
                     NamedBy::StrimziVersion => "strimzi",
                     NamedBy::HelmChart => "chart",
                     NamedBy::CpAnsible => "cp-ansible",
+                    NamedBy::AnsibleVariable => "ansible",
                 },
                 ChosenBy::Newest => "newest",
             },

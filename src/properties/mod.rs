@@ -66,6 +66,9 @@ pub enum Provenance {
     /// A Helm chart that renders the key itself (the bitnami/kafka chart's defaults, ids and
     /// listeners); the place is where the chart's values start, or the count it follows.
     Chart,
+    /// An Ansible template's line whose value names variables (`{{ kafka_rf }}`) that an
+    /// inventory, `group_vars` or the role's defaults set; the place is the line's value.
+    AnsibleVariable,
 }
 
 /// A comment line (`#` or `!`), kept so that redaction and suppressions can see it.

@@ -48,11 +48,15 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
 fn literal_secret(line: Line, version: KafkaVersion) -> Option<&'static str> {
     let key = line.key();
     let value = line.value().trim();
-    // A value Compose takes from `.env` or an env_file, or a container from a ConfigMap of
-    // another file, is not written in this file: the file holds a reference, as it should.
+    // A value Compose takes from `.env` or an env_file, a container from a ConfigMap of
+    // another file, or an Ansible template from a variable, is not written in this file: the
+    // file holds a reference, as it should.
     if matches!(
         line.provenance(),
-        Provenance::ProjectEnv | Provenance::EnvFile | Provenance::ConfigMap
+        Provenance::ProjectEnv
+            | Provenance::EnvFile
+            | Provenance::ConfigMap
+            | Provenance::AnsibleVariable
     ) {
         return None;
     }

@@ -613,6 +613,7 @@ pub fn origin_note(effective: &Effective) -> &'static str {
             Provenance::ConfigMap => " (from a ConfigMap)",
             Provenance::Chart => " (the chart sets it)",
             Provenance::Ansible => " (cp-ansible sets it)",
+            Provenance::AnsibleVariable => " (from an Ansible variable)",
             Provenance::ServiceLink => " (a Kubernetes service link)",
         },
     }

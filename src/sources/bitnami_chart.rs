@@ -186,6 +186,8 @@ pub struct Folder {
     pub own_chart: bool,
     /// The version a helmfile release of the bitnami chart gives to this values file.
     pub helmfile_version: Option<String>,
+    /// The version something else pins (a Terraform `helm_release`), with what says so.
+    pub pinned: Option<(String, String)>,
 }
 
 /// An umbrella chart's dependency on the bitnami chart.
@@ -299,6 +301,14 @@ pub fn line(values: &Values, folder: &Folder) -> ChartLine {
             from: format!("{from} pins version {version}"),
         };
     }
+    if let Some((version, from)) = &folder.pinned
+        && let Some(major) = major_of(version)
+    {
+        return ChartLine {
+            major,
+            from: from.clone(),
+        };
+    }
     let root = values.root;
     let role_count = ["controller", "broker"].iter().any(|role| {
         root.get(role).is_some_and(|role| {
@@ -399,6 +409,8 @@ struct Set {
     first_id: usize,
     count: usize,
     count_at: Span,
+    /// Whether `count` is what runs; when not, its pods stand for an unknown number.
+    count_known: bool,
     mount_path: String,
 }
 
@@ -456,6 +468,12 @@ pub fn read(
         ));
         return Vec::new();
     }
+    if let Some((path, value)) = reader.unknown_layout() {
+        notes.push(format!(
+            "which pods run as brokers and controllers depends on `{path}`, set to `{value}`, which is worked out elsewhere; not checked"
+        ));
+        return Vec::new();
+    }
     if major <= 23 {
         reader.env_era(notes)
     } else {
@@ -479,14 +497,33 @@ impl Reader<'_> {
             .map_or(default, |scalar| scalar.value.trim() == "true")
     }
 
-    fn count(&self, path: &[&str], default: usize) -> (usize, Span) {
+    /// A pod count, where it is set, and whether it is known: one set to a value worked out
+    /// elsewhere (`${var.broker_count}`) is a pod that stands for an unknown number.
+    fn count(&self, path: &[&str], default: usize) -> (usize, Span, bool) {
         match self.scalar(path) {
+            Some(scalar) if is_placeholder(&scalar.value) => (1, scalar.span.clone(), false),
             Some(scalar) => (
                 scalar.value.trim().parse().unwrap_or(default).min(1000),
                 scalar.span.clone(),
+                true,
             ),
-            None => (default, self.anchor.clone()),
+            None => (default, self.anchor.clone(), true),
         }
+    }
+
+    /// The first value that decides which pods run in which roles and is worked out
+    /// elsewhere, with its path.
+    fn unknown_layout(&self) -> Option<(String, String)> {
+        [
+            &["kraft", "enabled"][..],
+            &["kraft", "processRoles"],
+            &["controller", "controllerOnly"],
+        ]
+        .iter()
+        .find_map(|path| {
+            let scalar = self.scalar(path)?;
+            is_placeholder(&scalar.value).then(|| (path.join("."), scalar.value.clone()))
+        })
     }
 
     /// A setting the values write (`value_path`), else the chart's default for it, at `at`.
@@ -541,7 +578,7 @@ impl Reader<'_> {
     /// Lines 12 to 23: one StatefulSet; every broker key a variable the chart always sets.
     fn env_era(&self, notes: &mut Vec<String>) -> Vec<NodeSpec> {
         let kraft = self.flag(&["kraft", "enabled"], self.line >= 22);
-        let (count, count_at) = self.count(&["replicaCount"], 1);
+        let (count, count_at, count_known) = self.count(&["replicaCount"], 1);
         let min_id = self
             .scalar(&["minId"])
             .or_else(|| self.scalar(&["minBrokerId"]))
@@ -580,6 +617,7 @@ impl Reader<'_> {
             first_id: min_id,
             count,
             count_at: count_at.clone(),
+            count_known,
             mount_path: "/bitnami/kafka".into(),
         };
         self.pods(&set, id_key, &entries)
@@ -636,7 +674,7 @@ impl Reader<'_> {
         let kraft = self.line >= 32 || self.flag(&["kraft", "enabled"], true);
         let mut sets = Vec::new();
         if kraft {
-            let (count, count_at) = self.count(&["controller", "replicaCount"], 3);
+            let (count, count_at, count_known) = self.count(&["controller", "replicaCount"], 3);
             let only = self.flag(&["controller", "controllerOnly"], false);
             sets.push(Set {
                 label: "the chart's controller StatefulSet".into(),
@@ -649,10 +687,11 @@ impl Reader<'_> {
                 first_id: self.min_id("controller", 0),
                 count,
                 count_at,
+                count_known,
                 mount_path: self.mount_path("controller"),
             });
         }
-        let (count, count_at) = self.count(&["broker", "replicaCount"], 0);
+        let (count, count_at, count_known) = self.count(&["broker", "replicaCount"], 0);
         sets.push(Set {
             label: "the chart's broker StatefulSet".into(),
             role: Some("broker"),
@@ -660,6 +699,7 @@ impl Reader<'_> {
             first_id: self.min_id("broker", 100),
             count,
             count_at,
+            count_known,
             mount_path: self.mount_path("broker"),
         });
         let id_key = if kraft { "node.id" } else { "broker.id" };
@@ -786,7 +826,7 @@ impl Reader<'_> {
                     declared_at: set.count_at.clone(),
                     label: format!("{}, pod {ordinal}", set.label),
                     entries,
-                    count_known: true,
+                    count_known: set.count_known,
                     image: None,
                     image_tag: self.image_tag.clone(),
                     component: None,
@@ -881,6 +921,11 @@ pub fn is_setting_value(name: &str) -> bool {
     ENV_ERA_KEYS
         .iter()
         .any(|(_, path, _)| path.last() == Some(&name))
+}
+
+/// A value worked out elsewhere (`${var.x}` of a Terraform release): not one to judge.
+fn is_placeholder(value: &str) -> bool {
+    crate::properties::is_placeholder(value)
 }
 
 /// An empty string or map: a value left unset.

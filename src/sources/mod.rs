@@ -3,6 +3,7 @@
 //! is one of its parts, whose settings are those Kafka will get, with the spans of the YAML
 //! scalars they come from, so that every rule applies unchanged and points at the YAML.
 
+pub mod ansible_role;
 pub mod bitnami_chart;
 pub mod cfk;
 pub mod component_images;
@@ -17,6 +18,7 @@ mod redact;
 pub mod shell;
 mod spec;
 pub mod strimzi;
+pub mod terraform;
 pub mod yaml;
 
 use std::path::Path;
@@ -30,6 +32,7 @@ pub use crate::yaml_view::{
     Orchestrator, Runtime, Style, YamlFile, YamlPart, YamlView,
 };
 pub use spec::{Edit, NodeSpec, YamlEntry};
+pub use yaml::is_yaml_name;
 
 /// The files, clusters, notes and errors of reading YAML files.
 #[derive(Debug, Default)]
@@ -70,6 +73,10 @@ pub enum Form {
     Confluent,
     /// A cp-ansible inventory.
     Ansible,
+    /// A Terraform file's `helm_release` of the bitnami/kafka chart.
+    Terraform,
+    /// An Ansible role's template of a node's `.properties` file.
+    AnsibleRole,
 }
 
 /// Why a Helm (Go) template is not read as it stands.
@@ -80,16 +87,24 @@ fn is_template(text: &str) -> bool {
     text.find("{{").is_some_and(|at| text[at..].contains("}}"))
 }
 
-/// A `.yml` or `.yaml` file name.
-pub fn is_yaml_name(name: &str) -> bool {
-    let name = name.to_ascii_lowercase();
-    name.ends_with(".yml") || name.ends_with(".yaml")
+/// A file name the deployment readers read: YAML, Terraform, or an Ansible template of a
+/// `.properties` file.
+pub fn is_deployment_name(name: &str) -> bool {
+    is_yaml_name(name)
+        || terraform::is_terraform_name(name)
+        || name.to_ascii_lowercase().ends_with(".properties.j2")
 }
 
-/// Whether a walked YAML file (at `path`) may hold Kafka settings: a compose file, a Strimzi
+/// Whether a walked YAML or Terraform file (at `path`) may hold Kafka settings: a compose file, a Strimzi
 /// resource, Kubernetes objects that may run a Kafka image or hold its environment (a
 /// ConfigMap), or a Helm chart's values. Cheap, on the name and the bytes: the reader decides.
 pub fn worth_reading(path: &str, bytes: &[u8]) -> bool {
+    if terraform::is_terraform_name(path) {
+        return terraform::worth_reading(bytes);
+    }
+    if path.to_ascii_lowercase().ends_with(".j2") {
+        return ansible_role::is_role_template(path) && ansible_role::worth_reading(bytes);
+    }
     let has = |needle: &[u8]| bytes.windows(needle.len()).any(|window| window == needle);
     let kafka = || has(b"kafka") || has(b"KAFKA");
     let name = Path::new(path)
@@ -129,6 +144,7 @@ pub fn read_files(files: Vec<(String, Vec<u8>)>, extra_pools: &[strimzi::Pool]) 
 pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Found {
     let mut found = Found::default();
     let mut parsed = Vec::new();
+    let mut role_templates = Vec::new();
     for (path, bytes) in files {
         let text = match std::str::from_utf8(&bytes) {
             Ok(text) => text,
@@ -139,14 +155,40 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
                 continue;
             }
         };
-        match yaml::parse(text.strip_prefix('\u{feff}').unwrap_or(text)) {
-            Ok(documents) => parsed.push((path, bytes.clone(), documents)),
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        if path.to_ascii_lowercase().ends_with(".j2") {
+            role_templates.push((path, bytes));
+            continue;
+        }
+        if terraform::is_terraform_name(&path) {
+            let mut notes = Vec::new();
+            match terraform::read(&path, text, &mut notes) {
+                Ok(mut read) => {
+                    found
+                        .notes
+                        .extend(notes.iter().map(|note| format!("{path}: {note}")));
+                    let documents = std::mem::take(&mut read.documents);
+                    parsed.push((path, bytes.clone(), documents, Some(read)));
+                }
+                Err(error) => found.errors.push((path, error)),
+            }
+            continue;
+        }
+        match yaml::parse(text) {
+            Ok(documents) => parsed.push((path, bytes.clone(), documents, None)),
             Err(_) if is_template(text) => found.errors.push((path, TEMPLATE.into())),
             Err(error) => found.errors.push((path, error.to_string())),
         }
     }
+    // Values files a Terraform release reads: read as its values, not alone as well.
+    let values_of_releases: Vec<std::path::PathBuf> = parsed
+        .iter()
+        .filter_map(|(_, _, _, terraform)| terraform.as_ref())
+        .flat_map(|read| read.values_files.iter())
+        .filter_map(|path| std::fs::canonicalize(path).ok())
+        .collect();
     let mut pools: Vec<strimzi::Pool> = beside.pools.clone();
-    for (_, _, documents) in &parsed {
+    for (_, _, documents, _) in &parsed {
         for pool in strimzi::pools(documents) {
             if !pools.contains(&pool) {
                 pools.push(pool);
@@ -156,25 +198,38 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
     let pools: Arc<[strimzi::Pool]> = Arc::from(pools);
     let mut config_maps: Vec<ConfigMap> = parsed
         .iter()
-        .flat_map(|(path, _, documents)| kubernetes::config_maps(path, documents))
+        .flat_map(|(path, _, documents, _)| kubernetes::config_maps(path, documents))
         .collect();
     config_maps.extend(beside.config_maps.iter().cloned());
     let config_maps: Arc<[ConfigMap]> = Arc::from(config_maps);
     // Strimzi `Kafka` names, for the `KafkaConnect`s of any file that name one.
     let kafkas: Vec<String> = parsed
         .iter()
-        .flat_map(|(_, _, documents)| strimzi::kafka_names(documents))
+        .flat_map(|(_, _, documents, _)| strimzi::kafka_names(documents))
         .collect();
     // A `KafkaConnect`'s part (its file's index in `found.files`, the part), for the cluster
     // of the `Kafka` it names.
     let mut connects: Vec<(String, usize, u32)> = Vec::new();
     let mut strimzi_clusters: Vec<(String, usize)> = Vec::new();
-    for (path, bytes, documents) in parsed {
+    for (path, bytes, documents, terraform) in parsed {
         let offset = usize::from(bytes.starts_with("\u{feff}".as_bytes())) * 3;
         // Validated as UTF-8 above; the documents were parsed from the text after its BOM.
         let text = std::str::from_utf8(&bytes).unwrap_or_default();
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let secrets = redact::hidden_spans(text, &documents)
+        let mut hidden = match &terraform {
+            // A Terraform file: its documents and its releases' values as YAML, the rest of
+            // it as Terraform hides it.
+            Some(read) => {
+                let mut shown_as_yaml = documents.clone();
+                shown_as_yaml.extend(read.releases.iter().map(|release| release.values.clone()));
+                let mut hidden = redact::hidden_spans(text, &shown_as_yaml);
+                hidden.extend(read.hidden.iter().cloned());
+                hidden
+            }
+            None => redact::hidden_spans(text, &documents),
+        };
+        hidden.sort_by_key(|span| (span.start, span.end));
+        let secrets = hidden
             .into_iter()
             .map(|span| span.start + offset..span.end + offset)
             .collect();
@@ -217,7 +272,12 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             }
         }
         let mut connect_parts = Vec::new();
-        for (target, spec) in strimzi::connects(&documents, &kafkas, &mut notes) {
+        let mut info = Vec::new();
+        let connects_found = strimzi::connects(&documents, &kafkas, &mut notes, &mut info);
+        found
+            .info
+            .extend(info.iter().map(|line| format!("{path}: {line}")));
+        for (target, spec) in connects_found {
             connect_parts.push((target, yaml.parts.len() as u32));
             yaml.parts.push(part(spec, offset));
         }
@@ -235,7 +295,20 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
                 take(name, Form::Kubernetes, nodes, &mut yaml);
             }
         }
+        let templating_roles = || ansible_role::templating_roles(&path);
         if yaml.parts.is_empty()
+            && let Some(document) = documents.first()
+            && cp_ansible::is_inventory(document)
+            && let roles = templating_roles()
+            && !roles.is_empty()
+        {
+            // Roles of its own template the brokers' files: what they render is read from
+            // them, not what cp-ansible would render.
+            notes.push(format!(
+                "an inventory whose brokers' configuration the roles beside it template ({}): read from those templates",
+                roles.join(", ")
+            ));
+        } else if yaml.parts.is_empty()
             && let Some(document) = documents.first()
             && cp_ansible::is_inventory(document)
         {
@@ -244,8 +317,45 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
                 take(path.clone(), Form::Ansible, nodes, &mut yaml);
             }
         }
+        for release in terraform.iter().flat_map(|read| &read.releases) {
+            let values = bitnami_chart::Values {
+                root: &release.values,
+                anchor: release.anchor.clone(),
+            };
+            let folder = bitnami_chart::Folder {
+                pinned: release.version.clone(),
+                ..bitnami_chart::Folder::default()
+            };
+            let line = bitnami_chart::line(&values, &folder);
+            found
+                .info
+                .push(format!("{path}: {}: {}", release.label, line.describe()));
+            let mut release_notes = Vec::new();
+            let nodes = bitnami_chart::read(&values, text, &line, &mut release_notes);
+            notes.extend(
+                release_notes
+                    .into_iter()
+                    .map(|note| format!("{}: {note}", release.label)),
+            );
+            if !nodes.is_empty() {
+                take(
+                    format!("{path}: {}", release.label),
+                    Form::Terraform,
+                    nodes,
+                    &mut yaml,
+                );
+            }
+        }
         let read_any = !yaml.parts.is_empty();
-        if !read_any && let Some(document) = documents.first() {
+        let read_by_release = || {
+            std::fs::canonicalize(&path)
+                .is_ok_and(|canonical| values_of_releases.contains(&canonical))
+        };
+        if !read_any
+            && terraform.is_none()
+            && !read_by_release()
+            && let Some(document) = documents.first()
+        {
             let folder = bitnami_chart::Folder::of(&path);
             if let Some(values) = bitnami_chart::values(&path, document, &folder) {
                 let line = bitnami_chart::line(&values, &folder);
@@ -281,6 +391,47 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             );
             found.files.push(SourceFile::from_yaml(path, bytes, yaml));
         }
+    }
+    // The templates of the roles of one project (the folder above `roles/`) are one
+    // cluster: a broker role's and a controller role's hosts together.
+    let mut role_clusters: Vec<(std::path::PathBuf, usize)> = Vec::new();
+    for (path, bytes) in role_templates {
+        // Validated as UTF-8 above.
+        let text = std::str::from_utf8(&bytes).unwrap_or_default();
+        let offset = usize::from(text.starts_with('\u{feff}')) * 3;
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let mut notes = Vec::new();
+        let nodes = ansible_role::read(&path, text, &mut notes);
+        found
+            .notes
+            .extend(notes.iter().map(|note| format!("{path}: {note}")));
+        if nodes.is_empty() {
+            continue;
+        }
+        let yaml = YamlFile {
+            parts: nodes.into_iter().map(|spec| part(spec, offset)).collect(),
+            secrets: ansible_role::hidden_spans(text)
+                .into_iter()
+                .map(|span| span.start + offset..span.end + offset)
+                .collect(),
+            pools: Arc::from(Vec::new()),
+            config_maps: Arc::from(Vec::new()),
+        };
+        let file = found.files.len();
+        let members = (0..yaml.parts.len() as u32).map(|part| (file, part));
+        let project = ansible_role::project_of(&path);
+        match role_clusters.iter().find(|(known, _)| *known == project) {
+            Some((_, cluster)) => found.clusters[*cluster].members.extend(members),
+            None => {
+                role_clusters.push((project, found.clusters.len()));
+                found.clusters.push(FoundCluster {
+                    name: path.clone(),
+                    form: Form::AnsibleRole,
+                    members: members.collect(),
+                });
+            }
+        }
+        found.files.push(SourceFile::from_yaml(path, bytes, yaml));
     }
     // Each `KafkaConnect` joins the cluster of the `Kafka` it names (the first of that name).
     for (target, file, part) in connects {

@@ -2,7 +2,7 @@
 //! every broker gets; the brokers are `spec.kafka.replicas` pods, or the `KafkaNodePool`s
 //! labelled `strimzi.io/cluster: <name>` (their `spec.replicas` and `spec.roles`).
 
-use super::yaml::Node;
+use super::yaml::{Node, Scalar};
 use super::{ComponentService, Forbidden, ImageTag, NamedBy, NodeSpec, YamlEntry};
 use crate::catalog::ComponentKind;
 use crate::properties::Provenance;
@@ -155,27 +155,75 @@ const CONNECT_FORBIDDEN_EXCEPTIONS: &[&str] = &[
 ];
 
 /// Each Strimzi `KafkaConnect` among `documents` whose `spec.bootstrapServers` names the
-/// bootstrap service of a Strimzi `Kafka` in `kafkas` (`<name>-kafka-bootstrap`, the only tie
+/// bootstrap service of a Strimzi `Kafka` in `kafkas` (`<name>-kafka-bootstrap`, or a listener's own; the only tie
 /// Strimzi knows between them): that `Kafka`'s name and the Connect cluster as a component.
 /// Strimzi writes none of the storage topics' replication factors: Connect's own defaults
 /// apply (strimzi-kafka-operator `KafkaConnectConfiguration` DEFAULTS, 0.20.0 to 1.2.0).
+///
+/// A `KafkaMirrorMaker2` is a Connect cluster too, on the cluster of its `connectCluster`
+/// alias (`spec.clusters`; `spec.target` in the `v1` API of 1.0), whose `config` are its
+/// worker's settings (less the same forbidden prefixes: `KafkaMirrorMaker2ClusterSpec`
+/// FORBIDDEN_PREFIXES). The topics its connectors create (heartbeats, checkpoints, offset
+/// syncs, the mirrored topics) are not read: a note says so.
 pub fn connects(
     documents: &[Node],
     kafkas: &[String],
     notes: &mut Vec<String>,
+    info: &mut Vec<String>,
 ) -> Vec<(String, NodeSpec)> {
     let mut found = Vec::new();
     for document in documents
         .iter()
         .filter(|document| is_strimzi(document, "KafkaMirrorMaker2"))
     {
-        let name = document
+        let Some(name_node) = document
             .get("metadata")
             .and_then(|metadata| metadata.get("name"))
-            .and_then(Node::text)
-            .unwrap_or_default();
-        notes.push(format!(
-            "KafkaMirrorMaker2 `{name}`: kafkalint does not read MirrorMaker 2 resources yet; its topics are not checked"
+            .and_then(Node::scalar)
+        else {
+            continue;
+        };
+        let name = name_node.value.trim();
+        let Some(spec) = document.get("spec") else {
+            continue;
+        };
+        // The cluster its Connect workers run on: `spec.target` (v1), else the alias
+        // `spec.connectCluster` names among `spec.clusters`.
+        let connect_cluster = spec.get("target").or_else(|| {
+            let alias = spec.get("connectCluster").and_then(Node::text)?.trim();
+            spec.get("clusters")?.items().iter().find(|cluster| {
+                cluster.get("alias").and_then(Node::text).map(str::trim) == Some(alias)
+            })
+        });
+        let Some(connect_cluster) = connect_cluster else {
+            notes.push(format!(
+                "KafkaMirrorMaker2 `{name}`: its connectCluster names none of its clusters; its topics are not checked"
+            ));
+            continue;
+        };
+        let bootstrap = connect_cluster
+            .get("bootstrapServers")
+            .and_then(Node::scalar);
+        let Some(target) =
+            bootstrap.and_then(|bootstrap| bootstrap_kafka(&bootstrap.value, kafkas))
+        else {
+            notes.push(format!(
+                "KafkaMirrorMaker2 `{name}`: the bootstrapServers of its Connect cluster name no Strimzi Kafka of the files read; its topics are not checked"
+            ));
+            continue;
+        };
+        info.push(format!(
+            "KafkaMirrorMaker2 `{name}`: the topics of its Connect cluster are checked; those its connectors create (heartbeats, checkpoints, offset syncs, mirrored topics) are not read yet"
+        ));
+        found.push((
+            target,
+            connect_worker(
+                format!("mirrormaker2 {name}"),
+                format!("KafkaMirrorMaker2 `{name}`"),
+                name_node,
+                bootstrap,
+                connect_cluster.get("config"),
+            ),
         ));
     }
     for document in documents
@@ -194,65 +242,100 @@ pub fn connects(
             continue;
         };
         let bootstrap = spec.get("bootstrapServers").and_then(Node::scalar);
-        let target = bootstrap.and_then(|bootstrap| {
-            let first = bootstrap.value.split(',').next()?.trim();
-            let host = first.split(':').next()?.split('.').next()?;
-            host.strip_suffix("-kafka-bootstrap").map(str::to_string)
-        });
-        let Some(target) = target.filter(|target| kafkas.contains(target)) else {
+        let Some(target) =
+            bootstrap.and_then(|bootstrap| bootstrap_kafka(&bootstrap.value, kafkas))
+        else {
             notes.push(format!(
                 "KafkaConnect `{name}`: its spec.bootstrapServers names no Strimzi Kafka of the files read; its topics are not checked"
             ));
             continue;
         };
-        let mut entries = Vec::new();
-        if let Some(bootstrap) = bootstrap {
-            entries.push(YamlEntry {
-                key: "bootstrap.servers".into(),
-                value: bootstrap.value.clone(),
-                key_span: bootstrap.span.clone(),
-                value_span: bootstrap.span.clone(),
-                edit: None,
-                provenance: Provenance::Operator,
-            });
-        }
-        for (key, value) in spec.get("config").map(Node::entries).unwrap_or_default() {
-            let (Some(key), Some(value)) = (key.scalar(), value.scalar()) else {
-                continue;
-            };
-            let lower = key.value.to_ascii_lowercase();
-            let forbidden = !CONNECT_FORBIDDEN_EXCEPTIONS.contains(&key.value.as_str())
-                && CONNECT_FORBIDDEN_PREFIXES
-                    .iter()
-                    .any(|prefix| lower.starts_with(prefix));
-            if value.is_null() || forbidden {
-                continue;
-            }
-            entries.push(YamlEntry::written(key, value));
-        }
         found.push((
             target,
-            NodeSpec {
-                id: format!("connect {name}"),
-                declared_at: name_node.span.clone(),
-                label: format!("KafkaConnect `{name}`"),
-                entries,
-                count_known: true,
-                image: None,
-                image_tag: None,
-                component: Some(ComponentService {
-                    kind: ComponentKind::ConnectDistributed,
-                    image_span: name_node.span.clone(),
-                    env_prefix: None,
-                }),
-                forbidden: Vec::new(),
-                runtime: super::Runtime::Pod { pool: None },
-                image_exit: None,
-                settings_elsewhere: false,
-            },
+            connect_worker(
+                format!("connect {name}"),
+                format!("KafkaConnect `{name}`"),
+                name_node,
+                bootstrap,
+                spec.get("config"),
+            ),
         ));
     }
     found
+}
+
+/// The `Kafka` of `kafkas` whose bootstrap service the first of `bootstrap_servers` names:
+/// `<name>-kafka-bootstrap`, or a listener's own, `<name>-kafka-<listener>-bootstrap`
+/// (strimzi-kafka-operator `ListenersUtils.backwardsCompatibleBootstrapServiceName`), as a
+/// host alone or qualified (`.namespace.svc`, ...).
+fn bootstrap_kafka(bootstrap_servers: &str, kafkas: &[String]) -> Option<String> {
+    let first = bootstrap_servers.split(',').next()?.trim();
+    let host = first.split(':').next()?.split('.').next()?;
+    let service = host.strip_suffix("-bootstrap")?;
+    kafkas
+        .iter()
+        .filter(|kafka| {
+            service
+                .strip_prefix(kafka.as_str())
+                .and_then(|rest| rest.strip_prefix("-kafka"))
+                .is_some_and(|rest| rest.is_empty() || (rest.len() > 1 && rest.starts_with('-')))
+        })
+        .max_by_key(|kafka| kafka.len())
+        .cloned()
+}
+
+/// A Connect cluster Strimzi runs, as a component: `bootstrap.servers` from the resource,
+/// then the keys of its `config` that Strimzi passes on.
+fn connect_worker(
+    id: String,
+    label: String,
+    name_node: &Scalar,
+    bootstrap: Option<&Scalar>,
+    config: Option<&Node>,
+) -> NodeSpec {
+    let mut entries = Vec::new();
+    if let Some(bootstrap) = bootstrap {
+        entries.push(YamlEntry {
+            key: "bootstrap.servers".into(),
+            value: bootstrap.value.clone(),
+            key_span: bootstrap.span.clone(),
+            value_span: bootstrap.span.clone(),
+            edit: None,
+            provenance: Provenance::Operator,
+        });
+    }
+    for (key, value) in config.map(Node::entries).unwrap_or_default() {
+        let (Some(key), Some(value)) = (key.scalar(), value.scalar()) else {
+            continue;
+        };
+        let lower = key.value.to_ascii_lowercase();
+        let forbidden = !CONNECT_FORBIDDEN_EXCEPTIONS.contains(&key.value.as_str())
+            && CONNECT_FORBIDDEN_PREFIXES
+                .iter()
+                .any(|prefix| lower.starts_with(prefix));
+        if value.is_null() || forbidden {
+            continue;
+        }
+        entries.push(YamlEntry::written(key, value));
+    }
+    NodeSpec {
+        id,
+        declared_at: name_node.span.clone(),
+        label,
+        entries,
+        count_known: true,
+        image: None,
+        image_tag: None,
+        component: Some(ComponentService {
+            kind: ComponentKind::ConnectDistributed,
+            image_span: name_node.span.clone(),
+            env_prefix: None,
+        }),
+        forbidden: Vec::new(),
+        runtime: super::Runtime::Pod { pool: None },
+        image_exit: None,
+        settings_elsewhere: false,
+    }
 }
 
 /// Whether `documents` hold a Strimzi `Kafka`.

@@ -17,6 +17,12 @@ use yaml_rust2::scanner::{Marker, TScalarStyle};
 use crate::properties::Span;
 pub use crate::yaml_view::Style;
 
+/// A `.yml` or `.yaml` file name.
+pub fn is_yaml_name(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    name.ends_with(".yml") || name.ends_with(".yaml")
+}
+
 #[derive(Debug, Clone)]
 pub struct Scalar {
     /// The scalar's value after YAML unquoting and folding.
@@ -36,6 +42,25 @@ pub struct Scalar {
 }
 
 impl Scalar {
+    /// A scalar that no YAML text holds, such as a Terraform expression's value: `span` is
+    /// where it is written (the value itself when `exact`), `extent` all of it.
+    pub fn written_elsewhere(
+        value: String,
+        style: Style,
+        span: Span,
+        exact: bool,
+        extent: Span,
+    ) -> Scalar {
+        Scalar {
+            value,
+            style,
+            span,
+            exact,
+            extent,
+            id: usize::MAX,
+        }
+    }
+
     /// A plain `~`, `null` or empty scalar: YAML's null.
     pub fn is_null(&self) -> bool {
         self.style == Style::Plain
@@ -90,6 +115,24 @@ impl Node {
             .iter()
             .rev()
             .find(|(k, _)| k.scalar().is_some_and(|k| k.value == key))
+    }
+
+    /// The same tree, read from text that starts `offset` bytes into a larger one (a YAML
+    /// heredoc in a Terraform file): every span moved by `offset`.
+    pub fn shift(&mut self, offset: usize) {
+        match self {
+            Node::Scalar(scalar) => {
+                scalar.span = scalar.span.start + offset..scalar.span.end + offset;
+                scalar.extent = scalar.extent.start + offset..scalar.extent.end + offset;
+            }
+            Node::Seq(items) => items.iter_mut().for_each(|item| item.shift(offset)),
+            Node::Map(entries) => {
+                for (key, value) in entries {
+                    key.shift(offset);
+                    value.shift(offset);
+                }
+            }
+        }
     }
 
     /// Every scalar in the tree, with the scalar key it is the value of (if it is one).

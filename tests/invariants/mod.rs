@@ -404,7 +404,7 @@ pub fn options_for(version: u8, brokers: u8) -> Options {
 /// Compose looks for and another, Strimzi resources (a `Kafka`, node pools beside it), and a
 /// `.properties` node file in a compose folder. `index` keeps the paths of one input apart.
 pub fn yaml_path_by_number(number: u8, index: usize) -> String {
-    match number % 8 {
+    match number % 10 {
         0 => "compose/docker-compose.yml".into(),
         1 => "compose/compose.yaml".into(),
         2 => "docker-compose.yml".into(),
@@ -412,13 +412,16 @@ pub fn yaml_path_by_number(number: u8, index: usize) -> String {
         4 => "strimzi/kafka.yaml".into(),
         5 => "strimzi/kafka-node-pools.yaml".into(),
         6 => format!("strimzi/cluster-{index}.yml"),
-        _ => format!("compose/server-{index}.properties"),
+        7 => format!("compose/server-{index}.properties"),
+        8 => "terraform/kafka.tf".into(),
+        _ => "ansible/roles/kafka/templates/server.properties.j2".into(),
     }
 }
 
 /// Fuzz input for the YAML sources: the header of [`pipeline_input`], then up to 6 files
 /// separated by 0x1E, each led by a byte choosing its path ([`yaml_path_by_number`]): a
-/// compose file, a Strimzi resource, or a node file beside them.
+/// compose file, a Strimzi resource, a Terraform file, an Ansible role's template, or a node
+/// file beside them.
 pub fn yaml_input(data: &[u8]) -> Option<PipelineInput> {
     records_input(data, 6, yaml_path_by_number)
 }

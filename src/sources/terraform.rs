@@ -1,0 +1,1132 @@
+//! Terraform files (`.tf`) that deploy Kafka to Kubernetes: what they apply, as the YAML
+//! documents and Helm values the other readers know, with spans into the `.tf` text.
+//!
+//! - `resource "kubernetes_manifest"`: its `manifest` object (HCL object syntax, or
+//!   `yamldecode(<<EOF ...)`), and `resource "kubectl_manifest"`'s `yaml_body` heredoc: a
+//!   Kubernetes object each (a Strimzi `Kafka`, a StatefulSet, ...).
+//! - `resource "helm_release"` of the bitnami/kafka chart (`chart = "kafka"` from bitnami's
+//!   repository, `bitnami/kafka`, or `oci://registry-1.docker.io/bitnamicharts/kafka`): its
+//!   `values` (YAML heredocs, `yamlencode({...})`, `file("...")`) merged in order as Helm
+//!   merges values files, then its `set` blocks (or `set = [...]`, the helm provider 3.x form)
+//!   over them; its `version` is the chart line.
+//!
+//! A reference to a variable (`var.kafka_version`) takes the value a `terraform.tfvars` or
+//! `*.auto.tfvars` beside the file gives it, else its `default` in a `.tf` file beside it,
+//! placed at the reference; `local.name` likewise from `locals` blocks. Anything else that
+//! Terraform works out when it runs (a resource's attribute, a function other than the
+//! encoders, a template with interpolations) is an unknown value, `${...}`, which no rule
+//! judges.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use hcl_edit::Span as _;
+use hcl_edit::expr::{Expression, ObjectKey, TraversalOperator};
+use hcl_edit::structure::{Attribute, Body};
+use hcl_edit::template::Element;
+
+use super::yaml::{self, Node, Scalar, Style};
+use crate::properties::Span;
+
+/// What a `.tf` file deploys.
+#[derive(Debug, Default)]
+pub struct Read {
+    /// The Kubernetes objects it applies, as YAML documents.
+    pub documents: Vec<Node>,
+    /// Its releases of the bitnami/kafka chart.
+    pub releases: Vec<Release>,
+    /// What output hides of the text beyond what the redaction of the documents and the
+    /// releases' values hides: the values of other attributes, comments, unknown values.
+    pub hidden: Vec<Span>,
+    /// Files read as a release's values (`file("kafka-values.yaml")`): not also read alone.
+    pub values_files: Vec<PathBuf>,
+}
+
+/// A `helm_release` of the bitnami/kafka chart.
+#[derive(Debug)]
+pub struct Release {
+    /// `helm_release.kafka`.
+    pub label: String,
+    /// Its values, merged.
+    pub values: Node,
+    /// The resource's name, where findings about the chart's defaults point.
+    pub anchor: Span,
+    /// The chart version it pins, with what says so.
+    pub version: Option<(String, String)>,
+}
+
+/// The deepest nesting of brackets read; the parser recurses once per level.
+const MAX_NESTING: usize = 64;
+
+/// Whether a file name is a Terraform file's.
+pub fn is_terraform_name(name: &str) -> bool {
+    name.to_ascii_lowercase().ends_with(".tf")
+}
+
+/// Whether a Terraform file may deploy Kafka: cheap, on the bytes.
+pub fn worth_reading(bytes: &[u8]) -> bool {
+    let has = |needle: &[u8]| bytes.windows(needle.len()).any(|window| window == needle);
+    (has(b"helm_release") || has(b"kubernetes_manifest") || has(b"kubectl_manifest"))
+        && (has(b"kafka") || has(b"Kafka"))
+}
+
+/// Reads the Terraform file at `path` (whose text is `text`): the Kubernetes objects and
+/// chart releases it deploys. Variables and locals come from the `.tf` and `.tfvars` files
+/// beside it. `Err` when it is not HCL.
+pub fn read(path: &str, text: &str, notes: &mut Vec<String>) -> Result<Read, String> {
+    let body = parse(text)?;
+    let dir = match Path::new(path).parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let module = Module::beside(path, &body, &dir);
+    let mut eval = Eval {
+        text,
+        module: &module,
+        hidden: Vec::new(),
+        depth: 0,
+    };
+    let mut read = Read::default();
+    for block in body.blocks() {
+        if block.ident.value().as_str() != "resource" {
+            continue;
+        }
+        let labels: Vec<&str> = block.labels.iter().map(|label| label.as_str()).collect();
+        let [kind, name] = labels[..] else { continue };
+        let consumed: &[&str] = match kind {
+            "kubernetes_manifest" => {
+                if let Some(manifest) = block.body.get_attribute("manifest") {
+                    match eval.document(&manifest.value) {
+                        Some(document) => read.documents.push(document),
+                        None => notes.push(format!(
+                            "kubernetes_manifest.{name}: its manifest is worked out when Terraform runs; not read"
+                        )),
+                    }
+                }
+                &["manifest"]
+            }
+            "kubectl_manifest" => {
+                if let Some(body) = block.body.get_attribute("yaml_body") {
+                    match eval.yaml_text(&body.value) {
+                        Some(Ok(documents)) => read.documents.extend(documents),
+                        Some(Err(why)) => notes.push(format!("kubectl_manifest.{name}: {why}")),
+                        None => notes.push(format!(
+                            "kubectl_manifest.{name}: its yaml_body is worked out when Terraform runs; not read"
+                        )),
+                    }
+                }
+                &["yaml_body"]
+            }
+            "helm_release" if is_bitnami_kafka(&block.body, &mut eval) => {
+                let label_span = block
+                    .labels
+                    .get(1)
+                    .and_then(|label| label.span())
+                    .map_or(0..0, |span| span.start + 1..span.end.saturating_sub(1));
+                if let Some(release) =
+                    eval.release(name, &block.body, &dir, label_span, &mut read, notes)
+                {
+                    read.releases.push(release);
+                }
+                &["values", "set", "set_list", "set_sensitive"]
+            }
+            _ => &[],
+        };
+        hide_attributes(&block.body, consumed, &mut eval.hidden);
+    }
+    read.hidden = eval.hidden;
+    read.hidden.extend(comment_spans(text));
+    Ok(read)
+}
+
+/// The file's HCL, or why it is not read.
+fn parse(text: &str) -> Result<Body, String> {
+    let mut depth = 0usize;
+    for byte in text.bytes() {
+        match byte {
+            b'{' | b'[' | b'(' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(format!(
+                        "Terraform nested deeper than {MAX_NESTING} brackets: not read"
+                    ));
+                }
+            }
+            b'}' | b']' | b')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    hcl_edit::parser::parse_body(text).map_err(|error| {
+        let location = error.location();
+        format!(
+            "not valid Terraform (HCL): {} (line {}, column {})",
+            error.message(),
+            location.line(),
+            location.column()
+        )
+    })
+}
+
+/// Whether a `helm_release` installs the bitnami/kafka chart.
+fn is_bitnami_kafka(body: &Body, eval: &mut Eval) -> bool {
+    let text = |key: &str, eval: &mut Eval| {
+        body.get_attribute(key)
+            .and_then(|attribute| eval.expr(&attribute.value).text().map(str::to_string))
+    };
+    let chart = text("chart", eval).unwrap_or_default();
+    let repository = text("repository", eval).unwrap_or_default();
+    let chart = chart.trim_end_matches('/');
+    (chart == "kafka" && repository.contains("bitnami"))
+        || chart == "bitnami/kafka"
+        || chart.ends_with("bitnamicharts/kafka")
+}
+
+/// Attributes whose values say which chart or object is deployed, not what it knows: shown.
+const SHOWN: &[&str] = &["chart", "repository", "version", "name", "namespace"];
+
+/// Hides the values of a block's attributes (and of its blocks', below), except `consumed`
+/// ones, read as documents or values and hidden as those are, and [`SHOWN`] ones.
+fn hide_attributes(body: &Body, consumed: &[&str], hidden: &mut Vec<Span>) {
+    for attribute in body.attributes() {
+        let key = attribute.key.value().as_str();
+        if consumed.contains(&key) || (SHOWN.contains(&key) && !looks_secret(attribute)) {
+            continue;
+        }
+        if !is_reference(&attribute.value)
+            && let Some(span) = attribute.value.span()
+        {
+            hidden.push(span);
+        }
+    }
+    for block in body.blocks() {
+        hide_attributes(&block.body, &[], hidden);
+    }
+}
+
+fn looks_secret(attribute: &Attribute) -> bool {
+    crate::secrets::has_secret_word(attribute.key.value().as_str())
+}
+
+/// A reference to a variable, a local, a resource's attribute: a name, nothing secret.
+fn is_reference(expr: &Expression) -> bool {
+    match expr {
+        Expression::Variable(_) => true,
+        Expression::Traversal(traversal) => {
+            is_reference(&traversal.expr)
+                && traversal
+                    .operators
+                    .iter()
+                    .all(|operator| matches!(operator.value(), TraversalOperator::GetAttr(_)))
+        }
+        _ => false,
+    }
+}
+
+/// The comments of `text` that output hides: `//` and `#` comments as comments of other
+/// files are (what looks like a setting), `/* ... */` whole. Inside strings and heredocs a
+/// `#` or `//` starts no comment; those are hidden as values.
+fn comment_spans(text: &str) -> Vec<Span> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    let mut at = 0;
+    let mut in_string = false;
+    let mut heredoc: Option<String> = None;
+    while at < bytes.len() {
+        if let Some(delimiter) = &heredoc {
+            // A heredoc runs to a line that holds its delimiter alone.
+            let end = bytes[at..]
+                .iter()
+                .position(|b| *b == b'\n')
+                .map_or(bytes.len(), |n| at + n);
+            if text[at..end].trim() == delimiter {
+                heredoc = None;
+            }
+            at = end + 1;
+            continue;
+        }
+        let byte = bytes[at];
+        if in_string {
+            match byte {
+                b'\\' => at += 1,
+                b'"' | b'\n' => in_string = false,
+                _ => {}
+            }
+            at += 1;
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'<' if text[at..].starts_with("<<") => {
+                let rest = text[at + 2..].trim_start_matches('-');
+                let delimiter: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if !delimiter.is_empty() {
+                    heredoc = Some(delimiter);
+                    at = bytes[at..]
+                        .iter()
+                        .position(|b| *b == b'\n')
+                        .map_or(bytes.len(), |n| at + n + 1);
+                    continue;
+                }
+            }
+            b'#' => {
+                at = line_comment(text, at, 1, &mut spans);
+                continue;
+            }
+            b'/' if text[at..].starts_with("//") => {
+                at = line_comment(text, at, 2, &mut spans);
+                continue;
+            }
+            b'/' if text[at..].starts_with("/*") => {
+                let end = text[at + 2..].find("*/").map_or(text.len(), |n| at + 2 + n);
+                spans.push(at + 2..end);
+                at = end + 2;
+                continue;
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    spans
+}
+
+/// Hides what a line comment starting at `at` (its marker `marker` bytes long) holds of a
+/// setting; returns where its line ends.
+fn line_comment(text: &str, at: usize, marker: usize, spans: &mut Vec<Span>) -> usize {
+    let end = text[at..].find('\n').map_or(text.len(), |n| at + n);
+    let body = &text[at + marker..end];
+    if let Some(hidden) = crate::secrets::comment_mask(body) {
+        spans.push(at + marker + hidden.start..end);
+    }
+    end
+}
+
+/// The variables and locals of a file's module: the `.tf` files beside it, and the values
+/// `terraform.tfvars` and `*.auto.tfvars` give variables.
+#[derive(Debug, Default)]
+struct Module {
+    /// A variable's value (from a `.tfvars` file, else its default) and what gives it.
+    variables: HashMap<String, (Literal, String)>,
+    locals: HashMap<String, (Literal, String)>,
+}
+
+/// A value written in another file, as its text (a scalar) or not one.
+#[derive(Debug, Clone)]
+enum Literal {
+    Text(String),
+    /// An object, a list, an expression: not a scalar a setting takes.
+    Other,
+}
+
+impl Module {
+    fn beside(path: &str, own: &Body, dir: &Path) -> Module {
+        let mut module = Module::default();
+        let mut files: Vec<(PathBuf, Option<Body>)> = Vec::new();
+        let own_name = Path::new(path).file_name();
+        if let Ok(entries) = std::fs::read_dir(dir) {
+            let mut names: Vec<PathBuf> = entries
+                .filter_map(Result::ok)
+                .map(|entry| entry.path())
+                .filter(|path| path.is_file())
+                .collect();
+            names.sort();
+            for sibling in names {
+                if sibling.file_name() == own_name {
+                    continue;
+                }
+                let name = sibling
+                    .file_name()
+                    .map(|name| name.to_string_lossy().to_ascii_lowercase())
+                    .unwrap_or_default();
+                if is_terraform_name(&name) || name.ends_with(".tfvars") {
+                    let body = crate::source::read_file(&sibling)
+                        .ok()
+                        .and_then(|bytes| String::from_utf8(bytes).ok())
+                        .and_then(|text| parse(&text).ok());
+                    files.push((sibling, body));
+                }
+            }
+        }
+        let shown = |path: &Path| {
+            path.file_name()
+                .map_or_else(String::new, |name| name.to_string_lossy().into_owned())
+        };
+        let bodies = std::iter::once((PathBuf::from(path), Some(own))).chain(
+            files
+                .iter()
+                .map(|(path, body)| (path.clone(), body.as_ref())),
+        );
+        for (file, body) in bodies {
+            let Some(body) = body else { continue };
+            let name = shown(&file).to_ascii_lowercase();
+            if name.ends_with(".tfvars") {
+                if name == "terraform.tfvars" || name.ends_with(".auto.tfvars") {
+                    for attribute in body.attributes() {
+                        module.variables.insert(
+                            attribute.key.value().to_string(),
+                            (
+                                literal(&attribute.value),
+                                format!("its value in {}", shown(&file)),
+                            ),
+                        );
+                    }
+                }
+                continue;
+            }
+            for block in body.blocks() {
+                match block.ident.value().as_str() {
+                    "variable" => {
+                        let Some(name) = block.labels.first().map(|label| label.as_str()) else {
+                            continue;
+                        };
+                        if let Some(default) = block.body.get_attribute("default") {
+                            module.variables.entry(name.to_string()).or_insert((
+                                literal(&default.value),
+                                format!("its default in {}", shown(&file)),
+                            ));
+                        }
+                    }
+                    "locals" => {
+                        for attribute in block.body.attributes() {
+                            module.locals.insert(
+                                attribute.key.value().to_string(),
+                                (literal(&attribute.value), format!("in {}", shown(&file))),
+                            );
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        // A `.tfvars` value wins over a default, whichever file came first.
+        for (file, body) in &files {
+            let name = shown(file).to_ascii_lowercase();
+            if let Some(body) = body
+                && (name == "terraform.tfvars" || name.ends_with(".auto.tfvars"))
+            {
+                for attribute in body.attributes() {
+                    module.variables.insert(
+                        attribute.key.value().to_string(),
+                        (
+                            literal(&attribute.value),
+                            format!("its value in {}", shown(file)),
+                        ),
+                    );
+                }
+            }
+        }
+        module
+    }
+}
+
+/// The scalar an expression written in another file is, when it is a literal one.
+fn literal(expr: &Expression) -> Literal {
+    match expr {
+        Expression::String(string) => Literal::Text(string.value().to_string()),
+        Expression::Bool(value) => Literal::Text(value.value().to_string()),
+        Expression::Number(number) => Literal::Text(number.value().to_string()),
+        Expression::StringTemplate(template)
+            if template
+                .iter()
+                .all(|element| matches!(element, Element::Literal(_))) =>
+        {
+            Literal::Text(
+                template
+                    .iter()
+                    .filter_map(|element| match element {
+                        Element::Literal(literal) => Some(literal.value().as_str()),
+                        _ => None,
+                    })
+                    .collect(),
+            )
+        }
+        _ => Literal::Other,
+    }
+}
+
+/// Works out HCL expressions as YAML nodes, with spans into `text`.
+struct Eval<'a> {
+    text: &'a str,
+    module: &'a Module,
+    /// Spans of unknown values that may hold literals (a function's arguments): hidden.
+    hidden: Vec<Span>,
+    depth: usize,
+}
+
+impl Eval<'_> {
+    fn span(&self, expr: &Expression) -> Span {
+        expr.span().unwrap_or(0..0)
+    }
+
+    /// A value Terraform works out when it runs: `${...}`, which no rule judges.
+    fn unknown(&mut self, expr: &Expression) -> Node {
+        let span = self.span(expr);
+        let raw = self.text.get(span.clone()).unwrap_or_default();
+        let value = if is_reference(expr) {
+            format!("${{{raw}}}")
+        } else {
+            self.hidden.push(span.clone());
+            "${expression}".to_string()
+        };
+        Node::Scalar(Scalar::written_elsewhere(
+            value,
+            Style::Plain,
+            span.clone(),
+            false,
+            span,
+        ))
+    }
+
+    fn scalar(&self, value: String, style: Style, span: Span, exact: bool, extent: Span) -> Node {
+        Node::Scalar(Scalar::written_elsewhere(value, style, span, exact, extent))
+    }
+
+    /// The node an expression is.
+    fn expr(&mut self, expr: &Expression) -> Node {
+        if self.depth > MAX_NESTING {
+            return self.unknown(expr);
+        }
+        self.depth += 1;
+        let node = self.expr_inner(expr);
+        self.depth -= 1;
+        node
+    }
+
+    fn expr_inner(&mut self, expr: &Expression) -> Node {
+        let span = self.span(expr);
+        match expr {
+            Expression::Null(_) => {
+                self.scalar(String::new(), Style::Plain, span.clone(), false, span)
+            }
+            Expression::Bool(value) => self.scalar(
+                value.value().to_string(),
+                Style::Plain,
+                span.clone(),
+                true,
+                span,
+            ),
+            Expression::Number(_) => {
+                let raw = self.text.get(span.clone()).unwrap_or_default().to_string();
+                self.scalar(raw, Style::Plain, span.clone(), true, span)
+            }
+            Expression::String(string) => {
+                let value = string.value().to_string();
+                let inner = span.start + 1..span.end.saturating_sub(1).max(span.start + 1);
+                let exact = self.text.get(inner.clone()) == Some(value.as_str());
+                self.scalar(value, Style::DoubleQuoted, inner, exact, span)
+            }
+            Expression::StringTemplate(template) => {
+                let mut value = String::new();
+                for element in template.iter() {
+                    match element {
+                        Element::Literal(literal) => value.push_str(literal.value()),
+                        Element::Interpolation(interpolation) => {
+                            match self.expr(&interpolation.expr).text() {
+                                Some(text) if !text.contains("${") => value.push_str(text),
+                                _ => return self.unknown(expr),
+                            }
+                        }
+                        Element::Directive(_) => return self.unknown(expr),
+                    }
+                }
+                let inner = span.start + 1..span.end.saturating_sub(1).max(span.start + 1);
+                self.scalar(value, Style::DoubleQuoted, inner, false, span)
+            }
+            Expression::HeredocTemplate(heredoc) => {
+                if !heredoc
+                    .template
+                    .iter()
+                    .all(|element| matches!(element, Element::Literal(_)))
+                {
+                    return self.unknown(expr);
+                }
+                let value: String = heredoc
+                    .template
+                    .iter()
+                    .filter_map(|element| match element {
+                        Element::Literal(literal) => Some(literal.value().as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                let body = heredoc_body(self.text, &span);
+                self.scalar(value, Style::Block, body, false, span)
+            }
+            Expression::Array(array) => {
+                Node::Seq(array.iter().map(|item| self.expr(item)).collect())
+            }
+            Expression::Object(object) => {
+                let mut entries = Vec::new();
+                for (key, value) in object.iter() {
+                    let key = match key {
+                        ObjectKey::Ident(ident) => {
+                            let span = ident.span().unwrap_or(0..0);
+                            self.scalar(
+                                ident.value().to_string(),
+                                Style::Plain,
+                                span.clone(),
+                                true,
+                                span,
+                            )
+                        }
+                        ObjectKey::Expression(expr) => self.expr(expr),
+                    };
+                    let value = self.expr(value.expr());
+                    entries.push((key, value));
+                }
+                Node::Map(entries)
+            }
+            Expression::Parenthesis(inner) => self.expr(inner.inner()),
+            Expression::FuncCall(call)
+                if call.name.namespace.is_empty()
+                    && matches!(
+                        call.name.name.value().as_str(),
+                        "tostring" | "tonumber" | "tobool" | "yamlencode" | "jsonencode"
+                    )
+                    && call.args.len() == 1 =>
+            {
+                match call.args.get(0) {
+                    Some(argument) => self.expr(argument),
+                    None => self.unknown(expr),
+                }
+            }
+            Expression::Traversal(_) | Expression::Variable(_) => self.reference(expr),
+            _ => self.unknown(expr),
+        }
+    }
+
+    /// `var.name` or `local.name` with a literal value in the module, placed at the reference;
+    /// anything else unknown.
+    fn reference(&mut self, expr: &Expression) -> Node {
+        if let Expression::Traversal(traversal) = expr
+            && let Expression::Variable(root) = &traversal.expr
+            && let [operator] = &traversal.operators[..]
+            && let TraversalOperator::GetAttr(name) = operator.value()
+        {
+            let table = match root.value().as_str() {
+                "var" => &self.module.variables,
+                "local" => &self.module.locals,
+                _ => return self.unknown(expr),
+            };
+            if let Some((Literal::Text(value), _)) = table.get(name.value().as_str()) {
+                let span = self.span(expr);
+                return self.scalar(value.clone(), Style::Plain, span.clone(), false, span);
+            }
+        }
+        self.unknown(expr)
+    }
+
+    /// A Kubernetes object written as an HCL object, or as YAML it decodes.
+    fn document(&mut self, expr: &Expression) -> Option<Node> {
+        if let Expression::FuncCall(call) = expr
+            && call.name.name.value().as_str() == "yamldecode"
+            && let Some(argument) = call.args.get(0)
+        {
+            return match self.yaml_text(argument)? {
+                Ok(mut documents) if documents.len() == 1 => documents.pop(),
+                _ => None,
+            };
+        }
+        let node = self.expr(expr);
+        matches!(node, Node::Map(_)).then_some(node)
+    }
+
+    /// The YAML documents of a heredoc with no interpolation, parsed where they are written:
+    /// `None` when the expression is not one, `Err` when its text is not YAML.
+    fn yaml_text(&mut self, expr: &Expression) -> Option<Result<Vec<Node>, String>> {
+        let Expression::HeredocTemplate(heredoc) = expr else {
+            return None;
+        };
+        if !heredoc
+            .template
+            .iter()
+            .all(|element| matches!(element, Element::Literal(_)))
+        {
+            return None;
+        }
+        let body = heredoc_body(self.text, &self.span(expr));
+        // The lines as written: an indented heredoc (`<<-EOF`) is YAML indented throughout,
+        // which reads the same.
+        let text = self.text.get(body.clone())?;
+        Some(match yaml::parse(text) {
+            Ok(mut documents) => {
+                documents
+                    .iter_mut()
+                    .for_each(|document| document.shift(body.start));
+                Ok(documents)
+            }
+            Err(error) => Err(format!("its YAML is not read: {error}")),
+        })
+    }
+
+    /// A release's values, merged, and its version.
+    fn release(
+        &mut self,
+        name: &str,
+        body: &Body,
+        dir: &Path,
+        anchor: Span,
+        read: &mut Read,
+        notes: &mut Vec<String>,
+    ) -> Option<Release> {
+        let label = format!("helm_release.{name}");
+        let mut values = Node::Map(Vec::new());
+        if let Some(list) = body.get_attribute("values") {
+            let items: Vec<&Expression> = match &list.value {
+                Expression::Array(array) => array.iter().collect(),
+                other => vec![other],
+            };
+            for item in items {
+                match self.values_item(item, dir, read) {
+                    Ok(node) => merge(&mut values, node),
+                    Err(why) => {
+                        notes.push(format!("{label}: {why}; not read"));
+                        return None;
+                    }
+                }
+            }
+        }
+        // `set { name = ..., value = ... }` blocks, or `set = [{...}]` (helm provider 3.x).
+        let mut sets: Vec<(Node, Node, bool)> = Vec::new();
+        for kind in ["set", "set_list", "set_sensitive"] {
+            let sensitive = kind == "set_sensitive";
+            for block in body.get_blocks(kind) {
+                if let (Some(key), Some(value)) = (
+                    block.body.get_attribute("name"),
+                    block.body.get_attribute("value"),
+                ) {
+                    let key = self.expr(&key.value);
+                    let value = self.set_value(&value.value, sensitive);
+                    sets.push((key, value, sensitive));
+                }
+            }
+            if let Some(attribute) = body.get_attribute(kind)
+                && let Expression::Array(array) = &attribute.value
+            {
+                for item in array.iter() {
+                    let Expression::Object(object) = item else {
+                        continue;
+                    };
+                    let field = |field: &str| {
+                        object.iter().find_map(|(key, value)| {
+                            let name = match key {
+                                ObjectKey::Ident(ident) => ident.value().to_string(),
+                                ObjectKey::Expression(Expression::String(string)) => {
+                                    string.value().to_string()
+                                }
+                                _ => return None,
+                            };
+                            (name == field).then(|| value.expr().clone())
+                        })
+                    };
+                    if let (Some(key), Some(value)) = (field("name"), field("value")) {
+                        let key = self.expr(&key);
+                        let value = self.set_value(&value, sensitive);
+                        sets.push((key, value, sensitive));
+                    }
+                }
+            }
+        }
+        for (key, value, _) in sets {
+            let Some(path) = key.text().map(set_path) else {
+                continue;
+            };
+            // A list index (`tolerations[0].key`) sets an item of a list: no key kafkalint
+            // reads is one.
+            let Some(path) = path else { continue };
+            set(&mut values, &path, value);
+        }
+        let version = body.get_attribute("version").map(|attribute| {
+            let node = self.expr(&attribute.value);
+            (
+                node,
+                self.text
+                    .get(self.span(&attribute.value))
+                    .unwrap_or_default()
+                    .to_string(),
+            )
+        });
+        let version = match version {
+            Some((node, raw)) => match node.text() {
+                Some(version) if !version.contains("${") => {
+                    let from = if attribute_is_literal(body, "version") {
+                        format!("{label} pins version {version}")
+                    } else {
+                        let reference = raw.trim();
+                        let given = self.given_by(reference);
+                        format!("{label} pins version {version} ({reference}: {given})")
+                    };
+                    Some((version.to_string(), from))
+                }
+                _ => {
+                    notes.push(format!(
+                        "{label}: its chart version `{}` is worked out when Terraform runs; the chart line is read from its values",
+                        raw.trim()
+                    ));
+                    None
+                }
+            },
+            None => None,
+        };
+        Some(Release {
+            label,
+            values,
+            anchor,
+            version,
+        })
+    }
+
+    /// What gives a variable or local its value: `its default in variables.tf`.
+    fn given_by(&self, reference: &str) -> String {
+        let (table, name) = match reference.split_once('.') {
+            Some(("var", name)) => (&self.module.variables, name),
+            Some(("local", name)) => (&self.module.locals, name),
+            _ => return "unknown".into(),
+        };
+        table
+            .get(name)
+            .map_or_else(|| "unknown".into(), |(_, from)| from.clone())
+    }
+
+    /// A `set` value: sensitive ones are unknown and hidden whatever they are.
+    fn set_value(&mut self, expr: &Expression, sensitive: bool) -> Node {
+        if sensitive {
+            let span = self.span(expr);
+            self.hidden.push(span.clone());
+            return Node::Scalar(Scalar::written_elsewhere(
+                "${sensitive}".into(),
+                Style::Plain,
+                span.clone(),
+                false,
+                span,
+            ));
+        }
+        self.expr(expr)
+    }
+
+    /// One item of a release's `values` list.
+    fn values_item(
+        &mut self,
+        item: &Expression,
+        dir: &Path,
+        read: &mut Read,
+    ) -> Result<Node, String> {
+        if let Some(documents) = self.yaml_text(item) {
+            return documents.map(|documents| {
+                documents
+                    .into_iter()
+                    .next()
+                    .unwrap_or(Node::Map(Vec::new()))
+            });
+        }
+        if let Expression::FuncCall(call) = item
+            && call.name.namespace.is_empty()
+        {
+            let function = call.name.name.value().as_str();
+            match function {
+                "yamlencode" | "jsonencode" => {
+                    let node = self.expr(item);
+                    return if matches!(node, Node::Map(_)) {
+                        Ok(node)
+                    } else {
+                        Err(format!(
+                            "a values item ({function} of what Terraform works out)"
+                        ))
+                    };
+                }
+                "file" => {
+                    let at = self.span(item);
+                    let path = call
+                        .args
+                        .get(0)
+                        .map(|argument| self.path_argument(argument))
+                        .and_then(|path| path.filter(|path| !path.contains("${")))
+                        .ok_or("a values file named by what Terraform works out")?;
+                    // A file of the configuration's own folders, not any file of the machine.
+                    if Path::new(&path).is_absolute() {
+                        return Err(format!(
+                            "its values file `{path}` is outside the configuration"
+                        ));
+                    }
+                    let file = dir.join(&path);
+                    let bytes = crate::source::read_file(&file).map_err(|_| {
+                        format!("its values file `{path}` is not among the files read")
+                    })?;
+                    let text = std::str::from_utf8(&bytes)
+                        .map_err(|_| format!("its values file `{path}` is not UTF-8 text"))?;
+                    let documents = yaml::parse(text.strip_prefix('\u{feff}').unwrap_or(text))
+                        .map_err(|error| {
+                            format!("its values file `{path}` is not YAML ({error})")
+                        })?;
+                    read.values_files.push(file);
+                    let mut node = documents
+                        .into_iter()
+                        .next()
+                        .unwrap_or(Node::Map(Vec::new()));
+                    // Values of another file, placed at the `file(...)` that reads them.
+                    place_at(&mut node, &at);
+                    return Ok(node);
+                }
+                _ => {}
+            }
+        }
+        Err("a values item that Terraform works out when it runs".into())
+    }
+
+    /// A path argument: a string, or `"${path.module}/x"` (the file's folder).
+    fn path_argument(&mut self, argument: &Expression) -> Option<String> {
+        match argument {
+            Expression::String(string) => Some(string.value().to_string()),
+            Expression::StringTemplate(template) => {
+                let mut path = String::new();
+                for element in template.iter() {
+                    match element {
+                        Element::Literal(literal) => path.push_str(literal.value()),
+                        Element::Interpolation(interpolation)
+                            if matches!(
+                                self.text.get(interpolation.expr.span().unwrap_or(0..0)),
+                                Some("path.module" | "path.root" | "path.cwd")
+                            ) =>
+                        {
+                            path.push('.');
+                        }
+                        _ => return None,
+                    }
+                }
+                Some(path)
+            }
+            other => self.expr(other).text().map(str::to_string),
+        }
+    }
+}
+
+/// Whether a body's attribute is written as a literal (not a reference).
+fn attribute_is_literal(body: &Body, key: &str) -> bool {
+    body.get_attribute(key).is_some_and(|attribute| {
+        matches!(
+            attribute.value,
+            Expression::String(_) | Expression::Number(_)
+        )
+    })
+}
+
+/// The lines of a heredoc between its opening line and its closing delimiter's line.
+fn heredoc_body(text: &str, span: &Span) -> Span {
+    let Some(written) = text.get(span.clone()) else {
+        return span.clone();
+    };
+    let start = written.find('\n').map_or(span.end, |n| span.start + n + 1);
+    let end = written
+        .rfind('\n')
+        .map_or(span.end, |n| span.start + n + 1)
+        .max(start);
+    start..end
+}
+
+/// Every scalar of `node` placed at `at` (values of another file).
+fn place_at(node: &mut Node, at: &Span) {
+    match node {
+        Node::Scalar(scalar) => {
+            *scalar = Scalar::written_elsewhere(
+                std::mem::take(&mut scalar.value),
+                Style::Plain,
+                at.clone(),
+                false,
+                at.clone(),
+            );
+        }
+        Node::Seq(items) => items.iter_mut().for_each(|item| place_at(item, at)),
+        Node::Map(entries) => {
+            for (key, value) in entries {
+                place_at(key, at);
+                place_at(value, at);
+            }
+        }
+    }
+}
+
+/// Merges `over` into `base` as Helm merges values files: mappings key by key, anything else
+/// replaced; a null deletes the key.
+fn merge(base: &mut Node, over: Node) {
+    match (base, over) {
+        (Node::Map(base), Node::Map(over)) => {
+            for (key, value) in over {
+                let Some(name) = key.text().map(str::to_string) else {
+                    continue;
+                };
+                let existing = base
+                    .iter()
+                    .position(|(k, _)| k.text() == Some(name.as_str()));
+                match existing {
+                    Some(at) if value.scalar().is_some_and(Scalar::is_null) => {
+                        base.remove(at);
+                    }
+                    Some(at) => {
+                        base[at].0 = key;
+                        merge(&mut base[at].1, value);
+                    }
+                    None => base.push((key, value)),
+                }
+            }
+        }
+        (base, over) => *base = over,
+    }
+}
+
+/// The keys of a `set` name (`a.b\.c` is `a`, `b.c`); `None` for one that indexes a list.
+fn set_path(name: &str) -> Option<Vec<String>> {
+    if name.contains('[') {
+        return None;
+    }
+    let mut keys = vec![String::new()];
+    let mut chars = name.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                if let Some(next) = chars.next() {
+                    keys.last_mut()?.push(next);
+                }
+            }
+            '.' => keys.push(String::new()),
+            c => keys.last_mut()?.push(c),
+        }
+    }
+    (!keys.iter().any(String::is_empty)).then_some(keys)
+}
+
+/// Sets `path` in `values` to `value`, making mappings on the way.
+fn set(values: &mut Node, path: &[String], value: Node) {
+    let Some((last, parents)) = path.split_last() else {
+        return;
+    };
+    let mut at = values;
+    for key in parents {
+        if !matches!(at, Node::Map(_)) {
+            *at = Node::Map(Vec::new());
+        }
+        let Node::Map(entries) = at else { return };
+        let index = match entries
+            .iter()
+            .position(|(k, _)| k.text() == Some(key.as_str()))
+        {
+            Some(index) => index,
+            None => {
+                entries.push((plain_key(key, &value), Node::Map(Vec::new())));
+                entries.len() - 1
+            }
+        };
+        at = &mut entries[index].1;
+    }
+    if !matches!(at, Node::Map(_)) {
+        *at = Node::Map(Vec::new());
+    }
+    let Node::Map(entries) = at else { return };
+    let key = plain_key(last, &value);
+    match entries
+        .iter()
+        .position(|(k, _)| k.text() == Some(last.as_str()))
+    {
+        Some(index) => entries[index] = (key, value),
+        None => entries.push((key, value)),
+    }
+}
+
+/// A key a `set` makes, placed where its value is.
+fn plain_key(name: &str, value: &Node) -> Node {
+    let at = value.scalar().map_or(0..0, |scalar| scalar.span.clone());
+    Node::Scalar(Scalar::written_elsewhere(
+        name.to_string(),
+        Style::Plain,
+        at.clone(),
+        false,
+        at,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_text(text: &str) -> (Read, Vec<String>) {
+        let mut notes = Vec::new();
+        let read = read("no-such-dir/main.tf", text, &mut notes).expect("HCL");
+        (read, notes)
+    }
+
+    #[test]
+    fn a_heredoc_of_values_is_read_where_it_is_written() {
+        let text = "resource \"helm_release\" \"kafka\" {\n  repository = \"https://charts.bitnami.com/bitnami\"\n  chart = \"kafka\"\n  version = \"20.1.1\"\n  values = [\n    <<-EOF\n    replicaCount: 3\n    offsetsTopicReplicationFactor: 1\n    EOF\n  ]\n}\n";
+        let (read, _) = read_text(text);
+        let release = &read.releases[0];
+        let factor = release
+            .values
+            .get("offsetsTopicReplicationFactor")
+            .unwrap()
+            .scalar()
+            .unwrap();
+        assert_eq!(factor.value, "1");
+        assert_eq!(&text[factor.span.clone()], "1");
+        assert_eq!(release.version.as_ref().unwrap().0, "20.1.1");
+    }
+
+    #[test]
+    fn set_blocks_override_values_and_unknowns_stay_unknown() {
+        let text = "resource \"helm_release\" \"k\" {\n  chart = \"oci://registry-1.docker.io/bitnamicharts/kafka\"\n  values = [yamlencode({ replicaCount = 1 })]\n  set {\n    name = \"replicaCount\"\n    value = 3\n  }\n  set {\n    name = \"a\\\\.b.c\"\n    value = var.missing\n  }\n}\n";
+        let (read, _) = read_text(text);
+        let values = &read.releases[0].values;
+        assert_eq!(values.get("replicaCount").unwrap().text(), Some("3"));
+        assert_eq!(
+            values.get("a.b").unwrap().get("c").unwrap().text(),
+            Some("${var.missing}")
+        );
+    }
+
+    #[test]
+    fn an_hcl_manifest_is_a_document() {
+        let text = "resource \"kubernetes_manifest\" \"k\" {\n  manifest = {\n    \"apiVersion\" = \"kafka.strimzi.io/v1beta2\"\n    kind = \"Kafka\"\n    spec = { kafka = { replicas = 3 } }\n  }\n}\n";
+        let (read, _) = read_text(text);
+        let document = &read.documents[0];
+        assert_eq!(document.get("kind").unwrap().text(), Some("Kafka"));
+        let replicas = document
+            .get("spec")
+            .unwrap()
+            .get("kafka")
+            .unwrap()
+            .get("replicas")
+            .unwrap();
+        assert_eq!(&text[replicas.scalar().unwrap().span.clone()], "3");
+    }
+
+    #[test]
+    fn other_charts_and_bad_hcl() {
+        let (read, _) = read_text(
+            "resource \"helm_release\" \"x\" {\n  chart = \"kafka\"\n  repository = \"https://example.com\"\n}\n",
+        );
+        assert!(read.releases.is_empty());
+        let mut notes = Vec::new();
+        assert!(super::read("x.tf", "resource {", &mut notes).is_err());
+        assert!(super::read("x.tf", &"[".repeat(10_000), &mut notes).is_err());
+    }
+
+    #[test]
+    fn comments_that_hold_settings_are_hidden() {
+        let text = "# password = hunter2\nresource \"x\" \"y\" {\n  a = \"#not a comment\" // secret: s3cret\n}\n";
+        let spans = comment_spans(text);
+        assert!(
+            spans
+                .iter()
+                .any(|span| text[span.clone()].contains("hunter2"))
+        );
+        assert!(
+            spans
+                .iter()
+                .any(|span| text[span.clone()].contains("s3cret"))
+        );
+        assert!(
+            !spans
+                .iter()
+                .any(|span| text[span.clone()].contains("not a comment"))
+        );
+    }
+}
