@@ -569,8 +569,14 @@ impl<'a> Workload<'a> {
                 ("HOSTNAME", Some(pod)) => Some(Some(pod.to_string())),
                 _ => environment.get(name),
             };
+            // A script whose lines are not the file's bytes (an escape, a folded block, text
+            // the YAML reader stops at) is hidden whole by redaction: what it sets is not read
+            // either, so that no message shows what no snippet may.
+            let Some(lines) = embedded::lines(scalar, manifests.text) else {
+                environment.unread = Some("its start-up script, which kafkalint does not follow,");
+                return environment;
+            };
             let outcome = shell::run(&script.text, &lookup);
-            let lines = embedded::lines(scalar, manifests.text).unwrap_or_default();
             for (name, value) in outcome.exports {
                 // The line that assigns it last, else the script.
                 let line = lines
