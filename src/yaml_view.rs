@@ -26,6 +26,28 @@ pub struct ComponentService {
     /// The prefix of the variables the image turns into settings (`CONNECT_`); `None` for a
     /// resource whose `config` map names the keys as they are (a Strimzi `KafkaConnect`).
     pub env_prefix: Option<&'static str>,
+    /// Whether the worker's own config, offset and status topics are on this cluster: false
+    /// for a Strimzi `KafkaMirrorMaker2` seen from a cluster it only mirrors from.
+    pub worker_topics_here: bool,
+    /// The flows of a Strimzi `KafkaMirrorMaker2` whose connectors create topics on this
+    /// cluster; their keys are the component's `<source>-><target>.<key>` entries.
+    pub mirror_flows: Vec<MirrorFlow>,
+}
+
+/// A flow (`spec.mirrors` entry) of a Strimzi `KafkaMirrorMaker2`, from one cluster's side.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MirrorFlow {
+    pub source: String,
+    pub target: String,
+    /// The flow's target is this cluster: its remote topics (when a source connector runs),
+    /// checkpoints (a checkpoint connector) and heartbeats (a heartbeat connector) are here.
+    pub into_here: bool,
+    pub source_connector: bool,
+    pub checkpoint_connector: bool,
+    pub heartbeat_connector: bool,
+    /// The flow's offset-syncs topic is on this cluster (`offset-syncs.topic.location`: the
+    /// source by default).
+    pub offset_syncs_here: bool,
 }
 
 impl ComponentService {

@@ -24,6 +24,9 @@ pub enum WhenTooFew {
     /// Schema Registry creates the topic with as many replicas as there are live brokers and
     /// logs a WARN (`KafkaStore.createSchemaTopic`).
     CapsToLiveBrokers,
+    /// MirrorMaker 2's source connector logs a WARN and goes on; the topic is left to the
+    /// brokers' auto-creation (`MirrorSourceConnector.createNewTopics`).
+    LeftToAutoCreation,
 }
 
 /// One topic a component creates, with the replication factor it asks for.
@@ -75,9 +78,14 @@ pub fn topic_factors<'a>(
     version: KafkaVersion,
 ) -> Vec<TopicFactor<'a>> {
     let properties = component.properties(files);
+    let service = files[component.file]
+        .view(component.part)
+        .and_then(|view| view.component.as_ref());
     match component.kind {
         ComponentKind::ConnectDistributed => CONNECT_TOPICS
             .iter()
+            // A Strimzi MirrorMaker 2 seen from a cluster it only mirrors: no worker topic here.
+            .filter(|_| service.is_none_or(|service| service.worker_topics_here))
             .filter_map(|(prefix, what, lost)| {
                 let key = format!("{prefix}.storage.replication.factor");
                 let factor = lookup(component.file, properties, &[key.as_str()], "connect-distributed", &key, version)?;
@@ -90,6 +98,13 @@ pub fn topic_factors<'a>(
                     existing: CONNECT_EXISTING,
                 })
             })
+            .chain(
+                service
+                    .map(|service| service.mirror_flows.as_slice())
+                    .unwrap_or_default()
+                    .iter()
+                    .flat_map(|flow| mirror_flow_topics(component, properties, flow, version)),
+            )
             .collect(),
         ComponentKind::Streams => lookup(component.file, properties, &["replication.factor"], "streams", "replication.factor", version)
             .map(|factor| TopicFactor {
@@ -218,6 +233,13 @@ fn mirror_maker<'a>(
     for (source, target) in &flows {
         let flow = format!("{source}->{target}.");
         let connector = |key: &str, topic: String, lost: &'static str| {
+            // A remote topic it cannot create is logged and left to the brokers' auto-creation
+            // (apache/kafka `MirrorSourceConnector.createNewTopics`, 3.9).
+            let when = if key == "replication.factor" {
+                WhenTooFew::LeftToAutoCreation
+            } else {
+                WhenTooFew::Fails(MIRROR_CREATE_FAILS)
+            };
             let flow_key = format!("{flow}{key}");
             let factor = lookup(
                 component.file,
@@ -232,7 +254,7 @@ fn mirror_maker<'a>(
                 key: set_key(&factor, key),
                 factor,
                 single_replica: lost,
-                when_too_few: WhenTooFew::Fails(MIRROR_CREATE_FAILS),
+                when_too_few: when,
                 existing: MIRROR_EXISTING,
             })
         };
@@ -294,6 +316,75 @@ fn mirror_maker<'a>(
         }
     }
     found
+}
+
+/// The topics a flow of a Strimzi `KafkaMirrorMaker2` creates on this cluster (see
+/// `sources::strimzi`), each from its connector's `<source>-><target>.<key>` entry or
+/// MirrorMaker's default.
+fn mirror_flow_topics<'a>(
+    component: &Component,
+    properties: &'a PropertiesFile,
+    flow: &crate::yaml_view::MirrorFlow,
+    version: KafkaVersion,
+) -> Vec<TopicFactor<'a>> {
+    let (source, target) = (&flow.source, &flow.target);
+    let connector = |key: &str, topic: String, lost: &'static str| {
+        let when = if key == "replication.factor" {
+            WhenTooFew::LeftToAutoCreation
+        } else {
+            WhenTooFew::Fails(MIRROR_CREATE_FAILS)
+        };
+        let flow_key = format!("{source}->{target}.{key}");
+        let factor = lookup(
+            component.file,
+            properties,
+            &[flow_key.as_str()],
+            "mirror-connector",
+            key,
+            version,
+        )?;
+        Some(TopicFactor {
+            topic,
+            key: factor
+                .line()
+                .map(|line| line.key().to_string())
+                .unwrap_or_else(|| key.to_string()),
+            factor,
+            single_replica: lost,
+            when_too_few: when,
+            existing: MIRROR_EXISTING,
+        })
+    };
+    let mut topics = Vec::new();
+    if flow.into_here && flow.source_connector {
+        topics.push(connector(
+            "replication.factor",
+            format!("the remote topics its {source}->{target} source connector creates"),
+            "the mirrored partitions it holds are unavailable to consumers of this cluster",
+        ));
+    }
+    if flow.into_here && flow.checkpoint_connector {
+        topics.push(connector(
+            "checkpoints.topic.replication.factor",
+            format!("its checkpoints topic `{source}.checkpoints.internal`"),
+            "consumer group offsets are no longer translated for a failover to this cluster",
+        ));
+    }
+    if flow.into_here && flow.heartbeat_connector {
+        topics.push(connector(
+            "heartbeats.topic.replication.factor",
+            "its heartbeats topic `heartbeats`".into(),
+            "the heartbeats of the flows into this cluster stop",
+        ));
+    }
+    if flow.offset_syncs_here {
+        topics.push(connector(
+            "offset-syncs.topic.replication.factor",
+            format!("its offset-syncs topic `mm2-offset-syncs.{target}.internal`"),
+            "offset syncs of the flow stop, so its checkpoints stop advancing",
+        ));
+    }
+    topics.into_iter().flatten().collect()
 }
 
 /// The alias of `clusters` whose `<alias>.bootstrap.servers` name an address the cluster's

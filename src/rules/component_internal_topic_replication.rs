@@ -81,6 +81,22 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                             name(key)
                         ),
                     ),
+                    WhenTooFew::LeftToAutoCreation => (
+                        Severity::Warning,
+                        format!(
+                            "{shown} but the cluster has {}: the brokers refuse to create {} (INVALID_REPLICATION_FACTOR); \
+                             MirrorMaker 2 logs `Could not create topic` and goes on (MirrorSourceConnector.createNewTopics), \
+                             so each is auto-created by the first record sent to it, with the brokers' default.replication.factor \
+                             and num.partitions, or never created when auto.create.topics.enable is false",
+                            brokers(broker_count),
+                            topic.topic
+                        ),
+                        format!("{factor} replicas, {} in the cluster", brokers(broker_count)),
+                        format!(
+                            "set {} to at most {broker_count} (3 on a production cluster of 3 or more brokers)",
+                            name(key)
+                        ),
+                    ),
                     WhenTooFew::CapsToLiveBrokers => (
                         Severity::Info,
                         format!(

@@ -235,6 +235,8 @@ pub(super) fn component(
             kind: image.kind(),
             image_span: image_node.span.clone(),
             env_prefix: Some(image.env_prefix()),
+            worker_topics_here: true,
+            mirror_flows: Vec::new(),
         }),
         forbidden: Vec::new(),
         runtime,

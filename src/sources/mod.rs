@@ -28,8 +28,8 @@ use crate::diagnostic::Diagnostic;
 use crate::properties::{Entry, PropertiesFile, Span};
 use crate::source::SourceFile;
 pub use crate::yaml_view::{
-    ComponentService, ConfigMap, ConfigMapEntry, Forbidden, ImageExit, ImageTag, NamedBy,
-    Orchestrator, Runtime, Style, YamlFile, YamlPart, YamlView,
+    ComponentService, ConfigMap, ConfigMapEntry, Forbidden, ImageExit, ImageTag, MirrorFlow,
+    NamedBy, Orchestrator, Runtime, Style, YamlFile, YamlPart, YamlView,
 };
 pub use spec::{Edit, NodeSpec, YamlEntry};
 pub use yaml::is_yaml_name;

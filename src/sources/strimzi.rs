@@ -3,7 +3,7 @@
 //! labelled `strimzi.io/cluster: <name>` (their `spec.replicas` and `spec.roles`).
 
 use super::yaml::{Node, Scalar};
-use super::{ComponentService, Forbidden, ImageTag, NamedBy, NodeSpec, YamlEntry};
+use super::{ComponentService, Forbidden, ImageTag, MirrorFlow, NamedBy, NodeSpec, YamlEntry};
 use crate::catalog::ComponentKind;
 use crate::properties::Provenance;
 pub use crate::yaml_view::Pool;
@@ -160,11 +160,8 @@ const CONNECT_FORBIDDEN_EXCEPTIONS: &[&str] = &[
 /// Strimzi writes none of the storage topics' replication factors: Connect's own defaults
 /// apply (strimzi-kafka-operator `KafkaConnectConfiguration` DEFAULTS, 0.20.0 to 1.2.0).
 ///
-/// A `KafkaMirrorMaker2` is a Connect cluster too, on the cluster of its `connectCluster`
-/// alias (`spec.clusters`; `spec.target` in the `v1` API of 1.0), whose `config` are its
-/// worker's settings (less the same forbidden prefixes: `KafkaMirrorMaker2ClusterSpec`
-/// FORBIDDEN_PREFIXES). The topics its connectors create (heartbeats, checkpoints, offset
-/// syncs, the mirrored topics) are not read: a note says so.
+/// A `KafkaMirrorMaker2` is a component of each `Kafka` its clusters name (see
+/// `mirror_maker`).
 pub fn connects(
     documents: &[Node],
     kafkas: &[String],
@@ -176,55 +173,7 @@ pub fn connects(
         .iter()
         .filter(|document| is_strimzi(document, "KafkaMirrorMaker2"))
     {
-        let Some(name_node) = document
-            .get("metadata")
-            .and_then(|metadata| metadata.get("name"))
-            .and_then(Node::scalar)
-        else {
-            continue;
-        };
-        let name = name_node.value.trim();
-        let Some(spec) = document.get("spec") else {
-            continue;
-        };
-        // The cluster its Connect workers run on: `spec.target` (v1), else the alias
-        // `spec.connectCluster` names among `spec.clusters`.
-        let connect_cluster = spec.get("target").or_else(|| {
-            let alias = spec.get("connectCluster").and_then(Node::text)?.trim();
-            spec.get("clusters")?.items().iter().find(|cluster| {
-                cluster.get("alias").and_then(Node::text).map(str::trim) == Some(alias)
-            })
-        });
-        let Some(connect_cluster) = connect_cluster else {
-            notes.push(format!(
-                "KafkaMirrorMaker2 `{name}`: its connectCluster names none of its clusters; its topics are not checked"
-            ));
-            continue;
-        };
-        let bootstrap = connect_cluster
-            .get("bootstrapServers")
-            .and_then(Node::scalar);
-        let Some(target) =
-            bootstrap.and_then(|bootstrap| bootstrap_kafka(&bootstrap.value, kafkas))
-        else {
-            notes.push(format!(
-                "KafkaMirrorMaker2 `{name}`: the bootstrapServers of its Connect cluster name no Strimzi Kafka of the files read; its topics are not checked"
-            ));
-            continue;
-        };
-        info.push(format!(
-            "KafkaMirrorMaker2 `{name}`: the topics of its Connect cluster are checked; those its connectors create (heartbeats, checkpoints, offset syncs, mirrored topics) are not read yet"
-        ));
-        found.push((
-            target,
-            connect_worker(
-                format!("mirrormaker2 {name}"),
-                format!("KafkaMirrorMaker2 `{name}`"),
-                name_node,
-                bootstrap,
-                connect_cluster.get("config"),
-            ),
-        ));
+        found.extend(mirror_maker(document, kafkas, notes, info));
     }
     for document in documents
         .iter()
@@ -262,6 +211,227 @@ pub fn connects(
         ));
     }
     found
+}
+
+/// A Strimzi `KafkaMirrorMaker2`, as a component of each `Kafka` of `kafkas` that one of its
+/// clusters names: on the cluster of its `connectCluster` alias (`spec.target` in the `v1` API
+/// of 1.0) the Connect worker, whose `config` are its settings (less
+/// `KafkaMirrorMaker2ClusterSpec` FORBIDDEN_PREFIXES, the same as `KafkaConnectSpec`'s) and
+/// whose config, offset and status topics take Connect's defaults (Strimzi writes no
+/// replication factor); on each cluster, the topics the flows' connectors create there.
+///
+/// Strimzi creates a flow's connector only when its block is given (`sourceConnector`,
+/// `checkpointConnector`, `heartbeatConnector`; the last gone in 1.0), with the block's
+/// `config` and no replication factor of its own (strimzi-kafka-operator
+/// `KafkaMirrorMaker2Connectors.java` `generateConnectorDefinitions`, 0.40.0 to 1.2.0;
+/// `KafkaMirrorMaker2AssemblyOperator.java` at 0.30.0), so MirrorMaker's defaults apply:
+/// remote topics (`replication.factor`, 2), checkpoints and heartbeats (3) on the target, the
+/// offset-syncs topic (3) on the source unless `offset-syncs.topic.location` is `target`
+/// (apache/kafka `connect/mirror` `MirrorSourceConfig`, `MirrorCheckpointConfig`,
+/// `MirrorHeartbeatConfig`, `MirrorConnectorConfig`, 3.9).
+fn mirror_maker(
+    document: &Node,
+    kafkas: &[String],
+    notes: &mut Vec<String>,
+    info: &mut Vec<String>,
+) -> Vec<(String, NodeSpec)> {
+    let Some(name_node) = document
+        .get("metadata")
+        .and_then(|metadata| metadata.get("name"))
+        .and_then(Node::scalar)
+    else {
+        return Vec::new();
+    };
+    let name = name_node.value.trim();
+    let Some(spec) = document.get("spec") else {
+        return Vec::new();
+    };
+    fn alias_of(cluster: &Node) -> Option<&str> {
+        cluster.get("alias").and_then(Node::text).map(str::trim)
+    }
+    // Every cluster the resource names, by alias: `spec.clusters` (v1beta2), or `spec.target`
+    // and each mirror's `source` (v1).
+    let mut clusters: Vec<(&str, &Node)> = spec
+        .get("clusters")
+        .map(Node::items)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|cluster| Some((alias_of(cluster)?, cluster)))
+        .collect();
+    let target = spec.get("target");
+    clusters.extend(target.and_then(|target| Some((alias_of(target)?, target))));
+    let mirrors = spec.get("mirrors").map(Node::items).unwrap_or_default();
+    for mirror in mirrors {
+        if let Some(source) = mirror.get("source") {
+            clusters.extend(alias_of(source).map(|alias| (alias, source)));
+        }
+    }
+    let connect_alias = match target {
+        Some(target) => alias_of(target),
+        None => spec
+            .get("connectCluster")
+            .and_then(Node::text)
+            .map(str::trim),
+    };
+    let cluster = |alias: &str| {
+        clusters
+            .iter()
+            .find(|(known, _)| *known == alias)
+            .map(|(_, cluster)| *cluster)
+    };
+    let kafka_of = |alias: &str| {
+        let bootstrap = cluster(alias)?
+            .get("bootstrapServers")
+            .and_then(Node::text)?;
+        bootstrap_kafka(bootstrap, kafkas)
+    };
+    let Some(connect) = connect_alias.and_then(cluster) else {
+        notes.push(format!(
+            "KafkaMirrorMaker2 `{name}`: its connectCluster names none of its clusters; its topics are not checked"
+        ));
+        return Vec::new();
+    };
+    // The flows, as aliases, with their connectors' `config` maps.
+    struct Flow<'a> {
+        source: &'a str,
+        target: &'a str,
+        source_connector: Option<&'a Node>,
+        checkpoint_connector: Option<&'a Node>,
+        heartbeat_connector: Option<&'a Node>,
+    }
+    let flows: Vec<Flow> = mirrors
+        .iter()
+        .filter_map(|mirror| {
+            let source = mirror
+                .get("sourceCluster")
+                .and_then(Node::text)
+                .map(str::trim)
+                .or_else(|| mirror.get("source").and_then(alias_of))?;
+            let target = mirror
+                .get("targetCluster")
+                .and_then(Node::text)
+                .map(str::trim)
+                .or(connect_alias)?;
+            Some(Flow {
+                source,
+                target,
+                source_connector: mirror.get("sourceConnector"),
+                checkpoint_connector: mirror.get("checkpointConnector"),
+                heartbeat_connector: mirror.get("heartbeatConnector"),
+            })
+        })
+        .collect();
+    let connect_kafka = connect_alias.and_then(kafka_of);
+    let mut here: Vec<String> = connect_kafka.iter().cloned().collect();
+    for flow in &flows {
+        for alias in [flow.source, flow.target] {
+            if let Some(kafka) = kafka_of(alias)
+                && !here.contains(&kafka)
+            {
+                here.push(kafka);
+            }
+        }
+    }
+    if here.is_empty() {
+        notes.push(format!(
+            "KafkaMirrorMaker2 `{name}`: the bootstrapServers of its clusters name no Strimzi Kafka of the files read; its topics are not checked"
+        ));
+        return Vec::new();
+    }
+    let unmatched: Vec<&str> = clusters
+        .iter()
+        .map(|(alias, _)| *alias)
+        .filter(|alias| kafka_of(alias).is_none())
+        .collect();
+    if !unmatched.is_empty() {
+        info.push(format!(
+            "KafkaMirrorMaker2 `{name}`: its cluster{} {} name{} no Strimzi Kafka of the files read: the topics it creates there are not checked",
+            if unmatched.len() == 1 { "" } else { "s" },
+            unmatched
+                .iter()
+                .map(|alias| format!("`{alias}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            if unmatched.len() == 1 { "s" } else { "" },
+        ));
+    }
+    fn config_of(connector: Option<&Node>) -> Option<&Node> {
+        connector.and_then(|connector| connector.get("config"))
+    }
+    let mut parts = Vec::new();
+    for kafka in here {
+        let worker_here = connect_kafka.as_deref() == Some(kafka.as_str());
+        let mut mirror_flows = Vec::new();
+        let mut flow_entries = Vec::new();
+        for flow in &flows {
+            let into_here = kafka_of(flow.target).as_deref() == Some(kafka.as_str());
+            let location = config_of(flow.source_connector)
+                .and_then(|config| config.get("offset-syncs.topic.location"))
+                .and_then(Node::text)
+                .map(|location| location.trim().to_ascii_lowercase());
+            let syncs_alias = if location.as_deref() == Some("target") {
+                flow.target
+            } else {
+                flow.source
+            };
+            let offset_syncs_here = flow.source_connector.is_some()
+                && kafka_of(syncs_alias).as_deref() == Some(kafka.as_str());
+            if !into_here && !offset_syncs_here {
+                continue;
+            }
+            let prefix = format!("{}->{}.", flow.source, flow.target);
+            for connector in [
+                flow.source_connector,
+                flow.checkpoint_connector,
+                flow.heartbeat_connector,
+            ] {
+                for (key, value) in config_of(connector).map(Node::entries).unwrap_or_default() {
+                    let (Some(key), Some(value)) = (key.scalar(), value.scalar()) else {
+                        continue;
+                    };
+                    if key.value.ends_with("replication.factor") && !value.is_null() {
+                        let mut entry = YamlEntry::written(key, value);
+                        entry.key = format!("{prefix}{}", key.value.trim());
+                        flow_entries.push(entry);
+                    }
+                }
+            }
+            mirror_flows.push(MirrorFlow {
+                source: flow.source.to_string(),
+                target: flow.target.to_string(),
+                into_here,
+                source_connector: flow.source_connector.is_some(),
+                checkpoint_connector: flow.checkpoint_connector.is_some(),
+                heartbeat_connector: flow.heartbeat_connector.is_some(),
+                offset_syncs_here,
+            });
+        }
+        if !worker_here && mirror_flows.is_empty() {
+            continue;
+        }
+        let mut spec = connect_worker(
+            format!("mirrormaker2 {name} {kafka}"),
+            format!("KafkaMirrorMaker2 `{name}`"),
+            name_node,
+            if worker_here {
+                connect.get("bootstrapServers").and_then(Node::scalar)
+            } else {
+                None
+            },
+            if worker_here {
+                connect.get("config")
+            } else {
+                None
+            },
+        );
+        spec.entries.extend(flow_entries);
+        if let Some(component) = &mut spec.component {
+            component.worker_topics_here = worker_here;
+            component.mirror_flows = mirror_flows;
+        }
+        parts.push((kafka, spec));
+    }
+    parts
 }
 
 /// The `Kafka` of `kafkas` whose bootstrap service the first of `bootstrap_servers` names:
@@ -330,6 +500,8 @@ fn connect_worker(
             kind: ComponentKind::ConnectDistributed,
             image_span: name_node.span.clone(),
             env_prefix: None,
+            worker_topics_here: true,
+            mirror_flows: Vec::new(),
         }),
         forbidden: Vec::new(),
         runtime: super::Runtime::Pod { pool: None },
