@@ -24,6 +24,7 @@ pub fn check(paths: &[PathBuf], options: &Options) -> Result<Report, Error> {
     let mut reports = Vec::new();
     for (config, paths) in config_groups(paths, options)? {
         let declared = declared_clusters(config.as_ref())?;
+        let stated = stated(config.as_ref());
         let config = config.map(Arc::new);
         let mut parts = Vec::new();
         let mut finished = |batch: Vec<cluster::Discovered>| {
@@ -38,6 +39,7 @@ pub fn check(paths: &[PathBuf], options: &Options) -> Result<Report, Error> {
             &paths,
             options.brokers,
             &declared,
+            &stated,
             (options.retain != Retain::All).then_some(&mut finished as &mut dyn FnMut(_)),
         )?;
         attach(&mut found, config);
@@ -58,7 +60,12 @@ pub fn check_with_cluster(changed: &[PathBuf], options: &Options) -> Result<Repo
     let mut reports = Vec::new();
     for (config, changed) in config_groups(changed, options)? {
         let declared = declared_clusters(config.as_ref())?;
-        let (mut found, only) = cluster::discover_changed(&changed, options.brokers, &declared)?;
+        let (mut found, only) = cluster::discover_changed(
+            &changed,
+            options.brokers,
+            &declared,
+            &stated(config.as_ref()),
+        )?;
         attach(&mut found, config.map(Arc::new));
         reports.push(report::run(found, options, Some(&only)));
     }
@@ -132,7 +139,8 @@ pub fn check_buffer(buffer: cluster::Buffer, options: &Options) -> Result<Report
             .map(|path| Config::load(&path, rules::NAMES))
             .transpose()?,
     };
-    let (mut found, index) = cluster::discover_buffer(buffer, options.brokers)?;
+    let (mut found, index) =
+        cluster::discover_buffer(buffer, options.brokers, &stated(config.as_ref()))?;
     attach(&mut found, config.map(Arc::new));
     Ok(report::run(found, options, Some(&[index])))
 }
@@ -148,6 +156,13 @@ pub fn check_in_memory(
     let mut found = cluster::discover_in_memory(files, options.brokers);
     attach(&mut found, config.map(Arc::new));
     report::run(found, options, None)
+}
+
+/// What `config` states of the files its clusters are read from.
+fn stated(config: Option<&Config>) -> crate::sources::Stated {
+    crate::sources::Stated {
+        bitnami_kafka_chart: config.and_then(|config| config.bitnami_kafka_chart.clone()),
+    }
 }
 
 /// Every cluster found is checked with `config`.

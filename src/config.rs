@@ -18,6 +18,7 @@ pub const FILE_NAME: &str = "kafkalint.toml";
 
 const TOP_KEYS: &[&str] = &[
     "kafka-version",
+    "bitnami-kafka-chart",
     "strict",
     "select",
     "ignore",
@@ -59,6 +60,9 @@ pub struct Config {
     /// Its folder: globs are relative to it.
     pub dir: PathBuf,
     pub kafka_version: Option<KafkaVersion>,
+    /// `bitnami-kafka-chart`: the bitnami/kafka chart version the values files under the
+    /// config's folder are for, where nothing beside them pins one.
+    pub bitnami_kafka_chart: Option<String>,
     pub strict: bool,
     /// `select`: the rules that run (every rule when absent).
     pub select: Option<Vec<&'static str>>,
@@ -125,6 +129,7 @@ impl Config {
             path: path.to_string(),
             dir,
             kafka_version: None,
+            bitnami_kafka_chart: None,
             strict: false,
             select: None,
             ignore: Vec::new(),
@@ -135,6 +140,9 @@ impl Config {
         for (key, value) in in_source_order(document.get_ref()) {
             match key.get_ref().as_ref() {
                 "kafka-version" => config.kafka_version = Some(parser.version(value)?),
+                "bitnami-kafka-chart" => {
+                    config.bitnami_kafka_chart = Some(parser.chart_version(value)?)
+                }
                 "strict" => config.strict = parser.boolean("strict", value)?,
                 "select" => config.select = Some(parser.rule_names("select", value)?),
                 "ignore" => config.ignore = parser.rule_names("ignore", value)?,
@@ -503,6 +511,19 @@ impl Parser<'_> {
                 ),
             )
         })
+    }
+
+    /// A chart version (`26.4.0`, `26`): its first part a number.
+    fn chart_version(&self, value: &Spanned<DeValue>) -> Result<String, ConfigError> {
+        let text = self.string("bitnami-kafka-chart", value)?.trim();
+        let major = text.split('.').next().unwrap_or_default();
+        if major.is_empty() || !major.bytes().all(|byte| byte.is_ascii_digit()) {
+            return Err(self.error(
+                value.span().start,
+                "bitnami-kafka-chart: not a chart version (such as `26.4.0`)",
+            ));
+        }
+        Ok(text.to_string())
     }
 
     fn rule_name(&self, name: &str, offset: usize) -> Result<&'static str, ConfigError> {

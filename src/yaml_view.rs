@@ -212,6 +212,8 @@ pub struct YamlFile {
     pub pools: Arc<[Pool]>,
     /// The ConfigMaps of the files read with it, which its containers may take variables from.
     pub config_maps: Arc<[ConfigMap]>,
+    /// The bitnami/kafka chart version the config file states, which it was read with.
+    pub bitnami_kafka_chart: Option<String>,
 }
 
 /// A Kubernetes ConfigMap: its `data`, for the containers that take variables from it.

@@ -126,6 +126,60 @@ fn kafka_version_comes_from_the_config_unless_the_flag_says_otherwise() {
 }
 
 #[test]
+fn the_bitnami_chart_version_comes_from_the_config_where_nothing_beside_the_values_pins_one() {
+    let dir = tempdir();
+    // `extraConfig` reads as lines 24 to 31 (three controllers, no replication factor
+    // written); as line 20, the chart runs `replicaCount` brokers and writes 1 for the
+    // internal topics.
+    write(
+        dir.path(),
+        "helm/kafka-values.yaml",
+        "replicaCount: 3\nautoCreateTopicsEnable: false\nextraConfig: |\n  num.partitions=3\n",
+    );
+    let unstated = kafkalint(&["check", "--format", "json", "helm"], dir.path());
+    let rules = rules_of(&unstated);
+    assert!(
+        !rules.contains(&"internal-topic-replication".to_string()),
+        "{rules:?}"
+    );
+
+    write(
+        dir.path(),
+        "kafkalint.toml",
+        "bitnami-kafka-chart = \"20.1.1\"\n",
+    );
+    let stated = kafkalint(&["check", "--format", "json", "helm"], dir.path());
+    assert!(
+        rules_of(&stated).contains(&"internal-topic-replication".to_string()),
+        "{}",
+        stderr(&stated)
+    );
+    assert!(
+        stderr(&stated).contains("kafkalint.toml states bitnami-kafka-chart 20.1.1"),
+        "{}",
+        stderr(&stated)
+    );
+
+    // A Chart.yaml beside the values pins its own version, which wins.
+    write(
+        dir.path(),
+        "helm/Chart.yaml",
+        "apiVersion: v2\nname: app\nversion: 1.0.0\ndependencies:\n  - name: kafka\n    version: 26.4.0\n    repository: oci://registry-1.docker.io/bitnamicharts\n",
+    );
+    write(
+        dir.path(),
+        "helm/kafka-values.yaml",
+        "kafka:\n  controller:\n    replicaCount: 3\n",
+    );
+    let pinned = kafkalint(&["check", "--format", "json", "helm"], dir.path());
+    assert!(
+        stderr(&pinned).contains("its Chart.yaml pins version 26.4.0"),
+        "{}",
+        stderr(&pinned)
+    );
+}
+
+#[test]
 fn a_file_that_contradicts_the_configured_release_is_hinted() {
     let dir = tempdir();
     cluster(dir.path(), "c", ["", "", ""]);
@@ -555,7 +609,7 @@ fn config_errors_name_the_place_and_the_nearest_name() {
     );
     assert_config_error(
         "colour = true\n",
-        "kafkalint.toml:1:1: unknown setting `colour` (known: kafka-version, strict, select, ignore, rules, per-path-ignores, clusters)",
+        "kafkalint.toml:1:1: unknown setting `colour` (known: kafka-version, bitnami-kafka-chart, strict, select, ignore, rules, per-path-ignores, clusters)",
     );
     assert_config_error("rules = 3\n", "kafkalint.toml:1:9: `rules` must be a table");
     assert_config_error(
@@ -593,6 +647,10 @@ fn config_errors_name_the_place_and_the_nearest_name() {
     assert_config_error(
         "kafka-version = \"5.0\"\n",
         "kafkalint.toml:1:17: kafka-version: not a Kafka release kafkalint knows (2.8, 3.0, 3.1, 3.2, 3.3, 3.4, 3.5, 3.6, 3.7, 3.8, 3.9, 4.0, 4.1, 4.2, 4.3, 4.4)",
+    );
+    assert_config_error(
+        "bitnami-kafka-chart = \"latest\"\n",
+        "kafkalint.toml:1:23: bitnami-kafka-chart: not a chart version (such as `26.4.0`)",
     );
     assert_config_error(
         "strict = \"yes\"\n",

@@ -16,7 +16,7 @@ use super::node::cluster_identity;
 use super::{Cluster, Gathered, Member, Membership, Mode, Node, SetApart, Share, Target};
 use crate::components::NODE_KEYS;
 use crate::source::SourceFile;
-use crate::sources;
+use crate::sources::{self, Stated};
 
 #[derive(Debug, thiserror::Error)]
 pub enum DiscoveryError {
@@ -166,7 +166,7 @@ pub fn discover_declared(
     declared_brokers: Option<usize>,
     declared: &[Declared],
 ) -> Result<Discovered, DiscoveryError> {
-    discover_declared_in_batches(paths, declared_brokers, declared, None)
+    discover_declared_in_batches(paths, declared_brokers, declared, &Stated::default(), None)
 }
 
 /// As [`discover_declared`]; with `finished`, a walked folder whose cluster nothing outside
@@ -178,12 +178,14 @@ pub fn discover_declared_in_batches(
     paths: &[PathBuf],
     declared_brokers: Option<usize>,
     declared: &[Declared],
+    stated: &Stated,
     finished: Option<&mut dyn FnMut(Vec<Discovered>)>,
 ) -> Result<Discovered, DiscoveryError> {
     let touched = vec![false; declared.len()];
     let walk = Walk {
         shallow: false,
         named: &[],
+        stated,
     };
     discover_from(paths, walk, declared_brokers, declared, touched, finished)
 }
@@ -196,6 +198,8 @@ struct Walk<'a> {
     /// Files named on the command line (absolute): followed when they are links out of the
     /// folder, as a named file is.
     named: &'a [PathBuf],
+    /// What the config file states of the files (a chart version).
+    stated: &'a Stated,
 }
 
 /// `check --with-cluster`: each of `changed` within its whole cluster, its `declared` one or
@@ -206,6 +210,7 @@ pub fn discover_changed(
     changed: &[PathBuf],
     declared_brokers: Option<usize>,
     declared: &[Declared],
+    stated: &Stated,
 ) -> Result<(Discovered, Vec<usize>), DiscoveryError> {
     let owners = owners(declared);
     let mut touched = vec![false; declared.len()];
@@ -223,7 +228,7 @@ pub fn discover_changed(
             .unwrap_or_default();
         let yaml = sources::is_deployment_name(&name);
         if yaml
-            && sources::read_named(path, file.path.clone(), file.bytes.to_vec())
+            && sources::read_named(path, file.path.clone(), file.bytes.to_vec(), stated)
                 .clusters
                 .is_empty()
         {
@@ -254,6 +259,7 @@ pub fn discover_changed(
     let walk = Walk {
         shallow: true,
         named: &named_paths,
+        stated,
     };
     let found = discover_from(&dirs, walk, declared_brokers, declared, touched, None)?;
     let only = (0..found.files.len())
@@ -306,7 +312,8 @@ fn discover_from(
                 .unwrap_or_default();
             if sources::is_deployment_name(&name) {
                 let shown = file.path.clone();
-                let read = sources::read_named(path, file.path, file.bytes.to_vec());
+                let read =
+                    sources::read_named(path, file.path, file.bytes.to_vec(), walk_how.stated);
                 add_yaml(&mut found, read, declared_brokers, Some(&shown))?;
                 continue;
             }
@@ -401,7 +408,7 @@ fn discover_from(
         for (_, files) in yaml_by_dir {
             add_yaml(
                 &mut found,
-                sources::read_files(files, &[]),
+                sources::read_files_stated(files, walk_how.stated),
                 declared_brokers,
                 None,
             )?;
@@ -528,6 +535,7 @@ pub struct Buffer<'a> {
 pub fn discover_buffer(
     buffer: Buffer,
     declared_brokers: Option<usize>,
+    stated: &Stated,
 ) -> Result<(Discovered, usize), DiscoveryError> {
     let Some(name) = buffer.path.file_name() else {
         return Err(DiscoveryError::Io {
@@ -545,7 +553,7 @@ pub fn discover_buffer(
         // A YAML file is a cluster of its own, read with what the YAML files beside it add
         // (node pools, ConfigMaps), as when it is named.
         let shown = display_path(buffer.path);
-        let read = sources::read_named(buffer.path, shown.clone(), buffer.bytes.to_vec());
+        let read = sources::read_named(buffer.path, shown.clone(), buffer.bytes.to_vec(), stated);
         let mut found = Discovered::default();
         add_yaml(&mut found, read, declared_brokers, Some(&shown))?;
         let index = found.files.len().saturating_sub(1);

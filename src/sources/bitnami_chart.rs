@@ -188,6 +188,8 @@ pub struct Folder {
     pub helmfile_version: Option<String>,
     /// The version something else pins (a Terraform `helm_release`), with what says so.
     pub pinned: Option<(String, String)>,
+    /// The version the config file states (`bitnami-kafka-chart`).
+    pub stated: Option<String>,
 }
 
 /// An umbrella chart's dependency on the bitnami chart.
@@ -279,8 +281,9 @@ fn major_of(version: &str) -> Option<u32> {
 const OLDEST: u32 = 12;
 const NEWEST: u32 = 32;
 
-/// The chart line the values are for: from the folder's `Chart.yaml` or `helmfile.yaml`, else
-/// from the keys they use, else the newest line (said in a note).
+/// The chart line the values are for: from the folder's `Chart.yaml` or `helmfile.yaml`, a
+/// Terraform release, the config file's `bitnami-kafka-chart`, else from the keys they use,
+/// else the newest line (said in a note).
 pub fn line(values: &Values, folder: &Folder) -> ChartLine {
     let pinned = folder
         .dependency
@@ -307,6 +310,14 @@ pub fn line(values: &Values, folder: &Folder) -> ChartLine {
         return ChartLine {
             major,
             from: from.clone(),
+        };
+    }
+    if let Some(version) = &folder.stated
+        && let Some(major) = major_of(version)
+    {
+        return ChartLine {
+            major,
+            from: format!("kafkalint.toml states bitnami-kafka-chart {version}"),
         };
     }
     let root = values.root;

@@ -120,11 +120,21 @@ pub fn worth_reading(path: &str, bytes: &[u8]) -> bool {
         || (name.contains("values") && (name.contains("kafka") || kafka()))
 }
 
-/// What the files beside those read add to them: node pools and ConfigMaps.
+/// What the files beside those read add to them (node pools and ConfigMaps), and what the
+/// config file states of them.
 #[derive(Debug, Default, Clone)]
 pub struct Beside {
     pub pools: Vec<strimzi::Pool>,
     pub config_maps: Vec<ConfigMap>,
+    pub stated: Stated,
+}
+
+/// What the config file states of the files read: what they cannot say themselves.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Stated {
+    /// `bitnami-kafka-chart`: the chart version of bitnami/kafka values files that nothing
+    /// beside them pins.
+    pub bitnami_kafka_chart: Option<String>,
 }
 
 /// Reads YAML files (of one folder, or named together): every compose file is a cluster of
@@ -135,7 +145,16 @@ pub struct Beside {
 pub fn read_files(files: Vec<(String, Vec<u8>)>, extra_pools: &[strimzi::Pool]) -> Found {
     let beside = Beside {
         pools: extra_pools.to_vec(),
-        config_maps: Vec::new(),
+        ..Beside::default()
+    };
+    read_files_beside(files, &beside)
+}
+
+/// [`read_files`] with what the config file states.
+pub fn read_files_stated(files: Vec<(String, Vec<u8>)>, stated: &Stated) -> Found {
+    let beside = Beside {
+        stated: stated.clone(),
+        ..Beside::default()
     };
     read_files_beside(files, &beside)
 }
@@ -238,6 +257,7 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             secrets,
             pools: Arc::clone(&pools),
             config_maps: Arc::clone(&config_maps),
+            bitnami_kafka_chart: beside.stated.bitnami_kafka_chart.clone(),
         };
         let mut clusters = Vec::new();
         let mut take = |name: String, form: Form, nodes: Vec<NodeSpec>, yaml: &mut YamlFile| {
@@ -356,7 +376,8 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             && !read_by_release()
             && let Some(document) = documents.first()
         {
-            let folder = bitnami_chart::Folder::of(&path);
+            let mut folder = bitnami_chart::Folder::of(&path);
+            folder.stated = beside.stated.bitnami_kafka_chart.clone();
             if let Some(values) = bitnami_chart::values(&path, document, &folder) {
                 let line = bitnami_chart::line(&values, &folder);
                 found.info.push(format!("{path}: {}", line.describe()));
@@ -416,6 +437,7 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
                 .collect(),
             pools: Arc::from(Vec::new()),
             config_maps: Arc::from(Vec::new()),
+            bitnami_kafka_chart: None,
         };
         let file = found.files.len();
         let members = (0..yaml.parts.len() as u32).map(|part| (file, part));
@@ -443,8 +465,11 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
 }
 
 /// Reads one named YAML file, with the node pools and ConfigMaps of the YAML files beside it.
-pub fn read_named(path: &Path, display: String, bytes: Vec<u8>) -> Found {
-    let mut beside = Beside::default();
+pub fn read_named(path: &Path, display: String, bytes: Vec<u8>, stated: &Stated) -> Found {
+    let mut beside = Beside {
+        stated: stated.clone(),
+        ..Beside::default()
+    };
     let dir = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
@@ -594,6 +619,9 @@ impl SourceFile {
                         .filter(|map| map.path != self.path)
                         .cloned()
                         .collect(),
+                    stated: Stated {
+                        bitnami_kafka_chart: yaml.bitnami_kafka_chart.clone(),
+                    },
                 };
                 let mut found =
                     read_files_beside(vec![(self.path.clone(), bytes.clone())], &beside);
