@@ -958,8 +958,16 @@ fn terraform_files(c: &mut Canaries) -> (String, String) {
     let block_comment = c.secret(family, "/* comment */", ",/@:");
     let manifest = c.secret(family, "manifest config ssl.keystore.password", ",/@:");
     let call = c.secret(family, "base64encode(\"...\") in a manifest", ",/@:");
+    let local = c.secret(family, "locals { kafka_password = ... }", ",/@:");
+    let default_here = c.secret(family, "variable default in the file", ",/@:");
+    let indexed = c.secret(family, "set = [{ name = \"x[0]\", value = ... }]", ",/@:");
+    let bailed_values = c.secret(family, "values heredoc of a release not read", ",/@:");
+    let bailed_sensitive = c.secret(family, "set_sensitive of a release not read", ",/@:");
+    let others = format!(
+        "locals {{\n  kafka_password = \"{local}\"\n}}\nvariable \"admin_password\" {{\n  default = \"{default_here}\"\n}}\nresource \"helm_release\" \"other\" {{\n  repository = \"https://charts.bitnami.com/bitnami\"\n  chart = \"kafka\"\n  version = \"22.1.6\"\n  values = [<<-EOF\n    replicaCount: ${{var.count}}\n    auth:\n      interBrokerPassword: {bailed_values}\n    EOF\n  ]\n  set_sensitive = [{{ name = \"auth.password\", value = \"{bailed_sensitive}\" }}]\n}}\n"
+    );
     let main = format!(
-        "provider \"helm\" {{\n  kubernetes {{\n    token = \"{token}\"\n  }}\n}}\n\n// password={comment}\n# ssl.keystore.password={hash_comment}\n/* {block_comment} */\nresource \"helm_release\" \"kafka\" {{\n  repository = \"https://charts.bitnami.com/bitnami\"\n  chart      = \"kafka\"\n  version    = \"22.1.6\"\n  values = [\n    <<-EOF\n    replicaCount: 3\n    auth:\n      sasl:\n        jaas:\n          clientPasswords: [{heredoc}]\n    extraConfig: |\n      offsets.topic.replication.factor=1\n      ssl.key.password={extra}\n    EOF\n  ]\n  set {{\n    name  = \"sasl.interbroker.password\"\n    value = \"{set}\"\n  }}\n  set_sensitive {{\n    name  = \"auth.tls.password\"\n    value = \"{sensitive}\"\n  }}\n  set {{\n    name  = \"sasl.client.passwords\"\n    value = var.client_password\n  }}\n}}\n\nresource \"kubernetes_manifest\" \"kafka\" {{\n  manifest = {{\n    apiVersion = \"kafka.strimzi.io/v1beta2\"\n    kind       = \"Kafka\"\n    metadata   = {{ name = \"events\" }}\n    spec = {{\n      kafka = {{\n        replicas = 3\n        listeners = [{{ name = \"plain\", port = 9092, tls = false, type = \"internal\" }}]\n        config = {{\n          \"offsets.topic.replication.factor\" = 1\n          \"ssl.keystore.password\" = \"{manifest}\"\n          \"ssl.truststore.location\" = base64encode(\"{call}\")\n        }}\n        storage = {{ type = \"ephemeral\" }}\n      }}\n      zookeeper = {{\n        replicas = 3\n        storage = {{ type = \"ephemeral\" }}\n      }}\n    }}\n  }}\n}}\n"
+        "{others}provider \"helm\" {{\n  kubernetes {{\n    token = \"{token}\"\n  }}\n}}\n\n// password={comment}\n# ssl.keystore.password={hash_comment}\n/* {block_comment} */\nresource \"helm_release\" \"kafka\" {{\n  repository = \"https://charts.bitnami.com/bitnami\"\n  chart      = \"kafka\"\n  version    = \"22.1.6\"\n  values = [\n    <<-EOF\n    replicaCount: 3\n    auth:\n      sasl:\n        jaas:\n          clientPasswords: [{heredoc}]\n    extraConfig: |\n      offsets.topic.replication.factor=1\n      ssl.key.password={extra}\n    EOF\n  ]\n  set {{\n    name  = \"sasl.interbroker.password\"\n    value = \"{set}\"\n  }}\n  set_sensitive {{\n    name  = \"auth.tls.password\"\n    value = \"{sensitive}\"\n  }}\n  set {{\n    name  = \"sasl.client.passwords\"\n    value = var.client_password\n  }}\n  set_list = [{{ name = \"extraEnvVars[0].value\", value = \"{indexed}\" }}]\n}}\n\nresource \"kubernetes_manifest\" \"kafka\" {{\n  manifest = {{\n    apiVersion = \"kafka.strimzi.io/v1beta2\"\n    kind       = \"Kafka\"\n    metadata   = {{ name = \"events\" }}\n    spec = {{\n      kafka = {{\n        replicas = 3\n        listeners = [{{ name = \"plain\", port = 9092, tls = false, type = \"internal\" }}]\n        config = {{\n          \"offsets.topic.replication.factor\" = 1\n          \"ssl.keystore.password\" = \"{manifest}\"\n          \"ssl.truststore.location\" = base64encode(\"{call}\")\n        }}\n        storage = {{ type = \"ephemeral\" }}\n      }}\n      zookeeper = {{\n        replicas = 3\n        storage = {{ type = \"ephemeral\" }}\n      }}\n    }}\n  }}\n}}\n"
     );
     let variables = format!(
         "variable \"client_password\" {{\n  type    = string\n  default = \"{default}\"\n}}\n"
@@ -982,6 +990,11 @@ fn ansible_role_files(c: &mut Canaries) -> Vec<(&'static str, String)> {
     );
     let host_var = c.secret(family, "inventory ansible_password=...", ",/@:");
     let jaas_password = c.secret(family, "template ...jaas.config password=\"...\"", ",/@:");
+    let loop_secret = c.secret(
+        family,
+        "template {% for %} over a literal with a secret",
+        ",/@:",
+    );
     vec![
         (
             "tree/ansible/site.yml",
@@ -1000,7 +1013,7 @@ fn ansible_role_files(c: &mut Canaries) -> Vec<(&'static str, String)> {
         (
             "tree/ansible/roles/kafka/templates/server.properties.j2",
             format!(
-                "# password {comment}\nbroker.id={{{{ node_id }}}}\nzookeeper.connect=zk:2181\noffsets.topic.replication.factor={{{{ kafka_rf }}}}\n{{% set password = '{statement}' %}}\nssl.keystore.password={literal}\nssl.key.password={{{{ kafka_key_password }}}}\nlistener.name.internal.plain.sasl.jaas.config={}\n",
+                "# password {comment}\nbroker.id={{{{ node_id }}}}\nzookeeper.connect=zk:2181\noffsets.topic.replication.factor={{{{ kafka_rf }}}}\n{{% set password = '{statement}' %}}\nssl.keystore.password={literal}\nssl.key.password={{{{ kafka_key_password }}}}\nlistener.name.internal.plain.sasl.jaas.config={}\n{{% for k, v in {{'ssl.key.password': '{loop_secret}'}}.items() %}}\n{{{{ k }}}}={{{{ v }}}}\n{{% endfor %}}\n",
                 jaas(&jaas_password)
             ),
         ),

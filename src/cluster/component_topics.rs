@@ -233,30 +233,9 @@ fn mirror_maker<'a>(
     for (source, target) in &flows {
         let flow = format!("{source}->{target}.");
         let connector = |key: &str, topic: String, lost: &'static str| {
-            // A remote topic it cannot create is logged and left to the brokers' auto-creation
-            // (apache/kafka `MirrorSourceConnector.createNewTopics`, 3.9).
-            let when = if key == "replication.factor" {
-                WhenTooFew::LeftToAutoCreation
-            } else {
-                WhenTooFew::Fails(MIRROR_CREATE_FAILS)
-            };
             let flow_key = format!("{flow}{key}");
-            let factor = lookup(
-                component.file,
-                properties,
-                &[flow_key.as_str(), key],
-                "mirror-connector",
-                key,
-                version,
-            )?;
-            Some(TopicFactor {
-                topic,
-                key: set_key(&factor, key),
-                factor,
-                single_replica: lost,
-                when_too_few: when,
-                existing: MIRROR_EXISTING,
-            })
+            let keys = [flow_key.as_str(), key];
+            mirror_topic(component, properties, &keys, key, topic, lost, version)
         };
         if *target == here {
             push(connector(
@@ -318,6 +297,43 @@ fn mirror_maker<'a>(
     found
 }
 
+/// A topic a MirrorMaker 2 connector creates: its factor from the first of `keys` set, else
+/// the connector's default for `key`.
+fn mirror_topic<'a>(
+    component: &Component,
+    properties: &'a PropertiesFile,
+    keys: &[&str],
+    key: &str,
+    topic: String,
+    lost: &'static str,
+    version: KafkaVersion,
+) -> Option<TopicFactor<'a>> {
+    // A remote topic it cannot create is logged and left to the brokers' auto-creation
+    // (apache/kafka `MirrorSourceConnector.createNewTopics`, 3.9); the connector's own
+    // topics fail it (`MirrorUtils.createCompactedTopic`).
+    let when_too_few = if key == "replication.factor" {
+        WhenTooFew::LeftToAutoCreation
+    } else {
+        WhenTooFew::Fails(MIRROR_CREATE_FAILS)
+    };
+    let factor = lookup(
+        component.file,
+        properties,
+        keys,
+        "mirror-connector",
+        key,
+        version,
+    )?;
+    Some(TopicFactor {
+        topic,
+        key: set_key(&factor, key),
+        factor,
+        single_replica: lost,
+        when_too_few,
+        existing: MIRROR_EXISTING,
+    })
+}
+
 /// The topics a flow of a Strimzi `KafkaMirrorMaker2` creates on this cluster (see
 /// `sources::strimzi`), each from its connector's `<source>-><target>.<key>` entry or
 /// MirrorMaker's default.
@@ -329,31 +345,16 @@ fn mirror_flow_topics<'a>(
 ) -> Vec<TopicFactor<'a>> {
     let (source, target) = (&flow.source, &flow.target);
     let connector = |key: &str, topic: String, lost: &'static str| {
-        let when = if key == "replication.factor" {
-            WhenTooFew::LeftToAutoCreation
-        } else {
-            WhenTooFew::Fails(MIRROR_CREATE_FAILS)
-        };
         let flow_key = format!("{source}->{target}.{key}");
-        let factor = lookup(
-            component.file,
+        mirror_topic(
+            component,
             properties,
             &[flow_key.as_str()],
-            "mirror-connector",
             key,
-            version,
-        )?;
-        Some(TopicFactor {
             topic,
-            key: factor
-                .line()
-                .map(|line| line.key().to_string())
-                .unwrap_or_else(|| key.to_string()),
-            factor,
-            single_replica: lost,
-            when_too_few: when,
-            existing: MIRROR_EXISTING,
-        })
+            lost,
+            version,
+        )
     };
     let mut topics = Vec::new();
     if flow.into_here && flow.source_connector {

@@ -50,27 +50,47 @@ pub fn is_role_template(path: &str) -> bool {
 
 /// Whether a role's template holds a broker's or controller's keys: cheap, on the bytes.
 pub fn worth_reading(bytes: &[u8]) -> bool {
-    let has = |needle: &[u8]| bytes.windows(needle.len()).any(|window| window == needle);
+    let has = |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
     has(b"process.roles") || has(b"broker.id") || has(b"zookeeper.connect") || has(b"log.dirs")
 }
 
-/// A variable's value: a scalar's text, a mapping (for `for` loops and dotted names), or a
-/// list, which no line kafkalint renders takes.
+/// How a variable's text was written, which decides what Jinja makes of it in a condition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Written {
+    /// A plain YAML scalar: a boolean (YAML 1.1, as Ansible reads it), a number, or a string.
+    Plain,
+    /// A quoted YAML scalar: a string.
+    Quoted,
+    /// An INI inventory's value, whose type Ansible works out itself.
+    Ini,
+}
+
+/// A variable's value: a scalar's text, a mapping (for `for` loops and dotted names), a list
+/// (which no line kafkalint renders takes), or unknown (a template of its own, a `set`).
 #[derive(Debug, Clone)]
 enum Value {
-    Text(String),
+    Text(String, Written),
     Map(Vec<(String, Value)>),
     List,
+    Unknown,
 }
 
 impl Value {
     fn of(node: &Node) -> Value {
         match node {
-            Node::Scalar(scalar) => Value::Text(if scalar.is_null() {
-                String::new()
-            } else {
-                scalar.value.clone()
-            }),
+            Node::Scalar(scalar) if scalar.is_null() => Value::Text(String::new(), Written::Plain),
+            // A value that is a template itself is worked out by Ansible when it is used.
+            Node::Scalar(scalar) if scalar.value.contains("{{") || scalar.value.contains("{%") => {
+                Value::Unknown
+            }
+            Node::Scalar(scalar) => Value::Text(
+                scalar.value.clone(),
+                if scalar.style == Style::Plain {
+                    Written::Plain
+                } else {
+                    Written::Quoted
+                },
+            ),
             Node::Seq(_) => Value::List,
             Node::Map(entries) => Value::Map(
                 entries
@@ -81,9 +101,17 @@ impl Value {
         }
     }
 
+    fn ini(text: &str) -> Value {
+        if text.contains("{{") || text.contains("{%") {
+            Value::Unknown
+        } else {
+            Value::Text(text.to_string(), Written::Ini)
+        }
+    }
+
     fn text(&self) -> Option<&str> {
         match self {
-            Value::Text(text) => Some(text),
+            Value::Text(text, _) => Some(text),
             _ => None,
         }
     }
@@ -92,6 +120,33 @@ impl Value {
         match self {
             Value::Map(entries) => entries.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v),
             _ => None,
+        }
+    }
+
+    /// What Jinja's `if` makes of it: `None` when kafkalint cannot tell.
+    fn truth(&self) -> Option<bool> {
+        let Value::Text(text, written) = self else {
+            return None;
+        };
+        match written {
+            Written::Quoted => Some(!text.is_empty()),
+            Written::Ini => None,
+            Written::Plain => {
+                let text = text.trim();
+                match text {
+                    "" | "~" | "null" | "Null" | "NULL" => Some(false),
+                    "true" | "True" | "TRUE" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" => {
+                        Some(true)
+                    }
+                    "false" | "False" | "FALSE" | "no" | "No" | "NO" | "off" | "Off" | "OFF" => {
+                        Some(false)
+                    }
+                    _ => match text.parse::<f64>() {
+                        Ok(number) => Some(number != 0.0),
+                        Err(_) => Some(true),
+                    },
+                }
+            }
         }
     }
 }
@@ -111,9 +166,17 @@ impl Scope {
         }
     }
 
+    fn extend(&mut self, vars: &[(String, Value)]) {
+        for (key, value) in vars {
+            self.vars.insert(key.clone(), value.clone());
+        }
+    }
+
     fn set(&mut self, name: &str, value: &str) {
-        self.vars
-            .insert(name.to_string(), Value::Text(value.to_string()));
+        self.vars.insert(
+            name.to_string(),
+            Value::Text(value.to_string(), Written::Quoted),
+        );
     }
 }
 
@@ -122,6 +185,8 @@ impl Scope {
 struct Inventory {
     path: PathBuf,
     groups: Vec<InventoryGroup>,
+    /// A host pattern kafkalint cannot expand (`kafka-[a:z:2]`): the hosts are unknown.
+    unexpanded: bool,
 }
 
 #[derive(Debug, Default)]
@@ -150,6 +215,11 @@ impl Inventory {
             return;
         }
         seen.push(name.to_string());
+        if name == "all" {
+            for group in &self.groups {
+                self.collect(&group.name, found, seen);
+            }
+        }
         let Some(group) = self.group(name) else {
             return;
         };
@@ -163,14 +233,40 @@ impl Inventory {
         }
     }
 
-    /// The groups `host` is in (directly or through a parent's children), outermost first.
+    /// A group's depth: `all` 0, a group no other names as a child 1, a child one more than
+    /// its deepest parent (Ansible applies shallower groups' variables first).
+    fn depth(&self, name: &str, seen: &mut Vec<String>) -> usize {
+        if name == "all" {
+            return 0;
+        }
+        if seen.iter().any(|known| known == name) || seen.len() > 64 {
+            return 1;
+        }
+        seen.push(name.to_string());
+        let depth = self
+            .groups
+            .iter()
+            .filter(|group| group.children.iter().any(|child| child == name))
+            .map(|parent| self.depth(&parent.name.clone(), seen) + 1)
+            .max()
+            .unwrap_or(1);
+        seen.pop();
+        depth
+    }
+
+    /// The groups other than `all` that `host` is in, directly or through a parent's
+    /// children, shallowest first, then by name: the order Ansible applies their variables.
     fn groups_of(&self, host: &str) -> Vec<&InventoryGroup> {
-        self.groups
+        let mut groups: Vec<(usize, &InventoryGroup)> = self
+            .groups
             .iter()
             .filter(|group| {
                 group.name != "all" && self.members(&group.name).iter().any(|h| h == host)
             })
-            .collect()
+            .map(|group| (self.depth(&group.name, &mut Vec::new()), group))
+            .collect();
+        groups.sort_by(|(a, x), (b, y)| a.cmp(b).then_with(|| x.name.cmp(&y.name)));
+        groups.into_iter().map(|(_, group)| group).collect()
     }
 
     fn read(path: &Path) -> Option<Inventory> {
@@ -180,23 +276,77 @@ impl Inventory {
             .file_name()
             .map(|name| name.to_string_lossy().to_ascii_lowercase())
             .unwrap_or_default();
-        let groups = if yaml::is_yaml_name(&name) {
-            let documents = yaml::parse(&text).ok()?;
-            yaml_groups(documents.first()?)
-        } else {
-            ini_groups(&text)
-        };
-        (!groups.is_empty()).then(|| Inventory {
+        let mut inventory = Inventory {
             path: path.to_path_buf(),
-            groups,
-        })
+            ..Inventory::default()
+        };
+        if yaml::is_yaml_name(&name) {
+            let documents = yaml::parse(&text).ok()?;
+            yaml_groups(documents.first()?, &mut inventory);
+        } else {
+            ini_groups(&text, &mut inventory);
+        }
+        (!inventory.groups.is_empty()).then_some(inventory)
+    }
+
+    /// Adds `pattern`'s hosts (a range `kafka-[1:3]` expanded) to `group`.
+    fn add_hosts(&mut self, group: usize, pattern: &str, vars: Vec<(String, Value)>) {
+        match expand_hosts(pattern) {
+            Some(hosts) => {
+                for host in hosts {
+                    self.groups[group].hosts.push((host, vars.clone()));
+                }
+            }
+            None => self.unexpanded = true,
+        }
     }
 }
 
+/// The hosts a pattern names: itself, or each of a numeric or alphabetic range
+/// (`kafka-[01:03]`, `node-[a:c]`); `None` for a range kafkalint does not expand (a step, two
+/// ranges).
+fn expand_hosts(pattern: &str) -> Option<Vec<String>> {
+    let Some(open) = pattern.find('[') else {
+        return Some(vec![pattern.to_string()]);
+    };
+    let close = open + pattern[open..].find(']')?;
+    let (before, range, after) = (
+        &pattern[..open],
+        &pattern[open + 1..close],
+        &pattern[close + 1..],
+    );
+    if after.contains('[') {
+        return None;
+    }
+    let (first, last) = range.split_once(':')?;
+    if last.contains(':') {
+        return None;
+    }
+    let hosts: Vec<String> = if let (Ok(a), Ok(b)) = (first.parse::<u32>(), last.parse::<u32>()) {
+        if b < a || b - a > 1000 {
+            return None;
+        }
+        let width = first.len();
+        (a..=b)
+            .map(|n| format!("{before}{n:0width$}{after}"))
+            .collect()
+    } else {
+        let (a, b) = (first.as_bytes(), last.as_bytes());
+        let ([a], [b]) = (a, b) else { return None };
+        if !a.is_ascii_alphabetic() || !b.is_ascii_alphabetic() || b < a {
+            return None;
+        }
+        (*a..=*b)
+            .map(|c| format!("{before}{}{after}", c as char))
+            .collect()
+    };
+    Some(hosts)
+}
+
 /// The groups of a YAML inventory: top-level groups and those under `children:`.
-fn yaml_groups(document: &Node) -> Vec<InventoryGroup> {
-    fn collect(name: &str, node: &Node, found: &mut Vec<InventoryGroup>, depth: usize) {
-        if depth > 32 || !matches!(node, Node::Map(_) | Node::Scalar(_)) {
+fn yaml_groups(document: &Node, inventory: &mut Inventory) {
+    fn collect(name: &str, node: &Node, inventory: &mut Inventory, depth: usize) {
+        if depth > 32 {
             return;
         }
         let vars = |node: Option<&Node>| -> Vec<(String, Value)> {
@@ -206,60 +356,40 @@ fn yaml_groups(document: &Node) -> Vec<InventoryGroup> {
                 .filter_map(|(k, v)| Some((k.text()?.to_string(), Value::of(v))))
                 .collect()
         };
-        let hosts = node
-            .get("hosts")
-            .map(Node::entries)
-            .unwrap_or_default()
-            .iter()
-            .filter_map(|(host, host_vars)| Some((host.text()?.to_string(), vars(Some(host_vars)))))
-            .collect();
-        let children: Vec<(&Node, &Node)> = node
-            .get("children")
-            .map(Node::entries)
-            .unwrap_or_default()
-            .iter()
-            .map(|(k, v)| (k, v))
-            .collect();
-        found.push(InventoryGroup {
-            name: name.to_string(),
-            hosts,
-            vars: vars(node.get("vars")),
-            children: children
-                .iter()
-                .filter_map(|(k, _)| k.text().map(str::to_string))
-                .collect(),
-        });
-        for (child, child_node) in children {
+        let index = match inventory.groups.iter().position(|group| group.name == name) {
+            Some(index) => index,
+            None => {
+                inventory.groups.push(InventoryGroup {
+                    name: name.to_string(),
+                    ..InventoryGroup::default()
+                });
+                inventory.groups.len() - 1
+            }
+        };
+        for (host, host_vars) in node.get("hosts").map(Node::entries).unwrap_or_default() {
+            if let Some(host) = host.text() {
+                inventory.add_hosts(index, host, vars(Some(host_vars)));
+            }
+        }
+        let own = vars(node.get("vars"));
+        inventory.groups[index].vars.extend(own);
+        for (child, child_node) in node.get("children").map(Node::entries).unwrap_or_default() {
             if let Some(child) = child.text() {
-                collect(child, child_node, found, depth + 1);
+                inventory.groups[index].children.push(child.to_string());
+                collect(child, child_node, inventory, depth + 1);
             }
         }
     }
-    let mut found = Vec::new();
     for (key, group) in document.entries() {
         if let Some(name) = key.text() {
-            collect(name, group, &mut found, 0);
+            collect(name, group, inventory, 0);
         }
     }
-    // A group named under several parents is one group: its hosts and children together.
-    let mut merged: Vec<InventoryGroup> = Vec::new();
-    for group in found {
-        match merged.iter_mut().find(|known| known.name == group.name) {
-            Some(known) => {
-                known.hosts.extend(group.hosts);
-                known.vars.extend(group.vars);
-                known.children.extend(group.children);
-            }
-            None => merged.push(group),
-        }
-    }
-    merged
 }
 
 /// The groups of an INI inventory: `[group]` host lines (`name key=value ...`),
 /// `[group:vars]` and `[group:children]`; hosts before any section are in `ungrouped`.
-fn ini_groups(text: &str) -> Vec<InventoryGroup> {
-    let mut groups: Vec<InventoryGroup> = Vec::new();
+fn ini_groups(text: &str, inventory: &mut Inventory) {
     let mut section = ("ungrouped".to_string(), "");
     for line in text.lines() {
         let line = line.trim();
@@ -277,38 +407,40 @@ fn ini_groups(text: &str) -> Vec<InventoryGroup> {
             };
             continue;
         }
-        let index = match groups.iter().position(|group| group.name == section.0) {
+        let index = match inventory
+            .groups
+            .iter()
+            .position(|group| group.name == section.0)
+        {
             Some(index) => index,
             None => {
-                groups.push(InventoryGroup {
+                inventory.groups.push(InventoryGroup {
                     name: section.0.clone(),
                     ..InventoryGroup::default()
                 });
-                groups.len() - 1
+                inventory.groups.len() - 1
             }
         };
-        let group = &mut groups[index];
         match section.1 {
             "vars" => {
                 if let Some((key, value)) = line.split_once('=') {
-                    group
+                    inventory.groups[index]
                         .vars
-                        .push((key.trim().to_string(), Value::Text(ini_value(value.trim()))));
+                        .push((key.trim().to_string(), Value::ini(&ini_value(value.trim()))));
                 }
             }
-            "children" => group.children.push(line.to_string()),
+            "children" => inventory.groups[index].children.push(line.to_string()),
             _ => {
                 let mut words = line.split_whitespace();
                 let Some(host) = words.next() else { continue };
                 let vars = words
                     .filter_map(|word| word.split_once('='))
-                    .map(|(key, value)| (key.to_string(), Value::Text(ini_value(value))))
+                    .map(|(key, value)| (key.to_string(), Value::ini(&ini_value(value))))
                     .collect();
-                group.hosts.push((host.to_string(), vars));
+                inventory.add_hosts(index, host, vars);
             }
         }
     }
-    groups
 }
 
 fn ini_value(value: &str) -> String {
@@ -320,24 +452,60 @@ fn ini_value(value: &str) -> String {
         .to_string()
 }
 
-/// Reads a YAML file of variables (`defaults/main.yml`), if there is one.
-fn vars_file(dir: &Path, stem: &str) -> Option<Node> {
-    ["yml", "yaml", ""].iter().find_map(|extension| {
-        let name = if extension.is_empty() {
-            stem.to_string()
-        } else {
-            format!("{stem}.{extension}")
-        };
-        let path = dir.join(name);
-        if !path.is_file() {
-            return None;
+/// A layer of variables kafkalint cannot read (an Ansible Vault file, a file that is not
+/// YAML): the variables it sets are unknown, so nothing that names one can be judged.
+#[derive(Debug)]
+struct Unreadable(String);
+
+/// The variables of `dir/<stem>`: a YAML file (`stem.yml`, `stem.yaml`, `stem`), or a
+/// folder of them (`group_vars/kafka/*.yml`), merged in name order.
+fn vars_of(dir: &Path, stem: &str) -> Result<Vec<Node>, Unreadable> {
+    let read = |path: &Path| -> Result<Option<Node>, Unreadable> {
+        let bytes =
+            crate::source::read_file(path).map_err(|_| Unreadable(path.display().to_string()))?;
+        if bytes.starts_with(b"$ANSIBLE_VAULT") {
+            return Err(Unreadable(path.display().to_string()));
         }
-        let bytes = crate::source::read_file(&path).ok()?;
-        yaml::parse(std::str::from_utf8(&bytes).ok()?)
-            .ok()?
-            .into_iter()
-            .next()
-    })
+        let text =
+            std::str::from_utf8(&bytes).map_err(|_| Unreadable(path.display().to_string()))?;
+        let documents = yaml::parse(text).map_err(|_| Unreadable(path.display().to_string()))?;
+        Ok(documents.into_iter().next())
+    };
+    let mut found = Vec::new();
+    for name in [
+        format!("{stem}.yml"),
+        format!("{stem}.yaml"),
+        stem.to_string(),
+    ] {
+        let path = dir.join(&name);
+        if path.is_file() {
+            found.extend(read(&path)?);
+            return Ok(found);
+        }
+    }
+    let folder = dir.join(stem);
+    if let Ok(entries) = std::fs::read_dir(&folder) {
+        let mut files: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .map(|entry| entry.path())
+            .filter(|path| path.is_file() && yaml::is_yaml_name(&path.to_string_lossy()))
+            .collect();
+        files.sort();
+        for file in files {
+            found.extend(read(&file)?);
+        }
+    }
+    Ok(found)
+}
+
+/// A play that applies the role: its hosts, and the variables it gives.
+#[derive(Debug)]
+struct Play {
+    hosts: String,
+    vars: Vec<Node>,
+    /// The role's parameters in the play's `roles:` entry (`- role: kafka` with `x: 1`, or
+    /// its `vars:`).
+    params: Vec<(String, Value)>,
 }
 
 /// Where a role sits: its folder, its name, and the folder of the playbooks (above `roles/`).
@@ -394,15 +562,19 @@ impl Role {
         inventories
     }
 
-    /// The group a playbook beside `roles/` applies the role to.
-    fn playbook_group(&self) -> Option<String> {
-        let entries = std::fs::read_dir(&self.project).ok()?;
+    /// The plays of the playbooks beside `roles/` that apply the role, with the variables
+    /// they give it; `Err` when one names a variables file kafkalint cannot read.
+    fn plays(&self) -> Result<Vec<Play>, Unreadable> {
+        let Ok(entries) = std::fs::read_dir(&self.project) else {
+            return Ok(Vec::new());
+        };
         let mut paths: Vec<PathBuf> = entries
             .filter_map(Result::ok)
             .map(|entry| entry.path())
             .filter(|path| path.is_file() && yaml::is_yaml_name(&path.to_string_lossy()))
             .collect();
         paths.sort();
+        let mut plays = Vec::new();
         for path in paths {
             let Ok(bytes) = crate::source::read_file(&path) else {
                 continue;
@@ -411,23 +583,61 @@ impl Role {
                 continue;
             };
             for play in documents.iter().flat_map(Node::items) {
-                let applies = play
+                let entry = play
                     .get("roles")
                     .map(Node::items)
                     .unwrap_or_default()
                     .iter()
-                    .any(|role| {
+                    .find(|role| {
                         role.text()
                             .or_else(|| role.get("role").and_then(Node::text))
                             .or_else(|| role.get("name").and_then(Node::text))
                             .is_some_and(|name| name.trim() == self.name)
                     });
-                if applies && let Some(hosts) = play.get("hosts").and_then(Node::text) {
-                    return Some(hosts.trim().to_string());
+                let (Some(entry), Some(hosts)) = (entry, play.get("hosts").and_then(Node::text))
+                else {
+                    continue;
+                };
+                let mut vars: Vec<Node> = play.get("vars").cloned().into_iter().collect();
+                for file in play.get("vars_files").map(Node::items).unwrap_or_default() {
+                    let Some(file) = file.text() else {
+                        return Err(Unreadable("a vars_files entry".into()));
+                    };
+                    let stem = file.trim();
+                    let file_path = self.project.join(stem);
+                    let dir = file_path.parent().unwrap_or(&self.project);
+                    let name = file_path
+                        .file_name()
+                        .map(|name| name.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    let found = vars_of(dir, &name)?;
+                    if found.is_empty() {
+                        return Err(Unreadable(stem.to_string()));
+                    }
+                    vars.extend(found);
                 }
+                let mut params = Vec::new();
+                for (key, value) in entry.entries() {
+                    match key.text() {
+                        Some("role" | "name" | "tags" | "when" | "become" | "delegate_to")
+                        | None => {}
+                        Some("vars") => params.extend(
+                            value
+                                .entries()
+                                .iter()
+                                .filter_map(|(k, v)| Some((k.text()?.to_string(), Value::of(v)))),
+                        ),
+                        Some(name) => params.push((name.to_string(), Value::of(value))),
+                    }
+                }
+                plays.push(Play {
+                    hosts: hosts.trim().to_string(),
+                    vars,
+                    params,
+                });
             }
         }
-        None
+        Ok(plays)
     }
 }
 
@@ -462,29 +672,75 @@ pub fn read(path: &str, text: &str, notes: &mut Vec<String>) -> Vec<NodeSpec> {
     let Some(role) = Role::of(path) else {
         return Vec::new();
     };
-    let defaults = vars_file(&role.dir.join("defaults"), "main");
-    let role_vars = vars_file(&role.dir.join("vars"), "main");
+    let name = &role.name;
+    let unreadable = |notes: &mut Vec<String>, Unreadable(what): Unreadable| {
+        notes.push(format!(
+            "role `{name}`: its variables come from {what}, which kafkalint cannot read (a vault, not YAML); not checked"
+        ));
+        Vec::new()
+    };
+    let defaults = match vars_of(&role.dir.join("defaults"), "main") {
+        Ok(found) => found,
+        Err(why) => return unreadable(notes, why),
+    };
+    let role_vars = match vars_of(&role.dir.join("vars"), "main") {
+        Ok(found) => found,
+        Err(why) => return unreadable(notes, why),
+    };
+    let plays = match role.plays() {
+        Ok(plays) => plays,
+        Err(why) => return unreadable(notes, why),
+    };
     let inventories = role.inventories();
-    let group = indexed_group(text).or_else(|| role.playbook_group());
-    let inventory = match (&group, inventories.as_slice()) {
-        (Some(group), _) => {
+    // The hosts: the group the template indexes, else the plays' (one group for all).
+    let mut groups: Vec<&str> = plays.iter().map(|play| play.hosts.as_str()).collect();
+    groups.sort_unstable();
+    groups.dedup();
+    let indexed = indexed_group(text);
+    let group = match (indexed.as_deref(), groups.as_slice()) {
+        (Some(group), _) => Some(group.to_string()),
+        (None, [group]) => Some(group.to_string()),
+        (None, []) => {
+            notes.push(format!(
+                "role `{name}`: no playbook beside it says which hosts run it; read as one node of an unknown number"
+            ));
+            None
+        }
+        (None, _) => {
+            notes.push(format!(
+                "role `{name}`: plays apply it to several groups ({}); read as one node of an unknown number",
+                groups.join(", ")
+            ));
+            None
+        }
+    };
+    let play = plays
+        .iter()
+        .find(|play| Some(play.hosts.as_str()) == group.as_deref())
+        .or_else(|| plays.first());
+    let inventory = match &group {
+        Some(group) => {
             let holding: Vec<&Inventory> = inventories
                 .iter()
-                .filter(|inventory| !inventory.members(group).is_empty())
+                .filter(|inventory| !inventory.members(group).is_empty() || inventory.unexpanded)
                 .collect();
             match holding.as_slice() {
-                [one] => Some(*one),
+                [one] if !one.unexpanded => Some(*one),
+                [_] => {
+                    notes.push(format!(
+                        "role `{name}`: the inventory names its hosts with a pattern kafkalint does not expand; read as one node of an unknown number"
+                    ));
+                    None
+                }
                 [] => {
                     notes.push(format!(
-                        "role `{}` runs on the hosts of group `{group}`, which no inventory beside its playbooks holds; read as one node of an unknown number",
-                        role.name
+                        "role `{name}` runs on the hosts of group `{group}`, which no inventory beside its playbooks holds; read as one node of an unknown number"
                     ));
                     None
                 }
                 _ => {
                     notes.push(format!(
-                        "role `{}` runs on group `{group}`, which several inventories hold ({}); read as one node of an unknown number",
-                        role.name,
+                        "role `{name}` runs on group `{group}`, which several inventories hold ({}); read as one node of an unknown number",
                         holding
                             .iter()
                             .map(|inventory| inventory.path.display().to_string())
@@ -495,92 +751,112 @@ pub fn read(path: &str, text: &str, notes: &mut Vec<String>) -> Vec<NodeSpec> {
                 }
             }
         }
-        (None, _) => {
-            notes.push(format!(
-                "role `{}`: no playbook beside it says which hosts run it; read as one node of an unknown number",
-                role.name
-            ));
-            None
-        }
+        None => None,
     };
-    let base_scope = |inventory: Option<&Inventory>| {
+    // The folders whose `group_vars/` and `host_vars/` apply: the inventory's, then the
+    // playbooks'.
+    let mut var_dirs: Vec<PathBuf> = inventory
+        .and_then(|inventory| inventory.path.parent())
+        .map(Path::to_path_buf)
+        .into_iter()
+        .collect();
+    if !var_dirs.contains(&role.project) {
+        var_dirs.push(role.project.clone());
+    }
+    // Ansible's order, lowest first, as far as a repository holds it: role defaults;
+    // the inventory file's group variables (`all`, then each group by depth and name);
+    // `group_vars/all`; `group_vars/<group>` by depth and name; the inventory's host
+    // variables; `host_vars/<host>`; the play's `vars` and `vars_files`; the role's
+    // `vars/main.yml`; the role's parameters in the play.
+    let scope_for = |host: Option<&str>| -> Result<Scope, Unreadable> {
         let mut scope = Scope::default();
-        scope.layer(defaults.as_ref());
-        let mut group_vars_dirs = Vec::new();
-        if let Some(inventory) = inventory
-            && let Some(dir) = inventory.path.parent()
-        {
-            group_vars_dirs.push(dir.join("group_vars"));
-        }
-        group_vars_dirs.push(role.project.join("group_vars"));
-        group_vars_dirs.dedup();
-        for dir in &group_vars_dirs {
-            scope.layer(vars_file(dir, "all").as_ref());
-            scope.layer(vars_file(&dir.join("all"), "main").as_ref());
-        }
-        if let Some(all) = inventory.and_then(|inventory| inventory.group("all")) {
-            for (key, value) in &all.vars {
-                scope.vars.insert(key.clone(), value.clone());
+        defaults.iter().for_each(|node| scope.layer(Some(node)));
+        let member_groups = match (inventory, host) {
+            (Some(inventory), Some(host)) => inventory.groups_of(host),
+            _ => Vec::new(),
+        };
+        if let Some(inventory) = inventory {
+            if let Some(all) = inventory.group("all") {
+                scope.extend(&all.vars);
+            }
+            for group in &member_groups {
+                scope.extend(&group.vars);
             }
         }
-        (scope, group_vars_dirs)
+        for dir in &var_dirs {
+            for node in vars_of(&dir.join("group_vars"), "all")? {
+                scope.layer(Some(&node));
+            }
+        }
+        for group in &member_groups {
+            for dir in &var_dirs {
+                for node in vars_of(&dir.join("group_vars"), &group.name)? {
+                    scope.layer(Some(&node));
+                }
+            }
+        }
+        if let (Some(inventory), Some(host)) = (inventory, host) {
+            for group in &inventory.groups {
+                for (name, vars) in &group.hosts {
+                    if name == host {
+                        scope.extend(vars);
+                    }
+                }
+            }
+            for dir in &var_dirs {
+                for node in vars_of(&dir.join("host_vars"), host)? {
+                    scope.layer(Some(&node));
+                }
+            }
+            scope.set("inventory_hostname", host);
+        }
+        if let Some(play) = play {
+            play.vars.iter().for_each(|node| scope.layer(Some(node)));
+        }
+        role_vars.iter().for_each(|node| scope.layer(Some(node)));
+        if let Some(play) = play {
+            scope.extend(&play.params);
+        }
+        Ok(scope)
     };
     let mut nodes = Vec::new();
     match (inventory, &group) {
         (Some(inventory), Some(group)) => {
-            let hosts = inventory.members(group);
-            for (position, host) in hosts.iter().enumerate() {
-                let (mut scope, group_vars_dirs) = base_scope(Some(inventory));
-                for member_group in inventory.groups_of(host) {
-                    for dir in &group_vars_dirs {
-                        scope.layer(vars_file(dir, &member_group.name).as_ref());
-                    }
-                    for (key, value) in &member_group.vars {
-                        scope.vars.insert(key.clone(), value.clone());
-                    }
-                }
-                for member_group in &inventory.groups {
-                    for (name, vars) in &member_group.hosts {
-                        if name == host {
-                            for (key, value) in vars {
-                                scope.vars.insert(key.clone(), value.clone());
-                            }
-                        }
-                    }
-                }
-                if let Some(dir) = inventory.path.parent() {
-                    scope.layer(vars_file(&dir.join("host_vars"), host).as_ref());
-                }
-                scope.layer(role_vars.as_ref());
-                scope.set("inventory_hostname", host);
+            for (position, host) in inventory.members(group).iter().enumerate() {
+                let scope = match scope_for(Some(host)) {
+                    Ok(scope) => scope,
+                    Err(why) => return unreadable(notes, why),
+                };
                 let groups = Groups {
                     inventory: Some(inventory),
                     host: Some((host.as_str(), position)),
                 };
-                let entries = render(text, &scope, &groups, notes);
+                let rendered = render(text, &scope, &groups, notes);
                 nodes.push(node_spec(
                     &role,
                     Some(host),
                     &format!("{} {host}", role.name),
-                    entries,
+                    rendered,
                     true,
                     release(&scope),
                 ));
             }
         }
         _ => {
-            let (mut scope, _) = base_scope(None);
-            scope.layer(role_vars.as_ref());
+            let scope = match scope_for(None) {
+                Ok(scope) => scope,
+                Err(why) => return unreadable(notes, why),
+            };
             let groups = Groups {
                 inventory: None,
                 host: None,
             };
-            let entries = render(text, &scope, &groups, notes);
+            let rendered = render(text, &scope, &groups, notes);
             nodes.push(node_spec(
                 &role,
                 None,
                 &format!("{} (every host)", role.name),
-                entries,
+                rendered,
                 false,
                 release(&scope),
             ));
@@ -605,7 +881,7 @@ fn node_spec(
     role: &Role,
     host: Option<&String>,
     id: &str,
-    entries: Vec<YamlEntry>,
+    rendered: Rendered,
     count_known: bool,
     release: Option<ImageTag>,
 ) -> NodeSpec {
@@ -617,7 +893,7 @@ fn node_spec(
         id: format!("role {id}"),
         declared_at: 0..0,
         label,
-        entries,
+        entries: rendered.entries,
         count_known,
         image: None,
         image_tag: release,
@@ -629,7 +905,7 @@ fn node_spec(
                 .unwrap_or_else(|| format!("role {}", role.name)),
         },
         image_exit: None,
-        settings_elsewhere: false,
+        settings_elsewhere: rendered.keys_unknown,
     }
 }
 
@@ -648,19 +924,39 @@ enum Branch {
     Unknown,
 }
 
+/// A template rendered: its settings, and whether it may set keys kafkalint could not read
+/// (an `include`, a loop it cannot unroll, a key it cannot work out), whose Kafka defaults
+/// are then not judged.
+struct Rendered {
+    entries: Vec<YamlEntry>,
+    keys_unknown: bool,
+}
+
+/// Statements that bring in lines or keys kafkalint does not see.
+const OPAQUE_STATEMENTS: &[&str] = &[
+    "include", "import", "from", "extends", "block", "macro", "call", "filter", "raw",
+];
+
+/// The most nested `if`s followed; deeper ones make what they hold unknown.
+const MAX_CONDITIONS: usize = 64;
+
 /// Renders the template's lines into settings.
-fn render(text: &str, scope: &Scope, groups: &Groups, notes: &mut Vec<String>) -> Vec<YamlEntry> {
+fn render(text: &str, scope: &Scope, groups: &Groups, notes: &mut Vec<String>) -> Rendered {
+    let mut scope = scope.clone();
     let mut entries = Vec::new();
-    // Each open `if`: its branch now, and whether an earlier branch of it was taken.
-    let mut conditions: Vec<(Branch, bool)> = Vec::new();
-    let mut line_start = 0;
-    let lines: Vec<&str> = text.split('\n').collect();
+    let mut keys_unknown = false;
+    // Each open `if`: its branch now, and whether an earlier branch of it was taken (Taken),
+    // may have been (Unknown), or was not (NotTaken).
+    let mut conditions: Vec<(Branch, Branch)> = Vec::new();
+    let lines = logical_lines(text);
     let mut index = 0;
     let mut noted_loop = false;
     while index < lines.len() {
-        let line = lines[index];
-        let start = line_start;
-        line_start += line.len() + 1;
+        let Line {
+            start,
+            text: ref line,
+            first_len,
+        } = lines[index];
         index += 1;
         let trimmed = line.trim();
         let state =
@@ -675,75 +971,111 @@ fn render(text: &str, scope: &Scope, groups: &Groups, notes: &mut Vec<String>) -
             let (word, rest) = tag.split_once(char::is_whitespace).unwrap_or((tag, ""));
             match word {
                 "if" => {
-                    let branch = condition(rest.trim(), scope);
-                    conditions.push((branch, branch == Branch::Taken));
+                    let branch = if conditions.len() >= MAX_CONDITIONS {
+                        Branch::Unknown
+                    } else {
+                        condition(rest.trim(), &scope)
+                    };
+                    conditions.push((branch, branch));
                 }
                 "elif" => {
-                    if let Some((branch, taken)) = conditions.last_mut() {
-                        *branch = match (*taken, condition(rest.trim(), scope)) {
-                            (true, _) => Branch::NotTaken,
-                            (false, Branch::Taken) => {
-                                *taken = true;
-                                Branch::Taken
-                            }
-                            (false, next) => next,
+                    if let Some((branch, before)) = conditions.last_mut() {
+                        let next = condition(rest.trim(), &scope);
+                        *branch = match *before {
+                            Branch::Taken => Branch::NotTaken,
+                            Branch::Unknown => Branch::Unknown,
+                            Branch::NotTaken => next,
+                        };
+                        *before = match (*before, next) {
+                            (Branch::Taken, _) | (_, Branch::Taken) => Branch::Taken,
+                            (Branch::Unknown, _) | (_, Branch::Unknown) => Branch::Unknown,
+                            _ => Branch::NotTaken,
                         };
                     }
                 }
                 "else" => {
-                    if let Some((branch, taken)) = conditions.last_mut() {
-                        *branch = match (*taken, *branch) {
-                            (true, _) => Branch::NotTaken,
-                            (false, Branch::Unknown) => Branch::Unknown,
-                            (false, _) => Branch::Taken,
+                    if let Some((branch, before)) = conditions.last_mut() {
+                        *branch = match *before {
+                            Branch::Taken => Branch::NotTaken,
+                            Branch::Unknown => Branch::Unknown,
+                            Branch::NotTaken => Branch::Taken,
                         };
+                        *before = Branch::Taken;
                     }
                 }
                 "endif" => {
                     conditions.pop();
                 }
+                "set" => {
+                    // `{% set name = ... %}`: the name's value is Jinja's from here on.
+                    if state != Branch::NotTaken
+                        && let Some((name, _)) = rest.split_once('=')
+                    {
+                        scope.vars.insert(name.trim().to_string(), Value::Unknown);
+                    }
+                }
                 "for" => {
                     // The body up to `endfor`, rendered once per entry of a known mapping.
-                    let mut body = Vec::new();
-                    let mut at = line_start;
-                    while index < lines.len() && statement(lines[index].trim()) != Some("endfor") {
-                        body.push((at, lines[index]));
-                        at += lines[index].len() + 1;
+                    let body_start = index;
+                    let mut depth = 1;
+                    while index < lines.len() {
+                        match statement(lines[index].text.trim())
+                            .map(|tag| tag.split_whitespace().next().unwrap_or_default())
+                        {
+                            Some("for") => depth += 1,
+                            Some("endfor") => {
+                                depth -= 1;
+                                if depth == 0 {
+                                    break;
+                                }
+                            }
+                            _ => {}
+                        }
                         index += 1;
                     }
-                    let end_line = lines.get(index).map_or(0, |line| line.len() + 1);
-                    line_start = at + end_line;
+                    let body = &lines[body_start..index.min(lines.len())];
                     index += 1;
                     if state == Branch::NotTaken {
                         continue;
                     }
-                    match loop_items(rest.trim(), scope) {
-                        Some(Unrolled { names, items }) if state == Branch::Taken => {
+                    match loop_items(rest.trim(), &scope) {
+                        Some(Unrolled { names, items })
+                            if state == Branch::Taken
+                                && body
+                                    .iter()
+                                    .all(|line| statement(line.text.trim()).is_none()) =>
+                        {
                             for (key, value) in items {
                                 let mut inner = scope.clone();
                                 inner.set(&names.0, &key);
-                                inner.set(&names.1, &value);
-                                for (at, line) in &body {
-                                    if let Some(mut entry) = setting(line, *at, &inner, groups) {
+                                inner.vars.insert(names.1.clone(), value);
+                                for line in body {
+                                    if let Some(mut entry) =
+                                        setting(&line.text, line.start, &inner, groups)
+                                    {
                                         // Its key and value come from the mapping: placed at
                                         // the loop's line, not editable here.
                                         entry.edit = None;
+                                        entry.provenance = Provenance::AnsibleVariable;
                                         entries.push(entry);
                                     }
                                 }
                             }
                         }
                         _ => {
+                            keys_unknown = true;
                             if !noted_loop {
+                                let line_number =
+                                    text[..start.min(text.len())].matches('\n').count() + 1;
                                 notes.push(format!(
-                                    "a `{{% for {} %}}` loop that kafkalint cannot unroll: the keys it writes are not read",
-                                    rest.trim()
+                                    "a `for` loop at line {line_number} that kafkalint cannot unroll: the keys it writes are unknown, and Kafka's defaults are not judged"
                                 ));
                                 noted_loop = true;
                             }
                         }
                     }
                 }
+                word if OPAQUE_STATEMENTS.contains(&word) => keys_unknown = true,
                 _ => {}
             }
             continue;
@@ -751,15 +1083,96 @@ fn render(text: &str, scope: &Scope, groups: &Groups, notes: &mut Vec<String>) -
         if state == Branch::NotTaken {
             continue;
         }
-        if let Some(mut entry) = setting(line, start, scope, groups) {
-            if state == Branch::Unknown {
-                entry.value = format!("{{{{ {} }}}}", "a condition kafkalint cannot evaluate");
-                entry.edit = None;
+        match setting(line, start, &scope, groups) {
+            Some(mut entry) => {
+                // A continued line: its text is not the file's bytes past the first line.
+                if line.len() != first_len.min(line.len()) || first_len < line.len() {
+                    let end = start + first_len;
+                    entry.key_span = entry.key_span.start.min(end)..entry.key_span.end.min(end);
+                    entry.value_span =
+                        entry.value_span.start.min(end)..entry.value_span.end.min(end);
+                    entry.edit = None;
+                }
+                if state == Branch::Unknown {
+                    entry.value = format!("{{{{ {} }}}}", "a condition kafkalint cannot evaluate");
+                    entry.edit = None;
+                }
+                entries.push(entry);
             }
-            entries.push(entry);
+            None => {
+                // A line whose key kafkalint cannot work out (`{{ k }}=1`, `{% if x %}a=1{%
+                // endif %}`) may set any key.
+                let body = trimmed;
+                if !body.is_empty()
+                    && !body.starts_with(['#', '!'])
+                    && (body.contains("{{") || body.contains("{%"))
+                {
+                    keys_unknown = true;
+                }
+            }
         }
     }
-    entries
+    Rendered {
+        entries,
+        keys_unknown,
+    }
+}
+
+/// A line of the template as Kafka's `Properties` reader joins lines: its first byte, its
+/// text, and the length of its first line in the file (shorter than the text when the line
+/// is continued with `\\`).
+struct Line {
+    start: usize,
+    text: String,
+    first_len: usize,
+}
+
+/// The template's lines, after Jinja's comments (`{# ... #}`, over lines too) are blanked
+/// byte for byte (offsets keep their places), with continued lines joined.
+fn logical_lines(text: &str) -> Vec<Line> {
+    let mut bytes = text.as_bytes().to_vec();
+    let mut at = 0;
+    while let Some(open) = text[at..].find("{#") {
+        let open = at + open;
+        let close = text[open..].find("#}").map_or(text.len(), |n| open + n + 2);
+        for byte in &mut bytes[open..close] {
+            if *byte != b'\n' {
+                *byte = b' ';
+            }
+        }
+        at = close;
+    }
+    // Whole UTF-8 characters were blanked (the markers are ASCII): still text.
+    let cleaned = String::from_utf8(bytes).unwrap_or_else(|_| text.to_string());
+    let mut lines: Vec<Line> = Vec::new();
+    let mut pending: Option<Line> = None;
+    let mut at = 0;
+    for raw in cleaned.split('\n') {
+        let start = at;
+        at += raw.len() + 1;
+        let line = raw.trim_end_matches('\r');
+        let continued = (line.len() - line.trim_end_matches('\\').len()) % 2 == 1;
+        let line = if continued {
+            &line[..line.len() - 1]
+        } else {
+            line
+        };
+        match pending.as_mut() {
+            Some(joined) => joined.text.push_str(line.trim_start()),
+            None => {
+                pending = Some(Line {
+                    start,
+                    text: line.to_string(),
+                    first_len: raw.len(),
+                })
+            }
+        }
+        if !continued && let Some(done) = pending.take() {
+            lines.push(done);
+        }
+    }
+    lines.extend(pending);
+    lines
 }
 
 /// The tag of a line that is one `{% ... %}` statement alone: `if x`, `endfor`.
@@ -773,37 +1186,31 @@ fn statement(line: &str) -> Option<&str> {
     (!inner.contains("%}")).then_some(inner)
 }
 
-/// A condition of one variable: taken, not taken, or unknown.
+/// A condition on one variable: taken, not taken, or unknown. `x`, `not x`, `x | bool`,
+/// `x | default(lit)`, `x == lit`, `x != lit`; anything else is unknown.
 fn condition(text: &str, scope: &Scope) -> Branch {
     let (negate, text) = match text.strip_prefix("not ") {
         Some(rest) => (true, rest.trim()),
         None => (false, text),
     };
-    let truth = if let Some((left, right)) = text.split_once("==") {
-        let right = right.trim().trim_matches(['\'', '"']);
-        expression(
-            left.trim(),
-            scope,
-            &Groups {
-                inventory: None,
-                host: None,
-            },
-        )
-        .map(|value| value == right)
+    let truth = if let Some((left, right, equal)) = text
+        .split_once("==")
+        .map(|(l, r)| (l, r, true))
+        .or_else(|| text.split_once("!=").map(|(l, r)| (l, r, false)))
+    {
+        comparison(left.trim(), right.trim(), scope).map(|same| same == equal)
     } else {
-        expression(
-            text,
-            scope,
-            &Groups {
-                inventory: None,
-                host: None,
-            },
-        )
-        .map(|value| {
-            matches!(
-                value.trim().to_ascii_lowercase().as_str(),
-                "true" | "yes" | "on" | "1"
-            )
+        condition_value(text, scope).and_then(|(value, bool_filter)| {
+            if bool_filter {
+                value.text().map(|text| {
+                    matches!(
+                        text.trim().to_ascii_lowercase().as_str(),
+                        "true" | "yes" | "on" | "1"
+                    )
+                })
+            } else {
+                value.truth()
+            }
         })
     };
     match truth {
@@ -813,10 +1220,84 @@ fn condition(text: &str, scope: &Scope) -> Branch {
     }
 }
 
-/// A `for` loop over a mapping: the names it binds (key, value) and the entries it visits.
+/// The value a condition tests (`x`, `x | default(lit)`), and whether `| bool` reads it.
+fn condition_value(text: &str, scope: &Scope) -> Option<(Value, bool)> {
+    let mut parts = top_level(text, '|').into_iter().map(str::trim);
+    let head = parts.next()?;
+    if !is_dotted_name(head) {
+        return None;
+    }
+    let mut value = lookup(head, scope).cloned();
+    let mut bool_filter = false;
+    for filter in parts {
+        if filter == "bool" {
+            bool_filter = true;
+        } else if let Some(argument) = filter
+            .strip_prefix("default(")
+            .or_else(|| filter.strip_prefix("d("))
+            .and_then(|rest| rest.strip_suffix(')'))
+        {
+            if value.is_none() {
+                value = Some(literal_value(argument.trim())?);
+            }
+        } else {
+            return None;
+        }
+    }
+    Some((value?, bool_filter))
+}
+
+/// Whether `left == right` holds, for a variable and a literal of the same kind.
+fn comparison(left: &str, right: &str, scope: &Scope) -> Option<bool> {
+    let (value, _) = condition_value(left, scope)?;
+    let Value::Text(left, written) = value else {
+        return None;
+    };
+    let left_is_string = match written {
+        Written::Quoted => true,
+        Written::Plain => plain_is_string(&left),
+        Written::Ini => return None,
+    };
+    let right_is_string = right.starts_with(['\'', '"']);
+    let right = literal(right)?;
+    // A number or boolean compared with a string (or the other way) is a question of types
+    // kafkalint does not answer.
+    (left_is_string == right_is_string).then(|| left.trim() == right)
+}
+
+/// Whether a plain YAML scalar is a string (not a number, a boolean or null, as YAML 1.1
+/// reads it for Ansible).
+fn plain_is_string(text: &str) -> bool {
+    let text = text.trim();
+    text.parse::<f64>().is_err()
+        && !matches!(
+            text.to_ascii_lowercase().as_str(),
+            "true" | "false" | "yes" | "no" | "on" | "off" | "" | "~" | "null"
+        )
+}
+
+/// A literal as a variable's value: a quoted string, or a plain number or boolean.
+fn literal_value(text: &str) -> Option<Value> {
+    let written = if text.starts_with(['\'', '"']) {
+        Written::Quoted
+    } else {
+        Written::Plain
+    };
+    Some(Value::Text(literal(text)?, written))
+}
+
+fn is_dotted_name(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_.[]'\"".contains(c))
+}
+
+/// A `for` loop over a mapping: the names it binds (key, value) and the entries it visits
+/// (a value kafkalint cannot work out, such as a template, stays unknown).
 struct Unrolled {
     names: (String, String),
-    items: Vec<(String, String)>,
+    items: Vec<(String, Value)>,
 }
 
 /// `k, v in name.items()` over a mapping the variables hold.
@@ -829,8 +1310,14 @@ fn loop_items(text: &str, scope: &Scope) -> Option<Unrolled> {
     };
     let items = entries
         .iter()
-        .map(|(k, v)| Some((k.clone(), v.text()?.to_string())))
-        .collect::<Option<Vec<_>>>()?;
+        .map(|(k, v)| {
+            let value = match v {
+                Value::Text(..) => v.clone(),
+                _ => Value::Unknown,
+            };
+            (k.clone(), value)
+        })
+        .collect();
     Some(Unrolled {
         names: (key.trim().to_string(), value.trim().to_string()),
         items,
@@ -853,11 +1340,19 @@ fn lookup<'a>(name: &str, scope: &'a Scope) -> Option<&'a Value> {
     Some(value)
 }
 
+/// The deepest nesting of brackets and filters worked out in an expression, and its longest
+/// text: anything beyond is unknown.
+const MAX_DEPTH: usize = 32;
+const MAX_EXPRESSION: usize = 4096;
+
 /// A `{{ ... }}` expression's value, when kafkalint can work it out.
-fn expression(text: &str, scope: &Scope, groups: &Groups) -> Option<String> {
+fn expression(text: &str, scope: &Scope, groups: &Groups, depth: usize) -> Option<String> {
+    if depth > MAX_DEPTH || text.len() > MAX_EXPRESSION {
+        return None;
+    }
     let mut filters = top_level(text, '|').into_iter().map(str::trim);
     let head = filters.next()?;
-    let mut value = term_sum(head, scope, groups);
+    let mut value = term_sum(head, scope, groups, depth + 1);
     for filter in filters {
         let (name, argument) = match filter.split_once('(') {
             Some((name, rest)) => (name.trim(), rest.strip_suffix(')').map(str::trim)),
@@ -870,12 +1365,11 @@ fn expression(text: &str, scope: &Scope, groups: &Groups) -> Option<String> {
             "string" | "trim" => value.map(|v| v.trim().to_string()),
             "lower" => value.map(|v| v.to_lowercase()),
             "upper" => value.map(|v| v.to_uppercase()),
-            "bool" => value,
             "default" | "d" => match value {
                 Some(value) => Some(value),
                 None if lookup(head, scope).is_none() => {
                     let argument = argument?;
-                    literal(argument).or_else(|| expression(argument, scope, groups))
+                    literal(argument).or_else(|| expression(argument, scope, groups, depth + 1))
                 }
                 None => None,
             },
@@ -886,14 +1380,19 @@ fn expression(text: &str, scope: &Scope, groups: &Groups) -> Option<String> {
 }
 
 /// A sum of terms: integers, variables, `groups['g'].index(inventory_hostname)`.
-fn term_sum(text: &str, scope: &Scope, groups: &Groups) -> Option<String> {
+fn term_sum(text: &str, scope: &Scope, groups: &Groups, depth: usize) -> Option<String> {
     let text = text.trim();
     if !text.contains('+') || literal(text).is_some() {
-        return term(text, scope, groups);
+        return term(text, scope, groups, depth);
     }
     let mut total: i64 = 0;
     for part in top_level(text, '+') {
-        total = total.checked_add(term(part.trim(), scope, groups)?.trim().parse().ok()?)?;
+        total = total.checked_add(
+            term(part.trim(), scope, groups, depth)?
+                .trim()
+                .parse()
+                .ok()?,
+        )?;
     }
     Some(total.to_string())
 }
@@ -937,11 +1436,11 @@ fn top_level(text: &str, separator: char) -> Vec<&str> {
     parts
 }
 
-fn term(text: &str, scope: &Scope, groups: &Groups) -> Option<String> {
+fn term(text: &str, scope: &Scope, groups: &Groups, depth: usize) -> Option<String> {
     let text = text.trim();
     // `(x)`: what the brackets hold, filters and all.
     if let Some(inner) = enclosed(text) {
-        return expression(inner, scope, groups);
+        return expression(inner, scope, groups, depth + 1);
     }
     if let Some(value) = literal(text) {
         return Some(value);
@@ -954,10 +1453,7 @@ fn term(text: &str, scope: &Scope, groups: &Groups) -> Option<String> {
         let position = inventory.members(&group).iter().position(|h| h == host)?;
         return Some(position.to_string());
     }
-    let valid = text
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "_.[]'\"".contains(c));
-    if !valid {
+    if !is_dotted_name(text) {
         return None;
     }
     lookup(text, scope)?.text().map(str::to_string)
@@ -1043,7 +1539,7 @@ fn render_text(text: &str, scope: &Scope, groups: &Groups) -> Option<String> {
     while let Some(open) = rest.find("{{") {
         out.push_str(&rest[..open]);
         let close = rest[open..].find("}}")? + open;
-        out.push_str(&expression(rest[open + 2..close].trim(), scope, groups)?);
+        out.push_str(&expression(rest[open + 2..close].trim(), scope, groups, 0)?);
         rest = &rest[close + 2..];
     }
     out.push_str(rest);
@@ -1148,48 +1644,124 @@ mod tests {
     }
 
     #[test]
-    fn ini_inventories() {
-        let groups = ini_groups(
-            "[kafka]\nk1 ansible_host=10.0.0.1 node_id=1\nk2 node_id=2\n\n[all:vars]\nvip=10.0.0.100\n[brokers:children]\nkafka\n",
+    fn ini_inventories_with_ranges_and_group_depth() {
+        let mut inventory = Inventory::default();
+        ini_groups(
+            "[kafka]\nk1 ansible_host=10.0.0.1 rf=3\nk[2:3] rf=3\n\n[all:vars]\nvip=10.0.0.100\n[brokers:children]\nkafka\n[brokers:vars]\nrf=1\n",
+            &mut inventory,
         );
-        let inventory = Inventory {
-            path: PathBuf::from("hosts.ini"),
-            groups,
-        };
-        assert_eq!(inventory.members("brokers"), ["k1", "k2"]);
+        assert_eq!(inventory.members("brokers"), ["k1", "k2", "k3"]);
         assert_eq!(inventory.group("all").unwrap().vars.len(), 1);
+        // The parent first, whatever the file's order: the child's variables win.
+        let order: Vec<&str> = inventory
+            .groups_of("k1")
+            .iter()
+            .map(|group| group.name.as_str())
+            .collect();
+        assert_eq!(order, ["brokers", "kafka"]);
+        assert_eq!(
+            expand_hosts("kafka-[01:03].example.com").unwrap(),
+            [
+                "kafka-01.example.com",
+                "kafka-02.example.com",
+                "kafka-03.example.com"
+            ]
+        );
+        assert!(expand_hosts("kafka-[1:9:2]").is_none());
+    }
+
+    fn rendered(text: &str, scope: &Scope) -> Rendered {
+        let groups = Groups {
+            inventory: None,
+            host: None,
+        };
+        render(text, scope, &groups, &mut Vec::new())
+    }
+
+    fn value<'a>(rendered: &'a Rendered, key: &str) -> Option<&'a str> {
+        rendered
+            .entries
+            .iter()
+            .rev()
+            .find(|entry| entry.key == key)
+            .map(|entry| entry.value.as_str())
     }
 
     #[test]
     fn lines_render_with_variables_conditions_and_loops() {
         let mut scope = Scope::default();
-        scope.set("rf", "1");
-        scope.set("ssl_enabled", "false");
-        let props =
-            yaml::parse("properties:\n  num.partitions: 6\n  min.insync.replicas: 2\n").unwrap();
-        scope.layer(props.first());
+        let vars = yaml::parse(
+            "rf: 1\nssl_enabled: false\nproperties:\n  num.partitions: 6\n  min.insync.replicas: 2\n",
+        )
+        .unwrap();
+        scope.layer(vars.first());
         let text = "offsets.topic.replication.factor={{ rf | int }}\n{% if ssl_enabled | default(false) %}\nssl.keystore.location=/x\n{% endif %}\n{% if other %}\nlog.dirs=/data\n{% endif %}\n{% for key, value in properties.items() %}\n{{key}}={{value}}\n{% endfor %}\nbroker.id={{ groups.kafka.index(inventory_hostname) }}\n";
-        let groups = Groups {
-            inventory: None,
-            host: None,
-        };
-        let entries = render(text, &scope, &groups, &mut Vec::new());
-        let get = |key: &str| {
-            entries
-                .iter()
-                .find(|e| e.key == key)
-                .map(|e| e.value.as_str())
-        };
-        assert_eq!(get("offsets.topic.replication.factor"), Some("1"));
-        assert_eq!(get("ssl.keystore.location"), None);
-        assert!(get("log.dirs").unwrap().contains("{{"));
-        assert_eq!(get("num.partitions"), Some("6"));
-        assert_eq!(get("min.insync.replicas"), Some("2"));
-        assert!(get("broker.id").unwrap().contains("{{"));
-        let rf = entries
+        let out = rendered(text, &scope);
+        assert_eq!(value(&out, "offsets.topic.replication.factor"), Some("1"));
+        assert_eq!(value(&out, "ssl.keystore.location"), None);
+        assert!(value(&out, "log.dirs").unwrap().contains("{{"));
+        assert_eq!(value(&out, "num.partitions"), Some("6"));
+        assert_eq!(value(&out, "min.insync.replicas"), Some("2"));
+        assert!(value(&out, "broker.id").unwrap().contains("{{"));
+        assert!(!out.keys_unknown);
+        let rf = out
+            .entries
             .iter()
             .find(|e| e.key == "offsets.topic.replication.factor")
             .unwrap();
         assert_eq!(&text[rf.value_span.clone()], "{{ rf | int }}");
+    }
+
+    #[test]
+    fn what_jinja_decides_at_run_time_stays_unknown() {
+        let mut scope = Scope::default();
+        let vars = yaml::parse("mech: PLAIN\nquoted: 'false'\nother: x\nrf: 1\n").unwrap();
+        scope.layer(vars.first());
+        scope.vars.insert("ini".into(), Value::ini("false"));
+        // A non-empty string is true; a quoted 'false' too; an INI value's type is Ansible's.
+        let out = rendered(
+            "{% if mech %}\na=1\n{% endif %}\n{% if quoted %}\nb=1\n{% endif %}\n{% if ini %}\nc=1\n{% endif %}\n",
+            &scope,
+        );
+        assert_eq!(value(&out, "a"), Some("1"));
+        assert_eq!(value(&out, "b"), Some("1"));
+        assert!(value(&out, "c").unwrap().contains("{{"));
+        // A comparison with another variable, and the branches after an unknown one.
+        let out = rendered(
+            "{% if mech == other %}\na=1\n{% elif mech == 'PLAIN' %}\na=2\n{% else %}\na=3\n{% endif %}\n",
+            &scope,
+        );
+        assert!(
+            out.entries.iter().all(|e| e.value.contains("{{")),
+            "{:?}",
+            out.entries
+        );
+        // `set` makes a name Jinja's; an include or an unrolled loop may set any key.
+        let out = rendered("{% set rf = 3 %}\nx={{ rf }}\n", &scope);
+        assert!(value(&out, "x").unwrap().contains("{{"));
+        assert!(rendered("{% include 'more.j2' %}\n", &scope).keys_unknown);
+        assert!(rendered("{% for x in y %}\n{{ x }}=1\n{% endfor %}\n", &scope).keys_unknown);
+        // A comment over lines sets nothing; a continued line is one.
+        let out = rendered(
+            "{# a comment\nlog.dirs=/tmp\n#}\ncontroller.quorum.voters=1@a:9093,\\\n  2@b:9093\n",
+            &scope,
+        );
+        assert_eq!(value(&out, "log.dirs"), None);
+        assert_eq!(
+            value(&out, "controller.quorum.voters"),
+            Some("1@a:9093,2@b:9093")
+        );
+    }
+
+    #[test]
+    fn deep_expressions_are_unknown_not_a_crash() {
+        let scope = Scope::default();
+        let deep = format!(
+            "x={{{{ {}1{} }}}}\n",
+            "(".repeat(100_000),
+            ")".repeat(100_000)
+        );
+        let out = rendered(&deep, &scope);
+        assert!(value(&out, "x").unwrap().contains("{{"));
     }
 }

@@ -267,6 +267,76 @@ impl Folder {
     }
 }
 
+/// The Terraform file (in the values file's folder, the two above, or a folder right below
+/// those) one of whose
+/// bitnami/kafka releases reads the values file at `path` with `file(...)`: the values are
+/// read as that release's, not alone.
+pub fn terraform_release_of(path: &str) -> Option<String> {
+    let target = std::fs::canonicalize(path).ok()?;
+    // Folders as the path names them, so that a note shows them so.
+    let up = |dir: &Path| match dir.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() && dir.file_name().is_some() => {
+            parent.to_path_buf()
+        }
+        _ => dir.join(".."),
+    };
+    let dir = match Path::new(path).parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => Path::new(".").to_path_buf(),
+    };
+    let parent = up(&dir);
+    let grandparent = up(&parent);
+    // Each folder, and the folders right below the two above it (a `terraform/` beside a
+    // `helm/`).
+    let mut dirs = vec![dir];
+    for above in [parent, grandparent] {
+        if let Ok(entries) = std::fs::read_dir(&above) {
+            let mut below: Vec<_> = entries
+                .filter_map(Result::ok)
+                .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_dir()))
+                .map(|entry| entry.path())
+                .collect();
+            below.sort();
+            dirs.extend(below);
+        }
+        dirs.push(above);
+    }
+    for dir in dirs {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut tf: Vec<_> = entries
+            .filter_map(Result::ok)
+            .map(|entry| entry.path())
+            .filter(|path| super::terraform::is_terraform_name(&path.to_string_lossy()))
+            .collect();
+        tf.sort();
+        for file in tf {
+            let Ok(bytes) = crate::source::read_file(&file) else {
+                continue;
+            };
+            if !super::terraform::worth_reading(&bytes) {
+                continue;
+            }
+            let Ok(text) = std::str::from_utf8(&bytes) else {
+                continue;
+            };
+            let shown = file.to_string_lossy().into_owned();
+            let Ok(read) = super::terraform::read(&shown, text, &mut Vec::new()) else {
+                continue;
+            };
+            if read
+                .values_files
+                .iter()
+                .any(|values| std::fs::canonicalize(values).is_ok_and(|values| values == target))
+            {
+                return Some(shown);
+            }
+        }
+    }
+    None
+}
+
 /// The first number of a version or a version constraint (`32.4.3`, `^26.0.0`, `~24`, `32.x`).
 fn major_of(version: &str) -> Option<u32> {
     let start = version.find(|c: char| c.is_ascii_digit())?;

@@ -105,7 +105,7 @@ pub fn worth_reading(path: &str, bytes: &[u8]) -> bool {
     if path.to_ascii_lowercase().ends_with(".j2") {
         return ansible_role::is_role_template(path) && ansible_role::worth_reading(bytes);
     }
-    let has = |needle: &[u8]| bytes.windows(needle.len()).any(|window| window == needle);
+    let has = |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
     let kafka = || has(b"kafka") || has(b"KAFKA");
     let name = Path::new(path)
         .file_name()
@@ -199,13 +199,7 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             Err(error) => found.errors.push((path, error.to_string())),
         }
     }
-    // Values files a Terraform release reads: read as its values, not alone as well.
-    let values_of_releases: Vec<std::path::PathBuf> = parsed
-        .iter()
-        .filter_map(|(_, _, _, terraform)| terraform.as_ref())
-        .flat_map(|read| read.values_files.iter())
-        .filter_map(|path| std::fs::canonicalize(path).ok())
-        .collect();
+
     let mut pools: Vec<strimzi::Pool> = beside.pools.clone();
     for (_, _, documents, _) in &parsed {
         for pool in strimzi::pools(documents) {
@@ -222,7 +216,7 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
     config_maps.extend(beside.config_maps.iter().cloned());
     let config_maps: Arc<[ConfigMap]> = Arc::from(config_maps);
     // Strimzi `Kafka` names, for the `KafkaConnect`s of any file that name one.
-    let kafkas: Vec<String> = parsed
+    let kafkas: Vec<strimzi::KafkaName> = parsed
         .iter()
         .flat_map(|(_, _, documents, _)| strimzi::kafka_names(documents))
         .collect();
@@ -315,24 +309,22 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
                 take(name, Form::Kubernetes, nodes, &mut yaml);
             }
         }
-        let templating_roles = || ansible_role::templating_roles(&path);
         if yaml.parts.is_empty()
             && let Some(document) = documents.first()
             && cp_ansible::is_inventory(document)
-            && let roles = templating_roles()
-            && !roles.is_empty()
         {
+            let roles = ansible_role::templating_roles(&path);
             // Roles of its own template the brokers' files: what they render is read from
             // them, not what cp-ansible would render.
-            notes.push(format!(
-                "an inventory whose brokers' configuration the roles beside it template ({}): read from those templates",
-                roles.join(", ")
-            ));
-        } else if yaml.parts.is_empty()
-            && let Some(document) = documents.first()
-            && cp_ansible::is_inventory(document)
-        {
-            let nodes = cp_ansible::read(document, &mut notes);
+            let nodes = if roles.is_empty() {
+                cp_ansible::read(document, &mut notes)
+            } else {
+                notes.push(format!(
+                    "an inventory whose brokers' configuration the roles beside it template ({}): read from those templates",
+                    roles.join(", ")
+                ));
+                Vec::new()
+            };
             if !nodes.is_empty() {
                 take(path.clone(), Form::Ansible, nodes, &mut yaml);
             }
@@ -344,6 +336,7 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             };
             let folder = bitnami_chart::Folder {
                 pinned: release.version.clone(),
+                stated: beside.stated.bitnami_kafka_chart.clone(),
                 ..bitnami_chart::Folder::default()
             };
             let line = bitnami_chart::line(&values, &folder);
@@ -367,18 +360,21 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             }
         }
         let read_any = !yaml.parts.is_empty();
-        let read_by_release = || {
-            std::fs::canonicalize(&path)
-                .is_ok_and(|canonical| values_of_releases.contains(&canonical))
-        };
         if !read_any
             && terraform.is_none()
-            && !read_by_release()
             && let Some(document) = documents.first()
         {
             let mut folder = bitnami_chart::Folder::of(&path);
             folder.stated = beside.stated.bitnami_kafka_chart.clone();
-            if let Some(values) = bitnami_chart::values(&path, document, &folder) {
+            let values = bitnami_chart::values(&path, document, &folder);
+            let release = values
+                .as_ref()
+                .and_then(|_| bitnami_chart::terraform_release_of(&path));
+            if let Some(release) = release {
+                found.info.push(format!(
+                    "{path}: read as the values of the bitnami/kafka release in {release}"
+                ));
+            } else if let Some(values) = values {
                 let line = bitnami_chart::line(&values, &folder);
                 found.info.push(format!("{path}: {}", line.describe()));
                 let nodes = bitnami_chart::read(&values, text, &line, &mut notes);
@@ -497,9 +493,7 @@ pub fn read_named(path: &Path, display: String, bytes: Vec<u8>, stated: &Stated)
                 continue;
             }
             // Read as any file is: a pipe named `pools.yaml` is passed over, not waited on.
-            let has = |bytes: &[u8], needle: &[u8]| {
-                bytes.windows(needle.len()).any(|window| window == needle)
-            };
+            let has = |bytes: &[u8], needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
             if let Ok(bytes) = crate::source::read_file(&sibling)
                 && (has(&bytes, b"KafkaNodePool") || has(&bytes, b"ConfigMap"))
                 && let Ok(text) = std::str::from_utf8(&bytes)

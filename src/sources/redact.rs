@@ -241,9 +241,10 @@ fn script_line_hidden(span: &Span, line: &str) -> Option<Span> {
         return whole();
     }
     let words = shell_words(line);
-    let assignments = match words.first() {
-        Some((_, "export")) if words.len() > 1 => &words[1..],
-        Some((_, word)) if is_assignment(word) => &words[..],
+    // After `export`, a bare word is a name exported; otherwise it is a command.
+    let (assignments, names_shown) = match words.first() {
+        Some((_, "export")) if words.len() > 1 => (&words[1..], true),
+        Some((_, word)) if is_assignment(word) => (&words[..], false),
         _ => return whole(),
     };
     // A line continued (`\`) after `&&` or `;`: those end it.
@@ -256,16 +257,24 @@ fn script_line_hidden(span: &Span, line: &str) -> Option<Span> {
     }
     // The first word that is no shown assignment or name hides the rest of the line: a
     // command may follow it, a quoted or escaped value run on over the next words.
-    for (at, word) in &assignments[..end] {
+    for (index, (at, word)) in assignments[..end].iter().enumerate() {
+        // The line's last word may end it with `;`.
+        let word = match word.strip_suffix(';') {
+            Some(word) if index + 1 == end => word,
+            _ => word,
+        };
+        // Quotes left open, an escape, or what starts another command or a redirection.
         let whole_word = word.matches('"').count() % 2 == 0
             && word.matches('\'').count() % 2 == 0
-            && !word.ends_with('\\');
+            && !word.ends_with('\\')
+            && !word.contains([';', '&', '|', '<', '>', '`'])
+            && !word.contains("$(");
         let shown = whole_word
             && match word.split_once('=') {
                 Some((name, value)) if is_name(name) => {
                     shown_as(name, value.trim_matches(['"', '\'']), false)
                 }
-                _ => is_name(word),
+                _ => names_shown && is_name(word),
             };
         if !shown {
             return Some(span.start + at..span.end);
@@ -448,6 +457,16 @@ mod tests {
             hidden("export KAFKA_NODE_ID=1 && echo hunter2"),
             ["&& echo hunter2"]
         );
+        assert_eq!(
+            hidden("export KAFKA_NODE_ID=1; echo Hunter2Secret99 > /tmp/pw"),
+            ["KAFKA_NODE_ID=1; echo Hunter2Secret99 > /tmp/pw"]
+        );
+        assert_eq!(
+            hidden("KAFKA_NODE_ID=1;echo Hunter2Secret99"),
+            ["KAFKA_NODE_ID=1;echo Hunter2Secret99"]
+        );
+        assert_eq!(hidden("KAFKA_NODE_ID=1 echo Secret"), ["echo Secret"]);
+        assert!(hidden("export KAFKA_NODE_ID=${HOSTNAME##*-};").is_empty());
         assert_eq!(
             hidden("kafka-configs --add-config password=hunter2"),
             ["kafka-configs --add-config password=hunter2"]

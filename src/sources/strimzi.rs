@@ -122,13 +122,28 @@ pub fn pools(documents: &[Node]) -> Vec<Pool> {
 }
 
 /// The names of the Strimzi `Kafka` resources among `documents`.
-pub fn kafka_names(documents: &[Node]) -> Vec<String> {
+pub fn kafka_names(documents: &[Node]) -> Vec<KafkaName> {
     documents
         .iter()
         .filter(|document| is_strimzi(document, "Kafka"))
-        .filter_map(|document| document.get("metadata")?.get("name")?.text())
-        .map(|name| name.trim().to_string())
+        .filter_map(|document| {
+            let metadata = document.get("metadata")?;
+            Some(KafkaName {
+                name: metadata.get("name")?.text()?.trim().to_string(),
+                namespace: metadata
+                    .get("namespace")
+                    .and_then(Node::text)
+                    .map(|namespace| namespace.trim().to_string()),
+            })
+        })
         .collect()
+}
+
+/// A Strimzi `Kafka`'s name, and its namespace when the resource says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KafkaName {
+    pub name: String,
+    pub namespace: Option<String>,
 }
 
 /// Keys Strimzi does not let a `KafkaConnect`'s `spec.config` set (it drops them with a warning
@@ -164,7 +179,7 @@ const CONNECT_FORBIDDEN_EXCEPTIONS: &[&str] = &[
 /// `mirror_maker`).
 pub fn connects(
     documents: &[Node],
-    kafkas: &[String],
+    kafkas: &[KafkaName],
     notes: &mut Vec<String>,
     info: &mut Vec<String>,
 ) -> Vec<(String, NodeSpec)> {
@@ -231,7 +246,7 @@ pub fn connects(
 /// `MirrorHeartbeatConfig`, `MirrorConnectorConfig`, 3.9).
 fn mirror_maker(
     document: &Node,
-    kafkas: &[String],
+    kafkas: &[KafkaName],
     notes: &mut Vec<String>,
     info: &mut Vec<String>,
 ) -> Vec<(String, NodeSpec)> {
@@ -438,20 +453,32 @@ fn mirror_maker(
 /// `<name>-kafka-bootstrap`, or a listener's own, `<name>-kafka-<listener>-bootstrap`
 /// (strimzi-kafka-operator `ListenersUtils.backwardsCompatibleBootstrapServiceName`), as a
 /// host alone or qualified (`.namespace.svc`, ...).
-fn bootstrap_kafka(bootstrap_servers: &str, kafkas: &[String]) -> Option<String> {
+fn bootstrap_kafka(bootstrap_servers: &str, kafkas: &[KafkaName]) -> Option<String> {
     let first = bootstrap_servers.split(',').next()?.trim();
-    let host = first.split(':').next()?.split('.').next()?;
-    let service = host.strip_suffix("-bootstrap")?;
-    kafkas
+    let mut labels = first.split(':').next()?.split('.');
+    let service = labels.next()?.strip_suffix("-bootstrap")?;
+    // `<service>.<namespace>.svc...`: a `Kafka` of another namespace is another cluster.
+    let namespace = labels.next();
+    let named: Vec<&KafkaName> = kafkas
         .iter()
         .filter(|kafka| {
             service
-                .strip_prefix(kafka.as_str())
+                .strip_prefix(kafka.name.as_str())
                 .and_then(|rest| rest.strip_prefix("-kafka"))
                 .is_some_and(|rest| rest.is_empty() || (rest.len() > 1 && rest.starts_with('-')))
         })
-        .max_by_key(|kafka| kafka.len())
-        .cloned()
+        .filter(|kafka| match (namespace, &kafka.namespace) {
+            (Some(wanted), Some(namespace)) => wanted == namespace,
+            _ => true,
+        })
+        .collect();
+    let longest = named.iter().map(|kafka| kafka.name.len()).max()?;
+    let mut best = named.iter().filter(|kafka| kafka.name.len() == longest);
+    // Two of one name (in namespaces the address does not tell apart): neither.
+    match (best.next(), best.next()) {
+        (Some(kafka), None) => Some(kafka.name.clone()),
+        _ => None,
+    }
 }
 
 /// A Connect cluster Strimzi runs, as a component: `bootstrap.servers` from the resource,

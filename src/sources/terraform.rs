@@ -65,7 +65,7 @@ pub fn is_terraform_name(name: &str) -> bool {
 
 /// Whether a Terraform file may deploy Kafka: cheap, on the bytes.
 pub fn worth_reading(bytes: &[u8]) -> bool {
-    let has = |needle: &[u8]| bytes.windows(needle.len()).any(|window| window == needle);
+    let has = |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
     (has(b"helm_release") || has(b"kubernetes_manifest") || has(b"kubectl_manifest"))
         && (has(b"kafka") || has(b"Kafka"))
 }
@@ -88,51 +88,64 @@ pub fn read(path: &str, text: &str, notes: &mut Vec<String>) -> Result<Read, Str
     };
     let mut read = Read::default();
     for block in body.blocks() {
-        if block.ident.value().as_str() != "resource" {
-            continue;
-        }
         let labels: Vec<&str> = block.labels.iter().map(|label| label.as_str()).collect();
-        let [kind, name] = labels[..] else { continue };
-        let consumed: &[&str] = match kind {
-            "kubernetes_manifest" => {
-                if let Some(manifest) = block.body.get_attribute("manifest") {
-                    match eval.document(&manifest.value) {
-                        Some(document) => read.documents.push(document),
-                        None => notes.push(format!(
-                            "kubernetes_manifest.{name}: its manifest is worked out when Terraform runs; not read"
-                        )),
-                    }
+        // The attributes read as documents or values, hidden as those are; every other
+        // attribute's value is hidden below (deny by default).
+        let consumed: &[&str] = match (block.ident.value().as_str(), &labels[..]) {
+            ("resource", ["kubernetes_manifest", name]) => {
+                match block.body.get_attribute("manifest") {
+                    Some(manifest) => match eval.document(&manifest.value) {
+                        Some(document) => {
+                            read.documents.push(document);
+                            &["manifest"]
+                        }
+                        None => {
+                            notes.push(format!(
+                                "kubernetes_manifest.{name}: its manifest is worked out when Terraform runs; not read"
+                            ));
+                            &[]
+                        }
+                    },
+                    None => &[],
                 }
-                &["manifest"]
             }
-            "kubectl_manifest" => {
-                if let Some(body) = block.body.get_attribute("yaml_body") {
-                    match eval.yaml_text(&body.value) {
-                        Some(Ok(documents)) => read.documents.extend(documents),
-                        Some(Err(why)) => notes.push(format!("kubectl_manifest.{name}: {why}")),
-                        None => notes.push(format!(
+            ("resource", ["kubectl_manifest", name]) => match block.body.get_attribute("yaml_body")
+            {
+                Some(body) => match eval.yaml_text(&body.value) {
+                    Some(Ok(documents)) => {
+                        read.documents.extend(documents);
+                        &["yaml_body"]
+                    }
+                    Some(Err(why)) => {
+                        notes.push(format!("kubectl_manifest.{name}: {why}"));
+                        &[]
+                    }
+                    None => {
+                        notes.push(format!(
                             "kubectl_manifest.{name}: its yaml_body is worked out when Terraform runs; not read"
-                        )),
+                        ));
+                        &[]
                     }
+                },
+                None => &[],
+            },
+            ("resource", ["helm_release", name]) if is_bitnami_kafka(&block.body, &mut eval) => {
+                let anchor = block.labels.get(1).map_or(0..0, label_span);
+                match eval.release(name, &block.body, &dir, anchor, &mut read, notes) {
+                    Some(release) => {
+                        read.releases.push(release);
+                        &["values", "set", "set_list", "set_sensitive"]
+                    }
+                    None => &[],
                 }
-                &["yaml_body"]
-            }
-            "helm_release" if is_bitnami_kafka(&block.body, &mut eval) => {
-                let label_span = block
-                    .labels
-                    .get(1)
-                    .and_then(|label| label.span())
-                    .map_or(0..0, |span| span.start + 1..span.end.saturating_sub(1));
-                if let Some(release) =
-                    eval.release(name, &block.body, &dir, label_span, &mut read, notes)
-                {
-                    read.releases.push(release);
-                }
-                &["values", "set", "set_list", "set_sensitive"]
             }
             _ => &[],
         };
         hide_attributes(&block.body, consumed, &mut eval.hidden);
+    }
+    // Attributes outside any block (a `.tfvars`-like file): hidden too.
+    for attribute in body.attributes() {
+        hide_value(attribute, &mut eval.hidden);
     }
     read.hidden = eval.hidden;
     read.hidden.extend(comment_spans(text));
@@ -192,14 +205,35 @@ fn hide_attributes(body: &Body, consumed: &[&str], hidden: &mut Vec<Span>) {
         if consumed.contains(&key) || (SHOWN.contains(&key) && !looks_secret(attribute)) {
             continue;
         }
-        if !is_reference(&attribute.value)
-            && let Some(span) = attribute.value.span()
-        {
-            hidden.push(span);
-        }
+        hide_value(attribute, hidden);
     }
     for block in body.blocks() {
-        hide_attributes(&block.body, &[], hidden);
+        // A `set` block of a release read: its value is hidden as a value of the release's.
+        let read_block = consumed.contains(&block.ident.value().as_str());
+        hide_attributes(
+            &block.body,
+            if read_block { &["value", "name"] } else { &[] },
+            hidden,
+        );
+    }
+}
+
+/// Hides an attribute's value, unless it is a reference (a name, nothing secret).
+fn hide_value(attribute: &Attribute, hidden: &mut Vec<Span>) {
+    if !is_reference(&attribute.value)
+        && let Some(span) = attribute.value.span()
+    {
+        hidden.push(span);
+    }
+}
+
+/// A block label's text: between the quotes of a string label.
+fn label_span(label: &hcl_edit::structure::BlockLabel) -> Span {
+    let span = label.span().unwrap_or(0..0);
+    if label.is_string() {
+        span.start + 1..span.end.saturating_sub(1).max(span.start + 1)
+    } else {
+        span
     }
 }
 
@@ -310,6 +344,9 @@ struct Module {
     /// A variable's value (from a `.tfvars` file, else its default) and what gives it.
     variables: HashMap<String, (Literal, String)>,
     locals: HashMap<String, (Literal, String)>,
+    /// A variables file beside it that kafkalint cannot read (`*.tfvars.json`): every
+    /// variable is then unknown.
+    unknown_var_file: Option<String>,
 }
 
 /// A value written in another file, as its text (a scalar) or not one.
@@ -340,7 +377,10 @@ impl Module {
                     .file_name()
                     .map(|name| name.to_string_lossy().to_ascii_lowercase())
                     .unwrap_or_default();
-                if is_terraform_name(&name) || name.ends_with(".tfvars") {
+                if is_terraform_name(&name)
+                    || name.ends_with(".tfvars")
+                    || name.ends_with(".tfvars.json")
+                {
                     let body = crate::source::read_file(&sibling)
                         .ok()
                         .and_then(|bytes| String::from_utf8(bytes).ok())
@@ -360,21 +400,6 @@ impl Module {
         );
         for (file, body) in bodies {
             let Some(body) = body else { continue };
-            let name = shown(&file).to_ascii_lowercase();
-            if name.ends_with(".tfvars") {
-                if name == "terraform.tfvars" || name.ends_with(".auto.tfvars") {
-                    for attribute in body.attributes() {
-                        module.variables.insert(
-                            attribute.key.value().to_string(),
-                            (
-                                literal(&attribute.value),
-                                format!("its value in {}", shown(&file)),
-                            ),
-                        );
-                    }
-                }
-                continue;
-            }
             for block in body.blocks() {
                 match block.ident.value().as_str() {
                     "variable" => {
@@ -400,12 +425,17 @@ impl Module {
                 }
             }
         }
-        // A `.tfvars` value wins over a default, whichever file came first.
-        for (file, body) in &files {
-            let name = shown(file).to_ascii_lowercase();
-            if let Some(body) = body
-                && (name == "terraform.tfvars" || name.ends_with(".auto.tfvars"))
-            {
+        // Terraform loads `terraform.tfvars`, then each `*.auto.tfvars` in lexical order, each
+        // winning over what came before and over the defaults. Another variables file (given
+        // with `-var-file`) or a JSON one may set a variable too: what it names is unknown.
+        let tfvars = |name: &str| name == "terraform.tfvars";
+        let auto = |name: &str| name.ends_with(".auto.tfvars");
+        for pass in [tfvars as fn(&str) -> bool, auto] {
+            for (file, body) in &files {
+                let name = shown(file).to_ascii_lowercase();
+                let Some(body) = body.as_ref().filter(|_| pass(&name)) else {
+                    continue;
+                };
                 for attribute in body.attributes() {
                     module.variables.insert(
                         attribute.key.value().to_string(),
@@ -415,6 +445,27 @@ impl Module {
                         ),
                     );
                 }
+            }
+        }
+        for (file, body) in &files {
+            let name = shown(file).to_ascii_lowercase();
+            let other_var_file = (name.ends_with(".tfvars") || name.ends_with(".tfvars.json"))
+                && !tfvars(&name)
+                && !auto(&name);
+            if !other_var_file {
+                continue;
+            }
+            match body {
+                Some(body) => {
+                    for attribute in body.attributes() {
+                        module.variables.insert(
+                            attribute.key.value().to_string(),
+                            (Literal::Other, String::new()),
+                        );
+                    }
+                }
+                // A file kafkalint cannot read (JSON) may set any variable.
+                None => module.unknown_var_file = Some(shown(file)),
             }
         }
         module
@@ -427,23 +478,22 @@ fn literal(expr: &Expression) -> Literal {
         Expression::String(string) => Literal::Text(string.value().to_string()),
         Expression::Bool(value) => Literal::Text(value.value().to_string()),
         Expression::Number(number) => Literal::Text(number.value().to_string()),
-        Expression::StringTemplate(template)
-            if template
-                .iter()
-                .all(|element| matches!(element, Element::Literal(_))) =>
-        {
-            Literal::Text(
-                template
-                    .iter()
-                    .filter_map(|element| match element {
-                        Element::Literal(literal) => Some(literal.value().as_str()),
-                        _ => None,
-                    })
-                    .collect(),
-            )
+        Expression::StringTemplate(template) => {
+            literal_text(template).map_or(Literal::Other, Literal::Text)
         }
         _ => Literal::Other,
     }
+}
+
+/// A template's text when it is all literal (no interpolation, no directive).
+fn literal_text(template: &hcl_edit::template::Template) -> Option<String> {
+    template
+        .iter()
+        .map(|element| match element {
+            Element::Literal(literal) => Some(literal.value().as_str()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Works out HCL expressions as YAML nodes, with spans into `text`.
@@ -535,21 +585,9 @@ impl Eval<'_> {
                 self.scalar(value, Style::DoubleQuoted, inner, false, span)
             }
             Expression::HeredocTemplate(heredoc) => {
-                if !heredoc
-                    .template
-                    .iter()
-                    .all(|element| matches!(element, Element::Literal(_)))
-                {
+                let Some(value) = literal_text(&heredoc.template) else {
                     return self.unknown(expr);
-                }
-                let value: String = heredoc
-                    .template
-                    .iter()
-                    .filter_map(|element| match element {
-                        Element::Literal(literal) => Some(literal.value().as_str()),
-                        _ => None,
-                    })
-                    .collect();
+                };
                 let body = heredoc_body(self.text, &span);
                 self.scalar(value, Style::Block, body, false, span)
             }
@@ -605,7 +643,7 @@ impl Eval<'_> {
             && let TraversalOperator::GetAttr(name) = operator.value()
         {
             let table = match root.value().as_str() {
-                "var" => &self.module.variables,
+                "var" if self.module.unknown_var_file.is_none() => &self.module.variables,
                 "local" => &self.module.locals,
                 _ => return self.unknown(expr),
             };
@@ -638,17 +676,15 @@ impl Eval<'_> {
         let Expression::HeredocTemplate(heredoc) = expr else {
             return None;
         };
-        if !heredoc
-            .template
-            .iter()
-            .all(|element| matches!(element, Element::Literal(_)))
-        {
-            return None;
-        }
+        literal_text(&heredoc.template)?;
         let body = heredoc_body(self.text, &self.span(expr));
         // The lines as written: an indented heredoc (`<<-EOF`) is YAML indented throughout,
-        // which reads the same.
+        // which reads the same. Escapes (`$${`, `%%{`) make the text Terraform passes on
+        // differ from the bytes written: not read.
         let text = self.text.get(body.clone())?;
+        if text.contains("$${") || text.contains("%%{") {
+            return None;
+        }
         Some(match yaml::parse(text) {
             Ok(mut documents) => {
                 documents
@@ -687,8 +723,21 @@ impl Eval<'_> {
                 }
             }
         }
-        // `set { name = ..., value = ... }` blocks, or `set = [{...}]` (helm provider 3.x).
-        let mut sets: Vec<(Node, Node, bool)> = Vec::new();
+        // A `dynamic "set"` block sets what Terraform works out: any key, any value.
+        if body.get_blocks("dynamic").any(|block| {
+            block
+                .labels
+                .first()
+                .is_some_and(|label| label.as_str().starts_with("set"))
+        }) {
+            notes.push(format!(
+                "{label}: a `dynamic \"set\"` block sets values Terraform works out; not read"
+            ));
+            return None;
+        }
+        // `set { name = ..., value = ... }` blocks, or `set = [{...}]` (helm provider 3.x):
+        // name and value expressions, and whether the value is sensitive.
+        let mut sets: Vec<(Expression, Expression, bool)> = Vec::new();
         for kind in ["set", "set_list", "set_sensitive"] {
             let sensitive = kind == "set_sensitive";
             for block in body.get_blocks(kind) {
@@ -696,9 +745,7 @@ impl Eval<'_> {
                     block.body.get_attribute("name"),
                     block.body.get_attribute("value"),
                 ) {
-                    let key = self.expr(&key.value);
-                    let value = self.set_value(&value.value, sensitive);
-                    sets.push((key, value, sensitive));
+                    sets.push((key.value.clone(), value.value.clone(), sensitive));
                 }
             }
             if let Some(attribute) = body.get_attribute(kind)
@@ -721,20 +768,29 @@ impl Eval<'_> {
                         })
                     };
                     if let (Some(key), Some(value)) = (field("name"), field("value")) {
-                        let key = self.expr(&key);
-                        let value = self.set_value(&value, sensitive);
                         sets.push((key, value, sensitive));
                     }
                 }
             }
         }
-        for (key, value, _) in sets {
-            let Some(path) = key.text().map(set_path) else {
-                continue;
+        for (key, value, sensitive) in sets {
+            let value_span = self.span(&value);
+            let name = self.expr(&key).text().map(str::to_string);
+            let Some(name) = name.filter(|name| !name.contains("${")) else {
+                // A name Terraform works out may set any key.
+                self.hidden.push(value_span);
+                notes.push(format!(
+                    "{label}: a `set` whose name is worked out when Terraform runs may set any value; not read"
+                ));
+                return None;
             };
             // A list index (`tolerations[0].key`) sets an item of a list: no key kafkalint
-            // reads is one.
-            let Some(path) = path else { continue };
+            // reads is one; its value is hidden with the rest of the file.
+            let Some(path) = set_path(&name) else {
+                self.hidden.push(value_span);
+                continue;
+            };
+            let value = self.set_value(&value, sensitive);
             set(&mut values, &path, value);
         }
         let version = body.get_attribute("version").map(|attribute| {
@@ -789,20 +845,25 @@ impl Eval<'_> {
             .map_or_else(|| "unknown".into(), |(_, from)| from.clone())
     }
 
-    /// A `set` value: sensitive ones are unknown and hidden whatever they are.
+    /// A `set` value: sensitive ones are unknown and hidden whatever they are; one that Helm's
+    /// `--set` syntax reads as more than a string (`\,`, `{a,b}`, a comma) is unknown.
     fn set_value(&mut self, expr: &Expression, sensitive: bool) -> Node {
-        if sensitive {
+        let node = self.expr(expr);
+        let helm_syntax = node.text().is_some_and(|text| {
+            !text.contains("${") && text.contains(['\\', ',', '{', '}', '[', ']'])
+        });
+        if sensitive || helm_syntax {
             let span = self.span(expr);
             self.hidden.push(span.clone());
             return Node::Scalar(Scalar::written_elsewhere(
-                "${sensitive}".into(),
+                "${set}".into(),
                 Style::Plain,
                 span.clone(),
                 false,
                 span,
             ));
         }
-        self.expr(expr)
+        node
     }
 
     /// One item of a release's `values` list.
@@ -843,7 +904,9 @@ impl Eval<'_> {
                         .map(|argument| self.path_argument(argument))
                         .and_then(|path| path.filter(|path| !path.contains("${")))
                         .ok_or("a values file named by what Terraform works out")?;
-                    // A file of the configuration's own folders, not any file of the machine.
+                    // An absolute path names a file of the machine the check runs on, not of
+                    // the configuration; a relative one may climb (`../values/kafka.yaml`), as
+                    // modules do.
                     if Path::new(&path).is_absolute() {
                         return Err(format!(
                             "its values file `{path}` is outside the configuration"
@@ -1107,6 +1170,23 @@ mod tests {
         let mut notes = Vec::new();
         assert!(super::read("x.tf", "resource {", &mut notes).is_err());
         assert!(super::read("x.tf", &"[".repeat(10_000), &mut notes).is_err());
+    }
+
+    #[test]
+    fn every_value_not_read_is_hidden() {
+        let text = "locals {\n  kafka_password = \"SECRET1\"\n}\nvariable \"p\" {\n  default = \"SECRET2\"\n}\ntoken = \"SECRET3\"\nresource \"helm_release\" \"bailed\" {\n  chart = \"bitnami/kafka\"\n  values = [<<-EOF\n    replicaCount: ${var.n}\n    password: SECRET4\n    EOF\n  ]\n  set_sensitive = [{ name = \"a.password\", value = \"SECRET5\" }]\n}\nresource \"helm_release\" \"read\" {\n  chart = \"bitnami/kafka\"\n  set = [{ name = \"extraEnvVars[0].value\", value = \"SECRET6\" }]\n  set_sensitive {\n    name = \"b.password\"\n    value = \"SECRET7\"\n  }\n}\nresource \"kubectl_manifest\" \"m\" {\n  yaml_body = <<-EOF\n    kind: Secret\n    stringData:\n      password: SECRET8 ${var.x}\n    EOF\n}\n";
+        let (read, _) = read_text(text);
+        assert_eq!(read.releases.len(), 1);
+        for n in 1..=8 {
+            let secret = format!("SECRET{n}");
+            let at = text.find(&secret).unwrap();
+            assert!(
+                read.hidden
+                    .iter()
+                    .any(|span| span.start <= at && at + secret.len() <= span.end),
+                "{secret} is shown"
+            );
+        }
     }
 
     #[test]
