@@ -68,35 +68,32 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     continue;
                 }
                 match topic.when_too_few {
-                    WhenTooFew::Fails(what) => (
-                        Severity::Error,
-                        format!(
-                            "{shown} but the cluster has {}: the brokers refuse to create {} (INVALID_REPLICATION_FACTOR), so {what}",
-                            brokers(broker_count),
-                            topic.topic
-                        ),
-                        format!("{factor} replicas, {} in the cluster", brokers(broker_count)),
-                        format!(
-                            "set {} to at most {broker_count} (3 on a production cluster of 3 or more brokers)",
-                            name(key)
-                        ),
-                    ),
-                    WhenTooFew::LeftToAutoCreation => (
-                        Severity::Warning,
-                        format!(
-                            "{shown} but the cluster has {}: the brokers refuse to create {} (INVALID_REPLICATION_FACTOR); \
-                             MirrorMaker 2 logs `Could not create topic` and goes on (MirrorSourceConnector.createNewTopics), \
-                             so each is auto-created by the first record sent to it, with the brokers' default.replication.factor \
-                             and num.partitions, or never created when auto.create.topics.enable is false",
-                            brokers(broker_count),
-                            topic.topic
-                        ),
-                        format!("{factor} replicas, {} in the cluster", brokers(broker_count)),
-                        format!(
-                            "set {} to at most {broker_count} (3 on a production cluster of 3 or more brokers)",
-                            name(key)
-                        ),
-                    ),
+                    WhenTooFew::Fails(_) | WhenTooFew::LeftToAutoCreation => {
+                        let (severity, then) = match topic.when_too_few {
+                            WhenTooFew::Fails(what) => (Severity::Error, format!(", so {what}")),
+                            _ => (
+                                Severity::Warning,
+                                "; MirrorMaker 2 logs `Could not create topic` and goes on \
+                                 (MirrorSourceConnector.createNewTopics), so each is auto-created by the first \
+                                 record sent to it, with the brokers' default.replication.factor and \
+                                 num.partitions, or never created when auto.create.topics.enable is false"
+                                    .to_string(),
+                            ),
+                        };
+                        (
+                            severity,
+                            format!(
+                                "{shown} but the cluster has {}: the brokers refuse to create {} (INVALID_REPLICATION_FACTOR){then}",
+                                brokers(broker_count),
+                                topic.topic
+                            ),
+                            format!("{factor} replicas, {} in the cluster", brokers(broker_count)),
+                            format!(
+                                "set {} to at most {broker_count} (3 on a production cluster of 3 or more brokers)",
+                                name(key)
+                            ),
+                        )
+                    }
                     WhenTooFew::CapsToLiveBrokers => (
                         Severity::Info,
                         format!(
