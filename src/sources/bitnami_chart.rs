@@ -149,8 +149,7 @@ pub fn values<'a>(path: &str, document: &'a Node, folder: &Folder) -> Option<Val
             continue;
         }
         let image = root
-            .get("image")
-            .and_then(|image| image.get("repository"))
+            .at(&["image", "repository"])
             .and_then(Node::text)
             .map(|repository| images::repository(repository).0);
         let distinct = DISTINCT_KEYS
@@ -406,8 +405,7 @@ pub fn line(values: &Values, folder: &Folder) -> ChartLine {
     });
     let config_map = matches!(root.get("config"), Some(Node::Map(entries)) if !entries.is_empty());
     let image_release = root
-        .get("image")
-        .and_then(|image| image.get("tag"))
+        .at(&["image", "tag"])
         .and_then(Node::text)
         .and_then(images::release_prefix);
     let (major, why) = if root.get("overrideConfiguration").is_some() || config_map {
@@ -511,10 +509,7 @@ pub fn read(
             line.major
         ));
     }
-    let tag = root
-        .get("image")
-        .and_then(|image| image.get("tag"))
-        .and_then(Node::scalar);
+    let tag = root.at(&["image", "tag"]).and_then(Node::scalar);
     let image_tag = match tag {
         Some(tag) => {
             images::tag_kafka_release(images::Image::Bitnami, &tag.value).map(|release| ImageTag {
@@ -564,7 +559,7 @@ pub fn read(
 
 impl Reader<'_> {
     fn get(&self, path: &[&str]) -> Option<&Node> {
-        path.iter().try_fold(self.values, |node, key| node.get(key))
+        self.values.at(path)
     }
 
     fn scalar(&self, path: &[&str]) -> Option<&Scalar> {

@@ -44,11 +44,7 @@ pub fn read(
         if document.get("kind").and_then(Node::text).map(str::trim) != Some("Kafka") {
             continue;
         }
-        let Some(name_node) = document
-            .get("metadata")
-            .and_then(|metadata| metadata.get("name"))
-            .and_then(Node::scalar)
-        else {
+        let Some(name_node) = document.at(&["metadata", "name"]).and_then(Node::scalar) else {
             continue;
         };
         let name = name_node.value.trim().to_string();
@@ -71,10 +67,7 @@ pub fn read(
         let kraft = spec
             .get("dependencies")
             .is_some_and(|dependencies| dependencies.get("kRaftController").is_some());
-        let image = spec
-            .get("image")
-            .and_then(|image| image.get("application"))
-            .and_then(Node::scalar);
+        let image = spec.at(&["image", "application"]).and_then(Node::scalar);
         let image_tag = image.and_then(|image| {
             let (repository, tag) = images::repository(&image.value);
             if images::classify(&repository) != Some(Image::Confluent) {
@@ -146,8 +139,7 @@ pub fn read(
             });
         }
         let namespace = document
-            .get("metadata")
-            .and_then(|metadata| metadata.get("namespace"))
+            .at(&["metadata", "namespace"])
             .and_then(Node::text)
             .map(|namespace| namespace.trim().to_string());
         resources.push((name, namespace, nodes));
@@ -193,8 +185,7 @@ pub fn read(
 /// `spec.configOverrides.server`: `key=value` strings, each pointing at its own key and value.
 fn overrides(spec: &Node) -> Vec<YamlEntry> {
     let items = spec
-        .get("configOverrides")
-        .and_then(|overrides| overrides.get("server"))
+        .at(&["configOverrides", "server"])
         .map(Node::items)
         .unwrap_or_default();
     items

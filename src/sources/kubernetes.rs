@@ -124,8 +124,7 @@ pub fn read(
         .filter(|document| kind(document) == Some("Service"))
     {
         let selector: Vec<(String, String)> = service
-            .get("spec")
-            .and_then(|spec| spec.get("selector"))
+            .at(&["spec", "selector"])
             .map(Node::entries)
             .unwrap_or_default()
             .iter()
@@ -236,8 +235,7 @@ impl<'a> Workload<'a> {
         let template_labels = match kind {
             "Pod" => metadata.get("labels"),
             _ => spec
-                .get("template")
-                .and_then(|template| template.get("metadata"))
+                .at(&["template", "metadata"])
                 .and_then(|metadata| metadata.get("labels")),
         };
         Some(Workload {

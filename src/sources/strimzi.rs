@@ -194,11 +194,7 @@ pub fn connects(
         .iter()
         .filter(|document| is_strimzi(document, "KafkaConnect"))
     {
-        let Some(name_node) = document
-            .get("metadata")
-            .and_then(|metadata| metadata.get("name"))
-            .and_then(Node::scalar)
-        else {
+        let Some(name_node) = document.at(&["metadata", "name"]).and_then(Node::scalar) else {
             continue;
         };
         let name = name_node.value.trim();
@@ -250,11 +246,7 @@ fn mirror_maker(
     notes: &mut Vec<String>,
     info: &mut Vec<String>,
 ) -> Vec<(String, NodeSpec)> {
-    let Some(name_node) = document
-        .get("metadata")
-        .and_then(|metadata| metadata.get("name"))
-        .and_then(Node::scalar)
-    else {
+    let Some(name_node) = document.at(&["metadata", "name"]).and_then(Node::scalar) else {
         return Vec::new();
     };
     let name = name_node.value.trim();
@@ -562,13 +554,10 @@ pub fn read(
             continue;
         };
         let name = name_node.value.clone();
-        let Some(kafka) = document.get("spec").and_then(|spec| spec.get("kafka")) else {
+        let Some(kafka) = document.at(&["spec", "kafka"]) else {
             continue;
         };
-        let kraft = document
-            .get("spec")
-            .and_then(|spec| spec.get("zookeeper"))
-            .is_none();
+        let kraft = document.at(&["spec", "zookeeper"]).is_none();
         let mut config = Vec::new();
         let mut forbidden = Vec::new();
         for (key, value) in kafka.get("config").map(Node::entries).unwrap_or_default() {

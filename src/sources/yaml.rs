@@ -109,6 +109,11 @@ impl Node {
         self.get_entry(key).map(|(_, value)| value)
     }
 
+    /// The node at `path` of nested mappings (`["metadata", "name"]`).
+    pub fn at(&self, path: &[&str]) -> Option<&Node> {
+        path.iter().try_fold(self, |node, key| node.get(key))
+    }
+
     /// The key and value of `key` in a mapping (the last, if repeated).
     pub fn get_entry(&self, key: &str) -> Option<&(Node, Node)> {
         self.entries()
