@@ -16,6 +16,29 @@ pub enum Error {
     Discovery(#[from] DiscoveryError),
     #[error(transparent)]
     Config(#[from] ConfigError),
+    /// A snapshot that cannot be read, a `--stopping` broker that is not live.
+    #[error("{0}")]
+    Live(String),
+}
+
+/// `kafkalint live`: judges what a running cluster answered (`document`, a snapshot's text)
+/// beside the files under `paths`, read as `check` reads them; alone without paths.
+pub fn check_live(
+    document: crate::source::SourceFile,
+    paths: &[PathBuf],
+    options: &Options,
+    live: &crate::live_report::LiveOptions,
+) -> Result<crate::live_report::LiveReport, Error> {
+    let files = if paths.is_empty() {
+        Report::merge(Vec::new())
+    } else {
+        let options = Options {
+            retain: Retain::All,
+            ..options.clone()
+        };
+        check(paths, &options)?
+    };
+    crate::live_report::judge(files, document, live).map_err(Error::Live)
 }
 
 /// Reads the files under `paths`, groups them into clusters and runs every rule. Each path is

@@ -5,13 +5,15 @@
 //! imports in a circle (`tests/layers.rs` checks both):
 //!
 //! 1. foundation: [`properties`], [`catalog`], [`secrets`], [`diagnostic`], `parallel`;
-//! 2. sources: [`yaml_view`], [`source`], [`components`], [`directive`], [`sources`];
+//! 2. sources: [`yaml_view`], [`source`], [`components`], [`directive`], [`sources`],
+//!    [`snapshot`], `live`;
 //! 3. config: [`config`], `kafkalint.toml` as data;
 //! 4. model: [`cluster`], [`coordinator`];
 //! 5. [`rules`];
-//! 6. report: [`report`], [`suppress`], [`fix`];
+//! 6. report: [`report`], [`suppress`], [`fix`], [`live_report`], [`plan`];
 //! 7. [`output`];
-//! 8. check: [`check()`], [`check_with_cluster`], [`check_buffer`], [`check_in_memory`];
+//! 8. check: [`check()`], [`check_with_cluster`], [`check_buffer`], [`check_in_memory`],
+//!    [`check_live`];
 //! 9. the command line (`main.rs`).
 
 pub mod catalog;
@@ -23,18 +25,24 @@ pub mod coordinator;
 pub mod diagnostic;
 pub mod directive;
 pub mod fix;
+#[cfg(feature = "live")]
+pub mod live;
+pub mod live_report;
 pub mod output;
 mod parallel;
+pub mod plan;
 pub mod properties;
 pub mod report;
 pub mod rules;
 pub mod secrets;
+pub mod snapshot;
 pub mod source;
 pub mod sources;
 pub mod suppress;
 pub mod yaml_view;
 
 pub use check::{
-    ConfigGroup, Error, check, check_buffer, check_in_memory, check_with_cluster, config_groups,
+    ConfigGroup, Error, check, check_buffer, check_in_memory, check_live, check_with_cluster,
+    config_groups,
 };
 pub use report::{Options, Report, Retain};

@@ -97,6 +97,63 @@ enum Command {
         /// Broker files or folders whose settings give the partition count and replication.
         paths: Vec<PathBuf>,
     },
+    /// Ask a running cluster what it has (brokers, topics, partitions, each broker's settings,
+    /// groups) and judge it with the live rules, beside its files when PATHS are given.
+    /// Read-only: kafkalint sends no request that changes anything.
+    Live {
+        /// The running cluster's broker files or folders: what it is meant to have.
+        paths: Vec<PathBuf>,
+        /// The cluster's brokers, `host:port[,host:port...]`, as Kafka's tools take them.
+        #[arg(long, value_name = "HOST:PORT", required_unless_present = "snapshot")]
+        bootstrap_server: Option<String>,
+        /// Client properties, as Kafka's tools take them: security.protocol, sasl.mechanism,
+        /// sasl.jaas.config (PLAIN, SCRAM-SHA-256/512), ssl.truststore.* (PEM).
+        #[arg(long, value_name = "FILE")]
+        command_config: Option<PathBuf>,
+        /// A consumer group to find the coordinator of and say what would stop it (repeat for
+        /// more).
+        #[arg(long = "group", value_name = "ID")]
+        groups: Vec<String>,
+        /// Before taking this broker down: report the partitions and groups that would stop or
+        /// refuse acks=all writes without it (exit 1 if any).
+        #[arg(long, value_name = "BROKER_ID")]
+        stopping: Option<i32>,
+        /// Seconds each connection, request and answer may take.
+        #[arg(long, value_name = "SECONDS", default_value_t = 10,
+              value_parser = clap::value_parser!(u64).range(1..=600))]
+        timeout: u64,
+        /// Write the reassignment that raises short internal topics to --plan-file, for
+        /// kafka-reassign-partitions.sh --execute (kafkalint never applies it).
+        #[arg(long)]
+        fix: bool,
+        /// Where --fix writes the reassignment.
+        #[arg(long, value_name = "PATH", default_value = "reassignment.json")]
+        plan_file: PathBuf,
+        /// Also write what the cluster answered to this file, to judge later with --snapshot.
+        #[arg(long, value_name = "PATH")]
+        save_snapshot: Option<PathBuf>,
+        /// Judge a snapshot written by --save-snapshot instead of asking a cluster.
+        #[arg(long, value_name = "PATH", conflicts_with_all = ["bootstrap_server", "command_config", "save_snapshot"])]
+        snapshot: Option<PathBuf>,
+        /// Use this config file for the files, instead of the nearest kafkalint.toml.
+        #[arg(long, value_name = "PATH")]
+        config: Option<PathBuf>,
+        /// The Kafka release the files are read for (default: what they show).
+        #[arg(long, value_name = "X.Y", value_parser = parse_kafka_version)]
+        kafka_version: Option<KafkaVersion>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Full)]
+        format: Format,
+        /// Write the output to this file (replaced whole, atomically) instead of stdout.
+        #[arg(long, value_name = "PATH")]
+        output_file: Option<PathBuf>,
+        /// Colors in `--format full`: `auto` when stdout is a terminal and NO_COLOR is unset.
+        #[arg(long, value_enum, default_value_t = Color::Auto)]
+        color: Color,
+        /// The least severity that fails the run (exit 1).
+        #[arg(long, value_enum, value_name = "SEVERITY", default_value_t = FailOn::Warning)]
+        fail_on: FailOn,
+    },
     /// List every rule: name, default severity, summary.
     Rules,
     /// Print a rule's documentation.
@@ -126,6 +183,19 @@ enum FailOn {
     Error,
     /// Warnings and errors fail the run.
     Warning,
+}
+
+/// Whether `--color` asks for colors here.
+fn use_color(color: Color, output_file: Option<&std::path::Path>) -> bool {
+    match color {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => {
+            output_file.is_none()
+                && std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    }
 }
 
 impl FailOn {
@@ -228,6 +298,43 @@ fn usage_error(message: &str) -> ! {
         .exit()
 }
 
+/// Asks the cluster behind `bootstrap` what it has: the snapshot's document, named
+/// `kafka://HOST:PORT` after the broker that answered first.
+#[cfg(feature = "live")]
+fn ask_cluster(
+    bootstrap: &str,
+    command_config: Option<&std::path::Path>,
+    groups: &[String],
+    timeout: u64,
+) -> Result<kafkalint::source::SourceFile, String> {
+    use kafkalint::live;
+    let target = live::Target {
+        bootstrap: live::parse_bootstrap(bootstrap).map_err(|error| error.to_string())?,
+        client: match command_config {
+            Some(path) => live::ClientConfig::read(path).map_err(|error| error.to_string())?,
+            None => live::ClientConfig::default(),
+        },
+        timeout: std::time::Duration::from_secs(timeout),
+        groups: groups.to_vec(),
+    };
+    let snapshot = live::gather(&target).map_err(|error| error.to_string())?;
+    Ok(kafkalint::source::SourceFile::snapshot(
+        format!("kafka://{}", snapshot.bootstrap),
+        snapshot.render().into_bytes(),
+    ))
+}
+
+/// Without the `live` feature, only a saved snapshot can be judged.
+#[cfg(not(feature = "live"))]
+fn ask_cluster(
+    _: &str,
+    _: Option<&std::path::Path>,
+    _: &[String],
+    _: u64,
+) -> Result<kafkalint::source::SourceFile, String> {
+    Err("this kafkalint was built without the `live` feature: it judges saved snapshots (--snapshot) only".to_string())
+}
+
 fn parse_kafka_version(text: &str) -> Result<KafkaVersion, String> {
     KafkaVersion::parse(text).map_err(|error| error.to_string())
 }
@@ -281,6 +388,143 @@ fn main() -> ExitCode {
             let text = coordinator::explain(&id, kind, partitions, clusters, files);
             print_or_fail(&text).unwrap_or(ExitCode::SUCCESS)
         }
+        Command::Live {
+            paths,
+            bootstrap_server,
+            command_config,
+            groups,
+            stopping,
+            timeout,
+            fix,
+            plan_file,
+            save_snapshot,
+            snapshot,
+            config,
+            kafka_version,
+            format,
+            output_file,
+            color,
+            fail_on,
+        } => {
+            let document = match snapshot {
+                Some(path) => match kafkalint::source::read_file(&path) {
+                    Ok(bytes) => {
+                        kafkalint::source::SourceFile::snapshot(path.display().to_string(), bytes)
+                    }
+                    Err(error) => {
+                        eprintln!("kafkalint: error: {}: {error}", path.display());
+                        return ExitCode::from(EXIT_ERROR);
+                    }
+                },
+                None => match ask_cluster(
+                    bootstrap_server.as_deref().unwrap_or_default(),
+                    command_config.as_deref(),
+                    &groups,
+                    timeout,
+                ) {
+                    Ok(document) => document,
+                    Err(error) => {
+                        eprintln!("kafkalint: error: {error}");
+                        return ExitCode::from(EXIT_ERROR);
+                    }
+                },
+            };
+            if let Some(path) = &save_snapshot
+                && let Err(error) =
+                    write_atomically(path, &String::from_utf8_lossy(&document.bytes))
+            {
+                eprintln!("kafkalint: error: {}: {error}", path.display());
+                return ExitCode::from(EXIT_ERROR);
+            }
+            let options = kafkalint::Options {
+                kafka_version,
+                config,
+                ..kafkalint::Options::default()
+            };
+            let live = kafkalint::live_report::LiveOptions { groups, stopping };
+            let judged = match kafkalint::check_live(document, &paths, &options, &live) {
+                Ok(judged) => judged,
+                Err(error) => {
+                    eprintln!("kafkalint: error: {error}");
+                    return ExitCode::from(EXIT_ERROR);
+                }
+            };
+            let report = &judged.report;
+            for skipped in &report.skipped {
+                eprintln!("kafkalint: skipped {skipped}");
+            }
+            for note in &report.notes {
+                eprintln!("kafkalint: note: {note}");
+            }
+            for broker in &judged.snapshot.brokers {
+                if let Some(why) = &broker.unreached {
+                    eprintln!(
+                        "kafkalint: note: broker {}'s own settings and groups are not known: {why}",
+                        broker.id
+                    );
+                }
+            }
+            if fix && let Some(plan) = &judged.plan {
+                if let Err(error) = write_atomically(&plan_file, &plan.to_json()) {
+                    eprintln!("kafkalint: error: {}: {error}", plan_file.display());
+                    return ExitCode::from(EXIT_ERROR);
+                }
+                eprintln!(
+                    "Wrote a reassignment of {} to {}: review it, then apply it with \
+                     kafka-reassign-partitions.sh --bootstrap-server {} --reassignment-json-file {} --execute \
+                     (and --verify until it is done).",
+                    plan.summary(),
+                    plan_file.display(),
+                    judged.snapshot.bootstrap,
+                    plan_file.display()
+                );
+            }
+            let snapshot = &judged.snapshot;
+            let mut scope = format!(
+                "the cluster behind {}: {}, {}, {}",
+                snapshot.bootstrap,
+                plural(snapshot.brokers.len(), "live broker"),
+                plural(snapshot.topics.len(), "topic"),
+                plural(snapshot.groups.len(), "group")
+            );
+            if let Some(name) = &judged.beside {
+                scope.push_str(&format!(", beside the files of cluster {name}"));
+            }
+            if let Some(id) = stopping
+                && !report.fails_at(Severity::Warning)
+            {
+                eprintln!(
+                    "kafkalint: broker {id} can stop: every partition it holds keeps a leader and min.insync.replicas \
+                     in sync, and every group's coordinator another in-sync replica"
+                );
+            }
+            let style = FullStyle {
+                color: use_color(color, output_file.as_deref()),
+                width: 100,
+            };
+            let text = match format {
+                Format::Json => output::json(report),
+                Format::Concise => {
+                    eprint!("{}", output::summary_in(report, &scope));
+                    output::concise(report)
+                }
+                Format::Github => output::github(report),
+                Format::Sarif => output::sarif(report),
+                Format::Full => {
+                    let mut text = output::draw_each(report, style).concat();
+                    text.push_str(&output::summary_in(report, &scope));
+                    text
+                }
+            };
+            if let Some(failed) = emit(output_file.as_deref(), &text) {
+                return failed;
+            }
+            if report.fails_at(fail_on.threshold()) {
+                ExitCode::from(EXIT_FINDINGS)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
         Command::Check {
             paths,
             stdin_filename,
@@ -295,15 +539,7 @@ fn main() -> ExitCode {
             diff,
             fail_on,
         } => {
-            let color = match color {
-                Color::Always => true,
-                Color::Never => false,
-                Color::Auto => {
-                    output_file.is_none()
-                        && std::io::stdout().is_terminal()
-                        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                }
-            };
+            let color = use_color(color, output_file.as_deref());
             let full_style = FullStyle { color, width: 100 };
             let options = kafkalint::Options {
                 brokers: brokers.map(|n| n as usize),

@@ -239,6 +239,11 @@ fn drop_repeats(diagnostics: &mut Vec<Diagnostic>) {
     diagnostics.retain(|_| first.next().unwrap_or(true));
 }
 
+/// Sorts findings as every report does (see [`sort`]).
+pub(crate) fn sort_findings(files: &[SourceFile], diagnostics: &mut [Diagnostic]) {
+    sort(files, diagnostics);
+}
+
 /// By file, position, rule and message: the same input always gives the same order.
 fn sort(files: &[SourceFile], diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by(|a, b| order(files, a, b));

@@ -140,6 +140,9 @@ pub struct SourceFile {
     /// For a YAML file (a compose file, Strimzi resources): the nodes and components read from
     /// it, each with the settings Kafka gets and the spans of the YAML scalars they come from.
     pub yaml: Option<Box<YamlFile>>,
+    /// A running cluster's answers (`kafkalint live`), whose lines output shows but for the
+    /// values of settings that look secret (see [`crate::snapshot::secret_spans`]).
+    pub is_snapshot: bool,
     /// Where each line starts, found when a position is first asked for (most files of a
     /// tree never are: no finding points into them).
     line_starts: OnceLock<Vec<u32>>,
@@ -164,8 +167,17 @@ impl SourceFile {
             properties,
             parse_error,
             yaml: None,
+            is_snapshot: false,
             line_starts: OnceLock::new(),
             positions: None,
+        }
+    }
+
+    /// The document of a running cluster's answers (`kafkalint live`), named `path`.
+    pub fn snapshot(path: String, bytes: Vec<u8>) -> Self {
+        SourceFile {
+            is_snapshot: true,
+            ..SourceFile::new(path, bytes)
         }
     }
 
@@ -177,6 +189,7 @@ impl SourceFile {
             properties: PropertiesFile::default(),
             parse_error: None,
             yaml: Some(Box::new(yaml)),
+            is_snapshot: false,
             line_starts: OnceLock::new(),
             positions: None,
         }
@@ -266,6 +279,11 @@ impl SourceFile {
         let utf8 = std::str::from_utf8(&self.bytes).ok();
         match &self.yaml {
             Some(yaml) => DisplayText::build(&self.bytes, utf8, &yaml.secrets),
+            None if self.is_snapshot => DisplayText::build(
+                &self.bytes,
+                utf8,
+                &crate::snapshot::secret_spans(&self.properties),
+            ),
             None => DisplayText::build(
                 &self.bytes,
                 utf8,

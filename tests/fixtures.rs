@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use kafkalint::output::{FullStyle, full, json};
 
+mod support;
+
 fn fixture_clusters() -> Vec<PathBuf> {
     let root = Path::new("fixtures");
     let mut clusters = Vec::new();
@@ -50,8 +52,7 @@ fn fixture_snapshots() {
     let clusters = fixture_clusters();
     assert!(clusters.len() >= 16, "fixtures found: {clusters:?}");
     for cluster in clusters {
-        let report =
-            kafkalint::check(std::slice::from_ref(&cluster), &fixture_options(&cluster)).unwrap();
+        let report = support::check_folder(&cluster, &fixture_options(&cluster)).report;
         let name = snapshot_name(&cluster);
         insta::assert_snapshot!(
             format!("{name}__full"),

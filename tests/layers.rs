@@ -26,7 +26,15 @@ const LAYERS: &[(&str, &[&str])] = &[
     // node stands for, below the file that carries it), component files, suppression comments.
     (
         "sources",
-        &["yaml_view", "source", "components", "directive", "sources"],
+        &[
+            "yaml_view",
+            "source",
+            "components",
+            "directive",
+            "sources",
+            "snapshot",
+            "live",
+        ],
     ),
     // `kafkalint.toml` as data; its rule names are checked against names its caller passes.
     ("config", &["config"]),
@@ -34,7 +42,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("model", &["cluster", "coordinator"]),
     ("rules", &["rules"]),
     // From findings to a report: the config's policy, suppressions applied, fixes.
-    ("report", &["report", "suppress", "fix"]),
+    (
+        "report",
+        &["report", "suppress", "fix", "live_report", "plan"],
+    ),
     ("output", &["output"]),
     // The checks a caller runs: paths, a buffer, files in memory.
     ("check", &["check"]),

@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 
 use kafkalint::rules::{FixAvailability, RULES, Verified};
 
+mod support;
+
 /// Fixture folders that are scenarios of the README, not one rule's.
 const SCENARIOS: &[&str] = &[
     "seed-zk-3-brokers",
@@ -170,11 +172,18 @@ fn fix_availability_matches_the_fixes_rules_offer() {
                 kafka_version,
                 ..kafkalint::Options::default()
             };
-            let report = kafkalint::check(&[cluster], &options).unwrap();
+            let checked = support::check_folder(&cluster, &options);
+            let report = checked.report;
             fixed |= report
                 .diagnostics
                 .iter()
                 .any(|diagnostic| diagnostic.rule == rule.name && diagnostic.fix.is_some());
+            // A live rule's fix is the reassignment `kafkalint live --fix` writes.
+            fixed |= checked.plan.is_some_and(|plan| plan.rule == rule.name)
+                && report
+                    .diagnostics
+                    .iter()
+                    .any(|diagnostic| diagnostic.rule == rule.name);
         }
         assert_eq!(
             fixed,

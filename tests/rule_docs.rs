@@ -5,6 +5,8 @@ use std::path::Path;
 
 use kafkalint::rules::RULES;
 
+mod support;
+
 /// One `### Bad...` or `### Good...` section: its title and its files.
 struct Example {
     title: String,
@@ -38,6 +40,9 @@ fn examples(doc: &str) -> Vec<Example> {
             .or_else(|| line.strip_prefix("```toml"))
             .or_else(|| line.strip_prefix("```yaml"))
             .or_else(|| line.strip_prefix("```hcl"))
+            // A live rule's example: `live.snapshot`, what a running cluster answered, and
+            // `live.args`, the arguments of `kafkalint live`.
+            .or_else(|| line.strip_prefix("```text"))
         {
             let mut words = info.split_whitespace();
             let name = words
@@ -118,7 +123,7 @@ fn every_rule_has_a_doc_with_bad_and_good_examples_that_hold() {
                     .map(|v| kafkalint::catalog::KafkaVersion::parse(v).unwrap()),
                 ..kafkalint::Options::default()
             };
-            let report = kafkalint::check(&[dir.path().to_path_buf()], &options).unwrap();
+            let report = support::check_folder(dir.path(), &options).report;
             let hits = report
                 .diagnostics
                 .iter()

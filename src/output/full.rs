@@ -421,16 +421,22 @@ fn checked_against(report: &Report) -> String {
 
 /// The closing line: what was found, in how many files and clusters, against which release.
 pub fn summary(report: &Report) -> String {
-    let (errors, warnings, infos) = (
-        report.count(Severity::Error),
-        report.count(Severity::Warning),
-        report.count(Severity::Info),
-    );
     let scope = format!(
         "{} in {}{}",
         plural(report.files.len(), "file"),
         plural(report.clusters.len(), "cluster"),
         checked_against(report)
+    );
+    summary_in(report, &scope)
+}
+
+/// The closing line of a report whose scope is said by its caller (`kafkalint live`: the
+/// running cluster, the files beside it).
+pub fn summary_in(report: &Report, scope: &str) -> String {
+    let (errors, warnings, infos) = (
+        report.count(Severity::Error),
+        report.count(Severity::Warning),
+        report.count(Severity::Info),
     );
     let suppressed = if report.suppressed.count > 0 {
         format!(", {} suppressed", report.suppressed.count)

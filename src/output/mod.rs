@@ -8,7 +8,7 @@ mod sarif;
 
 pub use crate::report::FullStyle;
 pub use concise::concise;
-pub use full::{draw_each, full, summary};
+pub use full::{draw_each, full, summary, summary_in};
 pub use github::github;
 pub use json::json;
 pub use sarif::sarif;

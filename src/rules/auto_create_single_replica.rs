@@ -2,7 +2,7 @@
 //! topic, on a cluster of several brokers.
 
 use super::support::{brokers, numbered, pair_labels};
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::value::Parsed;
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -14,7 +14,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
     summary: "auto.create.topics.enable=true with default.replication.factor=1 on several brokers: a mistyped topic name creates a single-replica topic",
-    check,
+    check: Check::Files(check),
 };
 
 const AUTO_CREATE: &str = "auto.create.topics.enable";

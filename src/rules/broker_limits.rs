@@ -5,7 +5,7 @@
 
 use super::refusal::NodeCheck;
 use super::support::{numbered, pair_labels, quoted};
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
 use crate::catalog::value::{Parsed, java_trim, split_list};
 use crate::cluster::storage::{self, DerivedMillis};
@@ -19,7 +19,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::ORACLE,
     summary: "log roll, retention and directories, cleaner buffer, replica fetch wait, request queue and connection limits out of the bounds Kafka checks at start-up",
-    check,
+    check: Check::Files(check),
 };
 
 /// The first release whose start-up checks this rule was verified against.

@@ -3,7 +3,7 @@
 //! brokers of their cluster.
 
 use super::support::{brokers, line_label, value_label};
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::component_topics::WhenTooFew;
 use crate::cluster::{Cluster, Effective, Mode, Provenance};
 use crate::diagnostic::{ComponentRef, Diagnostic, Label, Severity};
@@ -15,7 +15,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
     summary: "a Connect, MirrorMaker 2, Streams or Schema Registry topic on one broker, or on more than the cluster has",
-    check,
+    check: Check::Files(check),
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {

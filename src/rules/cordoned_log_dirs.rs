@@ -3,7 +3,7 @@
 
 use super::refusal::NodeCheck;
 use super::support::quoted;
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog;
 use crate::cluster::Cluster;
 use crate::cluster::setting::{Item, Lookup, config_list_split, split};
@@ -16,7 +16,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::ORACLE,
     summary: "cordoned.log.dirs naming a directory the broker does not have, or `*` beside names: the broker refuses to start",
-    check,
+    check: Check::Files(check),
 };
 
 const KEY: &str = "cordoned.log.dirs";

@@ -2,7 +2,7 @@
 //! brokers, so that every topic created without a factor of its own fails to be created.
 
 use super::support::{brokers, value_label};
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::{Cluster, Node};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
@@ -13,7 +13,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
     summary: "default.replication.factor above the broker count: topics created without a factor, and auto-created ones, fail with INVALID_REPLICATION_FACTOR",
-    check,
+    check: Check::Files(check),
 };
 
 const FACTOR: &str = "default.replication.factor";

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::support::quoted;
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::{Cluster, Line};
 use crate::diagnostic::{Diagnostic, Edit, Fix, Label, Severity};
 use crate::properties::Span;
@@ -15,7 +15,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::Safe,
     verified: Verified::CATALOGUE,
     summary: "a key set more than once in one file (the last one silently wins)",
-    check,
+    check: Check::Files(check),
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {

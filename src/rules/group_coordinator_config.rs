@@ -5,7 +5,7 @@
 
 use super::refusal::NodeCheck;
 use super::support::{numbered, pair_labels, quoted};
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::value::{Parsed, split_list};
 use crate::catalog::{self, ConfigType, KafkaVersion, Validator};
 use crate::cluster::{Cluster, Effective};
@@ -18,7 +18,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::ORACLE,
     summary: "group, share and streams coordinator settings Kafka refuses at start-up: classic protocol off, assignors it cannot use, unknown codecs, timeouts and limits outside their own min and max",
-    check,
+    check: Check::Files(check),
 };
 
 /// The first release whose start-up checks this rule was verified against.

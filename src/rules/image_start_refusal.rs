@@ -1,7 +1,7 @@
 //! `image-start-refusal`: a compose service whose image's start-up scripts stop the container
 //! before Kafka starts.
 
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::yaml_view::Runtime;
@@ -13,7 +13,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
     summary: "a container whose image's start-up scripts stop it before Kafka starts (bitnami/kafka without a mode; apache/kafka 3.7 to 3.9 missing its TLS, SASL or controller inputs; cp-kafka given KAFKA_PORT by a Service named kafka)",
-    check,
+    check: Check::Files(check),
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {

@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use super::support::quoted;
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::{ConfigType, KafkaVersion};
 use crate::cluster::{Cluster, Mode, Node, topology};
 use crate::diagnostic::{Diagnostic, Label, Severity};
@@ -16,7 +16,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
     summary: "a cluster-wide setting with different values on different nodes",
-    check,
+    check: Check::Files(check),
 };
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -350,6 +350,12 @@ const RETENTION_KEYS: [&str; 3] = [
     "log.retention.minutes",
     "log.retention.hours",
 ];
+
+/// The keys this rule compares, with what goes wrong when nodes disagree: what
+/// `live-config-drift` compares between running brokers too.
+pub(super) fn cluster_wide_keys() -> impl Iterator<Item = (&'static str, &'static str)> {
+    SETTINGS.iter().map(|setting| (setting.key, setting.why))
+}
 
 /// Whether this rule compares `key` (so that strict mode does not report it twice).
 pub(super) fn covers(key: &str) -> bool {

@@ -5,7 +5,7 @@
 
 use super::refusal::{KRAFT_CHECKS_FROM, NodeCheck};
 use super::support::{is_placeholder, quoted};
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::{self, KafkaVersion, value};
 use crate::cluster::Cluster;
 use crate::cluster::listeners::{InterBroker, InterBrokerProblem, NodeListeners};
@@ -21,7 +21,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::ORACLE,
     summary: "an inter-broker listener, SASL mechanism or protocol version Kafka refuses at start-up",
-    check,
+    check: Check::Files(check),
 };
 
 const NAME: &str = "inter.broker.listener.name";

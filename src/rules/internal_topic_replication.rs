@@ -4,7 +4,7 @@
 use super::support::{
     EXISTING_TOPIC_HELP, INTERNAL_TOPICS, brokers, origin_note, value_label, wanted_replication,
 };
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Fix, Severity};
 
@@ -15,7 +15,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::Unsafe,
     verified: Verified::CATALOGUE,
     summary: "internal topics replicated on one broker, fewer than 3, or more than the cluster has",
-    check,
+    check: Check::Files(check),
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {

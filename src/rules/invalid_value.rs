@@ -1,7 +1,7 @@
 //! `invalid-value`: a value Kafka's ConfigDef rejects, so the broker refuses to start.
 
 use super::support::{is_placeholder, line_label, quoted};
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::component_keys;
 use crate::catalog::{self, Default, Validator};
 use crate::cluster::Cluster;
@@ -15,7 +15,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::ORACLE,
     summary: "a value of the wrong type or outside what Kafka accepts: the broker refuses to start",
-    check,
+    check: Check::Files(check),
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {

@@ -1,6 +1,6 @@
 //! `kafka-version-hint`: a file shows a Kafka release that `--kafka-version` contradicts.
 
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::version::ShownBy;
 use crate::cluster::{ChosenBy, Cluster};
 use crate::diagnostic::{Diagnostic, Label, Severity};
@@ -12,7 +12,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
     summary: "a file shows a Kafka release other than the one it is checked against",
-    check,
+    check: Check::Files(check),
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {

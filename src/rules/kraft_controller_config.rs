@@ -7,7 +7,7 @@ use super::refusal::{
     ADVERTISED_CONTROLLERS_FROM, KRAFT_CHECKS_FROM, NodeCheck, QUORUM_CHECKS_FROM,
 };
 use super::support::quoted;
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
 use crate::cluster::Cluster;
 use crate::cluster::facts::{IntSetting, QuorumList, Read};
@@ -26,7 +26,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::ORACLE,
     summary: "KRaft roles, quorum and controller listeners Kafka refuses at start-up",
-    check,
+    check: Check::Files(check),
 };
 
 const ROLES: &str = "process.roles";

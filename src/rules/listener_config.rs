@@ -4,7 +4,7 @@
 
 use super::refusal::{ADVERTISED_CONTROLLERS_FROM, KRAFT_CHECKS_FROM, NodeCheck};
 use super::support::quoted;
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
 use crate::cluster::Cluster;
 use crate::cluster::facts::{QuorumList, Read};
@@ -22,7 +22,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::ORACLE,
     summary: "listeners Kafka cannot parse or refuses (protocol map, names, ports, advertised addresses): the broker refuses to start",
-    check,
+    check: Check::Files(check),
 };
 
 const MAP: &str = "listener.security.protocol.map";

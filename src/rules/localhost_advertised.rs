@@ -2,7 +2,7 @@
 //! inter-broker listener at a loopback address.
 
 use super::support::quoted;
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::endpoints::{ENDPOINT_KEYS, NodeEndpoints, host_key, is_loopback, is_wildcard};
 use crate::cluster::host::{Hosts, Place};
@@ -16,7 +16,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
     summary: "a broker of a multi-host cluster (or of separate containers) advertises its inter-broker listener at localhost: no other broker can replicate from it",
-    check,
+    check: Check::Files(check),
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {

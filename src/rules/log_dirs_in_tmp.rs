@@ -1,7 +1,7 @@
 //! `log-dirs-in-tmp`: log or metadata directories under `/tmp`, which is emptied on reboot.
 
 use super::support::value_label;
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::exposure::is_under_tmp;
 use crate::cluster::host::{Orchestrator, Runtime};
@@ -14,7 +14,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
     summary: "log or metadata directories under /tmp (emptied on reboot; in a container, gone with it unless a volume holds them): warning on a multi-node cluster, note on a lone node or a cluster on loopback only",
-    check,
+    check: Check::Files(check),
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {

@@ -2,7 +2,7 @@
 //! or that can never be met.
 
 use super::support::{INTERNAL_TOPICS, InternalTopic, brokers, value_label};
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Fix, Label, Severity};
@@ -14,7 +14,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::Unsafe,
     verified: Verified::CATALOGUE,
     summary: "min ISR at or above the replication factor (no broker may fail; up to Kafka 3.6, above it is never met) or above the broker count (up to 3.6)",
-    check,
+    check: Check::Files(check),
 };
 
 /// A replication factor and the min ISR that applies to the topics it shapes.

@@ -2,7 +2,7 @@
 //! then guarantees nothing beyond the leader.
 
 use super::support::{brokers, numbered, pair_labels};
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Severity};
 
@@ -13,7 +13,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
     summary: "min.insync.replicas=1 with a default replication factor of 3 or more on 3 or more brokers: acks=all keeps one copy",
-    check,
+    check: Check::Files(check),
 };
 
 const MIN_ISR: &str = "min.insync.replicas";

@@ -6,7 +6,7 @@
 
 use super::refusal::NodeCheck;
 use super::support::{is_placeholder, quoted};
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::classes::{self, ClassName, ClassReleases};
 use crate::catalog::value::Parsed;
 use crate::catalog::{self, ConfigType, KafkaVersion};
@@ -21,7 +21,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
     summary: "a key loaded at start-up names a class in Kafka's own packages that the release does not ship (kafka.security.auth.SimpleAclAuthorizer from 3.0, AclAuthorizer from 4.0): the node exits",
-    check,
+    check: Check::Files(check),
 };
 
 /// Which nodes load a key's class at start-up.

@@ -1,7 +1,7 @@
 //! `missing-required-key`: a key Kafka has no default for is not set, so the broker refuses
 //! to start.
 
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::{self, Default, KafkaVersion};
 use crate::cluster::{Cluster, Mode};
 use crate::diagnostic::{Diagnostic, Label, Severity};
@@ -13,7 +13,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::ORACLE,
     summary: "a key without a default in Kafka is not set: the broker refuses to start",
-    check,
+    check: Check::Files(check),
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {

@@ -4,7 +4,7 @@
 //! `zookeeper.*` keys are removed-key's.
 
 use super::support::{key_label, line_label};
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
 use crate::cluster::topology::{BOOTSTRAP, VOTERS};
 use crate::cluster::{Cluster, Mode};
@@ -17,7 +17,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::Releases(KafkaVersion::new(2, 8), KafkaVersion::LAST_WITH_ZOOKEEPER),
     summary: "ZooKeeper settings on a KRaft node, or the KRaft quorum on a ZooKeeper-mode broker, outside a migration",
-    check,
+    check: Check::Files(check),
 };
 
 const MIGRATION: &str = "zookeeper.metadata.migration.enable";

@@ -18,6 +18,12 @@ mod invalid_value;
 mod kafka_version_hint;
 mod kraft_controller_config;
 mod listener_config;
+mod live_config_drift;
+mod live_group_coordinator;
+pub mod live_internal_topic_replication;
+mod live_partition_health;
+mod live_stopping_broker;
+mod live_support;
 mod localhost_advertised;
 mod log_dirs_in_tmp;
 mod malformed_escape;
@@ -48,7 +54,9 @@ pub(crate) mod unused_suppression;
 mod utf8_in_latin1_file;
 mod zookeeper_migration_consistency;
 
-pub use rule::{Context, FixAvailability, Folders, Group, Rule, Verified};
+pub use rule::{
+    Check, Context, FixAvailability, Folders, Group, Intent, LiveContext, Rule, Verified, and_list,
+};
 
 use crate::cluster::Cluster;
 use crate::diagnostic::Diagnostic;
@@ -98,6 +106,11 @@ pub const RULES: &[Rule] = &[
     node_settings_differ::RULE,
     strimzi_forbidden_key::RULE,
     unused_suppression::RULE,
+    live_internal_topic_replication::RULE,
+    live_partition_health::RULE,
+    live_group_coordinator::RULE,
+    live_config_drift::RULE,
+    live_stopping_broker::RULE,
 ];
 
 /// The name of every rule, in registry order: what `kafkalint.toml` may name.
@@ -166,7 +179,29 @@ pub fn check_selected(
     RULES
         .iter()
         .filter(|rule| selected(rule.name))
-        .flat_map(|rule| (rule.check)(cluster, context))
+        .flat_map(|rule| match rule.check {
+            Check::Files(check) => check(cluster, context),
+            Check::Live(_) => Vec::new(),
+        })
+        .map(|diagnostic| scrub(diagnostic.in_cluster(&name)))
+        .collect()
+}
+
+/// Runs the live rules that `selected` accepts over what a running cluster answered; the
+/// findings are of the cluster `name`.
+pub fn check_live(
+    context: &LiveContext,
+    name: &str,
+    selected: &dyn Fn(&str) -> bool,
+) -> Vec<Diagnostic> {
+    let name: std::sync::Arc<str> = name.into();
+    RULES
+        .iter()
+        .filter(|rule| selected(rule.name))
+        .flat_map(|rule| match rule.check {
+            Check::Live(check) => check(context),
+            Check::Files(_) => Vec::new(),
+        })
         .map(|diagnostic| scrub(diagnostic.in_cluster(&name)))
         .collect()
 }

@@ -4,7 +4,7 @@
 
 use super::refusal::{KRAFT_CHECKS_FROM, NodeCheck};
 use super::support::quoted;
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::{self, KafkaVersion, value};
 use crate::cluster::Cluster;
 use crate::cluster::facts::IntSetting;
@@ -18,7 +18,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::ORACLE,
     summary: "node.id and broker.id Kafka refuses at start-up (they differ, negative, missing in KRaft, no zookeeper.connect in ZooKeeper mode)",
-    check,
+    check: Check::Files(check),
 };
 
 const INPUTS: &[&str] = &[

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::support::quoted;
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::{Cluster, Node};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
@@ -15,7 +15,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
     summary: "strict mode: a setting that differs across nodes of one role (node identity, addresses, directories and key stores excepted)",
-    check,
+    check: Check::Files(check),
 };
 
 /// Settings each node has its own value of (documented in rules/node-settings-differ.md).

@@ -1,7 +1,7 @@
 //! `plaintext-beside-secure-listener`: a PLAINTEXT listener on a public address of a node that
 //! also has SSL or SASL listeners, which clients can use to go around them.
 
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::exposure::{Reach, reach};
 use crate::cluster::listeners::{Endpoint, ListenerList, SecurityProtocol};
@@ -14,7 +14,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
     summary: "a PLAINTEXT listener on a public address beside SSL or SASL listeners: the secured ones can be bypassed",
-    check,
+    check: Check::Files(check),
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {

@@ -2,7 +2,7 @@
 //! than read through a config provider. Messages name the key, never the value.
 
 use super::support::{is_placeholder, line_label};
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::{self, ConfigType, KafkaVersion};
 use crate::cluster::Cluster;
 use crate::cluster::Line;
@@ -17,7 +17,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
     summary: "a password, key or JAAS credential written in the file instead of a config-provider reference",
-    check,
+    check: Check::Files(check),
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {

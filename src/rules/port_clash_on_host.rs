@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::support::{and_list, quoted};
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::endpoints::{ENDPOINT_KEYS, NodeEndpoints, host_key, is_loopback, is_wildcard};
 use crate::cluster::host::{Evidence, Hosts, Place};
@@ -18,7 +18,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
     summary: "two nodes on one machine bind the same port: the second to start fails with `Address already in use`",
-    check,
+    check: Check::Files(check),
 };
 
 /// What the nodes of one finding share.

@@ -5,7 +5,7 @@
 
 use super::refusal::NodeCheck;
 use super::support::{line_label, quoted};
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
 use crate::catalog::value::Parsed;
 use crate::cluster::Cluster;
@@ -18,7 +18,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::ORACLE,
     summary: "a principal.builder.class known not to implement KafkaPrincipalSerde (a JDK class, or a Kafka class that is no such builder): the broker refuses to start",
-    check,
+    check: Check::Files(check),
 };
 
 const KEY: &str = "principal.builder.class";

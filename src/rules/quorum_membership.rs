@@ -6,7 +6,7 @@
 //! kraft-controller-config); these look across the nodes.
 
 use super::support::quoted;
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::topology::{
     QuorumListener, QuorumNode, VOTERS, VoterSet, fully_described, quorum_listener,
@@ -20,7 +20,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
     summary: "a voter entry that is not where its controller listens, or a voter that is no node of the cluster",
-    check,
+    check: Check::Files(check),
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {

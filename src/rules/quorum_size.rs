@@ -1,7 +1,7 @@
 //! `quorum-size`: a KRaft quorum of one voter (no controller may fail) or of an even number of
 //! voters (it tolerates no more failures than one voter fewer).
 
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::topology::{QuorumNode, VOTERS, VoterSet};
 use crate::diagnostic::{Diagnostic, Label, Severity};
@@ -13,7 +13,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
     summary: "a KRaft quorum of one voter, or of an even number of voters",
-    check,
+    check: Check::Files(check),
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {

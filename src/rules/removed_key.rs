@@ -2,7 +2,7 @@
 //! gone after the upgrade.
 
 use super::support::key_label;
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::component_keys::ComponentKey;
 use crate::catalog::{self, KafkaVersion};
 use crate::cluster::{Cluster, Mode};
@@ -15,7 +15,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
     summary: "a key the target Kafka release removed: it is ignored, and what it did is gone",
-    check,
+    check: Check::Files(check),
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {

@@ -106,7 +106,36 @@ pub struct Rule {
     pub verified: Verified,
     /// One line for listings.
     pub summary: &'static str,
-    pub check: fn(&Cluster, &Context) -> Vec<Diagnostic>,
+    pub check: Check,
+}
+
+/// What a rule judges: the files of a cluster (`kafkalint check`), or what a running cluster
+/// answered (`kafkalint live`), beside its files when they are given.
+#[derive(Clone, Copy)]
+pub enum Check {
+    Files(fn(&Cluster, &Context) -> Vec<Diagnostic>),
+    Live(fn(&LiveContext) -> Vec<Diagnostic>),
+}
+
+/// What a live rule sees: the cluster's answers, and its files when they are given.
+pub struct LiveContext<'a> {
+    /// What the cluster answered.
+    pub snapshot: &'a crate::snapshot::Snapshot,
+    /// The index of the snapshot's document among the files: findings point at its lines.
+    pub document: usize,
+    /// The files given beside the cluster (`kafkalint live --bootstrap-server X PATH`), with
+    /// the cluster they describe; `None` without files.
+    pub intent: Option<Intent<'a>>,
+    /// `--group ID`: groups to say what would stop them, findings or not.
+    pub groups: &'a [String],
+    /// `--stopping ID`: the broker about to stop.
+    pub stopping: Option<i32>,
+}
+
+/// The files of the running cluster, as `kafkalint check` reads them.
+pub struct Intent<'a> {
+    pub cluster: &'a Cluster,
+    pub context: Context<'a>,
 }
 
 /// What kind of trouble a rule reports, as oxc's categories and clippy's groups sort lints.

@@ -1,7 +1,7 @@
 //! `sasl-mechanism-name`: a security protocol's name (`SASL_SSL`, `SASL_PLAINTEXT`, ...) where a
 //! SASL mechanism (`PLAIN`, `SCRAM-SHA-512`, ...) belongs.
 
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::setting::{Split, split};
 use crate::diagnostic::{Diagnostic, Label, Severity};
@@ -13,7 +13,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
     summary: "a security protocol's name (SASL_SSL, SASL_PLAINTEXT) given as a SASL mechanism: no client or broker can authenticate with it (a warning when the list enables a real mechanism too)",
-    check,
+    check: Check::Files(check),
 };
 
 /// The security protocols (`SecurityProtocol` in kafka-clients): listener protocols, never

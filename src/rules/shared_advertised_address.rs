@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::support::{and_list, quoted};
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::endpoints::{ENDPOINT_KEYS, NodeEndpoints, host_key, is_wildcard};
 use crate::diagnostic::{Diagnostic, Label, Severity};
@@ -15,7 +15,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
     summary: "two brokers advertise the same host:port: clients and replicas are sent to the wrong broker",
-    check,
+    check: Check::Files(check),
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {

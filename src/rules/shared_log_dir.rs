@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::support::{and_list, value_label};
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::exposure::{LockedDir, comparable_path, single_host};
 use crate::cluster::host::Place;
 use crate::cluster::{Cluster, Node};
@@ -17,7 +17,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
     summary: "two nodes on one host with the same log or metadata directory: the second fails to lock it",
-    check,
+    check: Check::Files(check),
 };
 
 /// One node that locks a directory: the node and the setting that names the directory, with

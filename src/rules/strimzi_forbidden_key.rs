@@ -3,7 +3,7 @@
 //! (`AbstractConfiguration.filterForbidden`: "Configuration option ... is forbidden and will be
 //! ignored", a warning in the operator's log only), so the setting never reaches Kafka.
 
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
@@ -14,7 +14,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
     summary: "a key Strimzi manages itself in spec.kafka.config: the operator drops it and Kafka never sees it",
-    check,
+    check: Check::Files(check),
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {

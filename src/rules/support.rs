@@ -214,6 +214,12 @@ impl<'a> Context<'a> {
         Some((int.value, int.setting))
     }
 
+    /// Whether every setting of `node` is a line of its own `.properties` file: no YAML
+    /// reader, image or file kafkalint does not read adds any.
+    pub fn is_plain_file(&self, node: &Node) -> bool {
+        self.files[node.file].yaml.is_none() && !self.settings_elsewhere(node)
+    }
+
     /// Whether the node's own lines set `key` (Kafka's `originals().containsKey`).
     pub fn in_file(&self, node: &Node, key: &str) -> bool {
         crate::cluster::setting::in_file(self.files, node, key)

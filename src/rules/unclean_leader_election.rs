@@ -2,7 +2,7 @@
 //! records for availability.
 
 use super::support::line_label;
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::value::Parsed;
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -14,7 +14,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
     summary: "unclean.leader.election.enable=true: an out-of-sync replica may become leader and drop acknowledged records",
-    check,
+    check: Check::Files(check),
 };
 
 const KEY: &str = "unclean.leader.election.enable";

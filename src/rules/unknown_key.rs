@@ -2,7 +2,7 @@
 //! word, so a misspelt key leaves the default in force.
 
 use super::support::{key_label, quoted};
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::ComponentKind;
 use crate::catalog::component_keys::ComponentKey;
 use crate::catalog::families::Elsewhere;
@@ -19,7 +19,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
     summary: "a key the broker does not know: Kafka ignores it, and a typo leaves the default in force",
-    check,
+    check: Check::Files(check),
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {

@@ -2,7 +2,7 @@
 //! rule, cannot be read, or sits inside a value. Suppressions are applied after every rule ran
 //! (`crate::suppress`), which builds these diagnostics with the functions below.
 
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::directive::Scope;
@@ -15,7 +15,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
     summary: "a `# kafkalint: ignore[...]` comment that suppresses nothing, names no rule, cannot be read or sits in a value",
-    check,
+    check: Check::Files(check),
 };
 
 /// Nothing to do per cluster: see `crate::suppress::apply`.

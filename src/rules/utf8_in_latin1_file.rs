@@ -1,6 +1,6 @@
 //! `utf8-in-latin1-file`: UTF-8 text in a file that Kafka reads as ISO-8859-1.
 
-use super::{Context, FixAvailability, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
@@ -11,7 +11,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
     summary: "non-ASCII UTF-8 text that Kafka reads as Latin-1, so the value differs from what the editor shows",
-    check,
+    check: Check::Files(check),
 };
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {

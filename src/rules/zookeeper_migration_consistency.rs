@@ -2,7 +2,7 @@
 //! `zookeeper.metadata.migration.enable` differs between the ZooKeeper brokers, between them and
 //! the KRaft controllers beside them, or between the controllers.
 
-use super::{Context, FixAvailability, Folders, Group, Rule, Verified};
+use super::{Check, Context, FixAvailability, Folders, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
 use crate::catalog::value::Parsed;
 use crate::cluster::{Cluster, Effective, Mode, Node};
@@ -15,7 +15,7 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     verified: Verified::Releases(KafkaVersion::new(3, 4), KafkaVersion::LAST_WITH_ZOOKEEPER),
     summary: "zookeeper.metadata.migration.enable on some brokers or controllers of a migrating cluster and not on others: the migration stalls or brokers are refused",
-    check,
+    check: Check::Files(check),
 };
 
 const KEY: &str = "zookeeper.metadata.migration.enable";

@@ -1,0 +1,18 @@
+//! Why a running cluster could not be asked.
+
+/// Why the cluster could not be asked: one line, naming the address or the file.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{file}: {message}")]
+    Config { file: String, message: String },
+    #[error("`{text}` is not host:port")]
+    Address { text: String },
+    #[error("cannot connect to {address}: {message}")]
+    Connect { address: String, message: String },
+    #[error("{address}: {message}")]
+    Protocol { address: String, message: String },
+    #[error("{address} refused the SASL login: {message}")]
+    Auth { address: String, message: String },
+    #[error("{address} refused the request {message}")]
+    Refused { address: String, message: String },
+}

@@ -1,0 +1,131 @@
+//! `live-group-coordinator`: consumer groups of a running cluster whose coordinator has no
+//! other in-sync replica to move to, or none at all; with `--group ID`, where that group's
+//! coordinator is and what would stop it.
+
+use std::collections::BTreeMap;
+
+use super::live_support::id_list;
+use super::{Check, FixAvailability, Group, LiveContext, Rule, Verified};
+use crate::diagnostic::{Diagnostic, Severity};
+
+pub const RULE: Rule = Rule {
+    name: "live-group-coordinator",
+    severity: Severity::Error,
+    group: Group::Availability,
+    fix: FixAvailability::None,
+    verified: Verified::Releases(
+        crate::catalog::KafkaVersion::new(2, 8),
+        crate::catalog::KafkaVersion::new(4, 4),
+    ),
+    summary: "consumer groups with no coordinator, or whose coordinator partition has one in-sync replica",
+    check: Check::Live(check),
+};
+
+fn check(context: &LiveContext) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    // Listed groups coordinated by one broker alone, by that broker: said once per broker.
+    let mut alone: BTreeMap<i32, Vec<&str>> = BTreeMap::new();
+    let mut alone_partition = BTreeMap::new();
+    for group in &context.snapshot.groups {
+        let asked = context.groups.contains(&group.id);
+        let id = group.id.escape_default().to_string();
+        let Some((topic, partition)) = context.coordinator_partition(&group.id) else {
+            continue;
+        };
+        let place = format!(
+            "partition {} of {} (replicas {}, in sync {})",
+            partition.index,
+            topic.name,
+            id_list(&partition.replicas),
+            id_list(&partition.isr)
+        );
+        let Some(coordinator) = group.coordinator else {
+            diagnostics.push(
+                RULE.finding(format!(
+                    "group `{id}` has no coordinator: FindCoordinator answers {}, so it can neither join nor \
+                     commit offsets; its coordinator is the leader of {place}",
+                    group.state
+                ))
+                .with_label(context.at(&partition.line, "no leader: no coordinator".to_string()))
+                .with_label(context.at(&group.line, format!("group `{id}`")))
+                .with_help(
+                    "start a broker that holds a replica of that partition; then raise __consumer_offsets' \
+                     replication (see live-internal-topic-replication) so that one broker stop no longer stops it",
+                ),
+            );
+            continue;
+        };
+        let at_risk = partition.isr.len() <= 1 && context.live_brokers() >= 2;
+        if asked {
+            let (severity, outcome) = if at_risk {
+                (
+                    Severity::Warning,
+                    format!(
+                        "when broker {coordinator} stops, the group stops: FindCoordinator answers \
+                         COORDINATOR_NOT_AVAILABLE until it returns"
+                    ),
+                )
+            } else {
+                (
+                    Severity::Info,
+                    format!(
+                        "when broker {coordinator} stops, another in-sync replica takes over and the group \
+                         rejoins there"
+                    ),
+                )
+            };
+            diagnostics.push(
+                RULE.finding(format!(
+                    "group `{id}` is coordinated by broker {coordinator}, the leader of {place}: {outcome}"
+                ))
+                .with_severity(severity)
+                .with_label(context.at(&group.line, format!("coordinator {coordinator}")))
+                .with_label(context.at(&partition.line, format!("partition {}", partition.index)))
+                .with_help(if at_risk {
+                    "raise __consumer_offsets' replication factor (kafkalint live --fix writes the reassignment)"
+                } else {
+                    "nothing to do: the coordinator partition has another in-sync replica"
+                }),
+            );
+        } else if at_risk {
+            alone.entry(coordinator).or_default().push(&group.id);
+            alone_partition.entry(coordinator).or_insert(partition);
+        }
+    }
+    for (broker, groups) in alone {
+        let mut shown: Vec<String> = groups
+            .iter()
+            .take(5)
+            .map(|id| format!("`{}`", id.escape_default()))
+            .collect();
+        if groups.len() > 5 {
+            shown.push(format!("{} more", groups.len() - 5));
+        }
+        let partition = alone_partition[&broker];
+        diagnostics.push(
+            RULE.finding(format!(
+                "{} coordinated by broker {broker} alone ({}): {} of __consumer_offsets {} no other in-sync \
+                 replica, so when broker {broker} stops {} can neither join nor commit offsets",
+                if groups.len() == 1 {
+                    "1 group is".to_string()
+                } else {
+                    format!("{} groups are", groups.len())
+                },
+                super::rule::and_list(&shown),
+                if groups.len() == 1 { "its partition" } else { "their partitions" },
+                if groups.len() == 1 { "has" } else { "have" },
+                if groups.len() == 1 { "it" } else { "they" },
+            ))
+            .with_severity(Severity::Warning)
+            .with_label(context.at(
+                &partition.line,
+                format!("in sync: {}", id_list(&partition.isr)),
+            ))
+            .with_help(
+                "raise __consumer_offsets' replication factor (kafkalint live --fix writes the reassignment), \
+                 and wait for its replicas to be in sync before stopping the broker",
+            ),
+        );
+    }
+    diagnostics
+}

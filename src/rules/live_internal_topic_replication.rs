@@ -1,0 +1,137 @@
+//! `live-internal-topic-replication`: the replication factor `__consumer_offsets`,
+//! `__transaction_state` and `__share_group_state` really have, against the live brokers and
+//! against what the files (or the brokers' own settings) intend.
+
+use super::live_support::{Intended, id_list, live_brokers};
+use super::support::{INTERNAL_TOPICS, InternalTopic};
+use super::{Check, FixAvailability, Group, LiveContext, Rule, Verified};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::snapshot::Topic;
+
+pub const RULE: Rule = Rule {
+    name: "live-internal-topic-replication",
+    severity: Severity::Error,
+    group: Group::Availability,
+    fix: FixAvailability::Unsafe,
+    verified: Verified::Releases(
+        crate::catalog::KafkaVersion::new(2, 8),
+        crate::catalog::KafkaVersion::new(4, 4),
+    ),
+    summary: "a running internal topic with fewer replicas than its files intend, or one replica on a cluster of several brokers",
+    check: Check::Live(check),
+};
+
+/// An internal topic to raise: its name and the replication factor it should have.
+pub struct Raise<'a> {
+    pub topic: &'a Topic,
+    pub internal: &'static InternalTopic,
+    /// Its smallest replica count over its partitions.
+    pub factor: usize,
+    pub target: usize,
+    pub intended: Option<Intended>,
+}
+
+/// The internal topics whose replicas are fewer than they should be: fewer than the files
+/// (else the brokers) intend, at most the live brokers; or one, where two or more brokers run
+/// (then up to 3).
+pub fn raises<'a>(context: &LiveContext<'a>) -> Vec<Raise<'a>> {
+    let live = context.live_brokers();
+    if live < 2 {
+        return Vec::new();
+    }
+    INTERNAL_TOPICS
+        .iter()
+        .filter_map(|internal| {
+            let topic = context.snapshot.topic(internal.topic)?;
+            let factor = topic.partitions.iter().map(|p| p.replicas.len()).min()?;
+            let intended = context.intended(internal.replication_key);
+            let from_intent = intended
+                .as_ref()
+                .map_or(0, |intended| intended.value.clamp(0, live as i64) as usize);
+            let at_least = if factor <= 1 { live.min(3) } else { 0 };
+            let target = from_intent.max(at_least);
+            (factor < target).then_some(Raise {
+                topic,
+                internal,
+                factor,
+                target,
+                intended,
+            })
+        })
+        .collect()
+}
+
+fn check(context: &LiveContext) -> Vec<Diagnostic> {
+    let live = context.live_brokers();
+    raises(context)
+        .into_iter()
+        .map(|raise| {
+            let key = raise.internal.replication_key;
+            let partitions = raise.topic.partitions.len();
+            let short: Vec<_> = raise
+                .topic
+                .partitions
+                .iter()
+                .filter(|partition| partition.replicas.len() < raise.target)
+                .collect();
+            let replicas = if raise.factor == 1 {
+                "1 replica".to_string()
+            } else {
+                format!("{} replicas", raise.factor)
+            };
+            let why = match &raise.intended {
+                Some(intended) if intended.value as usize > raise.factor => format!(
+                    "while {} sets {key}={}: a topic keeps the replication factor it was created with, and this \
+                     one was created before that value, or by a broker without it",
+                    intended.by, intended.value
+                ),
+                Some(intended) => format!("and {} sets {key}={} too", intended.by, intended.value),
+                None => format!("and {key} is not known"),
+            };
+            let outage = if raise.factor == 1 {
+                format!("; when any broker stops, {}", raise.internal.partition_lost)
+            } else {
+                String::new()
+            };
+            let which = if short.len() == partitions {
+                format!("on every one of its {partitions} partitions")
+            } else {
+                format!("on {} of its {partitions} partitions", short.len())
+            };
+            let on_one: Vec<i32> = {
+                let mut ids: Vec<i32> = short
+                    .iter()
+                    .filter(|partition| partition.replicas.len() == 1)
+                    .flat_map(|partition| partition.replicas.iter().copied())
+                    .collect();
+                ids.sort_unstable();
+                ids.dedup();
+                ids
+            };
+            let mut diagnostic = RULE
+                .finding(format!(
+                    "{} has {replicas} {which} on a cluster of {}, {why}{outage}",
+                    raise.topic.name,
+                    live_brokers(live),
+                ))
+                .with_key(key)
+                .with_label(context.at(
+                    &raise.topic.line,
+                    if on_one.is_empty() {
+                        format!("{replicas} per partition")
+                    } else {
+                        format!("{replicas} per partition, on broker(s) {}", id_list(&on_one))
+                    },
+                ))
+                .with_help(format!(
+                    "raise it to {} replicas with a reassignment: `kafkalint live --fix` writes the plan, which \
+                     kafka-reassign-partitions.sh --reassignment-json-file PLAN --execute applies (then --verify)",
+                    raise.target
+                ));
+            if let Some(intended) = raise.intended {
+                diagnostic = diagnostic.with_label(intended.label);
+            }
+            diagnostic
+        })
+        .collect()
+}

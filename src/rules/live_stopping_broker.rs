@@ -1,0 +1,129 @@
+//! `live-stopping-broker` (`kafkalint live --stopping ID`): what stops when one broker of a
+//! running cluster is taken down, judged from the in-sync replicas of now.
+
+use super::live_support::{id_list, partition_list, some_of};
+use super::{Check, FixAvailability, Group, LiveContext, Rule, Verified};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::snapshot::Partition;
+
+pub const RULE: Rule = Rule {
+    name: "live-stopping-broker",
+    severity: Severity::Error,
+    group: Group::Availability,
+    fix: FixAvailability::None,
+    verified: Verified::Releases(
+        crate::catalog::KafkaVersion::new(2, 8),
+        crate::catalog::KafkaVersion::new(4, 4),
+    ),
+    summary: "with --stopping ID: partitions and groups that stop, or stop taking acks=all writes, when that broker stops",
+    check: Check::Live(check),
+};
+
+fn check(context: &LiveContext) -> Vec<Diagnostic> {
+    let Some(stopping) = context.stopping else {
+        return Vec::new();
+    };
+    let mut diagnostics = Vec::new();
+    for topic in &context.snapshot.topics {
+        let min_isr = topic.min_insync_replicas.unwrap_or(1) as usize;
+        let after = |partition: &Partition| -> usize {
+            partition.isr.iter().filter(|id| **id != stopping).count()
+        };
+        let touched = |partition: &&Partition| partition.replicas.contains(&stopping);
+        let offline: Vec<&Partition> = topic
+            .partitions
+            .iter()
+            .filter(touched)
+            .filter(|partition| after(partition) == 0)
+            .collect();
+        let unwritable: Vec<&Partition> = topic
+            .partitions
+            .iter()
+            .filter(touched)
+            .filter(|partition| (1..min_isr).contains(&after(partition)))
+            .collect();
+        if let Some(first) = offline.first() {
+            let internal = match topic.name.as_str() {
+                "__consumer_offsets" => {
+                    "; the consumer groups these partitions coordinate stop (COORDINATOR_NOT_AVAILABLE)"
+                }
+                "__transaction_state" => {
+                    "; the transactional producers these partitions coordinate stop"
+                }
+                _ => "",
+            };
+            diagnostics.push(
+                RULE.finding(format!(
+                    "stopping broker {stopping} leaves {} with no in-sync replica on {} (partition {}): reads and \
+                     writes there stop until it returns{internal}",
+                    topic.name,
+                    some_of(offline.len(), topic.partitions.len()),
+                    partition_list(&offline)
+                ))
+                .with_label(context.at(
+                    &first.line,
+                    format!("in sync: {} of replicas {}", id_list(&first.isr), id_list(&first.replicas)),
+                ))
+                .with_help(format!(
+                    "do not stop broker {stopping} yet: raise the topic's replication factor (a reassignment), or \
+                     wait until its other replicas are in sync"
+                )),
+            );
+        }
+        if let Some(first) = unwritable.first() {
+            diagnostics.push(
+                RULE.finding(format!(
+                    "stopping broker {stopping} leaves {} with fewer in-sync replicas than \
+                     min.insync.replicas={min_isr} on {} (partition {}): producers with acks=all get \
+                     NOT_ENOUGH_REPLICAS until it returns",
+                    topic.name,
+                    some_of(unwritable.len(), topic.partitions.len()),
+                    partition_list(&unwritable)
+                ))
+                .with_key("min.insync.replicas")
+                .with_label(context.at(
+                    &first.line,
+                    format!("in sync: {} of replicas {}", id_list(&first.isr), id_list(&first.replicas)),
+                ))
+                .with_help(format!(
+                    "do not stop broker {stopping} yet: wait until every replica of these partitions is in sync"
+                )),
+            );
+        }
+    }
+    let mut stopped: Vec<String> = Vec::new();
+    let mut first_line = None;
+    for group in &context.snapshot.groups {
+        let Some((_, partition)) = context.coordinator_partition(&group.id) else {
+            continue;
+        };
+        if partition.replicas.contains(&stopping) && partition.isr.iter().all(|id| *id == stopping)
+        {
+            stopped.push(format!("`{}`", group.id.escape_default()));
+            first_line.get_or_insert(&group.line);
+        }
+    }
+    if let Some(line) = first_line {
+        let count = stopped.len();
+        if count > 5 {
+            stopped.truncate(5);
+            stopped.push(format!("{} more", count - 5));
+        }
+        diagnostics.push(
+            RULE.finding(format!(
+                "stopping broker {stopping} stops {}: {}; {} no other in-sync replica, so {} can neither \
+                 join nor commit offsets until it returns",
+                if count == 1 { "1 consumer group".to_string() } else { format!("{count} consumer groups") },
+                super::rule::and_list(&stopped),
+                if count == 1 { "its coordinator partition has" } else { "their coordinator partitions have" },
+                if count == 1 { "it" } else { "they" },
+            ))
+            .with_label(context.at(line, "coordinated by it alone".to_string()))
+            .with_help(format!(
+                "do not stop broker {stopping} yet: raise __consumer_offsets' replication factor (kafkalint live \
+                 --fix writes the reassignment)"
+            )),
+        );
+    }
+    diagnostics
+}

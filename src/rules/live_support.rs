@@ -1,0 +1,149 @@
+//! What live rules ask of a running cluster's answers and of its files: labels on the
+//! snapshot's lines, the value the files (or the brokers) intend for a key, the partition that
+//! coordinates a group.
+
+use super::rule::LiveContext;
+use super::support::value_label;
+use crate::diagnostic::{Label, NodeRef};
+use crate::properties::Span;
+use crate::snapshot::{ConfigEntry, Partition, Topic};
+
+/// A value the cluster is meant to have for a key, and where it is said.
+pub struct Intended {
+    pub value: i64,
+    /// Where: the file's line (or where its node is declared, for Kafka's default), else a
+    /// broker's line of the snapshot.
+    pub label: Label,
+    /// Who says it, for messages: `broker 0 (server-0.properties)` or `broker 0`'s running
+    /// config.
+    pub by: String,
+}
+
+impl<'a> LiveContext<'a> {
+    /// A label on a line of the snapshot.
+    pub fn at(&self, line: &Span, message: String) -> Label {
+        Label {
+            file: self.document,
+            span: line.clone(),
+            message,
+        }
+    }
+
+    /// How many brokers are alive (registered and unfenced: Metadata lists no other).
+    pub fn live_brokers(&self) -> usize {
+        self.snapshot.brokers.len()
+    }
+
+    /// The largest value the files give `key` on a broker, else the largest a live broker
+    /// runs with: what the cluster is meant to have.
+    pub fn intended(&self, key: &str) -> Option<Intended> {
+        if let Some(intent) = &self.intent {
+            let version = intent.cluster.target.version;
+            let from_files = intent
+                .cluster
+                .brokers()
+                .filter_map(|node| {
+                    let (value, effective) = intent.context.int_value(node, key, version)?;
+                    Some((value, node, effective))
+                })
+                // The largest; of equals, the first broker's.
+                .reduce(|best, next| if next.0 > best.0 { next } else { best });
+            if let Some((value, node, effective)) = from_files {
+                return Some(Intended {
+                    value,
+                    label: value_label(node, key, &effective, format!("{key}={value} here")),
+                    by: intent.context.node_name(node),
+                });
+            }
+        }
+        self.snapshot
+            .brokers
+            .iter()
+            .filter_map(|broker| {
+                let entry = self.snapshot.effective(broker.id, key)?;
+                Some((entry.value.trim().parse::<i64>().ok()?, entry))
+            })
+            .max_by_key(|(value, entry)| (*value, -entry.broker))
+            .map(|(value, entry)| Intended {
+                value,
+                label: self.at(
+                    &entry.line,
+                    format!("broker {} runs with {key}={value}", entry.broker),
+                ),
+                by: format!(
+                    "broker {}'s running config ({})",
+                    entry.broker,
+                    entry.source.as_str()
+                ),
+            })
+    }
+
+    /// The files' node for live broker `id`, by its `node.id`/`broker.id`.
+    pub fn file_node(&self, id: i32) -> Option<(&'a crate::cluster::Node, NodeRef)> {
+        let intent = self.intent.as_ref()?;
+        let wanted = id.to_string();
+        intent.cluster.brokers().find_map(|node| {
+            let name = intent.context.node_ref(node);
+            (name.id.as_deref() == Some(wanted.as_str())).then_some((node, name))
+        })
+    }
+
+    /// The partition of `__consumer_offsets` that coordinates `group`, and its topic.
+    pub fn coordinator_partition(&self, group: &str) -> Option<(&'a Topic, &'a Partition)> {
+        let topic = self.snapshot.topic("__consumer_offsets")?;
+        let count = u32::try_from(topic.partition_count.max(topic.partitions.len())).ok()?;
+        let index = crate::coordinator::partition_for(group, count);
+        let partition = topic
+            .partitions
+            .iter()
+            .find(|partition| i64::from(partition.index) == i64::from(index))?;
+        Some((topic, partition))
+    }
+
+    /// Every broker setting of the snapshot.
+    pub fn configs(&self) -> &'a [ConfigEntry] {
+        &self.snapshot.configs
+    }
+}
+
+/// `0,1,2` as messages write a replica list, `none` for an empty one.
+pub fn id_list(ids: &[i32]) -> String {
+    if ids.is_empty() {
+        return "none".to_string();
+    }
+    ids.iter().map(i32::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// `0, 3, 7` or `0, 3, 7 and 12 more`: partitions named in a message, at most five.
+pub fn partition_list(partitions: &[&Partition]) -> String {
+    let shown: Vec<String> = partitions
+        .iter()
+        .take(5)
+        .map(|partition| partition.index.to_string())
+        .collect();
+    match partitions.len().saturating_sub(5) {
+        0 => shown.join(", "),
+        more => format!("{} and {more} more", shown.join(", ")),
+    }
+}
+
+/// "1 live broker", "3 live brokers".
+pub fn live_brokers(count: usize) -> String {
+    if count == 1 {
+        "1 live broker".to_string()
+    } else {
+        format!("{count} live brokers")
+    }
+}
+
+/// How many of a topic's partitions: `its only partition`, `all 50 of its partitions`, `3 of
+/// its 50 partitions`.
+pub fn some_of(count: usize, total: usize) -> String {
+    match (count, total) {
+        (1, 1) => "its only partition".to_string(),
+        (2, 2) => "both of its partitions".to_string(),
+        _ if count == total => format!("all {total} of its partitions"),
+        (1, _) => format!("1 of its {total} partitions"),
+        _ => format!("{count} of its {total} partitions"),
+    }
+}
