@@ -290,10 +290,19 @@ impl Connection {
         self.stream
             .read_exact(&mut size)
             .map_err(|error| self.io_error(error))?;
+        let first = size;
         let size = u32::from_be_bytes(size) as usize;
         if !(4..=LARGEST_FRAME).contains(&size) {
+            // A TLS record (alert or handshake, version 3.x) or an HTTP status line, read as a size.
+            let speaks = match first {
+                [0x15 | 0x16, 0x03, ..] => {
+                    " (it speaks TLS: set security.protocol=SSL or SASL_SSL with --command-config)"
+                }
+                [b'H', b'T', b'T', b'P'] => " (it speaks HTTP)",
+                _ => "",
+            };
             return Err(self.protocol(format!(
-                "it does not answer as a Kafka broker (a reply of {size} bytes to {key:?})"
+                "it does not answer as a Kafka broker{speaks}: a reply of {size} bytes to {key:?}"
             )));
         }
         let mut body = vec![0u8; size];

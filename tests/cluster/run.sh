@@ -4,11 +4,12 @@
 #
 #   tests/cluster/run.sh [kraft|zookeeper]...
 #
-# Without arguments: KRaft with Kafka 4.4.0 (scenarios A, B, C), then ZooKeeper mode with Kafka
-# 3.9.2 and a real ZooKeeper (A, B). Builds kafkalint (cargo build --release), compiles the Java
+# Without arguments: KRaft with Kafka 4.4.0 (scenarios A, B, C, D, S), then ZooKeeper mode with
+# Kafka 3.9.2 and a real ZooKeeper (A, B, D). Builds kafkalint (cargo build --release), compiles the Java
 # harness and resolves each release's jars with Maven (offline first, Maven Central when something
 # is missing). Run files, logs and data go to tests/cluster/target/run/, kept for debugging.
 # Exits non-zero when a scenario fails. Every process it starts is killed when it ends.
+# KRAFT_SCENARIOS=D,S or ZOOKEEPER_SCENARIOS=D runs only those scenarios of a mode.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -97,13 +98,13 @@ trap 'exit 130' INT TERM
 status=0
 for mode in "${modes[@]}"; do
     if [ "$mode" = kraft ]; then
-        version=$KRAFT_VERSION profile=kafka4 scenarios=A,B,C
+        version=$KRAFT_VERSION profile=kafka4 scenarios=${KRAFT_SCENARIOS:-A,B,C,D,S}
     else
-        version=$ZOOKEEPER_VERSION profile=kafka3 scenarios=A,B
+        version=$ZOOKEEPER_VERSION profile=kafka3 scenarios=${ZOOKEEPER_SCENARIOS:-A,B,D}
     fi
     classpath "$version" "$profile"
     mkdir -p "$work/$mode"
-    # The harness's own clients log to a file, like the nodes; 7 minutes at most per mode.
+    # The harness's own clients log to a file, like the nodes; 12 minutes at most per mode.
     if [ "$profile" = kafka3 ]; then
         printf '%s\n' 'log4j.rootLogger=INFO, file' 'log4j.appender.file=org.apache.log4j.FileAppender' \
             "log4j.appender.file.File=$work/$mode/clients.log" 'log4j.appender.file.layout=org.apache.log4j.PatternLayout' \
@@ -116,7 +117,7 @@ for mode in "${modes[@]}"; do
             'rootLogger.appenderRef.file.ref = file' >"$work/$mode/clients-log4j2.properties"
         logging="-Dlog4j2.configurationFile=$work/$mode/clients-log4j2.properties"
     fi
-    timeout --signal=TERM --kill-after=20 420 "$java_bin" -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
+    timeout --signal=TERM --kill-after=20 720 "$java_bin" -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
         "$logging" -cp "$(cat "target/classpath-$version.txt.run")" dev.kafkalint.cluster.ClusterProof \
         --mode "$mode" --kafka-version "$version" --classpath "target/classpath-$version.txt.run" \
         --kafkalint "$kafkalint" --work "$work" --scenarios "$scenarios" &

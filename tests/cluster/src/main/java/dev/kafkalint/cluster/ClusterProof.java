@@ -32,7 +32,11 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.admin.UserScramCredentialAlteration;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -182,6 +186,20 @@ public final class ClusterProof {
                     cluster = new Cluster(work.resolve(mode + "-C"));
                     cluster.writeSeed();
                     scenarioC(cluster);
+                }
+                case "D" -> {
+                    say("[%s %s] scenario D: kafkalint live on the running cluster (the seed completed, drift, --stopping)",
+                            mode, version);
+                    cluster = new Cluster(work.resolve(mode + "-D"));
+                    cluster.writeSeed();
+                    scenarioD(cluster);
+                }
+                case "S" -> {
+                    say("[%s %s] scenario S: kafkalint live over SSL, SASL PLAIN and SCRAM listeners; bad addresses",
+                            mode, version);
+                    cluster = new Cluster(work.resolve(mode + "-S"));
+                    cluster.writeSeed();
+                    scenarioS(cluster);
                 }
                 default -> throw new Failure("no scenario " + scenario);
             }
@@ -415,6 +433,341 @@ public final class ClusterProof {
         }
     }
 
+    /**
+     * The seed completed (issue of the live check): the files raised to 3 and every broker restarted,
+     * {@code kafkalint check} is clean while {@code __consumer_offsets} keeps one replica; {@code kafkalint
+     * live} reports it and writes a reassignment, kafka-reassign-partitions.sh applies it, kafkalint live is
+     * then clean, and the group survives its coordinator's SIGKILL. On the way: {@code --stopping} answers
+     * no-go then go, and drift (a dynamic override, a file edited without a restart) is reported.
+     */
+    void scenarioD(Cluster cluster) throws Exception {
+        String files = cluster.config.toString();
+        cluster.start();
+        try (Admin admin = cluster.admin()) {
+            cluster.awaitBrokers(admin);
+            createTopic(admin, cluster);
+            try (KafkaConsumer<String, String> consumer = cluster.consumer("proof-consumer-1")) {
+                joinAndCommit(cluster, consumer);
+                consumer.close(Duration.ofSeconds(5));
+            }
+        }
+        Verdict seed = live(cluster, files);
+        say("  kafkalint live %s (seed files, RF 1): exit %d, %s", rel(cluster.config), seed.exit, seed.summary);
+        check(seed.exit == 1 && seed.has("live-internal-topic-replication", "error", null, "offsets.topic.replication.factor"),
+                "kafkalint live should report __consumer_offsets on one replica");
+
+        cluster.stopAll();
+        Command fix = kafkalintRun(List.of("check", "--fix", "--format", "concise", files));
+        check(fix.exit == 0 || fix.exit == 1, "kafkalint check --fix failed: " + fix.stderr);
+        Verdict checked = kafkalint(cluster.config);
+        check(checked.count("internal-topic-replication") == 0,
+                "kafkalint check should have no internal-topic-replication finding on the raised files");
+        say("  files raised by kafkalint check --fix, every broker restarted; kafkalint check: %s, no "
+                + "internal-topic-replication", checked.summary);
+        cluster.start();
+        int coordinator;
+        try (Admin admin = cluster.admin()) {
+            cluster.awaitBrokers(admin);
+            coordinator = coordinatorOf(admin, cluster, 1);
+        }
+
+        try (Admin admin = cluster.admin()) {
+            awaitInSync(admin);
+        }
+        Command before = kafkalintRun(liveArgs(cluster, "--group", GROUP, "--color", "never", files));
+        transcript("before the reassignment", before);
+        long t = System.nanoTime();
+        Verdict raised = live(cluster, "--group", GROUP, files);
+        long took = System.nanoTime() - t;
+        String ms = String.format(Locale.ROOT, "%d ms", TimeUnit.NANOSECONDS.toMillis(took));
+        timings.add("D: kafkalint live against the 3-broker cluster (the whole run, process start to exit): " + ms);
+        say("  kafkalint live --group %s %s: exit %d, %s (%s)", GROUP, rel(cluster.config), raised.exit, raised.summary,
+                ms);
+        check(raised.exit == 1, "kafkalint live should exit 1, got " + raised.exit);
+        check(raised.has("live-internal-topic-replication", "error", null, "offsets.topic.replication.factor"),
+                "kafkalint live should report __consumer_offsets' real replication factor against the files' 3");
+        check(raised.count("live-config-drift") == 0, "every broker was restarted after the edit: no drift expected");
+        check(raised.has("live-group-coordinator", "warning", null, null), "the group's coordinator is alone");
+
+        Verdict noGo = live(cluster, "--stopping", Integer.toString(coordinator));
+        say("  kafkalint live --stopping %d: exit %d, %s", coordinator, noGo.exit, noGo.summary);
+        check(noGo.exit == 1 && noGo.has("live-stopping-broker", "error", null, null),
+                "--stopping the coordinator should be a no-go");
+
+        Path plan = cluster.dir.resolve("reassignment.json");
+        Command wrote = kafkalintRun(liveArgs(cluster, "--fix", "--plan-file", plan.toString(), "--format", "json", files));
+        check(Files.isRegularFile(plan), "kafkalint live --fix wrote no plan: " + wrote.stderr);
+        say("  kafkalint live --fix: %s", lastLine(wrote.stderr.lines().filter(l -> l.startsWith("Wrote")).findFirst()
+                .orElse(wrote.stderr)));
+        Command execute = cluster.tool("reassign-execute", REASSIGN, "--bootstrap-server", cluster.bootstrap(),
+                "--reassignment-json-file", plan.toString(), "--execute");
+        check(execute.exit == 0, "kafka-reassign-partitions.sh --execute failed: " + execute.stdout);
+        long reassigned = System.nanoTime();
+        try (Admin admin = cluster.admin()) {
+            long deadline = reassigned + RECOVER_TIMEOUT.toNanos();
+            while (true) {
+                TopicDescription offsets = describeOffsets(admin);
+                boolean done = offsets.partitions().stream().allMatch(p -> p.replicas().size() == NODES && p.isr().size() == NODES);
+                if (done) {
+                    break;
+                }
+                check(System.nanoTime() < deadline, "the reassignment did not finish within " + RECOVER_TIMEOUT.toSeconds() + " s");
+                Thread.sleep(500);
+            }
+        }
+        Command verify = cluster.tool("reassign-verify", REASSIGN, "--bootstrap-server", cluster.bootstrap(),
+                "--reassignment-json-file", plan.toString(), "--verify");
+        check(verify.exit == 0, "kafka-reassign-partitions.sh --verify failed: " + verify.stdout);
+        say("  kafka-reassign-partitions.sh --execute applied it: 50 partitions on 3 in-sync replicas in %s",
+                secs(System.nanoTime() - reassigned));
+
+        Command after = kafkalintRun(liveArgs(cluster, "--group", GROUP, "--color", "never", files));
+        transcript("after the reassignment", after);
+        Verdict clean = live(cluster, "--group", GROUP, files);
+        check(clean.exit == 0 && clean.errors() == 0 && clean.warnings() == 0,
+                "kafkalint live should be clean after the reassignment: " + clean.summary);
+        Verdict go = live(cluster, "--stopping", Integer.toString(coordinator));
+        say("  kafkalint live --stopping %d: exit %d, %s", coordinator, go.exit, go.summary);
+        check(go.exit == 0, "--stopping the coordinator should be a go after the reassignment");
+
+        // Drift: a dynamic per-broker override, and a file edited without a restart.
+        Command alter = cluster.tool("configs-alter", configCommand(), "--bootstrap-server", cluster.bootstrap(),
+                "--alter", "--entity-type", "brokers", "--entity-name", "1", "--add-config", "num.io.threads=4");
+        check(alter.exit == 0, "kafka-configs.sh --alter failed: " + alter.stdout);
+        Path file2 = cluster.config.resolve("server-2.properties");
+        String text = Files.readString(file2, StandardCharsets.ISO_8859_1);
+        check(text.contains("log.retention.hours=168\n"), "server-2.properties has no log.retention.hours=168");
+        Files.writeString(file2, text.replace("log.retention.hours=168\n", "log.retention.hours=72\n"),
+                StandardCharsets.ISO_8859_1);
+        say("  kafka-configs.sh --alter broker 1 num.io.threads=4; server-2.properties edited to log.retention.hours=72, "
+                + "not restarted");
+        Verdict drift = live(cluster, files);
+        say("  kafkalint live %s: exit %d, %s", rel(cluster.config), drift.exit, drift.summary);
+        check(drift.count("live-config-drift") == 2, "two drifts expected, got " + drift.count("live-config-drift"));
+        check(drift.has("live-config-drift", "warning", "server-1.properties", "num.io.threads"),
+                "the dynamic override of broker 1 should be reported on its file");
+        check(drift.has("live-config-drift", "warning", "server-2.properties", "log.retention.hours"),
+                "the edited file of broker 2 should be reported");
+
+        // The go, checked: the coordinator dies and the group moves on.
+        try (Admin admin = cluster.admin(); KafkaConsumer<String, String> consumer = cluster.consumer("proof-consumer-1")) {
+            joinAndCommit(cluster, consumer);
+            int now = coordinatorOf(admin, cluster, NODES);
+            long kill = System.nanoTime();
+            cluster.kill(now);
+            say("  SIGKILL broker %d (the coordinator of %s)", now, GROUP);
+            awaitFindCoordinator(cluster, cluster.survivor(now), kill, now, false);
+            long deadline = kill + RECOVER_TIMEOUT.toNanos();
+            Throwable last = null;
+            long committed = -1;
+            while (System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200));
+                try {
+                    consumer.commitSync(commit(2), Duration.ofSeconds(5));
+                    committed = System.nanoTime() - kill;
+                    break;
+                } catch (Exception e) {
+                    last = e;
+                }
+            }
+            check(committed >= 0, "the group did not commit after the kill; last error: " + describe(last));
+            say("  the group commits again %s after its coordinator's SIGKILL", secs(committed));
+        }
+    }
+
+    /** Waits until every replica of every topic is in sync, as an operator does after a restart. */
+    void awaitInSync(Admin admin) throws Exception {
+        long deadline = System.nanoTime() + RECOVER_TIMEOUT.toNanos();
+        while (true) {
+            Collection<TopicDescription> topics = admin.describeTopics(admin.listTopics(
+                    new org.apache.kafka.clients.admin.ListTopicsOptions().listInternal(true)).names().get(30, TimeUnit.SECONDS))
+                    .allTopicNames().get(30, TimeUnit.SECONDS).values();
+            if (topics.stream().flatMap(t -> t.partitions().stream()).allMatch(p -> p.isr().size() == p.replicas().size())) {
+                return;
+            }
+            check(System.nanoTime() < deadline, "replicas not in sync within " + RECOVER_TIMEOUT.toSeconds() + " s");
+            Thread.sleep(500);
+        }
+    }
+
+    /** The reassignment tool, the same class in 3.9 and 4.x. */
+    static final String REASSIGN = "org.apache.kafka.tools.reassign.ReassignPartitionsCommand";
+
+    /** kafka-configs.sh: the broker's Scala tool in 3.x, moved to the tools in 4.0. */
+    String configCommand() {
+        return version.startsWith("3.") ? "kafka.admin.ConfigCommand" : "org.apache.kafka.tools.ConfigCommand";
+    }
+
+    List<String> liveArgs(Cluster cluster, String... args) {
+        List<String> all = new ArrayList<>(List.of("live", "--bootstrap-server", cluster.bootstrap()));
+        all.addAll(List.of(args));
+        return all;
+    }
+
+    /** kafkalint live --format json against the cluster, with more arguments. */
+    Verdict live(Cluster cluster, String... args) throws Exception {
+        List<String> all = liveArgs(cluster, args);
+        all.addAll(1, List.of("--format", "json"));
+        return verdict(all);
+    }
+
+    /** What kafkalint live printed, kept for the README's transcript. */
+    void transcript(String when, Command command) throws IOException {
+        say("  kafkalint live --group %s config/ (%s): exit %d", GROUP, when, command.exit);
+        for (String line : command.stdout.split("\n")) {
+            say("    | %s", line);
+        }
+    }
+
+    /**
+     * kafkalint live over every listener kind of a KRaft cluster: SSL (a CA and a broker certificate
+     * made here with keytool, the CA given as PEM), SASL_PLAINTEXT and SASL_SSL with PLAIN,
+     * SCRAM-SHA-256 and SCRAM-SHA-512; a wrong password, a TLS listener reached as PLAINTEXT, an address
+     * nobody listens on: each a clear error, exit 2, within its bound, no password printed.
+     */
+    void scenarioS(Cluster cluster) throws Exception {
+        Path tls = cluster.dir.resolve("tls");
+        Files.createDirectories(tls);
+        String storePass = "proof-store-pass-7431";
+        String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
+        List<List<String>> steps = List.of(
+                List.of("-genkeypair", "-alias", "ca", "-keyalg", "RSA", "-keysize", "2048", "-dname", "CN=proof-ca",
+                        "-ext", "bc:c", "-validity", "2", "-keystore", "ca.p12", "-storetype", "PKCS12"),
+                List.of("-exportcert", "-rfc", "-alias", "ca", "-keystore", "ca.p12", "-file", "ca.pem"),
+                List.of("-genkeypair", "-alias", "broker", "-keyalg", "RSA", "-keysize", "2048", "-dname",
+                        "CN=127.0.0.1", "-validity", "2", "-keystore", "broker.p12", "-storetype", "PKCS12"),
+                List.of("-certreq", "-alias", "broker", "-keystore", "broker.p12", "-file", "broker.csr"),
+                List.of("-gencert", "-alias", "ca", "-keystore", "ca.p12", "-infile", "broker.csr", "-outfile",
+                        "broker.pem", "-rfc", "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-ext", "EKU=serverAuth",
+                        "-validity", "2"),
+                List.of("-importcert", "-alias", "ca", "-keystore", "broker.p12", "-file", "ca.pem", "-noprompt"),
+                List.of("-importcert", "-alias", "broker", "-keystore", "broker.p12", "-file", "broker.pem"));
+        for (List<String> step : steps) {
+            List<String> cmd = new ArrayList<>(List.of(keytool));
+            cmd.addAll(step);
+            cmd.addAll(List.of("-storepass", storePass, "-keypass", storePass));
+            Process p = new ProcessBuilder(cmd).directory(tls.toFile()).redirectErrorStream(true).start();
+            String out = readAll(p.getInputStream());
+            check(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, "keytool " + step.get(0) + " failed: " + out);
+        }
+        say("  keytool: a CA, and a broker certificate for 127.0.0.1 it signed (PKCS12 key store, CA as PEM)");
+
+        int[] ports = cluster.extraPorts;
+        String jaas = "org.apache.kafka.common.security.plain.PlainLoginModule required user_alice=\"alice-plain-secret\";";
+        String scramServer = "org.apache.kafka.common.security.scram.ScramLoginModule required;";
+        for (int id = 0; id < NODES; id++) {
+            int ssl = ports[id], saslPlain = ports[NODES + id], saslSsl = ports[2 * NODES + id];
+            Path file = cluster.config.resolve("server-" + id + ".properties");
+            String text = Files.readString(file, StandardCharsets.ISO_8859_1);
+            String plain = "PLAINTEXT://127.0.0.1:" + cluster.brokerPort(id);
+            String more = ",SSL://127.0.0.1:" + ssl + ",SASL_PLAINTEXT://127.0.0.1:" + saslPlain + ",SASL_SSL://127.0.0.1:"
+                    + saslSsl;
+            text = text.replace("listeners=" + plain + ",CONTROLLER", "listeners=" + plain + more + ",CONTROLLER")
+                    .replace("advertised.listeners=" + plain + "\n", "advertised.listeners=" + plain + more + "\n")
+                    .replace("listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT",
+                            "listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SSL:SSL,"
+                                    + "SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL");
+            text += String.join("\n",
+                    "sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512",
+                    "listener.name.sasl_plaintext.plain.sasl.jaas.config=" + jaas,
+                    "listener.name.sasl_ssl.plain.sasl.jaas.config=" + jaas,
+                    "listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config=" + scramServer,
+                    "listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=" + scramServer,
+                    "listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config=" + scramServer,
+                    "listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config=" + scramServer,
+                    "ssl.keystore.type=PKCS12",
+                    "ssl.keystore.location=" + tls.resolve("broker.p12"),
+                    "ssl.keystore.password=" + storePass,
+                    "ssl.key.password=" + storePass,
+                    "");
+            Files.writeString(file, text, StandardCharsets.ISO_8859_1);
+        }
+        cluster.start();
+        try (Admin admin = cluster.admin()) {
+            cluster.awaitBrokers(admin);
+            // One mechanism a request: Kafka refuses two alterations of one user in one request.
+            for (ScramMechanism mechanism : List.of(ScramMechanism.SCRAM_SHA_256, ScramMechanism.SCRAM_SHA_512)) {
+                List<UserScramCredentialAlteration> user = List.of(new UserScramCredentialUpsertion("alice",
+                        new ScramCredentialInfo(mechanism, 4096), "alice-scram-secret"));
+                admin.alterUserScramCredentials(user).all().get(30, TimeUnit.SECONDS);
+            }
+        }
+        say("  listeners SSL, SASL_PLAINTEXT, SASL_SSL on every node; SCRAM users made with alterUserScramCredentials");
+
+        record Client(String name, int[] port, String properties) {}
+        String trust = "ssl.truststore.type=PEM\nssl.truststore.location=" + tls.resolve("ca.pem") + "\n";
+        String scram = "sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required "
+                + "username=\"alice\" password=\"alice-scram-secret\";\n";
+        String plainLogin = "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required "
+                + "username=\"alice\" password=\"alice-plain-secret\";\n";
+        int[] sslPorts = java.util.Arrays.copyOfRange(ports, 0, NODES);
+        int[] saslPlainPorts = java.util.Arrays.copyOfRange(ports, NODES, 2 * NODES);
+        int[] saslSslPorts = java.util.Arrays.copyOfRange(ports, 2 * NODES, 3 * NODES);
+        List<Client> clients = List.of(
+                new Client("ssl", sslPorts, "security.protocol=SSL\n" + trust),
+                new Client("sasl-plaintext-plain", saslPlainPorts,
+                        "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n" + plainLogin),
+                new Client("sasl-plaintext-scram-sha-512", saslPlainPorts,
+                        "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=SCRAM-SHA-512\n" + scram),
+                new Client("sasl-ssl-scram-sha-256", saslSslPorts,
+                        "security.protocol=SASL_SSL\nsasl.mechanism=SCRAM-SHA-256\n" + scram + trust),
+                new Client("sasl-ssl-plain", saslSslPorts,
+                        "security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\n" + plainLogin + trust));
+        List<String> secrets = List.of(storePass, "alice-scram-secret", "alice-plain-secret");
+        for (Client client : clients) {
+            Path properties = cluster.dir.resolve(client.name + ".properties");
+            Files.writeString(properties, client.properties);
+            Path snapshot = cluster.dir.resolve(client.name + ".snapshot");
+            Command c = kafkalintRun(List.of("live", "--bootstrap-server", "127.0.0.1:" + client.port[0],
+                    "--command-config", properties.toString(), "--save-snapshot", snapshot.toString(), "--format",
+                    "json"));
+            check(c.exit == 0 || c.exit == 1, client.name + ": kafkalint live failed (exit " + c.exit + "): " + c.stderr);
+            String saved = Files.readString(snapshot);
+            for (int id = 0; id < NODES; id++) {
+                check(saved.contains("broker." + id + "=127.0.0.1:" + client.port[id] + "\n"),
+                        client.name + ": broker " + id + " should be listed on this listener's port");
+                check(saved.contains("config." + id + ".static.sasl.enabled.mechanisms="),
+                        client.name + ": broker " + id + "'s own settings should be read");
+            }
+            for (String secret : secrets) {
+                check(!(c.stdout + c.stderr + saved).contains(secret), client.name + ": a password was printed");
+            }
+            say("  %s: kafkalint live reads 3 brokers and their settings over it (exit %d), no password printed",
+                    client.name, c.exit);
+        }
+
+        record Refused(String name, List<String> args, String expected) {}
+        Path wrong = cluster.dir.resolve("wrong-password.properties");
+        Files.writeString(wrong, "security.protocol=SASL_SSL\nsasl.mechanism=SCRAM-SHA-512\n" + trust
+                + scram.replace("alice-scram-secret", "not-alice-secret"));
+        Path plainClient = cluster.dir.resolve("plaintext.properties");
+        Files.writeString(plainClient, "security.protocol=PLAINTEXT\n");
+        int nobody = freePorts(1)[0];
+        List<Refused> refused = List.of(
+                new Refused("a wrong SCRAM password",
+                        List.of("--bootstrap-server", "127.0.0.1:" + saslSslPorts[0], "--command-config", wrong.toString()),
+                        "refused the SASL login"),
+                new Refused("a TLS listener reached as PLAINTEXT",
+                        List.of("--bootstrap-server", "127.0.0.1:" + sslPorts[0], "--command-config", plainClient.toString(),
+                                "--timeout", "5"),
+                        "it speaks TLS"),
+                new Refused("an address nobody listens on",
+                        List.of("--bootstrap-server", "127.0.0.1:" + nobody), "cannot connect to 127.0.0.1:" + nobody));
+        for (Refused r : refused) {
+            List<String> args = new ArrayList<>(List.of("live"));
+            args.addAll(r.args);
+            long t = System.nanoTime();
+            Command c = kafkalintRun(args);
+            long took = System.nanoTime() - t;
+            check(c.exit == 2, r.name + ": exit 2 expected, got " + c.exit + ": " + c.stderr);
+            check(c.stderr.contains(r.expected) && c.stderr.strip().lines().count() == 1,
+                    r.name + ": one line naming it expected, got: " + c.stderr);
+            check(took < Duration.ofSeconds(30).toNanos(), r.name + ": took " + secs(took));
+            check(!c.stderr.contains("not-alice-secret"), r.name + ": the password was printed");
+            say("  %s: exit 2 in %s: %s", r.name, secs(took), c.stderr.strip());
+        }
+    }
+
     // ------------------------------------------------------------------------------------------
     // Client steps
 
@@ -584,7 +937,7 @@ public final class ClusterProof {
     record Verdict(int exit, String summary, List<Finding> findings) {
         boolean has(String rule, String severity, String file, String key) {
             return findings.stream().anyMatch(f -> f.rule.equals(rule) && f.severity.equals(severity)
-                    && f.file.endsWith("/" + file) && key.equals(f.key));
+                    && (file == null || f.file.endsWith("/" + file)) && (key == null || key.equals(f.key)));
         }
 
         long count(String rule) {
@@ -604,8 +957,13 @@ public final class ClusterProof {
 
     /** kafkalint check --format json on a folder, read with a small reader of its own JSON. */
     Verdict kafkalint(Path folder) throws Exception {
-        Command c = kafkalintRun(List.of("check", "--kafka-version", minor, "--format", "json", folder.toString()));
-        check(c.exit == 0 || c.exit == 1, "kafkalint check failed (exit " + c.exit + "): " + c.stderr);
+        return verdict(List.of("check", "--kafka-version", minor, "--format", "json", folder.toString()));
+    }
+
+    /** A kafkalint run with --format json, read with a small reader of its own JSON. */
+    Verdict verdict(List<String> args) throws Exception {
+        Command c = kafkalintRun(args);
+        check(c.exit == 0 || c.exit == 1, "kafkalint " + args.get(0) + " failed (exit " + c.exit + "): " + c.stderr);
         Object doc = new Json(c.stdout).value();
         List<Finding> findings = new ArrayList<>();
         for (Object d : (List<?>) ((Map<?, ?>) doc).get("diagnostics")) {
@@ -654,6 +1012,8 @@ public final class ClusterProof {
         final int[] brokerPorts = new int[NODES];
         final int[] controllerPorts = new int[NODES];
         int zkPort;
+        /** Three ports per node for the listeners scenario S adds. */
+        final int[] extraPorts;
         final Process[] nodes = new Process[NODES];
         Process zookeeper;
         boolean formatted;
@@ -665,12 +1025,15 @@ public final class ClusterProof {
             Files.createDirectories(config);
             Files.createDirectories(logs);
             Files.createDirectories(dir.resolve("support"));
-            int[] ports = freePorts(2 * NODES + 1);
+            // Chosen together, so that none is handed out twice: the listeners of every node, and
+            // three more per node for the listeners scenario S adds (SSL, SASL_PLAINTEXT, SASL_SSL).
+            int[] ports = freePorts(5 * NODES + 1);
             for (int i = 0; i < NODES; i++) {
                 brokerPorts[i] = ports[i];
                 controllerPorts[i] = ports[NODES + i];
             }
             zkPort = ports[2 * NODES];
+            extraPorts = java.util.Arrays.copyOfRange(ports, 2 * NODES + 1, 5 * NODES + 1);
         }
 
         int brokerPort(int id) {
@@ -872,12 +1235,15 @@ public final class ClusterProof {
         void start() throws Exception {
             long t = System.nanoTime();
             if (mode.equals("zookeeper")) {
-                List<String> cmd = java("zookeeper", "128m");
-                cmd.add("org.apache.zookeeper.server.ZooKeeperServerMain");
-                cmd.add(dir.resolve("support/zookeeper.properties").toString());
-                zookeeper = launch("zookeeper", cmd);
-                awaitPort(zkPort, zookeeper, "zookeeper");
-                say("  ZooKeeper (ZooKeeperServerMain) listening on 127.0.0.1:%d in %s", zkPort, secs(System.nanoTime() - t));
+                // ZooKeeper is started once and keeps running while the brokers restart.
+                if (zookeeper == null) {
+                    List<String> cmd = java("zookeeper", "128m");
+                    cmd.add("org.apache.zookeeper.server.ZooKeeperServerMain");
+                    cmd.add(dir.resolve("support/zookeeper.properties").toString());
+                    zookeeper = launch("zookeeper", cmd);
+                    awaitPort(zkPort, zookeeper, "zookeeper");
+                    say("  ZooKeeper (ZooKeeperServerMain) listening on 127.0.0.1:%d in %s", zkPort, secs(System.nanoTime() - t));
+                }
             } else if (!formatted) {
                 String clusterId = Uuid.randomUuid().toString();
                 List<Process> formats = new ArrayList<>();
@@ -1019,6 +1385,22 @@ public final class ClusterProof {
                 }
             } catch (IOException e) {
                 say("  (no logs: %s)", e);
+            }
+        }
+
+        /** One of Kafka's command-line tools (its main class), as its script runs it; output kept in logs/. */
+        Command tool(String name, String mainClass, String... args) throws Exception {
+            List<String> cmd = java(name, "256m");
+            cmd.add(mainClass);
+            cmd.addAll(List.of(args));
+            Process p = launch(name, cmd);
+            try {
+                check(p.waitFor(60, TimeUnit.SECONDS), name + " did not finish within 60 s");
+                String out = Files.readString(logs.resolve(name + ".out"));
+                return new Command(p.exitValue(), out, "");
+            } finally {
+                p.destroyForcibly();
+                forget(name, p);
             }
         }
 

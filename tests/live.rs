@@ -1,0 +1,312 @@
+//! `kafkalint live` against what is not a healthy Kafka cluster: an address nobody listens on, a
+//! port that speaks HTTP, one that never answers, bad arguments and bad snapshots. Each is one
+//! line naming the address or the file, exit 2, within the timeout; never a panic. (Real
+//! clusters, with every listener kind, are in tests/cluster.)
+
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn kafkalint(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+/// Exit 2 with one line on stderr that contains `expected`, nothing on stdout.
+fn refused(output: &Output, expected: &str) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    assert!(stderr.contains(expected), "`{expected}` in: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(output.stdout.is_empty());
+}
+
+#[test]
+fn an_address_nobody_listens_on() {
+    let port = {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let address = format!("127.0.0.1:{port}");
+    let output = kafkalint(&["live", "--bootstrap-server", &address]);
+    refused(&output, &format!("cannot connect to {address}"));
+}
+
+#[test]
+fn a_port_that_speaks_http_is_no_kafka_broker() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    let server = std::thread::spawn(move || {
+        let (mut stream, _) = listener.accept().unwrap();
+        let mut request = [0u8; 64];
+        let _ = stream.read(&mut request);
+        let _ = stream.write_all(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n");
+    });
+    let output = kafkalint(&["live", "--bootstrap-server", &address]);
+    refused(&output, "does not answer as a Kafka broker");
+    server.join().unwrap();
+}
+
+#[test]
+fn a_port_that_never_answers_is_bounded_by_the_timeout() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    let server = std::thread::spawn(move || {
+        let (stream, _) = listener.accept().unwrap();
+        // Holds the connection open without a word until kafkalint gives up.
+        std::thread::sleep(Duration::from_secs(3));
+        drop(stream);
+    });
+    let started = Instant::now();
+    let output = kafkalint(&["live", "--bootstrap-server", &address, "--timeout", "1"]);
+    refused(&output, "no answer within 1 s");
+    // A bound, not a speed target: without one, the run would wait for the server to hang up.
+    assert!(started.elapsed() < Duration::from_secs(5));
+    server.join().unwrap();
+}
+
+#[test]
+fn bad_arguments_and_files_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).display().to_string();
+    refused(
+        &kafkalint(&["live", "--bootstrap-server", "kafka-0"]),
+        "`kafka-0` is not host:port",
+    );
+    refused(
+        &kafkalint(&[
+            "live",
+            "--bootstrap-server",
+            "127.0.0.1:9",
+            "--command-config",
+            &path("missing.properties"),
+        ]),
+        "missing.properties",
+    );
+    std::fs::write(path("gssapi.properties"), "security.protocol=SASL_SSL\n").unwrap();
+    refused(
+        &kafkalint(&[
+            "live",
+            "--bootstrap-server",
+            "127.0.0.1:9",
+            "--command-config",
+            &path("gssapi.properties"),
+        ]),
+        "sasl.mechanism",
+    );
+    // A JAAS line's password never appears in an error about the file.
+    std::fs::write(
+        path("jks.properties"),
+        "security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nssl.truststore.location=trust.jks\n\
+         sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required \
+         username=\"u\" password=\"hunter2-secret\";\n",
+    )
+    .unwrap();
+    let jks = kafkalint(&[
+        "live",
+        "--bootstrap-server",
+        "127.0.0.1:9",
+        "--command-config",
+        &path("jks.properties"),
+    ]);
+    refused(&jks, "keytool -exportcert -rfc");
+    assert!(!String::from_utf8_lossy(&jks.stderr).contains("hunter2"));
+    std::fs::write(path("bad.snapshot"), "broker.0=kafka-0:9092\n").unwrap();
+    refused(
+        &kafkalint(&["live", "--snapshot", &path("bad.snapshot")]),
+        "bad.snapshot: no `bootstrap` line",
+    );
+    std::fs::write(
+        path("good.snapshot"),
+        "bootstrap=kafka-0:9092\nbroker.0=kafka-0:9092\n",
+    )
+    .unwrap();
+    refused(
+        &kafkalint(&[
+            "live",
+            "--snapshot",
+            &path("good.snapshot"),
+            "--stopping",
+            "7",
+        ]),
+        "no live broker has id 7",
+    );
+}
+
+#[test]
+fn a_saved_snapshot_is_judged_in_every_format_without_a_cluster() {
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/live-internal-topic-replication/bad-no-files/live.snapshot"
+    );
+    for format in ["full", "concise", "json", "github", "sarif"] {
+        let output = kafkalint(&["live", "--snapshot", fixture, "--format", format]);
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(1), "{format}: {stdout}");
+        assert!(
+            stdout.contains("live-internal-topic-replication"),
+            "{format}: {stdout}"
+        );
+    }
+}
+
+/// A request as recorded (its correlation id cut out) and the broker's answer (likewise).
+type Exchange = (Vec<u8>, Vec<u8>);
+
+/// `tests/live/recorded/<release>/broker-N.bin`: what kafkalint asked broker N of a real 3-broker
+/// cluster and what it answered, as `[size][request without correlation id][size][response
+/// without correlation id]`..., recorded by a proxy between them (the brokers advertised the
+/// proxy's ports 29090 to 29092).
+fn recorded(release: &str, broker: usize) -> Vec<Exchange> {
+    let path = format!(
+        "{}/tests/live/recorded/{release}/broker-{broker}.bin",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let bytes = std::fs::read(&path).unwrap();
+    let mut exchanges = Vec::new();
+    let mut rest = bytes.as_slice();
+    let take = |rest: &mut &[u8]| {
+        let size = u32::from_be_bytes(rest[..4].try_into().unwrap()) as usize;
+        let frame = rest[4..4 + size].to_vec();
+        *rest = &rest[4 + size..];
+        frame
+    };
+    while !rest.is_empty() {
+        let request = take(&mut rest);
+        let response = take(&mut rest);
+        exchanges.push((request, response));
+    }
+    exchanges
+}
+
+/// Replaces, in a recorded answer, every broker address `127.0.0.1` + the recorded port (the
+/// host as a compact or plain string, then the port as a 32-bit integer: Metadata's and
+/// FindCoordinator's layout) with the port this test's server listens on.
+fn moved(response: &[u8], ports: &[(u16, u16)]) -> Vec<u8> {
+    let mut out = response.to_vec();
+    for (recorded, now) in ports {
+        let mut from = b"127.0.0.1".to_vec();
+        from.extend_from_slice(&i32::from(*recorded).to_be_bytes());
+        let mut to = b"127.0.0.1".to_vec();
+        to.extend_from_slice(&i32::from(*now).to_be_bytes());
+        let mut at = 0;
+        while let Some(found) = out[at..].windows(from.len()).position(|w| w == from) {
+            let start = at + found;
+            out[start..start + to.len()].copy_from_slice(&to);
+            at = start + to.len();
+        }
+    }
+    out
+}
+
+/// Serves broker `broker`'s recorded answers: each request must be byte for byte one that was
+/// recorded (kafkalint asks what it asked then), else the connection is closed.
+fn replay(listener: TcpListener, exchanges: Vec<Exchange>, ports: Vec<(u16, u16)>) {
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let exchanges = exchanges.clone();
+            let ports = ports.clone();
+            std::thread::spawn(move || {
+                loop {
+                    let mut size = [0u8; 4];
+                    if stream.read_exact(&mut size).is_err() {
+                        return;
+                    }
+                    let mut frame = vec![0u8; u32::from_be_bytes(size) as usize];
+                    if stream.read_exact(&mut frame).is_err() || frame.len() < 8 {
+                        return;
+                    }
+                    let correlation = frame[4..8].to_vec();
+                    let request: Vec<u8> = [&frame[..4], &frame[8..]].concat();
+                    let Some((_, response)) = exchanges.iter().find(|(r, _)| *r == request) else {
+                        return;
+                    };
+                    let body = [correlation, moved(response, &ports)].concat();
+                    let mut answer = (body.len() as u32).to_be_bytes().to_vec();
+                    answer.extend_from_slice(&body);
+                    if stream.write_all(&answer).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+}
+
+/// kafkalint live against the recorded answers of a real cluster of `release` gives the snapshot
+/// it gave against the cluster itself (`expected.snapshot`, saved then), and its findings.
+fn replayed(release: &str) -> (String, Output) {
+    let listeners: Vec<TcpListener> = (0..3)
+        .map(|_| TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect();
+    let ports: Vec<(u16, u16)> = listeners
+        .iter()
+        .enumerate()
+        .map(|(broker, listener)| (29090 + broker as u16, listener.local_addr().unwrap().port()))
+        .collect();
+    for (broker, listener) in listeners.into_iter().enumerate() {
+        replay(listener, recorded(release, broker), ports.clone());
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let saved = dir.path().join("live.snapshot");
+    let output = kafkalint(&[
+        "live",
+        "--bootstrap-server",
+        &format!("127.0.0.1:{}", ports[0].1),
+        "--group",
+        "testGroup",
+        "--group",
+        "otherGroup",
+        "--save-snapshot",
+        saved.to_str().unwrap(),
+        "--format",
+        "concise",
+    ]);
+    let mut snapshot = std::fs::read_to_string(&saved).unwrap_or_default();
+    for (recorded, now) in &ports {
+        snapshot = snapshot.replace(
+            &format!("127.0.0.1:{now}"),
+            &format!("127.0.0.1:{recorded}"),
+        );
+    }
+    let expected = std::fs::read_to_string(format!(
+        "{}/tests/live/recorded/{release}/expected.snapshot",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    assert_eq!(
+        snapshot,
+        expected,
+        "{release}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (snapshot, output)
+}
+
+#[test]
+fn recorded_answers_of_kafka_4_4_in_kraft_mode() {
+    let (snapshot, output) = replayed("kafka-4.4.0-kraft");
+    assert!(snapshot.contains("partition.__consumer_offsets-49=leader="));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("error[live-internal-topic-replication] __consumer_offsets has 1 replica")
+    );
+    assert!(stdout.contains("warning[live-group-coordinator] group `testGroup`"));
+}
+
+#[test]
+fn recorded_answers_of_kafka_3_9_in_zookeeper_mode() {
+    let (snapshot, output) = replayed("kafka-3.9.2-zookeeper");
+    assert!(snapshot.contains("partition.__consumer_offsets-49=leader="));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("error[live-internal-topic-replication] __consumer_offsets has 1 replica")
+    );
+}
