@@ -32,7 +32,9 @@ pub enum WhenTooFew {
 /// One topic a component creates, with the replication factor it asks for.
 #[derive(Debug, Clone)]
 pub struct TopicFactor<'a> {
-    /// The topic as messages name it, e.g. "the config topic `connect-configs`".
+    /// The topic as messages name it, e.g. "its config topic `connect-configs`": a topic whose
+    /// name is known is written between back quotes, a pattern with `<topic>` in it, and the
+    /// topics of a Streams application or a MirrorMaker flow with no name at all.
     pub topic: String,
     /// The key as the file sets it (`A->B.checkpoints.topic.replication.factor`), or the
     /// component's own name for it when the default applies.
@@ -147,6 +149,15 @@ pub fn topic_factors<'a>(
 }
 
 /// `the config topic `connect-configs``, or `the config topic` when the file does not name it.
+impl TopicFactor<'_> {
+    /// The one topic's name, when it is known (see [`TopicFactor::topic`]).
+    pub fn name(&self) -> Option<&str> {
+        let (_, rest) = self.topic.split_once('`')?;
+        let (name, _) = rest.split_once('`')?;
+        (!name.is_empty() && !name.contains('<')).then_some(name)
+    }
+}
+
 fn named(what: &str, name: Option<&str>) -> String {
     match name {
         Some(name) if !name.is_empty() => format!("its {what} `{name}`"),
@@ -439,4 +450,38 @@ fn address(text: &str) -> Option<String> {
         return None;
     }
     Some(format!("{}:{}", host.to_ascii_lowercase(), port.trim()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn factor(topic: &str) -> TopicFactor<'static> {
+        TopicFactor {
+            topic: topic.to_string(),
+            key: "replication.factor".into(),
+            factor: Effective::Default("3"),
+            single_replica: "",
+            when_too_few: WhenTooFew::CapsToLiveBrokers,
+            existing: "",
+        }
+    }
+
+    #[test]
+    fn a_topic_is_named_between_back_quotes_and_a_pattern_is_no_name() {
+        assert_eq!(
+            factor(&named("config topic", Some("connect-configs"))).name(),
+            Some("connect-configs")
+        );
+        assert_eq!(factor(&named("config topic", None)).name(), None);
+        assert_eq!(
+            factor("the remote topics it creates (`primary.<topic>`)").name(),
+            None
+        );
+        assert_eq!(
+            factor("its offset-syncs topic `mm2-offset-syncs.backup.internal`").name(),
+            Some("mm2-offset-syncs.backup.internal")
+        );
+        assert_eq!(factor("its changelog and repartition topics").name(), None);
+    }
 }

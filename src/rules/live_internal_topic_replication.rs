@@ -1,9 +1,10 @@
 //! `live-internal-topic-replication`: the replication factor `__consumer_offsets`,
 //! `__transaction_state` and `__share_group_state` really have, against the live brokers and
-//! against what the files (or the brokers' own settings) intend.
+//! against what the files (or the brokers' own settings) intend; with files given, the same for
+//! the topics their Connect workers, MirrorMaker 2 and Schema Registry name.
 
-use super::live_support::{Intended, id_list, live_brokers};
-use super::support::{INTERNAL_TOPICS, InternalTopic};
+use super::live_support::{Intended, id_list, live_brokers, some_of};
+use super::support::INTERNAL_TOPICS;
 use super::{Check, FixAvailability, Group, LiveContext, Rule, Verified};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::snapshot::Topic;
@@ -24,11 +25,22 @@ pub const RULE: Rule = Rule {
 /// An internal topic to raise: its name and the replication factor it should have.
 pub struct Raise<'a> {
     pub topic: &'a Topic,
-    pub internal: &'static InternalTopic,
+    /// The key that sets its replication factor (a broker's, or a component's).
+    pub key: String,
+    /// What stops when a broker holding the only replica of one of its partitions stops.
+    pub lost: &'static str,
     /// Its smallest replica count over its partitions.
     pub factor: usize,
     pub target: usize,
     pub intended: Option<Intended>,
+}
+
+/// The factor a topic should have: what is intended, at most the live brokers; and up to 3
+/// when it has a single replica on two or more live brokers, whatever is intended.
+fn target(factor: usize, intended: Option<&Intended>, live: usize) -> usize {
+    let from_intent = intended.map_or(0, |intended| intended.value.clamp(0, live as i64) as usize);
+    let at_least = if factor <= 1 { live.min(3) } else { 0 };
+    from_intent.max(at_least)
 }
 
 /// The internal topics whose replicas are fewer than they should be: fewer than the files
@@ -39,26 +51,37 @@ pub fn raises<'a>(context: &LiveContext<'a>) -> Vec<Raise<'a>> {
     if live < 2 {
         return Vec::new();
     }
-    INTERNAL_TOPICS
-        .iter()
-        .filter_map(|internal| {
-            let topic = context.snapshot.topic(internal.topic)?;
-            let factor = topic.partitions.iter().map(|p| p.replicas.len()).min()?;
-            let intended = context.intended(internal.replication_key);
-            let from_intent = intended
-                .as_ref()
-                .map_or(0, |intended| intended.value.clamp(0, live as i64) as usize);
-            let at_least = if factor <= 1 { live.min(3) } else { 0 };
-            let target = from_intent.max(at_least);
-            (factor < target).then_some(Raise {
+    let brokers_topics = INTERNAL_TOPICS.iter().filter_map(|internal| {
+        let topic = context.snapshot.topic(internal.topic)?;
+        let intended = context.intended(internal.replication_key);
+        Some((
+            topic,
+            internal.replication_key.to_string(),
+            internal.partition_lost,
+            intended,
+        ))
+    });
+    let mut raises: Vec<Raise<'a>> = Vec::new();
+    for (topic, key, lost, intended) in brokers_topics.chain(context.component_topics()) {
+        if raises.iter().any(|raise| raise.topic.name == topic.name) {
+            continue;
+        }
+        let Some(factor) = topic.partitions.iter().map(|p| p.replicas.len()).min() else {
+            continue;
+        };
+        let target = target(factor, intended.as_ref(), live);
+        if factor < target {
+            raises.push(Raise {
                 topic,
-                internal,
+                key,
+                lost,
                 factor,
                 target,
                 intended,
-            })
-        })
-        .collect()
+            });
+        }
+    }
+    raises
 }
 
 fn check(context: &LiveContext) -> Vec<Diagnostic> {
@@ -66,7 +89,7 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
     raises(context)
         .into_iter()
         .map(|raise| {
-            let key = raise.internal.replication_key;
+            let key = raise.key.as_str();
             let partitions = raise.topic.partitions.len();
             let short: Vec<_> = raise
                 .topic
@@ -81,23 +104,18 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
             };
             let why = match &raise.intended {
                 Some(intended) if intended.value as usize > raise.factor => format!(
-                    "while {} sets {key}={}: a topic keeps the replication factor it was created with, and this \
-                     one was created before that value, or by a broker without it",
+                    "while {} sets {key}={}: a topic keeps the replication factor it was created with",
                     intended.by, intended.value
                 ),
                 Some(intended) => format!("and {} sets {key}={} too", intended.by, intended.value),
                 None => format!("and {key} is not known"),
             };
             let outage = if raise.factor == 1 {
-                format!("; when any broker stops, {}", raise.internal.partition_lost)
+                format!("; when any broker stops, {}", raise.lost)
             } else {
                 String::new()
             };
-            let which = if short.len() == partitions {
-                format!("on every one of its {partitions} partitions")
-            } else {
-                format!("on {} of its {partitions} partitions", short.len())
-            };
+            let which = some_of(short.len(), partitions);
             let on_one: Vec<i32> = {
                 let mut ids: Vec<i32> = short
                     .iter()
@@ -110,7 +128,7 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
             };
             let mut diagnostic = RULE
                 .finding(format!(
-                    "{} has {replicas} {which} on a cluster of {}, {why}{outage}",
+                    "{} has {replicas} on {which} on a cluster of {}, {why}{outage}",
                     raise.topic.name,
                     live_brokers(live),
                 ))

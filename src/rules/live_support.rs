@@ -3,7 +3,7 @@
 //! coordinates a group.
 
 use super::rule::LiveContext;
-use super::support::value_label;
+use super::support::{line_label, value_label};
 use crate::diagnostic::{Label, NodeRef};
 use crate::properties::Span;
 use crate::snapshot::{ConfigEntry, Partition, Topic};
@@ -76,6 +76,48 @@ impl<'a> LiveContext<'a> {
                     entry.source.as_str()
                 ),
             })
+    }
+
+    /// The topics the files' components (Connect workers, MirrorMaker 2, Schema Registry) name,
+    /// that the cluster has: each with the key that sets its factor, what stops when one of
+    /// its partitions is lost, and the factor the component asks for (Kafka's defaults
+    /// included; `-1`, the brokers' default, left out).
+    pub fn component_topics(&self) -> Vec<(&'a Topic, String, &'static str, Option<Intended>)> {
+        let Some(intent) = &self.intent else {
+            return Vec::new();
+        };
+        let version = intent.cluster.target.version;
+        let mut found = Vec::new();
+        for component in &intent.cluster.components {
+            for factor in intent
+                .context
+                .topic_factors(intent.cluster, component, version)
+            {
+                let Some(topic) = factor.name().and_then(|name| self.snapshot.topic(name)) else {
+                    continue;
+                };
+                let Some(value) = factor.factor.as_int().filter(|value| *value >= 1) else {
+                    continue;
+                };
+                let message = format!("{}={value} here", factor.key);
+                let label = match factor.factor.line() {
+                    Some(line) => line_label(line, message),
+                    None => Label {
+                        file: component.file,
+                        span: 0..0,
+                        message: format!("{} is not set: the default {value} applies", factor.key),
+                    },
+                };
+                let by = intent.context.component_ref(component).to_string();
+                found.push((
+                    topic,
+                    factor.key.clone(),
+                    factor.single_replica,
+                    Some(Intended { value, label, by }),
+                ));
+            }
+        }
+        found
     }
 
     /// The files' node for live broker `id`, by its `node.id`/`broker.id`.
