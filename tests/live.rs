@@ -310,3 +310,62 @@ fn recorded_answers_of_kafka_3_9_in_zookeeper_mode() {
         stdout.contains("error[live-internal-topic-replication] __consumer_offsets has 1 replica")
     );
 }
+
+/// Kafka never sends a sensitive setting's value, but a snapshot is a file people may edit, and
+/// a broker file beside it holds passwords: no output format shows either, even when a finding
+/// points at their very lines.
+#[test]
+fn no_format_shows_a_password_of_the_snapshot_or_the_files() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("server-0.properties"),
+        "process.roles=broker,controller\nnode.id=0\ncontroller.quorum.voters=0@kafka-0:9093\n\
+         listeners=PLAINTEXT://kafka-0:9092,CONTROLLER://kafka-0:9093\ncontroller.listener.names=CONTROLLER\n\
+         log.dirs=/var/lib/kafka/data\nssl.keystore.password=file-pass-secret\n\
+         sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required \
+         username=\"u\" password=\"jaas-file-secret\";\n",
+    )
+    .unwrap();
+    let snapshot = dir.path().join("live.snapshot");
+    std::fs::write(
+        &snapshot,
+        "# kafkalint live: what the cluster behind kafka-0:9092 answered. token=comment-secret\n\
+         bootstrap=kafka-0:9092\nbroker.0=kafka-0:9092\nconfig.0.static.node.id=0\n\
+         config.0.static.ssl.keystore.password=snapshot-pass-secret\n\
+         config.0.static.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required \
+         username=\"u\" password=\"jaas-snapshot-secret\";\n\
+         config.0.static.my.custom.token=custom-secret\n",
+    )
+    .unwrap();
+    for format in ["full", "concise", "json", "github", "sarif"] {
+        let output = kafkalint(&[
+            "live",
+            "--snapshot",
+            snapshot.to_str().unwrap(),
+            dir.path().to_str().unwrap(),
+            "--format",
+            format,
+            "--color",
+            "never",
+        ]);
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(
+            text.contains("live-config-drift"),
+            "{format}: the drift findings point at the secret lines: {text}"
+        );
+        for secret in [
+            "file-pass-secret",
+            "snapshot-pass-secret",
+            "jaas-file-secret",
+            "jaas-snapshot-secret",
+            "custom-secret",
+            "comment-secret",
+        ] {
+            assert!(!text.contains(secret), "{format} shows {secret}: {text}");
+        }
+    }
+}
