@@ -278,6 +278,19 @@ fn emit(output_file: Option<&std::path::Path>, text: &str) -> Option<ExitCode> {
     }
 }
 
+/// Writes the output and exits: 1 when the report fails at `--fail-on`, 0 otherwise, 2 when the
+/// output cannot be written.
+fn finish(output_file: Option<&std::path::Path>, text: &str, fails: bool) -> ExitCode {
+    if let Some(failed) = emit(output_file, text) {
+        return failed;
+    }
+    if fails {
+        ExitCode::from(EXIT_FINDINGS)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
 /// "1 finding", "2 files".
 fn plural(count: usize, noun: &str) -> String {
     if count == 1 {
@@ -516,14 +529,11 @@ fn main() -> ExitCode {
                     text
                 }
             };
-            if let Some(failed) = emit(output_file.as_deref(), &text) {
-                return failed;
-            }
-            if report.fails_at(fail_on.threshold()) {
-                ExitCode::from(EXIT_FINDINGS)
-            } else {
-                ExitCode::SUCCESS
-            }
+            finish(
+                output_file.as_deref(),
+                &text,
+                report.fails_at(fail_on.threshold()),
+            )
         }
         Command::Check {
             paths,
@@ -667,14 +677,11 @@ fn main() -> ExitCode {
             if let Some(line) = fixed_line {
                 eprint!("{line}");
             }
-            if let Some(failed) = emit(output_file.as_deref(), &text) {
-                return failed;
-            }
-            if report.fails_at(fail_on.threshold()) {
-                ExitCode::from(EXIT_FINDINGS)
-            } else {
-                ExitCode::SUCCESS
-            }
+            finish(
+                output_file.as_deref(),
+                &text,
+                report.fails_at(fail_on.threshold()),
+            )
         }
     }
 }

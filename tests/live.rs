@@ -289,26 +289,23 @@ fn replayed(release: &str) -> (String, Output) {
 }
 
 #[test]
-fn recorded_answers_of_kafka_4_4_in_kraft_mode() {
-    let (snapshot, output) = replayed("kafka-4.4.0-kraft");
-    assert!(snapshot.contains("partition.__consumer_offsets-49=leader="));
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(output.status.code(), Some(1), "{stdout}");
-    assert!(
-        stdout.contains("error[live-internal-topic-replication] __consumer_offsets has 1 replica")
-    );
-    assert!(stdout.contains("warning[live-group-coordinator] group `testGroup`"));
-}
-
-#[test]
-fn recorded_answers_of_kafka_3_9_in_zookeeper_mode() {
-    let (snapshot, output) = replayed("kafka-3.9.2-zookeeper");
-    assert!(snapshot.contains("partition.__consumer_offsets-49=leader="));
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(output.status.code(), Some(1), "{stdout}");
-    assert!(
-        stdout.contains("error[live-internal-topic-replication] __consumer_offsets has 1 replica")
-    );
+fn recorded_answers_of_kafka_4_4_in_kraft_mode_and_3_9_in_zookeeper_mode() {
+    for release in ["kafka-4.4.0-kraft", "kafka-3.9.2-zookeeper"] {
+        let (snapshot, output) = replayed(release);
+        assert!(snapshot.contains("partition.__consumer_offsets-49=leader="));
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(1), "{release}: {stdout}");
+        assert!(
+            stdout.contains(
+                "error[live-internal-topic-replication] __consumer_offsets has 1 replica"
+            ),
+            "{release}: {stdout}"
+        );
+        assert!(
+            stdout.contains("warning[live-group-coordinator] group `testGroup`"),
+            "{release}: {stdout}"
+        );
+    }
 }
 
 /// Kafka never sends a sensitive setting's value, but a snapshot is a file people may edit, and

@@ -13,10 +13,7 @@ pub const RULE: Rule = Rule {
     severity: Severity::Warning,
     group: Group::Consistency,
     fix: FixAvailability::None,
-    verified: Verified::Releases(
-        crate::catalog::KafkaVersion::new(2, 8),
-        crate::catalog::KafkaVersion::new(4, 4),
-    ),
+    verified: Verified::CATALOGUE,
     summary: "a running broker's setting that differs from its file, or from the other brokers'",
     check: Check::Live(check),
 };

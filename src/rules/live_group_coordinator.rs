@@ -13,10 +13,7 @@ pub const RULE: Rule = Rule {
     severity: Severity::Error,
     group: Group::Availability,
     fix: FixAvailability::None,
-    verified: Verified::Releases(
-        crate::catalog::KafkaVersion::new(2, 8),
-        crate::catalog::KafkaVersion::new(4, 4),
-    ),
+    verified: Verified::CATALOGUE,
     summary: "consumer groups with no coordinator, or whose coordinator partition has one in-sync replica",
     check: Check::Live(check),
 };

@@ -14,10 +14,7 @@ pub const RULE: Rule = Rule {
     severity: Severity::Error,
     group: Group::Availability,
     fix: FixAvailability::Unsafe,
-    verified: Verified::Releases(
-        crate::catalog::KafkaVersion::new(2, 8),
-        crate::catalog::KafkaVersion::new(4, 4),
-    ),
+    verified: Verified::CATALOGUE,
     summary: "a running internal topic with fewer replicas than its files intend, or one replica on a cluster of several brokers",
     check: Check::Live(check),
 };

@@ -11,10 +11,7 @@ pub const RULE: Rule = Rule {
     severity: Severity::Error,
     group: Group::Availability,
     fix: FixAvailability::None,
-    verified: Verified::Releases(
-        crate::catalog::KafkaVersion::new(2, 8),
-        crate::catalog::KafkaVersion::new(4, 4),
-    ),
+    verified: Verified::CATALOGUE,
     summary: "partitions of a running cluster that are offline, under their min ISR, or under-replicated",
     check: Check::Live(check),
 };
@@ -76,14 +73,7 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
                     partition_list(&under_min_isr)
                 ))
                 .with_key("min.insync.replicas")
-                .with_label(context.at(
-                    &first.line,
-                    format!(
-                        "in sync: {} of replicas {}",
-                        id_list(&first.isr),
-                        id_list(&first.replicas)
-                    ),
-                ))
+                .with_label(context.in_sync_at(first))
                 .with_help(
                     "bring the out-of-sync replicas' brokers back (or see why they lag: disk, network, \
                      replica.lag.time.max.ms)",
@@ -100,14 +90,7 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
                     partition_list(&under_replicated)
                 ))
                 .with_severity(Severity::Warning)
-                .with_label(context.at(
-                    &first.line,
-                    format!(
-                        "in sync: {} of replicas {}",
-                        id_list(&first.isr),
-                        id_list(&first.replicas)
-                    ),
-                ))
+                .with_label(context.in_sync_at(first))
                 .with_help(
                     "wait for the replicas to catch up before stopping another broker; if they do not, see why \
                      (broker down, disk, network)",

@@ -1,7 +1,7 @@
 //! `live-stopping-broker` (`kafkalint live --stopping ID`): what stops when one broker of a
 //! running cluster is taken down, judged from the in-sync replicas of now.
 
-use super::live_support::{id_list, partition_list, some_of};
+use super::live_support::{partition_list, some_of};
 use super::{Check, FixAvailability, Group, LiveContext, Rule, Verified};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::snapshot::Partition;
@@ -11,10 +11,7 @@ pub const RULE: Rule = Rule {
     severity: Severity::Error,
     group: Group::Availability,
     fix: FixAvailability::None,
-    verified: Verified::Releases(
-        crate::catalog::KafkaVersion::new(2, 8),
-        crate::catalog::KafkaVersion::new(4, 4),
-    ),
+    verified: Verified::CATALOGUE,
     summary: "with --stopping ID: partitions and groups that stop, or stop taking acks=all writes, when that broker stops",
     check: Check::Live(check),
 };
@@ -60,10 +57,7 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
                     some_of(offline.len(), topic.partitions.len()),
                     partition_list(&offline)
                 ))
-                .with_label(context.at(
-                    &first.line,
-                    format!("in sync: {} of replicas {}", id_list(&first.isr), id_list(&first.replicas)),
-                ))
+                .with_label(context.in_sync_at(first))
                 .with_help(format!(
                     "do not stop broker {stopping} yet: raise the topic's replication factor (a reassignment), or \
                      wait until its other replicas are in sync"
@@ -81,10 +75,7 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
                     partition_list(&unwritable)
                 ))
                 .with_key("min.insync.replicas")
-                .with_label(context.at(
-                    &first.line,
-                    format!("in sync: {} of replicas {}", id_list(&first.isr), id_list(&first.replicas)),
-                ))
+                .with_label(context.in_sync_at(first))
                 .with_help(format!(
                     "do not stop broker {stopping} yet: wait until every replica of these partitions is in sync"
                 )),

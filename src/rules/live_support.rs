@@ -29,6 +29,18 @@ impl<'a> LiveContext<'a> {
         }
     }
 
+    /// A label on a partition's line that says which of its replicas are in sync.
+    pub fn in_sync_at(&self, partition: &Partition) -> Label {
+        self.at(
+            &partition.line,
+            format!(
+                "in sync: {} of replicas {}",
+                id_list(&partition.isr),
+                id_list(&partition.replicas)
+            ),
+        )
+    }
+
     /// How many brokers are alive (registered and unfenced: Metadata lists no other).
     pub fn live_brokers(&self) -> usize {
         self.snapshot.brokers.len()

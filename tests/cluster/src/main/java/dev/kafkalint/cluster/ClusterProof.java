@@ -344,22 +344,7 @@ public final class ClusterProof {
                 long moved = awaitFindCoordinator(cluster, survivor, kill, coordinator, false);
                 timings.add(String.format(Locale.ROOT, "B: FindCoordinator named a live broker %s after the kill", secs(moved)));
 
-                // The member commits again (rejoining first if the move cost it its generation).
-                long deadline = kill + RECOVER_TIMEOUT.toNanos();
-                Throwable last = null;
-                long committed = -1;
-                while (System.nanoTime() < deadline) {
-                    consumer.poll(Duration.ofMillis(200));
-                    try {
-                        consumer.commitSync(commit(2), Duration.ofSeconds(5));
-                        committed = System.nanoTime() - kill;
-                        break;
-                    } catch (Exception e) {
-                        last = e;
-                    }
-                }
-                check(committed >= 0, "the group did not commit within " + RECOVER_TIMEOUT.toSeconds()
-                        + " s of the kill; last error: " + describe(last));
+                long committed = commitAfter(consumer, kill);
                 say("  commitSync(proof-orders-0=2) succeeds %s after the kill", secs(committed));
                 timings.add(String.format(Locale.ROOT, "B: group committed again %s after the kill", secs(committed)));
                 Node now = admin.describeConsumerGroups(List.of(GROUP)).describedGroups().get(GROUP)
@@ -557,20 +542,7 @@ public final class ClusterProof {
             cluster.kill(now);
             say("  SIGKILL broker %d (the coordinator of %s)", now, GROUP);
             awaitFindCoordinator(cluster, cluster.survivor(now), kill, now, false);
-            long deadline = kill + RECOVER_TIMEOUT.toNanos();
-            Throwable last = null;
-            long committed = -1;
-            while (System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200));
-                try {
-                    consumer.commitSync(commit(2), Duration.ofSeconds(5));
-                    committed = System.nanoTime() - kill;
-                    break;
-                } catch (Exception e) {
-                    last = e;
-                }
-            }
-            check(committed >= 0, "the group did not commit after the kill; last error: " + describe(last));
+            long committed = commitAfter(consumer, kill);
             say("  the group commits again %s after its coordinator's SIGKILL", secs(committed));
         }
     }
@@ -588,6 +560,26 @@ public final class ClusterProof {
             check(System.nanoTime() < deadline, "replicas not in sync within " + RECOVER_TIMEOUT.toSeconds() + " s");
             Thread.sleep(500);
         }
+    }
+
+    /**
+     * The member commits offset 2 again after its coordinator's kill (rejoining first if the move
+     * cost it its generation); returns the time since the kill.
+     */
+    long commitAfter(KafkaConsumer<String, String> consumer, long kill) {
+        long deadline = kill + RECOVER_TIMEOUT.toNanos();
+        Throwable last = null;
+        while (System.nanoTime() < deadline) {
+            consumer.poll(Duration.ofMillis(200));
+            try {
+                consumer.commitSync(commit(2), Duration.ofSeconds(5));
+                return System.nanoTime() - kill;
+            } catch (Exception e) {
+                last = e;
+            }
+        }
+        throw new Failure("the group did not commit within " + RECOVER_TIMEOUT.toSeconds() + " s of the kill; "
+                + "last error: " + describe(last));
     }
 
     /** The reassignment tool, the same class in 3.9 and 4.x. */
