@@ -673,6 +673,14 @@ pub fn read(path: &str, text: &str, notes: &mut Vec<String>) -> Vec<NodeSpec> {
         return Vec::new();
     };
     let name = &role.name;
+    if let Some(open) = unclosed_tag(text) {
+        // Jinja's lexer fails on it (TemplateSyntaxError): Ansible renders nothing, and what
+        // follows the tag is template code, not lines of the file.
+        notes.push(format!(
+            "role `{name}`: a `{open}` of its template is never closed, so Ansible cannot render it; not checked"
+        ));
+        return Vec::new();
+    }
     let unreadable = |notes: &mut Vec<String>, Unreadable(what): Unreadable| {
         notes.push(format!(
             "role `{name}`: its variables come from {what}, which kafkalint cannot read (a vault, not YAML); not checked"
@@ -1591,6 +1599,22 @@ pub fn templating_roles(path: &str) -> Vec<String> {
     found
 }
 
+/// The first Jinja tag (`{{`, `{%`, `{#`) of `text` that is never closed.
+fn unclosed_tag(text: &str) -> Option<&'static str> {
+    const TAGS: [(&str, &str); 3] = [("{{", "}}"), ("{%", "%}"), ("{#", "#}")];
+    let mut rest = text;
+    loop {
+        let (at, open, close) = TAGS
+            .iter()
+            .filter_map(|(open, close)| Some((rest.find(open)?, *open, *close)))
+            .min_by_key(|(at, _, _)| *at)?;
+        match rest[at + open.len()..].find(close) {
+            Some(end) => rest = &rest[at + open.len() + end + close.len()..],
+            None => return Some(open),
+        }
+    }
+}
+
 /// What output hides of a template: what a `.properties` file's redaction hides of its lines,
 /// and every `{% ... %}` and `{# ... #}` (a statement may hold anything).
 pub fn hidden_spans(text: &str) -> Vec<Span> {
@@ -1614,6 +1638,18 @@ pub fn hidden_spans(text: &str) -> Vec<Span> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unclosed_tag_is_found() {
+        assert_eq!(
+            unclosed_tag("a={{ x }}\n{% if y %}\nb=1\n{% endif %}\n"),
+            None
+        );
+        assert_eq!(unclosed_tag("a={% fo\nb=1\n"), Some("{%"));
+        assert_eq!(unclosed_tag("a={{ x }\n"), Some("{{"));
+        assert_eq!(unclosed_tag("{# note\na=1\n"), Some("{#"));
+        assert_eq!(unclosed_tag("a=1 }} %}\n"), None);
+    }
 
     #[test]
     fn template_paths() {
