@@ -478,6 +478,16 @@ public final class ClusterProof {
         say("  kafkalint live --stopping %d: exit %d, %s", coordinator, noGo.exit, noGo.summary);
         check(noGo.exit == 1 && noGo.has("live-stopping-broker", "error", null, null),
                 "--stopping the coordinator should be a no-go");
+        // The no-go, checked: with the coordinator stopped, the group finds none; then it returns.
+        long stopped = System.nanoTime();
+        cluster.kill(coordinator);
+        say("  SIGKILL broker %d (the no-go checked)", coordinator);
+        awaitFindCoordinator(cluster, cluster.survivor(coordinator), stopped, coordinator, true);
+        cluster.startNode(coordinator);
+        try (Admin admin = cluster.admin()) {
+            cluster.awaitBrokers(admin);
+            awaitInSync(admin);
+        }
 
         Path plan = cluster.dir.resolve("reassignment.json");
         Command wrote = kafkalintRun(liveArgs(cluster, "--fix", "--plan-file", plan.toString(), "--format", "json", files));
@@ -1264,6 +1274,16 @@ public final class ClusterProof {
                 nodes[id] = launch("node-" + id, cmd);
             }
             startedAt = launched;
+            starts++;
+        }
+
+        /** Starts one node again, on its log directories (after a kill). */
+        void startNode(int id) throws Exception {
+            List<String> cmd = java("node-" + id, "320m");
+            cmd.add("kafka.Kafka");
+            cmd.add(config.resolve("server-" + id + ".properties").toString());
+            nodes[id] = launch("node-" + id, cmd);
+            startedAt = System.nanoTime();
             starts++;
         }
 
