@@ -673,11 +673,11 @@ pub fn read(path: &str, text: &str, notes: &mut Vec<String>) -> Vec<NodeSpec> {
         return Vec::new();
     };
     let name = &role.name;
-    if let Some(open) = unclosed_tag(text) {
-        // Jinja's lexer fails on it (TemplateSyntaxError): Ansible renders nothing, and what
-        // follows the tag is template code, not lines of the file.
+    if let Some((open, why)) = unread_tag(text) {
+        // An unclosed tag fails Jinja's lexer (TemplateSyntaxError): Ansible renders nothing.
+        // A tag over several lines is template code where kafkalint reads lines of the file.
         notes.push(format!(
-            "role `{name}`: a `{open}` of its template is never closed, so Ansible cannot render it; not checked"
+            "role `{name}`: a `{open}` of its template {why}; not checked"
         ));
         return Vec::new();
     }
@@ -1599,8 +1599,10 @@ pub fn templating_roles(path: &str) -> Vec<String> {
     found
 }
 
-/// The first Jinja tag (`{{`, `{%`, `{#`) of `text` that is never closed.
-fn unclosed_tag(text: &str) -> Option<&'static str> {
+/// The first Jinja tag of `text` kafkalint cannot read past, and why: one never closed (`{{`,
+/// `{%`, `{#`), or an expression or statement over several lines (comments over several lines
+/// are read as Jinja reads them).
+fn unread_tag(text: &str) -> Option<(&'static str, &'static str)> {
     const TAGS: [(&str, &str); 3] = [("{{", "}}"), ("{%", "%}"), ("{#", "#}")];
     let mut rest = text;
     loop {
@@ -1608,10 +1610,17 @@ fn unclosed_tag(text: &str) -> Option<&'static str> {
             .iter()
             .filter_map(|(open, close)| Some((rest.find(open)?, *open, *close)))
             .min_by_key(|(at, _, _)| *at)?;
-        match rest[at + open.len()..].find(close) {
-            Some(end) => rest = &rest[at + open.len() + end + close.len()..],
-            None => return Some(open),
+        let inside = &rest[at + open.len()..];
+        let Some(end) = inside.find(close) else {
+            return Some((open, "is never closed, so Ansible cannot render it"));
+        };
+        if open != "{#" && inside[..end].contains('\n') {
+            return Some((
+                open,
+                "runs over several lines, which kafkalint does not render",
+            ));
         }
+        rest = &inside[end + close.len()..];
     }
 }
 
@@ -1640,15 +1649,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_unclosed_tag_is_found() {
-        assert_eq!(
-            unclosed_tag("a={{ x }}\n{% if y %}\nb=1\n{% endif %}\n"),
-            None
-        );
-        assert_eq!(unclosed_tag("a={% fo\nb=1\n"), Some("{%"));
-        assert_eq!(unclosed_tag("a={{ x }\n"), Some("{{"));
-        assert_eq!(unclosed_tag("{# note\na=1\n"), Some("{#"));
-        assert_eq!(unclosed_tag("a=1 }} %}\n"), None);
+    fn an_unclosed_or_multi_line_tag_is_found() {
+        let tag = |text: &str| unread_tag(text).map(|(open, _)| open);
+        assert_eq!(tag("a={{ x }}\n{% if y %}\nb=1\n{% endif %}\n"), None);
+        assert_eq!(tag("a={% fo\nb=1\n"), Some("{%"));
+        assert_eq!(tag("a={{ x }\n"), Some("{{"));
+        assert_eq!(tag("{# note\na=1\n"), Some("{#"));
+        assert_eq!(tag("a=1 }} %}\n"), None);
+        assert_eq!(tag("{% fo\nx=1\n %}\n"), Some("{%"));
+        assert_eq!(tag("a={{ x\n }}\n"), Some("{{"));
+        assert_eq!(tag("{# a\nnote #}\nb=1\n"), None);
     }
 
     #[test]
