@@ -77,27 +77,18 @@ fn bad_arguments_and_files_are_named() {
         &kafkalint(&["live", "--bootstrap-server", "kafka-0"]),
         "`kafka-0` is not host:port",
     );
-    refused(
-        &kafkalint(&[
+    let with_config = |name: &str| {
+        kafkalint(&[
             "live",
             "--bootstrap-server",
             "127.0.0.1:9",
             "--command-config",
-            &path("missing.properties"),
-        ]),
-        "missing.properties",
-    );
+            &path(name),
+        ])
+    };
+    refused(&with_config("missing.properties"), "missing.properties");
     std::fs::write(path("gssapi.properties"), "security.protocol=SASL_SSL\n").unwrap();
-    refused(
-        &kafkalint(&[
-            "live",
-            "--bootstrap-server",
-            "127.0.0.1:9",
-            "--command-config",
-            &path("gssapi.properties"),
-        ]),
-        "sasl.mechanism",
-    );
+    refused(&with_config("gssapi.properties"), "sasl.mechanism");
     // A JAAS line's password never appears in an error about the file.
     std::fs::write(
         path("jks.properties"),
@@ -106,13 +97,7 @@ fn bad_arguments_and_files_are_named() {
          username=\"u\" password=\"hunter2-secret\";\n",
     )
     .unwrap();
-    let jks = kafkalint(&[
-        "live",
-        "--bootstrap-server",
-        "127.0.0.1:9",
-        "--command-config",
-        &path("jks.properties"),
-    ]);
+    let jks = with_config("jks.properties");
     refused(&jks, "keytool -exportcert -rfc");
     assert!(!String::from_utf8_lossy(&jks.stderr).contains("hunter2"));
     std::fs::write(path("bad.snapshot"), "broker.0=kafka-0:9092\n").unwrap();

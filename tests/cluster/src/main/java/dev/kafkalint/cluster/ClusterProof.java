@@ -375,14 +375,8 @@ public final class ClusterProof {
 
     /** The second trap: raising the factor in the files leaves the existing topic on one replica. */
     void scenarioC(Cluster cluster) throws Exception {
-        cluster.start();
+        startWithGroup(cluster);
         try (Admin admin = cluster.admin()) {
-            cluster.awaitBrokers(admin);
-            createTopic(admin, cluster);
-            try (KafkaConsumer<String, String> consumer = cluster.consumer("proof-consumer-1")) {
-                joinAndCommit(cluster, consumer);
-                consumer.close(Duration.ofSeconds(5));
-            }
             Map<Integer, Integer> before = replicaCounts(admin);
             check(before.values().stream().allMatch(n -> n == 1), "__consumer_offsets was not created with 1 replica");
             say("  __consumer_offsets created: %d partitions, 1 replica each", before.size());
@@ -427,15 +421,7 @@ public final class ClusterProof {
      */
     void scenarioD(Cluster cluster) throws Exception {
         String files = cluster.config.toString();
-        cluster.start();
-        try (Admin admin = cluster.admin()) {
-            cluster.awaitBrokers(admin);
-            createTopic(admin, cluster);
-            try (KafkaConsumer<String, String> consumer = cluster.consumer("proof-consumer-1")) {
-                joinAndCommit(cluster, consumer);
-                consumer.close(Duration.ofSeconds(5));
-            }
-        }
+        startWithGroup(cluster);
         Verdict seed = live(cluster, files);
         say("  kafkalint live %s (seed files, RF 1): exit %d, %s", rel(cluster.config), seed.exit, seed.summary);
         check(seed.exit == 1 && seed.has("live-internal-topic-replication", "error", null, "offsets.topic.replication.factor"),
@@ -772,6 +758,19 @@ public final class ClusterProof {
 
     // ------------------------------------------------------------------------------------------
     // Client steps
+
+    /** Starts the cluster, creates the topic, and the group joins, reads and commits, then leaves. */
+    void startWithGroup(Cluster cluster) throws Exception {
+        cluster.start();
+        try (Admin admin = cluster.admin()) {
+            cluster.awaitBrokers(admin);
+            createTopic(admin, cluster);
+            try (KafkaConsumer<String, String> consumer = cluster.consumer("proof-consumer-1")) {
+                joinAndCommit(cluster, consumer);
+                consumer.close(Duration.ofSeconds(5));
+            }
+        }
+    }
 
     void createTopic(Admin admin, Cluster cluster) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
