@@ -43,7 +43,139 @@ pub fn check_live(
 
 /// Reads the files under `paths`, groups them into clusters and runs every rule. Each path is
 /// checked with its config file (see [`config_groups`]); the reports are merged into one.
+///
+/// A file named without the rest of its numbered set (`server-0.properties`, beside
+/// `server-1.properties` and `server-2.properties`) is checked within its cluster, as
+/// `--with-cluster` checks it: alone it would be a cluster of one broker, where a replication
+/// factor of 1 is no fault. A node file named alone, of no such set, is checked as a cluster of
+/// one, which a note says (unless `--brokers` gives the count).
 pub fn check(paths: &[PathBuf], options: &Options) -> Result<Report, Error> {
+    // With `--brokers`, a file named alone stands for the whole cluster: the user said so.
+    let (in_sets, mut rest): (Vec<PathBuf>, Vec<PathBuf>) =
+        paths.iter().cloned().partition(|path| {
+            options.brokers.is_none() && !numbered_siblings_left_out(path, paths).is_empty()
+        });
+    let mut reports = Vec::new();
+    if !in_sets.is_empty() {
+        let mut report = check_with_cluster(&in_sets, options)?;
+        let checked: Vec<PathBuf> = report
+            .only
+            .iter()
+            .flatten()
+            .map(|file| config::absolute(report.files[*file].path.as_ref()))
+            .collect();
+        for path in &in_sets {
+            // A named file that is no node file (`--with-cluster` passes over it) is checked
+            // as any named file is: refused, or read as what it is.
+            if !checked.contains(&config::absolute(path)) {
+                rest.push(path.clone());
+                continue;
+            }
+            let siblings = numbered_siblings_left_out(path, paths);
+            report.notes.push(format!(
+                "{}: checked with the rest of its numbered set ({}); findings about them are \
+                 not shown: check the folder to see them",
+                path.display(),
+                siblings.join(", ")
+            ));
+        }
+        reports.push(report);
+    }
+    if !rest.is_empty() {
+        let mut report = check_paths(&rest, options)?;
+        if options.brokers.is_none() {
+            note_named_alone(&mut report, &rest);
+        }
+        reports.push(report);
+    }
+    Ok(Report::merge(reports))
+}
+
+/// The other files of `path`'s numbered set that `named` leaves out: the files of its folder
+/// whose names differ from its own only in their numbers (`server-1.properties` and
+/// `server-2.properties` for `server-0.properties`), by name. Empty for a folder, a file of no
+/// set, or a set named whole.
+fn numbered_siblings_left_out(path: &std::path::Path, named: &[PathBuf]) -> Vec<String> {
+    fn pattern(name: &str) -> Option<String> {
+        name.bytes().any(|b| b.is_ascii_digit()).then(|| {
+            let mut pattern = String::new();
+            for c in name.chars() {
+                if !c.is_ascii_digit() {
+                    pattern.push(c);
+                } else if !pattern.ends_with('#') {
+                    pattern.push('#');
+                }
+            }
+            pattern
+        })
+    }
+    let Some(name) = path.file_name().and_then(|name| name.to_str()) else {
+        return Vec::new();
+    };
+    let Some(own) = pattern(name).filter(|_| path.is_file()) else {
+        return Vec::new();
+    };
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+    let Ok(entries) = std::fs::read_dir(folder.unwrap_or(std::path::Path::new("."))) else {
+        return Vec::new();
+    };
+    let named: Vec<PathBuf> = named.iter().map(|path| config::absolute(path)).collect();
+    // Named, or in a folder named beside it (whose walk reads it).
+    let covered = |file: &std::path::Path| {
+        let file = config::absolute(file);
+        named
+            .iter()
+            .any(|named| *named == file || (file.starts_with(named) && named.is_dir()))
+    };
+    if named.iter().any(|named| {
+        *named != config::absolute(path)
+            && config::absolute(path).starts_with(named)
+            && named.is_dir()
+    }) {
+        return Vec::new();
+    }
+    let mut left_out: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_file()))
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .filter(|other| other != name && pattern(other).as_deref() == Some(own.as_str()))
+        .filter(|other| !covered(&folder.map_or_else(|| PathBuf::from(other), |f| f.join(other))))
+        .collect();
+    left_out.sort();
+    left_out
+}
+
+/// A note for each node file named on its own that makes a cluster of one (no `--brokers`,
+/// no `[[clusters]]` count): what holds for one broker may not for the real cluster.
+fn note_named_alone(report: &mut Report, named: &[PathBuf]) {
+    let folders: Vec<PathBuf> = named
+        .iter()
+        .filter(|path| path.is_dir())
+        .map(|path| config::absolute(path))
+        .collect();
+    // A file named beside a folder that holds it is read with the folder's files too.
+    let named: Vec<PathBuf> = named
+        .iter()
+        .filter(|path| path.is_file())
+        .map(|path| config::absolute(path))
+        .filter(|path| !folders.iter().any(|folder| path.starts_with(folder)))
+        .collect();
+    for cluster in &report.clusters {
+        let [node] = cluster.nodes.as_slice() else {
+            continue;
+        };
+        let path = &report.files[node.file].path;
+        if cluster.declared_brokers.is_none() && named.contains(&config::absolute(path.as_ref())) {
+            report.notes.push(format!(
+                "{path}: checked alone, as a cluster of one node (findings that depend on the \
+                 broker count assume 1): where the cluster has more, pass --brokers N or the \
+                 other nodes' files"
+            ));
+        }
+    }
+}
+
+fn check_paths(paths: &[PathBuf], options: &Options) -> Result<Report, Error> {
     let mut reports = Vec::new();
     for (config, paths) in config_groups(paths, options)? {
         let declared = declared_clusters(config.as_ref())?;

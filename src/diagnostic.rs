@@ -52,6 +52,27 @@ pub struct Diagnostic {
     pub help: String,
     /// The edit that fixes it, when it is unambiguous (`kafkalint check --fix` applies it).
     pub fix: Option<Fix>,
+    /// The same finding on other nodes of the cluster (the same rule, message, help and fix
+    /// kind), reported once: each node, and the index in `labels` of its primary location.
+    /// Formats that need a location a finding (concise, github, SARIF) show one per node
+    /// (see [`Diagnostic::locations`]). Set by the report, never by a rule.
+    pub also_on: Vec<AlsoOn>,
+}
+
+/// Another node a grouped finding is about (see [`Diagnostic::also_on`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AlsoOn {
+    pub node: NodeRef,
+    /// Its primary location: an index into the finding's `labels`.
+    pub label: usize,
+}
+
+/// One place of a finding, with the node it is about there.
+#[derive(Debug, Clone, Copy)]
+pub struct Location<'a> {
+    pub label: &'a Label,
+    /// `None` for a finding about no node (a component, a file, a cluster).
+    pub node: Option<&'a NodeRef>,
 }
 
 /// What a finding is about, as data: output formats that name nodes take the name from here.
@@ -198,6 +219,15 @@ pub struct Edit {
     pub replacement: Vec<u8>,
 }
 
+impl Edit {
+    /// Whether the two edits change bytes of the same file in common (or the same place).
+    pub fn overlaps(&self, other: &Edit) -> bool {
+        self.file == other.file
+            && (self.span == other.span
+                || (self.span.start < other.span.end && other.span.start < self.span.end))
+    }
+}
+
 /// What `--fix` changes to resolve a finding: data, applied by the driver (`crate::fix`), never
 /// by the rule.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -222,6 +252,7 @@ impl Diagnostic {
             labels: Vec::new(),
             help: String::new(),
             fix: None,
+            also_on: Vec::new(),
         }
     }
 
@@ -302,8 +333,13 @@ impl Diagnostic {
         self
     }
 
-    /// The message as output shows it: the subject's name, then the message.
+    /// The message as output shows it: the subject's name, then the message. A finding about
+    /// several nodes names them all: `brokers 0, 1 and 2: <message>`.
     pub fn headline(&self) -> std::borrow::Cow<'_, str> {
+        if !self.also_on.is_empty() {
+            let nodes: Vec<&NodeRef> = self.nodes().collect();
+            return std::borrow::Cow::Owned(format!("{}: {}", names_of(&nodes), self.message));
+        }
         let lead = self.subject.lead_parts();
         if lead.iter().all(|part| part.is_empty()) {
             return std::borrow::Cow::Borrowed(&self.message);
@@ -313,8 +349,165 @@ impl Diagnostic {
         std::borrow::Cow::Owned(text)
     }
 
+    /// The message as a format with a line a location shows it, for a finding located in
+    /// `path`: led by its node's name, unless the file's name says which node it is (a
+    /// `.properties` file holds one node; a compose file or a manifest holds several, whose
+    /// names say which).
+    pub fn headline_in(&self, path: &str) -> std::borrow::Cow<'_, str> {
+        let file_name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+        let named_by_file = self.also_on.is_empty()
+            && self.subject.joint == Joint::Colon
+            && match (&self.subject.node, &self.subject.component) {
+                (Some(node), _) => node.file == file_name,
+                (None, Some(component)) => component.file == file_name,
+                (None, None) => false,
+            };
+        if named_by_file {
+            std::borrow::Cow::Borrowed(&self.message)
+        } else {
+            self.headline()
+        }
+    }
+
+    /// The finding once per node it is about, for formats that need a location each (concise,
+    /// github, SARIF): each about its node, its primary label first, the others after, and
+    /// with the edits of its fix in that label's file. A finding about one node is itself.
+    pub fn per_node(&self) -> Vec<std::borrow::Cow<'_, Diagnostic>> {
+        if self.also_on.is_empty() {
+            return vec![std::borrow::Cow::Borrowed(self)];
+        }
+        let primaries = std::iter::once(0).chain(self.also_on.iter().map(|also| also.label));
+        primaries
+            .zip(self.nodes())
+            .map(|(primary, node)| {
+                let label = &self.labels[primary];
+                let labels = std::iter::once(label)
+                    .chain(self.labels.iter().filter(|other| *other != label))
+                    .cloned()
+                    .collect();
+                let fix = self.fix.as_ref().and_then(|fix| {
+                    let edits: Vec<Edit> = fix
+                        .edits
+                        .iter()
+                        .filter(|edit| edit.file == label.file)
+                        .cloned()
+                        .collect();
+                    (!edits.is_empty()).then(|| Fix {
+                        description: fix.description.clone(),
+                        edits,
+                    })
+                });
+                std::borrow::Cow::Owned(Diagnostic {
+                    subject: Subject {
+                        node: Some(node.clone()),
+                        ..self.subject.clone()
+                    },
+                    labels,
+                    fix,
+                    also_on: Vec::new(),
+                    message: self.message.clone(),
+                    help: self.help.clone(),
+                    key: self.key.clone(),
+                    ..*self
+                })
+            })
+            .collect()
+    }
+
+    /// Every place the finding is, a node each for a finding about several nodes (the primary
+    /// label first, then each other node's), else its primary label alone.
+    pub fn locations(&self) -> impl Iterator<Item = Location<'_>> + '_ {
+        let first = Location {
+            label: self.primary(),
+            node: self.subject.node.as_ref(),
+        };
+        std::iter::once(first).chain(self.also_on.iter().map(|also| Location {
+            label: &self.labels[also.label],
+            node: Some(&also.node),
+        }))
+    }
+
+    /// The nodes the finding is about, in order (none for a finding about no node).
+    pub fn nodes(&self) -> impl Iterator<Item = &NodeRef> + '_ {
+        self.subject
+            .node
+            .iter()
+            .chain(self.also_on.iter().map(|also| &also.node))
+    }
+
+    /// Whether `other` is this finding on another node of the cluster, to be reported once
+    /// with it: the same rule, severity, key, message, help, primary label text and fix, about
+    /// another node, named before the message (`broker 1 (...): ...`, so that the names of all
+    /// read as one subject), and edits that do not overlap.
+    pub fn repeats_on_another_node(&self, other: &Diagnostic) -> bool {
+        fn fix_kind(diagnostic: &Diagnostic) -> Option<&str> {
+            diagnostic.fix.as_ref().map(|fix| fix.description.as_str())
+        }
+        let edits_apart = match (&self.fix, &other.fix) {
+            (Some(mine), Some(theirs)) => theirs.edits.iter().all(|edit| {
+                mine.edits
+                    .iter()
+                    .all(|own| own == edit || !own.overlaps(edit))
+            }),
+            _ => true,
+        };
+        let about_a_node = |diagnostic: &Diagnostic| {
+            diagnostic.subject.node.is_some()
+                && diagnostic.subject.component.is_none()
+                && diagnostic.subject.joint == Joint::Colon
+        };
+        about_a_node(self)
+            && about_a_node(other)
+            && self.rule == other.rule
+            && self.severity == other.severity
+            && self.stops_startup == other.stops_startup
+            && self.key == other.key
+            && self.message == other.message
+            && self.help == other.help
+            && self.subject.cluster == other.subject.cluster
+            && self.primary().message == other.primary().message
+            && fix_kind(self) == fix_kind(other)
+            && edits_apart
+            && !self
+                .nodes()
+                .any(|node| Some(node) == other.subject.node.as_ref())
+    }
+
+    /// Takes in `other`, the same finding on another node (see
+    /// [`Diagnostic::repeats_on_another_node`]): its node, its labels and its edits.
+    pub fn absorb(&mut self, other: Diagnostic) {
+        let mut labels = other.labels.into_iter();
+        let primary = labels.next().expect("a finding has a primary label");
+        let label = match self.labels.iter().position(|known| *known == primary) {
+            Some(known) => known,
+            None => {
+                self.labels.push(primary);
+                self.labels.len() - 1
+            }
+        };
+        self.also_on.push(AlsoOn {
+            node: other.subject.node.expect("about a node"),
+            label,
+        });
+        for label in labels {
+            if !self.labels.contains(&label) {
+                self.labels.push(label);
+            }
+        }
+        if let (Some(fix), Some(theirs)) = (&mut self.fix, other.fix) {
+            for edit in theirs.edits {
+                if !fix.edits.contains(&edit) {
+                    fix.edits.push(edit);
+                }
+            }
+        }
+    }
+
     /// [`Diagnostic::headline`]s compared without building them (findings are sorted by it).
     pub fn cmp_headline(&self, other: &Diagnostic) -> std::cmp::Ordering {
+        if !self.also_on.is_empty() || !other.also_on.is_empty() {
+            return self.headline().cmp(&other.headline());
+        }
         self.headline_bytes().cmp(other.headline_bytes())
     }
 
@@ -331,6 +524,42 @@ impl Diagnostic {
 
     pub fn url(&self) -> String {
         rule_url(self.rule)
+    }
+}
+
+/// `brokers 0, 1 and 2` for nodes of one kind with ids, each its own; else each name, `broker 0
+/// (server.properties), node 3 (controller.properties)`.
+fn names_of(nodes: &[&NodeRef]) -> String {
+    let kind = nodes.first().and_then(|node| node.kind);
+    let ids: Option<Vec<&str>> = nodes
+        .iter()
+        .map(|node| {
+            node.id
+                .as_deref()
+                .filter(|_| node.kind == kind && node.closes())
+        })
+        .collect();
+    // Two nodes of one id (a fault of its own) are told apart by their files.
+    let ids = ids.filter(|ids| {
+        let mut unique = ids.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        unique.len() == ids.len()
+    });
+    match (kind, ids) {
+        (Some(kind), Some(ids)) => {
+            let (last, rest) = ids.split_last().expect("a group has nodes");
+            if rest.is_empty() {
+                format!("{} {last}", kind.as_str())
+            } else {
+                format!("{}s {} and {last}", kind.as_str(), rest.join(", "))
+            }
+        }
+        _ => nodes
+            .iter()
+            .map(|node| node.to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
     }
 }
 

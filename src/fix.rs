@@ -100,7 +100,11 @@ pub fn fix(report: Report, options: &Options) -> Result<Fixed, FixError> {
             .collect();
         let next = recheck(&current, bytes, options);
         verify(&current, &next, &applied, &edits)?;
-        fixed += applied.len();
+        // A finding about several nodes counts once a node, as every tally counts it.
+        fixed += applied
+            .iter()
+            .map(|diagnostic| diagnostic.locations().count())
+            .sum::<usize>();
         current = next;
     }
     let changed: Vec<usize> = (0..current.files.len())
@@ -166,7 +170,7 @@ fn select<'a>(
         if fix
             .edits
             .iter()
-            .any(|edit| suppressed.iter().any(|other| overlaps(edit, other)))
+            .any(|edit| suppressed.iter().any(|other| edit.overlaps(other)))
         {
             continue;
         }
@@ -175,7 +179,7 @@ fn select<'a>(
             taken
                 .iter()
                 .chain(new[..i].iter().copied())
-                .any(|other| overlaps(edit, other))
+                .any(|other| edit.overlaps(other))
         });
         if clashes {
             continue; // the next round sees it again, on the changed file
@@ -184,11 +188,6 @@ fn select<'a>(
         applied.push(diagnostic);
     }
     (applied, taken)
-}
-
-fn overlaps(a: &Edit, b: &Edit) -> bool {
-    a.file == b.file
-        && (a.span == b.span || (a.span.start < b.span.end && b.span.start < a.span.end))
 }
 
 /// The bytes with `edits` applied, from the end so that earlier spans stay true.
@@ -309,13 +308,16 @@ fn verify(
     for diagnostic in applied {
         let file = diagnostic.primary().file;
         let left = after.diagnostics.iter().any(|remaining| {
-            // The same finding: the same rule, key and file, and about the same node (the
-            // other services of a compose file report theirs apart).
+            // The same finding: the same rule and key, in the same file about the same node
+            // (the other services of a compose file report theirs apart), at one of its places.
             remaining.rule == diagnostic.rule
-                && remaining.primary().file == file
                 && remaining.key == diagnostic.key
-                && remaining.subject.node == diagnostic.subject.node
                 && remaining.subject.component == diagnostic.subject.component
+                && remaining.locations().any(|left| {
+                    diagnostic
+                        .locations()
+                        .any(|fixed| left.label.file == fixed.label.file && left.node == fixed.node)
+                })
         });
         if left {
             return Err(bug(diagnostic, file, "leaves its finding in place".into()));

@@ -70,11 +70,23 @@ pub struct Report {
 }
 
 impl Report {
+    /// How many findings of `severity`, a finding about several nodes once a node (as the
+    /// formats with a line a place list it).
     pub fn count(&self, severity: Severity) -> usize {
         self.diagnostics
             .iter()
             .filter(|d| d.severity == severity)
-            .count()
+            .map(|d| d.locations().count())
+            .sum()
+    }
+
+    /// How many findings of `rule`, a finding about several nodes once a node.
+    pub fn count_of(&self, rule: &str) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.rule == rule)
+            .map(|d| d.locations().count())
+            .sum()
     }
 
     /// Whether the run fails (exit 1): a finding at `threshold` or above (`--fail-on`).
@@ -200,6 +212,7 @@ pub(crate) fn run(
     sort(&found.files, &mut diagnostics);
     drop_repeats(&mut diagnostics);
     sources::restrict_fixes(&found.files, &mut diagnostics);
+    group_across_nodes(&mut diagnostics);
     for (cluster, placed) in found.clusters.iter_mut().zip(placements) {
         cluster.placements = placed;
     }
@@ -239,6 +252,33 @@ fn drop_repeats(diagnostics: &mut Vec<Diagnostic>) {
     diagnostics.retain(|_| first.next().unwrap_or(true));
 }
 
+/// Reports a finding repeated on several nodes of a cluster once, about all of them (see
+/// [`Diagnostic::repeats_on_another_node`]): `brokers 0, 1 and 2: ...` with a label in each
+/// file, where three findings said the same. It takes the place of the first.
+fn group_across_nodes(diagnostics: &mut Vec<Diagnostic>) {
+    use std::collections::HashMap;
+    // Candidates by rule and message: most findings have none, and a tree of many clusters
+    // has many findings.
+    let mut by_text: HashMap<(&'static str, String), Vec<usize>> = HashMap::new();
+    let mut grouped: Vec<Diagnostic> = Vec::with_capacity(diagnostics.len());
+    for diagnostic in std::mem::take(diagnostics) {
+        let candidates = by_text
+            .entry((diagnostic.rule, diagnostic.message.clone()))
+            .or_default();
+        match candidates
+            .iter()
+            .find(|&&index| grouped[index].repeats_on_another_node(&diagnostic))
+        {
+            Some(&index) => grouped[index].absorb(diagnostic),
+            None => {
+                candidates.push(grouped.len());
+                grouped.push(diagnostic);
+            }
+        }
+    }
+    *diagnostics = grouped;
+}
+
 /// Sorts findings as every report does (see [`sort`]).
 pub(crate) fn sort_findings(files: &[SourceFile], diagnostics: &mut [Diagnostic]) {
     sort(files, diagnostics);
@@ -266,6 +306,7 @@ impl Report {
             .reduce(|a, b| a.filter(|_| a == b))
             .flatten();
         let mut drawn: Vec<String> = Vec::new();
+        let (mut only_parts, mut some_only) = (Vec::new(), false);
         let mut merged = Report {
             files: Vec::new(),
             clusters: Vec::new(),
@@ -299,12 +340,12 @@ impl Report {
                     edits.for_each(|edit| edit.file += offset);
                     diagnostic
                 }));
-            if let Some(only) = report.only {
-                merged
-                    .only
-                    .get_or_insert_with(Vec::new)
-                    .extend(only.into_iter().map(|file| file + offset));
-            }
+            // A report of every file (`only: None`) merged with one of some: all of its files.
+            some_only |= report.only.is_some();
+            only_parts.extend(match report.only {
+                Some(only) => only.into_iter().map(|file| file + offset).collect(),
+                None => (offset..merged.files.len()).collect::<Vec<_>>(),
+            });
             merged.skipped.extend(report.skipped);
             merged.notes.extend(report.notes);
             merged.suppressed.count += report.suppressed.count;
@@ -314,6 +355,7 @@ impl Report {
                 edit
             }));
         }
+        merged.only = some_only.then_some(only_parts);
         match style {
             Some(style) => {
                 let mut pairs: Vec<(Diagnostic, String)> = std::mem::take(&mut merged.diagnostics)

@@ -220,11 +220,38 @@ fn json_has_the_documented_shape() {
             "component": null,
         })
     );
+    // The same finding on the three brokers is one, about all of them: their names lead the
+    // message, the other two nodes and their places are `also_on`.
     assert!(
         first["message"]
             .as_str()
             .unwrap()
-            .starts_with("broker 0 (server-0.properties): ")
+            .starts_with("brokers 0, 1 and 2: ")
+    );
+    let also_on: Vec<(String, u64)> = first["also_on"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|also| {
+            assert_eq!(also["node"]["kind"], "broker");
+            (
+                also["file"].as_str().unwrap().to_string(),
+                also["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        also_on,
+        [
+            (
+                "fixtures/seed-zk-3-brokers/server-1.properties".to_string(),
+                28
+            ),
+            (
+                "fixtures/seed-zk-3-brokers/server-2.properties".to_string(),
+                28
+            )
+        ]
     );
     assert_eq!(
         first["file"],
@@ -601,16 +628,30 @@ fn stdin_buffer_replaces_its_file_within_the_folder_cluster() {
                 .unwrap()
                 .contains("offsets.topic.replication.factor=1 on a cluster of 3 brokers")
     }));
-    // The same findings for server-0 as a check of the whole folder.
+    // The same findings for server-0 as a check of the whole folder, where each is one about
+    // the three brokers: the same lines of server-0 in the formats with a line a place.
+    let concise = |output: &std::process::Output| -> Vec<String> {
+        stdout(output)
+            .lines()
+            .filter(|line| line.starts_with(path))
+            .map(str::to_string)
+            .collect()
+    };
+    let concise_args = [
+        "check",
+        "--format",
+        "concise",
+        "--stdin-filename",
+        path,
+        "-",
+    ];
+    let buffer = kafkalint_stdin(&concise_args, &on_disk, root());
     let folder = kafkalint(
-        &["check", "--format", "json", "fixtures/seed-zk-3-brokers"],
+        &["check", "--format", "concise", "fixtures/seed-zk-3-brokers"],
         root(),
     );
-    let of_server_0: Vec<_> = diagnostics(&folder)
-        .into_iter()
-        .filter(|d| d["file"] == path)
-        .collect();
-    assert_eq!(found, of_server_0);
+    assert_eq!(concise(&buffer).len(), found.len());
+    assert_eq!(concise(&buffer), concise(&folder));
 
     // A fixed buffer: server-0's own findings are gone. Its siblings still hold RF=1, so what
     // is left is the one finding that says the cluster now disagrees with itself.
@@ -800,4 +841,107 @@ fn a_working_folder_without_kafka_is_said_not_an_error_and_another_folder_is() {
         "{}",
         stderr(&output)
     );
+}
+
+/// One broker file of a numbered set, named alone, is judged within its set: the seed's
+/// server-0.properties alone is the finding the whole folder gives it, not a clean cluster of
+/// one; a note says how it was read. With `--brokers`, the user gave the count: it is checked
+/// alone.
+#[test]
+fn a_lone_file_of_a_numbered_set_is_checked_with_its_siblings() {
+    let path = "fixtures/seed-zk-3-brokers/server-0.properties";
+    let alone = kafkalint(&["check", "--format", "concise", path], root());
+    assert_eq!(alone.status.code(), Some(1), "{}", stderr(&alone));
+    let lines: Vec<String> = stdout(&alone).lines().map(str::to_string).collect();
+    assert!(
+        lines.iter().all(|line| line.starts_with(path)),
+        "{lines:#?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|line| line
+                .starts_with(&format!("{path}:28:34: error[internal-topic-replication] "))),
+        "{lines:#?}"
+    );
+    let folder = kafkalint(
+        &["check", "--format", "concise", "fixtures/seed-zk-3-brokers"],
+        root(),
+    );
+    let of_server_0: Vec<String> = stdout(&folder)
+        .lines()
+        .filter(|line| line.starts_with(path))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(lines, of_server_0);
+    assert!(
+        stderr(&alone).starts_with(&format!(
+            "kafkalint: note: {path}: checked with the rest of its numbered set \
+             (server-1.properties, server-2.properties)"
+        )),
+        "{}",
+        stderr(&alone)
+    );
+
+    // Named with its folder: read once with the folder, no note.
+    let with_folder = kafkalint(
+        &[
+            "check",
+            "--format",
+            "concise",
+            path,
+            "fixtures/seed-zk-3-brokers",
+        ],
+        root(),
+    );
+    assert!(
+        !stderr(&with_folder).contains("note:"),
+        "{}",
+        stderr(&with_folder)
+    );
+
+    // --brokers 3: the file stands for the cluster, as the user said.
+    let counted = kafkalint(
+        &["check", "--format", "concise", "--brokers", "3", path],
+        root(),
+    );
+    assert_eq!(counted.status.code(), Some(1));
+    assert!(
+        !stderr(&counted).contains("numbered set"),
+        "{}",
+        stderr(&counted)
+    );
+}
+
+/// A node file named alone, of no numbered set, is a cluster of one: the summary's note says
+/// so and how to give the real count.
+#[test]
+fn a_node_file_named_alone_is_said_to_be_a_cluster_of_one() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("server.properties"),
+        "broker.id=0\nzookeeper.connect=zk:2181\nlog.dirs=/var/lib/kafka\n\
+         offsets.topic.replication.factor=1\ntransaction.state.log.replication.factor=1\n\
+         transaction.state.log.min.isr=1\n",
+    )
+    .unwrap();
+    let output = kafkalint(&["check", "server.properties"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    assert!(
+        stderr(&output).starts_with(
+            "kafkalint: note: server.properties: checked alone, as a cluster of one node \
+             (findings that depend on the broker count assume 1): where the cluster has more, \
+             pass --brokers N or the other nodes' files\n"
+        ),
+        "{}",
+        stderr(&output)
+    );
+    let counted = kafkalint(
+        &["check", "--brokers", "3", "server.properties"],
+        dir.path(),
+    );
+    assert_eq!(counted.status.code(), Some(1), "{}", stdout(&counted));
+    assert!(!stderr(&counted).contains("checked alone"));
+    let folder = kafkalint(&["check", "."], dir.path());
+    assert!(!stderr(&folder).contains("checked alone"));
 }

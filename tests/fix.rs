@@ -58,6 +58,7 @@ fn read(dir: &Path, name: &str) -> Vec<u8> {
 }
 
 /// The rules of the findings `kafkalint check --format json` reports for `dir`.
+/// The rule of each finding, once per node a finding about several nodes is about.
 fn rules_reported(dir: &Path) -> Vec<String> {
     let output = kafkalint(&["check", "--format", "json", "."], dir);
     let document: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
@@ -65,7 +66,10 @@ fn rules_reported(dir: &Path) -> Vec<String> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|d| d["rule"].as_str().unwrap().to_string())
+        .flat_map(|d| {
+            let places = 1 + d["also_on"].as_array().map_or(0, Vec::len);
+            std::iter::repeat_n(d["rule"].as_str().unwrap().to_string(), places)
+        })
         .collect()
 }
 

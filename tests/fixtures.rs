@@ -91,13 +91,14 @@ fn the_seed_is_caught_at_each_brokers_replication_line_and_its_twin_is_clean() {
     let report = kafkalint::check(&["fixtures/seed-zk-3-brokers".into()], &options).unwrap();
     for broker in 0..3 {
         let file = format!("fixtures/seed-zk-3-brokers/server-{broker}.properties");
+        // One finding about the three brokers, with a place in each broker's file.
         let on_offsets_line = report.diagnostics.iter().any(|d| {
-            let label = d.primary();
-            let source = &report.files[label.file];
-            source.path == file
-                && d.rule == "internal-topic-replication"
+            d.rule == "internal-topic-replication"
                 && d.key.as_deref() == Some("offsets.topic.replication.factor")
-                && source.bytes[label.span.clone()] == *b"1"
+                && d.locations().any(|place| {
+                    let source = &report.files[place.label.file];
+                    source.path == file && source.bytes[place.label.span.clone()] == *b"1"
+                })
         });
         assert!(
             on_offsets_line,
@@ -117,7 +118,7 @@ fn containers_are_separate_hosts_that_cannot_replicate_over_localhost() {
     for setup in ["bad-compose", "bad-folder-per-broker"] {
         let path = format!("fixtures/localhost-advertised/{setup}");
         let report = kafkalint::check(&[path.clone().into()], &Default::default()).unwrap();
-        let count = |rule: &str| report.diagnostics.iter().filter(|d| d.rule == rule).count();
+        let count = |rule: &str| report.count_of(rule);
         assert_eq!(count("port-clash-on-host"), 0, "{path}");
         assert_eq!(count("shared-log-dir"), 0, "{path}");
         assert_eq!(count("localhost-advertised"), 3, "{path}");

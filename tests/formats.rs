@@ -32,8 +32,9 @@ fn root() -> &'static Path {
 
 const SEED: &str = "fixtures/seed-zk-3-brokers";
 
-/// Where and what each of the seed's findings is, in report order: file, line, column, severity,
-/// rule and the column of the span's last character (the first one for an empty span).
+/// Where and what each of the seed's findings is, in report order, a line a place (a finding
+/// about the three brokers is a line in each broker's file): file, line, column, severity, rule
+/// and the column of the span's last character (the first one for an empty span).
 const SEED_FINDINGS: [(&str, usize, usize, &str, &str, usize); 10] = [
     ("server-0", 1, 1, "warning", "auto-create-single-replica", 1),
     ("server-0", 21, 10, "info", "log-dirs-in-tmp", 26),
@@ -46,6 +47,22 @@ const SEED_FINDINGS: [(&str, usize, usize, &str, &str, usize); 10] = [
         34,
     ),
     (
+        "server-1",
+        28,
+        34,
+        "error",
+        "internal-topic-replication",
+        34,
+    ),
+    (
+        "server-2",
+        28,
+        34,
+        "error",
+        "internal-topic-replication",
+        34,
+    ),
+    (
         "server-0",
         29,
         42,
@@ -53,43 +70,31 @@ const SEED_FINDINGS: [(&str, usize, usize, &str, &str, usize); 10] = [
         "internal-topic-replication",
         42,
     ),
+    (
+        "server-1",
+        29,
+        42,
+        "error",
+        "internal-topic-replication",
+        42,
+    ),
+    (
+        "server-2",
+        29,
+        42,
+        "error",
+        "internal-topic-replication",
+        42,
+    ),
     ("server-1", 21, 10, "info", "log-dirs-in-tmp", 26),
-    (
-        "server-1",
-        28,
-        34,
-        "error",
-        "internal-topic-replication",
-        34,
-    ),
-    (
-        "server-1",
-        29,
-        42,
-        "error",
-        "internal-topic-replication",
-        42,
-    ),
     ("server-2", 21, 10, "info", "log-dirs-in-tmp", 26),
-    (
-        "server-2",
-        28,
-        34,
-        "error",
-        "internal-topic-replication",
-        34,
-    ),
-    (
-        "server-2",
-        29,
-        42,
-        "error",
-        "internal-topic-replication",
-        42,
-    ),
 ];
 
-const SEED_FIRST_ERROR: &str = "broker 0 (server-0.properties): offsets.topic.replication.factor=1 on a cluster of 3 brokers: each partition of __consumer_offsets lives on one broker; when that broker stops, every consumer group whose coordinator partition it holds stops: FindCoordinator answers COORDINATOR_NOT_AVAILABLE, so the group can neither join nor commit offsets, while other clients keep working";
+/// The message of the seed's first error: the file's name says which broker, so the broker's
+/// name does not lead it.
+const SEED_FIRST_ERROR: &str = "offsets.topic.replication.factor=1 on a cluster of 3 brokers: each partition of __consumer_offsets lives on one broker; when that broker stops, every consumer group whose coordinator partition it holds stops: FindCoordinator answers COORDINATOR_NOT_AVAILABLE, so the group can neither join nor commit offsets, while other clients keep working";
+
+const SEED_FIRST_HELP: &str = "set offsets.topic.replication.factor=3 on every broker; a topic that already exists keeps its replication factor when the config changes: raise it with kafka-reassign-partitions.sh (a reassignment listing 3 replicas per partition)";
 
 #[test]
 fn concise_is_one_line_per_finding_and_nothing_else() {
@@ -105,7 +110,7 @@ fn concise_is_one_line_per_finding_and_nothing_else() {
     assert_eq!(
         lines[2],
         format!(
-            "{SEED}/server-0.properties:28:34: error[internal-topic-replication] {SEED_FIRST_ERROR}"
+            "{SEED}/server-0.properties:28:34: error[internal-topic-replication] {SEED_FIRST_ERROR} (help: {SEED_FIRST_HELP})"
         )
     );
     // The tally goes to stderr, for the person watching.
@@ -135,7 +140,7 @@ fn github_is_one_workflow_command_per_finding() {
     assert_eq!(
         lines[2],
         format!(
-            "::error file={SEED}/server-0.properties,line=28,col=34,endLine=28,endColumn=34,title=kafkalint(internal-topic-replication)::{SEED_FIRST_ERROR}"
+            "::error file={SEED}/server-0.properties,line=28,col=34,endLine=28,endColumn=34,title=kafkalint(internal-topic-replication)::{SEED_FIRST_ERROR}%0Ahelp: {SEED_FIRST_HELP}"
         )
     );
     assert!(output.stderr.is_empty());
@@ -464,4 +469,59 @@ fn the_names_of_yaml_parts_are_escaped_in_json() {
     let json: Value = serde_json::from_str(&text).unwrap();
     let part = json["clusters"][0]["nodes"][0]["part"].as_str().unwrap();
     assert!(part.starts_with("service `kafka"), "{part}");
+}
+
+/// In `--format full`, a help wraps at spaces only: each help block, its lines joined again,
+/// is a help of the findings, whole (no key, path or command broken at a `-` or `/`). Over
+/// every fixture.
+#[test]
+fn help_lines_wrap_between_words_only() {
+    let mut checked = 0;
+    for rule in std::fs::read_dir(root().join("fixtures")).unwrap() {
+        for setup in std::fs::read_dir(rule.unwrap().path()).unwrap() {
+            let setup = setup.unwrap().path();
+            let json = kafkalint(
+                &["check", "--format", "json", setup.to_str().unwrap()],
+                root(),
+            );
+            let document: Value = serde_json::from_slice(&json.stdout).unwrap();
+            let helps: Vec<String> = document["diagnostics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|d| {
+                    d["help"]
+                        .as_str()
+                        .unwrap()
+                        .split_whitespace()
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .collect();
+            let full = kafkalint(
+                &["check", "--color", "never", setup.to_str().unwrap()],
+                root(),
+            );
+            let text = stdout(&full);
+            let mut lines = text.lines().peekable();
+            while let Some(line) = lines.next() {
+                let Some(first) = line.strip_prefix("  help: ") else {
+                    continue;
+                };
+                let mut help = first.to_string();
+                while let Some(more) = lines.peek().and_then(|next| next.strip_prefix("        ")) {
+                    help.push(' ');
+                    help.push_str(more.trim_start());
+                    lines.next();
+                }
+                assert!(
+                    helps.contains(&help),
+                    "{}: a help broken inside a word:\n{help}\nnot among\n{helps:#?}",
+                    setup.display()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100, "{checked} helps");
 }

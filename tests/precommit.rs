@@ -177,7 +177,7 @@ fn a_commit_that_breaks_a_cluster_fails_and_its_fix_goes_through() {
     );
     assert!(
         report.contains(
-            "broker 0 (server-0.properties): offsets.topic.replication.factor=1 on a cluster of 3 brokers"
+            "brokers 0, 1 and 2: offsets.topic.replication.factor=1 on a cluster of 3 brokers"
         ),
         "{report}"
     );

@@ -238,7 +238,8 @@ fn draw_run(report: &Report, style: FullStyle, run: std::ops::Range<usize>) -> V
         .with_width(style.width)
         .with_links(false)
         .with_word_separator(textwrap::WordSeparator::Custom(find_words))
-        .with_word_splitter(textwrap::WordSplitter::Custom(split_points));
+        .with_word_splitter(textwrap::WordSplitter::NoHyphenation)
+        .with_break_words(false);
     let diagnostics = &report.diagnostics[run];
     let mut texts = std::collections::HashMap::new();
     // A file's display text is dropped after the last finding of the run that shows it: a
@@ -266,22 +267,22 @@ fn draw_run(report: &Report, style: FullStyle, run: std::ops::Range<usize>) -> V
     drawn
 }
 
-/// The words textwrap wraps a line at, as miette's default (Unicode line breaking) finds them.
-/// That costs a segmenter pass and an index map per line, most of drawing a finding; in a line
-/// of the plain ASCII messages are written in it breaks only after spaces, where splitting at
-/// spaces gives the same words at a small part of the cost.
+/// The words textwrap wraps a line at: runs of text between spaces, each with the spaces after
+/// it. A line breaks only at a space, never inside a word: a key, a path or a command in a help
+/// line (`kafka-reassign-partitions.sh`, `/var/lib/kafka/data`) stays whole for copy and paste,
+/// where Unicode line breaking would break after its `-` or `/`. A word longer than the width
+/// runs past it (`with_break_words(false)`).
 fn find_words(line: &str) -> Box<dyn Iterator<Item = textwrap::core::Word<'_>> + '_> {
-    if breaks_only_after_spaces(line) {
+    if line.bytes().all(|b| (0x20..0x7f).contains(&b)) {
         Box::new(SpaceSeparated { rest: line })
     } else {
-        textwrap::WordSeparator::UnicodeBreakProperties.find_words(line)
+        textwrap::WordSeparator::AsciiSpace.find_words(line)
     }
 }
 
-/// The words of a line that breaks only after spaces, each with the spaces after it, as
-/// textwrap's `AsciiSpace` separator splits them. Its characters are printable ASCII, one
-/// column each: the width is the length, without the per-character width look-up of
-/// `Word::from`.
+/// The words of a line of printable ASCII, as textwrap's `AsciiSpace` separator splits them,
+/// one column a character: the width is the length, without the per-character width look-up
+/// of `Word::from`, most of drawing a finding.
 struct SpaceSeparated<'a> {
     rest: &'a str,
 }
@@ -306,76 +307,6 @@ impl<'a> Iterator for SpaceSeparated<'a> {
             width: word_len,
         })
     }
-}
-
-/// Where textwrap's `HyphenSplitter` may split a word, found without a search for a word
-/// with no hyphen (nearly all of them).
-fn split_points(word: &str) -> Vec<usize> {
-    if word.as_bytes().contains(&b'-') {
-        textwrap::WordSplitter::HyphenSplitter.split_points(word)
-    } else {
-        Vec::new()
-    }
-}
-
-/// Whether Unicode line breaking (UAX #14), as textwrap uses it, breaks `line` only after its
-/// runs of spaces. It does in a line of letters, digits, spaces and ``.,:;-=_'"()#*<>@^~&[]` ``
-/// but for a few pairs: there is no break before one of `.,:;)]` (so none after a space before
-/// one), none after `(` or `[` (even after spaces), and one between one of `.,:;)]` and `(` or
-/// `[`. Other characters (`/`, `!`, `?`, `|`, braces, `$`, `+`, `%`, `\`, tabs, anything not
-/// ASCII) break elsewhere. A line ending in `-` is left to textwrap too: textwrap drops the
-/// last break it finds as the one at the end of the text, which it has already filtered out
-/// after a `-`. Checked against textwrap on every short string of these characters (tests).
-fn breaks_only_after_spaces(line: &str) -> bool {
-    // What each ASCII byte is to the check, a bit each; 0 for a byte that breaks elsewhere.
-    const PLAIN: u8 = 1;
-    const SPACE: u8 = 2;
-    const NO_BREAK_BEFORE: u8 = 4;
-    const OPENING: u8 = 8;
-    const fn kinds() -> [u8; 128] {
-        let mut kinds = [0; 128];
-        let mut b = 0;
-        while b < 128 {
-            let byte = b as u8;
-            if byte.is_ascii_alphanumeric() {
-                kinds[b] = PLAIN;
-            }
-            b += 1;
-        }
-        let punctuation = b"-=_'\"#*<>@^~&`";
-        let mut at = 0;
-        while at < punctuation.len() {
-            kinds[punctuation[at] as usize] = PLAIN;
-            at += 1;
-        }
-        let no_break_before = b".,:;)]";
-        let mut at = 0;
-        while at < no_break_before.len() {
-            kinds[no_break_before[at] as usize] = PLAIN | NO_BREAK_BEFORE;
-            at += 1;
-        }
-        kinds[b'(' as usize] = PLAIN | OPENING;
-        kinds[b'[' as usize] = PLAIN | OPENING;
-        kinds[b' ' as usize] = PLAIN | SPACE;
-        kinds
-    }
-    const KINDS: [u8; 128] = kinds();
-    if line.ends_with('-') {
-        return false;
-    }
-    let mut previous = 0;
-    for b in line.bytes() {
-        let kind = KINDS.get(usize::from(b)).copied().unwrap_or(0);
-        let breaks_elsewhere = kind == 0
-            || (previous & SPACE != 0 && kind & NO_BREAK_BEFORE != 0)
-            || (previous & OPENING != 0 && kind & SPACE != 0)
-            || (previous & NO_BREAK_BEFORE != 0 && kind & OPENING != 0);
-        if breaks_elsewhere {
-            return false;
-        }
-        previous = kind;
-    }
-    true
 }
 
 fn plural(count: usize, word: &str) -> String {
@@ -541,89 +472,44 @@ mod tests {
             .collect()
     }
 
-    /// Every string of `alphabet` up to `longest` characters that takes the shortcut is split
-    /// into the words Unicode line breaking gives.
-    fn splits_as_unicode(alphabet: &str, longest: u32) {
-        let alphabet: Vec<char> = alphabet.chars().collect();
-        let mut shortcuts = 0;
-        for len in 1..=longest {
-            for mut index in 0..alphabet.len().pow(len) {
-                let mut line = String::new();
-                for _ in 0..len {
-                    line.push(alphabet[index % alphabet.len()]);
-                    index /= alphabet.len();
-                }
-                if breaks_only_after_spaces(&line) {
-                    shortcuts += 1;
-                    let unicode = words(&textwrap::WordSeparator::UnicodeBreakProperties, &line);
-                    assert_eq!(
-                        words(&textwrap::WordSeparator::AsciiSpace, &line),
-                        unicode,
-                        "{line:?}"
-                    );
-                    assert_eq!(
-                        words(&textwrap::WordSeparator::Custom(find_words), &line),
-                        unicode,
-                        "{line:?}"
-                    );
-                }
-            }
-        }
-        assert!(shortcuts > 0);
-    }
-
     #[test]
-    fn plain_lines_split_at_spaces_as_unicode_line_breaking_does() {
-        splits_as_unicode("aZ1 .,:;-=_'\"()#*<>@^~&[]`", 3);
-        // One of each kind of character, longer.
-        splits_as_unicode("a1 .-'\"()]:=", 4);
-    }
-
-    #[test]
-    fn split_points_are_the_hyphen_splitters() {
-        for word in [
-            "plain",
-            "",
-            "-",
-            "a-b",
-            "kafka-reassign-partitions.sh",
-            "--x",
-            "a--b",
-            "é-a",
-        ] {
-            assert_eq!(
-                split_points(word),
-                textwrap::WordSplitter::HyphenSplitter.split_points(word),
-                "{word:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn other_characters_take_the_unicode_path() {
+    fn lines_split_at_spaces_only() {
         for line in [
-            "a/b",
-            "a!b",
-            "a?b",
-            "a|b",
-            "a}b",
-            "a{b",
-            "a$1",
-            "a+b",
-            "50%",
-            "a\\b",
-            "a\tb",
-            "caf\u{e9} au lait",
-            "a .b",
-            "( a",
-            "a.(b",
-            "a)(b",
-            "ends-",
+            "raise it with kafka-reassign-partitions.sh --execute",
+            "  log.dir=/var/lib/kafka/data (a/b) 50% {x}",
+            "caf\u{e9} au lait, n\u{e9}e-\u{e0}",
+            "trailing  ",
+            "",
         ] {
-            assert!(!breaks_only_after_spaces(line), "{line:?}");
+            let ours = words(&textwrap::WordSeparator::Custom(find_words), line);
+            assert_eq!(
+                ours,
+                words(&textwrap::WordSeparator::AsciiSpace, line),
+                "{line:?}"
+            );
+            assert!(ours.iter().all(|(word, _, _)| !word.contains(' ')));
         }
-        assert!(breaks_only_after_spaces(
-            "broker 0 (server-0.properties): offsets.topic.replication.factor=1 on a cluster"
-        ));
+    }
+
+    /// A help line with a command and a path longer than the rest of a line is wrapped
+    /// before them, never inside.
+    #[test]
+    fn help_is_never_broken_inside_a_word() {
+        let words_of = |text: &str| {
+            text.split_whitespace()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        };
+        let help = "set log.dir to a directory on a persistent disk that only Kafka uses, e.g. \
+                    log.dir=/var/lib/kafka/data; raise existing topics with \
+                    kafka-reassign-partitions.sh --reassignment-json-file plan.json --execute";
+        let options = textwrap::Options::new(40)
+            .word_separator(textwrap::WordSeparator::Custom(find_words))
+            .word_splitter(textwrap::WordSplitter::NoHyphenation)
+            .break_words(false);
+        let lines = textwrap::wrap(help, options);
+        assert!(lines.len() > 3);
+        let rewrapped: Vec<String> = lines.iter().flat_map(|line| words_of(line)).collect();
+        assert_eq!(rewrapped, words_of(help));
     }
 }

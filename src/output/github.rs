@@ -10,7 +10,7 @@
 //! line: the toolkit says they cannot be sent otherwise, and the runner drops them.
 
 use super::{Region, printable, region};
-use crate::diagnostic::{Label, Severity};
+use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::report::Report;
 
 /// A property value: `%`, CR, LF, `:` and `,` percent-encoded.
@@ -63,18 +63,24 @@ fn position(report: &Report, label: &Label) -> String {
 
 pub fn github(report: &Report) -> String {
     let mut out = String::new();
-    for diagnostic in &report.diagnostics {
+    // A finding about several nodes is an annotation on each node's file.
+    for diagnostic in report.diagnostics.iter().flat_map(Diagnostic::per_node) {
         let primary = diagnostic.primary();
-        let file = printable(&report.files[primary.file].path, false);
+        let path = &report.files[primary.file].path;
+        let mut text = diagnostic.headline_in(path).into_owned();
+        if !diagnostic.help.is_empty() {
+            text.push_str("\nhelp: ");
+            text.push_str(&diagnostic.help);
+        }
         out.push_str(&format!(
             "::{} file={},{},title={}::{}\n",
             command(diagnostic.severity),
-            escape_property(&file),
+            escape_property(&printable(path, false)),
             position(report, primary),
             escape_property(&format!("kafkalint({})", diagnostic.rule)),
             // Line breaks stay line breaks in the annotation (`%0A`); other control characters
             // are shown escaped.
-            escape_data(&printable(&diagnostic.headline(), true)),
+            escape_data(&printable(&text, true)),
         ));
     }
     out

@@ -5,7 +5,7 @@ use serde::Serialize;
 use super::printable;
 use crate::catalog;
 use crate::cluster::ChosenBy;
-use crate::diagnostic::{Label, NodeKind, Severity, Subject};
+use crate::diagnostic::{Label, NodeKind, NodeRef, Severity, Subject};
 use crate::report::Report;
 use crate::yaml_view::NamedBy;
 
@@ -118,6 +118,9 @@ struct JsonDiagnostic<'a> {
     /// Kafka's documentation of the key, when it is a broker key Kafka documents.
     key_url: Option<String>,
     labels: Vec<JsonLabel<'a>>,
+    /// The same finding on other nodes of the cluster, reported once (`message` names them
+    /// all): each node and its place, which is also among `labels`.
+    also_on: Vec<JsonAlsoOn<'a>>,
     help: String,
     url: String,
     /// What `--fix` would change, when the finding has an unambiguous fix.
@@ -144,6 +147,14 @@ struct JsonNode {
 }
 
 #[derive(Serialize)]
+struct JsonAlsoOn<'a> {
+    node: JsonNode,
+    file: &'a str,
+    line: usize,
+    column: usize,
+}
+
+#[derive(Serialize)]
 struct JsonComponentRef {
     kind: &'static str,
     file: String,
@@ -156,14 +167,18 @@ fn part_label(report: &Report, file: usize, part: Option<u32>) -> Option<String>
     Some(printable(&view.label, false))
 }
 
+fn json_node(node: &NodeRef) -> JsonNode {
+    JsonNode {
+        kind: node.kind,
+        id: node.id.as_deref().map(|id| printable(id, false)),
+        file: printable(&node.file, false),
+    }
+}
+
 fn subject(subject: &Subject) -> JsonSubject<'_> {
     JsonSubject {
         cluster: subject.cluster.as_deref(),
-        node: subject.node.as_ref().map(|node| JsonNode {
-            kind: node.kind,
-            id: node.id.as_deref().map(|id| printable(id, false)),
-            file: printable(&node.file, false),
-        }),
+        node: subject.node.as_ref().map(json_node),
         component: subject
             .component
             .as_ref()
@@ -246,6 +261,19 @@ pub fn json(report: &Report) -> String {
                             line,
                             column,
                             message: printable(&label.message, true),
+                        }
+                    })
+                    .collect(),
+                also_on: diagnostic
+                    .also_on
+                    .iter()
+                    .map(|also| {
+                        let (file, line, column) = locate(&diagnostic.labels[also.label]);
+                        JsonAlsoOn {
+                            node: json_node(&also.node),
+                            file,
+                            line,
+                            column,
                         }
                     })
                     .collect(),

@@ -210,7 +210,12 @@ fn result(report: &Report, diagnostic: &Diagnostic, seen: &mut BTreeMap<String, 
     let mut result = json!({
         "ruleId": diagnostic.rule,
         "level": level(diagnostic.severity),
-        "message": { "text": printable(&diagnostic.headline(), true) },
+        "message": {
+            "text": printable(
+                &diagnostic.headline_in(&report.files[diagnostic.primary().file].path),
+                true
+            )
+        },
         "locations": [location(report, diagnostic.primary())],
         "partialFingerprints": { FINGERPRINT: format!("{base}:{occurrence}") },
     });
@@ -234,9 +239,10 @@ impl serde::Serialize for Results<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeSeq;
         let mut seen = BTreeMap::new();
-        let mut results = serializer.serialize_seq(Some(self.0.diagnostics.len()))?;
-        for diagnostic in &self.0.diagnostics {
-            results.serialize_element(&result(self.0, diagnostic, &mut seen))?;
+        let mut results = serializer.serialize_seq(None)?;
+        // A finding about several nodes is a result at each node's place.
+        for diagnostic in self.0.diagnostics.iter().flat_map(Diagnostic::per_node) {
+            results.serialize_element(&result(self.0, &diagnostic, &mut seen))?;
         }
         results.end()
     }
