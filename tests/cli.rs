@@ -1239,3 +1239,104 @@ fn version_names_the_catalogues_releases() {
         )
     );
 }
+
+#[test]
+fn live_takes_the_same_controls() {
+    let snapshot = "fixtures/live-partition-health/bad-broker-down/live.snapshot";
+    let live =
+        |args: &[&str]| kafkalint(&[&["live", "--snapshot", snapshot], args].concat(), root());
+    let all = live(&["--format", "concise"]);
+    assert_eq!(all.status.code(), Some(1));
+    let findings = stdout(&all).lines().count();
+    assert!(
+        findings > 0
+            && stdout(&all)
+                .lines()
+                .all(|line| line.contains("[live-partition-health]"))
+    );
+    let statistics = live(&["--statistics"]);
+    assert_eq!(statistics.status.code(), Some(1));
+    assert_eq!(
+        stdout(&statistics),
+        format!(
+            "{findings}\tlive-partition-health\t{}\n",
+            kafkalint::rules::find("live-partition-health")
+                .unwrap()
+                .summary
+        )
+    );
+    let ignored = live(&[
+        "--ignore",
+        "live-partition-health",
+        "--format",
+        "concise",
+        "-q",
+    ]);
+    assert_eq!(ignored.status.code(), Some(0));
+    assert!(
+        ignored.stdout.is_empty() && ignored.stderr.is_empty(),
+        "{}",
+        stderr(&ignored)
+    );
+    let passed = live(&["--exit-zero", "--format", "gitlab"]);
+    assert_eq!(passed.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&passed.stdout).unwrap();
+    assert_eq!(report.as_array().unwrap().len(), findings);
+}
+
+#[test]
+fn show_settings_names_a_declared_clusters_entry_and_release() {
+    let dir = tempfile::tempdir().unwrap();
+    for folder in ["prod", "stage"] {
+        std::fs::create_dir(dir.path().join(folder)).unwrap();
+    }
+    for id in 0..3 {
+        let name = format!("server-{id}.properties");
+        std::fs::copy(
+            root().join("fixtures/seed-zk-3-brokers").join(&name),
+            dir.path().join("prod").join(&name),
+        )
+        .unwrap();
+    }
+    std::fs::copy(
+        root().join("fixtures/seed-zk-3-brokers/server-0.properties"),
+        dir.path().join("stage/server-0.properties"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("kafkalint.toml"),
+        "kafka-version = \"3.8\"\n[[clusters]]\nname = \"prod\"\nfiles = [\"prod/*.properties\"]\nkafka-version = \"3.6\"\n",
+    )
+    .unwrap();
+    let text = stdout(&kafkalint(&["check", "--show-settings", "."], dir.path()));
+    let prod = text
+        .split("\nCluster ")
+        .find(|part| part.starts_with("prod\n"))
+        .unwrap();
+    assert!(
+        prod.contains(
+            "  Kafka release: 3.6 (kafka-version of its [[clusters]] entry in kafkalint.toml)\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        prod.contains("  Gathered as: [[clusters]] entry prod of the config file\n"),
+        "{text}"
+    );
+    assert!(
+        prod.contains("    prod/server-2.properties: broker 2\n"),
+        "{text}"
+    );
+    let stage = text
+        .split("\nCluster ")
+        .find(|part| part.starts_with("stage\n"))
+        .unwrap();
+    assert!(
+        stage.contains("  Kafka release: 3.8 (kafka-version in kafkalint.toml)\n"),
+        "{text}"
+    );
+    assert!(
+        stage.contains("  Nodes: 1 broker, 0 controllers\n"),
+        "{text}"
+    );
+}

@@ -17,19 +17,15 @@ fn release_reason(cluster: &Cluster) -> String {
     match &target.chosen_by {
         ChosenBy::Flag => "--kafka-version".into(),
         ChosenBy::Config => {
-            let path = cluster
-                .config
-                .as_deref()
-                .map_or("", |config| config.path.as_str());
-            match cluster.declared {
-                Some(_)
-                    if cluster.config.as_deref().zip(cluster.declared).is_some_and(
-                        |(config, at)| config.clusters[at].kafka_version.is_some(),
-                    ) =>
-                {
-                    format!("kafka-version of its [[clusters]] entry in {path}")
-                }
-                _ => format!("kafka-version in {path}"),
+            let config = cluster.config.as_deref();
+            let path = config.map_or("", |config| config.path.as_str());
+            let by_entry = config
+                .zip(cluster.declared)
+                .is_some_and(|(config, at)| config.clusters[at].kafka_version.is_some());
+            if by_entry {
+                format!("kafka-version of its [[clusters]] entry in {path}")
+            } else {
+                format!("kafka-version in {path}")
             }
         }
         ChosenBy::Hint => "what its files show".into(),
