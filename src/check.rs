@@ -38,7 +38,7 @@ pub fn check_live(
         };
         check(paths, &options)?
     };
-    crate::live_report::judge(files, document, live).map_err(Error::Live)
+    crate::live_report::judge(files, document, live, &options.selection).map_err(Error::Live)
 }
 
 /// Reads the files under `paths`, groups them into clusters and runs every rule. Each path is

@@ -16,7 +16,8 @@ use crate::diagnostic::Severity;
 /// The name kafkalint looks for in a linted path's folder and its parents.
 pub const FILE_NAME: &str = "kafkalint.toml";
 
-const TOP_KEYS: &[&str] = &[
+/// The keys of the file's top table, in the order the docs give them.
+pub const TOP_KEYS: &[&str] = &[
     "kafka-version",
     "bitnami-kafka-chart",
     "strict",
@@ -26,9 +27,12 @@ const TOP_KEYS: &[&str] = &[
     "per-path-ignores",
     "clusters",
 ];
-const RULE_KEYS: &[&str] = &["severity"];
-const CLUSTER_KEYS: &[&str] = &["name", "files", "brokers", "kafka-version"];
-const SEVERITIES: &[&str] = &["error", "warning", "info", "off"];
+/// The keys of a `[rules.NAME]` table.
+pub const RULE_KEYS: &[&str] = &["severity"];
+/// The keys of a `[[clusters]]` entry.
+pub const CLUSTER_KEYS: &[&str] = &["name", "files", "brokers", "kafka-version"];
+/// What `severity` may be.
+pub const SEVERITIES: &[&str] = &["error", "warning", "info", "off"];
 
 /// A problem in a config file, at a line and column (1-based) of it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -32,11 +32,13 @@ pub struct LiveReport {
 }
 
 /// Judges the snapshot `document` (a [`Snapshot::render`] text) beside `files` (the report of
-/// `kafkalint check` on the paths given, all retained, or an empty one).
+/// `kafkalint check` on the paths given, all retained, or an empty one), with the rules
+/// `selection` runs over the files' config.
 pub fn judge(
     mut files: Report,
     document: SourceFile,
     options: &LiveOptions,
+    selection: &rules::Selection,
 ) -> Result<LiveReport, String> {
     if let Some(error) = &document.parse_error {
         return Err(format!("{}: {error}", document.path));
@@ -64,7 +66,7 @@ pub fn judge(
     let selected = |rule: &str| {
         let stopping_rule = rule == "live-stopping-broker";
         stopping.is_some() == stopping_rule
-            && chosen.is_none_or(|cluster| cluster.config.as_deref().is_none_or(|c| c.runs(rule)))
+            && selection.runs(chosen.and_then(|cluster| cluster.config.as_deref()), rule)
     };
     let (diagnostics, plan) = {
         let facts;

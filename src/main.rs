@@ -4,7 +4,7 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use kafkalint::catalog::KafkaVersion;
 use kafkalint::coordinator::{self, Coordinated};
@@ -25,12 +25,84 @@ macro_rules! eprintln {
     };
 }
 
+/// `--version`: kafkalint's own and the Kafka releases its catalogue covers, from the
+/// catalogue's data (`0.1.0 (Kafka 2.8 to 4.4)`).
+static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let releases = kafkalint::catalog::VERSIONS;
+    format!(
+        "{} (Kafka {} to {})",
+        env!("CARGO_PKG_VERSION"),
+        releases
+            .first()
+            .map(ToString::to_string)
+            .unwrap_or_default(),
+        releases.last().map(ToString::to_string).unwrap_or_default()
+    )
+});
+
 /// A fast, exact static linter for Apache Kafka broker configuration.
 #[derive(Parser)]
-#[command(name = "kafkalint", version, about)]
+#[command(name = "kafkalint", version = VERSION.as_str(), about)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+}
+
+/// Which rules run: rule names or groups (startup-refusal, availability, consistency,
+/// exposure, hygiene, strict), over kafkalint.toml's `select` and `ignore`, as ruff's flags.
+#[derive(Args)]
+struct RuleArgs {
+    /// Run only these rules or groups (comma-separated, repeatable), in place of
+    /// kafkalint.toml's `select` and `ignore`; naming a `strict` rule runs it as with
+    /// `strict = true`.
+    #[arg(long, value_name = "RULE", value_delimiter = ',')]
+    select: Option<Vec<String>>,
+    /// Run these rules or groups too, besides those selected (comma-separated, repeatable).
+    #[arg(long, value_name = "RULE", value_delimiter = ',')]
+    extend_select: Vec<String>,
+    /// Do not run these rules or groups (comma-separated, repeatable); added to
+    /// kafkalint.toml's `ignore`. A rule name wins over a group, whichever flag names it.
+    #[arg(long, value_name = "RULE", value_delimiter = ',')]
+    ignore: Vec<String>,
+}
+
+impl RuleArgs {
+    /// The selection; an unknown name is an error naming it (and the nearest name).
+    fn selection(&self) -> Result<kafkalint::rules::Selection, String> {
+        let parse = |flag: &str, names: &[String]| {
+            names
+                .iter()
+                .map(|name| {
+                    kafkalint::rules::Selector::parse(name.trim())
+                        .map_err(|error| format!("--{flag}: {error}"))
+                })
+                .collect::<Result<Vec<_>, String>>()
+        };
+        Ok(kafkalint::rules::Selection {
+            select: self
+                .select
+                .as_deref()
+                .map(|names| parse("select", names))
+                .transpose()?,
+            extend_select: parse("extend-select", &self.extend_select)?,
+            ignore: parse("ignore", &self.ignore)?,
+        })
+    }
+}
+
+/// What is printed, and when the run fails.
+#[derive(Args)]
+struct ReportArgs {
+    /// Exit 0 even when findings fail the run (still 2 when the check cannot run).
+    #[arg(long)]
+    exit_zero: bool,
+    /// Print how many findings each rule reported, most first, instead of the findings
+    /// (JSON with `--format json`).
+    #[arg(long)]
+    statistics: bool,
+    /// Print the findings only: no summary, no skipped files or notes on stderr.
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 #[derive(Subcommand)]
@@ -81,6 +153,15 @@ enum Command {
         /// errors, `error` on errors only. Notes never fail it.
         #[arg(long, value_enum, value_name = "SEVERITY", default_value_t = FailOn::Warning)]
         fail_on: FailOn,
+        #[command(flatten)]
+        rules: RuleArgs,
+        #[command(flatten)]
+        report: ReportArgs,
+        /// Print the settings each cluster is checked with instead of checking: the config
+        /// file, the rules that run, the Kafka release and why, and each file with why it is
+        /// in the cluster.
+        #[arg(long)]
+        show_settings: bool,
     },
     /// Tell which partition of __consumer_offsets (or, with --transactional, of
     /// __transaction_state) holds the coordinator of a consumer group (or transactional id).
@@ -153,6 +234,10 @@ enum Command {
         /// The least severity that fails the run (exit 1).
         #[arg(long, value_enum, value_name = "SEVERITY", default_value_t = FailOn::Warning)]
         fail_on: FailOn,
+        #[command(flatten)]
+        rules: RuleArgs,
+        #[command(flatten)]
+        report: ReportArgs,
     },
     /// List every rule: name, default severity, summary.
     Rules,
@@ -175,6 +260,11 @@ enum Format {
     Github,
     /// A SARIF 2.1.0 log, for GitHub code scanning and other SARIF viewers.
     Sarif,
+    /// A GitLab Code Quality report (`artifacts:reports:codequality`).
+    Gitlab,
+    /// JUnit XML, a test suite per file and a failed test case per finding, for CI test
+    /// reports.
+    Junit,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -352,6 +442,43 @@ fn parse_kafka_version(text: &str) -> Result<KafkaVersion, String> {
     KafkaVersion::parse(text).map_err(|error| error.to_string())
 }
 
+/// The files passed over and what was assumed, on stderr.
+fn tell_skipped_and_notes(report: &kafkalint::Report) {
+    for skipped in &report.skipped {
+        eprintln!("kafkalint: skipped {skipped}");
+    }
+    for note in &report.notes {
+        eprintln!("kafkalint: note: {note}");
+    }
+}
+
+/// `--statistics`: a count per rule, as JSON with `--format json`, else as text.
+fn statistics(report: &kafkalint::Report, format: Format) -> String {
+    match format {
+        Format::Json => output::statistics_json(report),
+        _ => output::statistics_text(report),
+    }
+}
+
+/// The formats for programs: one document on stdout, nothing for people around it.
+fn for_programs(report: &kafkalint::Report, format: Format) -> String {
+    match format {
+        Format::Json => output::json(report),
+        Format::Github => output::github(report),
+        Format::Sarif => output::sarif(report),
+        Format::Gitlab => output::gitlab(report),
+        Format::Junit => output::junit(report),
+        Format::Full => output::findings_full(
+            report,
+            FullStyle {
+                color: false,
+                width: 100,
+            },
+        ),
+        Format::Concise => output::concise(report),
+    }
+}
+
 /// Exit codes: 0 clean, 1 findings at `--fail-on`'s severity or above, 2 usage or I/O error.
 const EXIT_FINDINGS: u8 = 1;
 const EXIT_ERROR: u8 = 2;
@@ -418,7 +545,16 @@ fn main() -> ExitCode {
             output_file,
             color,
             fail_on,
+            rules,
+            report: shown,
         } => {
+            let selection = match rules.selection() {
+                Ok(selection) => selection,
+                Err(error) => {
+                    eprintln!("kafkalint: error: {error}");
+                    return ExitCode::from(EXIT_ERROR);
+                }
+            };
             let document = match snapshot {
                 Some(path) => match kafkalint::source::read_file(&path) {
                     Ok(bytes) => {
@@ -452,6 +588,7 @@ fn main() -> ExitCode {
             let options = kafkalint::Options {
                 kafka_version,
                 config,
+                selection,
                 ..kafkalint::Options::default()
             };
             let live = kafkalint::live_report::LiveOptions { groups, stopping };
@@ -463,14 +600,13 @@ fn main() -> ExitCode {
                 }
             };
             let report = &judged.report;
-            for skipped in &report.skipped {
-                eprintln!("kafkalint: skipped {skipped}");
-            }
-            for note in &report.notes {
-                eprintln!("kafkalint: note: {note}");
+            if !shown.quiet {
+                tell_skipped_and_notes(report);
             }
             for broker in &judged.snapshot.brokers {
-                if let Some(why) = &broker.unreached {
+                if let Some(why) = &broker.unreached
+                    && !shown.quiet
+                {
                     eprintln!(
                         "kafkalint: note: broker {}'s own settings and groups are not known: {why}",
                         broker.id
@@ -515,24 +651,24 @@ fn main() -> ExitCode {
                 color: use_color(color, output_file.as_deref()),
                 width: 100,
             };
+            let summary = (!shown.quiet).then(|| output::summary_in(report, &scope));
             let text = match format {
-                Format::Json => output::json(report),
-                Format::Concise => {
-                    eprint!("{}", output::summary_in(report, &scope));
-                    output::concise(report)
-                }
-                Format::Github => output::github(report),
-                Format::Sarif => output::sarif(report),
+                _ if shown.statistics => statistics(report, format),
                 Format::Full => {
                     let mut text = output::draw_each(report, style).concat();
-                    text.push_str(&output::summary_in(report, &scope));
+                    text.push_str(&summary.unwrap_or_default());
                     text
                 }
+                Format::Concise => {
+                    eprint!("{}", summary.unwrap_or_default());
+                    output::concise(report)
+                }
+                other => for_programs(report, other),
             };
             finish(
                 output_file.as_deref(),
                 &text,
-                report.fails_at(fail_on.threshold()),
+                report.fails_at(fail_on.threshold()) && !shown.exit_zero,
             )
         }
         Command::Check {
@@ -548,7 +684,17 @@ fn main() -> ExitCode {
             fix,
             diff,
             fail_on,
+            rules,
+            report: shown,
+            show_settings,
         } => {
+            let selection = match rules.selection() {
+                Ok(selection) => selection,
+                Err(error) => {
+                    eprintln!("kafkalint: error: {error}");
+                    return ExitCode::from(EXIT_ERROR);
+                }
+            };
             let color = use_color(color, output_file.as_deref());
             let full_style = FullStyle { color, width: 100 };
             let options = kafkalint::Options {
@@ -558,9 +704,11 @@ fn main() -> ExitCode {
                 retain: match format {
                     // `--fix` checks the fixed files again from the report.
                     _ if fix || diff => kafkalint::Retain::All,
+                    _ if show_settings || shown.statistics => kafkalint::Retain::Positions,
                     Format::Full => kafkalint::Retain::Drawn(full_style),
                     _ => kafkalint::Retain::Positions,
                 },
+                selection,
             };
             let from_stdin = paths.iter().any(|path| path.as_os_str() == "-");
             let checked = match (stdin_filename, from_stdin) {
@@ -610,11 +758,12 @@ fn main() -> ExitCode {
                     return ExitCode::from(EXIT_ERROR);
                 }
             };
-            for skipped in &report.skipped {
-                eprintln!("kafkalint: skipped {skipped}");
+            if !shown.quiet {
+                tell_skipped_and_notes(&report);
             }
-            for note in &report.notes {
-                eprintln!("kafkalint: note: {note}");
+            if show_settings {
+                let text = output::settings(&report, &options.selection);
+                return emit(output_file.as_deref(), &text).unwrap_or(ExitCode::SUCCESS);
             }
             let mut fixed_line = None;
             if fix || diff {
@@ -632,16 +781,18 @@ fn main() -> ExitCode {
                 );
                 if diff {
                     // Like ruff: the diff on stdout, the tally for people on stderr.
-                    if fixed.changes.is_empty() {
-                        eprintln!("No fixes available.");
-                    } else {
-                        eprintln!("Would fix {tally}.");
+                    if !shown.quiet {
+                        if fixed.changes.is_empty() {
+                            eprintln!("No fixes available.");
+                        } else {
+                            eprintln!("Would fix {tally}.");
+                        }
                     }
                     let text = kafkalint::fix::diff(&fixed);
                     if let Some(failed) = emit(output_file.as_deref(), &text) {
                         return failed;
                     }
-                    return if fixed.changes.is_empty() {
+                    return if fixed.changes.is_empty() || shown.exit_zero {
                         ExitCode::SUCCESS
                     } else {
                         ExitCode::from(EXIT_FINDINGS)
@@ -651,27 +802,28 @@ fn main() -> ExitCode {
                     eprintln!("kafkalint: error: {error}");
                     return ExitCode::from(EXIT_ERROR);
                 }
-                if fixed.fixed > 0 {
+                if fixed.fixed > 0 && !shown.quiet {
                     fixed_line = Some(format!("Fixed {tally}.\n"));
                 }
                 report = fixed.report;
             }
+            let summary = (!shown.quiet).then(|| output::summary(&report));
             let text = match format {
-                Format::Json => output::json(&report),
+                _ if shown.statistics => statistics(&report, format),
                 Format::Concise => {
                     // Only the findings on stdout, for the editor; the tally is for people.
-                    eprint!("{}", output::summary(&report));
+                    eprint!("{}", summary.unwrap_or_default());
                     eprint!("{}", fixed_line.take().unwrap_or_default());
                     output::concise(&report)
                 }
-                Format::Github => output::github(&report),
-                Format::Sarif => output::sarif(&report),
                 Format::Full => {
-                    let mut text = output::full(&report, full_style);
+                    let mut text = output::findings_full(&report, full_style);
+                    text.push_str(&summary.unwrap_or_default());
                     // The tally of fixes joins the summary, for people.
                     text.push_str(&fixed_line.take().unwrap_or_default());
                     text
                 }
+                other => for_programs(&report, other),
             };
             // Formats for programs keep their document intact: the tally goes to stderr.
             if let Some(line) = fixed_line {
@@ -680,7 +832,7 @@ fn main() -> ExitCode {
             finish(
                 output_file.as_deref(),
                 &text,
-                report.fails_at(fail_on.threshold()),
+                report.fails_at(fail_on.threshold()) && !shown.exit_zero,
             )
         }
     }

@@ -24,6 +24,9 @@ pub struct Options {
     /// clusters are checked as the walk finishes their folders and a tree of many clusters is
     /// never in memory whole.
     pub retain: Retain,
+    /// `--select`, `--extend-select`, `--ignore`: the rules that run, over what the config
+    /// files choose.
+    pub selection: rules::Selection,
 }
 
 /// What a report keeps of the files it checked.
@@ -121,16 +124,16 @@ pub(crate) fn cluster_diagnostics(
     cluster: &Cluster,
     files: &[SourceFile],
     folders: &rules::Folders,
+    selection: &rules::Selection,
 ) -> (Vec<Diagnostic>, Vec<cluster::Placement>) {
     let config = cluster.config.as_deref();
     let facts = cluster::facts::Facts::of(cluster, files);
     let hosts = cluster::host::Hosts::of(cluster, files, &facts);
     let placements = hosts.placements(cluster, files);
-    let strict = config.is_some_and(|config| config.strict);
+    let strict = config.is_some_and(|config| config.strict) || selection.asks_strict();
     let context = rules::Context::new(files, strict, folders, &facts, &hosts);
-    let diagnostics = rules::check_selected(cluster, &context, &|rule| {
-        config.is_none_or(|config| config.runs(rule))
-    });
+    let diagnostics =
+        rules::check_selected(cluster, &context, &|rule| selection.runs(config, rule));
     (diagnostics, placements)
 }
 
@@ -138,10 +141,15 @@ pub(crate) fn cluster_diagnostics(
 pub(crate) struct FileSettings<'a> {
     files: &'a [SourceFile],
     configs: Vec<Option<&'a Config>>,
+    selection: &'a rules::Selection,
 }
 
 impl<'a> FileSettings<'a> {
-    pub(crate) fn new(files: &'a [SourceFile], clusters: &'a [Cluster]) -> Self {
+    pub(crate) fn new(
+        files: &'a [SourceFile],
+        clusters: &'a [Cluster],
+        selection: &'a rules::Selection,
+    ) -> Self {
         let mut configs = vec![None; files.len()];
         for cluster in clusters {
             let components = cluster.components.iter().map(|component| &component.file);
@@ -149,14 +157,19 @@ impl<'a> FileSettings<'a> {
                 configs[*file] = cluster.config.as_deref();
             }
         }
-        FileSettings { files, configs }
+        FileSettings {
+            files,
+            configs,
+            selection,
+        }
     }
 
     /// Whether `rule` runs for `file` and `per-path-ignores` keeps it there.
     pub(crate) fn judged(&self, rule: &str, file: usize) -> bool {
-        self.configs[file].is_none_or(|config| {
-            config.runs(rule) && !config.ignores_in(rule, Path::new(&self.files[file].path))
-        })
+        let config = self.configs[file];
+        self.selection.runs(config, rule)
+            && config
+                .is_none_or(|config| !config.ignores_in(rule, Path::new(&self.files[file].path)))
     }
 
     fn severity(&self, diagnostic: &Diagnostic) -> Severity {
@@ -177,7 +190,7 @@ pub(crate) fn run(
     for index in 0..found.clusters.len() {
         found.clusters[index].target = target(&found.clusters[index], &found.files, options);
     }
-    let settings = FileSettings::new(&found.files, &found.clusters);
+    let settings = FileSettings::new(&found.files, &found.clusters, &options.selection);
     let folders = rules::Folders::new(&found.files);
     let reported = |diagnostic: &Diagnostic| {
         settings.judged(diagnostic.rule, diagnostic.primary().file)
@@ -191,7 +204,7 @@ pub(crate) fn run(
     // Filtered before suppressing too, so that `suppressed` counts only what was reported on;
     // suppressions in the buffer apply to findings located in it, which are all kept.
     let checked = parallel::map(&found.clusters, |cluster| {
-        cluster_diagnostics(cluster, &found.files, &folders)
+        cluster_diagnostics(cluster, &found.files, &folders, &options.selection)
     });
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
     let mut placements = Vec::with_capacity(checked.len());

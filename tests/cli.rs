@@ -945,3 +945,546 @@ fn a_node_file_named_alone_is_said_to_be_a_cluster_of_one() {
     let folder = kafkalint(&["check", "."], dir.path());
     assert!(!stderr(&folder).contains("checked alone"));
 }
+
+/// The rules of the findings `kafkalint check --format json ARGS` reports, in order.
+fn rules_reported(args: &[&str], dir: &Path) -> Vec<String> {
+    let mut all = vec!["check", "--format", "json"];
+    all.extend_from_slice(args);
+    let output = kafkalint(&all, dir);
+    assert!(
+        output.status.code().is_some_and(|code| code < 2),
+        "{args:?}: {}",
+        stderr(&output)
+    );
+    let document: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    // A finding about several nodes, once a node.
+    document["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|finding| {
+            let places = 1 + finding["also_on"].as_array().map_or(0, Vec::len);
+            std::iter::repeat_n(finding["rule"].as_str().unwrap().to_string(), places)
+        })
+        .collect()
+}
+
+/// A copy of the fixture folder `name` in a scratch folder, with `config` as its
+/// kafkalint.toml (none when empty).
+fn scratch_copy(name: &str, config: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(root().join(name)).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|ext| ext == "properties") {
+            std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    if !config.is_empty() {
+        std::fs::write(dir.path().join("kafkalint.toml"), config).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn select_extend_select_and_ignore_take_rules_and_groups() {
+    let seed = "fixtures/seed-zk-3-brokers";
+    let all = rules_reported(&[seed], root());
+    assert!(all.contains(&"log-dirs-in-tmp".to_string()));
+    assert!(all.contains(&"internal-topic-replication".to_string()));
+    let only = rules_reported(&["--select", "log-dirs-in-tmp", seed], root());
+    assert!(
+        !only.is_empty() && only.iter().all(|rule| rule == "log-dirs-in-tmp"),
+        "{only:?}"
+    );
+    // Comma-separated and repeated alike.
+    let two = rules_reported(
+        &[
+            "--select",
+            "log-dirs-in-tmp,auto-create-single-replica",
+            seed,
+        ],
+        root(),
+    );
+    let repeated = rules_reported(
+        &[
+            "--select",
+            "log-dirs-in-tmp",
+            "--select",
+            "auto-create-single-replica",
+            seed,
+        ],
+        root(),
+    );
+    assert_eq!(two, repeated);
+    assert!(two.contains(&"auto-create-single-replica".to_string()));
+    assert!(!two.contains(&"internal-topic-replication".to_string()));
+    // A group, and a rule name that wins over its group either way.
+    let availability = rules_reported(&["--select", "availability", seed], root());
+    assert!(availability.contains(&"internal-topic-replication".to_string()));
+    let but_one = rules_reported(
+        &[
+            "--select",
+            "availability",
+            "--ignore",
+            "internal-topic-replication",
+            seed,
+        ],
+        root(),
+    );
+    assert!(!but_one.contains(&"internal-topic-replication".to_string()));
+    assert_eq!(
+        but_one.len()
+            + all
+                .iter()
+                .filter(|r| *r == "internal-topic-replication")
+                .count(),
+        availability.len()
+    );
+    let ignored = rules_reported(&["--ignore", "availability", seed], root());
+    assert!(!ignored.contains(&"internal-topic-replication".to_string()));
+    let named = rules_reported(
+        &[
+            "--ignore",
+            "availability",
+            "--extend-select",
+            "internal-topic-replication",
+            seed,
+        ],
+        root(),
+    );
+    assert!(named.contains(&"internal-topic-replication".to_string()));
+    assert!(!named.contains(&"log-dirs-in-tmp".to_string()));
+}
+
+#[test]
+fn the_command_line_combines_with_kafkalint_toml_as_ruff_does() {
+    let dir = scratch_copy(
+        "fixtures/seed-zk-3-brokers",
+        "select = [\"log-dirs-in-tmp\"]\nignore = [\"internal-topic-replication\"]\n",
+    );
+    let by_file = rules_reported(&["."], dir.path());
+    assert!(!by_file.is_empty() && by_file.iter().all(|rule| rule == "log-dirs-in-tmp"));
+    // --extend-select adds to the file's select.
+    let extended = rules_reported(
+        &["--extend-select", "auto-create-single-replica", "."],
+        dir.path(),
+    );
+    assert!(extended.contains(&"log-dirs-in-tmp".to_string()));
+    assert!(extended.contains(&"auto-create-single-replica".to_string()));
+    // --select replaces the file's select, and its ignores with it.
+    let replaced = rules_reported(&["--select", "internal-topic-replication", "."], dir.path());
+    assert!(
+        !replaced.is_empty()
+            && replaced
+                .iter()
+                .all(|rule| rule == "internal-topic-replication")
+    );
+    // --ignore adds to the file's ignores.
+    let none = rules_reported(&["--ignore", "log-dirs-in-tmp", "."], dir.path());
+    assert!(none.is_empty(), "{none:?}");
+}
+
+#[test]
+fn an_unknown_rule_or_group_is_one_line_naming_it_and_the_nearest() {
+    for (flag, name, expected) in [
+        (
+            "--select",
+            "log-dirs-in-tpm",
+            "--select: no rule or rule group named `log-dirs-in-tpm`; did you mean `log-dirs-in-tmp`?",
+        ),
+        (
+            "--ignore",
+            "hygeine",
+            "--ignore: no rule or rule group named `hygeine`; did you mean `hygiene`?",
+        ),
+        (
+            "--extend-select",
+            "zzzz",
+            "--extend-select: no rule or rule group named `zzzz` (`kafkalint rules` lists the rules and their groups)",
+        ),
+    ] {
+        for command in [&["check"][..], &["live", "--snapshot", "no-such-snapshot"]] {
+            let mut args = command.to_vec();
+            args.extend([flag, name, "fixtures/seed-zk-3-brokers"]);
+            let output = kafkalint(&args, root());
+            assert_usage_error(&output, &args, expected);
+            assert_eq!(
+                stderr(&output).lines().count(),
+                1,
+                "{args:?}: {}",
+                stderr(&output)
+            );
+        }
+    }
+}
+
+#[test]
+fn selecting_a_strict_rule_runs_it_without_strict_mode() {
+    let dir = scratch_copy("fixtures/node-settings-differ/bad", "");
+    let differ = "node-settings-differ".to_string();
+    assert!(!rules_reported(&["."], dir.path()).contains(&differ));
+    assert!(
+        !rules_reported(&["--select", "hygiene,consistency", "."], dir.path()).contains(&differ)
+    );
+    for selected in ["strict", "node-settings-differ"] {
+        let found = rules_reported(&["--select", selected, "."], dir.path());
+        assert!(
+            !found.is_empty() && found.iter().all(|rule| *rule == differ),
+            "{selected}: {found:?}"
+        );
+        assert!(rules_reported(&["--extend-select", selected, "."], dir.path()).contains(&differ));
+    }
+    let ignored = rules_reported(
+        &[
+            "--select",
+            "strict",
+            "--ignore",
+            "node-settings-differ",
+            ".",
+        ],
+        dir.path(),
+    );
+    assert!(ignored.is_empty(), "{ignored:?}");
+}
+
+#[test]
+fn a_suppression_of_a_rule_that_does_not_run_is_not_called_unused() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("server.properties"),
+        "node.id=1\nprocess.roles=broker,controller\ncontroller.quorum.voters=1@localhost:9093\n\
+         listeners=PLAINTEXT://:9092,CONTROLLER://:9093\ncontroller.listener.names=CONTROLLER\n\
+         log.dirs=/var/lib/kafka\n# kafkalint: ignore[unknown-key]\nlog.retention.hourz=5\n\
+         # kafkalint: ignore[duplicate-key]\nnum.partitions=3\n",
+    )
+    .unwrap();
+    let unused = "unused-suppression".to_string();
+    let all = rules_reported(&["."], dir.path());
+    assert_eq!(
+        all.iter().filter(|rule| **rule == unused).count(),
+        1,
+        "{all:?}"
+    );
+    // The unknown-key suppression is used; the duplicate-key one is not, unless duplicate-key
+    // does not run, when nothing can tell.
+    for args in [
+        vec!["--select", "unused-suppression", "."],
+        vec!["--ignore", "duplicate-key", "."],
+        vec!["--select", "startup-refusal,unused-suppression", "."],
+    ] {
+        let found = rules_reported(&args, dir.path());
+        assert!(!found.contains(&unused), "{args:?}: {found:?}");
+    }
+    let still = rules_reported(&["--select", "hygiene", "."], dir.path());
+    assert_eq!(
+        still.iter().filter(|rule| **rule == unused).count(),
+        1,
+        "{still:?}"
+    );
+}
+
+#[test]
+fn exit_zero_passes_findings_but_not_errors() {
+    let bad = kafkalint(
+        &["check", "--exit-zero", "fixtures/seed-zk-3-brokers"],
+        root(),
+    );
+    assert_eq!(bad.status.code(), Some(0));
+    assert!(stdout(&bad).contains("Found 6 errors"));
+    let missing = kafkalint(&["check", "--exit-zero", "no/such/folder"], root());
+    assert_eq!(missing.status.code(), Some(2), "{}", stderr(&missing));
+    let unknown = kafkalint(
+        &[
+            "check",
+            "--exit-zero",
+            "--select",
+            "nope",
+            "fixtures/seed-zk-3-brokers",
+        ],
+        root(),
+    );
+    assert_eq!(unknown.status.code(), Some(2));
+}
+
+#[test]
+fn statistics_count_each_rules_findings_most_first() {
+    let tree = "fixtures";
+    let reported = rules_reported(&[tree], root());
+    let mut expected: Vec<(usize, String)> = Vec::new();
+    for rule in &reported {
+        match expected.iter_mut().find(|(_, name)| name == rule) {
+            Some((count, _)) => *count += 1,
+            None => expected.push((1, rule.clone())),
+        }
+    }
+    expected.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let text = kafkalint(&["check", "--statistics", tree], root());
+    assert_eq!(text.status.code(), Some(1));
+    let lines: Vec<(usize, String, String)> = stdout(&text)
+        .lines()
+        .map(|line| {
+            let columns: Vec<&str> = line.split('\t').collect();
+            assert_eq!(columns.len(), 3, "{line}");
+            (
+                columns[0].trim().parse().unwrap(),
+                columns[1].trim().to_string(),
+                columns[2].to_string(),
+            )
+        })
+        .collect();
+    let counted: Vec<(usize, String)> = lines
+        .iter()
+        .map(|(n, rule, _)| (*n, rule.clone()))
+        .collect();
+    assert_eq!(counted, expected);
+    for (_, rule, rest) in &lines {
+        let summary = kafkalint::rules::find(rule).unwrap().summary;
+        assert!(
+            rest == &format!("[*] {summary}") || rest == &format!("[ ] {summary}"),
+            "{rest}"
+        );
+    }
+    assert!(lines.iter().any(|line| line.2.starts_with("[*] ")));
+    let json = kafkalint(&["check", "--statistics", "--format", "json", tree], root());
+    let document: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let from_json: Vec<(usize, String)> = document
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| {
+            (
+                row["count"].as_u64().unwrap() as usize,
+                row["rule"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(from_json, expected);
+    let clean = kafkalint(
+        &["check", "--statistics", "fixtures/seed-zk-3-brokers-fixed"],
+        root(),
+    );
+    assert_eq!(clean.status.code(), Some(0));
+    assert!(clean.stdout.is_empty());
+}
+
+#[test]
+fn quiet_prints_the_findings_only() {
+    let tree = "fixtures";
+    let loud = kafkalint(&["check", tree], root());
+    assert!(
+        !loud.stderr.is_empty(),
+        "the tree has skipped files and notes"
+    );
+    let quiet = kafkalint(&["check", "-q", tree], root());
+    assert_eq!(quiet.status.code(), Some(1));
+    assert!(quiet.stderr.is_empty(), "{}", stderr(&quiet));
+    assert!(!stdout(&quiet).contains("Found "));
+    let seed = "fixtures/seed-zk-3-brokers";
+    let loud = stdout(&kafkalint(&["check", seed], root()));
+    let summary = loud.lines().last().unwrap().to_string();
+    assert!(summary.starts_with("Found "), "{summary}");
+    let quiet = stdout(&kafkalint(&["check", "--quiet", seed], root()));
+    assert!(
+        quiet == loud.strip_suffix(&format!("{summary}\n")).unwrap(),
+        "the findings alone"
+    );
+    let concise = kafkalint(&["check", "--quiet", "--format", "concise", tree], root());
+    assert!(concise.stderr.is_empty());
+    assert!(!concise.stdout.is_empty());
+}
+
+#[test]
+fn show_settings_names_the_config_release_and_members_with_their_reasons() {
+    let dir = scratch_copy("fixtures/seed-zk-3-brokers", "kafka-version = \"3.6\"\n");
+    let output = kafkalint(&["check", "--show-settings", "."], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.starts_with("Config file: kafkalint.toml\n  Rules: every rule runs"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  Kafka release: 3.6 (kafka-version in kafkalint.toml)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  Nodes: 3 brokers, 0 controllers\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  Gathered as: the node files of folder .\n"),
+        "{text}"
+    );
+    for id in 0..3 {
+        assert!(
+            text.contains(&format!("    server-{id}.properties: broker {id}\n")),
+            "{text}"
+        );
+    }
+    // No findings are printed, and the run is the same every time.
+    assert!(!text.contains("internal-topic-replication"));
+    assert_eq!(
+        kafkalint(&["check", "--show-settings", "."], dir.path()).stdout,
+        output.stdout
+    );
+    // The flag wins, and says so; the selection shows.
+    let flagged = kafkalint(
+        &[
+            "check",
+            "--show-settings",
+            "--kafka-version",
+            "4.0",
+            "--select",
+            "hygiene",
+            "--ignore",
+            "unknown-key",
+            ".",
+        ],
+        dir.path(),
+    );
+    let text = stdout(&flagged);
+    assert!(
+        text.contains("  Kafka release: 4.0 (--kafka-version)\n"),
+        "{text}"
+    );
+    let hygiene: Vec<&str> = kafkalint::rules::RULES
+        .iter()
+        .filter(|rule| rule.group == kafkalint::rules::Group::Hygiene && rule.name != "unknown-key")
+        .map(|rule| rule.name)
+        .collect();
+    assert!(
+        text.contains(&format!(
+            "  Rules: {} of {} run: {}\n",
+            hygiene.len(),
+            kafkalint::rules::RULES.len(),
+            hygiene.join(", ")
+        )),
+        "{text}"
+    );
+    // Without a config file, the release the files show; a compose file's services.
+    let none = stdout(&kafkalint(
+        &["check", "--show-settings", "fixtures/seed-zk-3-brokers"],
+        root(),
+    ));
+    assert!(none.starts_with("Config file: none\n"), "{none}");
+    assert!(
+        none.contains("  Kafka release: 3.9 (what its files show)\n"),
+        "{none}"
+    );
+}
+
+#[test]
+fn version_names_the_catalogues_releases() {
+    let output = kafkalint(&["--version"], root());
+    let releases = kafkalint::catalog::VERSIONS;
+    assert_eq!(
+        stdout(&output),
+        format!(
+            "kafkalint {} (Kafka {} to {})\n",
+            env!("CARGO_PKG_VERSION"),
+            releases[0],
+            releases[releases.len() - 1]
+        )
+    );
+}
+
+#[test]
+fn live_takes_the_same_controls() {
+    let snapshot = "fixtures/live-partition-health/bad-broker-down/live.snapshot";
+    let live =
+        |args: &[&str]| kafkalint(&[&["live", "--snapshot", snapshot], args].concat(), root());
+    let all = live(&["--format", "concise"]);
+    assert_eq!(all.status.code(), Some(1));
+    let findings = stdout(&all).lines().count();
+    assert!(
+        findings > 0
+            && stdout(&all)
+                .lines()
+                .all(|line| line.contains("[live-partition-health]"))
+    );
+    let statistics = live(&["--statistics"]);
+    assert_eq!(statistics.status.code(), Some(1));
+    assert_eq!(
+        stdout(&statistics),
+        format!(
+            "{findings}\tlive-partition-health\t{}\n",
+            kafkalint::rules::find("live-partition-health")
+                .unwrap()
+                .summary
+        )
+    );
+    let ignored = live(&[
+        "--ignore",
+        "live-partition-health",
+        "--format",
+        "concise",
+        "-q",
+    ]);
+    assert_eq!(ignored.status.code(), Some(0));
+    assert!(
+        ignored.stdout.is_empty() && ignored.stderr.is_empty(),
+        "{}",
+        stderr(&ignored)
+    );
+    let passed = live(&["--exit-zero", "--format", "gitlab"]);
+    assert_eq!(passed.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&passed.stdout).unwrap();
+    assert_eq!(report.as_array().unwrap().len(), findings);
+}
+
+#[test]
+fn show_settings_names_a_declared_clusters_entry_and_release() {
+    let dir = tempfile::tempdir().unwrap();
+    for folder in ["prod", "stage"] {
+        std::fs::create_dir(dir.path().join(folder)).unwrap();
+    }
+    for id in 0..3 {
+        let name = format!("server-{id}.properties");
+        std::fs::copy(
+            root().join("fixtures/seed-zk-3-brokers").join(&name),
+            dir.path().join("prod").join(&name),
+        )
+        .unwrap();
+    }
+    std::fs::copy(
+        root().join("fixtures/seed-zk-3-brokers/server-0.properties"),
+        dir.path().join("stage/server-0.properties"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("kafkalint.toml"),
+        "kafka-version = \"3.8\"\n[[clusters]]\nname = \"prod\"\nfiles = [\"prod/*.properties\"]\nkafka-version = \"3.6\"\n",
+    )
+    .unwrap();
+    let text = stdout(&kafkalint(&["check", "--show-settings", "."], dir.path()));
+    let prod = text
+        .split("\nCluster ")
+        .find(|part| part.starts_with("prod\n"))
+        .unwrap();
+    assert!(
+        prod.contains(
+            "  Kafka release: 3.6 (kafka-version of its [[clusters]] entry in kafkalint.toml)\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        prod.contains("  Gathered as: [[clusters]] entry prod of the config file\n"),
+        "{text}"
+    );
+    assert!(
+        prod.contains("    prod/server-2.properties: broker 2\n"),
+        "{text}"
+    );
+    let stage = text
+        .split("\nCluster ")
+        .find(|part| part.starts_with("stage\n"))
+        .unwrap();
+    assert!(
+        stage.contains("  Kafka release: 3.8 (kafka-version in kafkalint.toml)\n"),
+        "{text}"
+    );
+    assert!(
+        stage.contains("  Nodes: 1 broker, 0 controllers\n"),
+        "{text}"
+    );
+}

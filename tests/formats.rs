@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 mod support;
 use support::{schema_errors, schema_validator};
@@ -219,7 +219,7 @@ fn paths_and_messages_are_escaped_per_format() {
 
 #[test]
 fn every_format_is_deterministic() {
-    for format in ["concise", "github", "sarif"] {
+    for format in ["concise", "github", "sarif", "gitlab", "junit"] {
         let first = kafkalint(&["check", "--format", format, "fixtures"], root());
         let second = kafkalint(&["check", "--format", format, "fixtures"], root());
         assert!(!first.stdout.is_empty(), "{format}");
@@ -484,6 +484,10 @@ fn help_lines_wrap_between_words_only() {
                 &["check", "--format", "json", setup.to_str().unwrap()],
                 root(),
             );
+            if json.status.code() == Some(2) {
+                // A live rule's fixture: a snapshot, no node file to check.
+                continue;
+            }
             let document: Value = serde_json::from_slice(&json.stdout).unwrap();
             let helps: Vec<String> = document["diagnostics"]
                 .as_array()
@@ -524,4 +528,285 @@ fn help_lines_wrap_between_words_only() {
         }
     }
     assert!(checked > 100, "{checked} helps");
+}
+
+fn gitlab_validator() -> jsonschema::Validator {
+    let text = std::fs::read_to_string(root().join("tests/gitlab/code-quality-report.schema.json"))
+        .unwrap();
+    jsonschema::validator_for(&serde_json::from_str(&text).unwrap()).unwrap()
+}
+
+/// `check --format FORMAT` of `paths`, and the places of the findings it should show, in
+/// report order: a finding about several nodes is a place in each node's file (its JSON
+/// `also_on`), with the message `--format concise` gives that place.
+fn places_and(format: &str, paths: &[&str]) -> (Vec<Value>, Vec<u8>) {
+    let json = kafkalint(&[&["check", "--format", "json"], paths].concat(), root());
+    let document: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let concise = kafkalint(&[&["check", "--format", "concise"], paths].concat(), root());
+    let lines: Vec<String> = stdout(&concise).lines().map(str::to_string).collect();
+    let other = kafkalint(&[&["check", "--format", format], paths].concat(), root());
+    assert_eq!(
+        json.status.code(),
+        other.status.code(),
+        "{format} {paths:?}"
+    );
+    let mut places = Vec::new();
+    for finding in document["diagnostics"].as_array().unwrap() {
+        let also_on = finding["also_on"].as_array().unwrap().iter();
+        let first = std::iter::once(finding.clone());
+        for place in first.chain(also_on.cloned()) {
+            let line = &lines[places.len()];
+            let prefix = format!(
+                "{}:{}:{}: {}[{}] ",
+                place["file"].as_str().unwrap(),
+                place["line"],
+                place["column"],
+                finding["severity"].as_str().unwrap(),
+                finding["rule"].as_str().unwrap()
+            );
+            let help = format!(" (help: {})", finding["help"].as_str().unwrap());
+            let message = line
+                .strip_prefix(&prefix)
+                .and_then(|rest| rest.strip_suffix(&help))
+                .unwrap_or_else(|| panic!("{line}\nexpected {prefix}...{help}"));
+            places.push(json!({
+                "rule": finding["rule"],
+                "severity": finding["severity"],
+                "stops_startup": finding["stops_startup"],
+                "file": place["file"],
+                "line": place["line"],
+                "column": place["column"],
+                "message": message,
+            }));
+        }
+    }
+    assert_eq!(places.len(), lines.len(), "{paths:?}");
+    (places, other.stdout)
+}
+
+#[test]
+fn gitlab_reports_validate_and_hold_one_issue_per_finding() {
+    let validator = gitlab_validator();
+    for paths in [
+        vec![SEED],
+        vec!["fixtures/seed-zk-3-brokers-fixed"],
+        vec!["fixtures/inconsistent-cluster-value/bad"],
+        vec!["fixtures"],
+    ] {
+        let (findings, bytes) = places_and("gitlab", &paths);
+        assert!(!bytes.starts_with(b"\xef\xbb\xbf"), "no byte order mark");
+        let report: Value = serde_json::from_slice(&bytes).unwrap();
+        let errors = schema_errors(&validator, &report);
+        assert!(errors.is_empty(), "{paths:?}: {errors:#?}");
+        let issues = report.as_array().unwrap();
+        // One issue per finding and place, in report order.
+        assert_eq!(issues.len(), findings.len(), "{paths:?}");
+        for (issue, finding) in issues.iter().zip(&findings) {
+            assert_eq!(issue["check_name"], finding["rule"]);
+            assert_eq!(issue["description"], finding["message"]);
+            assert_eq!(issue["location"]["path"], finding["file"]);
+            assert_eq!(issue["location"]["lines"]["begin"], finding["line"]);
+            assert!(issue["location"]["lines"]["end"].as_u64() >= finding["line"].as_u64());
+            let expected = match (
+                finding["severity"].as_str().unwrap(),
+                finding["stops_startup"].as_bool().unwrap(),
+            ) {
+                ("error", true) => "blocker",
+                ("error", false) => "critical",
+                ("warning", _) => "major",
+                _ => "info",
+            };
+            assert_eq!(issue["severity"], expected);
+        }
+        // GitLab shows issues with one fingerprint as one: each finding has its own.
+        let fingerprints: std::collections::HashSet<&str> = issues
+            .iter()
+            .map(|issue| issue["fingerprint"].as_str().unwrap())
+            .collect();
+        assert_eq!(fingerprints.len(), issues.len(), "{paths:?}");
+    }
+}
+
+#[test]
+fn a_broken_gitlab_report_fails_the_schema() {
+    let validator = gitlab_validator();
+    let (_, bytes) = places_and("gitlab", &[SEED]);
+    let good: Value = serde_json::from_slice(&bytes).unwrap();
+    assert!(schema_errors(&validator, &good).is_empty());
+    for (pointer, broken) in [
+        ("/0/severity", json!("warning")),
+        ("/0/location/lines", json!({ "end": 3 })),
+        ("/0/fingerprint", json!(7)),
+    ] {
+        let mut report = good.clone();
+        *report.pointer_mut(pointer).unwrap() = broken;
+        assert!(!schema_errors(&validator, &report).is_empty(), "{pointer}");
+    }
+    let mut report = good.clone();
+    report[0].as_object_mut().unwrap().remove("check_name");
+    assert!(!schema_errors(&validator, &report).is_empty());
+}
+
+#[test]
+fn gitlab_fingerprints_survive_moved_lines_and_stay_unique() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in [
+        "server-0.properties",
+        "server-1.properties",
+        "server-2.properties",
+    ] {
+        std::fs::copy(root().join(SEED).join(name), dir.path().join(name)).unwrap();
+    }
+    let fingerprints = |dir: &Path| -> Vec<String> {
+        let output = kafkalint(&["check", "--format", "gitlab", "."], dir);
+        let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+        let mut all: Vec<String> = report
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|issue| issue["fingerprint"].as_str().unwrap().to_string())
+            .collect();
+        all.sort();
+        all
+    };
+    let before = fingerprints(dir.path());
+    let path = dir.path().join("server-0.properties");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, format!("# a comment\n# another\n{text}")).unwrap();
+    assert_eq!(fingerprints(dir.path()), before);
+}
+
+/// Reads a JUnit XML report with junitparser (tests/junit/read.py), from the venv `.ci/run`
+/// installs it in.
+fn read_junit(xml: &[u8]) -> Value {
+    let python = root().join("target/ci/venv/bin/python");
+    let installed = Command::new(&python)
+        .args(["-c", "import junitparser"])
+        .output()
+        .is_ok_and(|output| output.status.success());
+    assert!(
+        installed,
+        "junitparser is not installed: run .ci/run, or `python3 -m venv target/ci/venv && \
+         target/ci/venv/bin/pip install junitparser`"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("report.xml");
+    std::fs::write(&path, xml).unwrap();
+    let output = Command::new(&python)
+        .arg(root().join("tests/junit/read.py"))
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+#[test]
+fn junit_is_read_by_junitparser_as_a_suite_per_file_and_a_failure_per_finding() {
+    for paths in [
+        vec![SEED],
+        vec!["fixtures/inconsistent-cluster-value/bad"],
+        vec!["fixtures"],
+    ] {
+        let (mut findings, bytes) = places_and("junit", &paths);
+        // A suite per file, in the order files first have a place; in each, its places in
+        // report order.
+        let mut files: Vec<Value> = Vec::new();
+        for finding in &findings {
+            if !files.contains(&finding["file"]) {
+                files.push(finding["file"].clone());
+            }
+        }
+        findings.sort_by_key(|finding| files.iter().position(|file| *file == finding["file"]));
+        let read = read_junit(&bytes);
+        assert_eq!(read["name"], "kafkalint");
+        assert_eq!(
+            read["failures"].as_u64(),
+            Some(findings.len() as u64),
+            "{paths:?}"
+        );
+        assert_eq!(
+            read["tests"].as_u64(),
+            Some(findings.len() as u64),
+            "{paths:?}"
+        );
+        let cases: Vec<(&Value, &Value)> = read["suites"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|suite| {
+                let cases = suite["cases"].as_array().unwrap();
+                assert_eq!(suite["tests"].as_u64(), Some(cases.len() as u64));
+                assert_eq!(suite["failures"].as_u64(), Some(cases.len() as u64));
+                cases.iter().map(move |case| (suite, case))
+            })
+            .collect();
+        assert_eq!(cases.len(), findings.len(), "{paths:?}");
+        // A file's suite appears once, and holds the findings located in it, in report order.
+        let names: Vec<&str> = read["suites"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["name"].as_str().unwrap())
+            .collect();
+        let unique: std::collections::HashSet<&&str> = names.iter().collect();
+        assert_eq!(unique.len(), names.len(), "{paths:?}");
+        for ((suite, case), finding) in cases.iter().zip(&findings) {
+            assert_eq!(suite["name"], finding["file"]);
+            assert_eq!(
+                case["name"],
+                format!("org.kafkalint.{}", finding["rule"].as_str().unwrap())
+            );
+            assert_eq!(case["line"], finding["line"].to_string());
+            assert_eq!(case["column"], finding["column"].to_string());
+            let results = case["results"].as_array().unwrap();
+            assert_eq!(results.len(), 1);
+            assert_eq!(results[0]["kind"], "Failure");
+            assert_eq!(results[0]["message"], finding["message"]);
+            assert_eq!(
+                results[0]["text"],
+                format!(
+                    "line {}, col {}, {}",
+                    finding["line"],
+                    finding["column"],
+                    finding["message"].as_str().unwrap()
+                )
+            );
+        }
+    }
+    let (_, clean) = places_and("junit", &["fixtures/seed-zk-3-brokers-fixed"]);
+    let read = read_junit(&clean);
+    assert_eq!(read["failures"], 0);
+    assert_eq!(read["suites"][0]["cases"][0]["name"], "No errors found");
+    assert_eq!(read["suites"][0]["cases"][0]["results"], json!([]));
+}
+
+#[test]
+fn junit_and_gitlab_escape_what_the_files_hold() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("a&b<c>.properties"),
+        "broker.id=0\nzookeeper.connect=zk:2181\nlog.dirs=/var/lib/kafka\nunknown.k\"e'y<&>=\u{1b}[31mred\n",
+    )
+    .unwrap();
+    let junit = kafkalint(&["check", "--format", "junit", "."], dir.path());
+    let read = read_junit(&junit.stdout);
+    let text = read.to_string();
+    assert!(text.contains("a&b<c>.properties"), "{text}");
+    assert!(!String::from_utf8_lossy(&junit.stdout).contains('\u{1b}'));
+    let gitlab = kafkalint(&["check", "--format", "gitlab", "."], dir.path());
+    let report: Value = serde_json::from_slice(&gitlab.stdout).unwrap();
+    assert!(schema_errors(&gitlab_validator(), &report).is_empty());
+    assert!(
+        report
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|issue| issue["location"]["path"] == "a&b<c>.properties")
+    );
+    assert!(!String::from_utf8_lossy(&gitlab.stdout).contains('\u{1b}'));
 }

@@ -2,7 +2,7 @@
 //! might use (every spelling of a secret key, comments, continuation lines, YAML forms, URL
 //! credentials, PEM blocks, `kafkalint.toml` errors, a link out of the tree) beside lines that
 //! draw findings, so that each falls inside snippet context and `--diff` hunks. Every output
-//! format, `--diff`, `--fix`, `--stdin-filename`, `--with-cluster`, `--output-file`, `--config`
+//! format, `--statistics`, `--show-settings`, `--diff`, `--fix`, `--stdin-filename`, `--with-cluster`, `--output-file`, `--config`
 //! error paths and `coordinator` are run, and stdout and stderr of each are searched for every
 //! canary and every fragment of it. A single canary found fails the test; what `--fix` writes
 //! into the user's own files may keep them.
@@ -18,7 +18,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 const KAFKALINT: &str = env!("CARGO_BIN_EXE_kafkalint");
-const FORMATS: [&str; 5] = ["full", "concise", "json", "github", "sarif"];
+const FORMATS: [&str; 7] = [
+    "full", "concise", "json", "github", "sarif", "gitlab", "junit",
+];
 /// Any run of this many characters of a canary's letters and digits, printed anywhere, is a leak.
 const WINDOW: usize = 8;
 const MIN_CANARIES: usize = 500;
@@ -1346,6 +1348,16 @@ fn tree_runs(index: usize, case: &Case) -> Vec<Run> {
         .flat_map(|format| format_runs(index, case, format))
         .collect();
     runs.push(run(index, "check --diff", &["check", "--diff", "tree"]));
+    runs.push(run(
+        index,
+        "check --show-settings",
+        &["check", "--show-settings", "tree"],
+    ));
+    runs.push(run(
+        index,
+        "check --statistics",
+        &["check", "--statistics", "tree"],
+    ));
     runs.push(run(
         index,
         "check --color always",

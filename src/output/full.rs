@@ -203,12 +203,17 @@ fn render_one(
 /// The whole report: each finding, then a summary line. Findings drawn already (the
 /// report's `drawn`, in this style) are not drawn again.
 pub fn full(report: &Report, style: FullStyle) -> String {
-    let mut out = match &report.drawn {
-        Some((drawn_in, drawn)) if *drawn_in == style => drawn.concat(),
-        _ => draw_each(report, style).concat(),
-    };
+    let mut out = findings_full(report, style);
     out.push_str(&summary(report));
     out
+}
+
+/// The findings as [`full`] draws them, without the closing summary (`--quiet`).
+pub fn findings_full(report: &Report, style: FullStyle) -> String {
+    match &report.drawn {
+        Some((drawn_in, drawn)) if *drawn_in == style => drawn.concat(),
+        _ => draw_each(report, style).concat(),
+    }
 }
 
 /// Each finding of the report as `full` draws it, in order.

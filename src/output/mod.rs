@@ -3,15 +3,23 @@
 mod concise;
 mod full;
 mod github;
+mod gitlab;
 mod json;
+mod junit;
 mod sarif;
+mod settings;
+mod statistics;
 
 pub use crate::report::FullStyle;
 pub use concise::concise;
-pub use full::{draw_each, full, summary, summary_in};
+pub use full::{draw_each, findings_full, full, summary, summary_in};
 pub use github::github;
+pub use gitlab::gitlab;
 pub use json::json;
+pub use junit::junit;
 pub use sarif::sarif;
+pub use settings::settings;
+pub use statistics::{statistics_json, statistics_text};
 
 use crate::diagnostic::Label;
 use crate::report::Report;
@@ -59,4 +67,40 @@ fn region(report: &Report, label: &Label) -> Region {
         end_line,
         end_column,
     }
+}
+
+/// The line of a label's last character (its start line for an empty span).
+fn last_line(report: &Report, label: &Label) -> usize {
+    if label.span.end > label.span.start {
+        report.files[label.file]
+            .line_column(label.span.end.max(1) - 1)
+            .0
+    } else {
+        region(report, label).start_line
+    }
+}
+
+/// A file's path relative to the current folder when it lies below it, with forward slashes
+/// and without a leading `./`, as CI systems name a repository's files.
+fn relative_path(path: &str) -> String {
+    let shown = std::path::Path::new(path);
+    let relative = if shown.is_absolute() {
+        std::env::current_dir()
+            .ok()
+            .and_then(|cwd| {
+                shown
+                    .strip_prefix(cwd)
+                    .ok()
+                    .map(std::path::Path::to_path_buf)
+            })
+            .unwrap_or_else(|| shown.to_path_buf())
+    } else {
+        shown.to_path_buf()
+    };
+    let text = relative.to_string_lossy().replace('\\', "/");
+    let mut text = text.as_str();
+    while let Some(rest) = text.strip_prefix("./") {
+        text = rest;
+    }
+    text.to_string()
 }

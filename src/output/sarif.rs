@@ -154,7 +154,7 @@ fn fnv1a(parts: &[&str]) -> u64 {
 
 /// What identifies a finding across commits: its rule, file, key and what the primary label
 /// says, never its line, so an edit above it keeps the alert.
-fn fingerprint_base(report: &Report, diagnostic: &Diagnostic) -> String {
+pub(super) fn fingerprint_base(report: &Report, diagnostic: &Diagnostic) -> String {
     let primary = diagnostic.primary();
     let uri = artifact_location(&report.files[primary.file].path);
     let hash = fnv1a(&[

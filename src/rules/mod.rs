@@ -44,6 +44,7 @@ mod refusal;
 mod removed_key;
 mod rule;
 mod sasl_mechanism_name;
+pub mod selection;
 mod shared_advertised_address;
 mod shared_log_dir;
 mod strimzi_forbidden_key;
@@ -57,6 +58,7 @@ mod zookeeper_migration_consistency;
 pub use rule::{
     Check, Context, FixAvailability, Folders, Group, Intent, LiveContext, Rule, Verified, and_list,
 };
+pub use selection::{GROUPS, Selection, Selector};
 
 use crate::cluster::Cluster;
 use crate::diagnostic::Diagnostic;
