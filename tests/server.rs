@@ -348,21 +348,10 @@ fn diagnostics_code_actions_and_hover_over_utf16() {
         "{changed:#?}"
     );
 
-    // Broker 1 is checked again, with broker 0 as on disk, unchanged.
+    // Broker 1, of the same cluster, is checked again with broker 0's unsaved text.
     let unsaved = client.diagnostics(&broker_1);
-    assert!(
-        with_code(&unsaved, "inconsistent-cluster-value").is_empty(),
-        "{unsaved:#?}"
-    );
-    // Saved: broker 1, of the same cluster, is checked again with broker 0 as saved.
-    std::fs::write(dir.path().join("server-0.properties"), &fixed).unwrap();
-    client.notify(
-        "textDocument/didSave",
-        json!({ "textDocument": { "uri": broker_0 } }),
-    );
-    let after = client.diagnostics(&broker_1);
-    let differs = with_code(&after, "inconsistent-cluster-value");
-    assert_eq!(differs.len(), 1, "{after:#?}");
+    let differs = with_code(&unsaved, "inconsistent-cluster-value");
+    assert_eq!(differs.len(), 1, "{unsaved:#?}");
     let related = differs[0]["relatedInformation"].as_array().unwrap();
     assert!(
         related
@@ -371,7 +360,20 @@ fn diagnostics_code_actions_and_hover_over_utf16() {
         "{related:#?}"
     );
 
-    // Closed: an empty list.
+    // Saved: both are checked again.
+    std::fs::write(dir.path().join("server-0.properties"), &fixed).unwrap();
+    client.notify(
+        "textDocument/didSave",
+        json!({ "textDocument": { "uri": broker_0 } }),
+    );
+    let saved = client.diagnostics(&broker_0);
+    assert_eq!(with_code(&saved, "inconsistent-cluster-value").len(), 1);
+    let after = client.diagnostics(&broker_1);
+    assert_eq!(with_code(&after, "inconsistent-cluster-value").len(), 1);
+
+    // The file on disk changed back by another program, then the document closed: an empty
+    // list for it, and broker 1 checked again against the file on disk.
+    std::fs::write(dir.path().join("server-0.properties"), BROKER_0).unwrap();
     client.notify(
         "textDocument/didClose",
         json!({ "textDocument": { "uri": broker_0 } }),
@@ -380,6 +382,11 @@ fn diagnostics_code_actions_and_hover_over_utf16() {
         p["uri"] == broker_0.as_str()
     });
     assert_eq!(closed["diagnostics"], json!([]));
+    let back = client.diagnostics(&broker_1);
+    assert!(
+        with_code(&back, "inconsistent-cluster-value").is_empty(),
+        "{back:#?}"
+    );
 
     let seen = client.finish();
     assert!(seen.len() > 10, "{seen:#?}");

@@ -34,7 +34,10 @@ pub enum CheckError {
     Failed(Box<Finding>),
 }
 
-fn checked(path: &Path, text: &str) -> Result<(Report, usize), crate::check::Error> {
+/// Another open document: its file and its unsaved text.
+pub type Open = (PathBuf, String);
+
+fn checked(path: &Path, text: &str, open: &[Open]) -> Result<(Report, usize), crate::check::Error> {
     let options = Options {
         retain: Retain::All,
         ..Options::default()
@@ -43,7 +46,15 @@ fn checked(path: &Path, text: &str) -> Result<(Report, usize), crate::check::Err
         path,
         bytes: text.as_bytes(),
     };
-    let report = crate::check::check_buffer(buffer, &options)?;
+    let open: Vec<Buffer> = open
+        .iter()
+        .filter(|(other, _)| other != path)
+        .map(|(path, text)| Buffer {
+            path,
+            bytes: text.as_bytes(),
+        })
+        .collect();
+    let report = crate::check::check_buffer_among(buffer, &open, &options)?;
     let index = match report.only.as_deref() {
         Some([index]) => *index,
         _ => 0,
@@ -51,14 +62,15 @@ fn checked(path: &Path, text: &str) -> Result<(Report, usize), crate::check::Err
     Ok((report, index))
 }
 
-/// The findings of the document at `path` whose editor text is `text`, and the paths of the
-/// files of its cluster.
+/// The findings of the document at `path` whose editor text is `text` (the other open
+/// documents' texts in place of their files), and the paths of the files of its cluster.
 pub fn check(
     path: &Path,
     text: &str,
+    open: &[Open],
     encoding: Encoding,
 ) -> Result<(Vec<Finding>, BTreeSet<PathBuf>), CheckError> {
-    let (report, index) = match checked(path, text) {
+    let (report, index) = match checked(path, text, open) {
         Ok(checked) => checked,
         Err(crate::check::Error::Discovery(DiscoveryError::NotAConfig { path, reason })) => {
             return Err(CheckError::NotChecked(format!(
@@ -107,8 +119,8 @@ fn in_cluster(cluster: &crate::cluster::Cluster, file: usize) -> bool {
 }
 
 /// Markdown for the key under byte `offset` of the document, for its cluster's release.
-pub fn hover(path: &Path, text: &str, offset: usize) -> Option<String> {
-    let (report, index) = checked(path, text).ok()?;
+pub fn hover(path: &Path, text: &str, open: &[Open], offset: usize) -> Option<String> {
+    let (report, index) = checked(path, text, open).ok()?;
     let entry = hover::key_at(report.files.get(index)?.entries(), offset)?;
     let version = report
         .clusters

@@ -207,19 +207,34 @@ impl Server<'_> {
                     self.changed(&uri);
                 }
             }),
-            DidCloseTextDocument::METHOD => notification_params::<
-                lsp_types::DidCloseTextDocumentParams,
-            >(notification)
-            .map(|params| {
-                let uri = params.text_document.uri;
-                self.documents.remove(&uri);
-                self.findings.remove(&uri);
-                self.publish(uri, Vec::new(), None);
-            }),
+            DidCloseTextDocument::METHOD => {
+                notification_params::<lsp_types::DidCloseTextDocumentParams>(notification)
+                    .map(|params| self.did_close(params.text_document.uri))
+            }
             _ => Ok(()),
         };
         if let Err(message) = outcome {
             self.log(MessageType::ERROR, format!("{method}: {message}"));
+        }
+    }
+
+    /// An empty list for the closed document; its siblings are checked again, now with the
+    /// file on disk in place of its text.
+    fn did_close(&mut self, uri: Uri) {
+        self.documents.remove(&uri);
+        self.findings.remove(&uri);
+        self.publish(uri.clone(), Vec::new(), None);
+        let folder =
+            |uri: &Uri| uri::to_path(uri).and_then(|path| Some(path.parent()?.to_path_buf()));
+        let closed_in = folder(&uri);
+        let siblings: Vec<Uri> = self
+            .documents
+            .keys()
+            .filter(|other| closed_in.is_some() && folder(other) == closed_in)
+            .cloned()
+            .collect();
+        for sibling in siblings {
+            self.check_and_publish(&sibling);
         }
     }
 
@@ -282,7 +297,8 @@ impl Server<'_> {
         };
         let text = document.text.clone();
         let encoding = self.encoding;
-        let checked = std::panic::catch_unwind(|| findings::check(&path, &text, encoding));
+        let open = self.open_documents();
+        let checked = std::panic::catch_unwind(|| findings::check(&path, &text, &open, encoding));
         let (found, siblings) = match checked {
             Ok(Ok(checked)) => checked,
             Ok(Err(findings::CheckError::NotChecked(message))) => {
@@ -313,6 +329,14 @@ impl Server<'_> {
         siblings
     }
 
+    /// The open documents that are files, with their unsaved text.
+    fn open_documents(&self) -> Vec<findings::Open> {
+        self.documents
+            .iter()
+            .filter_map(|(uri, document)| Some((uri::to_path(uri)?, document.text.clone())))
+            .collect()
+    }
+
     fn publish(&self, uri: Uri, diagnostics: Vec<lsp_types::Diagnostic>, version: Option<i32>) {
         self.send(
             Notification::new(
@@ -333,8 +357,9 @@ impl Server<'_> {
         };
         let offset = Positions::new(document.text.as_bytes(), self.encoding).offset(place.position);
         let text = document.text.clone();
-        let markdown =
-            std::panic::catch_unwind(|| findings::hover(&path, &text, offset)).unwrap_or(None);
+        let open = self.open_documents();
+        let markdown = std::panic::catch_unwind(|| findings::hover(&path, &text, &open, offset))
+            .unwrap_or(None);
         match markdown {
             Some(value) => serde_json::to_value(Hover {
                 contents: HoverContents::Markup(MarkupContent {
