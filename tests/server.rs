@@ -314,6 +314,45 @@ fn diagnostics_code_actions_and_hover_over_utf16() {
     );
     assert_eq!(fixed.len(), BROKER_0.len());
 
+    // Every fix at once: the edits `kafkalint check --fix` writes.
+    let all = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": { "uri": broker_0 },
+            "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 99, "character": 0 } },
+            "context": { "diagnostics": [] },
+        }),
+    );
+    let all = all.response_result.ok().unwrap();
+    let edits: Vec<Value> = all
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|action| {
+            action["edit"]["changes"][broker_0.as_str()]
+                .as_array()
+                .unwrap()
+                .clone()
+        })
+        .collect();
+    let options = kafkalint::Options::default();
+    let path = dir.path().join("server-0.properties");
+    let buffer = kafkalint::cluster::Buffer {
+        path: &path,
+        bytes: BROKER_0.as_bytes(),
+    };
+    let report = kafkalint::check_buffer(buffer, &options).unwrap();
+    let fixed_by_cli = kafkalint::fix::fix(report, &options).unwrap();
+    let change = fixed_by_cli
+        .changes
+        .iter()
+        .find(|change| change.path.ends_with("server-0.properties"))
+        .unwrap();
+    assert_eq!(
+        apply_utf8(BROKER_0, &edits),
+        String::from_utf8(change.after.clone()).unwrap()
+    );
+
     // Broker 1 open beside it: its findings are published too.
     client.open(
         &broker_1,
@@ -484,4 +523,52 @@ fn exit_without_shutdown_is_reported() {
     client.notify("exit", Value::Null);
     let served = client.server.take().unwrap().join().expect("no panic");
     assert!(matches!(served, Ok(false)), "{served:?}");
+}
+
+/// A compose file and a Strimzi resource: the YAML forms are checked as `check` reads them,
+/// hover reads the key a variable or a `config` entry sets.
+#[test]
+fn yaml_forms_get_diagnostics_and_hover() {
+    let fixtures =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/internal-topic-replication");
+    let mut client = Client::start();
+    client.initialize(&["utf-8"]);
+    for (folder, file, key) in [
+        (
+            "bad-compose",
+            "docker-compose.yml",
+            "KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR",
+        ),
+        (
+            "bad-strimzi-replicas",
+            "kafka.yaml",
+            "offsets.topic.replication.factor",
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(file);
+        let text = std::fs::read_to_string(fixtures.join(folder).join(file)).unwrap();
+        std::fs::write(&path, &text).unwrap();
+        let document = uri(&path);
+        client.open(&document, &text);
+        let diagnostics = client.diagnostics(&document);
+        let found = with_code(&diagnostics, "internal-topic-replication");
+        assert!(!found.is_empty(), "{folder}: {diagnostics:#?}");
+        let (line, column) = text
+            .lines()
+            .enumerate()
+            .find_map(|(line, content)| content.find(key).map(|column| (line, column)))
+            .unwrap();
+        let hover = client.request(
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": document }, "position": { "line": line, "character": column + 2 } }),
+        );
+        let hover = hover.response_result.ok().unwrap();
+        let text = hover["contents"]["value"].as_str().unwrap_or_default();
+        assert!(
+            text.contains("**offsets.topic.replication.factor**"),
+            "{folder}: {hover}"
+        );
+    }
+    client.finish();
 }
