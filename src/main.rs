@@ -369,9 +369,13 @@ fn serve() -> ExitCode {
         // `exit` without `shutdown`: the protocol asks for exit code 1.
         Ok(false) => ExitCode::from(EXIT_FINDINGS),
         Err(error) => {
-            eprintln!("kafkalint: error: server: {error}");
-            if let Err(error) = joined {
-                eprintln!("kafkalint: error: server: {error}");
+            match joined {
+                // lsp-server's message quotes the payload, which may hold a document's text.
+                Err(read) if read.kind() == std::io::ErrorKind::InvalidData => eprintln!(
+                    "kafkalint: error: server: the client sent a message that is not JSON-RPC"
+                ),
+                Err(read) => eprintln!("kafkalint: error: server: {}", read.kind()),
+                Ok(()) => eprintln!("kafkalint: error: server: {error}"),
             }
             ExitCode::from(EXIT_ERROR)
         }

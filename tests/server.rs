@@ -572,3 +572,48 @@ fn yaml_forms_get_diagnostics_and_hover() {
     }
     client.finish();
 }
+
+/// The binary over stdio: `shutdown` then `exit` exits 0, `exit` alone 1, a message that is not
+/// JSON-RPC 2 with a one-line error that does not quote it.
+#[test]
+fn the_binary_exits_as_the_protocol_asks() {
+    use std::io::Write;
+    fn framed(body: &str) -> Vec<u8> {
+        format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
+    }
+    let initialize =
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#;
+    let initialized = r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#;
+    let shutdown = r#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#;
+    let exit = r#"{"jsonrpc":"2.0","method":"exit"}"#;
+    let malformed = r#"{"password":"hunter2secret"x}"#;
+    let cases: [(&[&str], i32); 3] = [
+        (&[initialize, initialized, shutdown, exit], 0),
+        (&[initialize, initialized, exit], 1),
+        (&[initialize, initialized, malformed], 2),
+    ];
+    for (messages, code) in cases {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+            .arg("server")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        for message in messages {
+            stdin.write_all(&framed(message)).unwrap();
+        }
+        drop(stdin);
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(code), "{messages:?}: {stderr}");
+        assert!(!stderr.contains("hunter2secret"), "{stderr}");
+        if code == 2 {
+            assert_eq!(
+                stderr,
+                "kafkalint: error: server: the client sent a message that is not JSON-RPC\n"
+            );
+        }
+    }
+}

@@ -32,7 +32,7 @@ pub use findings::Finding;
 /// Why the server stopped without the client's `shutdown` and `exit`.
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {
-    #[error("{0}")]
+    #[error("{}", summary(.0))]
     Protocol(#[from] lsp_server::ProtocolError),
     #[error("the client closed the connection before `exit`")]
     Disconnected,
@@ -84,6 +84,18 @@ pub fn run(connection: &Connection) -> Result<bool, ServerError> {
         }
     }
     Err(ServerError::Disconnected)
+}
+
+/// What went wrong, without the message the client sent, which lsp-server quotes after it
+/// (`expected initialize request, got ...`) and which may hold a document's text.
+fn summary(error: &lsp_server::ProtocolError) -> String {
+    let text = error.to_string();
+    let cut = [", got", ": "]
+        .iter()
+        .filter_map(|marker| text.find(marker))
+        .min()
+        .unwrap_or(text.len());
+    text[..cut].to_string()
 }
 
 fn capabilities(encoding: Encoding) -> ServerCapabilities {
