@@ -4,6 +4,8 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
+// The protocol's diagnostic, named apart from kafkalint's findings (`Diagnostic`).
+use lsp_types::Diagnostic as LspDiagnostic;
 use lsp_types::{
     CodeAction, CodeActionKind, CodeDescription, DiagnosticRelatedInformation, DiagnosticSeverity,
     Location, NumberOrString, TextEdit, Uri, WorkspaceEdit,
@@ -22,7 +24,7 @@ use super::uri;
 /// A finding as published: its diagnostic, and the code action of its fix.
 #[derive(Debug, Clone)]
 pub struct Finding {
-    pub diagnostic: lsp_types::Diagnostic,
+    pub diagnostic: LspDiagnostic,
     pub action: Option<CodeAction>,
 }
 
@@ -78,12 +80,12 @@ pub fn check(
             )));
         }
         Err(error) => {
-            let diagnostic = lsp_types::Diagnostic {
+            let diagnostic = LspDiagnostic {
                 range: lsp_types::Range::default(),
                 severity: Some(DiagnosticSeverity::ERROR),
                 source: Some("kafkalint".to_string()),
                 message: error.to_string(),
-                ..lsp_types::Diagnostic::default()
+                ..LspDiagnostic::default()
             };
             return Err(CheckError::Failed(Box::new(Finding {
                 diagnostic,
@@ -209,7 +211,7 @@ fn finding(diagnostic: &Diagnostic, index: usize, files: &Files) -> Option<Findi
         message.push_str("\nhelp: ");
         message.push_str(&diagnostic.help);
     }
-    let published = lsp_types::Diagnostic {
+    let published = LspDiagnostic {
         range,
         severity: Some(severity(diagnostic.severity)),
         code: Some(NumberOrString::String(diagnostic.rule.to_string())),
@@ -221,7 +223,7 @@ fn finding(diagnostic: &Diagnostic, index: usize, files: &Files) -> Option<Findi
         source: Some("kafkalint".to_string()),
         message,
         related_information: (!related.is_empty()).then_some(related),
-        ..lsp_types::Diagnostic::default()
+        ..LspDiagnostic::default()
     };
     let action = diagnostic
         .fix
@@ -240,7 +242,7 @@ fn finding(diagnostic: &Diagnostic, index: usize, files: &Files) -> Option<Findi
 fn code_action(
     diagnostic: &Diagnostic,
     fix: &crate::diagnostic::Fix,
-    published: &lsp_types::Diagnostic,
+    published: &LspDiagnostic,
     files: &Files,
 ) -> Option<CodeAction> {
     let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
