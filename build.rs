@@ -508,6 +508,14 @@ fn spec_code(name: &str, config: &Value, minor: &str) -> String {
         Some("cluster-wide") => "UpdateMode::ClusterWide",
         _ => "UpdateMode::ReadOnly",
     };
+    let importance = match attribute(config, "importance", minor).as_str() {
+        Some("HIGH") => "Some(Importance::High)",
+        Some("MEDIUM") => "Some(Importance::Medium)",
+        Some("LOW") => "Some(Importance::Low)",
+        // The other components' keys are dumped without it.
+        None => "None",
+        other => panic!("{name} {minor}: importance {other:?}"),
+    };
     let internal = attribute(config, "internal", minor).as_bool() == Some(true);
     let deprecated = attribute(config, "deprecated", minor).as_bool() == Some(true);
     let mentions: Vec<String> = attribute(config, "doc_mentions", minor)
@@ -523,7 +531,7 @@ fn spec_code(name: &str, config: &Value, minor: &str) -> String {
         .unwrap_or_default();
     format!(
         "KeySpec {{ config_type: ConfigType::{config_type}, default: {default}, validator: {validator}, \
-         update_mode: {mode}, internal: {internal}, deprecated: {deprecated}, mentions: &[{}] }}",
+         update_mode: {mode}, importance: {importance}, internal: {internal}, deprecated: {deprecated}, mentions: &[{}] }}",
         mentions.join(", ")
     )
 }

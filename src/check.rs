@@ -288,6 +288,17 @@ fn declared_clusters(config: Option<&Config>) -> Result<Vec<cluster::Declared>, 
 /// change the buffer). The summary counts every file read. The buffer's config file chooses
 /// the rules, severities and release; its `[[clusters]]` are not consulted.
 pub fn check_buffer(buffer: cluster::Buffer, options: &Options) -> Result<Report, Error> {
+    check_buffer_among(buffer, &[], options)
+}
+
+/// [`check_buffer`], with the unsaved text of other open buffers (an editor's documents) in
+/// place of their files on disk where they are the buffer's siblings in its folder's cluster
+/// (`kafkalint server`).
+pub fn check_buffer_among(
+    buffer: cluster::Buffer,
+    open: &[cluster::Buffer],
+    options: &Options,
+) -> Result<Report, Error> {
     let config = match &options.config {
         Some(path) => Some(Config::load(path, rules::NAMES)?),
         None => config::find(buffer.path)
@@ -295,7 +306,7 @@ pub fn check_buffer(buffer: cluster::Buffer, options: &Options) -> Result<Report
             .transpose()?,
     };
     let (mut found, index) =
-        cluster::discover_buffer(buffer, options.brokers, &stated(config.as_ref()))?;
+        cluster::discover_buffer_among(buffer, open, options.brokers, &stated(config.as_ref()))?;
     attach(&mut found, config.map(Arc::new));
     Ok(report::run(found, options, Some(&[index])))
 }

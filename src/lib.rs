@@ -14,7 +14,8 @@
 //! 7. [`output`];
 //! 8. check: [`check()`], [`check_with_cluster`], [`check_buffer`], [`check_in_memory`],
 //!    [`check_live`];
-//! 9. the command line (`main.rs`).
+//! 9. [`server`], the language server, which checks an editor's documents as [`check_buffer`];
+//! 10. the command line (`main.rs`).
 
 pub mod catalog;
 mod check;
@@ -35,6 +36,7 @@ pub mod properties;
 pub mod report;
 pub mod rules;
 pub mod secrets;
+pub mod server;
 pub mod snapshot;
 pub mod source;
 pub mod sources;

@@ -239,6 +239,15 @@ enum Command {
         #[command(flatten)]
         report: ReportArgs,
     },
+    /// Run the language server, speaking the Language Server Protocol on stdin and stdout, for
+    /// editors: diagnostics as you type, quick fixes, and a key's catalogue entry on hover
+    /// (setup for VS Code, Neovim, Helix and Zed in docs/src/editors.md).
+    Server {
+        /// Accepted for editors that pass it (e.g. vscode-languageclient); stdio is the only
+        /// transport.
+        #[arg(long, hide = true)]
+        stdio: bool,
+    },
     /// List every rule: name, default severity, summary.
     Rules,
     /// Print a rule's documentation.
@@ -438,6 +447,31 @@ fn ask_cluster(
     Err("this kafkalint was built without the `live` feature: it judges saved snapshots (--snapshot) only".to_string())
 }
 
+/// `kafkalint server`: serves the editor on stdio until it says `exit`.
+fn serve() -> ExitCode {
+    let (connection, io_threads) = lsp_server::Connection::stdio();
+    let served = kafkalint::server::run(&connection);
+    // The writer thread ends when the last sender goes: everything sent is written first.
+    drop(connection);
+    let joined = io_threads.join();
+    match served {
+        Ok(true) => ExitCode::SUCCESS,
+        // `exit` without `shutdown`: the protocol asks for exit code 1.
+        Ok(false) => ExitCode::from(EXIT_FINDINGS),
+        Err(error) => {
+            match joined {
+                // lsp-server's message quotes the payload, which may hold a document's text.
+                Err(read) if read.kind() == std::io::ErrorKind::InvalidData => eprintln!(
+                    "kafkalint: error: server: the client sent a message that is not JSON-RPC"
+                ),
+                Err(read) => eprintln!("kafkalint: error: server: {}", read.kind()),
+                Ok(()) => eprintln!("kafkalint: error: server: {error}"),
+            }
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
+}
+
 fn parse_kafka_version(text: &str) -> Result<KafkaVersion, String> {
     KafkaVersion::parse(text).map_err(|error| error.to_string())
 }
@@ -486,6 +520,7 @@ const EXIT_ERROR: u8 = 2;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Server { stdio: _ } => serve(),
         Command::Rules => print_or_fail(&kafkalint::rules::listing()).unwrap_or(ExitCode::SUCCESS),
         Command::Rule { name } => match kafkalint::rules::doc(&name) {
             Some(doc) => print_or_fail(doc).unwrap_or(ExitCode::SUCCESS),

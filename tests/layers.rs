@@ -49,6 +49,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("output", &["output"]),
     // The checks a caller runs: paths, a buffer, files in memory.
     ("check", &["check"]),
+    // The language server: an editor's documents checked as a buffer is.
+    ("server", &["server"]),
     ("root", &["lib"]),
     ("cli", &["main"]),
 ];

@@ -14,8 +14,8 @@ pub mod value;
 
 pub use component::ComponentKind;
 pub use spec::{
-    Bound, ClassPackage, ConfigType, Default, FamilyRest, KafkaVersion, KeyEntry, KeySpec,
-    PrefixFamily, UpdateMode, Validator, Variant,
+    Bound, ClassPackage, ConfigType, Default, FamilyRest, Importance, KafkaVersion, KeyEntry,
+    KeySpec, PrefixFamily, UpdateMode, Validator, Variant,
 };
 
 mod tables {

@@ -108,6 +108,25 @@ pub enum UpdateMode {
     ClusterWide,
 }
 
+/// How much Kafka's documentation says a key matters (ConfigDef's `Importance`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Importance {
+    High,
+    Medium,
+    Low,
+}
+
+impl Importance {
+    /// The name Kafka's documentation prints.
+    pub fn kafka_name(self) -> &'static str {
+        match self {
+            Importance::High => "high",
+            Importance::Medium => "medium",
+            Importance::Low => "low",
+        }
+    }
+}
+
 /// Everything the catalogue knows of one key in one release.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct KeySpec {
@@ -115,6 +134,8 @@ pub struct KeySpec {
     pub default: Default,
     pub validator: Validator,
     pub update_mode: UpdateMode,
+    /// `None` for the keys of components other than the broker, dumped without it.
+    pub importance: Option<Importance>,
     /// Kafka's internal keys: accepted, undocumented.
     pub internal: bool,
     /// Kafka's documentation of the key says it is deprecated.

@@ -537,6 +537,17 @@ pub fn discover_buffer(
     declared_brokers: Option<usize>,
     stated: &Stated,
 ) -> Result<(Discovered, usize), DiscoveryError> {
+    discover_buffer_among(buffer, &[], declared_brokers, stated)
+}
+
+/// [`discover_buffer`], with the unsaved text of other open buffers (an editor's documents) in
+/// place of their files where the walk of the buffer's folder meets them.
+pub fn discover_buffer_among(
+    buffer: Buffer,
+    open: &[Buffer],
+    declared_brokers: Option<usize>,
+    stated: &Stated,
+) -> Result<(Discovered, usize), DiscoveryError> {
     let Some(name) = buffer.path.file_name() else {
         return Err(DiscoveryError::Io {
             path: display_path(buffer.path),
@@ -597,7 +608,16 @@ pub fn discover_buffer(
                 members.push(index);
                 found.files.push(file);
             }
-            if let Some(file) = read_walked(&entry, &mut found)? {
+            let unsaved = open.iter().find(|other| other.path == entry.path());
+            let file = match unsaved {
+                Some(other) if is_candidate(&entry) => {
+                    let file = SourceFile::new(display_path(other.path), other.bytes.to_vec());
+                    let reason = not_a_node(&file, &entry.file_name().to_string_lossy());
+                    accept_walked(&entry, Some(Ok((file, reason))), &mut found)?
+                }
+                _ => read_walked(&entry, &mut found)?,
+            };
+            if let Some(file) = file {
                 members.push(found.files.len());
                 found.files.push(file);
             }

@@ -23,8 +23,9 @@ pub mod version;
 /// Where a value comes from: the model's answer, as the properties reader records it.
 pub use crate::properties::Provenance;
 pub use discover::{
-    Buffer, Declared, Discovered, DiscoveryError, discover, discover_buffer, discover_changed,
-    discover_declared, discover_declared_in_batches, discover_in_memory, node_files_under,
+    Buffer, Declared, Discovered, DiscoveryError, discover, discover_buffer, discover_buffer_among,
+    discover_changed, discover_declared, discover_declared_in_batches, discover_in_memory,
+    node_files_under,
 };
 pub use membership::{Gathered, Membership, SetApart, Share};
 pub use node::{Effective, Line, Member, Mode, Node, Placement, Roles};
