@@ -1,7 +1,7 @@
 //! A Helm chart checked as its users check one: the real `helm` (v4, from the Go module proxy;
 //! `.ci/run` installs it) renders the small chart in `tests/helm/chart`, and kafkalint reads the
 //! rendered manifests from standard input (`helm template ... | kafkalint check --stdin-filename
-//! rendered.yaml -`), as the README shows.
+//! rendered.yaml -`), as the manual shows.
 
 use std::io::Write;
 use std::path::Path;

@@ -1,4 +1,4 @@
-//! The crate's modules form a stack of layers (README, "Layout"): a module uses the modules of
+//! The crate's modules form a stack of layers (docs/src/layout.md): a module uses the modules of
 //! its own layer and of the layers below it, never one above, and no import circle exists
 //! anywhere: not between top-level modules, not between the files and subfolders of one folder.
 //!

@@ -1,7 +1,7 @@
 //! The pre-commit hook (`.pre-commit-hooks.yaml`) as a user meets it: the real pre-commit (from
 //! PyPI; `.ci/run` installs it) in a scratch git repository whose `.pre-commit-config.yaml` is
-//! the README's snippet with `repo:` pointed at this checkout and `rev:` at its `HEAD`, installed
-//! as the repository's git hook, so that `git commit` runs it.
+//! the manual's snippet (docs/src/integrations.md) with `repo:` pointed at this checkout and
+//! `rev:` at its `HEAD`, installed as the repository's git hook, so that `git commit` runs it.
 //!
 //! pre-commit clones `rev`: the test checks this checkout's COMMITTED state, not its working
 //! tree. Commit the hook and the code before trusting a run. It builds kafkalint as users' machines
@@ -62,13 +62,21 @@ fn git_ok(dir: &Path, args: &[&str]) -> String {
     String::from_utf8(output.stdout).unwrap()
 }
 
-/// The README's `.pre-commit-config.yaml`, pointed at this checkout's `HEAD`.
-fn config_from_readme() -> String {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let section = readme
-        .split("\n### pre-commit\n")
-        .nth(1)
-        .expect("README has a pre-commit section");
+/// The `.pre-commit-config.yaml` of the manual's pre-commit section (docs/src/integrations.md),
+/// pointed at this checkout's `HEAD`.
+fn documented_config() -> String {
+    let page = std::fs::read_to_string(root().join("docs/src/integrations.md")).unwrap();
+    // The section's heading, whatever its level: `## pre-commit`.
+    let section = page
+        .split('\n')
+        .skip_while(|line| line.trim_start_matches('#') != " pre-commit" || !line.starts_with('#'))
+        .skip(1)
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        !section.is_empty(),
+        "docs/src/integrations.md has a pre-commit section"
+    );
     let snippet = section
         .split("```yaml\n")
         .nth(1)
@@ -103,7 +111,7 @@ fn pre_commit() -> &'static str {
     }
 }
 
-/// A scratch repository with the README's config committed and the hook installed.
+/// A scratch repository with the manual's config committed and the hook installed.
 fn repository() -> tempfile::TempDir {
     let repo = tempfile::tempdir().unwrap();
     let dir = repo.path();
@@ -111,7 +119,7 @@ fn repository() -> tempfile::TempDir {
     git_ok(dir, &["config", "user.name", "Test"]);
     git_ok(dir, &["config", "user.email", "test@example.com"]);
     git_ok(dir, &["config", "commit.gpgsign", "false"]);
-    std::fs::write(dir.join(".pre-commit-config.yaml"), config_from_readme()).unwrap();
+    std::fs::write(dir.join(".pre-commit-config.yaml"), documented_config()).unwrap();
     let install = isolated(Command::new(pre_commit()).arg("install").current_dir(dir))
         .output()
         .unwrap();

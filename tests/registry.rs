@@ -10,7 +10,7 @@ use kafkalint::rules::{FixAvailability, RULES, Verified};
 
 mod support;
 
-/// Fixture folders that are scenarios of the README, not one rule's.
+/// Fixture folders that are scenarios of the manual, not one rule's.
 const SCENARIOS: &[&str] = &[
     "seed-zk-3-brokers",
     "seed-zk-3-brokers-fixed",

@@ -599,7 +599,7 @@ public final class ClusterProof {
         return verdict(all);
     }
 
-    /** What kafkalint live printed, kept for the README's transcript. */
+    /** What kafkalint live printed, kept for the manual's transcript (docs/src/live.md). */
     void transcript(String when, Command command) throws IOException {
         say("  kafkalint live --group %s config/ (%s): exit %d", GROUP, when, command.exit);
         for (String line : command.stdout.split("\n")) {
