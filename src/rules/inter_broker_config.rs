@@ -258,7 +258,7 @@ impl<'a> Checker<'a, '_> {
                 readable = false;
                 // A refusal may quote the value; a secret's value is never shown.
                 let reason = if crate::secrets::is_hidden(entry.key(), entry.value()) {
-                    "the value is not what Kafka accepts for this key".to_owned()
+                    "is not a value Kafka accepts for this key".to_owned()
                 } else {
                     refusal.reason
                 };
