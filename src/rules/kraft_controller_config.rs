@@ -315,8 +315,7 @@ impl<'a> Checker<'a, '_> {
             self.push(
                 VOTERS,
                 format!(
-                    "{VOTERS} has voter {} at 0.0.0.0 ({}): no node can connect to it",
-                    voter.id,
+                    "{VOTERS} has {}: no node can connect to 0.0.0.0",
                     quoted(VOTERS, voter.item.text),
                 ),
                 vec![label],
