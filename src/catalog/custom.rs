@@ -11,7 +11,7 @@ pub fn validate(key: &str, class: &str, accepted: &[&str], value: &Parsed) -> Re
             if *level == -1 || (1..=9).contains(level) {
                 Ok(())
             } else {
-                refuse("the gzip level must be -1 or from 1 to 9".to_owned())
+                refuse("must be -1 or a gzip level from 1 to 9".to_owned())
             }
         }
         // RemoteLogManagerConfig (3.9): -1 means "use remote.log.manager.thread.pool.size".
@@ -23,7 +23,7 @@ pub fn validate(key: &str, class: &str, accepted: &[&str], value: &Parsed) -> Re
             if *size == -1 || *size >= 1 {
                 Ok(())
             } else {
-                refuse("the pool size must be -1 or at least 1".to_owned())
+                refuse("must be -1 or a pool size of at least 1".to_owned())
             }
         }
         // MetadataVersion.fromVersionString / ApiVersion.apply.

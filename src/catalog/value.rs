@@ -51,7 +51,7 @@ pub fn parse(config_type: ConfigType, raw: &str) -> Result<Parsed, Refusal> {
             } else if trimmed.eq_ignore_ascii_case("false") {
                 Parsed::Boolean(false)
             } else {
-                return Err(refuse("the value must be `true` or `false`"));
+                return Err(refuse("must be `true` or `false`"));
             }
         }
         ConfigType::Int => Parsed::Integer(
@@ -108,10 +108,10 @@ fn validate(key: &str, spec: &KeySpec, parsed: &Parsed) -> Result<(), Refusal> {
             };
             // Kafka compares as doubles; NaN passes both comparisons, as in Java.
             if let Some(min) = min.filter(|min| number < min.value) {
-                return Err(refuse(format!("the value must be at least {}", min.text)));
+                return Err(refuse(format!("must be at least {}", min.text)));
             }
             if let Some(max) = max.filter(|max| number > max.value) {
-                return Err(refuse(format!("the value must be at most {}", max.text)));
+                return Err(refuse(format!("must be at most {}", max.text)));
             }
             Ok(())
         }
@@ -131,12 +131,12 @@ fn validate(key: &str, spec: &KeySpec, parsed: &Parsed) -> Result<(), Refusal> {
         ) => {
             // Kafka 4.2+ drops duplicates (with a warning) before validating.
             if items.is_empty() && !empty_allowed {
-                return Err(refuse("the list must not be empty"));
+                return Err(refuse("must not be an empty list"));
             }
             for item in items {
                 if item.is_empty() {
                     return Err(refuse(
-                        "the list has an empty element (a stray or doubled comma)",
+                        "has an empty list element (a stray or doubled comma)",
                     ));
                 }
                 if !valid.is_empty() {
@@ -146,7 +146,7 @@ fn validate(key: &str, spec: &KeySpec, parsed: &Parsed) -> Result<(), Refusal> {
             Ok(())
         }
         (Validator::NonEmptyString, Parsed::Text(text)) if text.is_empty() => {
-            Err(refuse("the value must not be empty"))
+            Err(refuse("must not be empty"))
         }
         (Validator::NonEmptyString, _) => Ok(()),
         (Validator::Custom { class, accepted }, value) => {

@@ -101,7 +101,7 @@ fn log_roll(scope: &Scope) -> Option<Diagnostic> {
     Some(scope.at.refusal(
         key,
         format!(
-            "{key} {millis} would roll log segments after {millis} ms: a segment must live at least 1 ms"
+            "{key} {millis} would roll segments after {millis} ms: a segment must live at least 1 ms"
         ),
         vec![scope.label_on(key, "must be at least 1".to_string())],
         format!(
@@ -119,9 +119,11 @@ fn log_roll_jitter(scope: &Scope) -> Option<Diagnostic> {
     }
     Some(scope.at.refusal(
         key,
-        format!("{key} {millis} is negative: the jitter subtracted from the segment roll time must be 0 or more"),
+        format!("{key} {millis} is negative: the segment roll jitter must be 0 or more"),
         vec![scope.label_on(key, "must be 0 or more".to_string())],
-        format!("set {key} to 0 or more, or remove it (log.roll.jitter.hours applies, 0 by default)"),
+        format!(
+            "set {key} to 0 or more, or remove it (log.roll.jitter.hours applies, 0 by default)"
+        ),
     ))
 }
 
@@ -155,12 +157,12 @@ fn log_retention(scope: &Scope) -> Option<Diagnostic> {
     let over = if shadowed.is_empty() {
         String::new()
     } else {
-        format!(" (it takes precedence over {})", shadowed.join(" and "))
+        format!(" (it overrides {})", shadowed.join(" and "))
     };
     Some(scope.at.refusal(
         key,
         format!(
-            "{key} 0 keeps log segments for 0 ms{over}: retention must be at least 1 ms, or negative (-1) to keep them forever"
+            "{key} 0 means 0 ms of retention{over}: at least 1 ms, or -1 for forever, is needed"
         ),
         labels,
         format!("set {key} to a positive value or to -1 to keep logs forever, or remove it"),
@@ -200,18 +202,21 @@ fn log_dirs(scope: &Scope) -> Option<Diagnostic> {
         };
         return Some(scope.at.refusal(
             "log.dirs",
-            "log.dirs names no directory, and it replaces log.dir even when empty: a broker needs at least one log directory".to_string(),
+            "log.dirs names no directory, and even empty it replaces log.dir: the broker has no log directory".to_string(),
             labels,
             help,
         ));
     }
-    Some(scope.at.refusal(
-        "log.dir",
-        "log.dir names no directory and log.dirs is not set: a broker needs at least one log directory"
-            .to_string(),
-        vec![scope.label_on("log.dir", "no directory".to_string())],
-        "list at least one directory in log.dirs, e.g. log.dirs=/var/lib/kafka/data".to_string(),
-    ))
+    Some(
+        scope.at.refusal(
+            "log.dir",
+            "log.dir names no directory and log.dirs is not set: the broker has no log directory"
+                .to_string(),
+            vec![scope.label_on("log.dir", "no directory".to_string())],
+            "list at least one directory in log.dirs, e.g. log.dirs=/var/lib/kafka/data"
+                .to_string(),
+        ),
+    )
 }
 
 fn cleaner_buffer_per_thread(scope: &Scope) -> Option<Diagnostic> {
@@ -223,7 +228,7 @@ fn cleaner_buffer_per_thread(scope: &Scope) -> Option<Diagnostic> {
         return Some(scope.at.refusal(
             threads_key,
             format!(
-                "{threads_key} 0: Kafka divides {buffer_key} by the cleaner thread count and fails on zero"
+                "{threads_key} 0: Kafka divides {buffer_key} by it and fails"
             ),
             vec![scope.label_on(threads_key, "no cleaner thread".to_string())],
             format!(
@@ -246,13 +251,16 @@ fn cleaner_buffer_per_thread(scope: &Scope) -> Option<Diagnostic> {
     Some(scope.at.refusal(
         buffer_key,
         format!(
-            "{} shared by {} leaves {per_thread} bytes per cleaner thread: each needs more than 1 MiB ({DEDUPE_BYTES_PER_THREAD} bytes)",
+            "{} over {} is {per_thread} bytes per cleaner thread: each needs over 1 MiB",
             numbered(buffer_key, buffer, &buffer_value),
             numbered(threads_key, threads, &threads_value),
         ),
         pair_labels(
             scope.at.node,
-            (&buffer_value, format!("{per_thread} bytes per cleaner thread")),
+            (
+                &buffer_value,
+                format!("{per_thread} bytes per cleaner thread"),
+            ),
             (&threads_value, format!("{threads} cleaner threads")),
         ),
         format!("set {buffer_key} to at least {needed}{alternative}"),
@@ -287,7 +295,7 @@ fn fetch_wait_vs_socket_timeout(scope: &Scope) -> Option<Diagnostic> {
     fetch_wait_within(
         scope,
         "replica.socket.timeout.ms",
-        "a follower's fetch could wait longer than its socket timeout allows",
+        "a follower's fetch could outlast its socket timeout",
     )
 }
 
@@ -295,7 +303,7 @@ fn fetch_wait_vs_lag_time(scope: &Scope) -> Option<Diagnostic> {
     fetch_wait_within(
         scope,
         "replica.lag.time.max.ms",
-        "a follower waiting on one fetch could already count as lagging and drop out of the ISR",
+        "a waiting follower could drop out of the ISR",
     )
 }
 
@@ -311,7 +319,7 @@ fn queued_request_bytes(scope: &Scope) -> Option<Diagnostic> {
     Some(scope.at.refusal(
         queued_key,
         format!(
-            "{} is below {}: the request queue could not hold one request of the largest size a client may send",
+            "{} is below {}: the queue could not hold the largest request",
             numbered(queued_key, queued, &queued_value),
             numbered(request_key, request, &request_value)
         ),
@@ -320,9 +328,7 @@ fn queued_request_bytes(scope: &Scope) -> Option<Diagnostic> {
             (&queued_value, format!("below {request_key} {request}")),
             (&request_value, format!("above {queued_key} {queued}")),
         ),
-        format!(
-            "set {queued_key} to at least {request}, or to -1 for no limit on queued bytes"
-        ),
+        format!("set {queued_key} to at least {request}, or to -1 for no limit on queued bytes"),
     ))
 }
 
@@ -456,7 +462,7 @@ fn connections_per_ip(scope: &Scope) -> Option<Diagnostic> {
             return Some(scope.at.refusal(
                 overrides_key,
                 format!(
-                    "{overrides_key} names {names}, which Kafka does not take for a host: only letters, digits and `-%._:` are allowed (an IPv6 address goes without brackets)"
+                    "{overrides_key} names {names}, not a host to Kafka (letters, digits and `-%._:` only)"
                 ),
                 overrides_label(format!("not a host: {names}")),
                 format!(
@@ -477,7 +483,7 @@ fn connections_per_ip(scope: &Scope) -> Option<Diagnostic> {
     Some(scope.at.refusal(
         limit_key,
         format!(
-            "{limit_key} 0 allows no connection from any address, and {overrides_key} names no host that may connect"
+            "{limit_key} 0 and no host in {overrides_key}: no address may connect"
         ),
         labels,
         format!(
@@ -498,7 +504,7 @@ fn authentication_delay(scope: &Scope) -> Option<Diagnostic> {
     Some(scope.at.refusal(
         delay_key,
         format!(
-            "{} is not below {}: the answer to a failed authentication would be held back until after the idle timeout closes the connection",
+            "{} is not below {}: the idle timeout would close connections before a failed login is answered",
             numbered(delay_key, delay, &delay_value),
             numbered(idle_key, idle, &idle_value)
         ),

@@ -27,7 +27,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         }
         diagnostics.push(
             RULE.finding(format!(
-                "Kafka {version} deprecates {key}; a later release will ignore it"
+                "{key} is deprecated in Kafka {version}: a later release ignores it"
             ))
             .about(context.node_ref(node))
             .with_key(key)

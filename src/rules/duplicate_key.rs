@@ -55,8 +55,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 (
                     Severity::Warning,
                     format!(
-                        "{key} is set {} times with different values: Kafka silently uses the last one, so an edit \
-                         to an earlier line has no effect",
+                        "{key} is set {} times with different values: only the last one counts",
                         indexes.len()
                     ),
                     "keep one line with the value you mean and delete the others".to_string(),

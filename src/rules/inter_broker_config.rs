@@ -158,13 +158,13 @@ impl<'a> Checker<'a, '_> {
         };
         let why = if inter_broker.by_name {
             format!(
-                "the inter-broker listener {} is not among the listeners this broker advertises ({}): other brokers could not reach it",
+                "the inter-broker listener {} is not advertised (advertised: {}): other brokers could not reach it",
                 inter_broker.name,
                 names.join(", ")
             )
         } else {
             format!(
-                "{PROTOCOL}={} makes Kafka use the listener named {} between brokers, and this broker advertises no listener of that name ({})",
+                "{PROTOCOL}={} picks the listener {} between brokers, which this broker does not advertise ({})",
                 inter_broker.protocol.name(),
                 inter_broker.name,
                 names.join(", ")
@@ -258,7 +258,7 @@ impl<'a> Checker<'a, '_> {
                 readable = false;
                 // A refusal may quote the value; a secret's value is never shown.
                 let reason = if crate::secrets::is_hidden(entry.key(), entry.value()) {
-                    "the value is not what Kafka accepts for this key".to_owned()
+                    "is not a value Kafka accepts for this key".to_owned()
                 } else {
                     refusal.reason
                 };
@@ -269,14 +269,16 @@ impl<'a> Checker<'a, '_> {
                 self.push(
                     entry.key(),
                     format!(
-                        "inter-broker traffic uses {} on listener {}, so Kafka reads that listener's own settings, and refuses {} as {known}: {}",
-                        inter_broker.protocol.name(),
-                        inter_broker.name,
+                        "{} (the inter-broker listener {}'s {known}): {}",
                         entry.key(),
+                        inter_broker.name,
                         reason
                     ),
                     vec![self.at.label(entry.key(), &setting, None, reason.clone())],
-                    format!("give {} a value {known} accepts, or remove the line", entry.key()),
+                    format!(
+                        "give {} a value {known} accepts, or remove the line",
+                        entry.key()
+                    ),
                 );
             } else if rest == MECHANISMS {
                 enabled = Some(Setting {
@@ -330,8 +332,7 @@ impl<'a> Checker<'a, '_> {
         self.push(
             MECHANISM,
             format!(
-                "brokers talk {} with mechanism {}, which {key} does not enable on the inter-broker listener {} (enabled: {listed}){case}",
-                inter_broker.protocol.name(),
+                "{key} does not enable the inter-broker mechanism {} on listener {} (enabled: {listed}){case}",
                 quoted(MECHANISM, chosen),
                 inter_broker.name
             ),

@@ -33,7 +33,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         };
         // A refusal may quote the value; a secret's value is never shown.
         let reason = if secrets::is_hidden(entry.key(), entry.value()) {
-            "the value is not what Kafka accepts for this key".to_string()
+            "is not a value Kafka accepts for this key".to_string()
         } else {
             refusal.reason
         };
@@ -75,7 +75,7 @@ fn component_values(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             }
             let refusal = catalog::value::check(key, spec, entry.value()).err()?;
             let reason = if secrets::is_hidden(key, entry.value()) {
-                "the value is not what Kafka accepts for this key".to_string()
+                "is not a value Kafka accepts for this key".to_string()
             } else {
                 refusal.reason
             };

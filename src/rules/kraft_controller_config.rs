@@ -201,17 +201,12 @@ impl<'a> Checker<'a, '_> {
                 "not a node id before `@`",
             ),
             AddressProblem::HostPort if key == BOOTSTRAP && item.text.contains('@') => (
-                format!(
-                    "{key} entry {entry} is not {form}: bootstrap servers are addresses only, without a node id (that is the form of {VOTERS})"
-                ),
+                format!("{key} entry {entry} is not {form}: bootstrap servers take no node id"),
                 "not {host}:{port}",
             ),
-            AddressProblem::HostPort => (
-                format!(
-                    "{key} entry {entry} is not {form}: Kafka cannot read a host and a port in it"
-                ),
-                "no host:port",
-            ),
+            AddressProblem::HostPort => {
+                (format!("{key} entry {entry} is not {form}"), "no host:port")
+            }
             AddressProblem::PortRange => (
                 format!("{key} entry {entry} has a port above 65535"),
                 "port out of range",
@@ -320,8 +315,7 @@ impl<'a> Checker<'a, '_> {
             self.push(
                 VOTERS,
                 format!(
-                    "{VOTERS} has voter {} at 0.0.0.0 ({}), which no node can connect to: the KRaft server parses the voters again as it starts, and refuses it (`Host string (0.0.0.0) is not routeable`)",
-                    voter.id,
+                    "{VOTERS} has {}: no node can connect to 0.0.0.0",
                     quoted(VOTERS, voter.item.text),
                 ),
                 vec![label],
@@ -442,7 +436,7 @@ impl<'a> Checker<'a, '_> {
                 self.push(
                     "listeners",
                     format!(
-                        "listeners has the controller listener {} (named in {NAMES}), but {ROLES}=broker: only controllers listen on controller listeners",
+                        "listeners has the controller listener {}, but {ROLES}=broker: only controllers listen on it",
                         quoted("listeners", endpoint.item.text)
                     ),
                     vec![self.at.label(
@@ -477,14 +471,14 @@ impl<'a> Checker<'a, '_> {
                 let why = if name.is_empty() {
                     format!("{NAMES} has an empty name (a stray comma)")
                 } else {
-                    let default = if map_setting.is_set() {
-                        "listener.security.protocol.map is set, so Kafka does not map controller listeners to PLAINTEXT itself".to_owned()
+                    // Why Kafka does not fall back to PLAINTEXT (the map is set, or a listener uses
+                    // SSL or SASL) is the rule doc's.
+                    let why = if map_setting.is_set() {
+                        "listener.security.protocol.map does not map it"
                     } else {
-                        "a listener uses SSL or SASL, so Kafka does not map controller listeners to PLAINTEXT itself".to_owned()
+                        "a listener uses SSL or SASL, and no map names it"
                     };
-                    format!(
-                        "the controller listener {name} has no security protocol: {default}, and the map has no {name}"
-                    )
+                    format!("the controller listener {name} has no security protocol: {why}")
                 };
                 let mut labels =
                     vec![
@@ -590,7 +584,7 @@ impl<'a> Checker<'a, '_> {
                 self.push(
                     "listeners",
                     format!(
-                        "{NAMES} resolves to {} controller endpoints but listeners has {}: on a node with {ROLES}=controller each listener must be one controller listener, named once",
+                        "{NAMES} gives {} controller endpoints but listeners has {}: with {ROLES}=controller they must match one to one",
                         advertised.len(),
                         endpoints.len()
                     ),
@@ -602,7 +596,7 @@ impl<'a> Checker<'a, '_> {
                 self.push(
                     "listeners",
                     format!(
-                        "listeners has {}, which is not a controller listener ({NAMES} does not name {}), but {ROLES}=controller: a controller-only node has only controller listeners",
+                        "listeners has {}, not a controller listener ({} is not in {NAMES}), but {ROLES}=controller",
                         quoted("listeners", endpoint.item.text),
                         endpoint.name
                     ),
@@ -680,7 +674,7 @@ impl<'a> Checker<'a, '_> {
             self.push(
                 "node.id",
                 format!(
-                    "node id {node_id} is not among the voters of {VOTERS} ({ids}), and a node with the controller role must be one"
+                    "node id {node_id} is not a voter in {VOTERS} ({ids}): a controller must be one"
                 ),
                 labels,
                 format!(
@@ -812,7 +806,7 @@ impl<'a> Checker<'a, '_> {
                 self.push(
                     VOTERS,
                     format!(
-                        "{VOTERS} has a voter at 0.0.0.0 ({}); the controller listener of this node has no host, so Kafka {} takes the node's address from the voters, and refuses a voter nobody can connect to",
+                        "the controller listener has no host, so Kafka {1} takes its address from the voters: 0.0.0.0 ({0}), which nobody can reach",
                         quoted(VOTERS, item.text),
                         self.at.version
                     ),
@@ -843,7 +837,7 @@ impl<'a> Checker<'a, '_> {
                 self.push(
                     NAMES,
                     format!(
-                        "{NAMES} is set on a ZooKeeper-mode broker (no {ROLES}): Kafka 3.9 allows controller listeners only in KRaft mode or during a ZooKeeper migration"
+                        "{NAMES} is set on a ZooKeeper-mode broker (no {ROLES}) that is not migrating: only KRaft allows it"
                     ),
                     vec![self.at.label(NAMES, &setting, None, "KRaft only".into())],
                     format!(
@@ -864,7 +858,7 @@ impl<'a> Checker<'a, '_> {
             self.push(
                 NAMES,
                 format!(
-                    "zookeeper.metadata.migration.enable=true, and {NAMES} is empty: a migrating broker needs the controllers' listener name"
+                    "zookeeper.metadata.migration.enable=true with {NAMES} empty: the broker cannot reach the controllers"
                 ),
                 vec![label],
                 format!("set {NAMES}=CONTROLLER (the controllers' listener) and map it in listener.security.protocol.map"),
@@ -894,7 +888,7 @@ impl<'a> Checker<'a, '_> {
             self.push(
                 "inter.broker.protocol.version",
                 format!(
-                    "zookeeper.metadata.migration.enable=true needs inter.broker.protocol.version 3.4 or later, and it is {}",
+                    "zookeeper.metadata.migration.enable=true needs inter.broker.protocol.version 3.4+, not {}",
                     quoted("inter.broker.protocol.version", ibp.text)
                 ),
                 vec![
@@ -921,7 +915,7 @@ impl<'a> Checker<'a, '_> {
             self.push(
                 "inter.broker.protocol.version",
                 format!(
-                    "a migration of a broker with several log directories (JBOD) needs inter.broker.protocol.version 3.7-IV2 or later, and it is {}",
+                    "migrating a broker with several log directories (JBOD) needs inter.broker.protocol.version 3.7-IV2+, not {}",
                     quoted("inter.broker.protocol.version", ibp.text)
                 ),
                 vec![

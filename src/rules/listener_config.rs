@@ -169,7 +169,7 @@ impl<'a> Checker<'a, '_> {
                     self.push(
                         CONTROLLER_NAMES,
                         format!(
-                            "{CONTROLLER_NAMES} lists {} twice; with {MAP} unset, Kafka 4.1 maps each controller listener to PLAINTEXT itself and refuses a repeated name",
+                            "{CONTROLLER_NAMES} lists {} twice, which Kafka 4.1 refuses while {MAP} is unset",
                             quoted(CONTROLLER_NAMES, second.text)
                         ),
                         labels,
@@ -236,7 +236,7 @@ impl<'a> Checker<'a, '_> {
                         _ => format!("{key} entries {}", quoted_items.join(", ")),
                     };
                     let why = match clash {
-                        PortClash::Hosts => "each listener must have a port of its own".to_owned(),
+                        PortClash::Hosts => "each listener needs its own port".to_owned(),
                         PortClash::NotOneOfEachFamily => "two IP addresses may share a port only when one is IPv4 and the other IPv6, and no other listener uses it".to_owned(),
                         PortClash::IpBesideOthers => "a port may be shared only by exactly one IPv4 and one IPv6 address".to_owned(),
                     };
@@ -328,7 +328,7 @@ impl<'a> Checker<'a, '_> {
                 self.push(
                     key,
                     format!(
-                        "{key} entry {entry} has no security protocol: {MAP} does not map {name}{upper_cased}"
+                        "{key} entry {entry} has no security protocol in {MAP}{upper_cased}"
                     ),
                     labels,
                     help,
@@ -471,8 +471,7 @@ impl<'a> Checker<'a, '_> {
             let fallback = if advertised_set {
                 String::new()
             } else {
-                "; advertised.listeners is not set, so Kafka advertises listeners as they are"
-                    .to_owned()
+                " (advertised.listeners is not set)".to_owned()
             };
             let entries = wildcards
                 .iter()
@@ -494,7 +493,7 @@ impl<'a> Checker<'a, '_> {
             self.push(
                 key,
                 format!(
-                    "it would advertise {entries} to clients and brokers, and nobody can connect to the wildcard address 0.0.0.0{fallback}"
+                    "it would advertise {entries}{fallback}: nobody can connect to 0.0.0.0"
                 ),
                 labels,
                 format!(
@@ -543,7 +542,7 @@ impl<'a> Checker<'a, '_> {
                 self.push(
                     "advertised.listeners",
                     format!(
-                        "it would advertise the controller listener {} to the quorum, and nobody can connect to the wildcard address 0.0.0.0",
+                        "it would advertise the controller listener {} to the quorum: nobody can connect to 0.0.0.0",
                         quoted("advertised.listeners", item.text)
                     ),
                     vec![self.at.label(

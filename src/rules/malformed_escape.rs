@@ -20,8 +20,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         .iter()
         .filter_map(|&file| {
             let error = context.parse_error(file)?;
-            Some(RULE.finding("java.util.Properties cannot load this file (\"Malformed \\uxxxx encoding\"): Kafka refuses to \
-                          start with it, and kafkalint checks nothing else in it").stopping_startup().with_label(Label { file, span: error.span.clone(), message: error.to_string() }).with_help("write exactly four hex digits after \\u (\\u00e9), or double the backslash for a literal one (\\\\u)"))
+            Some(RULE.finding("a malformed \\uxxxx escape: Kafka cannot load this file and refuses to start").stopping_startup().with_label(Label { file, span: error.span.clone(), message: error.to_string() }).with_help("write exactly four hex digits after \\u (\\u00e9), or double the backslash for a literal one (\\\\u)"))
         })
         .collect()
 }

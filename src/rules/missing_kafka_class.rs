@@ -247,35 +247,31 @@ fn judge(
         releases.added_after(version),
     ) {
         (Some(removed), _) => (
-            format!("removed in {removed}"),
+            format!("removed in Kafka {removed}"),
             format!("removed in Kafka {removed}"),
         ),
         (None, Some(added)) => (
-            format!("added in {added}"),
+            format!("a class of Kafka {added} on"),
             format!("not in Kafka {version}: added in {added}"),
         ),
         (None, None) => (
             format!(
-                "no release from {} to {} has a class of that name",
+                "a class no release from {} to {} has",
                 first_release(),
                 catalog::KafkaVersion::newest()
             ),
             format!("no such class in Kafka {version}"),
         ),
     };
-    let consequence = match loading {
-        Loading::ConfigDef => "Kafka cannot load it while it reads its configuration",
-        Loading::Startup(Place::Node) => "the node exits when it loads it at start-up",
-        Loading::Startup(Place::Overlay { .. }) => {
-            "each node it is merged into exits when it loads it at start-up"
-        }
+    // When Kafka loads the class (while it reads its configuration, or later at start-up) is
+    // the rule doc's; where matters when an overlay brings the line to other nodes.
+    let place = match loading {
+        Loading::ConfigDef | Loading::Startup(Place::Node) => "",
+        Loading::Startup(Place::Overlay { .. }) => " (on each node it is merged into)",
     };
     Some(at.refusal(
         key,
-        format!(
-            "{key} names {}, which Kafka {version} does not ship ({why}): {consequence}",
-            quoted(key, class)
-        ),
+        format!("{key} names {}, {why}{place}", quoted(key, class)),
         vec![Label {
             file: line.file,
             span: at.context.value_part_span(line, range),

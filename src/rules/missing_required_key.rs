@@ -42,8 +42,8 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         {
             diagnostics.push(
                 RULE.finding(format!(
-                    "Kafka {version} refuses to start without zookeeper.connect, which has no default: \
-                     without process.roles the node is a ZooKeeper broker"
+                    "Kafka {version} refuses to start without zookeeper.connect: with no process.roles \
+                     the node is a ZooKeeper broker"
                 ))
                 .about(context.node_ref(node))
                 .stopping_startup()
@@ -105,10 +105,12 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
 
 fn help(key: &str) -> String {
     match key {
-        "process.roles" => "set process.roles to `broker`, `controller` or `broker,controller`, with \
-                            node.id, controller.quorum.voters (or controller.quorum.bootstrap.servers) \
-                            and controller.listener.names for KRaft mode"
-            .to_string(),
+        "process.roles" => {
+            "set process.roles to `broker`, `controller` or `broker,controller`, with \
+                            node.id, controller.quorum.voters (or .bootstrap.servers) and \
+                            controller.listener.names"
+                .to_string()
+        }
         "node.id" => "set node.id to this node's unique id in the cluster".to_string(),
         "controller.listener.names" => "set controller.listener.names to the listener(s) the \
                                         controllers are reached on, e.g. `CONTROLLER`"

@@ -56,9 +56,8 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             let listed: Vec<&str> = keys.iter().map(|line| line.key()).collect();
             diagnostics.push(
                 RULE.finding(format!(
-                    "process.roles={} makes it a KRaft node, which ignores {}: it never connects to ZooKeeper, \
-                     so the topics, ACLs and configs kept there are not this cluster's; and with no {MIGRATION}=true \
-                     it is no migration either",
+                    "process.roles={} makes it a KRaft node, which ignores {}: ZooKeeper's topics and ACLs are \
+                     not this cluster's",
                     roles.unwrap_or_default(),
                     listed.join(", ")
                 ))
@@ -66,8 +65,8 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 .with_key(first.key())
                 .with_labels(labels)
                 .with_help(format!(
-                    "delete the zookeeper.* lines from KRaft nodes (Kafka 4.0 removes them); to migrate a ZooKeeper \
-                     cluster, set {MIGRATION}=true with zookeeper.connect on the KRaft controllers instead"
+                    "delete the zookeeper.* lines from KRaft nodes; to migrate a ZooKeeper cluster, set \
+                     {MIGRATION}=true with zookeeper.connect on the KRaft controllers instead"
                 )),
             );
         } else if node.node.mode == Mode::ZooKeeper {
@@ -89,18 +88,16 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             let listed: Vec<&str> = keys.iter().map(|line| line.key()).collect();
             diagnostics.push(
                 RULE.finding(format!(
-                    "without process.roles Kafka {version} runs it in ZooKeeper mode, which ignores {}: the \
-                     broker keeps its metadata in ZooKeeper and never joins the KRaft quorum, so the controllers named \
-                     there do not manage it; and with no {MIGRATION}=true it is no migration either",
+                    "without process.roles Kafka {version} runs it in ZooKeeper mode, which ignores {}: it \
+                     never joins the KRaft quorum",
                     listed.join(", ")
                 ))
                 .about(name)
                 .with_key(first.key())
                 .with_labels(labels)
                 .with_help(format!(
-                    "for a KRaft broker set process.roles=broker and node.id, and delete zookeeper.connect; to migrate \
-                     this ZooKeeper broker, set {MIGRATION}=true with controller.listener.names (and \
-                     inter.broker.protocol.version 3.4 or later); otherwise delete {}",
+                    "for KRaft set process.roles=broker and node.id, and delete zookeeper.connect; to migrate, set \
+                     {MIGRATION}=true with controller.listener.names; otherwise delete {}",
                     listed.join(" and ")
                 )),
             );

@@ -110,7 +110,7 @@ impl<'a> Checker<'a, '_> {
         self.push(
             "broker.id",
             format!(
-                "node.id is not set, so Kafka takes broker.id {} as the node id, and a node id must be 0 or more",
+                "node.id is not set, so broker.id {} is the node id, and it must be 0 or more",
                 quoted("broker.id", broker_id.text)
             ),
             vec![self.at.label("broker.id", &broker_id, None, "taken as node.id".into())],
@@ -188,7 +188,7 @@ impl<'a> Checker<'a, '_> {
             if migration && matches!(connect, Lookup::Null) {
                 self.push(
                     "zookeeper.connect",
-                    "zookeeper.metadata.migration.enable=true on a KRaft controller needs zookeeper.connect, the ensemble it migrates from".into(),
+                    "zookeeper.metadata.migration.enable=true on a KRaft controller needs zookeeper.connect".into(),
                     vec![Label {
                         file: self.at.node.file,
                         span: self.at.node.declared_at.clone(),
@@ -202,7 +202,7 @@ impl<'a> Checker<'a, '_> {
         if matches!(connect, Lookup::Null) {
             self.push(
                 "zookeeper.connect",
-                "without process.roles Kafka 3.9 runs this node as a ZooKeeper-mode broker, and zookeeper.connect is not set".into(),
+                "no process.roles makes this a ZooKeeper-mode broker, and zookeeper.connect is not set".into(),
                 vec![Label {
                     file: self.at.node.file,
                     span: self.at.node.declared_at.clone(),
@@ -229,7 +229,7 @@ impl<'a> Checker<'a, '_> {
         if migration && id < 0 && self.at.version >= KafkaVersion::new(3, 9) {
             self.push(
                 "broker.id",
-                "zookeeper.metadata.migration.enable=true, and the broker has no fixed id: a migrating broker needs broker.id 0 or more (generated ids cannot migrate)".into(),
+                "zookeeper.metadata.migration.enable=true needs a fixed broker.id (0 or more): generated ids cannot migrate".into(),
                 vec![label(self, "no fixed id")],
                 "set broker.id to the id this broker already has (see meta.properties in its log directory)".into(),
             );
@@ -268,7 +268,7 @@ impl<'a> Checker<'a, '_> {
                 format!("broker.id {id} is negative (only -1, \"generate one\", is allowed)")
             } else {
                 format!(
-                    "broker.id {id} is above reserved.broker.max.id {reserved_max}: ids above it are left for the ids Kafka generates"
+                    "broker.id {id} is above reserved.broker.max.id {reserved_max}: ids above it are for generated ids"
                 )
             };
             self.push(

@@ -83,10 +83,8 @@ fn finding(
         "advertises"
     };
     RULE.finding(format!(
-            "{key} {bound} the PLAINTEXT listener {} on the public address {address} beside the {} listener: \
-             anyone who reaches that port is served without TLS and without authentication (principal \
-             User:ANONYMOUS), so the secured listener protects nothing against them, and their traffic, records \
-             included, crosses the network readable",
+            "{key} {bound} the PLAINTEXT listener {} on public {address} beside {}: anyone reaching it skips \
+             TLS and authentication",
             plain.name,
             described(secure)
         )).about(context.node_ref(node)).with_key(key).with_labels(vec![
@@ -103,9 +101,8 @@ fn finding(
                 format!("{} listener", secure.protocol.name()),
             ),
         ]).with_help(format!(
-            "move the {} listener to a private or loopback address (an internal network for inter-broker traffic), \
-             or map it to SSL or SASL_SSL in listener.security.protocol.map; if it must stay, firewall port {} to \
-             trusted hosts",
+            "move the {} listener to a private or loopback address, or map it to SSL or SASL_SSL in \
+             listener.security.protocol.map; else firewall port {} to trusted hosts",
             plain.name, plain.port
         ))
 }

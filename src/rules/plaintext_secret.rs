@@ -30,12 +30,12 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         let key = entry.key();
         diagnostics.push(
             RULE.finding(format!(
-                "{key} holds {what} in plain text: anyone who can read this file, its backups or the repository \
-                 it is committed to can use it, and rotating it means editing every copy"
+                "{key} holds {what} in plain text: whoever reads the file can use it"
             ))
             .about(context.node_ref(node))
             .with_key(key)
-            .with_label(line_label(entry,
+            .with_label(line_label(
+                entry,
                 "a literal secret (redacted here)".to_string(),
             ))
             .with_help(help(key)),
@@ -163,10 +163,8 @@ fn help(key: &str) -> String {
         format!("{key}=${{file:/etc/kafka/secrets/broker.properties:{key}}}")
     };
     format!(
-        "read it from a config provider instead: add config.providers=file and \
-         config.providers.file.class=org.apache.kafka.common.config.provider.FileConfigProvider, keep the secret in \
-         a file only the broker's user can read, and write {example} (Kafka 3.5+ also has EnvVarConfigProvider for \
-         ${{env:VAR}}); then change the secret, since the file's history still holds it"
+        "write {example} (config.providers=file with FileConfigProvider, in a file only the broker reads), \
+         then rotate the secret"
     )
 }
 

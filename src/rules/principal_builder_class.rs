@@ -32,7 +32,7 @@ const OLDEST_CHECKED: KafkaVersion = KafkaVersion::new(3, 9);
 const KAFKA_CLASSES: &[(&str, &str, Option<KafkaVersion>)] = &[
     (
         "org.apache.kafka.common.security.auth.KafkaPrincipalBuilder",
-        "Kafka's principal builder interface, which extends KafkaPrincipalSerde only from Kafka 4.2",
+        "Kafka's principal builder interface, a KafkaPrincipalSerde only from Kafka 4.2",
         Some(KafkaVersion::new(4, 2)),
     ),
     (
@@ -61,7 +61,7 @@ fn unusable(class: &str, version: KafkaVersion) -> Option<String> {
     JDK_PACKAGES
         .iter()
         .any(|package| class.starts_with(package))
-        .then(|| "a JDK class, which cannot implement a Kafka interface".to_string())
+        .then(|| "a JDK class, not a KafkaPrincipalSerde".to_string())
 }
 
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
@@ -82,7 +82,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         diagnostics.push(at.refusal(
             KEY,
             format!(
-                "{KEY} {} is {what}; the principal builder must implement KafkaPrincipalSerde",
+                "{KEY} {} is {what}",
                 quoted(KEY, &class)
             ),
             vec![line_label(entry,

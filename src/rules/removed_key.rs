@@ -39,8 +39,8 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             .unwrap_or(version);
         diagnostics.push(
             RULE.finding(format!(
-                "{key} was removed in Kafka {removed_in} (last in {last}); Kafka {version} \
-                 ignores it{}",
+                "{key} was removed in Kafka {removed_in} (last in {last}): Kafka {version}{} \
+                 ignores it",
                 consequence(key, removed_in)
             ))
             .about(context.node_ref(node))
@@ -117,16 +117,15 @@ fn component_help(removed: &str) -> String {
     match removed {
         // KIP-208 (Kafka 1.1) deprecated them for `listeners`; Kafka 3.0 removed them, and
         // `listeners` defaults to http://:8083 since (`WorkerConfig.LISTENERS_DEFAULT`).
-        "rest.host.name" | "rest.port" => "delete the line and set listeners instead \
-            (listeners=http://<host>:<port>; without it the worker listens on http://:8083)"
+        "rest.host.name" | "rest.port" => "delete the line and set \
+            listeners=http://<host>:<port> (without it the worker listens on http://:8083)"
             .to_string(),
         // KIP-738 (Kafka 3.0): the config, offset and status topics are always written with the
         // JSON converter, schemas disabled. From 3.0 the worker says so in a WARN for these keys
         // and their `<key>.` settings alike (`WorkerConfig.logInternalConverterRemovalWarnings`,
         // in connect-runtime 3.0.2 to 4.4.0).
         "internal.key.converter" | "internal.value.converter" => "delete the line: Connect \
-            writes its internal topics with the JSON converter, schemas disabled, whatever the \
-            file says (KIP-738); the worker only logs a WARN about these lines at start-up"
+            writes its internal topics as JSON without schemas, whatever it says (KIP-738)"
             .to_string(),
         _ => "delete the line (it has no effect on this release)".to_string(),
     }
@@ -139,7 +138,7 @@ fn ends_zookeeper_mode(key: &str, removed_in: KafkaVersion) -> bool {
 
 fn consequence(key: &str, removed_in: KafkaVersion) -> &'static str {
     if ends_zookeeper_mode(key, removed_in) {
-        ": Kafka 4 runs only in KRaft mode, without ZooKeeper"
+        ", KRaft only,"
     } else {
         ""
     }
@@ -148,8 +147,7 @@ fn consequence(key: &str, removed_in: KafkaVersion) -> &'static str {
 fn help(key: &str, last: KafkaVersion, removed_in: KafkaVersion, version: KafkaVersion) -> String {
     if ends_zookeeper_mode(key, removed_in) {
         return format!(
-            "migrate the cluster to KRaft on Kafka {last} first (process.roles, node.id, \
-             controller.quorum.voters, controller.listener.names), then upgrade to {version} and \
+            "migrate the cluster to KRaft on Kafka {last} first, then upgrade to {version} and \
              delete the zookeeper.* lines"
         );
     }

@@ -61,12 +61,10 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 };
                 diagnostics.push(
                     RULE.finding(format!(
-                        "{} names {name}, a security protocol, as a SASL mechanism: no client or broker has a \
-                         mechanism by that name, so {}",
+                        "{} names {name}, a security protocol, as a SASL mechanism: {}",
                         line.key(),
                         if line.key().starts_with("sasl.mechanism.") {
-                            "the nodes cannot authenticate to each other (Kafka starts, then cannot replicate or \
-                             reach the controllers)"
+                            "the nodes cannot authenticate to each other"
                         } else {
                             "a SASL handshake asking for it fails"
                         }

@@ -31,17 +31,15 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             }
             let key = &forbidden.key;
             diagnostics.push(RULE.finding(format!(
-                    "{}: {key} falls under `{}`, which Strimzi configures itself: the operator drops it from \
-                     spec.kafka.config (the operator's log: Configuration option \"{key}\" is forbidden and will \
-                     be ignored) and the brokers run without it",
+                    "{}: {key} falls under `{}`, which Strimzi sets itself: the operator drops it, and the \
+                     brokers run without it",
                     view.label, forbidden.prefix
                 )).with_key(key.clone()).with_label(Label {
                     file: node.file,
                     span: forbidden.key_span.clone(),
                     message: "ignored by Strimzi".to_string(),
-                }).with_help("delete the key; set what it means through the resource's own fields (spec.kafka.listeners, \
-                       authentication, authorization, storage, rack) as Strimzi's documentation of the Kafka \
-                       resource describes"
+                }).with_help("delete the key; set what it means through the Kafka resource's own fields \
+                       (spec.kafka.listeners, authentication, authorization, storage, rack)"
                     .to_string()));
         }
     }

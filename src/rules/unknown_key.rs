@@ -53,12 +53,9 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         }
         let found = match releases.iter().find(|release| **release > version) {
             Some(first) => Some((
+                format!("{key} is a broker key from Kafka {first} on: Kafka {version} ignores it"),
                 format!(
-                    "{key} is a broker key from Kafka {first} on; Kafka {version} does not know \
-                     it and ignores it"
-                ),
-                format!(
-                    "upgrade to Kafka {first} or newer before relying on {key}, or check with \
+                    "upgrade to Kafka {first} or newer before relying on {key}, or pass \
                      --kafka-version if the cluster runs a newer release"
                 ),
             )),
@@ -93,9 +90,9 @@ fn component_keys(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     format!("did you mean {nearest}? Rename the key"),
                 ),
                 ComponentKey::Newer { first } => (
-                    format!("{key} is a key from Kafka {first} on: {who} does not know it and ignores it"),
+                    format!("{key} is a key from Kafka {first} on: {who} ignores it"),
                     format!(
-                        "upgrade to Kafka {first} or newer before relying on {key}, or check with \
+                        "upgrade to Kafka {first} or newer before relying on {key}, or pass \
                          --kafka-version if it runs a newer release"
                     ),
                 ),
@@ -171,14 +168,11 @@ fn read_elsewhere(
 ) -> (String, String) {
     match how {
         Elsewhere::ListenerNameCase { lowercase } => (
-            format!(
-                "Kafka looks up per-listener overrides under the listener name in lower \
-                 case, so it never reads {key}"
-            ),
+            format!("{key} names its listener in upper case: Kafka never reads it"),
             format!("rename the key to {lowercase}"),
         ),
         Elsewhere::NotReadPerListener { key: inner } => (
-            format!("Kafka does not read {inner} per listener, so {key} has no effect"),
+            format!("{key}: {inner} is not read per listener, so the line has no effect"),
             format!("set {inner} without the listener prefix, or delete the line"),
         ),
         Elsewhere::TopicKey { broker_key } => {
@@ -194,12 +188,11 @@ fn read_elsewhere(
             };
             (
                 format!(
-                    "{key} is a topic-level key: the broker ignores it in its own file, so \
-                     {in_force} for every topic"
+                    "{key} is a topic key, ignored in a broker file: {in_force} for every topic"
                 ),
                 format!(
-                    "rename it to {broker_key} to set the default of every topic, or set {key} on \
-                     the topics concerned (kafka-configs.sh --entity-type topics --alter)"
+                    "rename it to {broker_key} for every topic's default, or set {key} per topic \
+                     (kafka-configs.sh --entity-type topics --alter)"
                 ),
             )
         }
@@ -226,20 +219,16 @@ fn typo(
             == Some(catalog::families::Elsewhere::Read)
     {
         return Some((
+            format!("{key} writes the SASL mechanism with dots: Kafka {version} ignores it"),
             format!(
-                "{key} is not a Kafka {version} broker key: the broker reads a listener's settings for a SASL mechanism under the mechanism's own name, with dashes, and ignores this one"
-            ),
-            format!(
-                "did you mean {fixed}? A mechanism's dashes stay dashes (in a compose variable, write `___` for `-`)"
+                "did you mean {fixed}? Keep the mechanism's dashes (in a compose variable, write `___` for `-`)"
             ),
         ));
     }
     // Logging settings kept beside the broker's: log4j reads its own file, never this one.
     if key.starts_with("log4j.") || key.starts_with("log4j2.") {
         return Some((
-            format!(
-                "{key} is a logging setting: the broker does not read it from its configuration, so it has no effect here"
-            ),
+            format!("{key} is a logging setting: the broker ignores it here"),
             format!(
                 "move it to the broker's logging configuration ({}), or delete the line",
                 if version >= KafkaVersion::new(4, 0) {
@@ -265,13 +254,13 @@ fn typo(
             })
         });
         return Some((
-            format!("{key} is not a Kafka {version} broker key: the broker ignores it"),
+            format!("{key} is unknown to Kafka {version}: the broker ignores it"),
             match per_listener {
                 Some(form) => {
                     format!("to set it for one listener, write {form}; otherwise remove the line")
                 }
-                None => "remove the line, or fix the key if it is misspelt; keys read by a plugin \
-                         of your own can be allowed in kafkalint's configuration"
+                None => "remove the line or fix its spelling; keys a plugin of yours reads can be \
+                         allowed in kafkalint's configuration"
                     .to_string(),
             },
         ))
@@ -289,7 +278,7 @@ fn typo(
         None => format!("{nearest} stays unset"),
     };
     Some((
-        format!("{key} is not a Kafka {version} broker key: the broker ignores it, so {in_force}"),
+        format!("{key} is unknown to Kafka {version}: ignored, so {in_force}"),
         format!("did you mean {nearest}? Rename the key"),
     ))
 }

@@ -23,8 +23,8 @@ fn check(_: &Cluster, _: &Context) -> Vec<Diagnostic> {
     Vec::new()
 }
 
-const HOW: &str = "write `# kafkalint: ignore[rule-name] reason` on a comment line of its own directly above \
-                   the entry, or `# kafkalint: ignore-file[rule-name] reason` anywhere in the file";
+const HOW: &str = "write `# kafkalint: ignore[rule-name] reason` on its own line directly above the entry, \
+                   or `# kafkalint: ignore-file[rule-name] reason` anywhere in the file";
 
 fn diagnostic(
     file: usize,
@@ -70,7 +70,7 @@ pub(crate) fn unknown_rule(
         file,
         span,
         "no such rule",
-        format!("{shown} in this suppression is no kafkalint rule, so it suppresses nothing"),
+        format!("{shown} in this suppression is no kafkalint rule: it suppresses nothing"),
         help,
         None,
     )
@@ -81,23 +81,20 @@ pub(crate) fn unused(file: usize, span: Span, name: &str, scope: &Scope) -> Diag
     let (message, help) = match scope {
         Scope::NoEntry => (
             format!(
-                "this suppression of {name} is not directly above an entry: a blank line or the end of \
-                 the file follows it, so it suppresses nothing"
+                "this suppression of {name} is not directly above an entry: it suppresses nothing"
             ),
             "move it to the line directly above the entry, or make it `ignore-file[...]` for the whole file"
                 .to_string(),
         ),
         Scope::Entry(_) => (
             format!(
-                "this suppression of {name} suppresses nothing: {name} reports nothing on the entry below; \
-                 left in place, it would hide a future finding there"
+                "this suppression of {name} suppresses nothing: it would only hide a future finding"
             ),
             format!("remove {name} from the suppression, or the whole comment"),
         ),
         Scope::File => (
             format!(
-                "this file-wide suppression of {name} suppresses nothing: {name} reports nothing in this \
-                 file; left in place, it would hide a future finding"
+                "this file-wide suppression of {name} suppresses nothing: it would only hide a future finding"
             ),
             format!("remove {name} from the suppression, or the whole comment"),
         ),
@@ -124,8 +121,7 @@ pub(crate) fn in_value(file: usize, span: Span, key: &str) -> Diagnostic {
         span,
         "part of the value",
         format!(
-            "the kafkalint suppression after {key}'s value is part of the value: `.properties` files \
-             have no end-of-line comments, so Kafka reads it as part of {key} and kafkalint suppresses nothing"
+            "the kafkalint suppression after {key}'s value is part of that value: it suppresses nothing"
         ),
         format!("end the value before the `#` and {HOW}"),
         Some(key),

@@ -117,17 +117,21 @@ fn brokers_disagree(
     if on.is_empty() || off.is_empty() {
         return;
     }
-    diagnostics.push(RULE.finding(format!(
-            "{KEY} is true on {} but not on {}: the KRaft controllers copy the metadata out of ZooKeeper only once \
-             every ZooKeeper broker has registered with them (\"Still waiting for ZK brokers ... to register with \
-             KRaft\"), and a broker without the flag never registers, so the migration never starts",
+    diagnostics.push(
+        RULE.finding(format!(
+            "{KEY} is true on {} but not on {}: the migration never starts",
             names(context, &on),
             names(context, &off)
-        )).with_severity(Severity::Warning).with_key(KEY).with_labels(labels(context, &off, &on)).with_help(format!(
+        ))
+        .with_severity(Severity::Warning)
+        .with_key(KEY)
+        .with_labels(labels(context, &off, &on))
+        .with_help(format!(
             "set {KEY}=true on every ZooKeeper broker of {} (with controller.quorum.voters and \
              controller.listener.names) and roll them one by one",
             cluster.name
-        )));
+        )),
+    );
 }
 
 /// The KRaft controllers that share a folder with the cluster's files: during a migration they
@@ -190,9 +194,8 @@ fn refused_by_controllers(
         return;
     }
     diagnostics.push(RULE.finding(format!(
-            "{KEY} is true on {} but not on the KRaft {} {} beside them: a controller without the flag refuses the \
-             registration of a ZooKeeper broker (\"Controller does not support registering ZK brokers\"), so \
-             while it is active the migrating brokers cannot register and the migration cannot proceed",
+            "{KEY} is true on {} but not on the KRaft {} {} beside them: while one without it is active, the \
+             brokers cannot register and the migration stalls",
             names(context, &on),
             if off.len() == 1 { "controller" } else { "controllers" },
             names(context, &off)
@@ -213,10 +216,8 @@ fn controllers_disagree(
         return;
     }
     diagnostics.push(RULE.finding(format!(
-            "{KEY} is true on the KRaft {} {} but not on {}: each controller decides from its own flag whether it \
-             accepts ZooKeeper brokers (\"Controller does not support registering ZK brokers\") and drives the \
-             migration, so the migration works only while a controller with the flag is active and stops on a \
-             failover",
+            "{KEY} is true on the KRaft {} {} but not on {}: the migration stops when one without it becomes \
+             active",
             if on.len() == 1 { "controller" } else { "controllers" },
             names(context, &on),
             names(context, &off)

@@ -147,9 +147,9 @@ pub(super) fn broker(
             .iter()
             .find(|(var, _)| why.starts_with(&format!("{var} is set")))
         {
-            Some((var, service)) => ImageExit {
+            Some((_, service)) => ImageExit {
                 why: format!(
-                    "{why}; Kubernetes sets {var} for Service `{service}` of the pod's namespace (a service link)"
+                    "{why}; Service `{service}` sets it (a Kubernetes service link)"
                 ),
                 help: format!(
                     "set enableServiceLinks: false in the pod spec, or rename Service `{service}` so that its variables do not start with KAFKA_"

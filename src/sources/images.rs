@@ -630,9 +630,7 @@ pub fn confluent_exit(tag: Option<&str>, vars: &[Var]) -> Option<(String, String
             .is_some_and(|(_, var)| var.value.as_deref().is_some_and(|v| !v.is_empty()))
         {
             return exit(
-                format!(
-                    "{name} is set, and the image's configure stops (the old host and port variables are refused)"
-                ),
+                format!("{name} is set, an old host or port variable the image refuses"),
                 "remove it and say where the broker listens and is reached with KAFKA_LISTENERS and KAFKA_ADVERTISED_LISTENERS",
             );
         }
@@ -640,7 +638,7 @@ pub fn confluent_exit(tag: Option<&str>, vars: &[Var]) -> Option<(String, String
     let ensure = |name: &str| -> Option<(String, String)> {
         (!present(name)).then(|| {
             (
-                format!("{name} is not set, and the image's configure stops (`dub ensure {name}`)"),
+                format!("{name} is not set, and the image requires it (`dub ensure {name}`)"),
                 format!("set {name} in the service's environment"),
             )
         })
@@ -662,7 +660,7 @@ pub fn confluent_exit(tag: Option<&str>, vars: &[Var]) -> Option<(String, String
     if roles == Some(Some("controller")) {
         return advertised.is_some().then(|| {
             (
-                "KAFKA_ADVERTISED_LISTENERS is set on a controller (KAFKA_PROCESS_ROLES=controller), and the image's configure stops (\"KAFKA_ADVERTISED_LISTENERS is not supported on a KRaft controller.\")".to_string(),
+                "KAFKA_ADVERTISED_LISTENERS is set on a controller (KAFKA_PROCESS_ROLES=controller), which the image refuses".to_string(),
                 "remove KAFKA_ADVERTISED_LISTENERS from the controller's environment: a controller is reached at the address in KAFKA_CONTROLLER_QUORUM_VOTERS".to_string(),
             )
         });
@@ -686,9 +684,8 @@ pub fn apache_exit(tag: Option<&str>, vars: &[Var]) -> Option<(String, String)> 
     let advertised = value("KAFKA_ADVERTISED_LISTENERS").filter(|value| *value != Some(""));
     if process_roles_is_controller(vars) && advertised.is_some() {
         return Some((
-            "KAFKA_ADVERTISED_LISTENERS is set on a controller (KAFKA_PROCESS_ROLES=controller), and \
-             the image's configure stops (\"KAFKA_ADVERTISED_LISTENERS is not supported on a KRaft \
-             controller.\")"
+            "KAFKA_ADVERTISED_LISTENERS is set on a controller (KAFKA_PROCESS_ROLES=controller), \
+             which the image refuses"
                 .into(),
             "remove KAFKA_ADVERTISED_LISTENERS from the controller's environment: a controller is \
              reached at the address in KAFKA_CONTROLLER_QUORUM_VOTERS"
@@ -723,8 +720,7 @@ pub fn apache_exit(tag: Option<&str>, vars: &[Var]) -> Option<(String, String)> 
     let name = needed.into_iter().find(|name| !is_set(vars, name))?;
     Some((
         format!(
-            "an {} advertised listener needs {name}, which is not set, and the image's configure stops \
-             (\"{name} environment variable not set\")",
+            "an {} advertised listener needs {name}, which is not set",
             if name == "KAFKA_OPTS" { "SASL" } else { "SSL" }
         ),
         if name == "KAFKA_OPTS" {
@@ -833,24 +829,20 @@ pub fn bitnami_exit(
         return None;
     }
     let release = release_prefix(tag)?;
-    let help = "set KAFKA_CFG_PROCESS_ROLES (broker,controller for a single KRaft node, with \
-                KAFKA_CFG_NODE_ID, KAFKA_CFG_CONTROLLER_QUORUM_VOTERS and \
-                KAFKA_CFG_CONTROLLER_LISTENER_NAMES), or on 3.x KAFKA_CFG_ZOOKEEPER_CONNECT for a \
-                ZooKeeper broker"
+    let help = "set KAFKA_CFG_PROCESS_ROLES with KAFKA_CFG_NODE_ID, \
+                KAFKA_CFG_CONTROLLER_QUORUM_VOTERS and KAFKA_CFG_CONTROLLER_LISTENER_NAMES, or on \
+                3.x KAFKA_CFG_ZOOKEEPER_CONNECT for a ZooKeeper broker"
         .to_string();
     if release >= KafkaVersion::new(4, 0) {
         return Some((
-            "no KAFKA_CFG_PROCESS_ROLES: Kafka 4 has no ZooKeeper mode, and the image's kafka_validate \
-             stops the container (\"Kafka requires at least one process role to be set\")"
-                .into(),
+            "KAFKA_CFG_PROCESS_ROLES is not set, and Kafka 4 has no ZooKeeper mode".into(),
             help,
         ));
     }
     (!set("zookeeper.connect")).then(|| {
         (
-            "neither KAFKA_CFG_PROCESS_ROLES nor KAFKA_CFG_ZOOKEEPER_CONNECT is set, and the image's \
-             kafka_validate stops the container (\"Kafka haven't been configured to work in either \
-             Raft or Zookeper mode\")"
+            "neither KAFKA_CFG_PROCESS_ROLES nor KAFKA_CFG_ZOOKEEPER_CONNECT is set, so the node \
+             has no mode"
                 .into(),
             help,
         )
@@ -910,9 +902,8 @@ fn bitnami_plaintext_exit(vars: &[Var], settings: &[Setting]) -> Option<(String,
         }
     }
     Some((
-        "every listener is plaintext and ALLOW_PLAINTEXT_LISTENER is not yes: this build's \
-         kafka_validate stops the container (\"The KAFKA_CFG_LISTENERS environment variable does \
-         not configure a secure listener\")"
+        "every listener is plaintext and ALLOW_PLAINTEXT_LISTENER is not yes, which this build \
+         refuses"
             .into(),
         "set ALLOW_PLAINTEXT_LISTENER=yes (for development), or configure an SSL or SASL_SSL \
          listener"
