@@ -77,7 +77,7 @@ fn neovim_shows_the_servers_diagnostics() {
     let has = |prefix: &str| lines.iter().any(|line| line.starts_with(prefix));
     // 0-based lines, byte columns, severity 1 error, 2 warning.
     for expected in [
-        "3:33:3:34 1 internal-topic-replication broker 0 (server-0.properties): offsets.topic.replication.factor=1",
+        "3:33:3:34 1 internal-topic-replication offsets.topic.replication.factor=1",
         "4:41:4:42 1 internal-topic-replication ",
         "5:9:5:27 2 log-dirs-in-tmp ",
         "6:17:6:30 2 plaintext-secret ",

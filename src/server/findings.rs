@@ -94,10 +94,24 @@ pub fn check(
         }
     };
     let files = Files::new(&report.files, encoding);
+    // A finding about several nodes is published at the document's own node's place; one
+    // about other nodes that points into the document, at its first label there.
     let found = report
         .diagnostics
         .iter()
-        .filter_map(|diagnostic| finding(diagnostic, index, &files))
+        .flat_map(|diagnostic| {
+            let here: Vec<_> = diagnostic
+                .per_node()
+                .into_iter()
+                .filter(|place| place.primary().file == index)
+                .collect();
+            if here.is_empty() {
+                vec![std::borrow::Cow::Borrowed(diagnostic)]
+            } else {
+                here
+            }
+        })
+        .filter_map(|diagnostic| finding(&diagnostic, index, &files))
         .collect();
     let siblings = report
         .clusters
@@ -203,7 +217,9 @@ fn finding(diagnostic: &Diagnostic, index: usize, files: &Files) -> Option<Findi
             })
         })
         .collect();
-    let mut message = diagnostic.headline().into_owned();
+    let mut message = diagnostic
+        .headline_in(&files.files[index].path)
+        .into_owned();
     if !label.message.is_empty() && anchor != 0 {
         message.push_str(&format!(" ({})", label.message));
     }
