@@ -172,6 +172,20 @@ fn tool_cache() -> &'static Path {
 
 /// Runs the action with the `with:` inputs in a workspace holding `files` (path, bytes).
 fn run_action(with: &[(&str, &str)], workspace: &Path) -> Run {
+    run_action_in(with, workspace, tool_cache())
+}
+
+/// The runner's architecture as `RUNNER_ARCH` names it.
+fn runner_arch() -> &'static str {
+    match std::env::consts::ARCH {
+        "x86_64" => "X64",
+        "aarch64" => "ARM64",
+        other => panic!("no runner architecture for {other}"),
+    }
+}
+
+/// Runs the action as [`run_action`] does, on a runner whose tool cache is `tool_cache`.
+fn run_action_in(with: &[(&str, &str)], workspace: &Path, tool_cache: &Path) -> Run {
     // One run at a time: the first one builds kafkalint, the others find it built.
     static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
@@ -254,8 +268,9 @@ fn run_action(with: &[(&str, &str)], workspace: &Path) -> Run {
             .env("GITHUB_OUTPUT", &output_file)
             .env("GITHUB_STEP_SUMMARY", &summary_file)
             .env("RUNNER_OS", "Linux")
+            .env("RUNNER_ARCH", runner_arch())
             .env("RUNNER_TEMP", runner_temp.path())
-            .env("RUNNER_TOOL_CACHE", tool_cache())
+            .env("RUNNER_TOOL_CACHE", tool_cache)
             .env(
                 "CARGO_TARGET_DIR",
                 Path::new(env!("CARGO_TARGET_TMPDIR")).join("release-install"),
@@ -384,7 +399,7 @@ fn the_seed_fails_with_annotations_a_summary_and_a_sarif_log() {
     assert!(
         again
             .log("Install kafkalint")
-            .starts_with("kafkalint is already built: "),
+            .starts_with("kafkalint is already installed: "),
         "{again:#?}"
     );
     assert!(!again.log("Install kafkalint").contains("cargo install"));
@@ -484,23 +499,13 @@ fn inputs_are_data_and_errors_end_the_step_with_2() {
     );
 }
 
-/// The workflow of the manual's "GitHub Action" section (docs/src/integrations.md), as a user
-/// copies it.
-fn documented_workflow() -> Yaml {
-    let page = std::fs::read_to_string(root().join("docs/src/integrations.md")).unwrap();
-    // The section's heading, whatever its level: `## GitHub Action`.
-    let section = page
-        .split('\n')
-        .skip_while(|line| {
-            line.trim_start_matches('#') != " GitHub Action" || !line.starts_with('#')
-        })
-        .skip(1)
-        .collect::<Vec<_>>()
-        .join("\n");
-    assert!(
-        !section.is_empty(),
-        "docs/src/integrations.md has a GitHub Action section"
-    );
+/// The workflow of the docs' "GitHub Action" section, as a user copies it.
+fn docs_workflow() -> Yaml {
+    let docs = std::fs::read_to_string(root().join("docs/src/integrations.md")).unwrap();
+    let section = docs
+        .split("\n## GitHub Action\n")
+        .nth(1)
+        .expect("docs/src/integrations.md has a GitHub Action section");
     let block = section
         .split("```yaml\n")
         .nth(1)
@@ -510,8 +515,11 @@ fn documented_workflow() -> Yaml {
 }
 
 #[test]
-fn the_documented_workflow_runs_the_action_and_uploads_its_sarif_log() {
-    let workflow = documented_workflow();
+fn the_docs_workflow_runs_the_action_and_uploads_its_sarif_log() {
+    if !support::external_tools("tests/action.rs (release download)") {
+        return;
+    }
+    let workflow = docs_workflow();
     assert_eq!(
         workflow["permissions"]["security-events"].as_str(),
         Some("write"),
@@ -554,9 +562,26 @@ fn the_documented_workflow_runs_the_action_and_uploads_its_sarif_log() {
         format!("always() && steps.{id}.outputs.sarif-file != ''")
     );
 
+    // The snippet downloads the release it names: this test serves a stand-in for it (this
+    // run's kafkalint, archived as the release workflow archives it) from a local server.
+    let version = input("version");
+    assert_eq!(version, format!("v{}", env!("CARGO_PKG_VERSION")));
+    let release = Release::new(&version);
+    let server = release.serve();
     let workspace = workspace_with_at("fixtures/seed-zk-3-brokers", &input("paths"));
-    let with: Vec<(&str, &str)> = with.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    let run = run_action(&with, workspace.path());
+    let mut with: Vec<(&str, &str)> = with.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    with.push(("download-url", &server.url));
+    let cache = tempfile::tempdir().unwrap();
+    let run = run_action_in(&with, workspace.path(), cache.path());
+    let install = run.log("Install kafkalint");
+    assert!(
+        install.contains(&format!(
+            "Downloading {}/{version}/{}",
+            server.url, release.archive
+        )) && install.contains(&format!("SHA-256 verified: {}", release.sha256)),
+        "{run:#?}"
+    );
+    assert!(!install.contains("cargo install"), "{install}");
     assert_eq!(run.status, 1, "{run:#?}");
     assert_eq!(run.annotations("error").len(), 6, "{run:#?}");
     // The upload step's condition holds after the failing step, and its file is there.
@@ -596,5 +621,233 @@ fn kafka_version_and_config_inputs_reach_kafkalint() {
             .contains("(3 files in 1 cluster, checked against Kafka 3.8)."),
         "{}",
         run.summary
+    );
+}
+
+/// A release's files for this runner, as the release workflow makes them: an archive of a folder
+/// named as itself holding the binary (this test run's kafkalint stands in for the release's),
+/// and `<archive>.sha256`, under `<dir>/<tag>/`.
+struct Release {
+    dir: tempfile::TempDir,
+    tag: String,
+    archive: String,
+    sha256: String,
+}
+
+/// A local HTTP server (Python's `http.server`, on 127.0.0.1) of a folder, stopped on drop.
+struct Server {
+    child: std::process::Child,
+    url: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Release {
+    fn new(tag: &str) -> Release {
+        let target = match std::env::consts::ARCH {
+            "x86_64" => "x86_64-unknown-linux-musl",
+            "aarch64" => "aarch64-unknown-linux-musl",
+            other => panic!("no release target for {other}"),
+        };
+        let name = format!("kafkalint-{}-{target}", tag.trim_start_matches('v'));
+        let dir = tempfile::tempdir().unwrap();
+        let files = dir.path().join(tag);
+        std::fs::create_dir_all(files.join(&name)).unwrap();
+        std::fs::copy(
+            env!("CARGO_BIN_EXE_kafkalint"),
+            files.join(&name).join("kafkalint"),
+        )
+        .unwrap();
+        let archive = format!("{name}.tar.gz");
+        let status = Command::new("tar")
+            .args(["-czf", &archive, &name])
+            .current_dir(&files)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        std::fs::remove_dir_all(files.join(&name)).unwrap();
+        let output = Command::new("sha256sum")
+            .arg(&archive)
+            .current_dir(&files)
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        let line = String::from_utf8(output.stdout).unwrap();
+        std::fs::write(files.join(format!("{archive}.sha256")), &line).unwrap();
+        let sha256 = line.split_whitespace().next().unwrap().to_string();
+        Release {
+            dir,
+            tag: tag.to_string(),
+            archive,
+            sha256,
+        }
+    }
+
+    fn path(&self, file: &str) -> PathBuf {
+        self.dir.path().join(&self.tag).join(file)
+    }
+
+    fn serve(&self) -> Server {
+        use std::io::BufRead;
+        let mut child = Command::new("python3")
+            .args([
+                "-u",
+                "-m",
+                "http.server",
+                "0",
+                "--bind",
+                "127.0.0.1",
+                "--directory",
+            ])
+            .arg(self.dir.path())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("python3 runs");
+        // "Serving HTTP on 127.0.0.1 port 40123 (http://127.0.0.1:40123/) ..."
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let port = line
+            .split_whitespace()
+            .skip_while(|word| *word != "port")
+            .nth(1)
+            .unwrap_or_else(|| panic!("no port in {line:?}"))
+            .to_string();
+        Server {
+            child,
+            url: format!("http://127.0.0.1:{port}"),
+        }
+    }
+}
+
+#[test]
+fn a_release_archive_that_does_not_match_its_checksum_is_refused() {
+    if !support::external_tools("tests/action.rs (release download)") {
+        return;
+    }
+    let tag = format!("v{}", env!("CARGO_PKG_VERSION"));
+    let release = Release::new(&tag);
+    // One byte more: gzip still unpacks it (trailing garbage is ignored), the checksum differs.
+    let mut bytes = std::fs::read(release.path(&release.archive)).unwrap();
+    bytes.push(0);
+    std::fs::write(release.path(&release.archive), &bytes).unwrap();
+    let server = release.serve();
+    let workspace = workspace_with("fixtures/seed-zk-3-brokers");
+    let cache = tempfile::tempdir().unwrap();
+    let run = run_action_in(
+        &[
+            ("paths", "kafka"),
+            ("version", &tag),
+            ("download-url", &server.url),
+        ],
+        workspace.path(),
+        cache.path(),
+    );
+    assert_eq!(run.status, 1, "{run:#?}");
+    let install = run.log("Install kafkalint");
+    assert!(
+        install.contains(&format!(
+            "::error title=kafkalint::{}: SHA-256 ",
+            release.archive
+        )) && install.contains(&format!(
+            "but the release's checksum file says {}: refused",
+            release.sha256
+        )),
+        "{install}"
+    );
+    assert!(!install.contains("verified"), "{install}");
+    // Nothing was installed, and nothing was checked.
+    assert!(
+        !run.logs
+            .iter()
+            .any(|(name, _)| name == "Check Kafka configuration"),
+        "{run:#?}"
+    );
+    let installed: Vec<_> = walkdir::WalkDir::new(cache.path())
+        .into_iter()
+        .map(|entry| entry.unwrap())
+        .filter(|entry| entry.file_name() == "kafkalint")
+        .collect();
+    assert!(installed.is_empty(), "{installed:?}");
+
+    // A release without its checksum file is refused too, as is a version that is not one.
+    std::fs::remove_file(release.path(&format!("{}.sha256", release.archive))).unwrap();
+    let run = run_action_in(
+        &[
+            ("paths", "kafka"),
+            ("version", &tag),
+            ("download-url", &server.url),
+        ],
+        workspace.path(),
+        cache.path(),
+    );
+    assert_ne!(run.status, 0, "{run:#?}");
+    assert!(run.log("Install kafkalint").contains("404"), "{run:#?}");
+    let run = run_action_in(
+        &[("paths", "kafka"), ("version", "latest; touch injected")],
+        workspace.path(),
+        cache.path(),
+    );
+    assert_eq!(run.status, 2, "{run:#?}");
+    assert!(
+        run.log("Locate kafkalint's build")
+            .contains("version: not a release: latest; touch injected"),
+        "{run:#?}"
+    );
+    assert!(!workspace.path().join("injected").exists());
+}
+
+#[test]
+fn args_reach_kafkalint_word_by_word_and_never_a_shell() {
+    let workspace = workspace_with("fixtures/seed-zk-3-brokers");
+    let direct = |args: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+            .args(["check", "--format", "github", "--fail-on", "warning"])
+            .args(args)
+            .args(["--", "kafka"])
+            .current_dir(workspace.path())
+            .output()
+            .unwrap();
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let with_args = direct(&["--brokers", "5"]);
+    assert_ne!(with_args, direct(&[]), "--brokers 5 changes the findings");
+
+    let run = run_action(
+        &[("paths", "kafka"), ("args", "--brokers 5")],
+        workspace.path(),
+    );
+    assert_eq!(run.status, 1, "{run:#?}");
+    let annotations: Vec<&str> = run
+        .log("Check Kafka configuration")
+        .lines()
+        .filter(|line| line.starts_with("::"))
+        .collect();
+    assert_eq!(annotations, with_args.lines().collect::<Vec<_>>());
+
+    // Words that read as shell are arguments: kafkalint refuses them, nothing runs them.
+    let run = run_action(
+        &[
+            ("paths", "kafka"),
+            (
+                "args",
+                "--brokers 5 $(touch${IFS}injected) `touch injected` ;touch injected",
+            ),
+        ],
+        workspace.path(),
+    );
+    assert_eq!(run.status, 2, "{run:#?}");
+    assert!(!workspace.path().join("injected").exists());
+    assert!(
+        run.log("Check Kafka configuration")
+            .contains("$(touch${IFS}injected)"),
+        "{run:#?}"
     );
 }

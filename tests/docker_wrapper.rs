@@ -18,6 +18,8 @@
 //!
 //! Needs Java 17+ and Maven, as `tests/oracle.rs` does.
 
+mod support;
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -49,6 +51,9 @@ fn kafka_4_4_docker_wrapper_writes_what_kafkalint_reads() {
 }
 
 fn agree(release: &str) {
+    if !support::external_tools("tests/docker_wrapper.rs") {
+        return;
+    }
     let minor = KafkaVersion::parse(&release[..release.rfind('.').unwrap()]).unwrap();
     let environments = generate(0x5eed_0000 ^ minor.minor as u64, minor);
     let written = run_wrapper(release, &environments);

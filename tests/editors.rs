@@ -3,12 +3,10 @@
 //! Both are found on the PATH, where `.ci/run` puts them (`target/ci/bin/pytest`, from a venv
 //! under target/ci/; `nvim` from apt); a missing one fails its test with how to install it.
 
+mod support;
+
 use std::path::Path;
 use std::process::Command;
-
-const PYTEST_INSTALL: &str = "pytest with pytest-lsp is not on the PATH: .ci/run installs \
-     pytest-lsp==1.0.1 into target/ci/venv-lsp and links target/ci/bin/pytest to it";
-const NVIM_INSTALL: &str = "nvim is not on the PATH: `apt-get install neovim` (Debian bookworm ships 0.7.2); .ci/run installs it";
 
 /// The seed scenario: three brokers with offsets.topic.replication.factor=1.
 fn fixture() -> std::path::PathBuf {
@@ -17,6 +15,9 @@ fn fixture() -> std::path::PathBuf {
 
 #[test]
 fn pytest_lsp_drives_the_server_over_stdio() {
+    if !support::external_tools("tests/editors.rs (pytest-lsp)") {
+        return;
+    }
     let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/lsp");
     let dir = tempfile::tempdir().unwrap();
     let output = Command::new("pytest")
@@ -29,7 +30,7 @@ fn pytest_lsp_drives_the_server_over_stdio() {
         .env("FIXTURE", fixture())
         .current_dir(dir.path())
         .output()
-        .unwrap_or_else(|_| panic!("{PYTEST_INSTALL}"));
+        .expect("pytest runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),
@@ -41,6 +42,9 @@ fn pytest_lsp_drives_the_server_over_stdio() {
 
 #[test]
 fn neovim_shows_the_servers_diagnostics() {
+    if !support::external_tools("tests/editors.rs (Neovim)") {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     for name in ["server-1.properties", "server-2.properties"] {
         std::fs::copy(fixture().join(name), dir.path().join(name)).unwrap();
@@ -70,7 +74,7 @@ fn neovim_shows_the_servers_diagnostics() {
         .env("KAFKALINT_NVIM_OUT", &out)
         .current_dir(dir.path())
         .status()
-        .unwrap_or_else(|_| panic!("{NVIM_INSTALL}"));
+        .expect("nvim runs");
     assert!(status.success(), "nvim: {status}");
     let text = std::fs::read_to_string(&out).expect("the script wrote its file");
     let lines: Vec<&str> = text.lines().collect();

@@ -676,27 +676,17 @@ fn gitlab_fingerprints_survive_moved_lines_and_stay_unique() {
     assert_eq!(fingerprints(dir.path()), before);
 }
 
-/// Reads a JUnit XML report with junitparser (tests/junit/read.py), from the venv `.ci/run`
-/// installs it in.
+/// Reads a JUnit XML report with junitparser (tests/junit/read.py, run by `junit-read`, which
+/// `scripts/test-all` puts on the PATH with the venv it installs junitparser in).
 fn read_junit(xml: &[u8]) -> Value {
-    let python = root().join("target/ci/venv/bin/python");
-    let installed = Command::new(&python)
-        .args(["-c", "import junitparser"])
-        .output()
-        .is_ok_and(|output| output.status.success());
-    assert!(
-        installed,
-        "junitparser is not installed: run .ci/run, or `python3 -m venv target/ci/venv && \
-         target/ci/venv/bin/pip install junitparser`"
-    );
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("report.xml");
     std::fs::write(&path, xml).unwrap();
-    let output = Command::new(&python)
+    let output = Command::new("junit-read")
         .arg(root().join("tests/junit/read.py"))
         .arg(&path)
         .output()
-        .unwrap();
+        .expect("junit-read runs");
     assert!(
         output.status.success(),
         "{}",
@@ -707,6 +697,9 @@ fn read_junit(xml: &[u8]) -> Value {
 
 #[test]
 fn junit_is_read_by_junitparser_as_a_suite_per_file_and_a_failure_per_finding() {
+    if !support::external_tools("tests/formats.rs (junitparser)") {
+        return;
+    }
     for paths in [
         vec![SEED],
         vec!["fixtures/inconsistent-cluster-value/bad"],
@@ -787,6 +780,9 @@ fn junit_is_read_by_junitparser_as_a_suite_per_file_and_a_failure_per_finding() 
 
 #[test]
 fn junit_and_gitlab_escape_what_the_files_hold() {
+    if !support::external_tools("tests/formats.rs (junitparser)") {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("a&b<c>.properties"),

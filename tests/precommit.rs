@@ -1,12 +1,16 @@
-//! The pre-commit hook (`.pre-commit-hooks.yaml`) as a user meets it: the real pre-commit (from
-//! PyPI; `.ci/run` installs it) in a scratch git repository whose `.pre-commit-config.yaml` is
-//! the manual's snippet (docs/src/integrations.md) with `repo:` pointed at this checkout and
-//! `rev:` at its `HEAD`, installed as the repository's git hook, so that `git commit` runs it.
+//! The pre-commit hooks (`.pre-commit-hooks.yaml`) as a user meets them: the real pre-commit (from
+//! PyPI; `scripts/test-all` installs it) in a scratch git repository whose
+//! `.pre-commit-config.yaml` is the snippet of docs/src/integrations.md with `repo:` pointed at
+//! this checkout and `rev:` at its `HEAD`, installed as the repository's git hook, so that
+//! `git commit` runs it. The `kafkalint` hook builds kafkalint; `kafkalint-system` runs the one on
+//! the `PATH`, here the binary this test run built.
 //!
 //! pre-commit clones `rev`: the test checks this checkout's COMMITTED state, not its working
 //! tree. Commit the hook and the code before trusting a run. It builds kafkalint as users' machines
 //! do (`cargo install`), once per test run (a fresh `PRE_COMMIT_HOME`), into a target folder kept
 //! under `target/` so that a rerun builds incrementally.
+
+mod support;
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -15,10 +19,6 @@ use std::sync::OnceLock;
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
-
-const INSTALL: &str = "pre-commit is not installed: `python3 -m pip install pre-commit` \
-     (or in a venv: `python3 -m venv venv && venv/bin/pip install pre-commit`, with venv/bin on \
-     the PATH); .ci/run installs the version CI uses";
 
 /// What every git and pre-commit command of the test runs with: no user or system git config
 /// (a global `core.hooksPath` would stop `pre-commit install`), one pre-commit cache.
@@ -62,21 +62,40 @@ fn git_ok(dir: &Path, args: &[&str]) -> String {
     String::from_utf8(output.stdout).unwrap()
 }
 
-/// The `.pre-commit-config.yaml` of the manual's pre-commit section (docs/src/integrations.md),
-/// pointed at this checkout's `HEAD`.
-fn documented_config() -> String {
-    let page = std::fs::read_to_string(root().join("docs/src/integrations.md")).unwrap();
-    // The section's heading, whatever its level: `## pre-commit`.
-    let section = page
-        .split('\n')
-        .skip_while(|line| line.trim_start_matches('#') != " pre-commit" || !line.starts_with('#'))
-        .skip(1)
-        .collect::<Vec<_>>()
-        .join("\n");
-    assert!(
-        !section.is_empty(),
-        "docs/src/integrations.md has a pre-commit section"
-    );
+/// Which hook a scratch repository's config uses.
+#[derive(Clone, Copy, PartialEq)]
+enum Hook {
+    /// `kafkalint`: pre-commit builds it (`language: rust`).
+    Built,
+    /// `kafkalint-system`: the kafkalint on the `PATH`.
+    System,
+}
+
+impl Hook {
+    /// The docs section whose first `yaml` block configures the hook.
+    fn section(self) -> &'static str {
+        match self {
+            Hook::Built => "\n## pre-commit\n",
+            Hook::System => "\n### An installed kafkalint\n",
+        }
+    }
+
+    /// The start of the hook's line in pre-commit's report (its `name:`, then dots).
+    fn line_start(self) -> &'static str {
+        match self {
+            Hook::Built => "kafkalint.",
+            Hook::System => "kafkalint (installed).",
+        }
+    }
+}
+
+/// The docs' `.pre-commit-config.yaml` for the hook, pointed at this checkout's `HEAD`.
+fn config_from_docs(hook: Hook) -> String {
+    let docs = std::fs::read_to_string(root().join("docs/src/integrations.md")).unwrap();
+    let section = docs
+        .split(hook.section())
+        .nth(1)
+        .expect("docs/src/integrations.md has the hook's section");
     let snippet = section
         .split("```yaml\n")
         .nth(1)
@@ -100,27 +119,53 @@ fn documented_config() -> String {
         })
         .collect();
     assert_eq!(replaced, (1, 1), "the snippet changed shape:\n{snippet}");
-    config.join("\n") + "\n"
+    let id = match hook {
+        Hook::Built => "- id: kafkalint\n",
+        Hook::System => "- id: kafkalint-system\n",
+    };
+    let config = config.join("\n") + "\n";
+    assert!(config.contains(id), "{config}");
+    config
 }
 
-fn pre_commit() -> &'static str {
-    let found = Command::new("pre-commit").arg("--version").output();
-    match found {
-        Ok(output) if output.status.success() => "pre-commit",
-        _ => panic!("{INSTALL}"),
-    }
+/// A folder holding only the kafkalint this test run built, for the `PATH` of the system hook.
+fn installed_kafkalint() -> &'static Path {
+    static BIN: OnceLock<tempfile::TempDir> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let bin = tempfile::tempdir().unwrap();
+        std::fs::copy(
+            env!("CARGO_BIN_EXE_kafkalint"),
+            bin.path().join("kafkalint"),
+        )
+        .unwrap();
+        bin
+    })
+    .path()
 }
 
-/// A scratch repository with the manual's config committed and the hook installed.
+/// The `PATH` with `bin` first.
+fn path_with(bin: &Path) -> std::ffi::OsString {
+    let mut dirs = vec![bin.to_path_buf()];
+    dirs.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    std::env::join_paths(dirs).unwrap()
+}
+
+/// A scratch repository with the docs' config committed and the hook installed.
 fn repository() -> tempfile::TempDir {
+    repository_with(Hook::Built)
+}
+
+fn repository_with(hook: Hook) -> tempfile::TempDir {
     let repo = tempfile::tempdir().unwrap();
     let dir = repo.path();
     git_ok(dir, &["init", "-q"]);
     git_ok(dir, &["config", "user.name", "Test"]);
     git_ok(dir, &["config", "user.email", "test@example.com"]);
     git_ok(dir, &["config", "commit.gpgsign", "false"]);
-    std::fs::write(dir.join(".pre-commit-config.yaml"), documented_config()).unwrap();
-    let install = isolated(Command::new(pre_commit()).arg("install").current_dir(dir))
+    std::fs::write(dir.join(".pre-commit-config.yaml"), config_from_docs(hook)).unwrap();
+    let install = isolated(Command::new("pre-commit").arg("install").current_dir(dir))
         .output()
         .unwrap();
     assert!(install.status.success(), "{}", text(&install));
@@ -131,6 +176,19 @@ fn repository() -> tempfile::TempDir {
 fn commit(dir: &Path, message: &str) -> Output {
     git_ok(dir, &["add", "-A"]);
     git(dir, &["commit", "-q", "-m", message])
+}
+
+/// `git commit -am` with `bin` first on the `PATH`.
+fn commit_with_path(dir: &Path, message: &str, bin: &Path) -> Output {
+    git_ok(dir, &["add", "-A"]);
+    isolated(
+        Command::new("git")
+            .args(["commit", "-q", "-m", message])
+            .current_dir(dir)
+            .env("PATH", path_with(bin)),
+    )
+    .output()
+    .expect("git runs")
 }
 
 fn commits(dir: &Path) -> usize {
@@ -151,15 +209,22 @@ fn copy_fixture(fixture: &str, to: &Path) {
 /// The hook's line in pre-commit's report: `kafkalint....Passed`, `...Failed`, or
 /// `...(no files to check)Skipped`.
 fn hook_line(output: &Output) -> String {
+    hook_line_of(Hook::Built, output)
+}
+
+fn hook_line_of(hook: Hook, output: &Output) -> String {
     text(output)
         .lines()
-        .find(|line| line.starts_with("kafkalint."))
-        .unwrap_or_else(|| panic!("no kafkalint line: {}", text(output)))
+        .find(|line| line.starts_with(hook.line_start()))
+        .unwrap_or_else(|| panic!("no line for the hook: {}", text(output)))
         .to_string()
 }
 
 #[test]
 fn a_commit_that_breaks_a_cluster_fails_and_its_fix_goes_through() {
+    if !support::external_tools("tests/precommit.rs") {
+        return;
+    }
     let repo = repository();
     let dir = repo.path();
 
@@ -185,7 +250,8 @@ fn a_commit_that_breaks_a_cluster_fails_and_its_fix_goes_through() {
     );
     assert!(
         report.contains(
-            "brokers 0, 1 and 2: offsets.topic.replication.factor=1 on a cluster of 3 brokers"
+            "kafka/server-0.properties:28:34: error[internal-topic-replication] \
+             offsets.topic.replication.factor=1 on a cluster of 3 brokers"
         ),
         "{report}"
     );
@@ -218,15 +284,33 @@ fn a_commit_that_breaks_a_cluster_fails_and_its_fix_goes_through() {
 
 #[test]
 fn the_hook_runs_on_properties_yaml_terraform_and_template_files_only() {
+    if !support::external_tools("tests/precommit.rs") {
+        return;
+    }
     // The hook's `files:` regex, read from the committed hook definition and matched as
     // pre-commit matches it (Python's `re.search` on the path from the repository's root).
     // Every `.properties` file may be a node file (discovery also reads the keys), and
     // `--with-cluster` passes over the others.
     let hooks = std::fs::read_to_string(root().join(".pre-commit-hooks.yaml")).unwrap();
-    let files = hooks
+    let patterns: Vec<&str> = hooks
         .lines()
-        .find_map(|line| line.trim().strip_prefix("files: "))
-        .expect("a files: pattern");
+        .filter_map(|line| line.trim().strip_prefix("files: "))
+        .collect();
+    // Both hooks take the same files to the same command.
+    assert_eq!(patterns.len(), 2, "{hooks}");
+    assert_eq!(patterns[0], patterns[1]);
+    let entries: Vec<&str> = hooks
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("entry: "))
+        .collect();
+    assert_eq!(
+        entries,
+        [
+            "kafkalint check --with-cluster --format concise",
+            "kafkalint check --with-cluster --format concise"
+        ]
+    );
+    let files = patterns[0];
     let python = Command::new("python3")
         .arg("-c")
         .arg(
@@ -284,6 +368,9 @@ fn the_hook_runs_on_properties_yaml_terraform_and_template_files_only() {
 
 #[test]
 fn a_change_to_one_broker_meets_its_siblings() {
+    if !support::external_tools("tests/precommit.rs") {
+        return;
+    }
     let repo = repository();
     let dir = repo.path();
     copy_fixture("fixtures/seed-zk-3-brokers-fixed", &dir.join("kafka"));
@@ -305,8 +392,8 @@ fn a_change_to_one_broker_meets_its_siblings() {
     let report = text(&output);
     assert!(report.contains("inconsistent-cluster-value"), "{report}");
     assert!(
-        report.contains("╭─[kafka/server-1.properties:42:19]")
-            && report.contains("broker 1 (server-1.properties): `localhost:2182/kafka`"),
+        report.contains("kafka/server-1.properties:42:19: error[inconsistent-cluster-value]")
+            && report.contains("broker 1 (server-1.properties) has `localhost:2182/kafka`"),
         "{report}"
     );
     // Within its cluster of 3: no finding that it is a cluster of one.
@@ -340,6 +427,9 @@ fn a_change_to_one_broker_meets_its_siblings() {
 
 #[test]
 fn only_findings_about_the_changed_files_block_a_commit() {
+    if !support::external_tools("tests/precommit.rs") {
+        return;
+    }
     let repo = repository();
     let dir = repo.path();
     // A cluster with known problems, committed before the hook (`--no-verify`), and a clean
@@ -380,7 +470,7 @@ fn only_findings_about_the_changed_files_block_a_commit() {
     assert_eq!(output.status.code(), Some(1), "{}", text(&output));
     let report = text(&output);
     assert!(
-        report.contains("╭─[legacy/server-1.properties:28:34]"),
+        report.contains("legacy/server-1.properties:28:34: error[internal-topic-replication]"),
         "{report}"
     );
     assert!(
@@ -403,4 +493,78 @@ fn only_findings_about_the_changed_files_block_a_commit() {
         "{}",
         text(&output)
     );
+}
+
+#[test]
+fn the_system_hook_runs_the_installed_kafkalint() {
+    if !support::external_tools("tests/precommit.rs") {
+        return;
+    }
+    let repo = repository_with(Hook::System);
+    let dir = repo.path();
+    let installed = installed_kafkalint();
+    let output = commit_with_path(dir, "pre-commit config", installed);
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(
+        hook_line_of(Hook::System, &output).ends_with("(no files to check)Skipped"),
+        "{}",
+        text(&output)
+    );
+
+    // The seed: refused with the installed kafkalint's report, one line per finding.
+    copy_fixture("fixtures/seed-zk-3-brokers", &dir.join("kafka"));
+    let output = commit_with_path(dir, "three brokers", installed);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    assert!(
+        hook_line_of(Hook::System, &output).ends_with("Failed"),
+        "{}",
+        text(&output)
+    );
+    let report = text(&output);
+    assert!(
+        report.contains(
+            "kafka/server-0.properties:28:34: error[internal-topic-replication] \
+             offsets.topic.replication.factor=1 on a cluster of 3 brokers"
+        ),
+        "{report}"
+    );
+    assert!(
+        report.contains(
+            "Found 6 errors, 1 warning, 3 notes (3 files in 1 cluster, checked against Kafka 3.9)."
+        ),
+        "{report}"
+    );
+    assert_eq!(commits(dir), 1, "the commit was refused");
+
+    // Without kafkalint on the PATH the hook cannot run, and says so: it builds nothing.
+    let hidden: Vec<std::path::PathBuf> =
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+            .filter(|dir| !dir.join("kafkalint").exists())
+            .collect();
+    git_ok(dir, &["add", "-A"]);
+    let output = isolated(
+        Command::new("git")
+            .args(["commit", "-q", "-m", "no kafkalint"])
+            .current_dir(dir)
+            .env("PATH", std::env::join_paths(hidden).unwrap()),
+    )
+    .output()
+    .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    assert!(
+        text(&output).contains("Executable `kafkalint` not found"),
+        "{}",
+        text(&output)
+    );
+
+    // Fixed: it goes through.
+    copy_fixture("fixtures/seed-zk-3-brokers-fixed", &dir.join("kafka"));
+    let output = commit_with_path(dir, "three brokers, replicated", installed);
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(
+        hook_line_of(Hook::System, &output).ends_with("Passed"),
+        "{}",
+        text(&output)
+    );
+    assert_eq!(commits(dir), 2);
 }

@@ -7,6 +7,8 @@
 //!
 //! `KAFKALINT_DIFF_FILES` (default 10000) and `KAFKALINT_DIFF_SEED` change the run.
 
+mod support;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
@@ -231,6 +233,9 @@ fn env_number(name: &str, default: u64) -> u64 {
 
 #[test]
 fn parser_agrees_with_java_util_properties() {
+    if !support::external_tools("tests/properties_differential.rs") {
+        return;
+    }
     let count = env_number("KAFKALINT_DIFF_FILES", 10_000) as usize;
     let seed = env_number("KAFKALINT_DIFF_SEED", 0x6b61_666b_616c_696e);
     let dir = tempfile::tempdir().unwrap();

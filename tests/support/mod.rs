@@ -93,3 +93,117 @@ pub fn check_folder(dir: &Path, options: &kafkalint::Options) -> Checked {
         plan: judged.plan,
     }
 }
+
+/// The test suites that run an external tool, and the tools each needs. `scripts/test-all`
+/// installs all of them; plain `cargo test` skips a suite whose tool is missing.
+#[allow(dead_code)]
+pub const EXTERNAL: &[(&str, &[&str])] = &[
+    (
+        "tests/action.rs (release download)",
+        &["python3", "curl", "sha256sum", "tar"],
+    ),
+    ("tests/book.rs (the built book)", &["mdbook"]),
+    ("tests/compose_env.rs", &["go"]),
+    ("tests/coordinator.rs (Java's hashCode)", &["javac", "java"]),
+    ("tests/docker_wrapper.rs", &["java", "mvn"]),
+    ("tests/editors.rs (Neovim)", &["nvim"]),
+    ("tests/editors.rs (pytest-lsp)", &["pytest"]),
+    ("tests/formats.rs (junitparser)", &["junit-read"]),
+    ("tests/helm.rs", &["helm"]),
+    ("tests/oracle.rs", &["java", "mvn"]),
+    ("tests/precommit.rs", &["git", "python3", "pre-commit"]),
+    ("tests/properties_differential.rs", &["javac", "java"]),
+    ("tests/wheel.rs", &["python3", "maturin"]),
+    ("tests/workflows.rs", &["actionlint"]),
+];
+
+/// Set by `scripts/test-all`: every suite runs, and a missing tool fails its test.
+#[allow(dead_code)]
+pub const FULL: &str = "KAFKALINT_FULL_TESTS";
+
+fn on_path(tool: &str) -> bool {
+    let Some(path) = std::env::var_os("PATH") else {
+        return false;
+    };
+    std::env::split_paths(&path).any(|dir| {
+        let candidate = dir.join(tool);
+        std::fs::metadata(&candidate).is_ok_and(|meta| {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                meta.is_file() && meta.permissions().mode() & 0o111 != 0
+            }
+            #[cfg(not(unix))]
+            {
+                meta.is_file()
+            }
+        }) || (cfg!(windows) && dir.join(format!("{tool}.exe")).is_file())
+    })
+}
+
+/// Whether the suite `suite` (a key of [`EXTERNAL`]) can run: true when its tools are on the
+/// PATH. When one is missing, fails the test under `scripts/test-all` ([`FULL`]); under plain
+/// `cargo test` returns false (the test returns early) and prints the notice of what was
+/// skipped, once per `cargo test` run.
+#[allow(dead_code)]
+pub fn external_tools(suite: &str) -> bool {
+    let (_, tools) = EXTERNAL
+        .iter()
+        .find(|(name, _)| *name == suite)
+        .unwrap_or_else(|| panic!("{suite} is not in support::EXTERNAL"));
+    let missing: Vec<&str> = tools.iter().copied().filter(|t| !on_path(t)).collect();
+    if missing.is_empty() {
+        return true;
+    }
+    if std::env::var_os(FULL).is_some_and(|v| v == "1") {
+        panic!(
+            "{suite} needs {} on the PATH, which is missing (scripts/test-all installs it)",
+            missing.join(", ")
+        );
+    }
+    notice_once();
+    false
+}
+
+/// Prints, once per `cargo test` run, which suites are skipped for want of a tool. The test
+/// binaries of one run are children of one cargo process: the first of them to skip creates a
+/// marker under `target/tmp` named after that process (its id and start time), and prints; the
+/// others find the marker. Written to the process's standard error directly, past the test
+/// harness's capture, so that it shows in a passing run.
+fn notice_once() {
+    use std::io::Write;
+    #[cfg(unix)]
+    let parent = std::os::unix::process::parent_id();
+    #[cfg(not(unix))]
+    let parent = 0;
+    // The start time tells apart two runs whose cargo had the same process id.
+    let started = std::fs::read_to_string(format!("/proc/{parent}/stat"))
+        .ok()
+        .and_then(|stat| {
+            let after_name = stat.rsplit_once(')')?.1.to_string();
+            after_name.split_whitespace().nth(19).map(str::to_string)
+        })
+        .unwrap_or_default();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("skip-notices");
+    let _ = std::fs::create_dir_all(&dir);
+    let marker = dir.join(format!("{parent}-{started}"));
+    if std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&marker)
+        .is_err()
+    {
+        return;
+    }
+    let mut text = String::from(
+        "\nnote: suites skipped, their tools are not on the PATH (scripts/test-all installs them \
+         and runs every test):\n",
+    );
+    for (suite, tools) in EXTERNAL {
+        let missing: Vec<&str> = tools.iter().copied().filter(|t| !on_path(t)).collect();
+        if !missing.is_empty() {
+            text.push_str(&format!("  {suite}: needs {}\n", missing.join(", ")));
+        }
+    }
+    let _ = std::io::stderr().write_all(text.as_bytes());
+}
