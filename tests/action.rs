@@ -329,7 +329,7 @@ fn workspace_with_at(fixture: &str, folder: &str) -> tempfile::TempDir {
     workspace
 }
 
-const FIRST_ERROR: &str = "::error file=kafka/server-0.properties,line=28,col=34,endLine=28,endColumn=34,title=kafkalint(internal-topic-replication)::offsets.topic.replication.factor=1 on a cluster of 3 brokers";
+const FIRST_ERROR: &str = "::error file=kafka/server-0.properties,line=28,col=34,endLine=28,endColumn=34,title=kafkalint(internal-topic-replication)::offsets.topic.replication.factor=1 on 3 brokers";
 
 #[test]
 fn the_seed_fails_with_annotations_a_summary_and_a_sarif_log() {

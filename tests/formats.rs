@@ -92,9 +92,9 @@ const SEED_FINDINGS: [(&str, usize, usize, &str, &str, usize); 10] = [
 
 /// The message of the seed's first error: the file's name says which broker, so the broker's
 /// name does not lead it.
-const SEED_FIRST_ERROR: &str = "offsets.topic.replication.factor=1 on a cluster of 3 brokers: each partition of __consumer_offsets lives on one broker; when that broker stops, every consumer group whose coordinator partition it holds stops: FindCoordinator answers COORDINATOR_NOT_AVAILABLE, so the group can neither join nor commit offsets, while other clients keep working";
+const SEED_FIRST_ERROR: &str = "offsets.topic.replication.factor=1 on 3 brokers: one broker down, some consumer groups stop";
 
-const SEED_FIRST_HELP: &str = "set offsets.topic.replication.factor=3 on every broker; a topic that already exists keeps its replication factor when the config changes: raise it with kafka-reassign-partitions.sh (a reassignment listing 3 replicas per partition)";
+const SEED_FIRST_HELP: &str = "set offsets.topic.replication.factor=3 on every broker; an existing __consumer_offsets keeps 1 replica until raised with kafka-reassign-partitions.sh";
 
 #[test]
 fn concise_is_one_line_per_finding_and_nothing_else() {

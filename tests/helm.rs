@@ -88,7 +88,7 @@ fn a_rendered_chart_is_checked_from_standard_input() {
         .iter()
         .filter(|(rule, message)| {
             rule == "internal-topic-replication"
-                && message.contains("offsets.topic.replication.factor=1 on a cluster of 3 brokers")
+                && message.contains("offsets.topic.replication.factor=1 on 3 brokers")
         })
         .collect();
     assert_eq!(offsets.len(), 1, "{found:?}");
@@ -113,9 +113,7 @@ fn a_rendered_chart_is_checked_from_standard_input() {
         found
             .iter()
             .any(|(rule, message)| rule == "internal-topic-replication"
-                && message.contains(
-                    "offsets.topic.replication.factor is 3 but the cluster has 1 broker"
-                )),
+                && message.contains("offsets.topic.replication.factor=3 on 1 broker")),
         "{found:?}"
     );
 }

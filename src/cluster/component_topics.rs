@@ -47,29 +47,22 @@ pub struct TopicFactor<'a> {
     pub existing: &'static str,
 }
 
-const CONNECT_CREATE_FAILS: &str = "the worker does not start: it stops with \
-    `ConnectException: Error while attempting to create/find topic(s)` (TopicAdmin.createOrFindTopics)";
-const CONNECT_EXISTING: &str =
-    "Connect uses an existing topic as it is, checking only its cleanup.policy";
+const CONNECT_CREATE_FAILS: &str = "the worker does not start";
+const CONNECT_EXISTING: &str = "Connect does not change it";
 
 /// Connect's three topics: key prefix, what it holds, what a lost partition stops.
 const CONNECT_TOPICS: &[(&str, &str, &str)] = &[
     (
         "config",
         "config topic",
-        "connector configurations can be neither read nor written until it returns: no connector \
-         can be created or changed, and a worker that starts or rejoins cannot read the configs",
+        "connector configs can be neither read nor changed",
     ),
     (
         "offset",
         "offset topic",
-        "source connectors whose offsets live in its partitions cannot commit them",
+        "some source connectors cannot commit offsets",
     ),
-    (
-        "status",
-        "status topic",
-        "connector and task status updates in its partitions fail",
-    ),
+    ("status", "status topic", "some status updates fail"),
 ];
 
 /// The topics of `component`, with the factor each asks for in release `version`.
@@ -90,9 +83,21 @@ pub fn topic_factors<'a>(
             .filter(|_| service.is_none_or(|service| service.worker_topics_here))
             .filter_map(|(prefix, what, lost)| {
                 let key = format!("{prefix}.storage.replication.factor");
-                let factor = lookup(component.file, properties, &[key.as_str()], "connect-distributed", &key, version)?;
+                let factor = lookup(
+                    component.file,
+                    properties,
+                    &[key.as_str()],
+                    "connect-distributed",
+                    &key,
+                    version,
+                )?;
                 Some(TopicFactor {
-                    topic: named(what, properties.get(&format!("{prefix}.storage.topic")).map(|e| e.value.trim())),
+                    topic: named(
+                        what,
+                        properties
+                            .get(&format!("{prefix}.storage.topic"))
+                            .map(|e| e.value.trim()),
+                    ),
                     key: set_key(&factor, &key),
                     factor,
                     single_replica: lost,
@@ -108,21 +113,24 @@ pub fn topic_factors<'a>(
                     .flat_map(|flow| mirror_flow_topics(component, properties, flow, version)),
             )
             .collect(),
-        ComponentKind::Streams => lookup(component.file, properties, &["replication.factor"], "streams", "replication.factor", version)
-            .map(|factor| TopicFactor {
-                topic: "its changelog and repartition topics (created when the topology has state stores or repartitions)".into(),
-                key: set_key(&factor, "replication.factor"),
-                factor,
-                single_replica: "the tasks whose changelog or repartition partitions it holds stop: their state can be \
-                                 neither written nor restored",
-                when_too_few: WhenTooFew::Fails(
-                    "the rebalance fails with `StreamsException: Could not create topic` \
-                     (InternalTopicManager.makeReady) and the application stops processing",
-                ),
-                existing: "Streams uses an existing internal topic with the replication factor it has",
-            })
-            .into_iter()
-            .collect(),
+        ComponentKind::Streams => lookup(
+            component.file,
+            properties,
+            &["replication.factor"],
+            "streams",
+            "replication.factor",
+            version,
+        )
+        .map(|factor| TopicFactor {
+            topic: "its changelog and repartition topics".into(),
+            key: set_key(&factor, "replication.factor"),
+            factor,
+            single_replica: "some tasks stop",
+            when_too_few: WhenTooFew::Fails("the application stops processing"),
+            existing: "Streams does not change it",
+        })
+        .into_iter()
+        .collect(),
         ComponentKind::SchemaRegistry => {
             let key = "kafkastore.topic.replication.factor";
             let factor = match properties.get(key) {
@@ -137,11 +145,9 @@ pub fn topic_factors<'a>(
                 topic: format!("its schemas topic `{topic}`"),
                 key: key.into(),
                 factor,
-                single_replica: "no schema can be registered, and a Schema Registry that starts cannot (it writes a \
-                                 record to the topic and reads it back at start-up)",
+                single_replica: "Schema Registry can neither register nor start",
                 when_too_few: WhenTooFew::CapsToLiveBrokers,
-                existing: "Schema Registry uses an existing topic with fewer replicas and only logs a WARN \
-                           (KafkaStore.verifySchemaTopic)",
+                existing: "Schema Registry only logs a WARN",
             }]
         }
         ComponentKind::MirrorMaker => mirror_maker(files, cluster, component, properties, version),
@@ -188,9 +194,8 @@ fn lookup<'a>(
     default.map(Effective::Default)
 }
 
-const MIRROR_CREATE_FAILS: &str = "the connector fails: it stops with `ConnectException: Error while attempting \
-    to create/find topic` (MirrorUtils.createCompactedTopic)";
-const MIRROR_EXISTING: &str = "MirrorMaker 2 uses an existing topic as it is";
+const MIRROR_CREATE_FAILS: &str = "the connector fails";
+const MIRROR_EXISTING: &str = "MirrorMaker 2 does not change it";
 
 /// MirrorMaker 2's topics on this cluster: the one of its `clusters` aliases whose bootstrap
 /// servers are this cluster's brokers' addresses. For each enabled flow `S->T` into it: the
@@ -257,12 +262,12 @@ fn mirror_maker<'a>(
             push(connector(
                 "checkpoints.topic.replication.factor",
                 format!("its checkpoints topic `{source}.checkpoints.internal`"),
-                "consumer group offsets are no longer translated for a failover to this cluster",
+                "group offsets are no longer translated for a failover here",
             ));
             push(connector(
                 "replication.factor",
                 format!("the remote topics it creates (`{source}.<topic>`)"),
-                "the mirrored partitions it holds are unavailable to consumers of this cluster",
+                "the mirrored partitions it holds are unavailable here",
             ));
             for (prefix, what, lost) in CONNECT_TOPICS {
                 let key = format!("{prefix}.storage.replication.factor");
@@ -277,15 +282,20 @@ fn mirror_maker<'a>(
                     version,
                 );
                 push(factor.map(|factor| TopicFactor {
-                    topic: format!("the {what} of its {source}->{target} herder (`mm2-{}.{source}.internal`)",
-                        if *prefix == "config" { "configs" } else if *prefix == "offset" { "offsets" } else { "status" }),
+                    topic: format!(
+                        "the {what} of its {source}->{target} herder (`mm2-{}.{source}.internal`)",
+                        if *prefix == "config" {
+                            "configs"
+                        } else if *prefix == "offset" {
+                            "offsets"
+                        } else {
+                            "status"
+                        }
+                    ),
                     key: set_key(&factor, &key),
                     factor,
                     single_replica: lost,
-                    when_too_few: WhenTooFew::Fails(
-                        "the herder of the flow does not start: it stops with `ConnectException: Error while \
-                         attempting to create/find topic(s)` (TopicAdmin.createOrFindTopics)",
-                    ),
+                    when_too_few: WhenTooFew::Fails("the herder of the flow does not start"),
                     existing: CONNECT_EXISTING,
                 }));
             }
@@ -372,14 +382,14 @@ fn mirror_flow_topics<'a>(
         topics.push(connector(
             "replication.factor",
             format!("the remote topics its {source}->{target} source connector creates"),
-            "the mirrored partitions it holds are unavailable to consumers of this cluster",
+            "the mirrored partitions it holds are unavailable here",
         ));
     }
     if flow.into_here && flow.checkpoint_connector {
         topics.push(connector(
             "checkpoints.topic.replication.factor",
             format!("its checkpoints topic `{source}.checkpoints.internal`"),
-            "consumer group offsets are no longer translated for a failover to this cluster",
+            "group offsets are no longer translated for a failover here",
         ));
     }
     if flow.into_here && flow.heartbeat_connector {

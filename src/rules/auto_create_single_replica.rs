@@ -1,7 +1,7 @@
 //! `auto-create-single-replica`: topic auto-creation on, with one replica per auto-created
 //! topic, on a cluster of several brokers.
 
-use super::support::{brokers, numbered, pair_labels};
+use super::support::{brokers, origin_note, pair_labels};
 use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::value::Parsed;
 use crate::cluster::Cluster;
@@ -46,12 +46,16 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let Some((node, auto_create, factor_value)) = qualifying.first() else {
         return diagnostics;
     };
-    let auto_shown = match auto_create.line() {
-        Some(_) => format!("{AUTO_CREATE}=true"),
-        None => format!("{AUTO_CREATE}=true (Kafka's default)"),
+    let shown = match (origin_note(auto_create), origin_note(factor_value)) {
+        (" (Kafka's default)", " (Kafka's default)") => {
+            format!("{FACTOR}=1 and {AUTO_CREATE}=true (Kafka's defaults)")
+        }
+        (auto_origin, factor_origin) => {
+            format!("{FACTOR}=1{factor_origin} and {AUTO_CREATE}=true{auto_origin}")
+        }
     };
     let on = if qualifying.len() == broker_count {
-        "every broker".to_string()
+        brokers(broker_count)
     } else {
         format!("{} of {}", qualifying.len(), brokers(broker_count))
     };
@@ -71,23 +75,14 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         .collect();
     diagnostics.push(
         RULE.finding(format!(
-            "{auto_shown} with {} on {on} of a cluster of {}: a producer or consumer that names a topic \
-             that does not exist (a typo, a stale name) has the broker create it with one replica, and so do \
-             Kafka Streams and Connect topics left at replication.factor=-1; each partition of such a topic \
-             lives on one broker, so when that broker stops the partition is offline, and its records are \
-             lost with the broker's disk",
-            numbered(FACTOR, 1, factor_value),
-            brokers(broker_count)
+            "{shown} on {on}: auto-created topics get 1 replica"
         ))
         .about(context.node_ref(node))
         .with_key(FACTOR)
         .with_labels(labels)
         .with_help(format!(
-            "set {FACTOR}={} on every broker (and, in KRaft, on the controllers, which apply it to topics created \
-             without a replication factor), or set {AUTO_CREATE}=false and create topics deliberately \
-             (kafka-topics.sh --create --replication-factor {}); topics that already exist keep one replica until \
-             reassigned with kafka-reassign-partitions.sh",
-            broker_count.min(3),
+            "set {FACTOR}={} on every broker (and KRaft controller), or {AUTO_CREATE}=false; existing topics keep 1 \
+             replica until reassigned with kafka-reassign-partitions.sh",
             broker_count.min(3)
         )),
     );

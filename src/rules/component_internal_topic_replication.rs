@@ -59,7 +59,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             };
             let key = &topic.key;
             let shown = if asked == -1 {
-                format!("{key}=-1 (the brokers' default.replication.factor, {factor})")
+                format!("{key}=-1 (the brokers' default, {factor})")
             } else {
                 format!("{key}={factor}")
             };
@@ -68,37 +68,36 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     continue;
                 }
                 match topic.when_too_few {
-                    WhenTooFew::Fails(_) | WhenTooFew::LeftToAutoCreation => {
-                        let (severity, then) = match topic.when_too_few {
-                            WhenTooFew::Fails(what) => (Severity::Error, format!(", so {what}")),
-                            _ => (
-                                Severity::Warning,
-                                "; MirrorMaker 2 logs `Could not create topic` and goes on \
-                                 (MirrorSourceConnector.createNewTopics), so each is auto-created by the first \
-                                 record sent to it, with the brokers' default.replication.factor and \
-                                 num.partitions, or never created when auto.create.topics.enable is false"
-                                    .to_string(),
-                            ),
-                        };
-                        (
-                            severity,
-                            format!(
-                                "{shown} but the cluster has {}: the brokers refuse to create {} (INVALID_REPLICATION_FACTOR){then}",
-                                brokers(broker_count),
-                                topic.topic
-                            ),
-                            format!("{factor} replicas, {} in the cluster", brokers(broker_count)),
-                            format!(
-                                "set {} to at most {broker_count} (3 on a production cluster of 3 or more brokers)",
-                                name(key)
-                            ),
-                        )
-                    }
+                    WhenTooFew::Fails(what) => (
+                        Severity::Error,
+                        format!(
+                            "{shown} on {}: {} cannot be created, so {what}",
+                            brokers(broker_count),
+                            topic.topic
+                        ),
+                        format!("{factor} replicas, {} in the cluster", brokers(broker_count)),
+                        format!(
+                            "set {} to at most {broker_count} (3 on a production cluster of 3 or more brokers)",
+                            name(key)
+                        ),
+                    ),
+                    WhenTooFew::LeftToAutoCreation => (
+                        Severity::Warning,
+                        format!(
+                            "{shown} on {}: MirrorMaker 2 cannot create {}, left to the brokers' auto-creation",
+                            brokers(broker_count),
+                            topic.topic
+                        ),
+                        format!("{factor} replicas, {} in the cluster", brokers(broker_count)),
+                        format!(
+                            "set {} to at most {broker_count} (3 on a production cluster of 3 or more brokers)",
+                            name(key)
+                        ),
+                    ),
                     WhenTooFew::CapsToLiveBrokers => (
                         Severity::Info,
                         format!(
-                            "{shown} but the cluster has {}: Schema Registry creates {} with {broker_count} replica{} and only logs a WARN; \
-                             the topic keeps that factor when brokers are added",
+                            "{shown} on {}: Schema Registry creates {} with {broker_count} replica{}, kept when brokers are added",
                             brokers(broker_count),
                             topic.topic,
                             if broker_count == 1 { "" } else { "s" }
@@ -111,15 +110,13 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 (
                     Severity::Error,
                     format!(
-                        "{shown} on a cluster of {}: each partition of {} lives on one broker; when that broker stops, {}",
+                        "{shown} on {}: one broker down, {}",
                         brokers(broker_count),
-                        topic.topic,
                         topic.single_replica
                     ),
-                    "1 replica: a single broker failure makes part of the topic unavailable".into(),
+                    "1 replica".into(),
                     format!(
-                        "set {}; a topic that already exists keeps its replication factor ({}): raise it with \
-                         kafka-reassign-partitions.sh",
+                        "set {}; an existing topic keeps 1 replica ({}): raise it with kafka-reassign-partitions.sh",
                         assign(key, broker_count.min(3)),
                         topic.existing
                     ),
@@ -129,19 +126,15 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             };
             let mut labels = vec![match topic.factor {
                 // What an image writes by itself is shown at its `image:` line.
-                Effective::Set(entry) if entry.provenance() == Provenance::Image => line_label(
-                    entry,
-                    format!(
-                        "{label}; the image writes {key}={} itself: no variable sets it",
-                        entry.value().trim()
-                    ),
-                ),
+                Effective::Set(entry) if entry.provenance() == Provenance::Image => {
+                    line_label(entry, format!("{label}, written by the image itself"))
+                }
                 Effective::Set(entry) => line_label(entry, label),
                 // At the top of a file; at the `image:` line of a compose service.
                 Effective::Default(value) => Label {
                     file: component.file,
                     span: service.map_or(0..0, |service| service.image_span.clone()),
-                    message: format!("{key} is not set: the default {value} applies ({label})"),
+                    message: format!("{key} not set, default {value}: {label}"),
                 },
             }];
             labels.extend(broker_label);

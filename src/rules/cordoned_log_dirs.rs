@@ -78,14 +78,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             dirs.join(", ")
         };
         diagnostics.push(refusal(
-            format!(
-                "{KEY} names {names}, which {} of this broker (log directories: {known})",
-                if missing.len() == 1 {
-                    "is not a log directory"
-                } else {
-                    "are not log directories"
-                }
-            ),
+            format!("{KEY} names {names}, not among its log directories ({known})"),
             missing
                 .iter()
                 .map(|item| label(*item, "not a log directory"))

@@ -63,10 +63,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         .collect();
     diagnostics.push(
         RULE.finding(format!(
-            "{FACTOR}={factor} on a cluster of {}: a topic created without a replication factor of its own \
-             (kafka-topics.sh --create without --replication-factor, an AdminClient request with -1, Kafka \
-             Streams and Connect topics left at replication.factor=-1) and every auto-created topic needs \
-             {factor} brokers, so its creation fails with INVALID_REPLICATION_FACTOR",
+            "{FACTOR}={factor} on {}: topics created without a factor of their own cannot be created",
             brokers(broker_count)
         ))
         .about(context.node_ref(first))

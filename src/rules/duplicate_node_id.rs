@@ -47,16 +47,10 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         let key = context
             .id_line(&cluster.nodes[nodes[0]])
             .map(|line| line.key().to_string());
-        let names: Vec<String> = nodes
-            .iter()
-            .map(|index| context.node_name(&cluster.nodes[*index]))
-            .collect();
         diagnostics.push(
             RULE.finding(format!(
-                "id {id} is used by {} nodes ({}): only one can register with the cluster; the other is refused at \
-                 start-up, or, started with the first one down, takes over its identity and its replicas",
-                nodes.len(),
-                names.join(", ")
+                "id {id} is used by {} nodes: only one can register with the cluster",
+                nodes.len()
             ))
             .with_key_opt(key)
             .with_labels(labels)

@@ -146,14 +146,9 @@ fn rebalance_protocols(scope: &Scope) -> Vec<Diagnostic> {
                 .join(",");
             diagnostics.push(scope.at.refusal(
                 key,
-                format!(
-                    "{key} enables `consumer` on a ZooKeeper-mode broker: Kafka {} offers the consumer rebalance protocol in KRaft mode only",
-                    scope.at.version
-                ),
+                format!("{key} enables `consumer` on a ZooKeeper-mode broker (KRaft mode only)"),
                 scope.label(&effective, "`consumer` needs KRaft".to_string()),
-                format!(
-                    "set {key}={without_consumer} until the cluster runs in KRaft mode"
-                ),
+                format!("set {key}={without_consumer} until the cluster runs in KRaft mode"),
             ));
         }
     }
@@ -298,7 +293,7 @@ fn unusable_assignor(list: &AssignorList, entry: &str, version: KafkaVersion) ->
     let no_such_name = || {
         if version >= list.built_in_since {
             format!(
-                "no such class, and the names Kafka {version} resolves here are {}",
+                "no such class, and the names known are {}",
                 list.built_in
                     .iter()
                     .map(|name| format!("`{name}`"))
@@ -307,7 +302,7 @@ fn unusable_assignor(list: &AssignorList, entry: &str, version: KafkaVersion) ->
             )
         } else {
             format!(
-                "no such class, and Kafka {version} resolves no assignor names here (they arrived in {})",
+                "no such class (assignor names arrived in {})",
                 list.built_in_since
             )
         }
@@ -463,10 +458,12 @@ fn compression_codec(scope: &Scope, key: &str) -> Option<Diagnostic> {
     Some(scope.at.refusal(
         key,
         format!(
-            "{key} {codec} is no compression codec id: Kafka knows 0 (none), 1 (gzip), 2 (snappy), 3 (lz4) and 4 (zstd)"
+            "{key} {codec} is no compression codec id (0 to 4)"
         ),
         scope.label(&effective, "not a codec id".to_string()),
-        format!("set {key} to a codec id from 0 to 4, or remove it (0, no compression, by default)"),
+        format!(
+            "set {key} to a codec id: 0 (none), 1 (gzip), 2 (snappy), 3 (lz4) or 4 (zstd), or remove it (0 by default)"
+        ),
     ))
 }
 

@@ -78,11 +78,10 @@ const fn setting(
     }
 }
 
-const CREATOR_DECIDES: &str = "the broker that happens to create the topic uses its own value, so the layout depends on which broker served the first request";
-const TOPIC_DEFAULT: &str = "it is the default of every topic led by that broker, so behaviour changes with leader placement";
-const COORDINATOR: &str =
-    "groups and transactions behave differently depending on which broker coordinates them";
-const SECURITY: &str = "authentication and authorization depend on which broker a client reaches";
+const CREATOR_DECIDES: &str = "the topic depends on the broker that creates it";
+const TOPIC_DEFAULT: &str = "topic defaults change with leader placement";
+const COORDINATOR: &str = "groups and transactions behave by coordinator";
+const SECURITY: &str = "security depends on the broker a client reaches";
 
 use Compare::{Addresses, Exact, ProtocolMap, Retention, UnorderedList, Voters, ZooKeeperConnect};
 use Scope::{AllNodes, Brokers, ZooKeeperBrokers};
@@ -95,28 +94,28 @@ const SETTINGS: &[Setting] = &[
         Brokers,
         ZooKeeperConnect,
         Error,
-        "brokers with another ZooKeeper ensemble or chroot form a separate cluster (a broker that joins the wrong one stops with InconsistentClusterIdException)",
+        "brokers on another ensemble or chroot form a separate cluster",
     ),
     setting(
         "zookeeper.set.acl",
         ZooKeeperBrokers,
         Exact,
         Warning,
-        "only the brokers with it set protect the znodes they create: metadata written by a broker without it (topic configs, ACLs, broker registrations) stays writable by any ZooKeeper client",
+        "a broker without it leaves the znodes it writes open to any ZooKeeper client",
     ),
     setting(
         "controller.quorum.voters",
         AllNodes,
         Voters,
         Error,
-        "every node must see the same KRaft quorum, or nodes cannot elect or find the active controller",
+        "nodes cannot agree on the KRaft quorum",
     ),
     setting(
         "controller.quorum.bootstrap.servers",
         AllNodes,
         Addresses,
         Warning,
-        "nodes discover the KRaft quorum from it; different lists may point at different quorums",
+        "nodes may find different quorums",
     ),
     setting(
         "controller.listener.names",
@@ -151,21 +150,21 @@ const SETTINGS: &[Setting] = &[
         Brokers,
         Exact,
         Error,
-        "replication connects to each peer's advertised endpoint for that listener; brokers that disagree cannot replicate",
+        "brokers that disagree cannot replicate",
     ),
     setting(
         "security.inter.broker.protocol",
         Brokers,
         Exact,
         Error,
-        "replication connects to each peer with that protocol; brokers that disagree cannot replicate",
+        "brokers that disagree cannot replicate",
     ),
     setting(
         "sasl.mechanism.inter.broker.protocol",
         Brokers,
         Exact,
         Error,
-        "brokers authenticate to each other with it; brokers that disagree cannot replicate",
+        "brokers that disagree cannot replicate",
     ),
     setting(
         "listener.security.protocol.map",
@@ -186,7 +185,7 @@ const SETTINGS: &[Setting] = &[
         Brokers,
         Exact,
         Error,
-        "a group's coordinator is chosen by hashing over the partition count; brokers that disagree map groups to different partitions and lose committed offsets",
+        "brokers map groups to different partitions and lose committed offsets",
     ),
     setting(
         "transaction.state.log.replication.factor",
@@ -207,7 +206,7 @@ const SETTINGS: &[Setting] = &[
         Brokers,
         Exact,
         Error,
-        "a transactional id's coordinator is chosen by hashing over the partition count; brokers that disagree map ids to different partitions",
+        "brokers map transactional ids to different partitions",
     ),
     setting(
         "share.coordinator.state.topic.replication.factor",
@@ -228,28 +227,28 @@ const SETTINGS: &[Setting] = &[
         Brokers,
         Exact,
         Error,
-        "share-group state is placed by hashing over the partition count; brokers that disagree look in different partitions",
+        "brokers look for share-group state in different partitions",
     ),
     setting(
         "default.replication.factor",
         AllNodes,
         Exact,
         Warning,
-        "auto-created topics (and, in KRaft, topics created without a replication factor) get the value of whichever node handles the request",
+        "new topics depend on the node that creates them",
     ),
     setting(
         "num.partitions",
         AllNodes,
         Exact,
         Warning,
-        "auto-created topics get the value of whichever node handles the request",
+        "auto-created topics depend on the node that creates them",
     ),
     setting(
         "auto.create.topics.enable",
         Brokers,
         Exact,
         Warning,
-        "whether a topic is auto-created depends on which broker a client asks",
+        "auto-creation depends on the broker a client asks",
     ),
     setting(
         "min.insync.replicas",
@@ -305,7 +304,7 @@ const SETTINGS: &[Setting] = &[
         Brokers,
         Exact,
         Error,
-        "a delegation token issued by one broker must validate on every other",
+        "a token from one broker fails on the others",
     ),
     setting(
         "transaction.max.timeout.ms",
@@ -691,6 +690,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         let mut labels = Vec::new();
         let mut summary = Vec::new();
         for (_, members) in &ordered {
+            let mut shown_all = Vec::new();
             for (node, node_key) in members {
                 let effective = context.effective(node, node_key, version);
                 let shown = match &effective {
@@ -724,7 +724,26 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     span,
                     message,
                 });
-                summary.push(format!("{} has {shown_with_key}", context.node_name(node)));
+                shown_all.push(shown_with_key);
+            }
+            // One entry per value: the node's name when it alone has it, else how many have it.
+            match shown_all.as_slice() {
+                [one] if one == "not set" => summary.push(format!(
+                    "{} does not set it",
+                    context.node_name(members[0].0)
+                )),
+                [one] => summary.push(format!("{} has {one}", context.node_name(members[0].0))),
+                [first, ..] if first == "not set" => {
+                    summary.push(format!("{} nodes do not set it", members.len()))
+                }
+                [first, rest @ ..] if rest.iter().all(|shown| shown == first) => {
+                    summary.push(format!("{} nodes have {first}", members.len()))
+                }
+                _ => {
+                    summary.extend(members.iter().zip(&shown_all).map(|((node, _), shown)| {
+                        format!("{} has {shown}", context.node_name(node))
+                    }))
+                }
             }
         }
         let what = match setting.compare {
@@ -733,7 +752,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         };
         diagnostics.push(
             RULE.finding(format!(
-                "{what} differs across the cluster ({}): {}",
+                "{what} differs between nodes ({}): {}",
                 summary.join(", "),
                 setting.why
             ))

@@ -2,7 +2,7 @@
 //! `__transaction_state` and `__share_group_state` against the broker count.
 
 use super::support::{
-    EXISTING_TOPIC_HELP, INTERNAL_TOPICS, brokers, origin_note, value_label, wanted_replication,
+    INTERNAL_TOPICS, brokers, existing_topic_help, origin_note, value_label, wanted_replication,
 };
 use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
@@ -49,10 +49,8 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 (
                     Severity::Error,
                     format!(
-                        "{key} is {factor}{origin} but the cluster has {}: Kafka cannot create {} until {factor} brokers are up, \
-                         so {} never work (requests fail with COORDINATOR_NOT_AVAILABLE)",
+                        "{key}={factor}{origin} on {}: {} never work",
                         brokers(broker_count),
-                        topic.topic,
                         topic.users
                     ),
                     format!(
@@ -61,8 +59,8 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     ),
                     if broker_count == 1 {
                         format!(
-                            "on a single-broker development cluster set {key}=1; in production run at least 3 brokers \
-                             (if this file is one of several brokers kept elsewhere, say how many with --brokers N)"
+                            "on a single-broker development cluster set {key}=1; in production run 3 brokers \
+                             (one of several brokers kept elsewhere: pass --brokers N)"
                         )
                     } else {
                         format!(
@@ -74,29 +72,31 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 (
                     Severity::Error,
                     format!(
-                        "{key}=1{origin} on a cluster of {}: each partition of {} lives on one broker; when that broker \
-                         stops, {}, while other clients keep working",
+                        "{key}=1{origin} on {}: one broker down, {}",
                         brokers(broker_count),
-                        topic.topic,
                         topic.partition_lost
                     ),
-                    "1 replica: a single broker failure makes part of the topic unavailable"
-                        .to_string(),
-                    format!("set {key}={wanted} on every broker; {EXISTING_TOPIC_HELP}"),
+                    "1 replica".to_string(),
+                    format!(
+                        "set {key}={wanted} on every broker; {}",
+                        existing_topic_help(topic.topic, factor)
+                    ),
                 )
             } else if factor < wanted {
                 (
                     Severity::Warning,
                     format!(
-                        "{key}={factor}{origin} on a cluster of {}: {} survives only {} broker failure{}; Kafka's default and \
-                         the production norm is 3",
+                        "{key}={factor}{origin} on {}: {} survives only {} broker failure{}",
                         brokers(broker_count),
                         topic.topic,
                         factor - 1,
                         if factor == 2 { "" } else { "s" }
                     ),
                     format!("{factor} replicas"),
-                    format!("set {key}={wanted} on every broker; {EXISTING_TOPIC_HELP}"),
+                    format!(
+                        "set {key}={wanted} on every broker; {}",
+                        existing_topic_help(topic.topic, factor)
+                    ),
                 )
             } else {
                 continue;

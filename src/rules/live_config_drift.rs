@@ -65,8 +65,7 @@ fn against_files(context: &LiveContext) -> Vec<Diagnostic> {
                 (Some(started), Some(line)) if !same(&started.value, line.value()) => {
                     diagnostics.push(
                         RULE.finding(format!(
-                            "started with {key}={}, but its file now says {}: the file was edited after the \
-                             broker started, and the broker runs with the old value until it restarts",
+                            "started with {key}={}, but its file now says {}: the file applies only at restart",
                             quoted(key, &started.value),
                             quoted(key, line.value())
                         ))
@@ -87,8 +86,7 @@ fn against_files(context: &LiveContext) -> Vec<Diagnostic> {
                 {
                     diagnostics.push(
                         RULE.finding(format!(
-                            "started with {key}={}, but its file no longer sets it: the broker runs with the old \
-                             value until it restarts, then with Kafka's default",
+                            "started with {key}={}, but its file no longer sets it: Kafka's default applies at restart",
                             quoted(key, &started.value)
                         ))
                         .about_inline(name.clone())
@@ -126,8 +124,8 @@ fn against_files(context: &LiveContext) -> Vec<Diagnostic> {
             };
             diagnostics.push(
                 RULE.finding(format!(
-                    "runs with {key}={} from a dynamic override {entity} (kept in the cluster's metadata), \
-                     not its file's {}: the override wins over the file, across restarts",
+                    "runs with {key}={} from a dynamic override {entity}, not its file's {}: the override \
+                     outlives restarts",
                     quoted(key, &running.value),
                     quoted(key, line.value())
                 ))

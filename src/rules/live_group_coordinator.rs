@@ -39,15 +39,14 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
         let Some(coordinator) = group.coordinator else {
             diagnostics.push(
                 RULE.finding(format!(
-                    "group `{id}` has no coordinator: FindCoordinator answers {}, so it can neither join nor \
-                     commit offsets; its coordinator is the leader of {place}",
+                    "group `{id}` has no coordinator ({}): its {place} has no leader",
                     group.state
                 ))
                 .with_label(context.at(&partition.line, "no leader: no coordinator".to_string()))
                 .with_label(context.at(&group.line, format!("group `{id}`")))
                 .with_help(
                     "start a broker that holds a replica of that partition; then raise __consumer_offsets' \
-                     replication (see live-internal-topic-replication) so that one broker stop no longer stops it",
+                     replication (see live-internal-topic-replication)",
                 ),
             );
             continue;
@@ -57,18 +56,12 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
             let (severity, outcome) = if at_risk {
                 (
                     Severity::Warning,
-                    format!(
-                        "when broker {coordinator} stops, the group stops: FindCoordinator answers \
-                         COORDINATOR_NOT_AVAILABLE until it returns"
-                    ),
+                    format!("when broker {coordinator} stops, the group stops"),
                 )
             } else {
                 (
                     Severity::Info,
-                    format!(
-                        "when broker {coordinator} stops, another in-sync replica takes over and the group \
-                         rejoins there"
-                    ),
+                    format!("when broker {coordinator} stops, another in-sync replica takes over"),
                 )
             };
             diagnostics.push(
@@ -102,7 +95,7 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
         diagnostics.push(
             RULE.finding(format!(
                 "{} coordinated by broker {broker} alone ({}): {} of __consumer_offsets {} no other in-sync \
-                 replica, so when broker {broker} stops {} can neither join nor commit offsets",
+                 replica: {} when broker {broker} stops",
                 if groups.len() == 1 {
                     "1 group is".to_string()
                 } else {
@@ -111,7 +104,7 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
                 super::rule::and_list(&shown),
                 if groups.len() == 1 { "its partition" } else { "their partitions" },
                 if groups.len() == 1 { "has" } else { "have" },
-                if groups.len() == 1 { "it" } else { "they" },
+                if groups.len() == 1 { "it stops" } else { "they stop" },
             ))
             .with_severity(Severity::Warning)
             .with_label(context.at(

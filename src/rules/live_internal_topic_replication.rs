@@ -100,15 +100,13 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
                 format!("{} replicas", raise.factor)
             };
             let why = match &raise.intended {
-                Some(intended) if intended.value as usize > raise.factor => format!(
-                    "while {} sets {key}={}: a topic keeps the replication factor it was created with",
-                    intended.by, intended.value
-                ),
-                Some(intended) => format!("and {} sets {key}={} too", intended.by, intended.value),
-                None => format!("and {key} is not known"),
+                Some(intended) if intended.value as usize > raise.factor => {
+                    format!(", though {} sets {key}={}", intended.by, intended.value)
+                }
+                _ => String::new(),
             };
             let outage = if raise.factor == 1 {
-                format!("; when any broker stops, {}", raise.lost)
+                format!(": one broker down, {}", raise.lost)
             } else {
                 String::new()
             };
@@ -125,7 +123,7 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
             };
             let mut diagnostic = RULE
                 .finding(format!(
-                    "{} has {replicas} on {which} on a cluster of {}, {why}{outage}",
+                    "{} has {replicas} on {which}, on {}{why}{outage}",
                     raise.topic.name,
                     live_brokers(live),
                 ))
@@ -139,8 +137,8 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
                     },
                 ))
                 .with_help(format!(
-                    "raise it to {} replicas with a reassignment: `kafkalint live --fix` writes the plan, which \
-                     kafka-reassign-partitions.sh --reassignment-json-file PLAN --execute applies (then --verify)",
+                    "raise it to {} replicas: `kafkalint live --fix` writes the plan for \
+                     kafka-reassign-partitions.sh --reassignment-json-file PLAN --execute (then --verify)",
                     raise.target
                 ));
             if let Some(intended) = raise.intended {

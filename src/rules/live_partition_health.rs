@@ -46,8 +46,7 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
         if let Some(first) = offline.first() {
             diagnostics.push(
                 RULE.finding(format!(
-                    "{}: no leader for {} (partition {}): reads and writes there fail until a broker that holds a \
-                     replica returns",
+                    "{}: no leader for {} (partition {}): reads and writes there fail",
                     topic.name,
                     some_of(offline.len(), topic.partitions.len()),
                     partition_list(&offline)
@@ -57,9 +56,8 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
                     format!("no leader; replicas {}", id_list(&first.replicas)),
                 ))
                 .with_help(
-                    "start the brokers that hold its replicas; an unclean leader election \
-                     (kafka-leader-election.sh --election-type unclean) brings it back only by losing what the \
-                     out-of-sync replica never had",
+                    "start the brokers that hold its replicas (kafka-leader-election.sh --election-type unclean \
+                     brings it back only by losing records)",
                 ),
             );
         }
@@ -67,7 +65,7 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
             diagnostics.push(
                 RULE.finding(format!(
                     "{}: fewer in-sync replicas than min.insync.replicas={min_isr} on {} (partition {}): \
-                     producers with acks=all get NOT_ENOUGH_REPLICAS",
+                     acks=all writes fail",
                     topic.name,
                     some_of(under_min_isr.len(), topic.partitions.len()),
                     partition_list(&under_min_isr)
@@ -83,8 +81,7 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
         if let Some(first) = under_replicated.first() {
             diagnostics.push(
                 RULE.finding(format!(
-                    "{}: replicas out of sync on {} (partition {}): one more broker stop may leave them \
-                     unwritable or offline",
+                    "{}: replicas out of sync on {} (partition {}): one more broker stop may take them offline",
                     topic.name,
                     some_of(under_replicated.len(), topic.partitions.len()),
                     partition_list(&under_replicated)

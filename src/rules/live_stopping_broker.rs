@@ -41,18 +41,13 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
             .collect();
         if let Some(first) = offline.first() {
             let internal = match topic.name.as_str() {
-                "__consumer_offsets" => {
-                    "; the consumer groups these partitions coordinate stop (COORDINATOR_NOT_AVAILABLE)"
-                }
-                "__transaction_state" => {
-                    "; the transactional producers these partitions coordinate stop"
-                }
-                _ => "",
+                "__consumer_offsets" => ": some consumer groups stop",
+                "__transaction_state" => ": some transactions stop",
+                _ => ": reads and writes there stop",
             };
             diagnostics.push(
                 RULE.finding(format!(
-                    "stopping broker {stopping} leaves {} with no in-sync replica on {} (partition {}): reads and \
-                     writes there stop until it returns{internal}",
+                    "stopping broker {stopping} leaves {} with no in-sync replica on {} (partition {}){internal}",
                     topic.name,
                     some_of(offline.len(), topic.partitions.len()),
                     partition_list(&offline)
@@ -68,8 +63,7 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
             diagnostics.push(
                 RULE.finding(format!(
                     "stopping broker {stopping} leaves {} with fewer in-sync replicas than \
-                     min.insync.replicas={min_isr} on {} (partition {}): producers with acks=all get \
-                     NOT_ENOUGH_REPLICAS until it returns",
+                     min.insync.replicas={min_isr} on {} (partition {}): acks=all writes fail",
                     topic.name,
                     some_of(unwritable.len(), topic.partitions.len()),
                     partition_list(&unwritable)
@@ -102,12 +96,10 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
         }
         diagnostics.push(
             RULE.finding(format!(
-                "stopping broker {stopping} stops {}: {}; {} no other in-sync replica, so {} can neither \
-                 join nor commit offsets until it returns",
+                "stopping broker {stopping} stops {} ({}): {} no other in-sync replica",
                 if count == 1 { "1 consumer group".to_string() } else { format!("{count} consumer groups") },
                 super::rule::and_list(&stopped),
                 if count == 1 { "its coordinator partition has" } else { "their coordinator partitions have" },
-                if count == 1 { "it" } else { "they" },
             ))
             .with_label(context.at(line, "coordinated by it alone".to_string()))
             .with_help(format!(

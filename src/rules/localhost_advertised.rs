@@ -65,24 +65,21 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             key,
             &list.setting,
             Some(endpoint.item.range()),
-            format!("{name} at {host}: reachable from this machine only"),
+            format!("{name} at {host}: this {} only", elsewhere.own),
         )];
         labels.push(elsewhere.label);
-        let (spread, own) = (elsewhere.spread, elsewhere.own);
+        let spread = elsewhere.spread;
         diagnostics.push(
             RULE.finding(format!(
-                "advertises its inter-broker listener {name} as {}, a loopback address, in a cluster whose brokers \
-                 {spread}: every other broker that follows one of its partitions connects to its own \
-                 {own} instead, so followers fall out of the ISR and acks=all writes fail once min.insync.replicas \
-                 is not met; clients on other machines cannot reach it either",
+                "advertises {} for inter-broker traffic, but the brokers {spread}: the others cannot replicate from it",
                 quoted(key, endpoint.item.text)
             ))
             .about_inline(context.node_ref(broker.node))
             .with_key(key)
             .with_labels(labels)
             .with_help(format!(
-                "advertise {name} at this broker's own host name or address in advertised.listeners, e.g. \
-                 `{name}://<this broker's host>:{}`; if listeners binds it to localhost, bind 0.0.0.0 or that address there",
+                "advertise {name} at this broker's own host name in advertised.listeners, e.g. \
+                 `{name}://<this broker's host>:{}`; if listeners binds it to localhost, bind 0.0.0.0 there",
                 endpoint.port
             )),
         );

@@ -64,9 +64,9 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             let paths: Vec<String> = tmp.iter().map(|dir| format!("`{}`", dir.path)).collect();
             let paths = paths.join(", ");
             let label_text = if volumes.is_some() {
-                "under /tmp, on no volume: gone with the container".to_string()
+                "under /tmp, on no volume".to_string()
             } else {
-                "under /tmp: emptied on reboot".to_string()
+                "under /tmp, emptied on reboot".to_string()
             };
             let labels: Vec<Label> = match effective.line() {
                 Some(entry) => {
@@ -91,43 +91,24 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 }
                 None => vec![value_label(node, key, &effective, label_text)],
             };
-            let what = if key == "metadata.log.dir" {
-                "the KRaft metadata log"
-            } else {
-                "the partition logs"
-            };
             let default = if effective.line().is_none() {
                 " (Kafka's default)"
             } else {
                 ""
             };
             let loss = if orchestrator == Some(Orchestrator::Compose) {
-                "no volume holds it, so it lives in the container's writable layer: it survives a restart, \
-                 but a re-created container (`docker compose up` after a change to the service or its image, \
-                 `docker compose down`) starts with empty directories, and partitions the node alone held lose \
-                 their records"
+                "on no volume, lost when the container is re-created"
             } else if orchestrator == Some(Orchestrator::Kubernetes) {
-                "no volume holds it, so it lives in the container's writable layer: it survives a restart of \
-                 the container, but a new pod (a rollout after a change to the workload, a drain or an eviction) \
-                 starts with empty directories, and partitions the node alone held lose their records"
+                "on no volume, lost when the pod is replaced"
             } else {
-                "systemd-tmpfiles, tmpreaper or a tmpfs /tmp empty it on reboot (or after days without access), \
-                 and the node comes back with none of its data: a KRaft node refuses to start until its \
-                 directories are formatted again, a ZooKeeper-mode broker re-creates them empty, and partitions \
-                 it alone held lose their records"
+                "a reboot may empty /tmp and lose the node's data"
             };
             let (severity, message) = if production {
-                (
-                    Severity::Warning,
-                    format!("{key} puts {what} in {paths}{default}, under /tmp: {loss}"),
-                )
+                (Severity::Warning, format!("{key}={paths}{default}: {loss}"))
             } else {
                 (
                     Severity::Info,
-                    format!(
-                        "{key} puts {what} in {paths}{default}, under /tmp: fine for a trial on one machine (Kafka's \
-                         quickstart does it), but {loss}"
-                    ),
+                    format!("{key}={paths}{default}: fine for a trial, but {loss}"),
                 )
             };
             let help = if volumes.is_some() {
@@ -138,8 +119,8 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 )
             } else {
                 format!(
-                    "set {key} to a directory on a persistent disk that only Kafka uses, e.g. {key}=/var/lib/kafka/data \
-                     (moving a live node: stop it, copy the directory, then restart it with the new path)"
+                    "set {key} to a directory on a persistent disk only Kafka uses, e.g. {key}=/var/lib/kafka/data \
+                     (a live node: stop it, copy the directory, restart it)"
                 )
             };
             diagnostics.push(

@@ -53,7 +53,7 @@ fn pairs(context: &Context, cluster: &Cluster) -> Vec<Pair> {
     pairs.push(Pair {
         replication_key: "default.replication.factor",
         min_isr_key: "min.insync.replicas",
-        what: "producers with acks=all (the default since Kafka 3.0) on topics created with the default replication factor",
+        what: "acks=all writes to topics of the default factor",
         above_factor: Severity::Warning,
         topic: None,
     });
@@ -95,17 +95,14 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 }
                 let above = if min_isr > factor {
                     format!(
-                        "{isr_key}={min_isr} is above {rf_key}={factor}, and Kafka {version} needs min({isr_key}, replicas) = {factor} in sync"
+                        "{isr_key}={min_isr} above {rf_key}={factor} (Kafka {version} needs all {factor} in sync)"
                     )
                 } else {
                     format!("{isr_key}={min_isr} equals {rf_key}={factor}")
                 };
                 (
                     Severity::Warning,
-                    format!(
-                        "{above}: every replica must be in sync, so one broker down (a crash or a rolling restart) stops {}",
-                        pair.what
-                    ),
+                    format!("{above}: one broker down stops {}", pair.what),
                     format!(
                         "set {isr_key}={} (one less than the replication factor) or raise {rf_key}",
                         factor - 1
@@ -118,7 +115,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 (
                     Severity::Error,
                     format!(
-                        "{isr_key}={min_isr} but the cluster has {}: it can never be met, so writes fail with NOT_ENOUGH_REPLICAS and {} stop",
+                        "{isr_key}={min_isr} on {}: never met, so {} stop",
                         brokers(broker_count as usize),
                         pair.what
                     ),
@@ -128,8 +125,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 (
                     pair.above_factor,
                     format!(
-                        "{isr_key}={min_isr} is above {rf_key}={factor}: there are never enough in-sync replicas, so \
-                         writes fail with NOT_ENOUGH_REPLICAS and {} stop",
+                        "{isr_key}={min_isr} above {rf_key}={factor}: never met, so {} stop",
                         pair.what
                     ),
                     format!("set {isr_key} to {} or raise {rf_key}", (factor - 1).max(1)),
@@ -138,8 +134,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 (
                     Severity::Warning,
                     format!(
-                        "{isr_key}={min_isr} equals {rf_key}={factor}: every replica must be in sync, so one broker down \
-                         (a crash or a rolling restart) stops {}",
+                        "{isr_key}={min_isr} equals {rf_key}={factor}: one broker down stops {}",
                         pair.what
                     ),
                     format!(

@@ -1,7 +1,7 @@
 //! `min-isr-one`: `min.insync.replicas=1` beside a replication factor of 3 or more: acks=all
 //! then guarantees nothing beyond the leader.
 
-use super::support::{brokers, numbered, pair_labels};
+use super::support::{brokers, origin_note, pair_labels};
 use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -37,20 +37,16 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             continue;
         }
         diagnostics.push(RULE.finding(format!(
-                "{} with {} on a cluster of {}: once the followers fall out of sync (a slow disk, a GC pause, a \
-                 restart), the in-sync set is the leader alone and an acks=all write is acknowledged with one copy; \
-                 if that broker's disk is then lost, the acknowledged records are gone. __consumer_offsets takes \
-                 {MIN_ISR} from the broker too",
-                numbered(MIN_ISR, 1, &min_isr_value),
-                numbered(FACTOR, factor, &factor_value),
+                "{MIN_ISR}=1{} with {FACTOR}={factor}{} on {}: acks=all writes may be acked with one copy",
+                origin_note(&min_isr_value),
+                origin_note(&factor_value),
                 brokers(broker_count)
             )).about(context.node_ref(node)).with_key(MIN_ISR).with_labels(pair_labels(
                 node,
-                (&min_isr_value, "min ISR 1: acks=all waits for the leader only".to_string()),
+                (&min_isr_value, "min ISR 1".to_string()),
                 (&factor_value, format!("replication factor {factor}")),
             )).with_help(format!(
-                "set {MIN_ISR}=2 on every broker: acks=all writes are then on at least two brokers, and one broker \
-                 may still be down; a topic's own min.insync.replicas overrides it (kafka-configs.sh --alter \
+                "set {MIN_ISR}=2 on every broker; a topic's own {MIN_ISR} overrides it (kafka-configs.sh --alter \
                  --entity-type topics)",
             )));
     }

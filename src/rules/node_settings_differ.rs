@@ -105,6 +105,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             let mut labels = Vec::new();
             let mut summary = Vec::new();
             for (value, members) in &ordered {
+                let mut shown_all = Vec::new();
                 for node in members {
                     let entry = context.line(node, key);
                     let shown = match (value, entry) {
@@ -118,25 +119,37 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                             .map_or(node.declared_at.clone(), |entry| entry.value_span().clone()),
                         message: format!("{}: {shown}", context.node_name(node)),
                     });
-                    summary.push(match value {
-                        Some(_) => format!("{} has {shown}", context.node_name(node)),
-                        None => format!("{} does not set it", context.node_name(node)),
-                    });
+                    shown_all.push(shown);
                 }
+                // One entry per value: the node's name when it alone has it, else how many have it.
+                let one_shown = shown_all.iter().all(|shown| *shown == shown_all[0]);
+                summary.push(match (value, members.as_slice()) {
+                    (Some(_), [node]) => {
+                        format!("{} has {}", context.node_name(node), shown_all[0])
+                    }
+                    (None, [node]) => format!("{} does not set it", context.node_name(node)),
+                    (Some(_), _) if one_shown => {
+                        format!("{} nodes have {}", members.len(), shown_all[0])
+                    }
+                    (None, _) => format!("{} nodes do not set it", members.len()),
+                    (Some(_), _) => members
+                        .iter()
+                        .zip(&shown_all)
+                        .map(|(node, shown)| format!("{} has {shown}", context.node_name(node)))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                });
             }
             diagnostics.push(
                 RULE.finding(format!(
-                    "{key} differs across the {role} of {} ({}): nodes of one role that are \
-                     configured apart behave apart, so a client, a partition or a failover \
-                     behaves differently depending on which node serves it",
-                    cluster.name,
+                    "{key} differs across the {role} ({}): behaviour depends on which node serves",
                     summary.join(", ")
                 ))
                 .with_key(key)
                 .with_labels(labels)
                 .with_help(format!(
-                    "set {key} to the same value on every one of the {role}, or, if it is per node \
-                     on purpose, accept it with `# kafkalint: ignore[node-settings-differ]` above it"
+                    "set {key} to the same value on all {role}, or, if per node on purpose, add \
+                     `# kafkalint: ignore[node-settings-differ]` above it"
                 )),
             );
         }

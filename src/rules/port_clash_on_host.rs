@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::support::{and_list, quoted};
+use super::support::quoted;
 use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::endpoints::{ENDPOINT_KEYS, NodeEndpoints, host_key, is_loopback, is_wildcard};
@@ -272,7 +272,7 @@ fn report(
     let (message, help) = if holders.len() == 2 {
         pair_message(context, at(holders[0]), at(holders[1]), clash)
     } else {
-        group_message(context, nodes, holders, port, clash)
+        group_message(holders.len(), port, clash)
     };
     RULE.finding(message)
         .with_key("listeners")
@@ -284,7 +284,7 @@ fn report(
 fn pair_message(
     context: &Context,
     (first, x): (&NodeEndpoints, &Endpoint),
-    (second, y): (&NodeEndpoints, &Endpoint),
+    (second, _): (&NodeEndpoints, &Endpoint),
     clash: Clash,
 ) -> (String, String) {
     let port = x.port;
@@ -293,13 +293,9 @@ fn pair_message(
         context.node_name(second.node),
     );
     let why = match clash {
-        Clash::SameAddress(host) => format!("both bind {host}:{port}, an address of one machine"),
-        Clash::OneMachine => format!(
-            "they advertise the same hosts, so they run on one machine, and both bind port {port} there"
-        ),
-        Clash::HostNetwork => format!(
-            "both run with network_mode: host, on the network of one machine, and both bind port {port} there"
-        ),
+        Clash::SameAddress(host) => format!("bind {host}:{port}"),
+        Clash::OneMachine => format!("bind port {port} on one machine (same advertised hosts)"),
+        Clash::HostNetwork => format!("bind port {port} with network_mode: host"),
     };
     let used: Vec<i32> = first
         .bound()
@@ -308,13 +304,7 @@ fn pair_message(
         .map(|endpoint| endpoint.port)
         .collect();
     let free = (port..=65535).skip(1).find(|p| !used.contains(p));
-    let message = format!(
-        "{a} ({}) and {b} ({}): {why}; whichever starts second cannot open its listener and stops with \
-         `java.net.BindException: Address already in use` (Kafka reads the configuration fine, the socket \
-         fails after)",
-        quoted("listeners", x.item.text),
-        quoted("listeners", y.item.text)
-    );
+    let message = format!("{a} and {b} {why}: the second to start stops with BindException");
     let help = match free {
         Some(free) => format!(
             "give one of them a port of its own, e.g. {free} for {b}: change its listeners entry and, when set, the \
@@ -325,36 +315,18 @@ fn pair_message(
     (message, help)
 }
 
-/// The message and help of three nodes or more that clash: the count, then every name.
-fn group_message(
-    context: &Context,
-    nodes: &[NodeEndpoints],
-    holders: &[Holder],
-    port: i32,
-    clash: Clash,
-) -> (String, String) {
-    let count = holders.len();
-    let names: Vec<String> = holders
-        .iter()
-        .map(|(index, _)| context.node_name(nodes[*index].node))
-        .collect();
+/// The message and help of three nodes or more that clash: the count (the labels name them).
+fn group_message(count: usize, port: i32, clash: Clash) -> (String, String) {
     let why = match clash {
         Clash::SameAddress(host) => {
-            format!("{count} nodes all bind {host}:{port}, an address of one machine")
+            format!("{count} nodes bind {host}:{port}")
         }
-        Clash::OneMachine => format!(
-            "{count} nodes advertise the same hosts, so they run on one machine, and all bind port {port} there"
-        ),
-        Clash::HostNetwork => format!(
-            "{count} nodes run with network_mode: host, on the network of one machine, and all bind port {port} there"
-        ),
+        Clash::OneMachine => {
+            format!("{count} nodes bind port {port} on one machine (same advertised hosts)")
+        }
+        Clash::HostNetwork => format!("{count} nodes bind port {port} with network_mode: host"),
     };
-    let message = format!(
-        "{why}: {}; whichever starts first keeps the port, and every other cannot open its listener and stops \
-         with `java.net.BindException: Address already in use` (Kafka reads the configuration fine, the socket \
-         fails after)",
-        and_list(&names)
-    );
+    let message = format!("{why}: all but the first to start stop with BindException");
     let help = "give every node but one a port of its own: change its listeners entry and, when set, \
                 the matching advertised.listeners entry";
     (message, help.to_owned())

@@ -109,18 +109,10 @@ fn unreachable_voter(
         Some(listener.item.range()),
         format!("node {id} listens for the quorum at {at}"),
     ));
-    let in_files: Vec<&str> = wrong
-        .iter()
-        .map(|(holder, _, _)| context.file_name(holder.node.file))
-        .collect();
     let entry = quoted(VOTERS, first.item.text);
     Some(RULE.finding(format!(
-            "takes quorum connections on its {} listener at {at}, but {VOTERS} names voter {id} as {entry} \
-             (in {}): the other controllers and the brokers connect to the {what} of that entry and never reach \
-             node {id}, so it can neither vote nor lead, and the quorum tolerates one controller failure fewer \
-             (with {id} the only voter, or a majority of voters unreachable, no controller is ever elected)",
+            "listens for the quorum at {at} ({}), but {VOTERS} names voter {id} as {entry}: nothing reaches it at that {what}",
             listener.name,
-            in_files.join(", "),
         )).about_inline(name).with_key(VOTERS).with_labels({
             labels.dedup_by(|a, b| a.file == b.file && a.span == b.span);
             labels
@@ -173,12 +165,6 @@ fn voters_without_node(context: &Context, nodes: &[QuorumNode]) -> Vec<Diagnosti
         .collect();
     missing.sort_unstable();
     missing.dedup();
-    let controllers: Vec<String> = nodes
-        .iter()
-        .filter(|n| n.is_controller())
-        .filter_map(|n| n.id)
-        .map(|id| id.to_string())
-        .collect();
     let mut diagnostics = Vec::new();
     for id in missing {
         let holders: Vec<&QuorumNode> = nodes.iter().filter(|n| n.voter(id).is_some()).collect();
@@ -201,18 +187,15 @@ fn voters_without_node(context: &Context, nodes: &[QuorumNode]) -> Vec<Diagnosti
             (
                 Severity::Error,
                 format!(
-                    "only {present} of the {} voters exist, fewer than the {} a majority needs: no controller is ever \
-                     elected and the cluster never comes up",
-                    set.len(),
-                    set.majority()
+                    "only {present} of {} voters exist, no controller is ever elected",
+                    set.len()
                 ),
             )
         } else {
             (
                 Severity::Warning,
                 format!(
-                    "the quorum still counts it: a majority stays {} of {}, so the {present} controllers that exist \
-                     tolerate one failure fewer than the quorum promises",
+                    "the quorum tolerates one failure fewer (majority {} of {})",
                     set.majority(),
                     set.len()
                 ),
@@ -220,13 +203,11 @@ fn voters_without_node(context: &Context, nodes: &[QuorumNode]) -> Vec<Diagnosti
         };
         let first = holders[0].voter(id).map_or("", |voter| voter.item.text);
         diagnostics.push(RULE.finding(format!(
-                "{VOTERS} names voter {id} ({}), but no file of the cluster is node {id} (the controllers are node{} {}): {consequence}",
-                quoted(VOTERS, first),
-                if controllers.len() == 1 { "" } else { "s" },
-                controllers.join(", ")
+                "{VOTERS} names voter {id} ({}), no node of the cluster: {consequence}",
+                quoted(VOTERS, first)
             )).with_severity(severity).with_key(VOTERS).with_labels(labels).with_help(format!(
-                "list exactly the controllers in {VOTERS} on every node (their node.id and controller listener), or add the \
-                 file of node {id} to the cluster's folder if it lives elsewhere"
+                "list exactly the controllers in {VOTERS} on every node, or add node {id}'s file to the cluster's folder \
+                 if it lives elsewhere"
             )));
     }
     diagnostics

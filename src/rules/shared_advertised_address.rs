@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use super::support::{and_list, quoted};
+use super::support::quoted;
 use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::cluster::endpoints::{ENDPOINT_KEYS, NodeEndpoints, host_key, is_wildcard};
@@ -48,7 +48,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             continue;
         }
         let mut labels: Vec<Label> = Vec::new();
-        let mut names = Vec::new();
+        let mut count = 0;
         let mut shown = String::new();
         for (index, at) in &holders {
             let node = &nodes[*index];
@@ -65,21 +65,18 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 Some(endpoint.item.range()),
                 format!("{name} advertises {}", quoted(key, endpoint.item.text)),
             ));
-            names.push(name);
+            count += 1;
         }
         diagnostics.push(
             RULE.finding(format!(
-                "{} advertise the same address {shown}: a client or follower that asks for one of these brokers \
-                 is sent to that address and reaches whichever broker listens there, so requests go to a broker \
-                 that does not lead the partition (NOT_LEADER_OR_FOLLOWER without end) and replication from the \
-                 others stalls",
-                and_list(&names)
+                "{} brokers advertise the same address {shown}: requests reach the wrong broker, replication stalls",
+                count
             ))
             .with_key(key_of(&nodes, holders[0].0))
             .with_labels(labels)
             .with_help(
-                "advertise each broker at an address of its own: its own host name, or on one machine its own port \
-                 (the port of its own listeners entry)",
+                "advertise each broker at an address of its own: its own host name, or on one machine the port of \
+                 its own listeners entry",
             ),
         );
     }

@@ -100,17 +100,12 @@ fn finding(context: &Context, holders: &[Holder], host: &str, path: &str) -> Dia
     };
     let message = if holders.len() == 2 {
         format!(
-            "{} and {} run on one host (every listener of both names `{host}`) and both keep \
-             their data in `{path}`{keys}: Kafka locks the directory (`.lock`), so whichever starts second \
-             exits with \"Failed to acquire lock on file .lock in {path}\" and never \
-             joins the cluster",
+            "{} and {} on host `{host}` both keep their data in `{path}`{keys}: the second to start exits",
             names[1], names[0]
         )
     } else {
         format!(
-            "{} nodes run on one host (every listener of each names `{host}`) and all keep their data in \
-             `{path}`{keys}: {}; Kafka locks the directory (`.lock`), so whichever starts first keeps it and \
-             every other exits with \"Failed to acquire lock on file .lock in {path}\" and never joins the cluster",
+            "{} nodes on host `{host}` keep their data in `{path}`{keys} ({}): all but the first to start exit",
             holders.len(),
             and_list(&names)
         )

@@ -509,7 +509,7 @@ fn default_label(node: &Node, key: &str, shown: &str, message: String) -> Label 
     Label {
         file: node.file,
         span: node.declared_at.clone(),
-        message: format!("{key} is not set: Kafka's default {shown} applies ({message})"),
+        message: format!("{key} not set, Kafka's default {shown}: {message}"),
     }
 }
 
@@ -553,17 +553,15 @@ pub const INTERNAL_TOPICS: &[InternalTopic] = &[
         replication_key: "offsets.topic.replication.factor",
         min_isr_key: None,
         users: "consumer groups",
-        partition_lost: "every consumer group whose coordinator partition it holds stops: FindCoordinator answers \
-                         COORDINATOR_NOT_AVAILABLE, so the group can neither join nor commit offsets",
+        partition_lost: "some consumer groups stop",
         share_groups_only: false,
     },
     InternalTopic {
         topic: "__transaction_state",
         replication_key: "transaction.state.log.replication.factor",
         min_isr_key: Some("transaction.state.log.min.isr"),
-        users: "transactional and exactly-once producers",
-        partition_lost: "every transactional producer whose transactional id maps to a partition it holds stops: \
-                         InitProducerId and commits fail with COORDINATOR_NOT_AVAILABLE",
+        users: "transactions",
+        partition_lost: "some transactions stop",
         share_groups_only: false,
     },
     InternalTopic {
@@ -571,7 +569,7 @@ pub const INTERNAL_TOPICS: &[InternalTopic] = &[
         replication_key: "share.coordinator.state.topic.replication.factor",
         min_isr_key: Some("share.coordinator.state.topic.min.isr"),
         users: "share groups",
-        partition_lost: "every share group whose state partition it holds stops",
+        partition_lost: "some share groups stop",
         share_groups_only: true,
     },
 ];
@@ -582,9 +580,13 @@ impl InternalTopic {
     }
 }
 
-/// The trap of every internal-topic fix, said once.
-pub const EXISTING_TOPIC_HELP: &str = "a topic that already exists keeps its replication factor when the config changes: \
-raise it with kafka-reassign-partitions.sh (a reassignment listing 3 replicas per partition)";
+/// The trap of every internal-topic fix, said once: `topic` exists with `factor` replicas.
+pub fn existing_topic_help(topic: &str, factor: i64) -> String {
+    format!(
+        "an existing {topic} keeps {factor} replica{} until raised with kafka-reassign-partitions.sh",
+        if factor == 1 { "" } else { "s" }
+    )
+}
 
 /// A label on the value of a line of a file.
 pub fn line_label(line: Line, message: String) -> Label {
@@ -604,7 +606,7 @@ pub fn numbered(key: &str, value: impl std::fmt::Display, effective: &Effective)
 }
 
 /// What a message adds after a value it quotes when the value is not one its author wrote:
-/// ` (Kafka's default)`, ` (the image's default)` (an image's scripts write it, no variable
+/// ` (Kafka's default)`, ` (image default)` (an image's scripts write it, no variable
 /// does), ` (Strimzi sets it)`; nothing for a value written in the file or worked out by an
 /// image from a variable written there.
 pub fn origin_note(effective: &Effective) -> &'static str {
@@ -612,7 +614,7 @@ pub fn origin_note(effective: &Effective) -> &'static str {
         Effective::Default(_) => " (Kafka's default)",
         Effective::Set(line) => match line.provenance() {
             Provenance::Written | Provenance::Derived => "",
-            Provenance::Image => " (the image's default)",
+            Provenance::Image => " (image default)",
             Provenance::Operator => " (Strimzi sets it)",
             Provenance::ProjectEnv => " (from the project's .env)",
             Provenance::EnvFile => " (from the service's env_file)",

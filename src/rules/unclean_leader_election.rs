@@ -32,15 +32,12 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             continue;
         };
         diagnostics.push(RULE.finding(format!(
-                "{KEY}=true: when every in-sync replica of a partition is down, Kafka elects an out-of-sync \
-                 replica as leader; the records it had not copied are gone, acknowledged acks=all writes included, \
-                 and the returning replicas truncate their logs to match it"
+                "{KEY}=true: a leader may be elected out of sync, losing acknowledged writes"
             )).about(context.node_ref(node)).with_key(KEY).with_label(line_label(entry,
-                "unclean election on: a failover may lose acknowledged records".to_string(),
+                "unclean election on".to_string(),
             )).with_help(format!(
-                "remove the line (Kafka's default is {KEY}=false); to bring back one partition whose in-sync replicas \
-                 are all lost, run kafka-leader-election.sh --election-type unclean --topic T --partition P as a \
-                 deliberate one-off, or set {KEY}=true on the few topics that prefer availability to their data"
+                "remove the line (Kafka's default is {KEY}=false); for a partition whose in-sync replicas are all lost, run \
+                 kafka-leader-election.sh --election-type unclean --topic T --partition P once"
             )));
     }
     diagnostics
