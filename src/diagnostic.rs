@@ -350,22 +350,30 @@ impl Diagnostic {
     }
 
     /// The message as a format with a line a location shows it, for a finding located in
-    /// `path`: led by its node's name, unless the file's name says which node it is (a
-    /// `.properties` file holds one node; a compose file or a manifest holds several, whose
-    /// names say which).
+    /// `path`, whose name the line gives already: led by no name when the file's name says which
+    /// node it is (a `.properties` file holds one node), else by the node's part of the file
+    /// (``service `kafka-1`: ``, where the other formats say ``broker 1 (docker-compose.yml,
+    /// service `kafka-1`): ``).
     pub fn headline_in(&self, path: &str) -> std::borrow::Cow<'_, str> {
         let file_name = path.rsplit(['/', '\\']).next().unwrap_or(path);
-        let named_by_file = self.also_on.is_empty()
-            && self.subject.joint == Joint::Colon
-            && match (&self.subject.node, &self.subject.component) {
-                (Some(node), _) => node.file == file_name,
-                (None, Some(component)) => component.file == file_name,
-                (None, None) => false,
-            };
-        if named_by_file {
-            std::borrow::Cow::Borrowed(&self.message)
-        } else {
-            self.headline()
+        let own_file = match (&self.subject.node, &self.subject.component) {
+            (Some(node), _) => Some(node.file.as_str()),
+            (None, Some(component)) => Some(component.file.as_str()),
+            (None, None) => None,
+        };
+        if !self.also_on.is_empty() || self.subject.joint != Joint::Colon {
+            return self.headline();
+        }
+        match own_file {
+            Some(own) if own == file_name => std::borrow::Cow::Borrowed(&self.message),
+            Some(own) => match own
+                .strip_prefix(file_name)
+                .and_then(|rest| rest.strip_prefix(", "))
+            {
+                Some(part) => std::borrow::Cow::Owned(format!("{part}: {}", self.message)),
+                None => self.headline(),
+            },
+            None => self.headline(),
         }
     }
 

@@ -92,7 +92,8 @@ const SEED_FINDINGS: [(&str, usize, usize, &str, &str, usize); 10] = [
 
 /// The message of the seed's first error: the file's name says which broker, so the broker's
 /// name does not lead it.
-const SEED_FIRST_ERROR: &str = "offsets.topic.replication.factor=1 on 3 brokers: one broker down, some consumer groups stop";
+const SEED_FIRST_ERROR: &str =
+    "offsets.topic.replication.factor=1 on 3 brokers: one broker down, some consumer groups stop";
 
 const SEED_FIRST_HELP: &str = "set offsets.topic.replication.factor=3 on every broker; an existing __consumer_offsets keeps 1 replica until raised with kafka-reassign-partitions.sh";
 
@@ -805,4 +806,28 @@ fn junit_and_gitlab_escape_what_the_files_hold() {
             .any(|issue| issue["location"]["path"] == "a&b<c>.properties")
     );
     assert!(!String::from_utf8_lossy(&gitlab.stdout).contains('\u{1b}'));
+}
+
+/// In `concise`, a finding in a file of several nodes is led by the node's part of the file,
+/// which the path does not say (`service `kafka-2``); one in a node's own file by nothing.
+#[test]
+fn concise_names_the_part_of_a_file_of_several_nodes() {
+    let output = kafkalint(
+        &[
+            "check",
+            "--format",
+            "concise",
+            "fixtures/internal-topic-replication/bad-compose",
+        ],
+        root(),
+    );
+    let text = stdout(&output);
+    assert!(
+        text.lines().any(|line| line.contains(
+            "docker-compose.yml:24:47: error[internal-topic-replication] service `kafka-2`: \
+             offsets.topic.replication.factor=1"
+        )),
+        "{text}"
+    );
+    assert!(!text.contains("docker-compose.yml, service"), "{text}");
 }
