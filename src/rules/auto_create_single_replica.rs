@@ -46,13 +46,12 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let Some((node, auto_create, factor_value)) = qualifying.first() else {
         return diagnostics;
     };
-    let shown = match (origin_note(auto_create), origin_note(factor_value)) {
-        (" (Kafka's default)", " (Kafka's default)") => {
-            format!("{FACTOR}=1 and {AUTO_CREATE}=true (Kafka's defaults)")
-        }
-        (auto_origin, factor_origin) => {
-            format!("{FACTOR}=1{factor_origin} and {AUTO_CREATE}=true{auto_origin}")
-        }
+    // Topic auto-creation is on unless a file turns it on itself: "auto-created topics" says
+    // it, and the label on the key shows it.
+    let factor_origin = origin_note(factor_value);
+    let shown = match origin_note(auto_create) {
+        " (Kafka's default)" => format!("{FACTOR}=1{factor_origin}"),
+        auto_origin => format!("{FACTOR}=1{factor_origin} with {AUTO_CREATE}=true{auto_origin}"),
     };
     let on = if qualifying.len() == broker_count {
         brokers(broker_count)
