@@ -51,27 +51,35 @@ pub fn check_live(
 /// one, which a note says (unless `--brokers` gives the count).
 pub fn check(paths: &[PathBuf], options: &Options) -> Result<Report, Error> {
     // With `--brokers`, a file named alone stands for the whole cluster: the user said so.
-    let (in_sets, mut rest): (Vec<PathBuf>, Vec<PathBuf>) =
-        paths.iter().cloned().partition(|path| {
-            options.brokers.is_none() && !numbered_siblings_left_out(path, paths).is_empty()
-        });
+    let left_out = match options.brokers {
+        Some(_) => vec![Vec::new(); paths.len()],
+        None => numbered_siblings_left_out(paths),
+    };
+    let (mut in_sets, mut rest) = (Vec::new(), Vec::new());
+    for (path, left_out) in paths.iter().zip(&left_out) {
+        if left_out.is_empty() {
+            rest.push(path.clone());
+        } else {
+            in_sets.push((path.clone(), left_out));
+        }
+    }
     let mut reports = Vec::new();
     if !in_sets.is_empty() {
-        let mut report = check_with_cluster(&in_sets, options)?;
-        let checked: Vec<PathBuf> = report
+        let named: Vec<PathBuf> = in_sets.iter().map(|(path, _)| path.clone()).collect();
+        let mut report = check_with_cluster(&named, options)?;
+        let checked: std::collections::HashSet<PathBuf> = report
             .only
             .iter()
             .flatten()
             .map(|file| config::absolute(report.files[*file].path.as_ref()))
             .collect();
-        for path in &in_sets {
+        for (path, siblings) in in_sets {
             // A named file that is no node file (`--with-cluster` passes over it) is checked
             // as any named file is: refused, or read as what it is.
-            if !checked.contains(&config::absolute(path)) {
-                rest.push(path.clone());
+            if !checked.contains(&config::absolute(&path)) {
+                rest.push(path);
                 continue;
             }
-            let siblings = numbered_siblings_left_out(path, paths);
             report.notes.push(format!(
                 "{}: checked with the rest of its numbered set ({}); findings about them are \
                  not shown: check the folder to see them",
@@ -91,11 +99,14 @@ pub fn check(paths: &[PathBuf], options: &Options) -> Result<Report, Error> {
     Ok(Report::merge(reports))
 }
 
-/// The other files of `path`'s numbered set that `named` leaves out: the files of its folder
-/// whose names differ from its own only in their numbers (`server-1.properties` and
-/// `server-2.properties` for `server-0.properties`), by name. Empty for a folder, a file of no
-/// set, or a set named whole.
-fn numbered_siblings_left_out(path: &std::path::Path, named: &[PathBuf]) -> Vec<String> {
+/// For each of `named`, the other files of its numbered set that `named` leaves out: the files
+/// of its folder whose names differ from its own only in their numbers (`server-1.properties`
+/// and `server-2.properties` for `server-0.properties`), by name, sorted. A file named, or in a
+/// folder named, is not left out. Empty for a folder, a file of no set, or a set named whole.
+/// Each folder is listed once, each set gathered once: a run may name thousands of files.
+fn numbered_siblings_left_out(named: &[PathBuf]) -> Vec<Vec<String>> {
+    use std::collections::{HashMap, HashSet};
+    /// The name with each run of digits as `#`, for a name with digits.
     fn pattern(name: &str) -> Option<String> {
         name.bytes().any(|b| b.is_ascii_digit()).then(|| {
             let mut pattern = String::new();
@@ -109,40 +120,61 @@ fn numbered_siblings_left_out(path: &std::path::Path, named: &[PathBuf]) -> Vec<
             pattern
         })
     }
-    let Some(name) = path.file_name().and_then(|name| name.to_str()) else {
-        return Vec::new();
-    };
-    let Some(own) = pattern(name).filter(|_| path.is_file()) else {
-        return Vec::new();
-    };
-    let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
-    let Ok(entries) = std::fs::read_dir(folder.unwrap_or(std::path::Path::new("."))) else {
-        return Vec::new();
-    };
-    let named: Vec<PathBuf> = named.iter().map(|path| config::absolute(path)).collect();
-    // Named, or in a folder named beside it (whose walk reads it).
+    let absolute: Vec<PathBuf> = named.iter().map(|path| config::absolute(path)).collect();
+    let named_files: HashSet<&PathBuf> = absolute.iter().collect();
+    let named_folders: Vec<&PathBuf> = absolute.iter().filter(|path| path.is_dir()).collect();
     let covered = |file: &std::path::Path| {
-        let file = config::absolute(file);
-        named
-            .iter()
-            .any(|named| *named == file || (file.starts_with(named) && named.is_dir()))
+        named_files.contains(&file.to_path_buf())
+            || named_folders
+                .iter()
+                .any(|folder| file != folder.as_path() && file.starts_with(folder))
     };
-    if named.iter().any(|named| {
-        *named != config::absolute(path)
-            && config::absolute(path).starts_with(named)
-            && named.is_dir()
-    }) {
-        return Vec::new();
-    }
-    let mut left_out: Vec<String> = entries
-        .filter_map(Result::ok)
-        .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_file()))
-        .filter_map(|entry| entry.file_name().into_string().ok())
-        .filter(|other| other != name && pattern(other).as_deref() == Some(own.as_str()))
-        .filter(|other| !covered(&folder.map_or_else(|| PathBuf::from(other), |f| f.join(other))))
-        .collect();
-    left_out.sort();
-    left_out
+    // Per folder and pattern, the files of the set that nothing named covers.
+    let mut sets: HashMap<(PathBuf, String), Vec<String>> = HashMap::new();
+    let mut listed: HashSet<PathBuf> = HashSet::new();
+    named
+        .iter()
+        .zip(&absolute)
+        .map(|(path, absolute)| {
+            let (Some(folder), Some(name)) = (
+                absolute.parent(),
+                absolute.file_name().and_then(|name| name.to_str()),
+            ) else {
+                return Vec::new();
+            };
+            let Some(own) = pattern(name) else {
+                return Vec::new();
+            };
+            if !path.is_file()
+                || named_folders
+                    .iter()
+                    .any(|named| absolute.starts_with(named) && absolute != *named)
+            {
+                return Vec::new();
+            }
+            if listed.insert(folder.to_path_buf()) {
+                for entry in std::fs::read_dir(folder).into_iter().flatten().flatten() {
+                    let is_file = entry.file_type().is_ok_and(|kind| kind.is_file());
+                    let Some(other) = entry.file_name().to_str().map(str::to_string) else {
+                        continue;
+                    };
+                    if let Some(other_pattern) = pattern(&other).filter(|_| is_file)
+                        && !covered(&folder.join(&other))
+                    {
+                        sets.entry((folder.to_path_buf(), other_pattern))
+                            .or_default()
+                            .push(other);
+                    }
+                }
+            }
+            let mut left_out = sets
+                .get(&(folder.to_path_buf(), own))
+                .cloned()
+                .unwrap_or_default();
+            left_out.sort();
+            left_out
+        })
+        .collect()
 }
 
 /// A note for each node file named on its own that makes a cluster of one (no `--brokers`,

@@ -339,7 +339,12 @@ fn write_files<'a>(dir: &Path, contents: impl Iterator<Item = &'a str>) -> (Vec<
     let mut paths = Vec::new();
     let mut list = String::new();
     for (n, content) in contents.enumerate() {
-        let path = dir.join(format!("server-{n}.properties"));
+        // Each file in a folder of its own: kafkalint checks a file named alone beside the
+        // rest of a numbered set (`server-1.properties`, ...) within that set's cluster, and
+        // each case is a broker alone.
+        let folder = dir.join(format!("case-{n}"));
+        std::fs::create_dir_all(&folder).expect("create the folder of a case");
+        let path = folder.join("server.properties");
         std::fs::write(&path, content).expect("write a generated file");
         list.push_str(path.to_str().expect("a UTF-8 temporary path"));
         list.push('\n');
