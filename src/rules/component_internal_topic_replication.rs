@@ -67,6 +67,15 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 if !context.broker_count_is_known(cluster) {
                     continue;
                 }
+                // The label and the fix of a factor the cluster cannot give.
+                let above = format!(
+                    "{factor} replicas, {} in the cluster",
+                    brokers(broker_count)
+                );
+                let lower = format!(
+                    "set {} to at most {broker_count} (3 on a production cluster of 3 or more brokers)",
+                    name(key)
+                );
                 match topic.when_too_few {
                     WhenTooFew::Fails(what) => (
                         Severity::Error,
@@ -75,11 +84,8 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                             brokers(broker_count),
                             topic.topic
                         ),
-                        format!("{factor} replicas, {} in the cluster", brokers(broker_count)),
-                        format!(
-                            "set {} to at most {broker_count} (3 on a production cluster of 3 or more brokers)",
-                            name(key)
-                        ),
+                        above,
+                        lower,
                     ),
                     WhenTooFew::LeftToAutoCreation => (
                         Severity::Warning,
@@ -88,11 +94,8 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                             brokers(broker_count),
                             topic.topic
                         ),
-                        format!("{factor} replicas, {} in the cluster", brokers(broker_count)),
-                        format!(
-                            "set {} to at most {broker_count} (3 on a production cluster of 3 or more brokers)",
-                            name(key)
-                        ),
+                        above,
+                        lower,
                     ),
                     WhenTooFew::CapsToLiveBrokers => (
                         Severity::Info,
