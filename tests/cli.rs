@@ -1486,3 +1486,34 @@ fn show_settings_names_a_declared_clusters_entry_and_release() {
         "{text}"
     );
 }
+
+/// A broken YAML list can make a node's id of the next line's password (`KAFKA_NODE_ID` whose
+/// value runs on into `- KAFKA_SSL_KEY_PASSWORD=...`): the id names the node in messages and in
+/// `--format json`'s nodes, and no format, nor `--show-settings`, may show it. Found by the
+/// property test of the YAML sources.
+#[test]
+fn a_node_id_that_reads_as_a_credential_is_never_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("docker-compose.yml"),
+        "services:\n  kafka-1:\n    image: apache/kafka:3.9.0\n    environment:\n      \
+         KAFKA_NODE_ID: 1\n      KAFKA_LOG_DIRS: /tmp/kafka-logs\n      \
+         KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: 1\n  kafka-2:\n    image: apache/kafka:3.9.0\n    \
+         environment:\n      - KAFKA_NODE_ID      - KAFKA_SSL_KEY_PASSWORD=Zq7keySecret\n      \
+         - KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR=1\n",
+    )
+    .unwrap();
+    let mut runs: Vec<Vec<&str>> = [
+        "full", "concise", "json", "github", "sarif", "gitlab", "junit",
+    ]
+    .iter()
+    .map(|format| vec!["check", "--color", "never", "--format", format, "."])
+    .collect();
+    runs.push(vec!["check", "--show-settings", "."]);
+    for args in runs {
+        let output = kafkalint(&args, dir.path());
+        let shown = format!("{}{}", stdout(&output), stderr(&output));
+        assert!(shown.contains("kafka-2"), "{args:?}: {shown}");
+        assert!(!shown.contains("Zq7keySecret"), "{args:?}: {shown}");
+    }
+}

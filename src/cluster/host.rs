@@ -319,9 +319,12 @@ impl Hosts {
                 Placement {
                     file: node.file,
                     part: node.part,
+                    // An id output may not show (it reads as a credential) is not given.
                     id: node
                         .id_entry(files)
-                        .map(|entry| entry.value.trim().to_string()),
+                        .map(|entry| (entry.key.as_str(), entry.value.trim()))
+                        .filter(|(key, id)| crate::secrets::may_show(key, id))
+                        .map(|(_, id)| id.to_string()),
                     runtime: host.runtime.kind(),
                     network: host.network.kind(),
                     disk: host.disk.kind(),

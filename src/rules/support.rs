@@ -30,8 +30,11 @@ impl<'a> Context<'a> {
     pub fn node_ref(&self, node: &Node) -> NodeRef {
         let file = self.files[node.file].short_name(node.part);
         // An id an operator gives the node, not known here, names nothing.
+        // Nor does an id output may not show (a value that reads as a credential: a broken
+        // YAML line can make one node.id of the next line's password).
         let known_id = node.id_entry(self.files).filter(|entry| {
             !(entry.provenance == Provenance::Operator && is_placeholder(entry.value.trim()))
+                && crate::secrets::may_show(&entry.key, entry.value.trim())
         });
         let (kind, id) = match known_id {
             Some(entry) if node.mode == Mode::ZooKeeper || entry.key == "broker.id" => {
