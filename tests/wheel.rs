@@ -85,10 +85,17 @@ fn the_wheel_installs_kafkalint_into_a_fresh_venv() {
         "pip put no kafkalint in the venv's bin/"
     );
 
+    // The installed binary is this build's: its version line is the one `cargo build` made.
     let output = run(Command::new(&kafkalint).arg("--version"));
+    let built = run(Command::new(env!("CARGO_BIN_EXE_kafkalint")).arg("--version"));
     assert_eq!(
-        String::from_utf8_lossy(&output.stdout).trim(),
-        format!("kafkalint {version}")
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&built.stdout)
+    );
+    assert!(
+        String::from_utf8_lossy(&output.stdout).starts_with(&format!("kafkalint {version} ")),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
     );
 
     // The seed: three brokers with offsets.topic.replication.factor=1; exit 1, the finding.

@@ -971,6 +971,15 @@ public final class ClusterProof {
             Map<?, ?> m = (Map<?, ?>) d;
             findings.add(new Finding((String) m.get("rule"), (String) m.get("severity"), (String) m.get("file"),
                     (String) m.get("key"), (String) m.get("help")));
+            // The same finding on other nodes is one, with their places in also_on: a finding
+            // each here, as the one-line formats list them.
+            Object alsoOn = m.get("also_on");
+            if (alsoOn != null) {
+                for (Object a : (List<?>) alsoOn) {
+                    findings.add(new Finding((String) m.get("rule"), (String) m.get("severity"),
+                            (String) ((Map<?, ?>) a).get("file"), (String) m.get("key"), (String) m.get("help")));
+                }
+            }
         }
         Map<?, ?> s = (Map<?, ?>) ((Map<?, ?>) doc).get("summary");
         String summary = String.format(Locale.ROOT, "%s errors, %s warnings, %s notes", s.get("errors"),
