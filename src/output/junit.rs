@@ -47,21 +47,14 @@ pub fn junit(report: &Report) -> String {
         .iter()
         .flat_map(Diagnostic::per_node)
         .collect();
-    let first_seen: Vec<usize> = {
-        let mut order = Vec::new();
-        for place in &places {
-            let file = place.primary().file;
-            if !order.contains(&file) {
-                order.push(file);
-            }
-        }
-        order
-    };
-    places.sort_by_key(|place| {
-        first_seen
-            .iter()
-            .position(|file| *file == place.primary().file)
-    });
+    // Each file's rank, in the order files first have a place: one look-up a place, where a
+    // search of the files seen would make a tree of many files quadratic.
+    let mut rank: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+    for place in &places {
+        let next = rank.len();
+        rank.entry(place.primary().file).or_insert(next);
+    }
+    places.sort_by_key(|place| rank[&place.primary().file]);
     let failures = places.len();
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     out.push_str(&format!(
