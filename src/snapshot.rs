@@ -19,6 +19,8 @@
 //! Values Kafka marks sensitive (passwords, unknown keys) come back as null and are not
 //! written at all.
 
+use std::collections::HashMap;
+
 use crate::properties::{PropertiesFile, Span};
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -272,6 +274,11 @@ impl Snapshot {
     /// Reads a document [`Snapshot::render`] wrote; errors say which line is wrong.
     pub fn read(properties: &PropertiesFile) -> Result<Snapshot, String> {
         let mut snapshot = Snapshot::default();
+        // Where each topic and broker is in `snapshot`, the first of a name or id kept (as a
+        // search from the start finds it): a snapshot lists tens of thousands of topics, each
+        // named again by every partition line.
+        let mut topic_at: HashMap<String, usize> = HashMap::new();
+        let mut broker_at: HashMap<i32, usize> = HashMap::new();
         for entry in properties.effective_entries() {
             let span = entry.key_span.start..entry.value_span.end.max(entry.key_span.end);
             let bad = |why: &str| format!("`{}`: {why}", entry.key.escape_default());
@@ -296,6 +303,7 @@ impl Snapshot {
                                 .and_then(|(host, port)| Some((host, port.parse().ok()?)))
                                 .ok_or_else(|| bad("not host:port"))?;
                             let host = host.trim_start_matches('[').trim_end_matches(']');
+                            broker_at.entry(id).or_insert(snapshot.brokers.len());
                             snapshot.brokers.push(Broker {
                                 id,
                                 host: host.to_string(),
@@ -306,11 +314,10 @@ impl Snapshot {
                             });
                         }
                         "rack" | "unreached" => {
-                            let broker = snapshot
-                                .brokers
-                                .iter_mut()
-                                .find(|broker| broker.id == id)
+                            let at = *broker_at
+                                .get(&id)
                                 .ok_or_else(|| bad("a broker not listed before"))?;
+                            let broker = &mut snapshot.brokers[at];
                             if field == "rack" {
                                 broker.rack = Some(value.to_string());
                             } else {
@@ -328,6 +335,9 @@ impl Snapshot {
                             .find(|(key, _)| *key == name)
                             .map(|(_, value)| *value)
                     };
+                    topic_at
+                        .entry(rest.to_string())
+                        .or_insert(snapshot.topics.len());
                     snapshot.topics.push(Topic {
                         name: rest.to_string(),
                         internal: field("internal") == Some("true"),
@@ -366,13 +376,10 @@ impl Snapshot {
                         offline: list("offline")?,
                         line: span,
                     };
-                    snapshot
-                        .topics
-                        .iter_mut()
-                        .find(|t| t.name == topic)
-                        .ok_or_else(|| bad("a topic not listed before"))?
-                        .partitions
-                        .push(partition);
+                    let at = *topic_at
+                        .get(topic)
+                        .ok_or_else(|| bad("a topic not listed before"))?;
+                    snapshot.topics[at].partitions.push(partition);
                 }
                 "config" => {
                     let mut parts = rest.splitn(3, '.');
