@@ -300,6 +300,7 @@ pub fn terraform_release_of(path: &str) -> Option<String> {
         }
         dirs.push(above);
     }
+    let mut folders = super::terraform::Folders::default();
     for dir in dirs {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
@@ -321,7 +322,8 @@ pub fn terraform_release_of(path: &str) -> Option<String> {
                 continue;
             };
             let shown = file.to_string_lossy().into_owned();
-            let Ok(read) = super::terraform::read(&shown, text, &mut Vec::new()) else {
+            let Ok(read) = super::terraform::read_in(&shown, text, &mut Vec::new(), &mut folders)
+            else {
                 continue;
             };
             if read

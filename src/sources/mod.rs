@@ -164,6 +164,7 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
     let mut found = Found::default();
     let mut parsed = Vec::new();
     let mut role_templates = Vec::new();
+    let mut terraform_folders = terraform::Folders::default();
     for (path, bytes) in files {
         let text = match std::str::from_utf8(&bytes) {
             Ok(text) => text,
@@ -181,7 +182,7 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
         }
         if terraform::is_terraform_name(&path) {
             let mut notes = Vec::new();
-            match terraform::read(&path, text, &mut notes) {
+            match terraform::read_in(&path, text, &mut notes, &mut terraform_folders) {
                 Ok(mut read) => {
                     found
                         .notes

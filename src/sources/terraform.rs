@@ -74,12 +74,22 @@ pub fn worth_reading(bytes: &[u8]) -> bool {
 /// chart releases it deploys. Variables and locals come from the `.tf` and `.tfvars` files
 /// beside it. `Err` when it is not HCL.
 pub fn read(path: &str, text: &str, notes: &mut Vec<String>) -> Result<Read, String> {
+    read_in(path, text, notes, &mut Folders::default())
+}
+
+/// [`read`], with the folders of `.tf` files read before in the same run.
+pub fn read_in(
+    path: &str,
+    text: &str,
+    notes: &mut Vec<String>,
+    folders: &mut Folders,
+) -> Result<Read, String> {
     let body = parse(text)?;
     let dir = match Path::new(path).parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let module = Module::beside(path, &body, &dir);
+    let module = Module::beside(path, &body, folders.of(&dir));
     let mut eval = Eval {
         text,
         module: &module,
@@ -337,18 +347,6 @@ fn line_comment(text: &str, at: usize, marker: usize, spans: &mut Vec<Span>) -> 
     end
 }
 
-/// The variables and locals of a file's module: the `.tf` files beside it, and the values
-/// `terraform.tfvars` and `*.auto.tfvars` give variables.
-#[derive(Debug, Default)]
-struct Module {
-    /// A variable's value (from a `.tfvars` file, else its default) and what gives it.
-    variables: HashMap<String, (Literal, String)>,
-    locals: HashMap<String, (Literal, String)>,
-    /// A variables file beside it that kafkalint cannot read (`*.tfvars.json`): every
-    /// variable is then unknown.
-    unknown_var_file: Option<String>,
-}
-
 /// A value written in another file, as its text (a scalar) or not one.
 #[derive(Debug, Clone)]
 enum Literal {
@@ -357,11 +355,94 @@ enum Literal {
     Other,
 }
 
-impl Module {
-    fn beside(path: &str, own: &Body, dir: &Path) -> Module {
-        let mut module = Module::default();
+/// A variable's or local's value and what gives it (`its default in variables.tf`).
+type Given = (Literal, String);
+
+/// The `.tf` and `.tfvars` files of a folder (a Terraform module), each parsed once however
+/// many of its files are read: a folder of hundreds of files that each deploy a release would
+/// otherwise parse every file again for each of them.
+#[derive(Debug, Default)]
+pub struct Folders {
+    read: HashMap<PathBuf, Folder>,
+}
+
+impl Folders {
+    fn of(&mut self, dir: &Path) -> &Folder {
+        self.read
+            .entry(dir.to_path_buf())
+            .or_insert_with(|| Folder::read(dir))
+    }
+}
+
+/// What the files of a folder declare, by name, in the order of the files' names.
+#[derive(Debug, Default)]
+struct Folder {
+    /// The names of the files read, in order: a declaration's `usize` is a place here.
+    names: Vec<std::ffi::OsString>,
+    /// Each variable's `default`s, in file order.
+    defaults: HashMap<String, Vec<(usize, Given)>>,
+    /// Each local's values, in file order.
+    locals: HashMap<String, Vec<(usize, Given)>>,
+    /// What variables files give variables, which wins over every default.
+    given: HashMap<String, Given>,
+    /// A variables file beside it that kafkalint cannot read (`*.tfvars.json`): every
+    /// variable is then unknown.
+    unknown_var_file: Option<String>,
+}
+
+/// The variables and locals one file's blocks declare, in order.
+#[derive(Debug, Default)]
+struct Declared {
+    defaults: Vec<(String, Given)>,
+    locals: Vec<(String, Given)>,
+}
+
+fn shown_name(path: &Path) -> String {
+    path.file_name()
+        .map_or_else(String::new, |name| name.to_string_lossy().into_owned())
+}
+
+impl Declared {
+    fn of(body: &Body, file: &Path) -> Declared {
+        let mut declared = Declared::default();
+        for block in body.blocks() {
+            match block.ident.value().as_str() {
+                "variable" => {
+                    let Some(name) = block.labels.first().map(|label| label.as_str()) else {
+                        continue;
+                    };
+                    if let Some(default) = block.body.get_attribute("default") {
+                        declared.defaults.push((
+                            name.to_string(),
+                            (
+                                literal(&default.value),
+                                format!("its default in {}", shown_name(file)),
+                            ),
+                        ));
+                    }
+                }
+                "locals" => {
+                    for attribute in block.body.attributes() {
+                        declared.locals.push((
+                            attribute.key.value().to_string(),
+                            (
+                                literal(&attribute.value),
+                                format!("in {}", shown_name(file)),
+                            ),
+                        ));
+                    }
+                }
+                _ => {}
+            }
+        }
+        declared
+    }
+}
+
+impl Folder {
+    fn read(dir: &Path) -> Folder {
+        let mut folder = Folder::default();
         let mut files: Vec<(PathBuf, Option<Body>)> = Vec::new();
-        let own_name = Path::new(path).file_name();
         if let Ok(entries) = std::fs::read_dir(dir) {
             let mut names: Vec<PathBuf> = entries
                 .filter_map(Result::ok)
@@ -369,60 +450,35 @@ impl Module {
                 .filter(|path| path.is_file())
                 .collect();
             names.sort();
-            for sibling in names {
-                if sibling.file_name() == own_name {
-                    continue;
-                }
-                let name = sibling
-                    .file_name()
-                    .map(|name| name.to_string_lossy().to_ascii_lowercase())
-                    .unwrap_or_default();
+            for file in names {
+                let name = shown_name(&file).to_ascii_lowercase();
                 if is_terraform_name(&name)
                     || name.ends_with(".tfvars")
                     || name.ends_with(".tfvars.json")
                 {
-                    let body = crate::source::read_file(&sibling)
+                    let body = crate::source::read_file(&file)
                         .ok()
                         .and_then(|bytes| String::from_utf8(bytes).ok())
                         .and_then(|text| parse(&text).ok());
-                    files.push((sibling, body));
+                    files.push((file, body));
                 }
             }
         }
-        let shown = |path: &Path| {
-            path.file_name()
-                .map_or_else(String::new, |name| name.to_string_lossy().into_owned())
-        };
-        let bodies = std::iter::once((PathBuf::from(path), Some(own))).chain(
-            files
-                .iter()
-                .map(|(path, body)| (path.clone(), body.as_ref())),
-        );
-        for (file, body) in bodies {
+        for (place, (file, body)) in files.iter().enumerate() {
+            folder
+                .names
+                .push(file.file_name().unwrap_or_default().to_os_string());
             let Some(body) = body else { continue };
-            for block in body.blocks() {
-                match block.ident.value().as_str() {
-                    "variable" => {
-                        let Some(name) = block.labels.first().map(|label| label.as_str()) else {
-                            continue;
-                        };
-                        if let Some(default) = block.body.get_attribute("default") {
-                            module.variables.entry(name.to_string()).or_insert((
-                                literal(&default.value),
-                                format!("its default in {}", shown(&file)),
-                            ));
-                        }
-                    }
-                    "locals" => {
-                        for attribute in block.body.attributes() {
-                            module.locals.insert(
-                                attribute.key.value().to_string(),
-                                (literal(&attribute.value), format!("in {}", shown(&file))),
-                            );
-                        }
-                    }
-                    _ => {}
-                }
+            let declared = Declared::of(body, file);
+            for (name, given) in declared.defaults {
+                folder
+                    .defaults
+                    .entry(name)
+                    .or_default()
+                    .push((place, given));
+            }
+            for (name, given) in declared.locals {
+                folder.locals.entry(name).or_default().push((place, given));
             }
         }
         // Terraform loads `terraform.tfvars`, then each `*.auto.tfvars` in lexical order, each
@@ -432,23 +488,23 @@ impl Module {
         let auto = |name: &str| name.ends_with(".auto.tfvars");
         for pass in [tfvars as fn(&str) -> bool, auto] {
             for (file, body) in &files {
-                let name = shown(file).to_ascii_lowercase();
+                let name = shown_name(file).to_ascii_lowercase();
                 let Some(body) = body.as_ref().filter(|_| pass(&name)) else {
                     continue;
                 };
                 for attribute in body.attributes() {
-                    module.variables.insert(
+                    folder.given.insert(
                         attribute.key.value().to_string(),
                         (
                             literal(&attribute.value),
-                            format!("its value in {}", shown(file)),
+                            format!("its value in {}", shown_name(file)),
                         ),
                     );
                 }
             }
         }
         for (file, body) in &files {
-            let name = shown(file).to_ascii_lowercase();
+            let name = shown_name(file).to_ascii_lowercase();
             let other_var_file = (name.ends_with(".tfvars") || name.ends_with(".tfvars.json"))
                 && !tfvars(&name)
                 && !auto(&name);
@@ -458,17 +514,89 @@ impl Module {
             match body {
                 Some(body) => {
                     for attribute in body.attributes() {
-                        module.variables.insert(
+                        folder.given.insert(
                             attribute.key.value().to_string(),
                             (Literal::Other, String::new()),
                         );
                     }
                 }
                 // A file kafkalint cannot read (JSON) may set any variable.
-                None => module.unknown_var_file = Some(shown(file)),
+                None => folder.unknown_var_file = Some(shown_name(file)),
             }
         }
-        module
+        folder
+    }
+}
+
+/// The variables and locals of a file's module: the file itself (as read, which may differ
+/// from what is on disk), the `.tf` files beside it, and the values `terraform.tfvars` and
+/// `*.auto.tfvars` give variables.
+#[derive(Debug)]
+struct Module<'a> {
+    folder: &'a Folder,
+    /// The file's own name: its copy on disk is not read.
+    own_name: Option<&'a std::ffi::OsStr>,
+    own: Declared,
+}
+
+/// A variable or a local.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Declaration {
+    Variable,
+    Local,
+}
+
+impl<'a> Module<'a> {
+    fn beside(path: &'a str, own: &Body, folder: &'a Folder) -> Module<'a> {
+        Module {
+            folder,
+            own_name: Path::new(path).file_name(),
+            own: Declared::of(own, Path::new(path)),
+        }
+    }
+
+    fn unknown_var_file(&self) -> Option<&str> {
+        self.folder.unknown_var_file.as_deref()
+    }
+
+    /// The value the module gives `name`, and what gives it. The file itself is read first,
+    /// then the others in name order: a variable's first `default` counts and a local's last
+    /// value; a variables file wins over every default.
+    fn get(&self, kind: Declaration, name: &str) -> Option<&Given> {
+        let sibling = |(place, _): &&(usize, Given)| {
+            Some(self.folder.names[*place].as_os_str()) != self.own_name
+        };
+        match kind {
+            Declaration::Variable => self.folder.given.get(name).or_else(|| {
+                self.own
+                    .defaults
+                    .iter()
+                    .find(|(own, _)| own == name)
+                    .map(|(_, given)| given)
+                    .or_else(|| {
+                        self.folder
+                            .defaults
+                            .get(name)?
+                            .iter()
+                            .find(sibling)
+                            .map(|(_, given)| given)
+                    })
+            }),
+            Declaration::Local => self
+                .folder
+                .locals
+                .get(name)
+                .and_then(|found| found.iter().rev().find(sibling))
+                .map(|(_, given)| given)
+                .or_else(|| {
+                    self.own
+                        .locals
+                        .iter()
+                        .rev()
+                        .find(|(own, _)| own == name)
+                        .map(|(_, given)| given)
+                }),
+        }
     }
 }
 
@@ -499,7 +627,7 @@ fn literal_text(template: &hcl_edit::template::Template) -> Option<String> {
 /// Works out HCL expressions as YAML nodes, with spans into `text`.
 struct Eval<'a> {
     text: &'a str,
-    module: &'a Module,
+    module: &'a Module<'a>,
     /// Spans of unknown values that may hold literals (a function's arguments): hidden.
     hidden: Vec<Span>,
     depth: usize,
@@ -642,12 +770,12 @@ impl Eval<'_> {
             && let [operator] = &traversal.operators[..]
             && let TraversalOperator::GetAttr(name) = operator.value()
         {
-            let table = match root.value().as_str() {
-                "var" if self.module.unknown_var_file.is_none() => &self.module.variables,
-                "local" => &self.module.locals,
+            let kind = match root.value().as_str() {
+                "var" if self.module.unknown_var_file().is_none() => Declaration::Variable,
+                "local" => Declaration::Local,
                 _ => return self.unknown(expr),
             };
-            if let Some((Literal::Text(value), _)) = table.get(name.value().as_str()) {
+            if let Some((Literal::Text(value), _)) = self.module.get(kind, name.value().as_str()) {
                 let span = self.span(expr);
                 return self.scalar(value.clone(), Style::Plain, span.clone(), false, span);
             }
@@ -835,13 +963,13 @@ impl Eval<'_> {
 
     /// What gives a variable or local its value: `its default in variables.tf`.
     fn given_by(&self, reference: &str) -> String {
-        let (table, name) = match reference.split_once('.') {
-            Some(("var", name)) => (&self.module.variables, name),
-            Some(("local", name)) => (&self.module.locals, name),
+        let (kind, name) = match reference.split_once('.') {
+            Some(("var", name)) => (Declaration::Variable, name),
+            Some(("local", name)) => (Declaration::Local, name),
             _ => return "unknown".into(),
         };
-        table
-            .get(name)
+        self.module
+            .get(kind, name)
             .map_or_else(|| "unknown".into(), |(_, from)| from.clone())
     }
 
