@@ -20,6 +20,9 @@
 //! Listeners, the quorum and the ZooKeeper connection cp-ansible builds from host names and
 //! ports: set, to values kafkalint does not work out.
 
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
 use super::images::{self, Image};
 use super::yaml::{Node, Scalar};
 use super::{ImageTag, NamedBy, NodeSpec, Runtime, YamlEntry};
@@ -85,42 +88,123 @@ fn collect<'a>(name: &str, group: &'a Node, found: &mut Vec<Group<'a>>) {
     }
 }
 
-/// The hosts of group `name`: its own and its children's, each once, in order.
-fn members<'a>(groups: &'a [Group<'a>], name: &str) -> Vec<&'a Host<'a>> {
-    let mut hosts: Vec<&Host> = Vec::new();
-    let mut visited: Vec<&str> = Vec::new();
-    collect_members(groups, name, &mut visited, &mut hosts);
-    hosts
+/// The most hosts an inventory may list: beyond it, its nodes are not guessed at (a cluster's
+/// brokers are counted in tens, and every host is a node checked against every other).
+pub const MAX_HOSTS: usize = 10_000;
+
+/// An inventory's groups, indexed once so that every question is answered in time linear in
+/// its groups and hosts (a diamond of groups or thousands of hosts must not multiply the work).
+struct Inventory<'a> {
+    groups: &'a [Group<'a>],
+    /// Each name's first group: the one whose hosts and children count (a later group of the
+    /// same name adds its variables only).
+    first: HashMap<&'a str, usize>,
+    /// The first groups that name each first group as a child.
+    parents: Vec<Vec<usize>>,
+    /// The first groups that list each host themselves.
+    listed_in: HashMap<&'a str, Vec<usize>>,
+    /// Each host's own variables, from every group that lists it, in order.
+    host_vars: HashMap<&'a str, Vec<&'a Node>>,
+    /// The groups a host is in for each set of groups that list it (hosts mostly share one).
+    holding: HashMap<Vec<usize>, Rc<HashSet<usize>>>,
 }
 
-/// [`members`], each group visited once (a group that names itself as a child, or a cycle of
-/// them, would recurse for ever).
-fn collect_members<'a>(
-    groups: &'a [Group<'a>],
-    name: &str,
-    visited: &mut Vec<&'a str>,
-    hosts: &mut Vec<&'a Host<'a>>,
-) {
-    for group in groups.iter().filter(|group| group.name == name) {
-        if visited.contains(&group.name.as_str()) {
-            continue;
+impl<'a> Inventory<'a> {
+    fn of(groups: &'a [Group<'a>]) -> Inventory<'a> {
+        let mut first = HashMap::new();
+        for (at, group) in groups.iter().enumerate() {
+            first.entry(group.name.as_str()).or_insert(at);
         }
-        visited.push(&group.name);
-        for host in &group.hosts {
-            if !hosts.iter().any(|seen| seen.name.value == host.name.value) {
-                hosts.push(host);
+        let mut parents = vec![Vec::new(); groups.len()];
+        let mut listed_in: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut host_vars: HashMap<&str, Vec<&Node>> = HashMap::new();
+        for (at, group) in groups.iter().enumerate() {
+            let counts = first.get(group.name.as_str()) == Some(&at);
+            if counts {
+                for child in &group.children {
+                    if let Some(&child) = first.get(child.as_str()) {
+                        parents[child].push(at);
+                    }
+                }
+            }
+            for host in &group.hosts {
+                let name = host.name.value.as_str();
+                if counts {
+                    listed_in.entry(name).or_default().push(at);
+                }
+                host_vars.entry(name).or_default().extend(host.vars);
             }
         }
-        for child in &group.children {
-            collect_members(groups, child, visited, hosts);
+        Inventory {
+            groups,
+            first,
+            parents,
+            listed_in,
+            host_vars,
+            holding: HashMap::new(),
         }
+    }
+
+    /// The hosts of group `name`: its own and its children's, each once, in order (depth
+    /// first, each group visited once: a group that names itself as a child, or a cycle of
+    /// them, would go round for ever).
+    fn members(&self, name: &str) -> Vec<&'a Host<'a>> {
+        let mut hosts = Vec::new();
+        let mut seen_hosts = HashSet::new();
+        let mut visited = vec![false; self.groups.len()];
+        // A stack, not recursion: a chain of groups is as long as the file.
+        let mut stack: Vec<usize> = self.first.get(name).copied().into_iter().collect();
+        while let Some(at) = stack.pop() {
+            if std::mem::replace(&mut visited[at], true) {
+                continue;
+            }
+            let group = &self.groups[at];
+            for host in &group.hosts {
+                if seen_hosts.insert(host.name.value.as_str()) {
+                    hosts.push(host);
+                }
+            }
+            stack.extend(
+                group
+                    .children
+                    .iter()
+                    .rev()
+                    .filter_map(|child| self.first.get(child.as_str()).copied()),
+            );
+        }
+        hosts
+    }
+
+    /// The first groups `host` is a member of: those that list it, and their parents' up.
+    fn holding(&mut self, host: &str) -> Rc<HashSet<usize>> {
+        let listed = self.listed_in.get(host).cloned().unwrap_or_default();
+        if let Some(found) = self.holding.get(&listed) {
+            return Rc::clone(found);
+        }
+        let mut found: HashSet<usize> = listed.iter().copied().collect();
+        let mut stack = listed.clone();
+        while let Some(at) = stack.pop() {
+            for &parent in &self.parents[at] {
+                if found.insert(parent) {
+                    stack.push(parent);
+                }
+            }
+        }
+        let found = Rc::new(found);
+        self.holding.insert(listed, Rc::clone(&found));
+        found
+    }
+
+    /// How many hosts the inventory lists, each time it lists one.
+    fn host_entries(&self) -> usize {
+        self.groups.iter().map(|group| group.hosts.len()).sum()
     }
 }
 
 /// Whether `document` is a cp-ansible inventory: a `kafka_broker` group with hosts.
 pub fn is_inventory(document: &Node) -> bool {
     let groups = groups(document);
-    !members(&groups, "kafka_broker").is_empty()
+    !Inventory::of(&groups).members("kafka_broker").is_empty()
 }
 
 /// A variable of `host`, as Ansible resolves it: the host's own, else its groups', else `all`'s
@@ -131,28 +215,23 @@ struct Vars<'a> {
 }
 
 impl<'a> Vars<'a> {
-    fn of(groups: &'a [Group<'a>], host: &str) -> Vars<'a> {
+    fn of(inventory: &mut Inventory<'a>, host: &str) -> Vars<'a> {
+        let groups = inventory.groups;
         let mut layers = Vec::new();
         for group in groups.iter().filter(|group| group.name == "all") {
             layers.extend(group.vars);
         }
+        let holding = inventory.holding(host);
         for group in groups.iter().filter(|group| group.name != "all") {
-            if members(groups, &group.name)
-                .iter()
-                .any(|member| member.name.value == host)
+            if inventory
+                .first
+                .get(group.name.as_str())
+                .is_some_and(|first| holding.contains(first))
             {
                 layers.extend(group.vars);
             }
         }
-        for group in groups {
-            for member in group
-                .hosts
-                .iter()
-                .filter(|member| member.name.value == host)
-            {
-                layers.extend(member.vars);
-            }
-        }
+        layers.extend(inventory.host_vars.get(host).into_iter().flatten());
         Vars { layers }
     }
 
@@ -184,14 +263,21 @@ impl<'a> Vars<'a> {
 /// Reads a cp-ansible inventory (`document`): its brokers and controllers, with notes.
 pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
     let groups = groups(document);
-    let brokers = members(&groups, "kafka_broker");
-    let controllers = members(&groups, "kafka_controller");
-    let zookeepers = members(&groups, "zookeeper");
+    let mut inventory = Inventory::of(&groups);
+    if inventory.host_entries() > MAX_HOSTS {
+        notes.push(format!(
+            "cp-ansible inventory listing more than {MAX_HOSTS} hosts: its nodes are not counted or guessed; not checked"
+        ));
+        return Vec::new();
+    }
+    let brokers = inventory.members("kafka_broker");
+    let controllers = inventory.members("kafka_controller");
+    let zookeepers = inventory.members("zookeeper");
     let first = brokers
         .first()
         .map(|host| host.name.value.as_str())
         .unwrap_or_default();
-    let shared = Vars::of(&groups, first);
+    let shared = Vars::of(&mut inventory, first);
     // The Confluent Platform release: `confluent_package_version`, or the archive an
     // `installation_method: archive` inventory names (`.../confluent-7.4.0.tar.gz`).
     let version = shared
@@ -231,7 +317,7 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
     };
     let mut nodes = Vec::new();
     for (index, host) in brokers.iter().enumerate() {
-        let vars = Vars::of(&groups, &host.name.value);
+        let vars = Vars::of(&mut inventory, &host.name.value);
         let at = host.name.span.clone();
         let set =
             |key: &str, value: String| YamlEntry::rendered(key, value, &at, Provenance::Ansible);
@@ -276,7 +362,7 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
         nodes.push(node(host, "kafka_broker", entries, release.clone()));
     }
     for (index, host) in controllers.iter().enumerate() {
-        let vars = Vars::of(&groups, &host.name.value);
+        let vars = Vars::of(&mut inventory, &host.name.value);
         let at = host.name.span.clone();
         let set =
             |key: &str, value: String| YamlEntry::rendered(key, value, &at, Provenance::Ansible);
@@ -358,6 +444,160 @@ mod tests {
             .rev()
             .find(|entry| entry.key == key)
             .map(|entry| entry.value.as_str())
+    }
+
+    /// Membership and variable layers walked the plain way (every group searched for by
+    /// name, every host searched for in every group): what the index must answer.
+    mod plain {
+        use super::super::{Group, Host, Node};
+
+        pub fn members<'a>(groups: &'a [Group<'a>], name: &str) -> Vec<&'a Host<'a>> {
+            let (mut hosts, mut visited) = (Vec::new(), Vec::new());
+            collect(groups, name, &mut visited, &mut hosts);
+            hosts
+        }
+
+        fn collect<'a>(
+            groups: &'a [Group<'a>],
+            name: &str,
+            visited: &mut Vec<&'a str>,
+            hosts: &mut Vec<&'a Host<'a>>,
+        ) {
+            for group in groups.iter().filter(|group| group.name == name) {
+                if visited.contains(&group.name.as_str()) {
+                    continue;
+                }
+                visited.push(&group.name);
+                for host in &group.hosts {
+                    if !hosts.iter().any(|seen| seen.name.value == host.name.value) {
+                        hosts.push(host);
+                    }
+                }
+                for child in &group.children {
+                    collect(groups, child, visited, hosts);
+                }
+            }
+        }
+
+        pub fn layers<'a>(groups: &'a [Group<'a>], host: &str) -> Vec<&'a Node> {
+            let mut layers = Vec::new();
+            for group in groups.iter().filter(|group| group.name == "all") {
+                layers.extend(group.vars);
+            }
+            for group in groups.iter().filter(|group| group.name != "all") {
+                if members(groups, &group.name)
+                    .iter()
+                    .any(|member| member.name.value == host)
+                {
+                    layers.extend(group.vars);
+                }
+            }
+            for group in groups {
+                for member in group
+                    .hosts
+                    .iter()
+                    .filter(|member| member.name.value == host)
+                {
+                    layers.extend(member.vars);
+                }
+            }
+            layers
+        }
+    }
+
+    /// A YAML inventory of up to 7 top-level groups (with variables, hosts with variables,
+    /// and children, some defined again under a parent or never), from `seed`.
+    fn generated_inventory(seed: u64) -> String {
+        let mut state = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let mut next = |below: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % below
+        };
+        let names = [
+            "all",
+            "kafka_broker",
+            "kafka_controller",
+            "zookeeper",
+            "east",
+            "west",
+            "g6",
+        ];
+        let mut text = String::new();
+        for _ in 0..1 + next(7) {
+            let group = names[next(7) as usize];
+            text.push_str(&format!(
+                "{group}:\n  vars:\n    v{}: {}\n",
+                next(3),
+                next(9)
+            ));
+            text.push_str("  hosts:\n");
+            for _ in 0..next(4) {
+                text.push_str(&format!(
+                    "    h{}:\n      v{}: {}\n",
+                    next(5),
+                    next(3),
+                    next(9)
+                ));
+            }
+            text.push_str("  children:\n");
+            for _ in 0..next(4) {
+                text.push_str(&format!("    {}:\n", names[next(7) as usize]));
+                if next(2) == 0 {
+                    text.push_str(&format!("      hosts:\n        h{}:\n", next(5)));
+                }
+            }
+        }
+        text
+    }
+
+    #[test]
+    fn the_index_answers_as_a_walk_over_every_group() {
+        let mut compared = 0;
+        for seed in 0..5000 {
+            let text = generated_inventory(seed);
+            let Ok(documents) = yaml::parse(&text) else {
+                // A group named twice at the top: not YAML kafkalint reads.
+                continue;
+            };
+            compared += 1;
+            let groups = groups(&documents[0]);
+            let mut inventory = Inventory::of(&groups);
+            let name_of = |hosts: Vec<&Host>| -> Vec<String> {
+                hosts.iter().map(|host| host.name.value.clone()).collect()
+            };
+            for name in [
+                "all",
+                "kafka_broker",
+                "kafka_controller",
+                "zookeeper",
+                "east",
+                "g6",
+                "x",
+            ] {
+                assert_eq!(
+                    name_of(inventory.members(name)),
+                    name_of(plain::members(&groups, name)),
+                    "{name} in\n{text}"
+                );
+            }
+            for host in (0..5).map(|n| format!("h{n}")) {
+                let layers: Vec<*const Node> = Vars::of(&mut inventory, &host)
+                    .layers
+                    .iter()
+                    .map(|layer| *layer as *const Node)
+                    .collect();
+                let plain: Vec<*const Node> = plain::layers(&groups, &host)
+                    .iter()
+                    .map(|layer| *layer as *const Node)
+                    .collect();
+                assert_eq!(layers, plain, "{host} in\n{text}");
+            }
+        }
+        assert!(compared > 1000, "{compared} inventories compared");
     }
 
     #[test]
