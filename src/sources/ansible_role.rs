@@ -20,8 +20,10 @@
 //!   `{{ k }}={{ v }}`. Anything else is an unknown value (`{{ ... }}`), which no rule judges;
 //!   lines under a condition kafkalint cannot evaluate set their keys to unknown values.
 
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use super::yaml::{self, Node};
 use super::{Edit, ImageTag, NamedBy, NodeSpec, Runtime, Style, YamlEntry};
@@ -180,13 +182,29 @@ impl Scope {
     }
 }
 
+/// The most hosts an inventory may name, ranges expanded: beyond it, which hosts run a role is
+/// not guessed at (a cluster's brokers are counted in tens; each host is a node to check).
+pub const MAX_HOSTS: usize = 10_000;
+
 /// An inventory: its groups, each with hosts, variables and children.
 #[derive(Debug, Default)]
 struct Inventory {
     path: PathBuf,
     groups: Vec<InventoryGroup>,
+    /// Where each group is in `groups`.
+    by_name: HashMap<String, usize>,
     /// A host pattern kafkalint cannot expand (`kafka-[a:z:2]`): the hosts are unknown.
     unexpanded: bool,
+    /// How many hosts the groups list, ranges expanded.
+    hosts_listed: usize,
+    /// More than [`MAX_HOSTS`] hosts: those past it are not read, and the hosts are unknown.
+    too_many_hosts: bool,
+    /// What the questions below need, worked out once the inventory is read.
+    index: OnceCell<InventoryIndex>,
+    /// Each group's hosts, worked out when first asked for, and where each host is in them.
+    members: RefCell<HashMap<String, Rc<Members>>>,
+    /// The groups a host is in, for each set of groups that list it (hosts mostly share one).
+    groups_of: RefCell<HashMap<Vec<usize>, Rc<Vec<usize>>>>,
 }
 
 #[derive(Debug, Default)]
@@ -197,76 +215,272 @@ struct InventoryGroup {
     children: Vec<String>,
 }
 
+/// A group's hosts in inventory order, and each one's place among them.
+#[derive(Debug, Default)]
+struct Members {
+    hosts: Vec<String>,
+    place: HashMap<String, usize>,
+}
+
+/// An inventory's groups as a graph, built once: every question about hosts and groups is
+/// then answered in time linear in the groups and hosts (a diamond of groups many levels deep
+/// has exponentially many paths, which a walk over each path would take).
+#[derive(Debug, Default)]
+struct InventoryIndex {
+    /// `all`'s place: a group of that name, else one past the groups (Ansible's `all` holds
+    /// every group whether the inventory writes it or not).
+    all: usize,
+    /// The children each group names, in order (`all` a place like another's).
+    named: Vec<Vec<usize>>,
+    /// The groups that hold each one: those that name it, and `all`.
+    parents: Vec<Vec<usize>>,
+    /// Each group's depth: `all` 0, a group no other names as a child 1, a child one more
+    /// than its deepest parent (Ansible applies shallower groups' variables first).
+    depth: Vec<usize>,
+    /// The groups that list each host themselves.
+    listed_in: HashMap<String, Vec<usize>>,
+    /// Where each host is listed (group, place among its hosts), in inventory order.
+    listings: HashMap<String, Vec<(usize, usize)>>,
+}
+
+impl InventoryIndex {
+    fn of(groups: &[InventoryGroup], by_name: &HashMap<String, usize>) -> InventoryIndex {
+        let all = by_name.get("all").copied().unwrap_or(groups.len());
+        let nodes = groups.len().max(all + 1);
+        let mut named: Vec<Vec<usize>> = vec![Vec::new(); nodes];
+        for (at, group) in groups.iter().enumerate() {
+            for child in &group.children {
+                let child = if child == "all" {
+                    Some(all)
+                } else {
+                    by_name.get(child).copied()
+                };
+                named[at].extend(child);
+            }
+        }
+        let mut parents: Vec<Vec<usize>> = vec![Vec::new(); nodes];
+        for (at, children) in named.iter().enumerate() {
+            for &child in children {
+                parents[child].push(at);
+            }
+        }
+        for (at, parents) in parents.iter_mut().enumerate() {
+            if at != all {
+                parents.push(all);
+            }
+        }
+        // Each parent once, for the depths.
+        let distinct: Vec<Vec<usize>> = named
+            .iter()
+            .map(|children| {
+                let mut children = children.clone();
+                children.sort_unstable();
+                children.dedup();
+                children
+            })
+            .collect();
+        // Depths in topological order (Kahn's algorithm) over the children groups name; a
+        // group's depth never depends on `all`'s parents (it is 0).
+        let mut waiting: Vec<usize> = vec![0; nodes];
+        for children in &distinct {
+            for &child in children.iter().filter(|&&child| child != all) {
+                waiting[child] += 1;
+            }
+        }
+        let mut depth: Vec<Option<usize>> = vec![None; nodes];
+        let mut ready: Vec<usize> = (0..nodes).filter(|&at| waiting[at] == 0).collect();
+        let mut deepest: Vec<usize> = vec![0; nodes];
+        while let Some(at) = ready.pop() {
+            let own = if at == all {
+                0
+            } else if deepest[at] == 0 {
+                1
+            } else {
+                deepest[at]
+            };
+            depth[at] = Some(own);
+            for &child in distinct[at].iter().filter(|&&child| child != all) {
+                deepest[child] = deepest[child].max(own + 1);
+                waiting[child] -= 1;
+                if waiting[child] == 0 {
+                    ready.push(child);
+                }
+            }
+        }
+        // Groups in a cycle (which Ansible refuses): a parent in the cycle counts as depth 1.
+        let mut named_by: Vec<Vec<usize>> = vec![Vec::new(); nodes];
+        for (parent, children) in distinct.iter().enumerate() {
+            for &child in children {
+                named_by[child].push(parent);
+            }
+        }
+        let depth: Vec<usize> = (0..nodes)
+            .map(|at| {
+                depth[at].unwrap_or_else(|| {
+                    named_by[at]
+                        .iter()
+                        .map(|&parent| depth[parent].unwrap_or(1) + 1)
+                        .max()
+                        .unwrap_or(1)
+                })
+            })
+            .collect();
+        let mut listed_in: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut listings: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
+        for (at, group) in groups.iter().enumerate() {
+            for (place, (host, _)) in group.hosts.iter().enumerate() {
+                let listed = listed_in.entry(host.clone()).or_default();
+                if listed.last() != Some(&at) {
+                    listed.push(at);
+                }
+                listings.entry(host.clone()).or_default().push((at, place));
+            }
+        }
+        InventoryIndex {
+            all,
+            named,
+            parents,
+            depth,
+            listed_in,
+            listings,
+        }
+    }
+}
+
 impl Inventory {
     fn group(&self, name: &str) -> Option<&InventoryGroup> {
-        self.groups.iter().find(|group| group.name == name)
+        self.by_name.get(name).map(|&at| &self.groups[at])
+    }
+
+    /// The place of group `name`, added when new.
+    fn group_at(&mut self, name: &str) -> usize {
+        if let Some(&at) = self.by_name.get(name) {
+            return at;
+        }
+        self.groups.push(InventoryGroup {
+            name: name.to_string(),
+            ..InventoryGroup::default()
+        });
+        self.by_name.insert(name.to_string(), self.groups.len() - 1);
+        self.groups.len() - 1
+    }
+
+    fn index(&self) -> &InventoryIndex {
+        self.index
+            .get_or_init(|| InventoryIndex::of(&self.groups, &self.by_name))
     }
 
     /// The hosts of `name` and its children, each once, in inventory order.
     fn members(&self, name: &str) -> Vec<String> {
-        let mut found = Vec::new();
-        let mut seen = Vec::new();
-        self.collect(name, &mut found, &mut seen);
-        found
+        self.members_of(name).hosts.clone()
     }
 
-    fn collect(&self, name: &str, found: &mut Vec<String>, seen: &mut Vec<String>) {
-        if seen.iter().any(|known| known == name) {
-            return;
+    /// Where `host` is among the hosts of group `name`.
+    fn position(&self, name: &str, host: &str) -> Option<usize> {
+        self.members_of(name).place.get(host).copied()
+    }
+
+    fn members_of(&self, name: &str) -> Rc<Members> {
+        if let Some(found) = self.members.borrow().get(name) {
+            return Rc::clone(found);
         }
-        seen.push(name.to_string());
-        if name == "all" {
-            for group in &self.groups {
-                self.collect(&group.name, found, seen);
-            }
-        }
-        let Some(group) = self.group(name) else {
-            return;
+        let index = self.index();
+        let start = if name == "all" {
+            Some(index.all)
+        } else {
+            self.by_name.get(name).copied()
         };
-        for (host, _) in &group.hosts {
-            if !found.contains(host) {
-                found.push(host.clone());
+        let mut members = Members::default();
+        /// A step of the walk: a group to visit, or a group whose own hosts come next.
+        enum Step {
+            Visit(usize),
+            List(usize),
+        }
+        // Depth first, children in order, each group once; a stack, not recursion: a chain
+        // of groups is as long as the file.
+        let mut visited = vec![false; index.named.len()];
+        let mut stack: Vec<Step> = start.map(Step::Visit).into_iter().collect();
+        while let Some(step) = stack.pop() {
+            match step {
+                Step::List(at) => {
+                    for (host, _) in &self.groups[at].hosts {
+                        if !members.place.contains_key(host) {
+                            members.place.insert(host.clone(), members.hosts.len());
+                            members.hosts.push(host.clone());
+                        }
+                    }
+                }
+                Step::Visit(at) => {
+                    if std::mem::replace(&mut visited[at], true) {
+                        continue;
+                    }
+                    stack.extend(
+                        index.named[at]
+                            .iter()
+                            .rev()
+                            .map(|&child| Step::Visit(child)),
+                    );
+                    if at < self.groups.len() {
+                        stack.push(Step::List(at));
+                    }
+                    if at == index.all {
+                        // `all` holds every group: each is visited before its own hosts.
+                        stack.extend((0..self.groups.len()).rev().map(Step::Visit));
+                    }
+                }
             }
         }
-        for child in &group.children {
-            self.collect(child, found, seen);
-        }
-    }
-
-    /// A group's depth: `all` 0, a group no other names as a child 1, a child one more than
-    /// its deepest parent (Ansible applies shallower groups' variables first).
-    fn depth(&self, name: &str, seen: &mut Vec<String>) -> usize {
-        if name == "all" {
-            return 0;
-        }
-        if seen.iter().any(|known| known == name) || seen.len() > 64 {
-            return 1;
-        }
-        seen.push(name.to_string());
-        let depth = self
-            .groups
-            .iter()
-            .filter(|group| group.children.iter().any(|child| child == name))
-            .map(|parent| self.depth(&parent.name.clone(), seen) + 1)
-            .max()
-            .unwrap_or(1);
-        seen.pop();
-        depth
+        let members = Rc::new(members);
+        self.members
+            .borrow_mut()
+            .insert(name.to_string(), Rc::clone(&members));
+        members
     }
 
     /// The groups other than `all` that `host` is in, directly or through a parent's
     /// children, shallowest first, then by name: the order Ansible applies their variables.
     fn groups_of(&self, host: &str) -> Vec<&InventoryGroup> {
-        let mut groups: Vec<(usize, &InventoryGroup)> = self
-            .groups
-            .iter()
-            .filter(|group| {
-                group.name != "all" && self.members(&group.name).iter().any(|h| h == host)
-            })
-            .map(|group| (self.depth(&group.name, &mut Vec::new()), group))
-            .collect();
-        groups.sort_by(|(a, x), (b, y)| a.cmp(b).then_with(|| x.name.cmp(&y.name)));
-        groups.into_iter().map(|(_, group)| group).collect()
+        let index = self.index();
+        let listed = index.listed_in.get(host).cloned().unwrap_or_default();
+        let known = self.groups_of.borrow().get(&listed).cloned();
+        let holding = match known {
+            Some(holding) => holding,
+            None => {
+                let mut seen = std::collections::HashSet::new();
+                let mut stack = listed.clone();
+                let mut holding = Vec::new();
+                while let Some(at) = stack.pop() {
+                    if !seen.insert(at) {
+                        continue;
+                    }
+                    if at < self.groups.len() && self.groups[at].name != "all" {
+                        holding.push(at);
+                    }
+                    stack.extend(&index.parents[at]);
+                }
+                holding.sort_by(|&a, &b| {
+                    index.depth[a]
+                        .cmp(&index.depth[b])
+                        .then_with(|| self.groups[a].name.cmp(&self.groups[b].name))
+                });
+                let holding = Rc::new(holding);
+                self.groups_of
+                    .borrow_mut()
+                    .insert(listed, Rc::clone(&holding));
+                holding
+            }
+        };
+        holding.iter().map(|&at| &self.groups[at]).collect()
+    }
+
+    /// The variables the inventory gives `host` itself, in the order it lists them.
+    fn host_vars(&self, host: &str) -> impl Iterator<Item = &[(String, Value)]> {
+        self.index()
+            .listings
+            .get(host)
+            .into_iter()
+            .flatten()
+            .map(|&(group, place)| &self.groups[group].hosts[place].1[..])
     }
 
     fn read(path: &Path) -> Option<Inventory> {
@@ -289,10 +503,18 @@ impl Inventory {
         (!inventory.groups.is_empty()).then_some(inventory)
     }
 
-    /// Adds `pattern`'s hosts (a range `kafka-[1:3]` expanded) to `group`.
+    /// Adds `pattern`'s hosts (a range `kafka-[1:3]` expanded) to `group`, up to
+    /// [`MAX_HOSTS`] in all.
     fn add_hosts(&mut self, group: usize, pattern: &str, vars: Vec<(String, Value)>) {
+        if self.too_many_hosts {
+            return;
+        }
         match expand_hosts(pattern) {
+            Some(hosts) if self.hosts_listed + hosts.len() > MAX_HOSTS => {
+                self.too_many_hosts = true;
+            }
             Some(hosts) => {
+                self.hosts_listed += hosts.len();
                 for host in hosts {
                     self.groups[group].hosts.push((host, vars.clone()));
                 }
@@ -356,16 +578,7 @@ fn yaml_groups(document: &Node, inventory: &mut Inventory) {
                 .filter_map(|(k, v)| Some((k.text()?.to_string(), Value::of(v))))
                 .collect()
         };
-        let index = match inventory.groups.iter().position(|group| group.name == name) {
-            Some(index) => index,
-            None => {
-                inventory.groups.push(InventoryGroup {
-                    name: name.to_string(),
-                    ..InventoryGroup::default()
-                });
-                inventory.groups.len() - 1
-            }
-        };
+        let index = inventory.group_at(name);
         for (host, host_vars) in node.get("hosts").map(Node::entries).unwrap_or_default() {
             if let Some(host) = host.text() {
                 inventory.add_hosts(index, host, vars(Some(host_vars)));
@@ -407,20 +620,7 @@ fn ini_groups(text: &str, inventory: &mut Inventory) {
             };
             continue;
         }
-        let index = match inventory
-            .groups
-            .iter()
-            .position(|group| group.name == section.0)
-        {
-            Some(index) => index,
-            None => {
-                inventory.groups.push(InventoryGroup {
-                    name: section.0.clone(),
-                    ..InventoryGroup::default()
-                });
-                inventory.groups.len() - 1
-            }
-        };
+        let index = inventory.group_at(&section.0);
         match section.1 {
             "vars" => {
                 if let Some((key, value)) = line.split_once('=') {
@@ -730,10 +930,21 @@ pub fn read(path: &str, text: &str, notes: &mut Vec<String>) -> Vec<NodeSpec> {
         Some(group) => {
             let holding: Vec<&Inventory> = inventories
                 .iter()
-                .filter(|inventory| !inventory.members(group).is_empty() || inventory.unexpanded)
+                .filter(|inventory| {
+                    !inventory.members(group).is_empty()
+                        || inventory.unexpanded
+                        || inventory.too_many_hosts
+                })
                 .collect();
             match holding.as_slice() {
-                [one] if !one.unexpanded => Some(*one),
+                [one] if !one.unexpanded && !one.too_many_hosts => Some(*one),
+                [one] if one.too_many_hosts => {
+                    notes.push(format!(
+                        "role `{name}`: the inventory {} names more than {MAX_HOSTS} hosts; read as one node of an unknown number",
+                        one.path.display()
+                    ));
+                    None
+                }
                 [_] => {
                     notes.push(format!(
                         "role `{name}`: the inventory names its hosts with a pattern kafkalint does not expand; read as one node of an unknown number"
@@ -804,12 +1015,8 @@ pub fn read(path: &str, text: &str, notes: &mut Vec<String>) -> Vec<NodeSpec> {
             }
         }
         if let (Some(inventory), Some(host)) = (inventory, host) {
-            for group in &inventory.groups {
-                for (name, vars) in &group.hosts {
-                    if name == host {
-                        scope.extend(vars);
-                    }
-                }
+            for vars in inventory.host_vars(host) {
+                scope.extend(vars);
             }
             for dir in &var_dirs {
                 for node in vars_of(&dir.join("host_vars"), host)? {
@@ -1458,7 +1665,7 @@ fn term(text: &str, scope: &Scope, groups: &Groups, depth: usize) -> Option<Stri
         let group = indexed_group(text)?;
         let inventory = groups.inventory?;
         let (host, _) = groups.host?;
-        let position = inventory.members(&group).iter().position(|h| h == host)?;
+        let position = inventory.position(&group, host)?;
         return Some(position.to_string());
     }
     if !is_dotted_name(text) {
@@ -1714,6 +1921,157 @@ mod tests {
             ]
         );
         assert!(expand_hosts("kafka-[1:9:2]").is_none());
+    }
+
+    /// Group membership and order as Ansible's inventory defines them, walked the plain way
+    /// (every path, every host searched for): what the index must answer on every inventory.
+    mod plain {
+        use super::super::Inventory;
+
+        pub fn members(inventory: &Inventory, name: &str) -> Vec<String> {
+            let (mut found, mut seen) = (Vec::new(), Vec::new());
+            collect(inventory, name, &mut found, &mut seen);
+            found
+        }
+
+        fn collect(
+            inventory: &Inventory,
+            name: &str,
+            found: &mut Vec<String>,
+            seen: &mut Vec<String>,
+        ) {
+            if seen.iter().any(|known| known == name) {
+                return;
+            }
+            seen.push(name.to_string());
+            if name == "all" {
+                for group in &inventory.groups {
+                    collect(inventory, &group.name, found, seen);
+                }
+            }
+            let Some(group) = inventory.groups.iter().find(|group| group.name == name) else {
+                return;
+            };
+            for (host, _) in &group.hosts {
+                if !found.contains(host) {
+                    found.push(host.clone());
+                }
+            }
+            for child in &group.children {
+                collect(inventory, child, found, seen);
+            }
+        }
+
+        fn depth(inventory: &Inventory, name: &str) -> usize {
+            if name == "all" {
+                return 0;
+            }
+            inventory
+                .groups
+                .iter()
+                .filter(|group| group.children.iter().any(|child| child == name))
+                .map(|parent| depth(inventory, &parent.name) + 1)
+                .max()
+                .unwrap_or(1)
+        }
+
+        pub fn groups_of(inventory: &Inventory, host: &str) -> Vec<String> {
+            let mut groups: Vec<(usize, String)> = inventory
+                .groups
+                .iter()
+                .filter(|group| {
+                    group.name != "all" && members(inventory, &group.name).iter().any(|h| h == host)
+                })
+                .map(|group| (depth(inventory, &group.name), group.name.clone()))
+                .collect();
+            groups.sort();
+            groups.into_iter().map(|(_, name)| name).collect()
+        }
+    }
+
+    /// Inventories of up to 9 groups (one of them perhaps `all`, children only towards later
+    /// groups, or anywhere with `cyclic`) and 6 hosts, from `seed`.
+    fn generated_inventory(seed: u64, cyclic: bool) -> String {
+        let mut state = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let mut next = |below: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % below
+        };
+        let count = 1 + next(9) as usize;
+        let name = |at: usize| {
+            if at == 0 && seed.is_multiple_of(3) {
+                "all".to_string()
+            } else {
+                format!("g{at}")
+            }
+        };
+        let mut text = String::new();
+        for at in 0..count {
+            text.push_str(&format!("[{}]\n", name(at)));
+            for _ in 0..next(4) {
+                text.push_str(&format!("h{}\n", next(6)));
+            }
+            text.push_str(&format!("[{}:children]\n", name(at)));
+            for _ in 0..next(4) {
+                let child = if cyclic {
+                    next(count as u64 + 1) as usize
+                } else {
+                    at + 1 + next((count - at) as u64) as usize
+                };
+                // One past the groups: a child no section defines.
+                text.push_str(&format!(
+                    "{}\n",
+                    if child == 0 {
+                        "all".to_string()
+                    } else {
+                        name(child)
+                    }
+                ));
+            }
+        }
+        text
+    }
+
+    #[test]
+    fn the_index_answers_as_a_walk_over_every_path() {
+        for seed in 0..3000 {
+            let cyclic = seed % 4 == 3;
+            let text = generated_inventory(seed, cyclic);
+            let mut inventory = Inventory::default();
+            ini_groups(&text, &mut inventory);
+            let mut names: Vec<String> = inventory.groups.iter().map(|g| g.name.clone()).collect();
+            names.extend(["all".to_string(), "missing".to_string()]);
+            for name in &names {
+                assert_eq!(
+                    inventory.members(name),
+                    plain::members(&inventory, name),
+                    "{name} in\n{text}"
+                );
+                for (place, host) in plain::members(&inventory, name).iter().enumerate() {
+                    assert_eq!(inventory.position(name, host), Some(place), "{text}");
+                }
+            }
+            if cyclic {
+                // Ansible refuses a cycle of groups; only membership is compared there.
+                continue;
+            }
+            for host in (0..6).map(|n| format!("h{n}")) {
+                let order: Vec<String> = inventory
+                    .groups_of(&host)
+                    .iter()
+                    .map(|g| g.name.clone())
+                    .collect();
+                assert_eq!(
+                    order,
+                    plain::groups_of(&inventory, &host),
+                    "{host} in\n{text}"
+                );
+            }
+        }
     }
 
     fn rendered(text: &str, scope: &Scope) -> Rendered {
