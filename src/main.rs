@@ -449,22 +449,21 @@ fn ask_cluster(
 
 /// `kafkalint server`: serves the editor on stdio until it says `exit`.
 fn serve() -> ExitCode {
-    let (connection, io_threads) = lsp_server::Connection::stdio();
+    // kafkalint's own framing: it caps a message before reading it (lsp-server's allocates
+    // whatever the header says).
+    let (connection, transport) = kafkalint::server::transport::stdio();
     let served = kafkalint::server::run(&connection);
     // The writer thread ends when the last sender goes: everything sent is written first.
     drop(connection);
-    let joined = io_threads.join();
+    let joined = transport.join();
     match served {
         Ok(true) => ExitCode::SUCCESS,
         // `exit` without `shutdown`: the protocol asks for exit code 1.
         Ok(false) => ExitCode::from(EXIT_FINDINGS),
         Err(error) => {
             match joined {
-                // lsp-server's message quotes the payload, which may hold a document's text.
-                Err(read) if read.kind() == std::io::ErrorKind::InvalidData => eprintln!(
-                    "kafkalint: error: server: the client sent a message that is not JSON-RPC"
-                ),
-                Err(read) => eprintln!("kafkalint: error: server: {}", read.kind()),
+                // Says what was wrong, never quoting the message (it may hold a document).
+                Err(framing) => eprintln!("kafkalint: error: server: {framing}"),
                 Ok(()) => eprintln!("kafkalint: error: server: {error}"),
             }
             ExitCode::from(EXIT_ERROR)

@@ -618,3 +618,88 @@ fn the_binary_exits_as_the_protocol_asks() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Hostile framing: a header may claim any length; the server reads no more than its cap.
+// ---------------------------------------------------------------------------------------------
+
+/// The binary fed `headers` (after a valid `initialize`), its input left open as a client that
+/// sends nothing more would leave it: it must stop on its own, one line on stderr, exit 2,
+/// without allocating what the header claims.
+fn server_fed_headers(headers: &str) -> std::process::Output {
+    use std::io::Write;
+    let initialize =
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+        .arg("server")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = format!(
+        "Content-Length: {}\r\n\r\n{initialize}{headers}",
+        initialize.len()
+    );
+    // The server may stop reading (and close its end) before all of it is written.
+    let _ = stdin.write_all(input.as_bytes());
+    let _ = stdin.flush();
+    let id = child.id();
+    let waiting = std::thread::spawn(move || child.wait_with_output().unwrap());
+    let started = std::time::Instant::now();
+    while !waiting.is_finished() {
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            let _ = std::process::Command::new("kill")
+                .args(["-9", &id.to_string()])
+                .status();
+            panic!("{headers:?}: the server still waits after 60 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    drop(stdin);
+    waiting.join().unwrap()
+}
+
+#[test]
+fn a_message_longer_than_the_cap_stops_the_server_with_one_line() {
+    let cap = kafkalint::server::transport::MAX_MESSAGE_BYTES;
+    // Lengths from just past the cap to past what a u64 holds, as one header among others.
+    let lengths = [
+        (cap + 1).to_string(),
+        (cap * 3 + 7).to_string(),
+        "1000000000000".to_string(),
+        u64::MAX.to_string(),
+        format!("9{}", "9".repeat(30)),
+    ];
+    for (index, length) in lengths.iter().enumerate() {
+        let headers = match index % 3 {
+            0 => format!("Content-Length: {length}\r\n\r\n{{"),
+            1 => format!("content-length: {length}\r\nContent-Type: application/json\r\n\r\n"),
+            _ => format!("Content-Type: x\r\nContent-Length: {length}\r\n\r\n"),
+        };
+        let output = server_fed_headers(&headers);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{length}: {stderr}");
+        assert_eq!(
+            stderr,
+            format!(
+                "kafkalint: error: server: the client sent a message of {length} bytes, more than the 64 MiB kafkalint reads\n"
+            ),
+        );
+        // The editor is told why, after the answer to `initialize`.
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(stdout.contains("window/showMessage"), "{stdout}");
+    }
+    // A header line with no end, or no blank line after the headers, is read only so far.
+    for headers in [
+        format!("X-Filler: {}", "a".repeat(1 << 20)),
+        "Content-Length: 12\n\n".to_string(),
+    ] {
+        let output = server_fed_headers(&headers);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.starts_with("kafkalint: error: server: the client sent a header"));
+    }
+}

@@ -7,6 +7,7 @@
 mod findings;
 mod hover;
 pub mod position;
+pub mod transport;
 pub mod uri;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -1155,6 +1155,15 @@ const OPAQUE_STATEMENTS: &[&str] = &[
 /// The most nested `if`s followed; deeper ones make what they hold unknown.
 const MAX_CONDITIONS: usize = 64;
 
+/// Whether a line is rendered, within lines rendered `outside` and an `if` branch `branch`.
+fn within(outside: Branch, branch: Branch) -> Branch {
+    match (outside, branch) {
+        (Branch::NotTaken, _) | (_, Branch::NotTaken) => Branch::NotTaken,
+        (Branch::Unknown, _) | (_, Branch::Unknown) => Branch::Unknown,
+        _ => Branch::Taken,
+    }
+}
+
 /// Renders the template's lines into settings.
 fn render(text: &str, scope: &Scope, groups: &Groups, notes: &mut Vec<String>) -> Rendered {
     let mut scope = scope.clone();
@@ -1163,6 +1172,10 @@ fn render(text: &str, scope: &Scope, groups: &Groups, notes: &mut Vec<String>) -
     // Each open `if`: its branch now, and whether an earlier branch of it was taken (Taken),
     // may have been (Unknown), or was not (NotTaken).
     let mut conditions: Vec<(Branch, Branch)> = Vec::new();
+    // Beside each open `if`, whether the lines around it are rendered: the state of a line
+    // is then its innermost `if`'s branch within that, not a fold over every open `if`
+    // (40,000 nested ones made that quadratic).
+    let mut around: Vec<Branch> = Vec::new();
     let lines = logical_lines(text);
     let mut index = 0;
     let mut noted_loop = false;
@@ -1174,14 +1187,10 @@ fn render(text: &str, scope: &Scope, groups: &Groups, notes: &mut Vec<String>) -
         } = lines[index];
         index += 1;
         let trimmed = line.trim();
-        let state =
-            conditions
-                .iter()
-                .fold(Branch::Taken, |state, (branch, _)| match (state, branch) {
-                    (Branch::NotTaken, _) | (_, Branch::NotTaken) => Branch::NotTaken,
-                    (Branch::Unknown, _) | (_, Branch::Unknown) => Branch::Unknown,
-                    _ => Branch::Taken,
-                });
+        let state = match (around.last(), conditions.last()) {
+            (Some(outside), Some((branch, _))) => within(*outside, *branch),
+            _ => Branch::Taken,
+        };
         if let Some(tag) = statement(trimmed) {
             let (word, rest) = tag.split_once(char::is_whitespace).unwrap_or((tag, ""));
             match word {
@@ -1191,6 +1200,7 @@ fn render(text: &str, scope: &Scope, groups: &Groups, notes: &mut Vec<String>) -
                     } else {
                         condition(rest.trim(), &scope)
                     };
+                    around.push(state);
                     conditions.push((branch, branch));
                 }
                 "elif" => {
@@ -1220,6 +1230,7 @@ fn render(text: &str, scope: &Scope, groups: &Groups, notes: &mut Vec<String>) -
                 }
                 "endif" => {
                     conditions.pop();
+                    around.pop();
                 }
                 "set" => {
                     // `{% set name = ... %}`: the name's value is Jinja's from here on.
@@ -1811,13 +1822,23 @@ pub fn templating_roles(path: &str) -> Vec<String> {
 /// are read as Jinja reads them).
 fn unread_tag(text: &str) -> Option<(&'static str, &'static str)> {
     const TAGS: [(&str, &str); 3] = [("{{", "}}"), ("{%", "%}"), ("{#", "#}")];
-    let mut rest = text;
+    // Where each opening comes next at or after `from`, searched again only once passed: a
+    // search of the whole rest for each tag made many tags quadratic.
+    let mut next = TAGS.map(|(open, _)| text.find(open));
+    let mut from = 0;
     loop {
-        let (at, open, close) = TAGS
+        for (kind, (open, _)) in TAGS.iter().enumerate() {
+            if next[kind].is_some_and(|at| at < from) {
+                next[kind] = text[from..].find(open).map(|at| from + at);
+            }
+        }
+        let (kind, at) = next
             .iter()
-            .filter_map(|(open, close)| Some((rest.find(open)?, *open, *close)))
-            .min_by_key(|(at, _, _)| *at)?;
-        let inside = &rest[at + open.len()..];
+            .enumerate()
+            .filter_map(|(kind, at)| Some((kind, (*at)?)))
+            .min_by_key(|(_, at)| *at)?;
+        let (open, close) = TAGS[kind];
+        let inside = &text[at + open.len()..];
         let Some(end) = inside.find(close) else {
             return Some((open, "is never closed, so Ansible cannot render it"));
         };
@@ -1827,7 +1848,7 @@ fn unread_tag(text: &str) -> Option<(&'static str, &'static str)> {
                 "runs over several lines, which kafkalint does not render",
             ));
         }
-        rest = &inside[end + close.len()..];
+        from = at + open.len() + end + close.len();
     }
 }
 

@@ -23,6 +23,9 @@ pub struct Project {
     /// `.env` exists but Compose refuses it (it then refuses the project): every variable is
     /// unknown.
     env_refused: bool,
+    /// A value of the compose file nests `${...}` defaults deeper than kafkalint follows
+    /// ([`dotenv::MAX_NESTING`]): it was left unknown.
+    nesting_too_deep: std::cell::Cell<bool>,
 }
 
 impl Project {
@@ -48,6 +51,9 @@ impl Project {
                 // Compose reads `.env` with the shell's variables only, which are not seen.
                 dotenv::parse(&text, &mut project.env, &|_| None).map_err(|e| e.to_string())
             });
+        if let Ok(assignments) = &read {
+            notes.extend(too_deep_notes("its project's .env", assignments));
+        }
         if let Err(why) = read {
             notes.push(format!(
                 "its project's .env cannot be read as Compose reads it ({why}); the variables it would set are unknown"
@@ -73,18 +79,48 @@ impl Project {
     /// `.env` went into it.
     fn interpolate_traced(&self, raw: &str) -> (Option<String>, bool) {
         let used = std::cell::Cell::new(false);
-        let value = dotenv::substitute(raw, &|name| {
+        let interpolated = dotenv::interpolate(raw, &|name| {
             let found = self.lookup(name);
             used.set(used.get() || found.is_some());
             found
         });
+        let value = match interpolated {
+            Ok(interpolated) => {
+                if interpolated.too_deep {
+                    self.nesting_too_deep.set(true);
+                }
+                interpolated.value
+            }
+            Err(dotenv::InvalidTemplate) => None,
+        };
         (value, used.get())
+    }
+
+    /// Whether a value was left unknown for nesting `${...}` deeper than kafkalint follows.
+    pub fn nesting_too_deep(&self) -> bool {
+        self.nesting_too_deep.get()
     }
 
     /// Compose's interpolation of a value with the project's variables.
     pub fn interpolate(&self, raw: &str) -> Option<String> {
         self.interpolate_traced(raw).0
     }
+}
+
+/// A note for each variable of an env file whose value nests `${...}` defaults deeper than
+/// kafkalint follows (its line; never the variable's name or value, which may be a secret).
+fn too_deep_notes(file: &str, assignments: &[dotenv::Assignment]) -> Vec<String> {
+    assignments
+        .iter()
+        .filter(|assignment| assignment.nesting_too_deep)
+        .map(|assignment| {
+            format!(
+                "{file}, line {}: `${{...}}` defaults nested deeper than {} levels, which kafkalint does not follow; the variable set there is unknown",
+                assignment.line,
+                dotenv::MAX_NESTING
+            )
+        })
+        .collect()
 }
 
 /// Reads the services of a compose file (its first document): the broker nodes, then the
@@ -425,6 +461,10 @@ fn environment(
         };
         match dotenv::parse(&text, &mut values, &lookup) {
             Ok(assignments) => {
+                notes.extend(too_deep_notes(
+                    &format!("service `{service_name}`: its env_file `{written}`"),
+                    &assignments,
+                ));
                 for assignment in assignments {
                     match set_by.iter_mut().find(|(name, _)| *name == assignment.name) {
                         Some((_, span)) => *span = file.path.span.clone(),

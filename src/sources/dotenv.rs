@@ -25,6 +25,8 @@ pub type Vars = HashMap<String, Option<String>>;
 pub struct Assignment {
     pub name: String,
     pub line: usize,
+    /// Its value nests `${...}` defaults deeper than [`MAX_NESTING`]: not followed, unknown.
+    pub nesting_too_deep: bool,
 }
 
 /// Why Compose refuses an env file: the line and what is wrong, never the line's text (an env
@@ -66,14 +68,22 @@ pub fn parse(
         if inherited {
             if let Some(value) = lookup(&name) {
                 vars.insert(name.clone(), value);
-                assignments.push(Assignment { name, line });
+                assignments.push(Assignment {
+                    name,
+                    line,
+                    nesting_too_deep: false,
+                });
             }
             rest = after;
             continue;
         }
         let (value, after) = parser.value(after, vars, lookup)?;
-        vars.insert(name.clone(), value);
-        assignments.push(Assignment { name, line });
+        vars.insert(name.clone(), value.value);
+        assignments.push(Assignment {
+            name,
+            line,
+            nesting_too_deep: value.too_deep,
+        });
         rest = after;
     }
     Ok(assignments)
@@ -170,7 +180,7 @@ impl Parser {
         src: &'a str,
         vars: &Vars,
         lookup: &dyn Fn(&str) -> Found,
-    ) -> Result<(Option<String>, &'a str), ParseError> {
+    ) -> Result<(Interpolated, &'a str), ParseError> {
         let mapping = |name: &str| lookup(name).or_else(|| vars.get(name).cloned());
         let quote = match src.as_bytes().first() {
             Some(&q @ (b'"' | b'\'')) => q as char,
@@ -179,7 +189,7 @@ impl Parser {
                 self.line += 1;
                 let value = value.split(" #").next().unwrap_or_default();
                 let value = value.trim_end_matches(is_unicode_space);
-                let value = checked(value, &mapping).map_err(|_| self.error(INVALID))?;
+                let value = interpolate(value, &mapping).map_err(|_| self.error(INVALID))?;
                 return Ok((value, rest));
             }
         };
@@ -207,9 +217,12 @@ impl Parser {
                 continue;
             }
             let value = if quote == '"' {
-                checked(&expand_escapes(&chars), &mapping).map_err(|_| self.error(INVALID))?
+                interpolate(&expand_escapes(&chars), &mapping).map_err(|_| self.error(INVALID))?
             } else {
-                Some(chars)
+                Interpolated {
+                    value: Some(chars),
+                    too_deep: false,
+                }
             };
             return Ok((value, &src[at + 1..]));
         }
@@ -298,25 +311,199 @@ fn name_len(text: &str) -> usize {
         .unwrap_or(bytes.len())
 }
 
-/// compose-go's `getFirstBraceClosingIndex`, on text starting at `${`.
-fn closing_brace(text: &str) -> Option<usize> {
-    let bytes = text.as_bytes();
-    let mut open = 0i32;
-    let mut at = 0;
-    while at < bytes.len() {
-        if bytes[at] == b'}' {
-            open -= 1;
-            if open == 0 {
-                return Some(at);
+/// How deep `${NAME:-${OTHER:-...}}` defaults are followed. Compose files nest two or three
+/// levels; Compose itself (Go, whose stacks grow) follows any depth. Deeper, kafkalint does not
+/// follow the value: it is unknown, and the reader says where.
+pub const MAX_NESTING: usize = 64;
+
+/// A template with what interpolation looks up in it, found in one pass: which `}` closes each
+/// `${`, and where its line breaks are. Nested defaults are ranges of the one text, so no
+/// level scans again what an outer one has scanned.
+struct Template<'a> {
+    text: &'a str,
+    /// `(offset of the $, offset of the closing })` for each `${` that is closed, by the
+    /// offset of its `$`.
+    closes: Vec<(usize, usize)>,
+    line_breaks: Vec<usize>,
+    mapping: &'a dyn Fn(&str) -> Found,
+    too_deep: std::cell::Cell<bool>,
+}
+
+impl<'a> Template<'a> {
+    fn new(text: &'a str, mapping: &'a dyn Fn(&str) -> Found) -> Template<'a> {
+        Template {
+            text,
+            closes: brace_closes(text),
+            line_breaks: memchr::memchr_iter(b'\n', text.as_bytes()).collect(),
+            mapping,
+            too_deep: std::cell::Cell::new(false),
+        }
+    }
+
+    /// The `}` closing the `${` whose `$` is at `dollar`, if it lies before `end`.
+    fn close_of(&self, dollar: usize, end: usize) -> Option<usize> {
+        let at = self
+            .closes
+            .binary_search_by_key(&dollar, |(open, _)| *open)
+            .ok()?;
+        Some(self.closes[at].1).filter(|close| *close < end)
+    }
+
+    fn has_line_break(&self, start: usize, end: usize) -> bool {
+        let first = self.line_breaks.partition_point(|at| *at < start);
+        self.line_breaks.get(first).is_some_and(|at| *at < end)
+    }
+
+    /// Interpolates `text[start..end]`, `depth` defaults deep.
+    fn expand(
+        &self,
+        start: usize,
+        end: usize,
+        depth: usize,
+    ) -> Result<Option<String>, InvalidTemplate> {
+        if depth > MAX_NESTING {
+            self.too_deep.set(true);
+            return Ok(None);
+        }
+        let text = self.text;
+        let mut out = String::with_capacity(end - start);
+        let mut known = true;
+        let mut position = start;
+        while let Some(found) = memchr::memchr(b'$', &text.as_bytes()[position..end]) {
+            let at = position + found;
+            out.push_str(&text[position..at]);
+            let after = &text[at + 1..end];
+            if after.starts_with('$') {
+                out.push('$');
+                position = at + 2;
+                continue;
+            }
+            let named = name_len(after);
+            if named == usize::MAX {
+                return Ok(None);
+            }
+            if named > 0 {
+                match (self.mapping)(&after[..named]).flatten() {
+                    Some(value) => out.push_str(&value),
+                    None => known = false,
+                }
+                position = at + 1 + named;
+                continue;
+            }
+            if !after.starts_with('{') {
+                out.push('$');
+                position = at + 1;
+                continue;
+            }
+            let close = self.close_of(at, end).ok_or(InvalidTemplate)?;
+            // Go's template pattern does not match across a line break.
+            if self.has_line_break(at + 2, close) {
+                return Err(InvalidTemplate);
+            }
+            position = close + 1;
+            match self.braced(at + 2, close, depth)? {
+                Some(value) => out.push_str(&value),
+                None => known = false,
             }
         }
-        if bytes[at] == b'{' {
-            open += 1;
-            at += 1;
+        out.push_str(&text[position..end]);
+        Ok(known.then_some(out))
+    }
+
+    /// The value of `${inner}`, `inner` being `text[start..end]`.
+    fn braced(
+        &self,
+        start: usize,
+        end: usize,
+        depth: usize,
+    ) -> Result<Option<String>, InvalidTemplate> {
+        let inner = &self.text[start..end];
+        let mapping = self.mapping;
+        let named = name_len(inner);
+        if named == usize::MAX {
+            return Ok(None);
+        }
+        if named == 0 {
+            return Err(InvalidTemplate);
+        }
+        let operation = &inner[named..];
+        if operation.is_empty() {
+            return Ok(mapping(inner).flatten());
+        }
+        let operator = ["?", "-", "+"].into_iter().find_map(|sign| {
+            operation
+                .strip_prefix(':')
+                .and_then(|tail| tail.strip_prefix(sign))
+                .map(|argument| (sign, true, argument))
+                .or_else(|| {
+                    operation
+                        .strip_prefix(sign)
+                        .map(|argument| (sign, false, argument))
+                })
+        });
+        // Anything else after the name (`${A B}`, `${A:x}`) is not a template.
+        let (sign, colon, argument) = operator.ok_or(InvalidTemplate)?;
+        let found = mapping(&inner[..named]);
+        // Set, and (with a colon) not empty: `None` when set to an unknown value.
+        let present = match &found {
+            None => Some(false),
+            Some(None) => None,
+            Some(Some(value)) => Some(!colon || !value.is_empty()),
+        };
+        // The argument is a template too, read only when it is used (as Go does).
+        let argument = || self.expand(end - argument.len(), end, depth + 1);
+        Ok(match sign {
+            "-" => match present {
+                None => None,
+                Some(true) => found.flatten(),
+                Some(false) => argument()?,
+            },
+            "+" => match (colon, &found, present) {
+                // `+`: set at all, whatever its value.
+                (false, Some(_), _) => argument()?,
+                (_, _, None) => None,
+                (_, _, Some(true)) => argument()?,
+                (_, _, Some(false)) => Some(found.flatten().unwrap_or_default()),
+            },
+            _ => match present {
+                Some(true) => found.flatten(),
+                // A required variable missing: Compose stops (or the shell sets it).
+                _ => None,
+            },
+        })
+    }
+}
+
+/// Which `}` closes each `${` of `text`, as compose-go's `getFirstBraceClosingIndex` finds it
+/// from that `${`, for every `${` at once. That function counts a `{` as an opening and skips
+/// the byte after it, and a `}` as a closing: every scan from a `${` steps through the same
+/// bytes from its `{` on (a byte after anything but a `{` is stepped on by every scan that
+/// passes it), so the scans are one bracket matching over those bytes.
+fn brace_closes(text: &str) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut open = Vec::new();
+    let mut closes = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'}' => {
+                if let Some(brace) = open.pop()
+                    && brace > 0
+                    && bytes[brace - 1] == b'$'
+                {
+                    closes.push((brace - 1, at));
+                }
+            }
+            b'{' => {
+                open.push(at);
+                at += 1;
+            }
+            _ => {}
         }
         at += 1;
     }
-    None
+    closes.sort_unstable();
+    closes
 }
 
 /// Interpolates `template` as compose-go's `template.Substitute`: `$$` is `$`; `$NAME` and
@@ -339,104 +526,52 @@ pub fn checked(
     template: &str,
     mapping: &dyn Fn(&str) -> Found,
 ) -> Result<Option<String>, InvalidTemplate> {
-    let mut out = String::with_capacity(template.len());
-    let mut known = true;
-    let mut rest = template;
-    while let Some(at) = rest.find('$') {
-        out.push_str(&rest[..at]);
-        let after = &rest[at + 1..];
-        if let Some(tail) = after.strip_prefix('$') {
-            out.push('$');
-            rest = tail;
-            continue;
-        }
-        let named = name_len(after);
-        if named == usize::MAX {
-            return Ok(None);
-        }
-        if named > 0 {
-            match mapping(&after[..named]).flatten() {
-                Some(value) => out.push_str(&value),
-                None => known = false,
-            }
-            rest = &after[named..];
-            continue;
-        }
-        if !after.starts_with('{') {
-            out.push('$');
-            rest = after;
-            continue;
-        }
-        let close = closing_brace(&rest[at..]).ok_or(InvalidTemplate)?;
-        let inner = &rest[at + 2..at + close];
-        // Go's template pattern does not match across a line break.
-        if inner.contains('\n') {
-            return Err(InvalidTemplate);
-        }
-        rest = &rest[at + close + 1..];
-        match braced(inner, mapping)? {
-            Some(value) => out.push_str(&value),
-            None => known = false,
-        }
-    }
-    out.push_str(rest);
-    Ok(known.then_some(out))
+    interpolate(template, mapping).map(|interpolated| interpolated.value)
 }
 
-/// The value of `${inner}`.
-fn braced(inner: &str, mapping: &dyn Fn(&str) -> Found) -> Result<Option<String>, InvalidTemplate> {
-    let named = name_len(inner);
-    if named == usize::MAX {
-        return Ok(None);
-    }
-    if named == 0 {
-        return Err(InvalidTemplate);
-    }
-    let operation = &inner[named..];
-    if operation.is_empty() {
-        return Ok(mapping(inner).flatten());
-    }
-    let operator = ["?", "-", "+"].into_iter().find_map(|sign| {
-        operation
-            .strip_prefix(':')
-            .and_then(|tail| tail.strip_prefix(sign))
-            .map(|argument| (sign, true, argument))
-            .or_else(|| {
-                operation
-                    .strip_prefix(sign)
-                    .map(|argument| (sign, false, argument))
-            })
-    });
-    // Anything else after the name (`${A B}`, `${A:x}`) is not a template.
-    let (sign, colon, argument) = operator.ok_or(InvalidTemplate)?;
-    let found = mapping(&inner[..named]);
-    // Set, and (with a colon) not empty: `None` when set to an unknown value.
-    let present = match &found {
-        None => Some(false),
-        Some(None) => None,
-        Some(Some(value)) => Some(!colon || !value.is_empty()),
-    };
-    // The argument is a template too, read only when it is used (as Go does).
-    let argument = || checked(argument, mapping);
-    Ok(match sign {
-        "-" => match present {
-            None => None,
-            Some(true) => found.flatten(),
-            Some(false) => argument()?,
-        },
-        "+" => match (colon, &found, present) {
-            // `+`: set at all, whatever its value.
-            (false, Some(_), _) => argument()?,
-            (_, _, None) => None,
-            (_, _, Some(true)) => argument()?,
-            (_, _, Some(false)) => Some(found.flatten().unwrap_or_default()),
-        },
-        _ => match present {
-            Some(true) => found.flatten(),
-            // A required variable missing: Compose stops (or the shell sets it).
-            _ => None,
-        },
+/// What interpolating a template gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Interpolated {
+    /// The value; `None` when not known.
+    pub value: Option<String>,
+    /// Defaults nest deeper than [`MAX_NESTING`]: not followed, so the value is unknown.
+    pub too_deep: bool,
+}
+
+/// [`checked`], saying also whether the template nests deeper than kafkalint follows.
+pub fn interpolate(
+    template: &str,
+    mapping: &dyn Fn(&str) -> Found,
+) -> Result<Interpolated, InvalidTemplate> {
+    let template_read = Template::new(template, mapping);
+    let value = template_read.expand(0, template.len(), 0)?;
+    Ok(Interpolated {
+        value,
+        too_deep: template_read.too_deep.get(),
     })
+}
+
+/// The first line (1-based) of `text` on which `${` nest deeper than [`MAX_NESTING`], to
+/// say where a value was not followed (a template cannot run over a line break).
+pub fn first_line_nested_too_deep(text: &str) -> Option<usize> {
+    text.split('\n')
+        .position(|line| {
+            let mut depth = 0usize;
+            let mut deepest = 0usize;
+            let bytes = line.as_bytes();
+            for (at, byte) in bytes.iter().enumerate() {
+                match byte {
+                    b'{' if at > 0 && bytes[at - 1] == b'$' => {
+                        depth += 1;
+                        deepest = deepest.max(depth);
+                    }
+                    b'}' => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+            }
+            deepest > MAX_NESTING
+        })
+        .map(|index| index + 1)
 }
 
 #[cfg(test)]
@@ -475,6 +610,92 @@ mod tests {
         assert_eq!(with(&set, "${RF"), None);
         assert_eq!(with(&set, "${NOPE:-a\nb}"), None);
         assert_eq!(with(&set, "$\u{17f}"), None);
+    }
+
+    /// compose-go's `getFirstBraceClosingIndex` as written, scanning from one `${`: the
+    /// reference the one-pass matching of every `${` must agree with.
+    fn closing_brace_scanned(text: &str) -> Option<usize> {
+        let bytes = text.as_bytes();
+        let mut open = 0i32;
+        let mut at = 0;
+        while at < bytes.len() {
+            if bytes[at] == b'}' {
+                open -= 1;
+                if open == 0 {
+                    return Some(at);
+                }
+            }
+            if bytes[at] == b'{' {
+                open += 1;
+                at += 1;
+            }
+            at += 1;
+        }
+        None
+    }
+
+    #[test]
+    fn one_pass_brace_matching_agrees_with_a_scan_from_each_template() {
+        // Every string of up to 9 bytes over the bytes that matter, and every `${` in it,
+        // within every end a nested default may have.
+        let alphabet = [b'$', b'{', b'}', b'a'];
+        for len in 0..=9u32 {
+            for number in 0..alphabet.len().pow(len) {
+                let mut digits = number;
+                let text: String = (0..len)
+                    .map(|_| {
+                        let byte = alphabet[digits % alphabet.len()];
+                        digits /= alphabet.len();
+                        byte as char
+                    })
+                    .collect();
+                let template = Template::new(&text, &|_| None);
+                for (dollar, _) in text.match_indices("${") {
+                    for end in dollar + 2..=text.len() {
+                        assert_eq!(
+                            template.close_of(dollar, end),
+                            closing_brace_scanned(&text[dollar..end]).map(|close| dollar + close),
+                            "{text:?} from {dollar} to {end}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn deep_defaults_are_unknown_past_the_bound_and_linear_in_time() {
+        let nested =
+            |levels: usize| format!("{}3{}", "${NOPE:-".repeat(levels), "}".repeat(levels));
+        let set = vars(&[]);
+        assert_eq!(with(&set, &nested(MAX_NESTING)).as_deref(), Some("3"));
+        let too_deep = interpolate(&nested(MAX_NESTING + 1), &|_| None).unwrap();
+        assert_eq!((too_deep.value, too_deep.too_deep), (None, true));
+        // 200,000 levels: no stack overflow, and no rescan of the rest at each level (which
+        // took minutes at this size).
+        let started = std::time::Instant::now();
+        let deep = interpolate(&nested(200_000), &|_| None).unwrap();
+        assert!(deep.too_deep && deep.value.is_none());
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+        // An env file says on which line it stopped following, and reads on.
+        let text = format!("A=1\nB={}\nC=2\n", nested(100_000));
+        let mut read = Vars::new();
+        let assignments = parse(&text, &mut read, &|_| None).unwrap();
+        let deep: Vec<usize> = assignments
+            .iter()
+            .filter(|assignment| assignment.nesting_too_deep)
+            .map(|assignment| assignment.line)
+            .collect();
+        assert_eq!(deep, [2]);
+        assert_eq!(
+            (
+                read["A"].as_deref(),
+                read["B"].as_deref(),
+                read["C"].as_deref()
+            ),
+            (Some("1"), None, Some("2"))
+        );
+        assert_eq!(first_line_nested_too_deep(&text), Some(2));
     }
 
     #[test]

@@ -372,6 +372,18 @@ impl<'a> Workload<'a> {
                 }
             };
             let script = start_script(container, self);
+            if let Some((script, scalar)) = &script
+                && script.first.nested_too_deep
+            {
+                let line = manifests.text[..scalar.span.start.min(manifests.text.len())]
+                    .matches('\n')
+                    .count()
+                    + 1;
+                notes.push(format!(
+                    "{label}: its start-up script (line {line}) nests `$((...))` or `${{...}}` deeper than {} levels, which kafkalint does not follow; what it sets there is unknown",
+                    shell::MAX_NESTING
+                ));
+            }
             let may_edit =
                 mounted.is_some() && self.may_edit_mounted_file(container, script.as_ref());
             if may_edit {
@@ -597,6 +609,10 @@ impl<'a> Workload<'a> {
             }
             if !outcome.followed {
                 environment.unread = Some("its start-up script, which kafkalint does not follow,");
+            } else if outcome.nested_too_deep {
+                environment.unread = Some(
+                    "its start-up script, whose expansions nest deeper than kafkalint follows,",
+                );
             }
         }
         environment

@@ -270,6 +270,15 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
         {
             let project = compose::Project::of_file(&path, &mut notes);
             let nodes = compose::read(first, &project, &mut notes);
+            if project.nesting_too_deep() {
+                // A YAML escape can write `${` so that no line of the file shows it.
+                let place = dotenv::first_line_nested_too_deep(text)
+                    .map_or_else(|| "a value".to_string(), |line| format!("line {line}"));
+                notes.push(format!(
+                    "{place}: `${{...}}` defaults nested deeper than {} levels, which kafkalint does not follow; the value is unknown",
+                    dotenv::MAX_NESTING
+                ));
+            }
             if !nodes.is_empty() {
                 take(path.clone(), Form::Compose, nodes, &mut yaml);
             }

@@ -27,6 +27,8 @@ pub struct Outcome {
     pub starts_kafka_itself: bool,
     /// The programs its commands run, in order (`/etc/confluent/docker/run`).
     pub programs: Vec<String>,
+    /// An expansion nests deeper than kafkalint follows: what it sets is unknown.
+    pub nested_too_deep: bool,
 }
 
 /// A variable as the script sees it: `None` when unset, `Some(None)` when set to a value that
@@ -37,6 +39,8 @@ pub type Lookup<'a> = &'a dyn Fn(&str) -> Option<Option<String>>;
 pub fn run(script: &str, environment: Lookup) -> Outcome {
     let mut shell = Shell {
         environment,
+        nesting: std::cell::Cell::new(0),
+        nested_too_deep: std::cell::Cell::new(false),
         locals: Vec::new(),
         exported: Vec::new(),
     };
@@ -106,11 +110,13 @@ pub fn run(script: &str, environment: Lookup) -> Outcome {
         outcome.programs.extend(program.cloned());
     }
     outcome.exports = shell.exported;
+    outcome.nested_too_deep = shell.nested_too_deep.get();
     outcome
 }
 
-/// How deep parentheses or `${...}` defaults may nest before a value is called unknown.
-const MAX_NESTING: usize = 32;
+/// How deep parentheses, `$((...))` or `${...}` defaults may nest before a value is called
+/// unknown.
+pub const MAX_NESTING: usize = 32;
 
 /// Words that open or close a compound command or a function.
 const CONTROL: &[&str] = &[
@@ -121,6 +127,10 @@ const CONTROL: &[&str] = &[
 
 struct Shell<'a> {
     environment: Lookup<'a>,
+    /// How many expansions (`$((...))`, `${...}` defaults) enclose the one being read.
+    nesting: std::cell::Cell<usize>,
+    /// An expansion nested deeper than [`MAX_NESTING`] was met, and left unknown.
+    nested_too_deep: std::cell::Cell<bool>,
     /// Variables the script set without exporting them.
     locals: Vec<(String, Option<String>)>,
     exported: Vec<(String, Option<String>)>,
@@ -205,8 +215,22 @@ impl Shell<'_> {
         Some(out)
     }
 
-    /// The expansion after a `$` and how many bytes it took; `None` when not known.
+    /// The expansion after a `$` and how many bytes it took; `None` when not known, as it is
+    /// nested deeper than [`MAX_NESTING`] expansions (`$(($((...))))`, arithmetic and defaults
+    /// recurse into each other: the bound keeps the stack and the rescans of the rest small).
     fn parameter(&self, text: &str) -> Option<(String, usize)> {
+        let nesting = self.nesting.get();
+        if nesting >= MAX_NESTING {
+            self.nested_too_deep.set(true);
+            return None;
+        }
+        self.nesting.set(nesting + 1);
+        let expanded = self.parameter_within_bound(text);
+        self.nesting.set(nesting);
+        expanded
+    }
+
+    fn parameter_within_bound(&self, text: &str) -> Option<(String, usize)> {
         if let Some(inner) = text.strip_prefix("((") {
             let end = arithmetic_end(inner)?;
             let value = self.arithmetic(&inner[..end])?;
@@ -377,27 +401,34 @@ fn product(tokens: &[Token], at: &mut usize) -> Option<i64> {
     Some(value)
 }
 
+/// Signs, then a number or a parenthesised sum. The signs are counted, not recursed into: a
+/// script may write 300,000 of them.
 fn unary(tokens: &[Token], at: &mut usize) -> Option<i64> {
-    match tokens.get(*at)? {
+    let mut negations = 0usize;
+    while let Some(Token::Op(sign @ ('-' | '+'))) = tokens.get(*at) {
+        negations += usize::from(*sign == '-');
+        *at += 1;
+    }
+    let value = match tokens.get(*at)? {
         Token::Number(value) => {
             *at += 1;
-            Some(*value)
-        }
-        Token::Op('-') => {
-            *at += 1;
-            unary(tokens, at)?.checked_neg()
-        }
-        Token::Op('+') => {
-            *at += 1;
-            unary(tokens, at)
+            *value
         }
         Token::Op('(') => {
             *at += 1;
             let value = sum(tokens, at)?;
             matches!(tokens.get(*at), Some(Token::Op(')'))).then(|| *at += 1)?;
-            Some(value)
+            value
         }
-        Token::Op(_) => None,
+        Token::Op(_) => return None,
+    };
+    // Each `-` negates in turn: the smallest integer has no negation, so any `-` before it
+    // overflows, and the rest cancel in pairs.
+    match negations {
+        0 => Some(value),
+        _ if value == i64::MIN => None,
+        _ if negations % 2 == 1 => Some(-value),
+        _ => Some(value),
     }
 }
 
@@ -562,6 +593,43 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    #[test]
+    fn signs_and_nested_expansions_are_bounded_not_recursed() {
+        // Signs are counted: 300,000 of them neither recurse nor take long.
+        for (signs, expected) in [(300_000, "7"), (300_001, "-7")] {
+            let script = format!("export N=$(({}7))", "-".repeat(signs));
+            assert_eq!(exports(&script), [known("N", expected)]);
+        }
+        assert_eq!(exports("export N=$((- + -3 * -(2)))"), [known("N", "-6")]);
+        assert_eq!(
+            exports("export N=$((--9223372036854775807-1))"),
+            [known("N", "9223372036854775806")]
+        );
+        assert_eq!(
+            exports("export N=$((-(-9223372036854775807-1)))"),
+            [("N".to_string(), None)]
+        );
+        // Nested expansions: followed to the bound, unknown beyond it, said so.
+        let nested =
+            |levels: usize| format!("export N={}1{}", "$((".repeat(levels), "))".repeat(levels));
+        let within = run(&nested(MAX_NESTING), &pod);
+        assert_eq!(within.exports, [known("N", "1")]);
+        assert!(!within.nested_too_deep);
+        for levels in [MAX_NESTING + 1, 100_000] {
+            let started = std::time::Instant::now();
+            let beyond = run(&format!("{}\nexport M=2", nested(levels)), &pod);
+            assert_eq!(beyond.exports, [("N".to_string(), None), known("M", "2")]);
+            assert!(beyond.nested_too_deep && beyond.followed);
+            assert!(started.elapsed() < std::time::Duration::from_secs(10));
+        }
+        let defaults = format!(
+            "export N={}1{}",
+            "${A:-".repeat(100_000),
+            "}".repeat(100_000)
+        );
+        assert_eq!(run(&defaults, &pod).exports, [("N".to_string(), None)]);
     }
 
     #[test]
