@@ -2232,7 +2232,34 @@ fn secret_flag_cases(c: &mut Canaries) -> Vec<Case> {
     yaml.must_show = ["docker-compose.yml:", "kafka.yaml:", "num.io.threadsx"]
         .map(String::from)
         .to_vec();
-    vec![properties, yaml]
+    let mut role = Case::new("comments passing a secret: Ansible role template");
+    let family = "comment passing a secret: Ansible template";
+    let blocks: Vec<Vec<String>> = secret_flag_texts(c, family)
+        .into_iter()
+        .map(|text| {
+            let style = pick(c, &["# ", "#", "! "]);
+            vec![format!("{style}{text}")]
+        })
+        .collect();
+    let template = interleave(
+        "broker.id={{ node_id }}\nzookeeper.connect=zk:2181\noffsets.topic.replication.factor=1\n",
+        &blocks,
+        "num.io.threads=8",
+    );
+    let template_path = "tree/ansible/roles/kafka/templates/server.properties.j2";
+    role.file(
+        "tree/ansible/site.yml",
+        "- hosts: kafka\n  roles:\n    - kafka\n".into(),
+    );
+    role.file(
+        "tree/ansible/hosts.ini",
+        "[kafka]\nk1 node_id=1\nk2 node_id=2\nk3 node_id=3\n".into(),
+    );
+    role.file(template_path, template);
+    role.named.push(template_path.into());
+    role.stdin.push(template_path.into());
+    role.must_show = vec!["server.properties.j2:".into(), "num.io.threads=8".into()];
+    vec![properties, yaml, role]
 }
 
 #[test]
