@@ -292,6 +292,9 @@ pub fn looks_like_credential(value: &str) -> bool {
     if MARKS.in_text(value) {
         return true;
     }
+    if passes_a_secret(value) {
+        return true;
+    }
     if value.contains("://") && has_url_credentials(value) {
         return true;
     }
@@ -355,12 +358,13 @@ fn names_a_secret(name: &str) -> bool {
 }
 
 fn has_url_credentials(value: &str) -> bool {
-    // scheme://user:password@host, the password in any characters (`,` and `/` included): an
-    // `@` after `://` with a `:` before it, before the next URL or space.
+    // scheme://userinfo@host: any userinfo is a credential, not only `user:password` (a token
+    // as the user, `https://TOKEN@host`; a colon written `%3A`), in any characters (`,` and
+    // `/` included): an `@` after `://`, before the next URL or space. And a query or fragment
+    // that carries a signature or a secret (`?sig=`, `X-Amz-Signature=`, `#access_token=`).
     value.split("://").skip(1).any(|rest| {
         let rest = rest.split(char::is_whitespace).next().unwrap_or("");
-        rest.split_once('@')
-            .is_some_and(|(user_info, _)| user_info.contains(':'))
+        rest.contains('@') || query_holds_secret(rest)
     })
 }
 
@@ -426,7 +430,8 @@ fn judge_comment(body: &str) -> Option<Range<usize>> {
     let value = &text[value_offset..];
     let hidden = start + value_offset..body.len();
     if value.trim().is_empty() {
-        return None;
+        // One word, which may pass a secret itself (`# -pX`, mysql's password attached).
+        return passes_a_secret(&body[indent..]).then_some(indent..body.len());
     }
     if token == "kafkalint" && separated {
         return (has_secret_word(value) || looks_like_credential(value)).then_some(hidden);
@@ -444,8 +449,10 @@ fn judge_comment(body: &str) -> Option<Range<usize>> {
         let shown = name_kind(token) == KeyKind::Plain && !looks_like_credential(value);
         return (!shown).then_some(hidden);
     }
-    // Prose: shown, unless it speaks of a secret (`# the password is hunter2`).
-    (speaks_of_a_secret(value) || looks_like_credential(value)).then_some(hidden)
+    // Prose: shown, unless it speaks of a secret (`# the password is hunter2`) or passes one
+    // (`# keytool -storepass X`, `# Bearer X`).
+    (speaks_of_a_secret(value) || looks_like_credential(value) || passes_a_secret(text))
+        .then_some(hidden)
 }
 
 /// Whether some word of prose names a secret (`password`, `pw`, `tokens`), in any case. Word
@@ -472,6 +479,283 @@ fn speaks_of_a_secret(text: &str) -> bool {
                     .iter()
                     .any(|short| word.eq_ignore_ascii_case(short))
             }))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Secrets without a secret-like name: passed on a command line, in an HTTP header, in a URL
+
+/// Whether `text` passes a secret the way command lines and HTTP pass one, with no name ending
+/// in `=` or `:` before it: a flag that takes a secret (keytool's `-storepass X`, `-keypass X`,
+/// `-srcstorepass X`; openssl's `-passin pass:X`; `--password X`, `--token=X`; mysql's `-pX`;
+/// curl's `-u user:X`), or an HTTP authorization (`Bearer X`, `Authorization: Basic X`).
+pub fn passes_a_secret(text: &str) -> bool {
+    // Most text holds neither a flag nor an authorization scheme: answered without splitting.
+    static SCHEMES: Words = Words::new(AUTHORIZATION_WORDS);
+    let flag_like = text
+        .as_bytes()
+        .windows(2)
+        .any(|pair| pair[0] == b'-' && pair[1].is_ascii_alphabetic());
+    if !flag_like && !SCHEMES.in_text(text) {
+        return false;
+    }
+    let words: Vec<&str> = command_line_words(text).collect();
+    words.iter().enumerate().any(|(at, word)| {
+        let next = words.get(at + 1).copied();
+        takes_a_secret(word, next) || authorizes_with(word, next, words.get(at + 2).copied())
+    })
+}
+
+/// Words of HTTP authorization: the header's name and the schemes of RFC 9110 section 11 and
+/// the IANA registry, as people write them in comments and values.
+const AUTHORIZATION_WORDS: &[&str] = &[
+    "authorization",
+    "bearer",
+    "basic",
+    "digest",
+    "negotiate",
+    "hoba",
+    "mutual",
+];
+
+/// The words of a command line as a reader sees them: split at any space (a no-break space
+/// too: text shown is not a shell's), quotes and the brackets and commas around arguments.
+fn command_line_words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| {
+        c.is_whitespace()
+            || matches!(
+                c,
+                '"' | '\'' | '`' | ',' | ';' | '(' | ')' | '[' | ']' | '{' | '}'
+            )
+    })
+    .filter(|word| !word.is_empty())
+}
+
+/// Whether `word` is a flag given a secret, attached (`--password=X`, `-pX`, `-uuser:X`) or
+/// as the `next` word.
+fn takes_a_secret(word: &str, next: Option<&str>) -> bool {
+    let Some(flag) = word.strip_prefix('-') else {
+        return false;
+    };
+    let long = flag.starts_with('-');
+    let flag = flag.trim_start_matches('-');
+    let (name, attached) = match flag.split_once(['=', ':']) {
+        Some((name, value)) => (name, Some(value)),
+        None => (flag, None),
+    };
+    if name.is_empty() || !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return false;
+    }
+    let given = attached.is_some_and(|value| !value.is_empty()) || next.is_some();
+    // A flag named for a secret in any tool's spelling: `-storepass`, `--keystore-password`,
+    // `-passin`, `--token`, `--client-secret`, `--api-key`.
+    if has_secret_word(name) {
+        return given;
+    }
+    // `-u user:password` (curl), `--user user:password`, `--proxy-user user:password`: a user
+    // flag given a colon gives a password with it.
+    if name.eq_ignore_ascii_case("u") || name.to_ascii_lowercase().contains("user") {
+        let value = attached.or(next).unwrap_or_default();
+        return value.contains(':');
+    }
+    if !long && let Some(value) = name.strip_prefix('u') {
+        // `-uadmin:x`: curl's user with its password attached.
+        return attached.is_some() && !value.is_empty();
+    }
+    // mysql's and mariadb's `-pPASSWORD` (the password attached to `-p`); a flag of another
+    // tool that starts with `p` is a word of its own (`-port`, `-print`, `-pubkey`).
+    if !long && let Some(value) = name.strip_prefix('p') {
+        return !value.is_empty() && !P_FLAGS.contains(&name);
+    }
+    false
+}
+
+/// Single-dash flags of common tools (openssl, keytool, JVMs, kafka-run-class) that start with
+/// `p` and are no password attached to `-p`.
+const P_FLAGS: &[&str] = &[
+    "path",
+    "pid",
+    "pipe",
+    "port",
+    "pretty",
+    "print",
+    "profile",
+    "property",
+    "providerarg",
+    "providerclass",
+    "providername",
+    "providerpath",
+    "proxy",
+    "pubin",
+    "pubkey",
+    "pubout",
+];
+
+/// Whether `word` starts an HTTP authorization whose credential follows: `Authorization: X`,
+/// `Bearer X`, `Basic X` when X reads as a token (not the prose of `Basic settings`).
+fn authorizes_with(word: &str, next: Option<&str>, after: Option<&str>) -> bool {
+    // The header's name may hold its value on (`Authorization:Bearer`).
+    let (head, tail) = word.split_once([':', '=']).unwrap_or((word, ""));
+    let scheme = head.to_ascii_lowercase();
+    if matches!(scheme.as_str(), "authorization" | "proxy-authorization") {
+        return !tail.is_empty() || next.is_some();
+    }
+    let scheme = word.trim_end_matches([':', '=']).to_ascii_lowercase();
+    let Some(next) = next else { return false };
+    match scheme.as_str() {
+        "bearer" => true,
+        "basic" | "digest" | "negotiate" | "hoba" | "mutual" | "token" => {
+            reads_as_a_token(next) || (next.ends_with(['=', ':']) && after.is_some())
+        }
+        _ => false,
+    }
+}
+
+/// Whether a word reads as a token rather than prose: base64 or hex characters with a digit,
+/// a `+`, `/` or `=`, or more than one capital letter.
+fn reads_as_a_token(word: &str) -> bool {
+    let characters = word
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"+/=._~-:".contains(&b));
+    let marked = word
+        .bytes()
+        .any(|b| b.is_ascii_digit() || b"+/=".contains(&b))
+        || word.bytes().filter(u8::is_ascii_uppercase).count() > 1;
+    word.len() >= 4 && characters && marked
+}
+
+/// Parts of a URL query parameter's name that mark its value as a secret: signatures
+/// (`sig`, `signature`, `X-Amz-Signature`), keys (`key`, `api_key`, `subscription-key`),
+/// OAuth's `code` and `*_token`, credentials (`X-Amz-Credential`), sessions, tickets; a name
+/// with a secret-like word (`client_secret`, `access_token`, `password`) besides.
+const QUERY_SECRET_PARTS: &[&str] = &["sig", "key", "code", "auth", "cred", "session", "ticket"];
+
+/// Whether the query or fragment of a URL (`rest`, what follows its `://`) has a parameter
+/// whose name marks a secret, in any case and percent-encoding.
+fn query_holds_secret(rest: &str) -> bool {
+    let Some(at) = rest.find(['?', '#']) else {
+        return false;
+    };
+    rest[at + 1..]
+        .split(['&', ';', '?', '#'])
+        .filter_map(|parameter| parameter.split_once('='))
+        .any(|(name, _)| {
+            let name = percent_decoded(name).to_ascii_lowercase();
+            let squeezed: String = name.chars().filter(char::is_ascii_alphanumeric).collect();
+            has_secret_word(&name)
+                || name.starts_with("x-amz-")
+                || name.starts_with("x-goog-")
+                || QUERY_SECRET_PARTS
+                    .iter()
+                    .any(|part| squeezed.contains(part))
+        })
+}
+
+/// `text` with its `%XX` escapes decoded (bytes not UTF-8 replaced).
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut at = 0;
+    while at < bytes.len() {
+        let hex = bytes
+            .get(at + 1..at + 3)
+            .filter(|pair| pair.iter().all(u8::is_ascii_hexdigit))
+            .and_then(|pair| std::str::from_utf8(pair).ok())
+            .and_then(|pair| u8::from_str_radix(pair, 16).ok());
+        match (bytes[at], hex) {
+            (b'%', Some(byte)) => {
+                decoded.push(byte);
+                at += 3;
+            }
+            (byte, _) => {
+                decoded.push(byte);
+                at += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&decoded).into_owned()
+}
+
+#[cfg(test)]
+mod secrets_without_a_name {
+    use super::*;
+
+    #[test]
+    fn flags_and_schemes_that_pass_a_secret() {
+        for text in [
+            "keytool -importkeystore -srcstorepass x -deststorepass y",
+            "-storepass x",
+            "-keypass x",
+            "openssl pkcs12 -passin pass:x",
+            "mysql -uroot -pHunter2",
+            "psql --password=x",
+            "kcat -b h --token x",
+            "curl -u admin:x http://h",
+            "curl --user=admin:x",
+            "curl -uadmin:x",
+            "Bearer eyJhbGciOi",
+            "bearer x",
+            "Authorization: Basic YWRtaW46eA==",
+            "authorization: token x",
+            "\"-storepass\", \"x\"",
+            "--client-secret\u{a0}x",
+        ] {
+            assert!(passes_a_secret(text), "{text}");
+            assert!(looks_like_credential(text), "{text}");
+        }
+        for text in [
+            "Basic settings for the broker",
+            "kafka-topics --bootstrap-server h:9092 --partitions 3",
+            "keytool -list -keystore k.jks",
+            "-port 9092",
+            "-p",
+            "--password",
+            "/var/lib/kafka-pdata",
+            "OAUTHBEARER",
+            "set -euo pipefail",
+        ] {
+            assert!(!passes_a_secret(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn any_userinfo_and_secret_query_parameters() {
+        for url in [
+            "https://TOKEN@host/x",
+            "https://user%3Ax@host",
+            "SASL_SSL://tok@broker:9093",
+            "https://h/b?sig=x",
+            "https://h/b?a=1&code=x",
+            "https://h/b?X-Amz-Algorithm=a&X-Amz-Credential=x&X-Amz-Signature=y",
+            "https://h/cb#access_token=x",
+            "https://h/t?client_secret=x",
+            "https://h/t?api_key=x",
+            "https://h/t?%73ig=x",
+            "https://h/t?KEY=x",
+        ] {
+            assert!(looks_like_credential(url), "{url}");
+        }
+        for url in [
+            "https://h:8081/subjects?deleted=true",
+            "http://registry:8081",
+            "PLAINTEXT://:9092,SSL://b:9093",
+            "https://kafka.apache.org/documentation/#brokerconfigs",
+        ] {
+            assert!(!looks_like_credential(url), "{url}");
+        }
+    }
+
+    #[test]
+    fn comments_that_pass_a_secret_without_a_name() {
+        let hidden = |body: &str| comment_mask(body).map(|range| body[range].to_string());
+        assert_eq!(
+            hidden(" keytool -storepass x").as_deref(),
+            Some("-storepass x")
+        );
+        assert_eq!(hidden(" Bearer x").as_deref(), Some("x"));
+        assert_eq!(hidden(" mysql -pHunter2").as_deref(), Some("-pHunter2"));
+        assert_eq!(hidden(" -pHunter2").as_deref(), Some("-pHunter2"));
+        assert_eq!(hidden(" Basic settings for the broker"), None);
+    }
 }
 
 #[cfg(test)]

@@ -1749,3 +1749,668 @@ fn no_canary_secret_appears_in_any_output() {
     );
     assert_eq!(leaks.len(), 0, "secrets printed: see the list above");
 }
+
+// =============================================================================================
+// Secrets with no secret-like name beside them: start-up script words, secrets passed on a
+// command line or in an HTTP header, URL userinfo and query parameters. Each class is a test of
+// its own, its shapes generated as products of parts (sampled by the seed), run through the
+// same runs as above (every format, `--fix`, `--diff`, ...) and searched by the same detector.
+
+/// Builds the class's cases, runs them all, and fails on any canary printed.
+fn assert_class_keeps_its_secrets(class: &str, build: fn(&mut Canaries) -> Vec<Case>) {
+    let salt = class.bytes().fold(0u64, |hash, b| {
+        hash.wrapping_mul(0x100_0000_01b3) ^ u64::from(b)
+    });
+    let mut canaries = Canaries::new(seed() ^ salt);
+    let cases = build(&mut canaries);
+    let scratch = tempfile::tempdir().unwrap();
+    let roots: Vec<PathBuf> = (0..cases.len())
+        .map(|index| scratch.path().join(format!("case-{index}")))
+        .collect();
+    for (case, root) in cases.iter().zip(&roots) {
+        case.write(root);
+    }
+    let runs = plan(&cases);
+    let outputs = execute_all(&runs, &roots, scratch.path());
+    let detector = Detector::new(&canaries.all);
+    let mut leaks = Vec::new();
+    for (run, text) in runs.iter().zip(&outputs) {
+        for (canary, line) in detector.scan(text) {
+            leaks.push(Leak {
+                canary,
+                case: cases[run.case].name.clone(),
+                label: run.label.clone(),
+                command: run.args.join(" "),
+                line,
+            });
+        }
+    }
+    eprintln!(
+        "{class}: {} canaries, {} cases, {} runs: {} leaks",
+        canaries.all.len(),
+        cases.len(),
+        runs.len(),
+        leaks.len()
+    );
+    if !leaks.is_empty() {
+        report(&leaks, &canaries.all);
+    }
+    let missing = check_coverage(&cases, &runs, &outputs);
+    assert!(missing.is_empty(), "{missing:#?}");
+    assert_eq!(
+        leaks.len(),
+        0,
+        "{class}: secrets printed: see the list above"
+    );
+}
+
+/// One of `choices`, by the canaries' generator.
+fn pick<'a>(c: &mut Canaries, choices: &[&'a str]) -> &'a str {
+    choices[c.rng.below(choices.len())]
+}
+
+/// `word` in lower, upper or a mixed case, as people write names.
+fn any_case(c: &mut Canaries, word: &str) -> String {
+    match c.rng.below(4) {
+        0 => word.to_ascii_uppercase(),
+        1 => word
+            .char_indices()
+            .map(|(at, ch)| if at == 0 { ch.to_ascii_uppercase() } else { ch })
+            .collect(),
+        _ => word.to_string(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Start-up scripts: script words × joints × readers
+
+/// What joins a secret to the word before it: what a shell splits at (a space, a tab), what
+/// it does not (a no-break space, which a redaction splitting at Unicode spaces would take for
+/// a gap), a continuation line (the secret alone on the next line).
+const SCRIPT_JOINTS: &[(&str, &str)] = &[
+    ("space", " "),
+    ("tab", "\t"),
+    ("no-break space", "\u{a0}"),
+    ("continuation line", " \\\n  "),
+];
+
+/// Statements with a word before the secret: `{J}` is the joint, `{S}` the secret. Every place
+/// a script holds a word: after an assignment kafkalint reads, as an argument of a known
+/// command, after a flag that takes a secret and one that does not, after the image's program.
+const SCRIPT_STATEMENTS: &[&str] = &[
+    "export KAFKA_NODE_ID=1{J}{S}",
+    "export KAFKA_PROCESS_ROLES=broker{J}{S}",
+    "KAFKA_BROKER_ID=2{J}{S}",
+    "kafka-storage format -t $CLUSTER_ID{J}{S}",
+    "kafka-storage{J}{S}",
+    "keytool -importcert -noprompt -storepass{J}{S}",
+    "openssl pkcs12 -export -passout{J}{S}",
+    "kafka-configs --bootstrap-server b:9092 --add-config{J}{S}",
+    "echo{J}{S}",
+    "set -e{J}{S}",
+    "exec /etc/confluent/docker/run{J}{S}",
+    "exec{J}{S}",
+];
+
+/// Statements over lines that start on an anchor's line (after `&&`): the secret alone in a
+/// heredoc's body, in a quoted text over lines.
+const SCRIPT_MULTILINE: &[&str] = &[
+    "&& cat > /tmp/client.properties <<EOF\n{S}\nEOF",
+    "&& cat > /tmp/client.properties <<'EOF'\n  {S}\nEOF",
+    "&& cat <<-\"END\" >/dev/null\nsasl.password{J}{S}\nEND",
+    "&& cat <<EOF\n{S}{J}x\nEOF",
+    "&& echo \"start\n{S}\"",
+    "&& echo 'start\n{S}{J}end'",
+];
+
+/// Script blocks, one canary each: every statement with every joint, the multi-line forms with
+/// a joint each. `one_line` keeps the statements that stay on one line (for readers that show a
+/// one-line command).
+fn script_blocks(c: &mut Canaries, reader: &str, one_line: bool) -> Vec<Vec<String>> {
+    let family = format!("script word: {reader}");
+    let mut blocks = Vec::new();
+    for statement in SCRIPT_STATEMENTS {
+        for (joint_name, joint) in SCRIPT_JOINTS {
+            if one_line && joint.contains('\n') {
+                continue;
+            }
+            let shape = format!("{statement} ({joint_name})");
+            let secret = c.secret(&family, &shape, ",/@");
+            let text = statement.replace("{J}", joint).replace("{S}", &secret);
+            blocks.push(text.split('\n').map(String::from).collect());
+        }
+    }
+    if !one_line {
+        for statement in SCRIPT_MULTILINE {
+            let (joint_name, joint) = SCRIPT_JOINTS[c.rng.below(3)];
+            let shape = format!("{} ({joint_name})", statement.replace('\n', " \\n "));
+            let secret = c.secret(&family, &shape, ",/@");
+            let text = statement.replace("{J}", joint).replace("{S}", &secret);
+            blocks.push(text.split('\n').map(String::from).collect());
+        }
+    }
+    blocks
+}
+
+/// A script of `blocks`, each between two exports that draw a finding (a misspelt or invalid
+/// broker key, which kafkalint reads from the script), so that each line is in a snippet's
+/// context; a block starting `&&` goes on the anchor's line.
+fn anchored_script(blocks: &[Vec<String>], indent: &str) -> String {
+    let anchor = |n: usize| {
+        let (key, value) = yaml_anchor(n);
+        format!("{indent}export {}={value}", env_name("KAFKA_", &key))
+    };
+    let mut lines = vec![format!("{indent}export KAFKA_BROKER_ID=${{HOSTNAME##*-}}")];
+    for (index, block) in blocks.iter().enumerate() {
+        let mut anchor_line = anchor(index);
+        let mut rest = &block[..];
+        if let Some(first) = block.first().filter(|first| first.starts_with("&&")) {
+            anchor_line = format!("{anchor_line} {first}");
+            rest = &block[1..];
+        }
+        lines.push(anchor_line);
+        lines.extend(rest.iter().map(|line| format!("{indent}{line}")));
+    }
+    lines.push(anchor(blocks.len()));
+    lines.push(format!("{indent}exec /etc/confluent/docker/run"));
+    lines.join("\n") + "\n"
+}
+
+/// StatefulSets whose containers run `blocks` through `sh -c` (the script in `command`) or
+/// `bash -c` (the script in `args`), as many as the anchors allow.
+fn script_statefulsets(blocks: Vec<Vec<String>>, in_args: bool, name: &str) -> String {
+    let per_set = ANCHOR_KEYS.len() * 2 - 2;
+    blocks
+        .chunks(per_set)
+        .enumerate()
+        .map(|(index, chunk)| {
+            let script = anchored_script(chunk, "              ");
+            let command = if in_args {
+                format!("          command: [\"/bin/bash\", \"-c\"]\n          args:\n            - |\n{script}")
+            } else {
+                format!("          command:\n            - sh\n            - -c\n            - |\n{script}")
+            };
+            format!(
+                "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: {name}-{index}\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n        - name: kafka\n          image: confluentinc/cp-kafka:7.6.1\n{command}          env:\n            - name: KAFKA_ZOOKEEPER_CONNECT\n              value: zookeeper:2181\n            - name: KAFKA_ADVERTISED_LISTENERS\n              value: PLAINTEXT://kafka:9092\n"
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("---\n")
+}
+
+/// Compose services whose one-line `command` or `entrypoint` (plain, or a flow list of
+/// `sh -c`) holds a block, each right after an environment entry that draws a finding.
+fn script_compose_file(c: &mut Canaries) -> String {
+    let mut services = String::from("services:\n");
+    let mut index = 0;
+    for form in ["command plain", "command list", "entrypoint list"] {
+        for block in script_blocks(c, &format!("compose {form}"), true) {
+            let line = &block[0];
+            let command = match form {
+                "command plain" => format!("    command: {line}"),
+                "command list" => format!("    command: [\"sh\", \"-c\", \"{line}\"]"),
+                _ => format!("    entrypoint: [\"bash\", \"-c\", \"{line}\"]"),
+            };
+            services.push_str(&format!(
+                "  kafka-{index}:\n    image: confluentinc/cp-kafka:7.6.1\n    environment:\n      KAFKA_BROKER_ID: {index}\n      KAFKA_ZOOKEEPER_CONNECT: zookeeper:2181\n      KAFKA_ADVERTISED_LISTENERS: PLAINTEXT://kafka-{index}:9092\n      KAFKA_NUM_IO_THREADSX: 1\n{command}\n    hostname: kafka-{index}\n"
+            ));
+            index += 1;
+        }
+    }
+    services
+}
+
+/// A ConfigMap of start-up scripts (one a line, each after an entry that draws a finding),
+/// taken whole by a StatefulSet's `envFrom`.
+fn script_config_map(c: &mut Canaries) -> String {
+    let mut blocks = script_blocks(c, "ConfigMap script file", true);
+    // One anchor a block and one after the last, of the anchors there are.
+    while blocks.len() > ANCHOR_KEYS.len() * 2 - 1 {
+        let at = c.rng.below(blocks.len());
+        blocks.remove(at);
+    }
+    let mut data = vec![
+        "apiVersion: v1".to_string(),
+        "kind: ConfigMap".into(),
+        "metadata:".into(),
+        "  name: scripts".into(),
+        "data:".into(),
+    ];
+    for (index, block) in blocks.iter().enumerate() {
+        let (key, value) = yaml_anchor(index);
+        data.push(format!("  {}: \"{value}\"", env_name("KAFKA_", &key)));
+        data.push(format!("  run-{index}.sh: {}", block[0]));
+    }
+    let (key, value) = yaml_anchor(blocks.len());
+    data.push(format!("  {}: \"{value}\"", env_name("KAFKA_", &key)));
+    format!(
+        "{}\n---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: scripted\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n        - name: kafka\n          image: confluentinc/cp-kafka:7.6.1\n          command: [\"sh\", \"/scripts/run-0.sh\"]\n          envFrom:\n            - configMapRef:\n                name: scripts\n          env:\n            - name: KAFKA_ZOOKEEPER_CONNECT\n              value: zookeeper:2181\n            - name: KAFKA_ADVERTISED_LISTENERS\n              value: PLAINTEXT://kafka:9092\n",
+        data.join("\n")
+    )
+}
+
+fn script_cases(c: &mut Canaries) -> Vec<Case> {
+    let mut kubernetes = Case::new("start-up scripts: Kubernetes");
+    let in_command = script_blocks(c, "Kubernetes command sh -c", false);
+    let in_args = script_blocks(c, "Kubernetes args of bash -c", false);
+    kubernetes.file(
+        "tree/command.yaml",
+        script_statefulsets(in_command, false, "command"),
+    );
+    kubernetes.file("tree/args.yaml", script_statefulsets(in_args, true, "args"));
+    kubernetes.file("tree/scripts.yaml", script_config_map(c));
+    for path in ["tree/command.yaml", "tree/args.yaml", "tree/scripts.yaml"] {
+        kubernetes.named.push(path.into());
+        kubernetes.stdin.push(path.into());
+    }
+    kubernetes.must_show = [
+        "num.io.threadsx",
+        "command.yaml:",
+        "args.yaml:",
+        "scripts.yaml:",
+    ]
+    .map(String::from)
+    .to_vec();
+    let mut compose = Case::new("start-up scripts: compose");
+    compose.file("tree/docker-compose.yml", script_compose_file(c));
+    compose.named.push("tree/docker-compose.yml".into());
+    compose.stdin.push("tree/docker-compose.yml".into());
+    compose.must_show = vec!["num.io.threadsx".into()];
+    vec![kubernetes, compose]
+}
+
+#[test]
+fn no_script_word_leaks_a_secret() {
+    assert_class_keeps_its_secrets("start-up script words", script_cases);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Secrets passed without a name: secret flags × spacing × comment styles
+
+/// Parts of a flag's name that takes a secret, in the spellings of keytool (`-storepass`,
+/// `-srckeypass`), openssl (`-passin`), database and Kafka clients (`--password`, `--token`).
+const FLAG_CORES: &[&str] = &[
+    "pass",
+    "password",
+    "passwd",
+    "pwd",
+    "storepass",
+    "keypass",
+    "passin",
+    "passout",
+    "passphrase",
+    "token",
+    "secret",
+    "apikey",
+    "api-key",
+    "credentials",
+];
+const FLAG_PREFIXES: &[&str] = &[
+    "",
+    "",
+    "src",
+    "dest",
+    "new",
+    "keystore-",
+    "truststore-",
+    "client-",
+    "sasl-",
+    "admin-",
+];
+/// What joins a flag and its value: a space, `=`, a tab, a no-break space.
+const FLAG_JOINTS: &[&str] = &[" ", "=", "\t", "\u{a0}", "  "];
+const TOOLS: &[&str] = &[
+    "",
+    "keytool -importkeystore ",
+    "openssl pkcs12 -export ",
+    "kafka-configs --bootstrap-server b:9092 ",
+    "kcat -b b:9092 ",
+    "psql -h db ",
+    "vault login ",
+    "run: ",
+];
+
+/// Lines that pass a secret with no secret-like name before a `=` or `:` (what they are is the
+/// secret's shape), generated: every flag core, the other forms with random parts.
+fn secret_flag_texts(c: &mut Canaries, family: &str) -> Vec<String> {
+    let mut texts = Vec::new();
+    for core in FLAG_CORES {
+        for dashes in ["-", "--"] {
+            let prefix = pick(c, FLAG_PREFIXES);
+            let joint = pick(c, FLAG_JOINTS);
+            let tool = pick(c, TOOLS);
+            let flag = format!("{dashes}{prefix}{core}");
+            let shape = format!("{tool}{flag}{joint:?}SECRET");
+            let secret = c.secret(family, &shape, ",/@");
+            texts.push(format!("{tool}{flag}{joint}{secret}"));
+        }
+    }
+    // mysql's password attached to `-p`.
+    for tool in ["mysql -h db -uroot ", "mariadb ", "mysqldump ", ""] {
+        let secret = c.secret(family, &format!("{tool}-pSECRET"), "");
+        texts.push(format!("{tool}-p{secret}"));
+    }
+    // curl's user and password.
+    for flag in ["-u", "--user", "-U", "--proxy-user", "-u"] {
+        let joint = if flag == "-u" {
+            pick(c, &["", " ", "\t"])
+        } else {
+            pick(c, &[" ", "="])
+        };
+        let user = pick(c, &["admin", "svc-kafka", "ci"]);
+        let secret = c.secret(family, &format!("curl {flag}{joint:?}{user}:SECRET"), ",/@");
+        texts.push(format!(
+            "curl -fsS {flag}{joint}{user}:{secret} https://registry:8081"
+        ));
+    }
+    // HTTP authorization: a header's name, its separator and a scheme, or a scheme alone.
+    for scheme in ["Basic", "Bearer", "Digest", "token", "Negotiate", "bearer"] {
+        let header = pick(
+            c,
+            &[
+                "Authorization",
+                "authorization",
+                "Proxy-Authorization",
+                "AUTHORIZATION",
+                "",
+            ],
+        );
+        let separator = pick(c, &[": ", ":", " "]);
+        let lead = if header.is_empty() {
+            String::new()
+        } else {
+            format!("{header}{separator}")
+        };
+        let quote = pick(c, &["", "-H \"", "--header '"]);
+        let secret = c.secret(family, &format!("{quote}{lead}{scheme} SECRET"), "");
+        texts.push(format!("{quote}{lead}{scheme} {secret}"));
+    }
+    // `token=`, `secret=`, `apikey=` in any case, after other words.
+    for name in [
+        "token",
+        "secret",
+        "apikey",
+        "api_key",
+        "access_token",
+        "client_secret",
+    ] {
+        let name = any_case(c, name);
+        let separator = pick(c, &["=", ": ", " = "]);
+        let secret = c.secret(family, &format!("... {name}{separator}SECRET"), ",/@");
+        texts.push(format!("curl https://h/x -d {name}{separator}{secret}"));
+    }
+    texts
+}
+
+/// A broker file whose comments pass secrets, in `#` and `!` comments, between lines that draw
+/// a finding.
+fn secret_flag_properties(c: &mut Canaries, id: usize) -> String {
+    let family = "comment passing a secret: .properties";
+    let blocks: Vec<Vec<String>> = secret_flag_texts(c, family)
+        .into_iter()
+        .map(|text| {
+            let style = pick(c, &["#", "# ", "!", "! ", "#  ", "#\t"]);
+            vec![format!("{style}{text}")]
+        })
+        .collect();
+    let head = format!(
+        "broker.id={id}\nlisteners=PLAINTEXT://localhost:909{id}\nlog.dirs=/tmp/kafka-logs-{id}\n\
+         zookeeper.connect=localhost:2181\noffsets.topic.replication.factor=1\n"
+    );
+    interleave(&head, &blocks, "num.io.threads=8")
+}
+
+/// A compose Kafka service and a Kubernetes ConfigMap whose YAML comments pass secrets.
+fn secret_flag_yaml(c: &mut Canaries) -> (String, String) {
+    let family = "comment passing a secret: YAML";
+    let blocks: Vec<Vec<String>> = secret_flag_texts(c, family)
+        .into_iter()
+        .map(|text| {
+            let style = pick(c, &["# ", "#", "#  "]);
+            vec![format!("      {style}{text}")]
+        })
+        .collect();
+    let head = [
+        "services:",
+        "  kafka:",
+        "    image: confluentinc/cp-kafka:7.6.1",
+        "    environment:",
+        "      KAFKA_BROKER_ID: 1",
+        "      KAFKA_ZOOKEEPER_CONNECT: zookeeper:2181",
+        "      KAFKA_ADVERTISED_LISTENERS: PLAINTEXT://kafka:9092",
+    ]
+    .map(String::from);
+    let (half, rest) = blocks.split_at(blocks.len() / 2);
+    let compose = compose_env(&head, half, &|n| {
+        let (key, value) = yaml_anchor(n % (ANCHOR_KEYS.len() * 2));
+        format!("      {}: \"{value}\"", env_name("KAFKA_", &key))
+    })
+    .replace(
+        "__FIXABLE__",
+        "      KAFKA_DEFAULT_REPLICATION_FACTOR: \"1\"",
+    );
+    let data: Vec<Vec<String>> = rest
+        .iter()
+        .map(|block| block.iter().map(|line| line[4..].to_string()).collect())
+        .collect();
+    let head = [
+        "apiVersion: v1",
+        "kind: ConfigMap",
+        "metadata:",
+        "  name: kafka-env",
+        "data:",
+    ]
+    .map(String::from);
+    let config_map = compose_env(&head, &data, &|n| {
+        let (key, value) = yaml_anchor(n % (ANCHOR_KEYS.len() * 2));
+        format!("  {}: \"{value}\"", env_name("KAFKA_", &key))
+    })
+    .replace("__FIXABLE__", "  KAFKA_DEFAULT_REPLICATION_FACTOR: \"1\"");
+    let kubernetes = format!(
+        "{config_map}---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: kafka\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n        - name: kafka\n          image: confluentinc/cp-kafka:7.6.1\n          envFrom:\n            - configMapRef:\n                name: kafka-env\n          env:\n            - name: KAFKA_ZOOKEEPER_CONNECT\n              value: zookeeper:2181\n            - name: KAFKA_ADVERTISED_LISTENERS\n              value: PLAINTEXT://kafka:9092\n"
+    );
+    (compose, kubernetes)
+}
+
+fn secret_flag_cases(c: &mut Canaries) -> Vec<Case> {
+    let mut properties = Case::new("comments passing a secret: .properties");
+    for id in 0..2 {
+        let path = format!("tree/server-{id}.properties");
+        properties.file(&path, secret_flag_properties(c, id));
+        properties.named.push(path.clone());
+        properties.stdin.push(path);
+    }
+    properties.must_show = vec!["num.io.threads=8".into()];
+    let (compose, kubernetes) = secret_flag_yaml(c);
+    let mut yaml = Case::new("comments passing a secret: YAML");
+    yaml.file("tree/docker-compose.yml", compose);
+    yaml.file("tree/kafka.yaml", kubernetes);
+    for path in ["tree/docker-compose.yml", "tree/kafka.yaml"] {
+        yaml.named.push(path.into());
+        yaml.stdin.push(path.into());
+    }
+    yaml.must_show = ["docker-compose.yml:", "kafka.yaml:", "num.io.threadsx"]
+        .map(String::from)
+        .to_vec();
+    let mut role = Case::new("comments passing a secret: Ansible role template");
+    let family = "comment passing a secret: Ansible template";
+    let blocks: Vec<Vec<String>> = secret_flag_texts(c, family)
+        .into_iter()
+        .map(|text| {
+            let style = pick(c, &["# ", "#", "! "]);
+            vec![format!("{style}{text}")]
+        })
+        .collect();
+    let template = interleave(
+        "broker.id={{ node_id }}\nzookeeper.connect=zk:2181\noffsets.topic.replication.factor=1\n",
+        &blocks,
+        "num.io.threads=8",
+    );
+    let template_path = "tree/ansible/roles/kafka/templates/server.properties.j2";
+    role.file(
+        "tree/ansible/site.yml",
+        "- hosts: kafka\n  roles:\n    - kafka\n".into(),
+    );
+    role.file(
+        "tree/ansible/hosts.ini",
+        "[kafka]\nk1 node_id=1\nk2 node_id=2\nk3 node_id=3\n".into(),
+    );
+    role.file(template_path, template);
+    role.named.push(template_path.into());
+    role.stdin.push(template_path.into());
+    role.must_show = vec!["server.properties.j2:".into(), "num.io.threads=8".into()];
+    vec![properties, yaml, role]
+}
+
+#[test]
+fn no_secret_passed_without_a_name_leaks() {
+    assert_class_keeps_its_secrets("secrets passed without a name", secret_flag_cases);
+}
+
+// ---------------------------------------------------------------------------------------------
+// URL shapes: userinfo and query parameters × places (values, advertised.listeners, comments)
+
+/// A URL whose userinfo is a credential, whatever its form: a token as the user, a colon
+/// percent-encoded, a password.
+fn userinfo_url(c: &mut Canaries, family: &str, scheme: &str, host: &str) -> String {
+    let form = pick(
+        c,
+        &[
+            "{S}@",
+            "user%3A{S}@",
+            "user%3a{S}@",
+            "{S}:x-oauth-basic@",
+            "{S}:@",
+            "%40ci:{S}@",
+        ],
+    );
+    let secret = c.secret(family, &format!("{scheme}://{form}{host}"), "");
+    format!("{scheme}://{}{host}", form.replace("{S}", &secret))
+}
+
+/// A URL whose query or fragment carries a secret: a parameter name made of a prefix, a core
+/// and a case, placed first, after another, or in the fragment.
+fn query_url(c: &mut Canaries, family: &str) -> String {
+    let prefix = pick(
+        c,
+        &[
+            "", "", "x-amz-", "X-Goog-", "client_", "access_", "oauth_", "api-", "session_",
+            "X-Amz-",
+        ],
+    );
+    let core = pick(
+        c,
+        &[
+            "sig",
+            "signature",
+            "code",
+            "token",
+            "secret",
+            "key",
+            "credential",
+            "auth",
+            "password",
+            "security-token",
+        ],
+    );
+    let name = any_case(c, &format!("{prefix}{core}"));
+    let place = pick(
+        c,
+        &["?{N}=", "?a=1&{N}=", "?v=2;{N}=", "#{N}=", "?x=1#{N}="],
+    );
+    let shape = format!(
+        "https://idp.example.com/oauth2/token{}",
+        place.replace("{N}", &name)
+    );
+    let secret = c.secret(family, &shape, "");
+    format!("{shape}{secret}")
+}
+
+/// A broker whose endpoint URLs and advertised listener hold a credential, in values (of plain
+/// keys, whose values are shown) and in comments; the last `advertised.listeners` is the
+/// broker's, which messages quote.
+fn url_broker_file(c: &mut Canaries, id: usize) -> String {
+    let mut blocks = Vec::new();
+    for _ in 0..6 {
+        let family = "URL: value of a plain key";
+        let url = query_url(c, family);
+        let key = pick(
+            c,
+            &[
+                "sasl.oauthbearer.token.endpoint.url",
+                "sasl.oauthbearer.jwks.endpoint.url",
+            ],
+        );
+        blocks.push(vec![format!("{key}={url}")]);
+        let scheme = pick(c, &["https", "http"]);
+        let url = userinfo_url(c, family, scheme, "idp.example.com/token");
+        blocks.push(vec![format!("{key}={url}")]);
+        let family = "URL: comment";
+        let url = query_url(c, family);
+        let style = pick(c, &["# see ", "#", "! ", "# token endpoint: "]);
+        blocks.push(vec![format!("{style}{url}")]);
+        let url = userinfo_url(c, family, "https", "git.example.com/ops/kafka.git");
+        blocks.push(vec![format!("{style}{url}")]);
+    }
+    let family = "URL: advertised.listeners";
+    let listeners: Vec<String> = (0..3)
+        .map(|_| {
+            let scheme = pick(c, &["PLAINTEXT", "SASL_SSL", "SSL", "EXTERNAL"]);
+            userinfo_url(c, family, scheme, &format!("broker-{id}.example.com:9092"))
+        })
+        .collect();
+    for listener in &listeners[..2] {
+        blocks.push(vec![format!("advertised.listeners={listener}")]);
+    }
+    let head = format!(
+        "broker.id={id}\nlisteners=PLAINTEXT://:9092\nlog.dirs=/tmp/kafka-logs-{id}\n\
+         zookeeper.connect=localhost:2181\noffsets.topic.replication.factor=1\n"
+    );
+    let mut text = interleave(&head, &blocks, "num.io.threads=8");
+    text.push_str(&format!(
+        "advertised.listeners=PLAINTEXT://ok:9092,{}\n",
+        listeners[2]
+    ));
+    text
+}
+
+/// A compose service whose advertised listeners and endpoint URLs hold credentials.
+fn url_compose_file(c: &mut Canaries) -> String {
+    let mut services = String::from("services:\n");
+    for index in 0..4 {
+        let family = "URL: compose";
+        let listener = userinfo_url(c, family, "PLAINTEXT", &format!("kafka-{index}:9092"));
+        let endpoint = query_url(c, family);
+        let jwks = userinfo_url(c, family, "https", "idp.example.com/jwks");
+        services.push_str(&format!(
+            "  kafka-{index}:\n    image: confluentinc/cp-kafka:7.6.1\n    environment:\n      KAFKA_BROKER_ID: {index}\n      KAFKA_ZOOKEEPER_CONNECT: zookeeper:2181\n      KAFKA_NUM_IO_THREADSX: 1\n      KAFKA_ADVERTISED_LISTENERS: {listener}\n      KAFKA_NUM_NETWORK_THREADSX: 1\n      KAFKA_SASL_OAUTHBEARER_TOKEN_ENDPOINT_URL: {endpoint}\n      KAFKA_NUM_PARTITIONSX: 1\n      KAFKA_SASL_OAUTHBEARER_JWKS_ENDPOINT_URL: \"{jwks}\"\n      KAFKA_LOG_RETENTION_HOURSX: 1\n"
+        ));
+    }
+    services
+}
+
+fn url_cases(c: &mut Canaries) -> Vec<Case> {
+    let mut properties = Case::new("URL shapes: .properties");
+    for id in 0..3 {
+        let path = format!("tree/server-{id}.properties");
+        properties.file(&path, url_broker_file(c, id));
+        properties.named.push(path.clone());
+        properties.stdin.push(path);
+    }
+    properties.must_show = ["num.io.threads=8", "advertised.listeners"]
+        .map(String::from)
+        .to_vec();
+    let mut compose = Case::new("URL shapes: compose");
+    compose.file("tree/docker-compose.yml", url_compose_file(c));
+    compose.named.push("tree/docker-compose.yml".into());
+    compose.stdin.push("tree/docker-compose.yml".into());
+    compose.must_show = ["num.io.threadsx", "advertised.listeners"]
+        .map(String::from)
+        .to_vec();
+    vec![properties, compose]
+}
+
+#[test]
+fn no_url_userinfo_or_secret_parameter_leaks() {
+    assert_class_keeps_its_secrets("URL shapes", url_cases);
+}

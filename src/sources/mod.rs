@@ -16,6 +16,7 @@ pub mod images;
 pub mod kubernetes;
 mod redact;
 pub mod shell;
+mod shell_redact;
 mod spec;
 pub mod strimzi;
 pub mod terraform;

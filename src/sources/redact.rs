@@ -182,15 +182,14 @@ impl Walk<'_> {
         if scalar.value.is_empty() {
             return;
         }
-        // A container's start-up script (`command: [sh, -c, ...]`): line by line.
-        if item
-            && !under_secret
-            && matches!(name, Some("command" | "args"))
+        // A container's start-up script (`command: [sh, -c, ...]`, compose's `command: sh -c
+        // ...` and `entrypoint`): word by word, what kafkalint knows shown.
+        if !under_secret
+            && matches!(name, Some("command" | "args" | "entrypoint"))
             && let Some(lines) = super::embedded::lines(scalar, self.text)
         {
-            for (span, line) in lines {
-                self.hidden.extend(script_line_hidden(&span, line));
-            }
+            self.hidden
+                .extend(super::shell_redact::hidden_spans(&lines));
             return;
         }
         // A list item `NAME=value` (compose's list form of `environment`) names its own value.
@@ -227,124 +226,6 @@ impl Walk<'_> {
         if !shown {
             self.hidden.push(scalar.extent.clone());
         }
-    }
-}
-
-/// What output hides of a line of a start-up script written at `span`: nothing of a line
-/// [`script_line_shown`] shows; of a line of assignments (`export A=1 B=2`, as the shell
-/// splits it into words), all from the first word that is not a shown assignment or a bare
-/// name (a secret's, a comment, a command after `&&`); else the whole line.
-fn script_line_hidden(span: &Span, line: &str) -> Option<Span> {
-    let whole = || (!script_line_shown(line)).then(|| span.clone());
-    // Words are placed by their offset in the line: only where the line is written as is.
-    if span.len() != line.len() {
-        return whole();
-    }
-    let words = shell_words(line);
-    // After `export`, a bare word is a name exported; otherwise it is a command.
-    let (assignments, names_shown) = match words.first() {
-        Some((_, "export")) if words.len() > 1 => (&words[1..], true),
-        Some((_, word)) if is_assignment(word) => (&words[..], false),
-        _ => return whole(),
-    };
-    // A line continued (`\`) after `&&` or `;`: those end it.
-    let mut end = assignments.len();
-    if end > 0 && assignments[end - 1].1 == "\\" {
-        end -= 1;
-    }
-    if end > 0 && matches!(assignments[end - 1].1, "&&" | ";") {
-        end -= 1;
-    }
-    // The first word that is no shown assignment or name hides the rest of the line: a
-    // command may follow it, a quoted or escaped value run on over the next words.
-    for (index, (at, word)) in assignments[..end].iter().enumerate() {
-        // The line's last word may end it with `;`.
-        let word = match word.strip_suffix(';') {
-            Some(word) if index + 1 == end => word,
-            _ => word,
-        };
-        // Quotes left open, an escape, or what starts another command or a redirection.
-        let whole_word = word.matches('"').count() % 2 == 0
-            && word.matches('\'').count() % 2 == 0
-            && !word.ends_with('\\')
-            && !word.contains([';', '&', '|', '<', '>', '`'])
-            && !word.contains("$(");
-        let shown = whole_word
-            && match word.split_once('=') {
-                Some((name, value)) if is_name(name) => {
-                    shown_as(name, value.trim_matches(['"', '\'']), false)
-                }
-                _ => names_shown && is_name(word),
-            };
-        if !shown {
-            return Some(span.start + at..span.end);
-        }
-    }
-    None
-}
-
-/// The words of a line split at whitespace, with their offsets.
-fn shell_words(line: &str) -> Vec<(usize, &str)> {
-    let mut words = Vec::new();
-    let mut start = None;
-    for (at, c) in line.char_indices() {
-        match (c.is_whitespace(), start) {
-            (true, Some(from)) => {
-                words.push((from, &line[from..at]));
-                start = None;
-            }
-            (false, None) => start = Some(at),
-            _ => {}
-        }
-    }
-    if let Some(from) = start {
-        words.push((from, &line[from..]));
-    }
-    words
-}
-
-/// A shell variable's name.
-fn is_name(word: &str) -> bool {
-    !word.is_empty()
-        && !word.starts_with(|c: char| c.is_ascii_digit())
-        && word.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-}
-
-fn is_assignment(word: &str) -> bool {
-    word.split_once('=').is_some_and(|(name, _)| is_name(name))
-}
-
-/// Whether output may show a line of a start-up script: a blank line, a program run alone
-/// (`exec /etc/confluent/docker/run`, `set -e`), or an assignment (`export NAME=value`, the
-/// line continued with `&& \`) of a plain Kafka key's variable to no credential. Anything else
-/// (a command with arguments, a comment) may hold a secret.
-fn script_line_shown(line: &str) -> bool {
-    let line = line.trim();
-    let line = line.strip_suffix('\\').map(str::trim_end).unwrap_or(line);
-    let line = line
-        .strip_suffix("&&")
-        .or_else(|| line.strip_suffix(';'))
-        .map(str::trim_end)
-        .unwrap_or(line);
-    if line.is_empty() {
-        return true;
-    }
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let program = |word: &str| {
-        word.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"/._-".contains(&b))
-    };
-    match words.as_slice() {
-        ["exec", run] | [run] if program(run) && !run.contains('=') => return true,
-        ["set", flags] if flags.starts_with('-') => return true,
-        _ => {}
-    }
-    let assignment = line.strip_prefix("export ").unwrap_or(line);
-    match assignment.split_once('=') {
-        Some((name, value)) if !name.contains(char::is_whitespace) => {
-            shown_as(name, value.trim_matches(['"', '\'']), false)
-        }
-        _ => false,
     }
 }
 
@@ -423,53 +304,4 @@ fn merge(mut spans: Vec<Span>) -> Vec<Span> {
         }
     }
     merged
-}
-
-#[cfg(test)]
-mod tests {
-    use super::script_line_hidden;
-
-    fn hidden(line: &str) -> Vec<&str> {
-        script_line_hidden(&(0..line.len()), line)
-            .into_iter()
-            .map(|span| &line[span])
-            .collect()
-    }
-
-    #[test]
-    fn a_line_of_assignments_hides_only_what_may_be_secret() {
-        assert!(hidden("export KAFKA_NODE_ID=${HOSTNAME##*-}").is_empty());
-        assert_eq!(
-            hidden("export KAFKA_LISTENERS=PLAINTEXT://:9092 hunter-2 x=y"),
-            ["hunter-2 x=y"]
-        );
-        assert_eq!(
-            hidden("export KAFKA_NODE_ID=1 SSL_PASSWORD=hunter2 # password s3cret"),
-            ["SSL_PASSWORD=hunter2 # password s3cret"]
-        );
-        assert_eq!(
-            hidden("export KAFKA_OPTS=\"-Xmx1g s3cret\" x"),
-            ["KAFKA_OPTS=\"-Xmx1g s3cret\" x"]
-        );
-        assert_eq!(hidden("echo hunter2"), ["echo hunter2"]);
-        assert!(hidden("export KAFKA_NODE_ID=1 KAFKA_PROCESS_ROLES=broker && \\").is_empty());
-        assert_eq!(
-            hidden("export KAFKA_NODE_ID=1 && echo hunter2"),
-            ["&& echo hunter2"]
-        );
-        assert_eq!(
-            hidden("export KAFKA_NODE_ID=1; echo Hunter2Secret99 > /tmp/pw"),
-            ["KAFKA_NODE_ID=1; echo Hunter2Secret99 > /tmp/pw"]
-        );
-        assert_eq!(
-            hidden("KAFKA_NODE_ID=1;echo Hunter2Secret99"),
-            ["KAFKA_NODE_ID=1;echo Hunter2Secret99"]
-        );
-        assert_eq!(hidden("KAFKA_NODE_ID=1 echo Secret"), ["echo Secret"]);
-        assert!(hidden("export KAFKA_NODE_ID=${HOSTNAME##*-};").is_empty());
-        assert_eq!(
-            hidden("kafka-configs --add-config password=hunter2"),
-            ["kafka-configs --add-config password=hunter2"]
-        );
-    }
 }
