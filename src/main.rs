@@ -199,10 +199,16 @@ enum Command {
         /// refuse acks=all writes without it (exit 1 if any).
         #[arg(long, value_name = "BROKER_ID")]
         stopping: Option<i32>,
-        /// Seconds each connection, request and answer may take.
-        #[arg(long, value_name = "SECONDS", default_value_t = 10,
-              value_parser = clap::value_parser!(u64).range(1..=600))]
+        /// Seconds the whole run may take to ask the cluster: one deadline for every look-up,
+        /// connection, request and answer.
+        #[arg(long, value_name = "SECONDS", default_value_t = 30,
+              value_parser = clap::value_parser!(u64).range(1..=3600))]
         timeout: u64,
+        /// MiB that all the cluster's answers of one run may hold together; past it, the run
+        /// stops (exit 2).
+        #[arg(long, value_name = "MIB", default_value_t = 64,
+              value_parser = clap::value_parser!(u64).range(1..=4096))]
+        max_answer_mib: u64,
         /// Write the reassignment that raises short internal topics to --plan-file, for
         /// kafka-reassign-partitions.sh --execute (kafkalint never applies it).
         #[arg(long)]
@@ -418,6 +424,7 @@ fn ask_cluster(
     command_config: Option<&std::path::Path>,
     groups: &[String],
     timeout: u64,
+    max_answer_mib: u64,
 ) -> Result<kafkalint::source::SourceFile, String> {
     use kafkalint::live;
     let target = live::Target {
@@ -427,6 +434,7 @@ fn ask_cluster(
             None => live::ClientConfig::default(),
         },
         timeout: std::time::Duration::from_secs(timeout),
+        max_answer_bytes: usize::try_from(max_answer_mib << 20).unwrap_or(usize::MAX),
         groups: groups.to_vec(),
     };
     let snapshot = live::gather(&target).map_err(|error| error.to_string())?;
@@ -442,6 +450,7 @@ fn ask_cluster(
     _: &str,
     _: Option<&std::path::Path>,
     _: &[String],
+    _: u64,
     _: u64,
 ) -> Result<kafkalint::source::SourceFile, String> {
     Err("this kafkalint was built without the `live` feature: it judges saved snapshots (--snapshot) only".to_string())
@@ -569,6 +578,7 @@ fn main() -> ExitCode {
             groups,
             stopping,
             timeout,
+            max_answer_mib,
             fix,
             plan_file,
             save_snapshot,
@@ -604,6 +614,7 @@ fn main() -> ExitCode {
                     command_config.as_deref(),
                     &groups,
                     timeout,
+                    max_answer_mib,
                 ) {
                     Ok(document) => document,
                     Err(error) => {

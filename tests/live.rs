@@ -351,3 +351,790 @@ fn no_format_shows_a_password_of_the_snapshot_or_the_files() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Hostile and broken servers: lengths, sizes, counts, time and text a server chooses. Each fake
+// broker is built from Kafka's own message types (the kafka-protocol crate kafkalint uses), on
+// 127.0.0.1, and changed where the test says.
+
+mod hostile {
+    use std::io::{Read, Write};
+    use std::net::{TcpListener, TcpStream};
+    use std::process::{Command, Output, Stdio};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::{Duration, Instant};
+
+    use kafka_protocol::messages::api_versions_response::ApiVersion;
+    use kafka_protocol::messages::describe_configs_response::{
+        DescribeConfigsResourceResult, DescribeConfigsResult,
+    };
+    use kafka_protocol::messages::metadata_response::{
+        MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic,
+    };
+    use kafka_protocol::messages::{
+        ApiKey, ApiVersionsResponse, BrokerId, DescribeConfigsRequest, DescribeConfigsResponse,
+        FindCoordinatorResponse, ListGroupsResponse, MetadataResponse, RequestHeader,
+        ResponseHeader, SaslAuthenticateRequest, SaslAuthenticateResponse, SaslHandshakeResponse,
+        TopicName,
+    };
+    use kafka_protocol::protocol::{Decodable, Encodable, StrBytes};
+
+    /// A request as the fake broker read it.
+    pub struct Request {
+        pub key: ApiKey,
+        pub version: i16,
+        pub correlation: i32,
+        pub body: bytes::Bytes,
+    }
+
+    /// What the fake broker does with a request.
+    pub enum Reply {
+        /// Writes these bytes (a whole frame, or anything).
+        Bytes(Vec<u8>),
+        /// Writes these bytes one at a time, `Duration` apart.
+        Trickle(Vec<u8>, Duration),
+        /// The default answer of a healthy broker.
+        Healthy,
+        /// The default answer, changed.
+        Edited(Box<dyn FnOnce(Vec<u8>) -> Vec<u8> + Send>),
+    }
+
+    /// How many connections are open at once, at most.
+    #[derive(Default)]
+    pub struct Load {
+        open: AtomicUsize,
+        pub peak: AtomicUsize,
+        pub broker_configs_asked: AtomicUsize,
+    }
+
+    /// A fake cluster of `brokers` brokers, all behind one port of 127.0.0.1 (each advertised
+    /// under its own id), answering as `behave` says, else as a healthy Kafka 3.9 broker would.
+    pub struct Cluster {
+        pub port: u16,
+        pub load: Arc<Load>,
+    }
+
+    impl Cluster {
+        pub fn start(
+            brokers: usize,
+            behave: impl Fn(&Request) -> Reply + Send + Sync + 'static,
+        ) -> Cluster {
+            Cluster::with_hosts(brokers, |_| "127.0.0.1".to_string(), behave)
+        }
+
+        pub fn with_hosts(
+            brokers: usize,
+            host: impl Fn(usize) -> String,
+            behave: impl Fn(&Request) -> Reply + Send + Sync + 'static,
+        ) -> Cluster {
+            let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+            let port = listener.local_addr().unwrap().port();
+            let hosts: Vec<String> = (0..brokers).map(host).collect();
+            let metadata = Arc::new(metadata(&hosts, port));
+            let behave = Arc::new(behave);
+            let load = Arc::new(Load::default());
+            let shared = load.clone();
+            std::thread::spawn(move || {
+                for stream in listener.incoming() {
+                    let Ok(stream) = stream else { return };
+                    let (behave, metadata, load) =
+                        (behave.clone(), metadata.clone(), shared.clone());
+                    let open = load.open.fetch_add(1, Ordering::SeqCst) + 1;
+                    load.peak.fetch_max(open, Ordering::SeqCst);
+                    std::thread::spawn(move || {
+                        serve(stream, &*behave, &metadata, &load);
+                        load.open.fetch_sub(1, Ordering::SeqCst);
+                    });
+                }
+            });
+            Cluster { port, load }
+        }
+
+        pub fn address(&self) -> String {
+            format!("127.0.0.1:{}", self.port)
+        }
+    }
+
+    fn serve(
+        mut stream: TcpStream,
+        behave: &(dyn Fn(&Request) -> Reply + Send + Sync),
+        metadata: &MetadataResponse,
+        load: &Load,
+    ) {
+        loop {
+            let mut size = [0u8; 4];
+            if stream.read_exact(&mut size).is_err() {
+                return;
+            }
+            let mut frame = vec![0u8; u32::from_be_bytes(size) as usize];
+            if stream.read_exact(&mut frame).is_err() {
+                return;
+            }
+            let mut body = bytes::Bytes::from(frame);
+            let key = ApiKey::try_from(i16::from_be_bytes([body[0], body[1]])).unwrap();
+            let version = i16::from_be_bytes([body[2], body[3]]);
+            let header =
+                RequestHeader::decode(&mut body, key.request_header_version(version)).unwrap();
+            let request = Request {
+                key,
+                version,
+                correlation: header.correlation_id,
+                body,
+            };
+            if key == ApiKey::DescribeConfigs {
+                let asked =
+                    DescribeConfigsRequest::decode(&mut request.body.clone(), version).unwrap();
+                if asked.resources.iter().any(|r| r.resource_type == 4) {
+                    load.broker_configs_asked.fetch_add(1, Ordering::SeqCst);
+                }
+            }
+            let written = match behave(&request) {
+                Reply::Bytes(bytes) => stream.write_all(&bytes).is_ok(),
+                Reply::Trickle(bytes, every) => bytes.iter().all(|byte| {
+                    std::thread::sleep(every);
+                    stream.write_all(&[*byte]).is_ok()
+                }),
+                Reply::Healthy => stream.write_all(&healthy(&request, metadata)).is_ok(),
+                Reply::Edited(edit) => stream.write_all(&edit(healthy(&request, metadata))).is_ok(),
+            };
+            if !written {
+                return;
+            }
+        }
+    }
+
+    /// `response` as the frame that answers `request`: size, response header, body.
+    pub fn frame<R: Encodable>(request: &Request, response: &R) -> Vec<u8> {
+        let mut body = bytes::BytesMut::new();
+        ResponseHeader::default()
+            .with_correlation_id(request.correlation)
+            .encode(
+                &mut body,
+                request.key.response_header_version(request.version),
+            )
+            .unwrap();
+        response.encode(&mut body, request.version).unwrap();
+        let mut frame = (body.len() as u32).to_be_bytes().to_vec();
+        frame.extend_from_slice(&body);
+        frame
+    }
+
+    fn metadata(hosts: &[String], port: u16) -> MetadataResponse {
+        let brokers = hosts
+            .iter()
+            .enumerate()
+            .map(|(id, host)| {
+                MetadataResponseBroker::default()
+                    .with_node_id(BrokerId(id as i32))
+                    .with_host(StrBytes::from_string(host.clone()))
+                    .with_port(i32::from(port))
+            })
+            .collect();
+        let replicas: Vec<BrokerId> = (0..hosts.len().min(3) as i32).map(BrokerId).collect();
+        MetadataResponse::default()
+            .with_brokers(brokers)
+            .with_cluster_id(Some(StrBytes::from_static_str("fake")))
+            .with_controller_id(BrokerId(0))
+            .with_topics(vec![
+                MetadataResponseTopic::default()
+                    .with_name(Some(TopicName(StrBytes::from_static_str("orders"))))
+                    .with_partitions(vec![
+                        MetadataResponsePartition::default()
+                            .with_partition_index(0)
+                            .with_leader_id(BrokerId(0))
+                            .with_replica_nodes(replicas.clone())
+                            .with_isr_nodes(replicas),
+                    ]),
+            ])
+    }
+
+    /// What a healthy Kafka 3.9 broker answers.
+    pub fn healthy(request: &Request, metadata: &MetadataResponse) -> Vec<u8> {
+        match request.key {
+            ApiKey::ApiVersions => {
+                let range = |key: ApiKey, max: i16| {
+                    ApiVersion::default()
+                        .with_api_key(key as i16)
+                        .with_min_version(0)
+                        .with_max_version(max)
+                };
+                frame(
+                    request,
+                    &ApiVersionsResponse::default().with_api_keys(vec![
+                        range(ApiKey::ApiVersions, 3),
+                        range(ApiKey::Metadata, 12),
+                        range(ApiKey::DescribeConfigs, 4),
+                        range(ApiKey::ListGroups, 5),
+                        range(ApiKey::FindCoordinator, 6),
+                        range(ApiKey::SaslHandshake, 1),
+                        range(ApiKey::SaslAuthenticate, 2),
+                    ]),
+                )
+            }
+            ApiKey::Metadata => frame(request, metadata),
+            ApiKey::DescribeConfigs => {
+                let asked =
+                    DescribeConfigsRequest::decode(&mut request.body.clone(), request.version)
+                        .unwrap();
+                let results = asked
+                    .resources
+                    .iter()
+                    .map(|resource| {
+                        DescribeConfigsResult::default()
+                            .with_resource_type(resource.resource_type)
+                            .with_resource_name(resource.resource_name.clone())
+                            .with_configs(vec![
+                                DescribeConfigsResourceResult::default()
+                                    .with_name(StrBytes::from_static_str("min.insync.replicas"))
+                                    .with_value(Some(StrBytes::from_static_str("1")))
+                                    .with_config_source(5),
+                            ])
+                    })
+                    .collect();
+                frame(
+                    request,
+                    &DescribeConfigsResponse::default().with_results(results),
+                )
+            }
+            ApiKey::ListGroups => frame(request, &ListGroupsResponse::default()),
+            ApiKey::FindCoordinator => frame(request, &FindCoordinatorResponse::default()),
+            ApiKey::SaslHandshake => frame(
+                request,
+                &SaslHandshakeResponse::default()
+                    .with_mechanisms(vec![StrBytes::from_static_str("PLAIN")]),
+            ),
+            ApiKey::SaslAuthenticate => frame(request, &SaslAuthenticateResponse::default()),
+            other => panic!("kafkalint asked {other:?}"),
+        }
+    }
+
+    /// The SASL token a SaslAuthenticate request carries.
+    pub fn sasl_token(request: &Request) -> Vec<u8> {
+        SaslAuthenticateRequest::decode(&mut request.body.clone(), request.version)
+            .unwrap()
+            .auth_bytes
+            .to_vec()
+    }
+
+    /// Runs kafkalint and measures its peak resident memory (KiB), from the kernel's account of
+    /// the finished child (`wait4`).
+    pub fn measured(args: &[&str]) -> (Output, u64, Duration) {
+        let (output, rss, elapsed, _) = measured_with_threads(args);
+        (output, rss, elapsed)
+    }
+
+    /// `measured`, and the most threads the child was seen to run at once (`/proc/PID/status`,
+    /// read every millisecond while it runs).
+    pub fn measured_with_threads(args: &[&str]) -> (Output, u64, Duration, usize) {
+        let started = Instant::now();
+        // Reaped by wait4 below, which gives the child's resource use.
+        #[allow(clippy::zombie_processes)]
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout_pipe = child.stdout.take().unwrap();
+        let mut stderr_pipe = child.stderr.take().unwrap();
+        let stdout = std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = stdout_pipe.read_to_end(&mut bytes);
+            bytes
+        });
+        let stderr = std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = stderr_pipe.read_to_end(&mut bytes);
+            bytes
+        });
+        let watching = Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let watched = watching.clone();
+        let status_file = format!("/proc/{}/status", child.id());
+        let threads = std::thread::spawn(move || {
+            let mut peak = 0;
+            while watched.load(Ordering::SeqCst) {
+                if let Ok(status) = std::fs::read_to_string(&status_file) {
+                    let now = status
+                        .lines()
+                        .find_map(|line| line.strip_prefix("Threads:"))
+                        .and_then(|count| count.trim().parse().ok())
+                        .unwrap_or(0);
+                    peak = peak.max(now);
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            peak
+        });
+        let mut status = 0;
+        // SAFETY: an all-zero rusage is a valid value; wait4 fills it for the child spawned above.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        let pid = child.id() as libc::pid_t;
+        let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        watching.store(false, Ordering::SeqCst);
+        assert_eq!(waited, pid);
+        let elapsed = started.elapsed();
+        let threads = threads.join().unwrap();
+        use std::os::unix::process::ExitStatusExt;
+        let output = Output {
+            status: std::process::ExitStatus::from_raw(status),
+            stdout: stdout.join().unwrap(),
+            stderr: stderr.join().unwrap(),
+        };
+        (output, usage.ru_maxrss as u64, elapsed, threads)
+    }
+
+    pub fn text(output: &Output) -> String {
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    }
+
+    /// Exited by itself (no signal: no abort on a failed allocation), at most 2, no panic.
+    pub fn exited_cleanly(output: &Output, what: &str) {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            matches!(output.status.code(), Some(0..=2)),
+            "{what}: {:?} {stderr}",
+            output.status
+        );
+        assert!(!stderr.contains("panicked"), "{what}: {stderr}");
+        assert!(!stderr.contains("memory allocation"), "{what}: {stderr}");
+    }
+}
+
+use hostile::{Cluster, Reply};
+use kafka_protocol::messages::ApiKey;
+
+/// Every position of each healthy reply kafkalint asks for (at the versions a 3.9 broker speaks)
+/// overwritten with the largest element count a compact array's length can say (0xFFFFFFFF):
+/// kafkalint must stop with one line or a note, never allocate what the count says (137 GB of
+/// brokers: the process aborts).
+#[test]
+fn a_huge_array_length_in_any_reply_is_refused_before_it_is_allocated() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    const LENGTH: [u8; 5] = [0xFF, 0xFF, 0xFF, 0xFF, 0x0F];
+    for key in [
+        ApiKey::ApiVersions,
+        ApiKey::Metadata,
+        ApiKey::DescribeConfigs,
+        ApiKey::ListGroups,
+        ApiKey::FindCoordinator,
+    ] {
+        for at in 0.. {
+            let past_the_end = Arc::new(AtomicBool::new(false));
+            let past = past_the_end.clone();
+            let cluster = Cluster::start(2, move |request| {
+                if request.key != key {
+                    return Reply::Healthy;
+                }
+                let past = past.clone();
+                Reply::Edited(Box::new(move |mut frame| {
+                    // Past the size and the correlation id: the header's tags and the body.
+                    let start = 8 + at;
+                    if start + LENGTH.len() > frame.len() {
+                        past.store(true, Ordering::SeqCst);
+                    } else {
+                        frame[start..start + LENGTH.len()].copy_from_slice(&LENGTH);
+                    }
+                    frame
+                }))
+            });
+            let address = cluster.address();
+            let args = [
+                "live",
+                "--bootstrap-server",
+                &address,
+                "--group",
+                "g",
+                "--timeout",
+                "5",
+            ];
+            let (output, rss, _) = hostile::measured(&args);
+            if past_the_end.load(Ordering::SeqCst) {
+                break;
+            }
+            let what = format!("{key:?} at {at}");
+            hostile::exited_cleanly(&output, &what);
+            assert!(rss < 256 * 1024, "{what}: {rss} KiB");
+        }
+    }
+}
+
+/// A Metadata answer naming many brokers: kafkalint asks each of them for its settings, over a
+/// bounded number of connections at once (16, and the bootstrap connection), not a thread and a
+/// connection each. Each broker answers ApiVersions after a short pause, so that connections
+/// overlap as far as the client lets them.
+#[test]
+fn many_brokers_are_asked_over_a_bounded_number_of_connections() {
+    use std::sync::atomic::Ordering;
+    let brokers = 800;
+    let cluster = Cluster::start(brokers, |request| {
+        if request.key == ApiKey::ApiVersions {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        Reply::Healthy
+    });
+    let address = cluster.address();
+    let (output, rss, _, threads) = hostile::measured_with_threads(&[
+        "live",
+        "--bootstrap-server",
+        &address,
+        "--timeout",
+        "60",
+        "--format",
+        "concise",
+    ]);
+    hostile::exited_cleanly(&output, "many brokers");
+    assert_ne!(output.status.code(), Some(2), "{}", hostile::text(&output));
+    assert_eq!(
+        cluster.load.broker_configs_asked.load(Ordering::SeqCst),
+        brokers,
+        "every broker asked"
+    );
+    // The main thread and 16 askers; a fake broker's count of open connections lags behind
+    // the client's closing them, so it is only a rough bound.
+    assert!(threads <= 17, "{threads} threads at once");
+    let peak = cluster.load.peak.load(Ordering::SeqCst);
+    assert!(peak <= 40, "{peak} connections open at once");
+    assert!(rss < 256 * 1024, "{rss} KiB");
+}
+
+/// A reply whose size says more than `--max-answer-mib` allows is refused before it is read:
+/// one line naming the broker and the bound, exit 2, and the memory of no such frame.
+#[test]
+fn a_frame_larger_than_the_answer_bound_is_refused_unread() {
+    let cluster = Cluster::start(1, |request| {
+        if request.key != ApiKey::Metadata {
+            return Reply::Healthy;
+        }
+        // 200 MiB said, and sent: a client that reads it holds it.
+        let size: u32 = 200 << 20;
+        let mut frame = size.to_be_bytes().to_vec();
+        frame.extend_from_slice(&request.correlation.to_be_bytes());
+        frame.resize(4 + size as usize, 0);
+        Reply::Bytes(frame)
+    });
+    let address = cluster.address();
+    let (output, rss, _) = hostile::measured(&["live", "--bootstrap-server", &address]);
+    refused(&output, &address);
+    refused(&output, "--max-answer-mib 64");
+    assert!(rss < 64 * 1024, "{rss} KiB");
+}
+
+/// Eight brokers each answering DescribeConfigs with a real reply of `value_mib` MiB, read side
+/// by side: the fake cluster's address.
+fn brokers_with_big_settings(value_mib: usize) -> Cluster {
+    use kafka_protocol::messages::DescribeConfigsResponse;
+    use kafka_protocol::messages::describe_configs_response::{
+        DescribeConfigsResourceResult, DescribeConfigsResult,
+    };
+    use kafka_protocol::protocol::StrBytes;
+    Cluster::start(8, move |request| {
+        if request.key != ApiKey::DescribeConfigs {
+            return Reply::Healthy;
+        }
+        let asked =
+            kafka_protocol::protocol::Decodable::decode(&mut request.body.clone(), request.version);
+        let is_broker =
+            asked.is_ok_and(|asked: kafka_protocol::messages::DescribeConfigsRequest| {
+                asked.resources.iter().any(|r| r.resource_type == 4)
+            });
+        if !is_broker {
+            return Reply::Healthy;
+        }
+        let big = "x".repeat(value_mib << 20);
+        let response = DescribeConfigsResponse::default().with_results(vec![
+            DescribeConfigsResult::default()
+                .with_resource_type(4)
+                .with_configs(vec![
+                    DescribeConfigsResourceResult::default()
+                        .with_name(StrBytes::from_static_str("log.dirs"))
+                        .with_value(Some(StrBytes::from_string(big)))
+                        .with_config_source(4),
+                ]),
+        ]);
+        Reply::Bytes(hostile::frame(request, &response))
+    })
+}
+
+/// The answers of one run are bounded in total, not each: eight brokers answering 30 MiB each
+/// (240 MiB read side by side) stop the run past 64 MiB, one line naming a broker, exit 2, and
+/// the memory stays within a few times the bound.
+/// `--max-answer-mib` moves the bound: 8 MiB of answers pass 16 and not 4.
+#[test]
+fn the_answers_of_a_run_are_bounded_in_total() {
+    let cluster = brokers_with_big_settings(30);
+    let address = cluster.address();
+    let (output, rss, _) = hostile::measured(&["live", "--bootstrap-server", &address]);
+    refused(&output, "--max-answer-mib 64");
+    refused(&output, "127.0.0.1:");
+    // The replies (at most the bound), the settings copied out of them and a buffer's growth
+    // (each at most as much again): under three times the bound, beside the ~20 MiB of a run
+    // without a cluster. Without the bound, all 240 MiB were read, and copied.
+    assert!(rss < 256 * 1024, "{rss} KiB");
+    let cluster = brokers_with_big_settings(1);
+    let address = cluster.address();
+    let bounded = |mib: &str| {
+        hostile::measured(&[
+            "live",
+            "--bootstrap-server",
+            &address,
+            "--max-answer-mib",
+            mib,
+            "--format",
+            "concise",
+            "--quiet",
+        ])
+        .0
+    };
+    refused(&bounded("4"), "--max-answer-mib 4");
+    let output = bounded("16");
+    hostile::exited_cleanly(&output, "a larger bound");
+    assert_ne!(output.status.code(), Some(2), "{}", hostile::text(&output));
+}
+
+/// A server that sends one byte a moment, never pausing long enough for a read to time out:
+/// `--timeout` bounds the whole run, at the bootstrap broker (one line, exit 2) and at any
+/// other (a note, and the run goes on to its end), whatever request it trickles.
+#[test]
+fn a_trickling_server_is_bounded_by_the_timeout_of_the_whole_run() {
+    use std::time::{Duration, Instant};
+    for key in [
+        ApiKey::ApiVersions,
+        ApiKey::Metadata,
+        ApiKey::DescribeConfigs,
+    ] {
+        let cluster = Cluster::start(2, move |request| {
+            if request.key != key {
+                return Reply::Healthy;
+            }
+            // A frame of 1,000 bytes said, a byte each 100 ms: 100 s in all.
+            let mut frame = 1000u32.to_be_bytes().to_vec();
+            frame.extend_from_slice(&request.correlation.to_be_bytes());
+            frame.resize(1004, 0);
+            Reply::Trickle(frame, Duration::from_millis(100))
+        });
+        let address = cluster.address();
+        let started = Instant::now();
+        let (output, _, _) =
+            hostile::measured(&["live", "--bootstrap-server", &address, "--timeout", "2"]);
+        let elapsed = started.elapsed();
+        assert!(
+            elapsed < Duration::from_secs(5),
+            "{key:?}: {elapsed:?}: {}",
+            hostile::text(&output)
+        );
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("2 s"), "{key:?}: {stderr}");
+        hostile::exited_cleanly(&output, &format!("{key:?}"));
+    }
+}
+
+/// A server's text (an error message, a SASL error, the mechanisms it lists, a SCRAM error)
+/// can carry anything, the PLAIN password it was just sent included: kafkalint names the error
+/// code and Kafka's standard message for it, never the server's words, in every format and in
+/// the snapshot it saves.
+#[test]
+fn a_servers_error_text_is_never_printed() {
+    use kafka_protocol::messages::describe_configs_response::DescribeConfigsResult;
+    use kafka_protocol::messages::{
+        DescribeConfigsResponse, SaslAuthenticateResponse, SaslHandshakeResponse,
+    };
+    use kafka_protocol::protocol::StrBytes;
+    const CANARY: &str = "canary-9Zq4";
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("plain.properties");
+    std::fs::write(
+        &plain,
+        format!(
+            "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n\
+             sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required \
+             username=\"u\" password=\"{CANARY}-password\";\n"
+        ),
+    )
+    .unwrap();
+    let scram = dir.path().join("scram.properties");
+    std::fs::write(
+        &scram,
+        format!(
+            "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=SCRAM-SHA-256\n\
+             sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required \
+             username=\"u\" password=\"{CANARY}-password\";\n"
+        ),
+    )
+    .unwrap();
+    // Where the server puts its text, each with the text it chooses: the token it was sent, and
+    // a line that GitHub would read as a workflow command.
+    type Hostile = fn(&hostile::Request, &str) -> Option<Vec<u8>>;
+    let places: [(&str, &std::path::Path, Hostile, &str); 5] = [
+        (
+            "SaslAuthenticate's error message",
+            &plain,
+            |request, text| {
+                (request.key == ApiKey::SaslAuthenticate).then(|| {
+                    let echoed = String::from_utf8_lossy(&hostile::sasl_token(request)).to_string();
+                    hostile::frame(
+                        request,
+                        &SaslAuthenticateResponse::default()
+                            .with_error_code(58)
+                            .with_error_message(Some(StrBytes::from_string(format!(
+                                "{text} {echoed}"
+                            )))),
+                    )
+                })
+            },
+            "SASL_AUTHENTICATION_FAILED",
+        ),
+        (
+            "SaslHandshake's mechanisms",
+            &plain,
+            |request, text| {
+                (request.key == ApiKey::SaslHandshake).then(|| {
+                    hostile::frame(
+                        request,
+                        &SaslHandshakeResponse::default()
+                            .with_error_code(33)
+                            .with_mechanisms(vec![
+                                StrBytes::from_static_str("SCRAM-SHA-512"),
+                                StrBytes::from_string(text.to_string()),
+                            ]),
+                    )
+                })
+            },
+            "SCRAM-SHA-512",
+        ),
+        (
+            "a SCRAM error",
+            &scram,
+            |request, text| {
+                (request.key == ApiKey::SaslAuthenticate).then(|| {
+                    hostile::frame(
+                        request,
+                        &SaslAuthenticateResponse::default()
+                            .with_auth_bytes(format!("e={text}").into_bytes().into()),
+                    )
+                })
+            },
+            "SCRAM",
+        ),
+        (
+            "DescribeConfigs' error message",
+            &plain,
+            |request, text| {
+                if request.key != ApiKey::DescribeConfigs {
+                    return None;
+                }
+                let asked: kafka_protocol::messages::DescribeConfigsRequest =
+                    kafka_protocol::protocol::Decodable::decode(
+                        &mut request.body.clone(),
+                        request.version,
+                    )
+                    .ok()?;
+                (request.key == ApiKey::DescribeConfigs
+                    && asked.resources.iter().any(|r| r.resource_type == 4))
+                .then(|| {
+                    hostile::frame(
+                        request,
+                        &DescribeConfigsResponse::default().with_results(vec![
+                            DescribeConfigsResult::default()
+                                .with_error_code(31)
+                                .with_error_message(Some(StrBytes::from_string(text.into())))
+                                .with_resource_type(4),
+                        ]),
+                    )
+                })
+            },
+            "CLUSTER_AUTHORIZATION_FAILED",
+        ),
+        (
+            "SaslAuthenticate's error message with an unknown code",
+            &plain,
+            |request, text| {
+                (request.key == ApiKey::SaslAuthenticate).then(|| {
+                    hostile::frame(
+                        request,
+                        &SaslAuthenticateResponse::default()
+                            .with_error_code(31000)
+                            .with_error_message(Some(StrBytes::from_string(text.into()))),
+                    )
+                })
+            },
+            "error 31000",
+        ),
+    ];
+    for (place, config, answer, named) in places {
+        let text = format!("{CANARY} said\n::error file=x::forged {CANARY}");
+        let cluster = Cluster::start(2, move |request| match answer(request, &text) {
+            Some(frame) => Reply::Bytes(frame),
+            None => Reply::Healthy,
+        });
+        let address = cluster.address();
+        for format in ["full", "concise", "json", "github", "sarif"] {
+            let saved = dir.path().join("saved.snapshot");
+            let (output, _, _) = hostile::measured(&[
+                "live",
+                "--bootstrap-server",
+                &address,
+                "--command-config",
+                config.to_str().unwrap(),
+                "--format",
+                format,
+                "--save-snapshot",
+                saved.to_str().unwrap(),
+            ]);
+            let text = hostile::text(&output);
+            let saved = std::fs::read_to_string(&saved).unwrap_or_default();
+            hostile::exited_cleanly(&output, place);
+            assert!(text.contains(named), "{place}, {format}: {text}");
+            assert!(!text.contains(CANARY), "{place}, {format}: {text}");
+            assert!(!saved.contains(CANARY), "{place}, {format}: {saved}");
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(
+                !stderr
+                    .lines()
+                    .any(|line| line.trim_start().starts_with("::")),
+                "{place}, {format}: {stderr}"
+            );
+        }
+    }
+}
+
+/// A broker host from Metadata that is no host name (a line feed and a workflow command in
+/// it, spaces, a NUL) is not connected to, and the note about it does not print it raw.
+#[test]
+fn a_metadata_host_that_is_no_host_name_is_not_printed_raw() {
+    let cluster = Cluster::with_hosts(
+        3,
+        |id| match id {
+            0 => "127.0.0.1".to_string(),
+            1 => "kafka-1\n::error file=x::forged".to_string(),
+            _ => "kafka 2\u{0}\u{202e}".to_string(),
+        },
+        |_| Reply::Healthy,
+    );
+    let address = cluster.address();
+    let (output, _, _) = hostile::measured(&[
+        "live",
+        "--bootstrap-server",
+        &address,
+        "--format",
+        "concise",
+    ]);
+    hostile::exited_cleanly(&output, "hosts");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("broker 1"), "{stderr}");
+    assert!(
+        !stderr
+            .lines()
+            .any(|line| line.trim_start().starts_with("::")),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains('\u{0}') && !stderr.contains('\u{202e}'),
+        "{stderr}"
+    );
+}

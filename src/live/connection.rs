@@ -1,32 +1,137 @@
 //! One connection to one broker: TCP (and TLS), the size-prefixed frames of Kafka's protocol,
-//! ApiVersions negotiation, SASL. Blocking, with every connect, read and write bounded by the
-//! timeout; read-only requests alone are ever built (`super::gather`).
+//! ApiVersions negotiation, SASL. Blocking, with every name look-up, connect, read and write
+//! bounded by what is left of the run's one deadline, and every reply's size by what is left of
+//! the run's answer bound ([`Run`]); read-only requests alone are ever built (`super::gather`).
+//!
+//! A server's text (error messages, SASL errors, the mechanisms it lists) is never shown: it
+//! may carry anything, the PLAIN password it was just sent included. Kafka's name and standard
+//! message for the error code are shown instead (`super::kafka_errors`).
 
 use std::io::{Read, Write};
-use std::net::{TcpStream, ToSocketAddrs};
-use std::time::Duration;
+use std::net::{IpAddr, SocketAddr, TcpStream, ToSocketAddrs};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use kafka_protocol::messages::{
-    ApiKey, ApiVersionsRequest, ApiVersionsResponse, RequestHeader, SaslAuthenticateRequest,
-    SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse,
+    ApiKey, ApiVersionsRequest, ApiVersionsResponse, RequestHeader, ResponseHeader,
+    SaslAuthenticateRequest, SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse,
 };
 use kafka_protocol::protocol::{
     Decodable, Encodable, Message, StrBytes, encode_request_header_into_buffer,
 };
 
+use bytes::Buf;
+
 use super::Error;
 use super::client_config::{ClientConfig, Mechanism};
 
 /// A frame larger than this is no Kafka answer to what kafkalint asks (the first bytes of an
-/// HTTP or TLS reply read as a size are larger): refused before anything is allocated.
+/// HTTP or TLS reply read as a size are larger): refused before anything is allocated. A
+/// smaller one still counts against the run's answer bound ([`Run`]) before it is read.
 const LARGEST_FRAME: usize = 256 << 20;
+
+/// A reply is read a piece at a time, its buffer growing with the bytes that came (at most
+/// doubling): a size said and not sent holds no memory.
+const FIRST_PIECE: usize = 64 << 10;
+
+/// What every connection of one run shares: one deadline for the whole run (a server that
+/// sends a byte a second cannot stretch it) and one bound on the bytes of all replies together
+/// (connections read side by side).
+pub struct Run {
+    deadline: Instant,
+    /// `--timeout`, for messages.
+    timeout: Duration,
+    /// `--max-answer-mib`, in bytes.
+    max_answer_bytes: usize,
+    answered: AtomicUsize,
+}
+
+impl Run {
+    pub fn new(timeout: Duration, max_answer_bytes: usize) -> Run {
+        Run {
+            deadline: Instant::now() + timeout,
+            timeout,
+            max_answer_bytes,
+            answered: AtomicUsize::new(0),
+        }
+    }
+
+    /// What is left of the deadline; `None` once it has passed.
+    pub fn left(&self) -> Option<Duration> {
+        Some(self.deadline.saturating_duration_since(Instant::now())).filter(|left| !left.is_zero())
+    }
+
+    /// Why a broker was not asked, or stopped answering, when the deadline passed.
+    pub fn too_late(&self) -> String {
+        format!(
+            "no answer within {} s (--timeout bounds the whole run)",
+            self.timeout.as_secs()
+        )
+    }
+
+    /// Counts a reply of `size` bytes against the bound, or says that it would pass it.
+    fn admit(&self, size: usize) -> Result<(), usize> {
+        let mut answered = self.answered.load(Ordering::SeqCst);
+        loop {
+            let total = answered.saturating_add(size);
+            if total > self.max_answer_bytes {
+                return Err(answered);
+            }
+            match self.answered.compare_exchange(
+                answered,
+                total,
+                Ordering::SeqCst,
+                Ordering::SeqCst,
+            ) {
+                Ok(_) => return Ok(()),
+                Err(now) => answered = now,
+            }
+        }
+    }
+
+    fn max_answer_mib(&self) -> usize {
+        self.max_answer_bytes >> 20
+    }
+}
+
+/// A TCP stream whose every read and write waits at most for what is left of the deadline.
+struct Timed {
+    tcp: TcpStream,
+    deadline: Instant,
+}
+
+impl Timed {
+    fn left(&self) -> std::io::Result<Duration> {
+        Some(self.deadline.saturating_duration_since(Instant::now()))
+            .filter(|left| !left.is_zero())
+            .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::TimedOut))
+    }
+}
+
+impl Read for Timed {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.tcp.set_read_timeout(Some(self.left()?))?;
+        self.tcp.read(buf)
+    }
+}
+
+impl Write for Timed {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.tcp.set_write_timeout(Some(self.left()?))?;
+        self.tcp.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.tcp.flush()
+    }
+}
 
 /// What kafkalint sends as its client id and software name (KIP-511).
 const CLIENT_ID: &str = "kafkalint";
 
 enum Stream {
-    Plain(TcpStream),
-    Tls(Box<rustls::StreamOwned<rustls::ClientConnection, TcpStream>>),
+    Plain(Timed),
+    Tls(Box<rustls::StreamOwned<rustls::ClientConnection, Timed>>),
 }
 
 impl Read for Stream {
@@ -54,24 +159,25 @@ impl Write for Stream {
     }
 }
 
-pub struct Connection {
+pub struct Connection<'run> {
     stream: Stream,
     /// `host:port`, for messages.
     pub address: String,
     correlation_id: i32,
     /// The versions the broker supports, by API key.
     versions: Vec<(i16, i16, i16)>,
-    timeout: Duration,
+    run: &'run Run,
 }
 
-impl Connection {
-    /// Connects to `host:port`, negotiates versions and logs in as `config` says.
+impl<'run> Connection<'run> {
+    /// Connects to `host:port`, negotiates versions and logs in as `config` says, within what
+    /// is left of `run`'s deadline.
     pub fn open(
         host: &str,
         port: u16,
         config: &ClientConfig,
-        timeout: Duration,
-    ) -> Result<Connection, Error> {
+        run: &'run Run,
+    ) -> Result<Connection<'run>, Error> {
         let address = if host.contains(':') {
             format!("[{host}]:{port}")
         } else {
@@ -81,14 +187,15 @@ impl Connection {
             address: address.clone(),
             message,
         };
-        let addresses: Vec<_> = (host, port)
-            .to_socket_addrs()
-            .map_err(|error| connect_error(format!("cannot resolve the host ({error})")))?
-            .collect();
+        let addresses = resolve(host, port, run).map_err(connect_error)?;
         let mut last_error = None;
         let mut tcp = None;
         for socket_address in &addresses {
-            match TcpStream::connect_timeout(socket_address, timeout) {
+            let Some(left) = run.left() else {
+                last_error = Some(std::io::Error::from(std::io::ErrorKind::TimedOut));
+                break;
+            };
+            match TcpStream::connect_timeout(socket_address, left) {
                 Ok(stream) => {
                     tcp = Some(stream);
                     break;
@@ -98,17 +205,16 @@ impl Connection {
         }
         let tcp = tcp.ok_or_else(|| {
             connect_error(match last_error {
-                Some(error) if error.kind() == std::io::ErrorKind::TimedOut => {
-                    format!("no answer within {} s", timeout.as_secs())
-                }
+                Some(error) if error.kind() == std::io::ErrorKind::TimedOut => run.too_late(),
                 Some(error) => error.to_string(),
                 None => "the host has no address".to_string(),
             })
         })?;
         let _ = tcp.set_nodelay(true);
-        tcp.set_read_timeout(Some(timeout))
-            .and_then(|()| tcp.set_write_timeout(Some(timeout)))
-            .map_err(|error| connect_error(error.to_string()))?;
+        let tcp = Timed {
+            tcp,
+            deadline: run.deadline,
+        };
         let stream = match &config.tls {
             Some(tls) => Stream::Tls(Box::new(super::tls::wrap(tcp, host, tls, &address)?)),
             None => Stream::Plain(tcp),
@@ -118,7 +224,7 @@ impl Connection {
             address,
             correlation_id: 0,
             versions: Vec::new(),
-            timeout,
+            run,
         };
         connection.negotiate()?;
         if let Some(sasl) = &config.sasl {
@@ -148,7 +254,7 @@ impl Connection {
             break response;
         };
         if response.error_code != 0 {
-            return Err(self.refused("ApiVersions", response.error_code, None));
+            return Err(self.refused("ApiVersions", response.error_code));
         }
         self.versions = response
             .api_keys
@@ -165,17 +271,12 @@ impl Connection {
         let (_, response): (_, SaslHandshakeResponse) =
             self.call(ApiKey::SaslHandshake, &handshake, 1)?;
         if response.error_code != 0 {
-            let offered: Vec<&str> = response.mechanisms.iter().map(|m| m.as_str()).collect();
             return Err(Error::Auth {
                 address: self.address.clone(),
                 message: format!(
                     "the listener does not take {} (it takes {})",
                     sasl.mechanism.name(),
-                    if offered.is_empty() {
-                        "none".to_string()
-                    } else {
-                        offered.join(", ")
-                    }
+                    mechanisms_named(&response.mechanisms)
                 ),
             });
         }
@@ -219,15 +320,11 @@ impl Connection {
         let (_, response): (_, SaslAuthenticateResponse) =
             self.call(ApiKey::SaslAuthenticate, &request, 2)?;
         if response.error_code != 0 {
+            // The server's error message is not shown: it may echo the token (a PLAIN
+            // token holds the password).
             return Err(Error::Auth {
                 address: self.address.clone(),
-                message: format!(
-                    "user `{username}`: {}",
-                    response
-                        .error_message
-                        .as_ref()
-                        .map_or("authentication failed", |m| m.as_str())
-                ),
+                message: format!("user `{username}`: {}", kafka_error(response.error_code)),
             });
         }
         Ok(response.auth_bytes.to_vec())
@@ -305,22 +402,40 @@ impl Connection {
                 "it does not answer as a Kafka broker{speaks}: a reply of {size} bytes to {key:?}"
             )));
         }
-        let mut body = vec![0u8; size];
-        self.stream
-            .read_exact(&mut body)
+        if let Err(answered) = self.run.admit(size) {
+            return Err(Error::AnswerLimit {
+                address: self.address.clone(),
+                message: format!(
+                    "a {key:?} reply of {size} bytes, after {answered} bytes of replies, passes \
+                     what one run reads (--max-answer-mib {}; raise it for a cluster this large)",
+                    self.run.max_answer_mib()
+                ),
+            });
+        }
+        let mut body = Vec::new();
+        while body.len() < size {
+            let piece = (size - body.len()).min(body.len().max(FIRST_PIECE));
+            let start = body.len();
+            body.reserve_exact(piece);
+            body.resize(start + piece, 0);
+            let read = self.stream.read(&mut body[start..]);
+            let read = match read {
+                Ok(0) => Err(std::io::ErrorKind::UnexpectedEof.into()),
+                Ok(read) => Ok(read),
+                Err(error) if error.kind() == std::io::ErrorKind::Interrupted => Ok(0),
+                Err(error) => Err(error),
+            }
             .map_err(|error| self.io_error(error))?;
-        let mut body = bytes::Bytes::from(body);
-        let header_version = key.response_header_version(version);
-        let response_header =
-            kafka_protocol::messages::ResponseHeader::decode(&mut body, header_version)
-                .map_err(|error| self.protocol(format!("a malformed {key:?} reply ({error})")))?;
-        if response_header.correlation_id != self.correlation_id {
+            body.truncate(start + read);
+        }
+        let (correlation_id, response) =
+            decode(key, version, bytes::Bytes::from(body)).map_err(|why| self.protocol(why))?;
+        if correlation_id != self.correlation_id {
             return Err(self.protocol(
                 "it does not answer as a Kafka broker (a reply to another request)".to_string(),
             ));
         }
-        Response::decode(&mut body, version)
-            .map_err(|error| self.protocol(format!("a malformed {key:?} reply ({error})")))
+        Ok(response)
     }
 
     fn protocol(&self, message: String) -> Error {
@@ -333,9 +448,7 @@ impl Connection {
     fn io_error(&self, error: std::io::Error) -> Error {
         use std::io::ErrorKind;
         let message = match error.kind() {
-            ErrorKind::WouldBlock | ErrorKind::TimedOut => {
-                format!("no answer within {} s", self.timeout.as_secs())
-            }
+            ErrorKind::WouldBlock | ErrorKind::TimedOut => self.run.too_late(),
             ErrorKind::UnexpectedEof | ErrorKind::ConnectionReset | ErrorKind::BrokenPipe => {
                 "the broker closed the connection (a TLS or SASL listener reached as PLAINTEXT, \
                  or a port that is no Kafka listener? --command-config sets security.protocol)"
@@ -355,44 +468,135 @@ impl Connection {
         }
     }
 
-    /// An error code in a reply, as one line.
-    pub fn refused(&self, request: &str, code: i16, message: Option<&StrBytes>) -> Error {
+    /// An error code in a reply, as one line: Kafka's name and message for it, never the
+    /// server's own text.
+    pub fn refused(&self, request: &str, code: i16) -> Error {
         Error::Refused {
             address: self.address.clone(),
-            message: format!(
-                "{request}: {}{}",
-                error_name(code),
-                message
-                    .map(|m| format!(" ({})", m.as_str()))
-                    .unwrap_or_default()
-            ),
+            message: format!("{request}: {}", kafka_error(code)),
         }
     }
 }
 
-/// Kafka's name for the error codes kafkalint's requests can meet (`Errors.java`), with the
-/// code.
-pub fn error_name(code: i16) -> String {
-    match code_name(code) {
-        Some(name) => format!("{name} (error {code})"),
-        None => format!("error {code}"),
+/// `frame` (a response header and a response of `key` at `version`) decoded, once its shape
+/// has walked to the end without allocating (`super::wire`): the correlation id and the
+/// response.
+fn decode<Response: Decodable>(
+    key: ApiKey,
+    version: i16,
+    frame: bytes::Bytes,
+) -> Result<(i32, Response), String> {
+    let malformed = |why: String| format!("a malformed {key:?} reply ({why})");
+    let walked = super::wire::walk(key, version, &frame).map_err(malformed)?;
+    let mut body = frame;
+    let size = body.len();
+    let header = ResponseHeader::decode(&mut body, key.response_header_version(version))
+        .map_err(|error| malformed(error.to_string()))?;
+    let response =
+        Response::decode(&mut body, version).map_err(|error| malformed(error.to_string()))?;
+    // The walk mirrors the decoder: both read the same bytes (checked by the fuzz target).
+    debug_assert_eq!(size - body.remaining(), walked, "{key:?} v{version}");
+    Ok((header.correlation_id, response))
+}
+
+/// A reply to the request `api_key` at `version` (response header and body), decoded as
+/// `kafkalint live` decodes it: `Ok` when it decodes, else why not. For the fuzz target.
+pub fn decode_reply(api_key: i16, version: i16, frame: &[u8]) -> Result<(), String> {
+    use kafka_protocol::messages::{
+        DescribeConfigsResponse, FindCoordinatorResponse, ListGroupsResponse, MetadataResponse,
+    };
+    let key = ApiKey::try_from(api_key).map_err(|_| format!("no API key {api_key}"))?;
+    let frame = bytes::Bytes::copy_from_slice(frame);
+    match key {
+        ApiKey::ApiVersions => decode::<ApiVersionsResponse>(key, version, frame).map(drop),
+        ApiKey::SaslHandshake => decode::<SaslHandshakeResponse>(key, version, frame).map(drop),
+        ApiKey::SaslAuthenticate => {
+            decode::<SaslAuthenticateResponse>(key, version, frame).map(drop)
+        }
+        ApiKey::Metadata => decode::<MetadataResponse>(key, version, frame).map(drop),
+        ApiKey::DescribeConfigs => decode::<DescribeConfigsResponse>(key, version, frame).map(drop),
+        ApiKey::ListGroups => decode::<ListGroupsResponse>(key, version, frame).map(drop),
+        ApiKey::FindCoordinator => decode::<FindCoordinatorResponse>(key, version, frame).map(drop),
+        _ => Err(format!("kafkalint reads no {key:?} reply")),
     }
 }
 
-/// Kafka's name of an error code, when kafkalint knows it.
+/// `host:port`'s addresses, looked up within what is left of the deadline: a name server
+/// that does not answer holds a thread of its own, not the run (the thread ends with the
+/// look-up, or with the process).
+fn resolve(host: &str, port: u16, run: &Run) -> Result<Vec<SocketAddr>, String> {
+    if let Ok(ip) = host.parse::<IpAddr>() {
+        return Ok(vec![SocketAddr::new(ip, port)]);
+    }
+    let left = run.left().ok_or_else(|| run.too_late())?;
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let name = host.to_string();
+    std::thread::Builder::new()
+        .name("kafkalint-resolve".to_string())
+        .spawn(move || {
+            let _ = sender.send(
+                (name.as_str(), port)
+                    .to_socket_addrs()
+                    .map(Iterator::collect::<Vec<_>>),
+            );
+        })
+        .map_err(|error| format!("cannot resolve the host ({error})"))?;
+    match receiver.recv_timeout(left) {
+        Ok(Ok(addresses)) => Ok(addresses),
+        Ok(Err(error)) => Err(format!("cannot resolve the host ({error})")),
+        Err(_) => Err(run.too_late()),
+    }
+}
+
+/// The SASL mechanisms a listener offers, as Kafka names them; a name Kafka does not have is
+/// counted, not shown (the list is the server's text).
+fn mechanisms_named(offered: &[StrBytes]) -> String {
+    // Kafka's SaslConfigs and the mechanisms its brokers ship (GSSAPI, PLAIN, SCRAM,
+    // OAUTHBEARER).
+    const KNOWN: [&str; 5] = [
+        "GSSAPI",
+        "PLAIN",
+        "SCRAM-SHA-256",
+        "SCRAM-SHA-512",
+        "OAUTHBEARER",
+    ];
+    let mut named: Vec<&str> = offered
+        .iter()
+        .filter_map(|mechanism| KNOWN.iter().find(|known| **known == mechanism.as_str()))
+        .copied()
+        .collect();
+    let others = offered.len() - named.len();
+    let others = match others {
+        0 => String::new(),
+        1 => "1 other".to_string(),
+        n => format!("{n} others"),
+    };
+    if !others.is_empty() {
+        named.push(&others);
+    }
+    if named.is_empty() {
+        "none".to_string()
+    } else {
+        named.join(", ")
+    }
+}
+
+/// Kafka's name and standard message of an error code, with the code (the `Errors` enum,
+/// `super::kafka_errors`); a code it does not name, by number.
+pub fn kafka_error(code: i16) -> String {
+    match super::kafka_errors::ERRORS.binary_search_by_key(&code, |(code, _, _)| *code) {
+        Ok(index) => {
+            let (_, name, message) = super::kafka_errors::ERRORS[index];
+            format!("{name} (error {code}): {message}")
+        }
+        Err(_) => format!("error {code}"),
+    }
+}
+
+/// Kafka's name of an error code, when it has one.
 pub fn code_name(code: i16) -> Option<&'static str> {
-    Some(match code {
-        3 => "UNKNOWN_TOPIC_OR_PARTITION",
-        14 => "COORDINATOR_LOAD_IN_PROGRESS",
-        15 => "COORDINATOR_NOT_AVAILABLE",
-        16 => "NOT_COORDINATOR",
-        29 => "TOPIC_AUTHORIZATION_FAILED",
-        30 => "GROUP_AUTHORIZATION_FAILED",
-        31 => "CLUSTER_AUTHORIZATION_FAILED",
-        33 => "UNSUPPORTED_SASL_MECHANISM",
-        34 => "ILLEGAL_SASL_STATE",
-        35 => "UNSUPPORTED_VERSION",
-        58 => "SASL_AUTHENTICATION_FAILED",
-        _ => return None,
-    })
+    super::kafka_errors::ERRORS
+        .binary_search_by_key(&code, |(code, _, _)| *code)
+        .ok()
+        .map(|index| super::kafka_errors::ERRORS[index].1)
 }

@@ -15,4 +15,8 @@ pub enum Error {
     Auth { address: String, message: String },
     #[error("{address} refused the request {message}")]
     Refused { address: String, message: String },
+    /// The replies of the run would pass `--max-answer-mib`: the run stops (exit 2), whichever
+    /// broker said it.
+    #[error("{address}: {message}")]
+    AnswerLimit { address: String, message: String },
 }

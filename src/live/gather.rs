@@ -11,8 +11,10 @@ use kafka_protocol::messages::{
 };
 use kafka_protocol::protocol::StrBytes;
 
-use super::connection::{Connection, code_name};
-use super::{Error, Target};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use super::connection::{Connection, Run, code_name};
+use super::{CONNECTIONS_AT_ONCE, Error, Target};
 use crate::snapshot::{Broker, ConfigEntry, ConfigSource, Group, Partition, Snapshot, Topic};
 
 /// DescribeConfigs' resource types (`ConfigResource.Type`).
@@ -23,12 +25,13 @@ const BROKER_RESOURCE: i8 = 4;
 /// coordinates.
 type BrokerAnswer = (Result<Vec<ConfigEntry>, Error>, Vec<Group>);
 
-/// Asks the cluster behind `target` what it has.
+/// Asks the cluster behind `target` what it has, within `target.timeout` in all.
 pub fn gather(target: &Target) -> Result<Snapshot, Error> {
+    let run = Run::new(target.timeout, target.max_answer_bytes);
     let mut first_error = None;
     let mut bootstrap = None;
     for (host, port) in &target.bootstrap {
-        match Connection::open(host, *port, &target.client, target.timeout) {
+        match Connection::open(host, *port, &target.client, &run) {
             Ok(connection) => {
                 bootstrap = Some(connection);
                 break;
@@ -43,28 +46,7 @@ pub fn gather(target: &Target) -> Result<Snapshot, Error> {
     };
     let mut snapshot = metadata(&mut connection)?;
     topic_min_isr(&mut connection, &mut snapshot)?;
-    // Each broker answers for its own settings and groups: one connection each, side by side.
-    let answers: Vec<BrokerAnswer> = std::thread::scope(|scope| {
-        let handles: Vec<_> = snapshot
-            .brokers
-            .iter()
-            .map(|broker| scope.spawn(|| ask_broker(broker, target)))
-            .collect();
-        handles
-            .into_iter()
-            .map(|handle| {
-                handle.join().unwrap_or_else(|_| {
-                    (
-                        Err(Error::Protocol {
-                            address: String::new(),
-                            message: "the broker's reader stopped".to_string(),
-                        }),
-                        Vec::new(),
-                    )
-                })
-            })
-            .collect()
-    });
+    let answers = ask_brokers(&snapshot.brokers, target, &run)?;
     for (broker, (configs, groups)) in snapshot.brokers.iter_mut().zip(answers) {
         match configs {
             Ok(configs) => snapshot.configs.extend(configs),
@@ -83,13 +65,77 @@ pub fn gather(target: &Target) -> Result<Snapshot, Error> {
     Ok(snapshot)
 }
 
-fn metadata(connection: &mut Connection) -> Result<Snapshot, Error> {
+/// Each broker answers for its own settings and groups, over a connection of its own: at most
+/// [`CONNECTIONS_AT_ONCE`] brokers at a time, however many Metadata names. The answers, in
+/// the brokers' order; a reply past the answer bound stops the run.
+fn ask_brokers(brokers: &[Broker], target: &Target, run: &Run) -> Result<Vec<BrokerAnswer>, Error> {
+    let next = AtomicUsize::new(0);
+    let stopped = AtomicBool::new(false);
+    let workers = brokers.len().min(CONNECTIONS_AT_ONCE);
+    let answered: Vec<Vec<(usize, BrokerAnswer)>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut answers = Vec::new();
+                    loop {
+                        let index = next.fetch_add(1, Ordering::SeqCst);
+                        let Some(broker) = brokers.get(index) else {
+                            return answers;
+                        };
+                        let answer = if stopped.load(Ordering::SeqCst) {
+                            (
+                                Err(Error::Protocol {
+                                    address: String::new(),
+                                    message: "not asked".to_string(),
+                                }),
+                                Vec::new(),
+                            )
+                        } else {
+                            ask_broker(broker, target, run)
+                        };
+                        if matches!(answer.0, Err(Error::AnswerLimit { .. })) {
+                            stopped.store(true, Ordering::SeqCst);
+                        }
+                        answers.push((index, answer));
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|handle| handle.join().unwrap_or_default())
+            .collect()
+    });
+    let mut answers: Vec<Option<BrokerAnswer>> = brokers.iter().map(|_| None).collect();
+    for (index, answer) in answered.into_iter().flatten() {
+        if let Err(error @ Error::AnswerLimit { .. }) = answer.0 {
+            return Err(error);
+        }
+        answers[index] = Some(answer);
+    }
+    Ok(answers
+        .into_iter()
+        .map(|answer| {
+            answer.unwrap_or_else(|| {
+                (
+                    Err(Error::Protocol {
+                        address: String::new(),
+                        message: "the broker's reader stopped".to_string(),
+                    }),
+                    Vec::new(),
+                )
+            })
+        })
+        .collect())
+}
+
+fn metadata(connection: &mut Connection<'_>) -> Result<Snapshot, Error> {
     let request = MetadataRequest::default()
         .with_topics(None)
         .with_allow_auto_topic_creation(false);
     let (_, response): (_, MetadataResponse) = connection.call(ApiKey::Metadata, &request, 12)?;
     if response.error_code != 0 {
-        return Err(connection.refused("Metadata", response.error_code, None));
+        return Err(connection.refused("Metadata", response.error_code));
     }
     let brokers = response
         .brokers
@@ -142,7 +188,7 @@ fn metadata(connection: &mut Connection) -> Result<Snapshot, Error> {
 }
 
 /// Every topic's effective `min.insync.replicas`, in one request.
-fn topic_min_isr(connection: &mut Connection, snapshot: &mut Snapshot) -> Result<(), Error> {
+fn topic_min_isr(connection: &mut Connection<'_>, snapshot: &mut Snapshot) -> Result<(), Error> {
     if snapshot.topics.is_empty() {
         return Ok(());
     }
@@ -180,10 +226,28 @@ fn topic_min_isr(connection: &mut Connection, snapshot: &mut Snapshot) -> Result
 
 /// One broker's own settings (with their synonyms: the file's value under a dynamic one) and
 /// the groups it coordinates.
-fn ask_broker(broker: &Broker, target: &Target) -> BrokerAnswer {
+fn ask_broker(broker: &Broker, target: &Target, run: &Run) -> BrokerAnswer {
+    let not_asked = |message: String| {
+        (
+            Err(Error::Protocol {
+                address: format!("broker {}", broker.id),
+                message,
+            }),
+            Vec::new(),
+        )
+    };
+    // The host comes from the server: one that is no host name is neither looked up nor shown.
+    if !is_host_name(&broker.host) {
+        return not_asked(format!(
+            "the host it advertises ({} bytes) is no host name or IP address",
+            broker.host.len()
+        ));
+    }
+    if run.left().is_none() {
+        return not_asked(run.too_late());
+    }
     let port = u16::try_from(broker.port).unwrap_or(0);
-    let mut connection = match Connection::open(&broker.host, port, &target.client, target.timeout)
-    {
+    let mut connection = match Connection::open(&broker.host, port, &target.client, run) {
         Ok(connection) => connection,
         Err(error) => return (Err(error), Vec::new()),
     };
@@ -192,7 +256,7 @@ fn ask_broker(broker: &Broker, target: &Target) -> BrokerAnswer {
     (configs, groups)
 }
 
-fn broker_configs(connection: &mut Connection, id: i32) -> Result<Vec<ConfigEntry>, Error> {
+fn broker_configs(connection: &mut Connection<'_>, id: i32) -> Result<Vec<ConfigEntry>, Error> {
     let resource = DescribeConfigsResource::default()
         .with_resource_type(BROKER_RESOURCE)
         .with_resource_name(StrBytes::from_string(id.to_string()))
@@ -205,11 +269,7 @@ fn broker_configs(connection: &mut Connection, id: i32) -> Result<Vec<ConfigEntr
     let mut entries: Vec<ConfigEntry> = Vec::new();
     for result in &response.results {
         if result.error_code != 0 {
-            return Err(connection.refused(
-                "DescribeConfigs",
-                result.error_code,
-                result.error_message.as_ref(),
-            ));
+            return Err(connection.refused("DescribeConfigs", result.error_code));
         }
         for config in &result.configs {
             // The value and each synonym of the same name: the file's value stays visible
@@ -248,11 +308,11 @@ fn broker_configs(connection: &mut Connection, id: i32) -> Result<Vec<ConfigEntr
     Ok(entries)
 }
 
-fn listed_groups(connection: &mut Connection, id: i32) -> Result<Vec<Group>, Error> {
+fn listed_groups(connection: &mut Connection<'_>, id: i32) -> Result<Vec<Group>, Error> {
     let (_, response): (_, ListGroupsResponse) =
         connection.call(ApiKey::ListGroups, &ListGroupsRequest::default(), 5)?;
     if response.error_code != 0 {
-        return Err(connection.refused("ListGroups", response.error_code, None));
+        return Err(connection.refused("ListGroups", response.error_code));
     }
     Ok(response
         .groups
@@ -260,11 +320,7 @@ fn listed_groups(connection: &mut Connection, id: i32) -> Result<Vec<Group>, Err
         .map(|group| Group {
             id: group.group_id.0.to_string(),
             coordinator: Some(id),
-            state: if group.group_state.is_empty() {
-                "listed".to_string()
-            } else {
-                group.group_state.to_string()
-            },
+            state: group_state(&group.group_state),
             line: 0..0,
         })
         .collect())
@@ -272,7 +328,7 @@ fn listed_groups(connection: &mut Connection, id: i32) -> Result<Vec<Group>, Err
 
 /// The coordinator of a group no broker lists (a new or empty one, or one whose coordinator
 /// is down): FindCoordinator, single key before version 4, batched since (KIP-699).
-fn find_coordinator(connection: &mut Connection, id: &str) -> Result<Group, Error> {
+fn find_coordinator(connection: &mut Connection<'_>, id: &str) -> Result<Group, Error> {
     let key = StrBytes::from_string(id.to_string());
     let batched = connection
         .version::<FindCoordinatorRequest>(ApiKey::FindCoordinator, 6)
@@ -305,4 +361,38 @@ fn find_coordinator(connection: &mut Connection, id: &str) -> Result<Group, Erro
         state,
         line: 0..0,
     })
+}
+
+/// A group's state as ListGroups gives it (version 4 on): one of Kafka's state names
+/// (`ConsumerGroupState` at apache/kafka tag 3.8.0: Unknown, PreparingRebalance,
+/// CompletingRebalance, Stable, Dead, Empty, Assigning, Reconciling; later releases add more),
+/// so a word of letters is kept and other text, which is the server's, is not.
+fn group_state(state: &str) -> String {
+    if state.is_empty() {
+        "listed".to_string()
+    } else if state.len() <= 32 && state.bytes().all(|byte| byte.is_ascii_alphabetic()) {
+        state.to_string()
+    } else {
+        "Unknown".to_string()
+    }
+}
+
+/// Whether a host from Metadata can be a host to connect to: an IP address, or a DNS name of
+/// letters, digits, hyphens and underscores (as Kafka's own `advertised.listeners` hosts are)
+/// in dot-separated labels of at most 63 bytes, 253 in all. Anything else (a line feed, a
+/// space, a control character) is not looked up.
+fn is_host_name(host: &str) -> bool {
+    if host.parse::<std::net::IpAddr>().is_ok() {
+        return true;
+    }
+    let name = host.strip_suffix('.').unwrap_or(host);
+    !name.is_empty()
+        && name.len() <= 253
+        && name.split('.').all(|label| {
+            !label.is_empty()
+                && label.len() <= 63
+                && label
+                    .bytes()
+                    .all(|byte| byte.is_ascii_alphanumeric() || byte == b'-' || byte == b'_')
+        })
 }

@@ -7,22 +7,31 @@ mod client_config;
 mod connection;
 mod error;
 mod gather;
+mod kafka_errors;
 mod scram;
 mod tls;
+mod wire;
 
 use std::time::Duration;
 
 pub use client_config::ClientConfig;
+pub use connection::decode_reply;
 pub use error::Error;
 pub use gather::gather;
+
+/// How many brokers are asked at once (each over a connection of its own).
+pub const CONNECTIONS_AT_ONCE: usize = 16;
 
 /// Where and how to ask.
 pub struct Target {
     /// `host:port` pairs, as `--bootstrap-server` takes them.
     pub bootstrap: Vec<(String, u16)>,
     pub client: ClientConfig,
-    /// The bound of every connect, read and write.
+    /// The one deadline of the whole run: every look-up, connect, read and write gets what is
+    /// left of it.
     pub timeout: Duration,
+    /// What all replies of the run may hold together, in bytes.
+    pub max_answer_bytes: usize,
     /// Groups to find the coordinator of, besides those the brokers list.
     pub groups: Vec<String>,
 }

@@ -96,7 +96,10 @@ impl Scram {
                 .find_map(|part| part.strip_prefix(name)?.strip_prefix('='))
         };
         if let Some(error) = field('e') {
-            return Err(format!("the broker refused the SCRAM exchange ({error})"));
+            return Err(format!(
+                "the broker refused the SCRAM exchange ({})",
+                server_error(error)
+            ));
         }
         let nonce = field('r').ok_or("the server's SCRAM message has no nonce")?;
         if !nonce.starts_with(&self.nonce) || nonce.len() == self.nonce.len() {
@@ -145,7 +148,10 @@ impl Scram {
     pub fn finish(&self, server_final: &[u8]) -> Result<(), String> {
         let text = std::str::from_utf8(server_final).unwrap_or("");
         if let Some(error) = text.strip_prefix("e=") {
-            return Err(format!("the broker refused the SCRAM proof ({error})"));
+            return Err(format!(
+                "the broker refused the SCRAM proof ({})",
+                server_error(error)
+            ));
         }
         let signature = text
             .split(',')
@@ -156,6 +162,29 @@ impl Scram {
             _ => Err("the broker's SCRAM signature is wrong: it does not know the password".into()),
         }
     }
+}
+
+/// A SCRAM `e=` error as RFC 5802 (section 7, `server-error-value`) names it; other text,
+/// which is the server's own, is not shown.
+fn server_error(error: &str) -> &'static str {
+    const NAMED: [&str; 11] = [
+        "invalid-encoding",
+        "extensions-not-supported",
+        "invalid-proof",
+        "channel-bindings-dont-match",
+        "server-does-support-channel-binding",
+        "channel-binding-not-supported",
+        "unsupported-channel-binding-type",
+        "unknown-user",
+        "invalid-username-encoding",
+        "no-resources",
+        "other-error",
+    ];
+    NAMED
+        .iter()
+        .find(|named| **named == error)
+        .copied()
+        .unwrap_or("an error RFC 5802 does not name")
 }
 
 #[cfg(test)]

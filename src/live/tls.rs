@@ -2,7 +2,7 @@
 //! only, TLS 1.2 and 1.3, and the broker's name checked unless
 //! `ssl.endpoint.identification.algorithm` is empty, as Kafka's Java client does.
 
-use std::net::TcpStream;
+use std::io::{Read, Write};
 use std::sync::Arc;
 
 use rustls::client::WebPkiServerVerifier;
@@ -15,12 +15,12 @@ use super::Error;
 use super::client_config::Tls;
 
 /// A TLS client over `tcp` for `host`, trusting the certificates of `tls` alone.
-pub fn wrap(
-    tcp: TcpStream,
+pub fn wrap<Tcp: Read + Write>(
+    tcp: Tcp,
     host: &str,
     tls: &Tls,
     address: &str,
-) -> Result<rustls::StreamOwned<rustls::ClientConnection, TcpStream>, Error> {
+) -> Result<rustls::StreamOwned<rustls::ClientConnection, Tcp>, Error> {
     let failed = |message: String| Error::Connect {
         address: address.to_string(),
         message: format!("TLS: {message}"),
