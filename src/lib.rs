@@ -30,6 +30,7 @@ pub mod fix;
 pub mod live;
 pub mod live_report;
 pub mod output;
+pub mod output_path;
 mod parallel;
 pub mod plan;
 pub mod properties;

@@ -135,7 +135,8 @@ enum Command {
         /// else the newest release kafkalint knows).
         #[arg(long, value_name = "X.Y", value_parser = parse_kafka_version)]
         kafka_version: Option<KafkaVersion>,
-        /// Write the output to this file (replaced whole, atomically) instead of stdout.
+        /// Write the output to this file (a file replaced whole, atomically; a pipe or device
+        /// written into) instead of stdout.
         #[arg(long, value_name = "PATH")]
         output_file: Option<PathBuf>,
         /// Colors in `--format full`: `auto` when stdout is a terminal and NO_COLOR is unset.
@@ -231,7 +232,8 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Full)]
         format: Format,
-        /// Write the output to this file (replaced whole, atomically) instead of stdout.
+        /// Write the output to this file (a file replaced whole, atomically; a pipe or device
+        /// written into) instead of stdout.
         #[arg(long, value_name = "PATH")]
         output_file: Option<PathBuf>,
         /// Colors in `--format full`: `auto` when stdout is a terminal and NO_COLOR is unset.
@@ -319,36 +321,6 @@ enum Color {
     Never,
 }
 
-/// Writes `text` to `path` through a temporary file beside it, renamed over it: a reader
-/// never sees half a report, and a failed run leaves the old file as it was.
-fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => std::path::Path::new("."),
-    };
-    let name = path
-        .file_name()
-        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file name"))?;
-    let temporary = dir.join(format!(
-        ".{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let written = (|| {
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temporary)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        std::fs::rename(&temporary, path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
-    written
-}
-
 /// Writes a message to stderr, its control characters escaped; a failed write (stderr closed)
 /// is ignored, as there is nowhere left to report it.
 fn write_stderr(text: &str) {
@@ -369,10 +341,10 @@ fn print_or_fail(text: &str) -> Option<ExitCode> {
     }
 }
 
-/// Writes the output to `--output-file` (atomically) or stdout; `Some(exit code)` on failure.
+/// Writes the output to `--output-file` (see [`kafkalint::output_path::write_output`]) or stdout; `Some(exit code)` on failure.
 fn emit(output_file: Option<&std::path::Path>, text: &str) -> Option<ExitCode> {
     match output_file {
-        Some(path) => match write_atomically(path, text) {
+        Some(path) => match kafkalint::output_path::write_output(path, text.as_bytes()) {
             Ok(()) => None,
             Err(error) => {
                 eprintln!("kafkalint: error: {}: {error}", path.display());
@@ -624,8 +596,10 @@ fn main() -> ExitCode {
                 },
             };
             if let Some(path) = &save_snapshot
-                && let Err(error) =
-                    write_atomically(path, &String::from_utf8_lossy(&document.bytes))
+                && let Err(error) = kafkalint::output_path::write_output(
+                    path,
+                    String::from_utf8_lossy(&document.bytes).as_bytes(),
+                )
             {
                 eprintln!("kafkalint: error: {}: {error}", path.display());
                 return ExitCode::from(EXIT_ERROR);
@@ -659,7 +633,9 @@ fn main() -> ExitCode {
                 }
             }
             if fix && let Some(plan) = &judged.plan {
-                if let Err(error) = write_atomically(&plan_file, &plan.to_json()) {
+                if let Err(error) =
+                    kafkalint::output_path::write_output(&plan_file, plan.to_json().as_bytes())
+                {
                     eprintln!("kafkalint: error: {}: {error}", plan_file.display());
                     return ExitCode::from(EXIT_ERROR);
                 }

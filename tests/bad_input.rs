@@ -296,7 +296,7 @@ fn a_folder_named_server_properties_is_a_folder() {
 }
 
 #[test]
-fn symbolic_link_loops_and_dangling_links_are_errors_naming_them() {
+fn symbolic_link_loops_and_named_dangling_links_are_errors_naming_them() {
     let dir = two_brokers();
     let looped = dir.path().join("looped");
     std::fs::create_dir(&looped).unwrap();
@@ -330,7 +330,8 @@ fn symbolic_link_loops_and_dangling_links_are_errors_naming_them() {
         &["check", "dangling/server-1.properties"],
         expected,
     );
-    assert_refused_everywhere(dir.path(), &["check", "dangling"], expected);
+    // Met in a walk, a dangling link is passed over with a note (see
+    // `a_dangling_link_in_a_walked_tree_is_passed_with_a_note`).
 }
 
 #[test]
@@ -1218,4 +1219,219 @@ fn a_broker_whose_routable_names_are_its_own_is_not_shown_elsewhere() {
     assert_eq!(found.len(), 1);
     let message = found[0]["message"].as_str().unwrap();
     assert!(message.starts_with("broker 2 "), "{message}");
+}
+
+// Files kafkalint writes (--output-file, --plan-file, --save-snapshot) and what a walk passes.
+
+/// A named pipe no one reads, as `--output-file` or `--plan-file`: one error naming it (exit 2)
+/// at once, not a wait for a reader, and the pipe is still a pipe (not renamed over).
+#[test]
+fn an_output_pipe_with_no_reader_is_refused_at_once_and_kept() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = two_brokers();
+    mkfifo(&dir.path().join("out.fifo"));
+    let refused = "out.fifo: a named pipe that nothing reads";
+    for format in FORMATS {
+        let args = [
+            "check",
+            "--format",
+            format,
+            "--output-file",
+            "out.fifo",
+            ".",
+        ];
+        assert_error(&guarded(&args, dir.path(), Stdio::null()), &args, refused);
+        let kept = std::fs::symlink_metadata(dir.path().join("out.fifo")).unwrap();
+        assert!(kept.file_type().is_fifo(), "{args:?} replaced the pipe");
+    }
+    let live = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/live-internal-topic-replication/bad-no-files/live.snapshot");
+    let args = [
+        "live",
+        "--snapshot",
+        live.to_str().unwrap(),
+        "--fix",
+        "--plan-file",
+        "out.fifo",
+    ];
+    let output = guarded(&args, dir.path(), Stdio::null());
+    assert_sane(&output, &args);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stderr).contains(refused),
+        "{}",
+        text(&output.stderr)
+    );
+    let kept = std::fs::symlink_metadata(dir.path().join("out.fifo")).unwrap();
+    assert!(kept.file_type().is_fifo(), "--plan-file replaced the pipe");
+}
+
+/// A named pipe with a reader gets the output written into it, whole, and stays a pipe.
+#[test]
+fn an_output_pipe_with_a_reader_is_written_through() {
+    use std::io::Read;
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    let dir = two_brokers();
+    let fifo = dir.path().join("out.fifo");
+    mkfifo(&fifo);
+    let expected = kafkalint(&["check", "--format", "json", "."], dir.path());
+    // Opened for reading without waiting for a writer: the reader is there before kafkalint
+    // opens the pipe, and the output (a few KB) fits the pipe's buffer.
+    let mut reader = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(&fifo)
+        .unwrap();
+    let args = [
+        "check",
+        "--format",
+        "json",
+        "--output-file",
+        "out.fifo",
+        ".",
+    ];
+    let output = guarded(&args, dir.path(), Stdio::null());
+    assert_sane(&output, &args);
+    assert_eq!(
+        output.status.code(),
+        expected.status.code(),
+        "{}",
+        text(&output.stderr)
+    );
+    let mut written = Vec::new();
+    reader.read_to_end(&mut written).unwrap();
+    assert_eq!(text(&written), text(&expected.stdout));
+    assert!(
+        std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    );
+}
+
+/// A folder or a socket at the output path: one error saying what it is, and it stays.
+#[test]
+fn an_output_path_that_is_a_folder_or_a_socket_is_refused() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = two_brokers();
+    std::fs::create_dir(dir.path().join("out.d")).unwrap();
+    let _socket = std::os::unix::net::UnixListener::bind(dir.path().join("out.sock")).unwrap();
+    for (target, expected) in [
+        ("out.d", "out.d: a folder"),
+        ("out.sock", "out.sock: a socket"),
+    ] {
+        let args = ["check", "--output-file", target, "."];
+        assert_error(&guarded(&args, dir.path(), Stdio::null()), &args, expected);
+    }
+    assert!(dir.path().join("out.d").is_dir());
+    let socket = std::fs::symlink_metadata(dir.path().join("out.sock")).unwrap();
+    assert!(socket.file_type().is_socket(), "the socket was replaced");
+}
+
+/// A symbolic link to a regular file: the file it leads to is replaced (with the output, whole),
+/// the link stays a link; a link to nothing is refused.
+#[test]
+fn an_output_link_replaces_the_file_it_leads_to() {
+    let dir = two_brokers();
+    std::fs::create_dir(dir.path().join("reports")).unwrap();
+    std::fs::write(dir.path().join("reports/last.json"), "old\n").unwrap();
+    std::os::unix::fs::symlink("reports/last.json", dir.path().join("out.json")).unwrap();
+    let expected = kafkalint(&["check", "--format", "json", "."], dir.path());
+    let args = [
+        "check",
+        "--format",
+        "json",
+        "--output-file",
+        "out.json",
+        ".",
+    ];
+    let output = kafkalint(&args, dir.path());
+    assert_sane(&output, &args);
+    assert_eq!(
+        output.status.code(),
+        expected.status.code(),
+        "{}",
+        text(&output.stderr)
+    );
+    let link = std::fs::symlink_metadata(dir.path().join("out.json")).unwrap();
+    assert!(link.file_type().is_symlink(), "the link was replaced");
+    let written = std::fs::read(dir.path().join("reports/last.json")).unwrap();
+    assert_eq!(text(&written), text(&expected.stdout));
+    std::os::unix::fs::symlink("nowhere/x.json", dir.path().join("dangling.json")).unwrap();
+    let args = ["check", "--output-file", "dangling.json", "."];
+    assert_error(
+        &kafkalint(&args, dir.path()),
+        &args,
+        "dangling.json: a symbolic link to nothing",
+    );
+    assert!(!dir.path().join("nowhere").exists());
+}
+
+/// `--output-file /dev/stdout` (what a CI step names to see the report in its log) writes to
+/// kafkalint's own stdout, which stays what it was: a pipe here, written into, not replaced.
+#[test]
+fn output_file_dev_stdout_writes_to_stdout() {
+    let dir = two_brokers();
+    let expected = kafkalint(&["check", "--format", "concise", "."], dir.path());
+    let args = [
+        "check",
+        "--format",
+        "concise",
+        "--output-file",
+        "/dev/stdout",
+        ".",
+    ];
+    let output = guarded(&args, dir.path(), Stdio::null());
+    assert_sane(&output, &args);
+    assert_eq!(
+        output.status.code(),
+        expected.status.code(),
+        "{}",
+        text(&output.stderr)
+    );
+    assert_eq!(text(&output.stdout), text(&expected.stdout));
+}
+
+/// A symbolic link to nothing in a walked folder (a link to a file not checked out, in a folder
+/// kafkalint has no reason to read) is passed over with a note naming it, as an unreadable file
+/// that is no Kafka file is; the rest is checked. Named on the command line, it stays an error.
+#[test]
+fn a_dangling_link_in_a_walked_tree_is_passed_with_a_note() {
+    let dir = two_brokers();
+    std::fs::create_dir(dir.path().join("docs")).unwrap();
+    std::os::unix::fs::symlink("../../README.md", dir.path().join("docs/README.link")).unwrap();
+    std::os::unix::fs::symlink("gone.properties", dir.path().join("server-9.properties")).unwrap();
+    let clean = tempfile::tempdir().unwrap();
+    cluster_with(
+        clean.path(),
+        "server-1.properties",
+        BROKER.replace("=0", "=1").as_bytes(),
+    );
+    for format in FORMATS {
+        let args = ["check", "--format", format, "."];
+        let output = kafkalint(&args, dir.path());
+        let expected = kafkalint(&args, clean.path());
+        assert_sane(&output, &args);
+        let stderr = text(&output.stderr);
+        assert_eq!(
+            output.status.code(),
+            expected.status.code(),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(text(&output.stdout), text(&expected.stdout), "{args:?}");
+        for link in ["docs/README.link", "server-9.properties"] {
+            let noted = stderr
+                .lines()
+                .filter(|line| line.starts_with("kafkalint: ") && line.contains(link))
+                .count();
+            assert_eq!(noted, 1, "{args:?}: {stderr}");
+        }
+        assert!(!stderr.contains("kafkalint: error"), "{args:?}: {stderr}");
+    }
+    let args = ["check", "docs/README.link"];
+    assert_error(
+        &kafkalint(&args, dir.path()),
+        &args,
+        "docs/README.link: no such file or directory",
+    );
 }

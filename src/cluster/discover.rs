@@ -151,7 +151,10 @@ pub fn node_files_under(dir: &Path) -> Result<Vec<PathBuf>, DiscoveryError> {
         .into_iter();
     let mut bounds = Bounds::new(dir, &[]);
     for entry in walker.filter_entry(|entry| bounds.enters(entry)) {
-        let entry = entry.map_err(|error| walk_error(error, dir))?;
+        let entry = match entry {
+            Err(error) if dangling_link(&error).is_some() => continue,
+            entry => entry.map_err(|error| walk_error(error, dir))?,
+        };
         if read_walked(&entry, &mut scratch)?.is_some() {
             paths.push(entry.path().to_path_buf());
         }
@@ -596,7 +599,13 @@ pub fn discover_buffer_among(
         let named = [crate::config::absolute(buffer.path)];
         let mut bounds = Bounds::new(dir, &named);
         for entry in walker.filter_entry(|entry| bounds.enters(entry)) {
-            let entry = entry.map_err(|error| walk_error(error, dir))?;
+            let entry = match entry {
+                Err(error) if let Some(note) = dangling_link(&error) => {
+                    found.skipped.push(note);
+                    continue;
+                }
+                entry => entry.map_err(|error| walk_error(error, dir))?,
+            };
             if entry.depth() == 0 || entry.file_name() == name {
                 continue;
             }
@@ -725,6 +734,27 @@ fn parent_dir(path: &Path) -> PathBuf {
     path.parent().map(Path::to_path_buf).unwrap_or_default()
 }
 
+/// The note for a walk's error that is a symbolic link below the walked folder leading to
+/// nothing (`docs/README.link` to a file not checked out): such a link is passed over, as a
+/// file that cannot be read and is no Kafka file is. A link named on the command line is no
+/// walk's entry, and stays an error; so do loops.
+fn dangling_link(error: &walkdir::Error) -> Option<String> {
+    if error.depth() == 0 || error.loop_ancestor().is_some() {
+        return None;
+    }
+    let path = error.path()?;
+    if error.io_error()?.kind() != std::io::ErrorKind::NotFound
+        || !path.symlink_metadata().ok()?.file_type().is_symlink()
+        || path.exists()
+    {
+        return None;
+    }
+    Some(format!(
+        "{}: a symbolic link that leads nowhere: passed over",
+        display_path(path)
+    ))
+}
+
 fn walk_error(error: walkdir::Error, root: &Path) -> DiscoveryError {
     DiscoveryError::Io {
         path: error
@@ -837,11 +867,19 @@ fn walk(
     notes: &mut Vec<String>,
 ) -> Vec<Result<walkdir::DirEntry, DiscoveryError>> {
     let mut bounds = Bounds::new(root, named);
+    let mut dangling = Vec::new();
     let entries = walker
         .into_iter()
         .filter_entry(|entry| bounds.enters(entry))
-        .map(|entry| entry.map_err(|error| walk_error(error, root)))
+        .filter_map(|entry| match entry {
+            Err(error) if let Some(note) = dangling_link(&error) => {
+                dangling.push(note);
+                None
+            }
+            entry => Some(entry.map_err(|error| walk_error(error, root))),
+        })
         .collect();
+    notes.append(&mut dangling);
     notes.append(&mut bounds.notes);
     entries
 }
