@@ -170,6 +170,8 @@ struct Tree {
     stdin_file: Option<String>,
     /// Only a few output paths for trees of bad input (each may take seconds on a slow reader).
     bad_input: bool,
+    /// Symbolic links: where each is, what it leads to.
+    links: Vec<(String, String)>,
 }
 
 impl Tree {
@@ -631,7 +633,7 @@ fn inventory_file(g: &mut Gen) -> String {
 
 /// A file name: a safe base with hostile pieces (no `/`, no NUL, at most 200 bytes).
 fn file_name(g: &mut Gen, base: &str, extension: &str) -> String {
-    let mut name = g.hostile_name(base);
+    let mut name = g.hostile_name(base).replace('/', "_");
     while name.len() > 200 {
         name.pop();
     }
@@ -645,6 +647,7 @@ fn hostile_tree(g: &mut Gen, index: usize) -> Tree {
         files: Vec::new(),
         stdin_file: None,
         bad_input: false,
+        links: Vec::new(),
     };
     let brokers = if g.rng.chance(50) {
         file_name(g, "brokers", "")
@@ -661,6 +664,13 @@ fn hostile_tree(g: &mut Gen, index: usize) -> Tree {
         tree.file(format!("{brokers}/{name}"), text);
     }
     tree.stdin_file = Some(tree.files[0].0.clone());
+    // What a walk passes over with a note on stderr, under hostile names: an empty node file, a
+    // link that leads nowhere.
+    let empty = file_name(g, "server-empty", ".properties");
+    tree.file(format!("{brokers}/{empty}"), String::new());
+    let dangling = file_name(g, "server-gone", ".properties");
+    tree.links
+        .push((format!("{brokers}/{dangling}"), "nowhere.properties".into()));
     compose_files(g, &mut tree, "compose");
     let text = kubernetes_file(g);
     tree.file("kubernetes/kafka.yaml".into(), text);
@@ -707,6 +717,7 @@ fn bad_input_tree(g: &mut Gen, index: usize) -> Tree {
         files: Vec::new(),
         stdin_file: None,
         bad_input: true,
+        links: Vec::new(),
     };
     match index % 6 {
         0 => {
@@ -995,6 +1006,9 @@ fn copy_tree(from: &Path, to: &Path) {
         let target = to.join(entry.path().strip_prefix(from).unwrap());
         if entry.file_type().is_dir() {
             std::fs::create_dir_all(&target).unwrap();
+        } else if entry.path_is_symlink() {
+            let to = std::fs::read_link(entry.path()).unwrap();
+            std::os::unix::fs::symlink(to, &target).unwrap();
         } else {
             std::fs::copy(entry.path(), &target).unwrap();
         }
@@ -1291,6 +1305,9 @@ fn write_tree(tree: &Tree, root: &Path) {
         let path = root.join(path);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, bytes).unwrap();
+    }
+    for (link, target) in &tree.links {
+        std::os::unix::fs::symlink(target, root.join(link)).unwrap();
     }
 }
 
