@@ -264,7 +264,12 @@ impl Judge {
                 continue;
             }
             if !self.word(word) {
-                hide(part, &mut hidden);
+                // Of an assignment, the value: its name is a name, shown as a YAML key is
+                // (`KAFKA_SSL_KEY_PASSWORD=[redacted]`).
+                let value_at = assignment(word)
+                    .filter(|(name, _)| secrets::looks_like_a_name(name))
+                    .map_or(0, |(name, _)| name.len() + 1);
+                hide(at + value_at..part.end, &mut hidden);
             }
         }
         if self.open_quote.is_none() && !self.continued {
@@ -628,15 +633,15 @@ mod tests {
     fn script_words_are_hidden_unless_known() {
         assert_eq!(
             hidden("export KAFKA_LISTENERS=PLAINTEXT://:9092 hunter-2 x=y"),
-            ["hunter-2 x=y"]
+            ["hunter-2", "y"]
         );
         assert_eq!(
             hidden("export KAFKA_NODE_ID=1 SSL_PASSWORD=hunter2 # password s3cret"),
-            ["SSL_PASSWORD=hunter2", "s3cret"]
+            ["hunter2", "s3cret"]
         );
         assert_eq!(
             hidden("export KAFKA_OPTS=\"-Xmx1g s3cret\" x"),
-            ["KAFKA_OPTS=\"-Xmx1g s3cret\" x"]
+            ["\"-Xmx1g s3cret\" x"]
         );
         assert_eq!(hidden("echo hunter2"), ["hunter2"]);
         assert_eq!(
@@ -645,12 +650,12 @@ mod tests {
         );
         assert_eq!(
             hidden("KAFKA_NODE_ID=1;echo Hunter2Secret99"),
-            ["KAFKA_NODE_ID=1;echo Hunter2Secret99"]
+            ["1;echo Hunter2Secret99"]
         );
         assert_eq!(hidden("KAFKA_NODE_ID=1 echo Secret"), ["Secret"]);
         assert_eq!(
             hidden("kafka-configs --add-config password=hunter2"),
-            ["password=hunter2"]
+            ["hunter2"]
         );
         assert_eq!(hidden("hunter2"), ["hunter2"]);
         assert_eq!(hidden("exec hunter2"), ["hunter2"]);
@@ -672,7 +677,7 @@ mod tests {
         assert_eq!(hidden("export KAFKA_NODE_ID=1\tHunter2"), ["Hunter2"]);
         assert_eq!(
             hidden("export KAFKA_NODE_ID=1\u{a0}Hunter2"),
-            ["KAFKA_NODE_ID=1\u{a0}Hunter2"]
+            ["1\u{a0}Hunter2"]
         );
         assert_eq!(hidden("mysql -pHunter2"), ["mysql -pHunter2"]);
         assert_eq!(hidden("curl -u admin:Hunter2 x"), ["admin:Hunter2 x"]);
