@@ -756,6 +756,157 @@ mod secrets_without_a_name {
         assert_eq!(hidden(" -pHunter2").as_deref(), Some("-pHunter2"));
         assert_eq!(hidden(" Basic settings for the broker"), None);
     }
+
+    /// splitmix64, for the generated shapes below.
+    fn generator(seed: u64) -> impl FnMut(usize) -> usize {
+        let mut state = seed;
+        move |n| {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            ((z ^ (z >> 31)) % n as u64) as usize
+        }
+    }
+
+    /// Comments of prose and tools with a flag that takes a secret (a prefix, a core, one or two
+    /// dashes, a joint) or an authorization: the secret is in what the comment hides.
+    #[test]
+    fn generated_comments_passing_a_secret_hide_it() {
+        const SECRET: &str = "Zq7xSecret9";
+        let prose = [
+            "",
+            "run ",
+            "then: ",
+            "keytool -list ",
+            "see the runbook; ",
+            "kcat -b h:9092 ",
+        ];
+        let prefixes = ["", "src", "dest", "new", "key", "store-", "client-", "Sasl"];
+        let cores = [
+            "pass",
+            "password",
+            "storepass",
+            "keypass",
+            "passin",
+            "passout",
+            "token",
+            "secret",
+            "apikey",
+            "api-key",
+            "pwd",
+            "passphrase",
+            "auth-token",
+        ];
+        let joints = [" ", "=", "\t", "\u{a0}", "  ", ":", " \"", "='"];
+        let mut next = generator(0x5ec2e7);
+        for _ in 0..20_000 {
+            let lead = prose[next(prose.len())];
+            let text = match next(4) {
+                0 | 1 => format!(
+                    "{}{}{}{}",
+                    ["-", "--"][next(2)],
+                    prefixes[next(prefixes.len())],
+                    cores[next(cores.len())],
+                    joints[next(joints.len())]
+                ),
+                2 => format!(
+                    "{}{}",
+                    ["-u ", "--user=", "--proxy-user ", "-U\t", "-uadmin"][next(5)],
+                    ["admin:", "x:", ":"][next(3)]
+                ),
+                _ => format!(
+                    "{}{} ",
+                    [
+                        "Authorization: ",
+                        "authorization:",
+                        "Proxy-Authorization: ",
+                        ""
+                    ][next(4)],
+                    ["Bearer", "Basic", "Digest", "token", "Negotiate"][next(5)]
+                ),
+            };
+            let body = format!(" {lead}{text}{SECRET} and more");
+            let hidden = comment_mask(&body);
+            let start = body.find(SECRET).unwrap();
+            assert!(
+                hidden
+                    .clone()
+                    .is_some_and(|range| range.start <= start && start + SECRET.len() <= range.end),
+                "{body:?}: {hidden:?}"
+            );
+        }
+    }
+
+    /// URLs with userinfo of any form or a parameter that carries a secret, built from parts.
+    #[test]
+    fn generated_urls_with_credentials_read_as_credentials() {
+        let schemes = [
+            "https",
+            "http",
+            "SASL_SSL",
+            "PLAINTEXT",
+            "oci",
+            "git+https",
+            "s3",
+            "ldaps",
+        ];
+        let userinfo = [
+            "{S}@",
+            "u%3A{S}@",
+            "u%3a{S}@",
+            "{S}:@",
+            "u:{S}@",
+            "%40u:{S}@",
+            "{S}:x-oauth-basic@",
+        ];
+        let prefixes = [
+            "",
+            "x-amz-",
+            "X-Goog-",
+            "client_",
+            "access_",
+            "oauth_",
+            "api-",
+            "session_",
+            "refresh_",
+            "Ocp-Apim-Subscription-",
+        ];
+        let cores = [
+            "sig",
+            "signature",
+            "code",
+            "token",
+            "secret",
+            "key",
+            "credential",
+            "auth",
+            "password",
+            "security-token",
+        ];
+        let places = ["?{N}=", "?a=1&{N}=", "?v=2;{N}=", "#{N}=", "?x=1#{N}="];
+        let mut next = generator(0x0a11);
+        for _ in 0..20_000 {
+            let scheme = schemes[next(schemes.len())];
+            let url = if next(2) == 0 {
+                let form = userinfo[next(userinfo.len())].replace("{S}", "Zq7x");
+                format!("{scheme}://{form}host:9092/p")
+            } else {
+                let mut name = format!(
+                    "{}{}",
+                    prefixes[next(prefixes.len())],
+                    cores[next(cores.len())]
+                );
+                if next(2) == 0 {
+                    name = name.to_ascii_uppercase();
+                }
+                let place = places[next(places.len())].replace("{N}", &name);
+                format!("{scheme}://host/p{place}Zq7x")
+            };
+            let value = ["{}", "x,{}", "see {} now"][next(3)].replace("{}", &url);
+            assert!(looks_like_credential(&value), "{value}");
+        }
+    }
 }
 
 #[cfg(test)]

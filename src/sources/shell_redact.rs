@@ -264,7 +264,12 @@ impl Judge {
                 continue;
             }
             if !self.word(word) {
-                hide(part, &mut hidden);
+                // Of an assignment to a variable Kafka's catalogue names, the value: its name
+                // is shown as a YAML key is (`KAFKA_SSL_KEY_PASSWORD=[redacted]`).
+                let value_at = assignment(word)
+                    .filter(|(name, _)| secrets::name_kind(name) != KeyKind::Unknown)
+                    .map_or(0, |(name, _)| name.len() + 1);
+                hide(at + value_at..part.end, &mut hidden);
             }
         }
         if self.open_quote.is_none() && !self.continued {
@@ -297,9 +302,7 @@ impl Judge {
                 .chars()
                 .filter(|c| !matches!(c, '\'' | '"' | '\\'))
                 .collect();
-            let shown = delimiter
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_');
+            let shown = is_delimiter_word(word);
             self.pending.push(delimiter);
             return shown;
         }
@@ -309,9 +312,7 @@ impl Judge {
         }
         if let Some(delimiter) = heredoc_delimiter(word) {
             // `<<EOF`, `<<-'EOF'`: the operator and a delimiter that is a name are shown.
-            let shown = delimiter
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_');
+            let shown = is_delimiter_word(word.trim_start_matches("<<").trim_start_matches('-'));
             self.pending.push(delimiter);
             return shown;
         }
@@ -432,6 +433,20 @@ fn heredoc_delimiter(word: &str) -> Option<String> {
     (!delimiter.is_empty()).then_some(delimiter)
 }
 
+/// A heredoc's delimiter as scripts write it: a name in capitals (`EOF`, `END_OF_CONFIG`),
+/// bare or in one pair of quotes.
+fn is_delimiter_word(word: &str) -> bool {
+    let bare = ['\'', '"'].iter().find_map(|quote| {
+        word.strip_prefix(*quote)
+            .and_then(|word| word.strip_suffix(*quote))
+    });
+    let name = bare.unwrap_or(word);
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+}
+
 /// Whether a flag may be shown, and whether it takes a secret (its value, the next word, is
 /// hidden whatever it is). A flag's name is shown (`-storepass`, `--password`); what is
 /// attached to it is not (`--password=X`, mysql's `-pX`), save a cluster of a few letters
@@ -482,6 +497,8 @@ fn shown_assignment(name: &str, value: &str) -> bool {
         && !value.contains([';', '&', '|', '<', '>', '`', ' ', '\t'])
         && !value.contains("$(");
     let value = value.trim_matches(['"', '\'']);
+    // Quotes only around it: text quoted in the middle joins other words on.
+    let whole = whole && !value.contains(['"', '\'']);
     whole && secrets::name_kind(name) == KeyKind::Plain && !secrets::looks_like_credential(value)
 }
 
@@ -503,16 +520,24 @@ fn is_variable_reference(word: &str) -> bool {
         .strip_prefix('{')
         .and_then(|name| name.strip_suffix('}'))
         .unwrap_or(name);
+    // An environment variable's name as the convention writes it (`KAFKA_HOME`): text glued
+    // on after it in another case is no name of one.
     matches!(name, "@" | "*" | "#" | "?")
         || (name.len() == 1 && name.bytes().all(|b| b.is_ascii_digit()))
-        || is_variable_name(name)
+        || (is_variable_name(name)
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_'))
 }
 
 /// `key=value` of a plain Kafka key to a value output may show (`--override
 /// num.partitions=3`, `--add-config retention.ms=1000`).
 fn is_kafka_setting(word: &str) -> bool {
     word.split_once('=').is_some_and(|(key, value)| {
-        secrets::key_kind(key) == KeyKind::Plain && secrets::may_show(key, value)
+        // One value, no quoted text joined on.
+        !value.contains(['"', '\'', '`', '\\', ';', '&', '|', '<', '>'])
+            && secrets::key_kind(key) == KeyKind::Plain
+            && secrets::may_show(key, value)
     })
 }
 
@@ -645,13 +670,14 @@ mod tests {
         );
         assert_eq!(
             hidden("KAFKA_NODE_ID=1;echo Hunter2Secret99"),
-            ["KAFKA_NODE_ID=1;echo Hunter2Secret99"]
+            ["1;echo Hunter2Secret99"]
         );
         assert_eq!(hidden("KAFKA_NODE_ID=1 echo Secret"), ["Secret"]);
         assert_eq!(
             hidden("kafka-configs --add-config password=hunter2"),
             ["password=hunter2"]
         );
+        assert_eq!(hidden("export KAFKA_SSL_KEY_PASSWORD=hunter2"), ["hunter2"]);
         assert_eq!(hidden("hunter2"), ["hunter2"]);
         assert_eq!(hidden("exec hunter2"), ["hunter2"]);
     }
@@ -672,7 +698,7 @@ mod tests {
         assert_eq!(hidden("export KAFKA_NODE_ID=1\tHunter2"), ["Hunter2"]);
         assert_eq!(
             hidden("export KAFKA_NODE_ID=1\u{a0}Hunter2"),
-            ["KAFKA_NODE_ID=1\u{a0}Hunter2"]
+            ["1\u{a0}Hunter2"]
         );
         assert_eq!(hidden("mysql -pHunter2"), ["mysql -pHunter2"]);
         assert_eq!(hidden("curl -u admin:Hunter2 x"), ["admin:Hunter2 x"]);
@@ -681,5 +707,87 @@ mod tests {
             ["\"a", "Hunter2", "b\" && exec /etc/kafka/docker/run"]
         );
         assert_eq!(hidden("ab\\\nHunter2 -x"), ["ab\\", "Hunter2"]);
+    }
+
+    /// Scripts generated from shown words, joints and a secret put anywhere a word goes: the
+    /// secret is hidden whole in every one. (Comments follow the comment rules of every file,
+    /// [`crate::secrets::comment_mask`], tested there.)
+    #[test]
+    fn a_secret_anywhere_in_a_generated_script_is_hidden() {
+        const SECRET: &str = "Zq7xSecretWord";
+        const WORDS: &[&str] = &[
+            "export",
+            "exec",
+            "kafka-storage",
+            "format",
+            "-c",
+            "--bootstrap-server",
+            "-storepass",
+            "-p",
+            "-u",
+            "&&",
+            "||",
+            ";",
+            "|",
+            ">",
+            "2>&1",
+            "\\",
+            "then",
+            "$CLUSTER_ID",
+            "KAFKA_NODE_ID=1",
+            "/etc/confluent/docker/run",
+            "<<EOF",
+            "EOF",
+            "\"",
+            "'",
+            "set",
+            "-euo",
+            "pipefail",
+            "/opt/kafka/config/server.properties",
+            "num.partitions=3",
+            "x=",
+            "=",
+            "${HOSTNAME##*-}",
+        ];
+        // Joints that end a word: a secret glued on to a plain key's value is that value,
+        // which output shows as it shows `num.partitions=3x` in a `.properties` file.
+        const JOINTS: &[&str] = &[" ", "\t", "\u{a0}", " \\\n  ", "\n", "\"", "'"];
+        let mut state = 0x5eed_u64;
+        let mut next = |n: usize| {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            ((z ^ (z >> 31)) % n as u64) as usize
+        };
+        for _ in 0..20_000 {
+            let length = 1 + next(12);
+            let secret_at = next(length + 1);
+            let mut script = String::new();
+            for index in 0..=length {
+                let word = if index == secret_at {
+                    SECRET
+                } else {
+                    WORDS[next(WORDS.len())]
+                };
+                script.push_str(word);
+                script.push_str(JOINTS[next(JOINTS.len())]);
+            }
+            let mut at = 0;
+            let lines: Vec<(std::ops::Range<usize>, &str)> = script
+                .split('\n')
+                .map(|line| {
+                    let span = at..at + line.len();
+                    at += line.len() + 1;
+                    (span, line)
+                })
+                .collect();
+            let hidden = hidden_spans(&lines);
+            let start = script.find(SECRET).unwrap();
+            let secret = start..start + SECRET.len();
+            let covered = (secret.start..secret.end)
+                .all(|byte| hidden.iter().any(|span| span.contains(&byte)));
+            assert!(covered, "{script:?}: hidden {hidden:?}");
+        }
     }
 }
