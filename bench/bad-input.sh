@@ -42,6 +42,12 @@ cases=(
     "1,000,000-line .properties|0|million|check server.properties"
     "20,000 [[clusters]]|0|clusters-20000|check ."
     "FIFO named .properties|2|fifo|check server.properties"
+    "Ansible inventory, a diamond of groups 30 deep|1|ansible-diamond-30|check ."
+    "Ansible inventory, 5 ranges of 1,001 hosts|1|ansible-ranges-5005|check ."
+    "Ansible inventory, 20 ranges of 1,001 hosts (over the cap)|1|ansible-ranges-20020|check ."
+    "cp-ansible inventory, 4,000 brokers|1|cp-ansible-4000|check ."
+    "live snapshot, 80,000 topics|1|snapshot-80000|live --snapshot snapshot.properties"
+    "800 Terraform releases in one folder|1|terraform-800|check ."
 )
 
 printf '| Input | Size | Wall (s) | Peak RSS (MB) | Exit | Target | stderr (first line) |\n'

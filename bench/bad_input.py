@@ -6,8 +6,11 @@ as a compose file beside a broker, for a folder walk), alias-bomb-merge/ (the sa
 collections), compose-10000/ (10,000 Kafka services on one host sharing a log directory; -one-port/:
 all on localhost:9092; -bind-all/: all binding port 9092, each advertising a port of its own),
 unknown-80000/ (80,000 distinct unknown keys), million/ (1,000,000 lines under the 16 MiB cap),
-clusters-20000/ (a kafkalint.toml declaring 20,000 clusters, one broker file each) and fifo/
-(the script makes the FIFO itself). Deterministic: no randomness.
+clusters-20000/ (a kafkalint.toml declaring 20,000 clusters, one broker file each), fifo/
+(the script makes the FIFO itself), ansible-diamond-30/ (a role whose inventory's groups form a
+diamond 30 levels deep), ansible-ranges-5005/ and -20020/ (5 and 20 host ranges of 1,001),
+cp-ansible-4000/ (4,000 brokers), snapshot-80000/ (a saved live snapshot of 80,000 topics) and
+terraform-800/ (800 `.tf` files of a release each). Deterministic: no randomness.
 """
 
 import os
@@ -73,6 +76,97 @@ def compose(services, same_port=False, bind_all=False):
     return "\n".join(out) + "\n"
 
 
+# ---------------------------------------------------------------------------------------------
+# Inventories, snapshots and Terraform modules whose work grew faster than their size: each is
+# linear now, and these sizes end well within a second when it is.
+# ---------------------------------------------------------------------------------------------
+
+ROLE_TEMPLATE = """broker.id={{ groups['kafka'].index(inventory_hostname) + 1 }}
+zookeeper.connect=zk-1:2181,zk-2:2181,zk-3:2181/kafka
+listeners=PLAINTEXT://{{ inventory_hostname }}:9092
+log.dirs=/var/lib/kafka/data
+offsets.topic.replication.factor={{ replication_factor }}
+"""
+
+PLAYBOOK = "- hosts: kafka\n  roles:\n    - kafka\n"
+
+
+def ansible_role_project(out, inventory_name, inventory):
+    """A playbook applying role `kafka` (whose template indexes group `kafka`) to the hosts of
+    `inventory`, written beside it as `inventory_name`."""
+    write(f"{out}/roles/kafka/templates/server.properties.j2", ROLE_TEMPLATE)
+    write(f"{out}/roles/kafka/defaults/main.yml", "replication_factor: 3\n")
+    write(f"{out}/site.yml", PLAYBOOK)
+    write(f"{out}/{inventory_name}", inventory)
+
+
+def diamond_inventory(levels):
+    """Groups in a diamond, `levels` deep: each of a level's two groups has both groups of the
+    next level as children; one host at the bottom. 2^levels paths up from it, about 60 bytes a
+    level."""
+    out = ["[kafka:children]", "d0a", "d0b"]
+    for level in range(levels - 1):
+        for side in "ab":
+            out += [f"[d{level}{side}:children]", f"d{level + 1}a", f"d{level + 1}b"]
+    out += [f"[d{levels - 1}a]", "kafka-1", f"[d{levels - 1}b]", "kafka-1"]
+    return "\n".join(out) + "\n"
+
+
+def ranged_inventory(lines, last=1000):
+    """`lines` host lines of group `kafka`, each a range of `last + 1` hosts."""
+    return "[kafka]\n" + "".join(f"rack{n}-kafka-[0:{last}]\n" for n in range(lines))
+
+
+def cp_ansible_inventory(hosts):
+    """A cp-ansible inventory of `hosts` brokers under `kafka_broker`, one variable each."""
+    out = ["all:", "  vars:", "    confluent_package_version: 7.6.1", "kafka_broker:", "  hosts:"]
+    for n in range(hosts):
+        out += [f"    kafka-{n}.example.com:", f"      broker_id: {n + 1}"]
+    return "\n".join(out) + "\n"
+
+
+def snapshot(topics):
+    """A saved `kafkalint live` snapshot of `topics` topics of one partition each."""
+    out = ["bootstrap=127.0.0.1:9092", "cluster.id=MkU3OEVBNTcwNTJENDM2Qk", "controller=0"]
+    out += ["broker.0=127.0.0.1:9092"]
+    for n in range(topics):
+        out.append(f"topic.orders-{n}=internal=false partitions=1 min.insync.replicas=1")
+    for n in range(topics):
+        out.append(f"partition.orders-{n}-0=leader=0 replicas=0 isr=0")
+    return "\n".join(out) + "\n"
+
+
+def terraform_release(n):
+    """A `.tf` file with a bitnami/kafka release and a variable of its own."""
+    return f"""variable "brokers_{n}" {{
+  default = 3
+}}
+
+resource "helm_release" "kafka_{n}" {{
+  name       = "kafka-{n}"
+  repository = "https://charts.bitnami.com/bitnami"
+  chart      = "kafka"
+  version    = "26.8.5"
+
+  set {{
+    name  = "controller.replicaCount"
+    value = var.brokers_{n}
+  }}
+}}
+"""
+
+
+def growing_work(out):
+    ansible_role_project(f"{out}/ansible-diamond-30", "hosts.ini", diamond_inventory(30))
+    ansible_role_project(f"{out}/ansible-ranges-5005", "hosts.ini", ranged_inventory(5))
+    # 20 ranges of 1,001: over the 10,000 expanded hosts an inventory may have.
+    ansible_role_project(f"{out}/ansible-ranges-20020", "hosts.ini", ranged_inventory(20))
+    write(f"{out}/cp-ansible-4000/hosts.yml", cp_ansible_inventory(4_000))
+    write(f"{out}/snapshot-80000/snapshot.properties", snapshot(80_000))
+    for n in range(800):
+        write(f"{out}/terraform-800/kafka-{n:03d}.tf", terraform_release(n))
+
+
 def main():
     out = sys.argv[1]
     write(f"{out}/alias-bomb/alias-bomb.yml", alias_bomb())
@@ -96,6 +190,7 @@ def main():
     for n in range(20_000):
         write(f"{out}/clusters-20000/c{n}/server-0.properties", BROKER.format(id=0))
     os.makedirs(f"{out}/fifo", exist_ok=True)
+    growing_work(out)
 
 
 if __name__ == "__main__":

@@ -1435,3 +1435,234 @@ fn a_dangling_link_in_a_walked_tree_is_passed_with_a_note() {
         "docs/README.link: no such file or directory",
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Inventories, snapshots and Terraform folders whose work grew faster than their size (a
+// diamond of groups walked over every path, hosts and topics searched for one another, every
+// `.tf` file parsed again for each of its siblings): linear now, each run ends in seconds in a
+// debug build where it took from minutes to hours before, and hosts past the cap are unknown.
+// ---------------------------------------------------------------------------------------------
+
+/// A playbook applying role `kafka` (whose template indexes its hosts by group `kafka`) to the
+/// hosts of the inventory `hosts.ini` beside it.
+fn ansible_role_project(dir: &Path, inventory: &str) {
+    let templates = dir.join("roles/kafka/templates");
+    std::fs::create_dir_all(&templates).unwrap();
+    std::fs::write(
+        templates.join("server.properties.j2"),
+        "broker.id={{ groups['kafka'].index(inventory_hostname) + 1 }}\n\
+         zookeeper.connect=zk-1:2181,zk-2:2181,zk-3:2181/kafka\n\
+         listeners=PLAINTEXT://{{ inventory_hostname }}:9092\n\
+         log.dirs=/var/lib/kafka/data\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("site.yml"),
+        "- hosts: kafka\n  roles:\n    - kafka\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("hosts.ini"), inventory).unwrap();
+}
+
+/// Groups in a diamond `levels` deep under `kafka`: each of a level's `width` groups has every
+/// group of the next level as a child (width^levels paths up from the bottom), and `hosts`
+/// hosts at the bottom.
+fn diamond_inventory(levels: usize, width: usize, hosts: usize) -> String {
+    let level = |at: usize| (0..width).map(move |side| format!("d{at}x{side}"));
+    let mut out = String::from("[kafka:children]\n");
+    level(0).for_each(|group| out.push_str(&format!("{group}\n")));
+    for at in 0..levels - 1 {
+        for group in level(at) {
+            out.push_str(&format!("[{group}:children]\n"));
+            level(at + 1).for_each(|child| out.push_str(&format!("{child}\n")));
+        }
+    }
+    for group in level(levels - 1) {
+        out.push_str(&format!("[{group}]\n"));
+        (0..hosts).for_each(|host| out.push_str(&format!("kafka-{host}\n")));
+    }
+    out
+}
+
+/// Group `kafka` of `lines` host lines, each a range of 1,001 hosts.
+fn ranged_inventory(lines: usize) -> String {
+    let mut out = String::from("[kafka]\n");
+    for line in 0..lines {
+        out.push_str(&format!("rack{line}-kafka-[0:1000]\n"));
+    }
+    out
+}
+
+/// The node names of every cluster of a `--format json` run.
+fn nodes_of(output: &Output) -> Vec<String> {
+    let report: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("--format json is JSON");
+    report["clusters"]
+        .as_array()
+        .expect("clusters")
+        .iter()
+        .flat_map(|cluster| cluster["nodes"].as_array().expect("nodes").iter())
+        .map(|node| node["part"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[test]
+fn a_diamond_of_inventory_groups_is_read_once_a_group() {
+    // 24 levels of 2 (16 million paths, once hours) and 4 levels of 12 (20,736 paths).
+    for (levels, width) in [(24, 2), (4, 12)] {
+        let dir = tempfile::tempdir().unwrap();
+        ansible_role_project(dir.path(), &diamond_inventory(levels, width, 3));
+        let args = ["check", "--format", "json", "."];
+        let output = kafkalint_guarded(&args, dir.path());
+        assert_sane(&output, &args);
+        assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+        let nodes = nodes_of(&output);
+        assert_eq!(nodes.len(), 3, "{nodes:?}");
+        assert!(nodes[2].contains("host `kafka-2`"), "{nodes:?}");
+    }
+}
+
+#[test]
+fn thousands_of_role_inventory_hosts_are_read_in_linear_time() {
+    let dir = tempfile::tempdir().unwrap();
+    // Five ranges of 1,001: 5,005 hosts (minutes before, each host searched for in each group).
+    ansible_role_project(dir.path(), &ranged_inventory(5));
+    let args = ["check", "--format", "json", "."];
+    let output = kafkalint_guarded(&args, dir.path());
+    assert_sane(&output, &args);
+    let nodes = nodes_of(&output);
+    assert_eq!(nodes.len(), 5 * 1001, "{}", text(&output.stderr));
+    assert!(
+        nodes[5004].contains("host `rack4-kafka-1000`"),
+        "{}",
+        nodes[5004]
+    );
+    // The template's index of each host is its place in the group: the last one's is 5,005.
+    let findings = findings_of(&output, "node-id-config");
+    assert!(
+        findings
+            .iter()
+            .any(|finding| finding["message"].as_str().unwrap().contains("5005")),
+        "{findings:?}"
+    );
+}
+
+#[test]
+fn thousands_of_cp_ansible_hosts_are_read_in_linear_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut inventory = String::from(
+        "all:\n  vars:\n    confluent_package_version: 7.6.1\nkafka_broker:\n  hosts:\n",
+    );
+    let brokers = 5_000;
+    for n in 0..brokers {
+        inventory.push_str(&format!(
+            "    kafka-{n}.example.com:\n      broker_id: {n}\n"
+        ));
+    }
+    std::fs::write(dir.path().join("hosts.yml"), inventory).unwrap();
+    let args = ["check", "--format", "json", "."];
+    let output = kafkalint_guarded(&args, dir.path());
+    assert_sane(&output, &args);
+    assert_eq!(nodes_of(&output).len(), brokers, "{}", text(&output.stderr));
+}
+
+#[test]
+fn role_inventories_past_the_host_cap_are_noted_and_not_guessed() {
+    // 11 ranges of 1,001 hosts.
+    let dir = tempfile::tempdir().unwrap();
+    ansible_role_project(dir.path(), &ranged_inventory(11));
+    let args = ["check", "--format", "json", "."];
+    let output = kafkalint_guarded(&args, dir.path());
+    assert_sane(&output, &args);
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.lines().any(|line| line.starts_with("kafkalint: ")
+            && line.contains("hosts.ini names more than 10000 hosts")),
+        "{stderr}"
+    );
+    let nodes = nodes_of(&output);
+    assert_eq!(
+        nodes,
+        ["role `kafka` (its hosts, an unknown number)"],
+        "{stderr}"
+    );
+}
+
+#[test]
+fn cp_ansible_inventories_past_the_host_cap_are_noted_and_not_guessed() {
+    // 10,001 brokers: passed over in a walk, refused named.
+    let dir = tempfile::tempdir().unwrap();
+    let mut inventory = String::from("kafka_broker:\n  hosts:\n");
+    for n in 0..10_001 {
+        inventory.push_str(&format!("    kafka-{n}:\n"));
+    }
+    std::fs::write(dir.path().join("hosts.yml"), inventory).unwrap();
+    let args = ["check", "--format", "json", "."];
+    let output = kafkalint_guarded(&args, dir.path());
+    assert_sane(&output, &args);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("hosts.yml: cp-ansible inventory listing more than 10000 hosts"),
+        "{stderr}"
+    );
+    assert!(nodes_of(&output).is_empty());
+    let args = ["check", "hosts.yml"];
+    assert_error(&kafkalint_guarded(&args, dir.path()), &args, "hosts.yml");
+}
+
+#[test]
+fn a_snapshot_of_many_topics_is_read_in_linear_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let topics = 120_000;
+    let mut snapshot =
+        String::from("bootstrap=127.0.0.1:9092\ncontroller=0\nbroker.0=127.0.0.1:9092\n");
+    for n in 0..topics {
+        snapshot.push_str(&format!("topic.orders-{n}=internal=false partitions=1\n"));
+    }
+    // Partition lines after every topic line: each one names a topic far back.
+    for n in 0..topics {
+        snapshot.push_str(&format!(
+            "partition.orders-{n}-0=leader=0 replicas=0 isr=0\n"
+        ));
+    }
+    std::fs::write(dir.path().join("snapshot.properties"), snapshot).unwrap();
+    let args = ["live", "--snapshot", "snapshot.properties"];
+    let output = kafkalint_guarded(&args, dir.path());
+    assert_sane(&output, &args);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    assert!(stdout.contains(&format!("{topics} topics")), "{stdout}");
+}
+
+#[test]
+fn a_folder_of_many_terraform_releases_is_parsed_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let releases = 800;
+    for n in 0..releases {
+        std::fs::write(
+            dir.path().join(format!("kafka-{n:03}.tf")),
+            format!(
+                "variable \"brokers_{n}\" {{\n  default = {}\n}}\n\n\
+                 resource \"helm_release\" \"kafka_{n}\" {{\n  name       = \"kafka-{n}\"\n  \
+                 repository = \"https://charts.bitnami.com/bitnami\"\n  chart      = \"kafka\"\n  \
+                 version    = \"26.8.5\"\n\n  set {{\n    name  = \"controller.replicaCount\"\n    \
+                 value = var.brokers_{}\n  }}\n}}\n",
+                n % 5 + 1,
+                // Each release reads the variable of the file beside it.
+                (n + 1) % releases
+            ),
+        )
+        .unwrap();
+    }
+    let args = ["check", "--format", "json", "."];
+    let output = kafkalint_guarded(&args, dir.path());
+    assert_sane(&output, &args);
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let clusters = report["clusters"].as_array().expect("clusters");
+    assert_eq!(clusters.len(), releases, "{}", text(&output.stderr));
+    // Each release reads the variable of the file beside it: release n runs
+    // (n + 1) % 5 + 1 controllers.
+    let nodes = |at: usize| clusters[at]["nodes"].as_array().expect("nodes").len();
+    assert_eq!((nodes(0), nodes(3), nodes(4)), (2, 5, 1));
+}
