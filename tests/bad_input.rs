@@ -1249,7 +1249,7 @@ fn kafkalint_within(args: &[&str], dir: &Path, seconds: u64) -> Output {
 fn nested_compose_defaults(levels: usize, seed: usize, innermost: &str) -> String {
     let mut text = String::with_capacity(levels * 8);
     for level in 0..levels {
-        let operator = if (level * 7 + seed) % 3 == 0 {
+        let operator = if (level * 7 + seed).is_multiple_of(3) {
             "-"
         } else {
             ":-"
