@@ -48,6 +48,14 @@ cases=(
     "cp-ansible inventory, 4,000 brokers|1|cp-ansible-4000|check ."
     "live snapshot, 80,000 topics|1|snapshot-80000|live --snapshot snapshot.properties"
     "800 Terraform releases in one folder|1|terraform-800|check ."
+
+    "200,000 nested \${:-} in a compose value|1|deep-compose-value|check docker-compose.yml"
+    "200,000 nested \${:-} in .env|1|deep-dotenv|check docker-compose.yml"
+    "200,000 nested \${:-} in an env_file|1|deep-env-file|check docker-compose.yml"
+    "300,000 arithmetic signs in a script|1|deep-arithmetic-signs|check kafka.yaml"
+    "100,000 nested \$(( )) in a script|1|deep-arithmetic-nested|check kafka.yaml"
+    "100,000 nested Jinja if and for|1|deep-jinja|check ."
+    "language server, Content-Length 10^12|1|lsp-huge-header|server <input"
 )
 
 printf '| Input | Size | Wall (s) | Peak RSS (MB) | Exit | Target | stderr (first line) |\n'
@@ -55,12 +63,18 @@ printf '| --- | ---: | ---: | ---: | ---: | --- | --- |\n'
 for case in "${cases[@]}"; do
     IFS='|' read -r name target dir args <<<"$case"
     size="$(du -sb --apparent-size "$out/$dir" 2>/dev/null | cut -f1)"
+    # `ARGS <FILE`: FILE (in the case's folder) is the run's standard input.
+    stdin=/dev/null
+    if [[ "$args" == *" <"* ]]; then
+        stdin="${args##* <}"
+        args="${args% <*}"
+    fi
     read -ra argv <<<"$args"
     (
         cd "$out/$dir"
         # The FIFO has no writer: a reader that opens it would wait forever (timeout ends it).
         /usr/bin/time -f '%e %M' -o "$out/time.txt" \
-            timeout -s KILL "$limit" "$bin" "${argv[@]}" >"$out/stdout.txt" 2>"$out/stderr.txt"
+            timeout -s KILL "$limit" "$bin" "${argv[@]}" <"$stdin" >"$out/stdout.txt" 2>"$out/stderr.txt"
     ) && code=0 || code=$?
     # GNU time writes "Command exited with non-zero status N" first when the run fails.
     read -r seconds kilobytes < <(tail -n 1 "$out/time.txt") || { seconds="?"; kilobytes=0; }

@@ -10,7 +10,8 @@ clusters-20000/ (a kafkalint.toml declaring 20,000 clusters, one broker file eac
 (the script makes the FIFO itself), ansible-diamond-30/ (a role whose inventory's groups form a
 diamond 30 levels deep), ansible-ranges-5005/ and -20020/ (5 and 20 host ranges of 1,001),
 cp-ansible-4000/ (4,000 brokers), snapshot-80000/ (a saved live snapshot of 80,000 topics) and
-terraform-800/ (800 `.tf` files of a release each). Deterministic: no randomness.
+terraform-800/ (800 `.tf` files of a release each), deep-*/ and lsp-huge-header/ (see
+`deep_inputs`). Deterministic: no randomness.
 """
 
 import os
@@ -166,9 +167,82 @@ def growing_work(out):
     for n in range(800):
         write(f"{out}/terraform-800/kafka-{n:03d}.tf", terraform_release(n))
 
+def nested_defaults(levels, innermost="3"):
+    """Compose defaults nested `levels` deep: `${UNSET_0:-${UNSET_1-...}}`."""
+    opens = "".join(f"${{UNSET_{level % 13}{'-' if level % 3 == 0 else ':-'}" for level in range(levels))
+    return opens + innermost + "}" * levels
+
+
+def statefulset(script):
+    """A cp-kafka StatefulSet whose start-up script is `script` (one line)."""
+    return f"""apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: kafka
+spec:
+  serviceName: kafka-headless
+  replicas: 3
+  selector:
+    matchLabels:
+      app: kafka
+  template:
+    metadata:
+      labels:
+        app: kafka
+    spec:
+      containers:
+        - name: kafka
+          image: confluentinc/cp-kafka:7.6.1
+          command:
+            - sh
+            - -c
+            - |
+              {script}
+              exec /etc/confluent/docker/run
+          env:
+            - name: KAFKA_ZOOKEEPER_CONNECT
+              value: zk:2181
+"""
+
+
+def lsp_session(header_length):
+    """`initialize`, then a message whose header claims `header_length` bytes."""
+    body = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}'
+    return f"Content-Length: {len(body)}\r\n\r\n{body}Content-Length: {header_length}\r\n\r\n{{"
+
+
+def deep_inputs(out):
+    """Deep nesting: Compose defaults in a value, `.env` and an env_file (200,000 levels),
+    arithmetic signs (300,000) and nested `$(( ))` (100,000) in a start-up script, a Jinja
+    template of 100,000 nested `if`s and `for`s, and a language-server session whose second
+    message claims 1 TB."""
+    deep = nested_defaults(200_000)
+    service = COMPOSE_HEAD + "    environment:\n      KAFKA_NODE_ID: 1\n"
+    write(f"{out}/deep-compose-value/docker-compose.yml", service + f'      KAFKA_NUM_PARTITIONS: "{deep}"\n')
+    write(f"{out}/deep-dotenv/.env", f"DEEP={deep}\n")
+    write(f"{out}/deep-dotenv/docker-compose.yml", service + "      KAFKA_NUM_PARTITIONS: ${DEEP}\n")
+    write(f"{out}/deep-env-file/kafka.env", f'KAFKA_NUM_PARTITIONS="{deep}"\n')
+    write(
+        f"{out}/deep-env-file/docker-compose.yml",
+        service.replace("    environment:", "    env_file: kafka.env\n    environment:"),
+    )
+    write(f"{out}/deep-arithmetic-signs/kafka.yaml", statefulset("export KAFKA_BROKER_ID=$((" + "-" * 300_000 + "1))"))
+    write(
+        f"{out}/deep-arithmetic-nested/kafka.yaml",
+        statefulset("export KAFKA_BROKER_ID=" + "$((" * 100_000 + "1" + "))" * 100_000),
+    )
+    template = f"{out}/deep-jinja/roles/kafka/templates/server.properties.j2"
+    write(
+        template,
+        "{% if a %}\n" * 50_000 + "{% for k in m %}\n" * 50_000 + "broker.id=1\n"
+        + "{% endfor %}\n" * 50_000 + "{% endif %}\n" * 50_000,
+    )
+    write(f"{out}/lsp-huge-header/input", lsp_session(1_000_000_000_000))
+
 
 def main():
     out = sys.argv[1]
+    deep_inputs(out)
     write(f"{out}/alias-bomb/alias-bomb.yml", alias_bomb())
     # In a walk, beside a broker: the broker is checked and the bomb passed over with a note.
     write(f"{out}/alias-bomb-walk/docker-compose.yml", alias_bomb())

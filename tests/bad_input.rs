@@ -1665,4 +1665,297 @@ fn a_folder_of_many_terraform_releases_is_parsed_once() {
     // (n + 1) % 5 + 1 controllers.
     let nodes = |at: usize| clusters[at]["nodes"].as_array().expect("nodes").len();
     assert_eq!((nodes(0), nodes(3), nodes(4)), (2, 5, 1));
+
+// ---------------------------------------------------------------------------------------------
+// Deep nesting in what kafkalint interpolates or evaluates: Compose's `${A:-${B:-...}}` in a
+// compose value, `.env` and an env_file, a start-up script's arithmetic, and the same files in
+// the language server. Each ends quickly, never overflows the stack, says in one line where it
+// stopped following, and checks the rest.
+// ---------------------------------------------------------------------------------------------
+
+/// Deep enough to have overflowed the stack, and to have taken seconds when each level
+/// rescanned the rest.
+const DEEP_LEVELS: [usize; 3] = [65, 5_000, 40_000];
+
+/// A run that ends within `seconds` (a debug build on a loaded machine: a linear reading
+/// takes a fraction of it, the quadratic one took longer at these sizes).
+fn kafkalint_within(args: &[&str], dir: &Path, seconds: u64) -> Output {
+    let started = std::time::Instant::now();
+    let output = kafkalint_guarded(args, dir);
+    let took = started.elapsed();
+    assert!(
+        took < std::time::Duration::from_secs(seconds),
+        "{args:?} took {took:?}"
+    );
+    output
+}
+
+/// `levels` nested Compose defaults around `innermost`, each a name no file sets with `:-`
+/// or `-` (both use the default), chosen by `seed`.
+fn nested_compose_defaults(levels: usize, seed: usize, innermost: &str) -> String {
+    let mut text = String::with_capacity(levels * 8);
+    for level in 0..levels {
+        let operator = if (level * 7 + seed).is_multiple_of(3) {
+            "-"
+        } else {
+            ":-"
+        };
+        text.push_str(&format!("${{UNSET_{}{operator}", (level + seed) % 13));
+    }
+    text.push_str(innermost);
+    text.push_str(&"}".repeat(levels));
+    text
+}
+
+/// The compose file of the deep cases: a value at line 6, and an invalid one at line 7 that
+/// must still be found.
+fn compose_with_value(value: &str) -> String {
+    format!(
+        "{KAFKA_SERVICE}      KAFKA_NUM_PARTITIONS: \"{value}\"\n      KAFKA_MIN_INSYNC_REPLICAS: \"abc\"\n"
+    )
+}
+
+/// Exit 1 with the invalid value found, and exactly one stderr line saying where nesting
+/// stopped being followed (it starts with `expected_place`).
+fn assert_deep_noted_and_rest_checked(output: &Output, args: &[&str], expected_place: &str) {
+    assert_sane(output, args);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+    let noted: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.contains("nested deeper than"))
+        .collect();
+    assert_eq!(noted.len(), 1, "{stderr}");
+    assert!(noted[0].contains(expected_place), "{}", noted[0]);
+    assert!(noted[0].len() < 400, "{}", noted[0]);
+    let stdout = text(&output.stdout);
+    assert!(
+        stdout.contains("min.insync.replicas `abc` is not a number"),
+        "the rest is checked: {stdout}"
+    );
+}
+
+#[test]
+fn deep_compose_defaults_are_noted_with_their_line_and_the_rest_checked() {
+    for (seed, levels) in DEEP_LEVELS.into_iter().enumerate() {
+        // In the compose file's value.
+        let dir = tempfile::tempdir().unwrap();
+        let value = nested_compose_defaults(levels, seed, "3");
+        std::fs::write(
+            dir.path().join("docker-compose.yml"),
+            compose_with_value(&value),
+        )
+        .unwrap();
+        let args = ["check", "--format", "concise", "docker-compose.yml"];
+        let output = kafkalint_within(&args, dir.path(), 30);
+        assert_deep_noted_and_rest_checked(&output, &args, "docker-compose.yml: line 6: ");
+        // In `.env`, after a variable that is read, and in an env_file.
+        std::fs::write(
+            dir.path().join(".env"),
+            format!("SET=1\nDEEP={value}\nALSO=2\n"),
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("docker-compose.yml"),
+            compose_with_value("${DEEP}").replace(
+                "    environment:\n",
+                "    env_file: kafka.env\n    environment:\n",
+            ),
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("kafka.env"),
+            format!("# comment\nKAFKA_LOG_RETENTION_HOURS=\"{value}\"\n"),
+        )
+        .unwrap();
+        let output = kafkalint_within(&args, dir.path(), 30);
+        assert_sane(&output, &args);
+        let stderr = text(&output.stderr);
+        for place in [
+            "docker-compose.yml: its project's .env, line 2: ",
+            "docker-compose.yml: service `kafka`: its env_file `kafka.env`, line 2: ",
+        ] {
+            assert_eq!(
+                stderr
+                    .lines()
+                    .filter(|line| line.contains(place) && line.contains("nested deeper than"))
+                    .count(),
+                1,
+                "{place}: {stderr}"
+            );
+        }
+        assert!(text(&output.stdout).contains("min.insync.replicas `abc` is not a number"));
+    }
+    // Within the bound: followed to its innermost default.
+    let dir = tempfile::tempdir().unwrap();
+    let value = nested_compose_defaults(64, 0, "abc");
+    std::fs::write(
+        dir.path().join("docker-compose.yml"),
+        compose_with_value(&value),
+    )
+    .unwrap();
+    let args = ["check", "--format", "concise", "docker-compose.yml"];
+    let output = kafkalint_within(&args, dir.path(), 30);
+    assert!(
+        text(&output.stdout).contains("num.partitions `abc` is not a number"),
+        "{}",
+        text(&output.stdout)
+    );
+    assert!(!text(&output.stderr).contains("nested deeper than"));
+}
+
+/// A StatefulSet of a cp-kafka image whose start-up script sets the broker id with `script`.
+fn statefulset_with_script(script: &str) -> String {
+    format!(
+        "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: kafka\nspec:\n  serviceName: kafka-headless\n  replicas: 3\n  selector:\n    matchLabels:\n      app: kafka\n  template:\n    metadata:\n      labels:\n        app: kafka\n    spec:\n      containers:\n        - name: kafka\n          image: confluentinc/cp-kafka:7.6.1\n          command:\n            - sh\n            - -c\n            - |\n              {script}\n              exec /etc/confluent/docker/run\n          env:\n            - name: KAFKA_ZOOKEEPER_CONNECT\n              value: zk:2181\n            - name: KAFKA_MIN_INSYNC_REPLICAS\n              value: abc\n"
+    )
+}
+
+#[test]
+fn deep_shell_arithmetic_ends_noted_and_the_rest_checked() {
+    let cases = [
+        // 300,000 signs, in runs of `-` and `+` with spaces: counted, the value known.
+        (
+            format!(
+                "export KAFKA_BROKER_ID=$(({}5))",
+                (0..100_000)
+                    .map(|at| ["-", "+ ", "--"][at % 3])
+                    .collect::<String>()
+            ),
+            false,
+        ),
+        // 100,000 nested `$(( ))` and defaults within them: beyond the bound, noted.
+        (
+            format!(
+                "export KAFKA_BROKER_ID={}1{}",
+                "$((1+".repeat(100_000),
+                "))".repeat(100_000)
+            ),
+            true,
+        ),
+        // 100,000 nested parentheses within one.
+        (
+            format!(
+                "export KAFKA_BROKER_ID=$(({}2{}))",
+                "(".repeat(100_000),
+                ")".repeat(100_000)
+            ),
+            true,
+        ),
+    ];
+    for (script, noted) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("kafka.yaml"),
+            statefulset_with_script(&script),
+        )
+        .unwrap();
+        let args = ["check", "--format", "concise", "kafka.yaml"];
+        let output = kafkalint_within(&args, dir.path(), 30);
+        assert_sane(&output, &args);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        let notes: Vec<&str> = stderr
+            .lines()
+            .filter(|line| line.contains("deeper than"))
+            .collect();
+        if noted {
+            assert_eq!(notes.len(), 1, "{stderr}");
+            assert!(
+                notes[0].contains("kafka.yaml: StatefulSet `kafka`: its start-up script (line 23)"),
+                "{}",
+                notes[0]
+            );
+        } else {
+            assert!(notes.is_empty(), "{stderr}");
+        }
+        assert!(
+            text(&output.stdout).contains("min.insync.replicas `abc` is not a number"),
+            "{}",
+            text(&output.stdout)
+        );
+    }
+}
+
+/// The same deep files opened in the language server (the binary over stdio): each gets its
+/// diagnostics, and the server exits 0 after `shutdown` and `exit`.
+#[test]
+fn deep_nesting_opened_in_the_language_server_gets_diagnostics() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let documents = [
+        (
+            "docker-compose.yml",
+            compose_with_value(&nested_compose_defaults(40_000, 1, "3")),
+        ),
+        (
+            "kafka.yaml",
+            statefulset_with_script(&format!(
+                "export KAFKA_BROKER_ID={}1{}",
+                "$((".repeat(100_000),
+                "))".repeat(100_000)
+            )),
+        ),
+        (
+            "k8s/kafka.yaml",
+            statefulset_with_script(&format!(
+                "export KAFKA_BROKER_ID=$(({}1))",
+                "-".repeat(300_000)
+            )),
+        ),
+    ];
+    let frame = |body: serde_json::Value| {
+        let body = body.to_string();
+        format!("Content-Length: {}\r\n\r\n{body}", body.len())
+    };
+    let mut input = frame(
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}),
+    );
+    input.push_str(&frame(
+        serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+    ));
+    for (name, text) in &documents {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+        input.push_str(&frame(serde_json::json!({
+            "jsonrpc": "2.0", "method": "textDocument/didOpen",
+            "params": {"textDocument": {"uri": format!("file://{}", path.display()), "languageId": "yaml", "version": 1, "text": text}}
+        })));
+    }
+    input.push_str(&frame(
+        serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}),
+    ));
+    input.push_str(&frame(
+        serde_json::json!({"jsonrpc": "2.0", "method": "exit"}),
+    ));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+        .arg("server")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writing = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let started = std::time::Instant::now();
+    let output = child.wait_with_output().unwrap();
+    writing.join().unwrap();
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let stdout = text(&output.stdout);
+    for (name, _) in &documents {
+        let uri = format!("file://{}", dir.path().join(name).display());
+        let published = stdout
+            .split("Content-Length")
+            .filter(|message| message.contains("textDocument/publishDiagnostics"))
+            .any(|message| {
+                message.contains(&format!("\"uri\":\"{uri}\""))
+                    && message.contains("min.insync.replicas")
+            });
+        assert!(published, "{name}: no diagnostics in {stdout}");
+    }
 }

@@ -271,8 +271,6 @@ impl Shell<'_> {
                     match value {
                         Some(Some(value)) if !(empty_too && value.is_empty()) => value,
                         Some(None) => return None,
-                        // A default nests expansions: beyond a bound, unknown.
-                        _ if default.matches("${").count() > MAX_NESTING => return None,
                         _ => self.expand(default)?,
                     }
                 }
@@ -343,6 +341,7 @@ impl Shell<'_> {
                 _ => {}
             }
             if depth > MAX_NESTING {
+                self.nested_too_deep.set(true);
                 return None;
             }
         }
