@@ -91,3 +91,47 @@ for case in "${cases[@]}"; do
     printf '| %s | %s | %s | %d | %s | %s | %s |\n' "$name" "$(numfmt --to=iec "${size:-0}")" \
         "$seconds" "$((kilobytes / 1024))" "$code" "$verdict" "${first//|/\\|}"
 done
+
+# `kafkalint live` against hostile fake brokers on 127.0.0.1 (bench/fake_broker.py MODE): the
+# protocol decoder's array lengths, the pool of 16 connections, the answer bound
+# (--max-answer-mib, 64 MiB), the one deadline of --timeout, and no server text shown (a row
+# whose output holds the password the server echoed shows LEAK).
+printf '%s\n' 'security.protocol=SASL_PLAINTEXT' 'sasl.mechanism=PLAIN' \
+    'sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="u" password="canary-bench-secret";' \
+    >"$out/sasl.properties"
+# name | seconds target | fake broker mode | arguments
+live_cases=(
+    "live: Metadata array length 0xFFFFFFFF|2|huge-array|"
+    "live: 50,000 brokers in Metadata|20|brokers-50000|--format concise"
+    "live: a reply of 255 MiB|2|huge-frame|"
+    "live: 8 brokers answering 30 MiB side by side|5|parallel-frames|"
+    "live: a byte every 0.5 s, --timeout 3|5|trickle|--timeout 3"
+    "live: SASL error echoing the password|2|sasl-echo|--command-config $out/sasl.properties"
+)
+for case in "${live_cases[@]}"; do
+    IFS='|' read -r name target mode args <<<"$case"
+    : >"$out/port.txt"
+    python3 "$root/bench/fake_broker.py" "$mode" >"$out/port.txt" &
+    server=$!
+    for _ in $(seq 100); do [ -s "$out/port.txt" ] && break; sleep 0.05; done
+    port="$(head -n 1 "$out/port.txt")"
+    read -ra argv <<<"$args"
+    /usr/bin/time -f '%e %M' -o "$out/time.txt" \
+        timeout -s KILL "$limit" "$bin" live --bootstrap-server "127.0.0.1:$port" "${argv[@]}" \
+        >"$out/stdout.txt" 2>"$out/stderr.txt" && code=0 || code=$?
+    kill "$server" 2>/dev/null || true
+    wait "$server" 2>/dev/null || true
+    read -r seconds kilobytes < <(tail -n 1 "$out/time.txt") || { seconds="?"; kilobytes=0; }
+    [[ "$seconds" =~ ^[0-9.]+$ ]] || { seconds="?"; kilobytes=0; }
+    [ "$code" -eq 137 ] && seconds="killed"
+    first="$( (grep -v '^Command ' "$out/stderr.txt" || true) | head -1 | cut -c1-110)"
+    verdict="MISS"
+    if [ "$seconds" != killed ] && [ "$seconds" != "?" ] && python3 -c "import sys; sys.exit(0 if float('$seconds') < $target else 1)"; then
+        verdict="PASS (< ${target} s)"
+    fi
+    if grep -q canary-bench-secret "$out/stdout.txt" "$out/stderr.txt"; then
+        verdict="LEAK"
+    fi
+    printf '| %s | %s | %s | %d | %s | %s | %s |\n' "$name" "-" \
+        "$seconds" "$((kilobytes / 1024))" "$code" "$verdict" "${first//|/\\|}"
+done
