@@ -1785,6 +1785,8 @@ const KEY_JOINTS: &[(&str, &str)] = &[
     ("paragraph separator", "\u{2029}"),
     ("next line", "\u{85}"),
     ("vertical tab", "\u{b}"),
+    ("zero-width space", "\u{200b}"),
+    ("soft hyphen", "\u{ad}"),
     ("full-width equals", "\u{ff1d}"),
     ("full-width colon", "\u{ff1a}"),
     ("escaped equals", "\\="),
@@ -1930,6 +1932,29 @@ fn key_case(c: &mut Canaries) -> Case {
     case
 }
 
+/// YAML files that repeat a key run into its value: the reader's error names the file and
+/// the line, never the key.
+fn repeated_key_case(c: &mut Canaries) -> Case {
+    let mut case = Case::new("a key that holds a secret, repeated");
+    for (joint_index, (joint_name, joint)) in KEY_JOINTS.iter().enumerate() {
+        let secret = c.secret("key: repeated in YAML", &format!("<{joint_name}>"), "");
+        let key = key_env_name(&format!("ssl.key.password{joint}{secret}"));
+        let path = format!("tree/dup-j{joint_index}/docker-compose.yml");
+        case.file(
+            &path,
+            format!(
+                "services:\n  kafka:\n    image: apache/kafka:3.9.1\n    environment:\n      {key}: 1\n      {key}: 1\n"
+            ),
+        );
+        if joint_index == 0 {
+            case.named.push(path.clone());
+            case.stdin.push(path);
+        }
+        case.must_show.push(format!("dup-j{joint_index}"));
+    }
+    case
+}
+
 /// A language server session over standard input: every file of the case opened, then
 /// `shutdown` and `exit`.
 fn key_server_input(case: &Case, root: &Path) -> String {
@@ -1974,7 +1999,7 @@ fn key_server_input(case: &Case, root: &Path) -> String {
 #[test]
 fn no_secret_run_into_a_key_appears_in_any_output() {
     let mut canaries = Canaries::new(seed() ^ 0x6b65_7973);
-    let cases = vec![key_case(&mut canaries)];
+    let cases = vec![key_case(&mut canaries), repeated_key_case(&mut canaries)];
     let leaks = key_leaks(&cases, &canaries);
     assert_eq!(
         leaks.len(),
