@@ -160,8 +160,10 @@ pub fn shown_key(key: &str) -> std::borrow::Cow<'_, str> {
 ///   its separator;
 /// - at a segment that holds a secret word (`pass`, `token`, ...) but does not end with a
 ///   secret word's spelling (`passwordhunter2`, but not `keystorePassword` or `pasword`);
-/// - at a segment after a secret one that is not a short word of letters of one case
-///   (`ssl.keystore.password.old` is shown, `ssl.keystore.password.Xy7` is not);
+/// - after a secret key of the catalogue, whatever follows it (`ssl.keystore.password.old`
+///   is shown as `ssl.keystore.password[redacted]`);
+/// - at a segment after one with a secret word that is not a short word of letters of one
+///   case (`bearer.auth.token` is shown, `my.password.Xy7` is not);
 /// - the whole key when it is one long run without a separator (a pasted token or PEM line).
 pub fn shown_key_len(key: &str) -> usize {
     let is_name_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-');
@@ -198,16 +200,18 @@ pub fn shown_key_len(key: &str) -> usize {
                 }
                 after_secret = true;
             }
-            if name_kind(&name[..end]) == KeyKind::Password {
-                after_secret = true;
-            }
+        }
+        // A secret key of the catalogue and more after it: what follows is its value, the
+        // separator between them lost (`ssl.keystore.password-hunter`).
+        if end < key.len() && name_kind(&name[..end]) == KeyKind::Password {
+            return end;
         }
         start = end + 1;
     }
     run
 }
 
-/// A segment that may follow a secret one in a name (`old` in `ssl.keystore.password.old`,
+/// A segment that may follow one with a secret word in a name (`old` in `my.password.old`,
 /// `config` in `sasl.jaas.config`): a short word of letters, all of one case.
 fn is_plain_word(segment: &str) -> bool {
     (1..=12).contains(&segment.len())
@@ -807,7 +811,7 @@ mod tests {
             "primary->backup.enabled",
             "ssl.keystore.pasword",
             "ssl.keystore.passphrase",
-            "ssl.keystore.password.old",
+            "my.password.old",
             "SSL.KEYSTORE.PASSWORD",
             "bearer.auth.token",
             "basic.auth.user.info",
@@ -845,8 +849,17 @@ mod tests {
             ("sasl.jaas.configX", "sasl.jaas.config[redacted]"),
             (
                 "ssl.keystore.password.Xy7",
-                "ssl.keystore.password.[redacted]",
+                "ssl.keystore.password[redacted]",
             ),
+            (
+                "ssl.keystore.password.old",
+                "ssl.keystore.password[redacted]",
+            ),
+            (
+                "ssl.keystore.password-hunter",
+                "ssl.keystore.password[redacted]",
+            ),
+            ("my.password.Xy7", "my.password.[redacted]"),
             (
                 "KAFKA_SSL_KEY_PASSWORDHUNTER2",
                 "KAFKA_SSL_KEY_PASSWORD[redacted]",
