@@ -1763,8 +1763,9 @@ fn no_canary_secret_appears_in_any_output() {
 // `--show-settings` and the language server over them. Output may lower-case or upper-case a
 // key (environment names), so canaries are looked for in any case.
 
-/// Names whose value is a secret: keys of Kafka's catalogue typed PASSWORD, per listener, and
-/// names with a secret word that no catalogue knows.
+/// Names whose value is a secret: keys of Kafka's catalogue typed PASSWORD (with a secret word
+/// in their name or without), per listener, and names with a secret word that no catalogue
+/// knows.
 const KEY_SECRET_NAMES: &[&str] = &[
     "ssl.keystore.password",
     "ssl.key.password",
@@ -1773,6 +1774,9 @@ const KEY_SECRET_NAMES: &[&str] = &[
     "listener.name.internal.ssl.key.password",
     "my.app.secret",
     "bearer.auth.token",
+    // PASSWORD keys with no secret word in their name.
+    "ssl.keystore.key",
+    "ssl.keystore.certificate.chain",
 ];
 
 /// What stands between a key and its value in place of a separator, by name.

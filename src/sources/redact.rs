@@ -426,13 +426,16 @@ fn script_line_shown(line: &str) -> bool {
 }
 
 /// Whether a mapping key (or a variable's name) holds a value run into it, as far as output
-/// may show ([`secrets::shown_key`]): a secret word in it, or a character no name has (a
+/// may show ([`secrets::shown_key`]): a secret word in it, a secret key of the catalogue
+/// before the rest (`ssl.keystore.keyX`), or a character no name has (a
 /// space of any kind, `=`, `:`, a backslash, anything outside printable ASCII). Names with
 /// `/` (`strimzi.io/cluster`) and the merge key `<<` are names.
 fn key_holds_a_value(key: &str) -> bool {
+    let shown = secrets::shown_key_len(key);
     key != "<<"
-        && secrets::shown_key_len(key) < key.len()
+        && shown < key.len()
         && (secrets::has_secret_word(key)
+            || secrets::name_kind(&key[..shown]) == KeyKind::Password
             || key
                 .chars()
                 .any(|c| !c.is_ascii_graphic() || matches!(c, '=' | ':' | '\\')))
