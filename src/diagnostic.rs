@@ -333,6 +333,33 @@ impl Diagnostic {
         self
     }
 
+    /// Shows the finding's key as output may show it ([`crate::secrets::shown_key`]): in its
+    /// `key` and wherever a text of it names the key (as written, in another case, from one of
+    /// its segments on). A value that ran into its key (`ssl.keystore.password<NBSP>secret`,
+    /// `ssl.key.password\=secret`, a missing `=`) never leaves with a finding about that key,
+    /// whichever rule wrote the message. Every finding of a rule goes through it
+    /// (`rules::scrub`).
+    pub fn hide_secret_in_key(&mut self) {
+        let Some(key) = self.key.as_deref() else {
+            return;
+        };
+        let shown = crate::secrets::shown_key(key);
+        if shown == key {
+            return;
+        }
+        let shown = shown.into_owned();
+        let key = self.key.replace(shown).unwrap_or_default();
+        let texts = std::iter::once(&mut self.message)
+            .chain(std::iter::once(&mut self.help))
+            .chain(self.labels.iter_mut().map(|label| &mut label.message))
+            .chain(self.fix.iter_mut().map(|fix| &mut fix.description));
+        for text in texts {
+            if let Some(hidden) = crate::secrets::hide_key_in(text, &key) {
+                *text = hidden;
+            }
+        }
+    }
+
     /// The message as output shows it: the subject's name, then the message. A finding about
     /// several nodes names them all: `brokers 0, 1 and 2: <message>`.
     pub fn headline(&self) -> std::borrow::Cow<'_, str> {

@@ -129,12 +129,211 @@ pub fn is_hidden(key: &str, value: &str) -> bool {
 /// backslashes (`MIIEvQIBADANBgkqhkiG9w0BAQEFAASC...`, `+` and `/` and all), a token alone on
 /// a line. Output hides those keys whole.
 pub fn looks_like_a_name(key: &str) -> bool {
-    // Bytes, not chars: a character outside ASCII is no name character either way.
-    let name_characters = key
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
-    let has_separator = key.bytes().any(|b| matches!(b, b'.' | b'_' | b'-'));
-    name_characters && (has_separator || key.len() < 24)
+    // Name characters only (bytes, not chars: a character outside ASCII is no name character
+    // either way), not one long run, and no value run on after a secret name.
+    shown_key_len(key) == key.len()
+}
+
+/// What output shows of a key it names (in a message, a label, `--format json`'s `key`): the
+/// key itself when it is a key of the catalogue or reads as a setting's name; else the part
+/// that does ([`shown_key_len`]) with [`REDACTED`] in place of the rest
+/// (`ssl.keystore.password[redacted]`, or `[redacted]` alone).
+///
+/// A value runs into its key when what stands between them is no separator the reader takes
+/// (a no-break or other Unicode space, a full-width `＝`, an escaped `\=`, `\ `, `\:` or
+/// `\u003d`, which `java.util.Properties` keeps in the key, or nothing at all): the key then
+/// holds the secret, and every message that names the key would print it.
+pub fn shown_key(key: &str) -> std::borrow::Cow<'_, str> {
+    let shown = shown_key_len(key);
+    if shown == key.len() {
+        std::borrow::Cow::Borrowed(key)
+    } else {
+        std::borrow::Cow::Owned(format!("{}{REDACTED}", &key[..shown]))
+    }
+}
+
+/// How many leading bytes of `key` output may show (see [`shown_key`]). Deny by default: the
+/// name characters at the key's start (ASCII letters, digits, `.`, `_`, `-`), up to where a
+/// value may have run on:
+/// - inside a segment (between `.`, `_` and `-`), right after a secret name of the catalogue
+///   (`ssl.keystore.password` in `ssl.keystore.passwordhunter2`): a value written without
+///   its separator;
+/// - at a segment that holds a secret word (`pass`, `token`, ...) but does not end with a
+///   secret word's spelling (`passwordhunter2`, but not `keystorePassword` or `pasword`);
+/// - after a secret key of the catalogue, whatever follows it (`ssl.keystore.password.old`
+///   is shown as `ssl.keystore.password[redacted]`);
+/// - at a segment after one with a secret word that is not a short word of letters of one
+///   case (`bearer.auth.token` is shown, `my.password.Xy7` is not);
+/// - the whole key when it is one long run without a separator (a pasted token or PEM line).
+pub fn shown_key_len(key: &str) -> usize {
+    let is_name_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-');
+    let is_separator = |b: u8| matches!(b, b'.' | b'_' | b'-');
+    // A key of the catalogue (or its environment name) as written, `->` of MirrorMaker 2's
+    // flows included: shown whole.
+    if name_kind(key) != KeyKind::Unknown && key.bytes().all(|b| is_name_byte(b) || b == b'>') {
+        return key.len();
+    }
+    let run = key.bytes().take_while(|b| is_name_byte(*b)).count();
+    let name = &key[..run];
+    if !name.bytes().any(is_separator) && run >= 24 {
+        return 0;
+    }
+    let mut after_secret = false;
+    let mut start = 0;
+    while start <= run {
+        let end = name[start..]
+            .bytes()
+            .position(is_separator)
+            .map_or(run, |at| start + at);
+        let segment = &name[start..end];
+        if let Some(at) = (start + 1..end).find(|at| name_kind(&key[..*at]) == KeyKind::Password) {
+            return at;
+        }
+        if after_secret {
+            if !is_plain_word(segment) {
+                return start;
+            }
+        } else {
+            if has_secret_word(segment) {
+                if !is_spelt_as_a_secret_name(segment) {
+                    return start;
+                }
+                after_secret = true;
+            }
+        }
+        // A secret key of the catalogue and more after it: what follows is its value, the
+        // separator between them lost (`ssl.keystore.password-hunter`).
+        if end < key.len() && name_kind(&name[..end]) == KeyKind::Password {
+            return end;
+        }
+        start = end + 1;
+    }
+    run
+}
+
+/// A segment that may follow one with a secret word in a name (`old` in `my.password.old`,
+/// `config` in `sasl.jaas.config`): a short word of letters, all of one case.
+fn is_plain_word(segment: &str) -> bool {
+    (1..=12).contains(&segment.len())
+        && (segment.bytes().all(|b| b.is_ascii_lowercase())
+            || segment.bytes().all(|b| b.is_ascii_uppercase()))
+}
+
+/// Whether a segment that holds a secret word ends with one, as a name does (`password`,
+/// `keystorePassword`, `pasword`, `tokens`), rather than running on past it into a value
+/// (`passwordhunter2`).
+fn is_spelt_as_a_secret_name(segment: &str) -> bool {
+    /// How names end that hold a secret word, typos Kafka users make included.
+    const ENDINGS: &[&str] = &[
+        "password",
+        "passwd",
+        "pasword",
+        "passwrd",
+        "passwort",
+        "passphrase",
+        "pass",
+        "pwd",
+        "pw",
+        "psw",
+        "pin",
+        "secret",
+        "secretkey",
+        "token",
+        "credential",
+        "apikey",
+        "accesskey",
+        "privatekey",
+        "key",
+        "jaas",
+        "auth",
+        "userinfo",
+        "license",
+        "licence",
+    ];
+    let lower = segment.to_ascii_lowercase();
+    let stems = [Some(lower.as_str()), lower.strip_suffix('s')];
+    stems.into_iter().flatten().any(|stem| {
+        ENDINGS.iter().any(|ending| {
+            stem.strip_suffix(ending)
+                .is_some_and(|before| !has_secret_word(before))
+        })
+    })
+}
+
+/// `text` with every mention of `key`'s hidden part (after [`shown_key_len`]) shown as
+/// [`REDACTED`], or `None` when there is none: the guard of every text of a finding about a
+/// key, whatever form of the key a message writes (as written, lower-cased, per listener, as
+/// an environment name).
+pub fn hide_key_in(text: &str, key: &str) -> Option<String> {
+    let shown = shown_key_len(key);
+    let hidden = &key[shown..];
+    if hidden.is_empty() {
+        return None;
+    }
+    let prefix = &key.as_bytes()[..shown];
+    let bytes = text.as_bytes();
+    let is_name_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-');
+    let same = |a: u8, b: u8| {
+        a.eq_ignore_ascii_case(&b)
+            || (matches!(a, b'.' | b'_' | b'-') && matches!(b, b'.' | b'_' | b'-'))
+    };
+    let lower = hidden.to_lowercase();
+    let upper = hidden.to_uppercase();
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    let mut at = 0;
+    let mut changed = false;
+    while at < bytes.len() {
+        let rest = &bytes[at..];
+        // The hidden part as written, lower-cased or upper-cased: its length in the text.
+        let found = if rest
+            .get(..hidden.len())
+            .is_some_and(|candidate| candidate.eq_ignore_ascii_case(hidden.as_bytes()))
+        {
+            Some(hidden.len())
+        } else if rest.starts_with(lower.as_bytes()) {
+            Some(lower.len())
+        } else if rest.starts_with(upper.as_bytes()) {
+            Some(upper.len())
+        } else {
+            None
+        };
+        let Some(length) = found.filter(|_| text.is_char_boundary(at)) else {
+            at += 1;
+            continue;
+        };
+        // How much of the shown part precedes it in the text, in any case and separator.
+        let before = bytes[..at]
+            .iter()
+            .rev()
+            .zip(prefix.iter().rev())
+            .take_while(|(a, b)| same(**a, **b))
+            .count();
+        // The key whole, or from one of its segments on (a message naming the key a listener's
+        // key ends with), or a hidden part long enough to be no word of a message.
+        let whole = before == prefix.len();
+        let from_a_segment = matches!(
+            prefix.get(prefix.len().wrapping_sub(before + 1)),
+            Some(b'.' | b'_' | b'-')
+        ) && (at == before || !is_name_byte(bytes[at - before - 1]));
+        if whole || from_a_segment || hidden.len() >= 8 {
+            out.push_str(&text[copied..at]);
+            out.push_str(REDACTED);
+            at += length;
+            while !text.is_char_boundary(at) {
+                at += 1;
+            }
+            copied = at;
+            changed = true;
+        } else {
+            at += 1;
+        }
+    }
+    if !changed {
+        return None;
+    }
+    out.push_str(&text[copied..]);
+    Some(out)
 }
 
 /// Words that mark a name as a credential's, looked for in the name lower-cased with every
@@ -1037,6 +1236,109 @@ mod tests {
             "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7"
         ));
         assert!(!looks_like_a_name("abc+def/ghi"));
+    }
+
+    #[test]
+    fn keys_are_shown_up_to_a_value_run_into_them() {
+        for key in [
+            "ssl.keystore.password",
+            "KAFKA_SSL_KEY_PASSWORD",
+            "primary->backup.enabled",
+            "ssl.keystore.pasword",
+            "ssl.keystore.passphrase",
+            "my.password.old",
+            "SSL.KEYSTORE.PASSWORD",
+            "bearer.auth.token",
+            "basic.auth.user.info",
+            "num.partitons",
+            "user_alice",
+            "my.custom-key_2",
+        ] {
+            assert_eq!(shown_key(key), key, "{key}");
+        }
+        for (key, shown) in [
+            (
+                "ssl.keystore.password\u{a0}hunter2",
+                "ssl.keystore.password[redacted]",
+            ),
+            (
+                "ssl.key.password\u{ff1d}hunter2",
+                "ssl.key.password[redacted]",
+            ),
+            (
+                "ssl.truststore.password:hunter2",
+                "ssl.truststore.password[redacted]",
+            ),
+            (
+                "ssl.truststore.password=hunter2",
+                "ssl.truststore.password[redacted]",
+            ),
+            (
+                "ssl.keystore.passwordhunter2",
+                "ssl.keystore.password[redacted]",
+            ),
+            (
+                "ssl.keystore.passwordHunter",
+                "ssl.keystore.password[redacted]",
+            ),
+            ("sasl.jaas.configX", "sasl.jaas.config[redacted]"),
+            (
+                "ssl.keystore.password.Xy7",
+                "ssl.keystore.password[redacted]",
+            ),
+            (
+                "ssl.keystore.password.old",
+                "ssl.keystore.password[redacted]",
+            ),
+            (
+                "ssl.keystore.password-hunter",
+                "ssl.keystore.password[redacted]",
+            ),
+            ("my.password.Xy7", "my.password.[redacted]"),
+            (
+                "KAFKA_SSL_KEY_PASSWORDHUNTER2",
+                "KAFKA_SSL_KEY_PASSWORD[redacted]",
+            ),
+            ("my.app.secrethunter2", "my.app.[redacted]"),
+            ("my.app.token-x9", "my.app.token-[redacted]"),
+            ("bearer.auth.tokenX", "bearer.auth.[redacted]"),
+            (
+                "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7",
+                "[redacted]",
+            ),
+            ("abc+def/ghi", "abc[redacted]"),
+            ("\u{a0}x", "[redacted]"),
+        ] {
+            assert_eq!(shown_key(key), shown, "{key:?}");
+        }
+    }
+
+    #[test]
+    fn a_key_run_into_its_value_is_hidden_in_every_form_of_it() {
+        let key = "listener.name.internal.ssl.key.password\u{a0}Hunter2";
+        assert_eq!(
+            hide_key_in(&format!("{key} is unknown to Kafka 4.0"), key).as_deref(),
+            Some("listener.name.internal.ssl.key.password[redacted] is unknown to Kafka 4.0")
+        );
+        assert_eq!(
+            hide_key_in("ssl.key.password\u{a0}hunter2: not read per listener", key).as_deref(),
+            Some("ssl.key.password[redacted]: not read per listener")
+        );
+        assert_eq!(
+            hide_key_in(
+                "rename it to LISTENER_NAME_INTERNAL_SSL_KEY_PASSWORD\u{a0}HUNTER2",
+                key
+            )
+            .as_deref(),
+            Some("rename it to LISTENER_NAME_INTERNAL_SSL_KEY_PASSWORD[redacted]")
+        );
+        assert_eq!(hide_key_in("did you mean ssl.key.password?", key), None);
+        // A short hidden part is hidden where the key is, not in every word of the message.
+        let key = "ssl.keystore.passwordX";
+        assert_eq!(
+            hide_key_in("ssl.keystore.passwordX: fix, then check next", key).as_deref(),
+            Some("ssl.keystore.password[redacted]: fix, then check next")
+        );
     }
 
     #[test]

@@ -435,8 +435,8 @@ pub fn secret_spans(properties: &PropertiesFile) -> Vec<Span> {
             continue;
         };
         let key = rest.splitn(3, '.').nth(2).unwrap_or(rest);
-        let unknown =
-            !secrets::looks_like_a_name(key) && secrets::key_kind(key) == secrets::KeyKind::Unknown;
+        let unknown = secrets::key_kind(key) == secrets::KeyKind::Unknown
+            && secrets::shown_key_len(key) < key.len();
         if !entry.value_span.is_empty() && (unknown || secrets::is_hidden(key, &entry.value)) {
             spans.push(entry.value_span.clone());
         }

@@ -356,8 +356,10 @@ pub(crate) fn secret_spans(
 ) -> Vec<Span> {
     let mut spans: Vec<Span> = Vec::new();
     for entry in &properties.entries {
-        if !secrets::looks_like_a_name(&entry.key)
-            && secrets::key_kind(&entry.key) == secrets::KeyKind::Unknown
+        // A key output may not show whole (a value run into it: see `secrets::shown_key`)
+        // hides its line from the key on.
+        if secrets::key_kind(&entry.key) == secrets::KeyKind::Unknown
+            && secrets::shown_key_len(&entry.key) < entry.key.len()
         {
             spans.push(entry.key_span.start..entry.value_span.end.max(entry.key_span.end));
         } else if !entry.value_span.is_empty() && secrets::is_hidden(&entry.key, &entry.value) {

@@ -1665,6 +1665,7 @@ fn a_folder_of_many_terraform_releases_is_parsed_once() {
     // (n + 1) % 5 + 1 controllers.
     let nodes = |at: usize| clusters[at]["nodes"].as_array().expect("nodes").len();
     assert_eq!((nodes(0), nodes(3), nodes(4)), (2, 5, 1));
+}
 
 // ---------------------------------------------------------------------------------------------
 // Deep nesting in what kafkalint interpolates or evaluates: Compose's `${A:-${B:-...}}` in a

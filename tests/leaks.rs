@@ -2414,3 +2414,523 @@ fn url_cases(c: &mut Canaries) -> Vec<Case> {
 fn no_url_userinfo_or_secret_parameter_leaks() {
     assert_class_keeps_its_secrets("URL shapes", url_cases);
 }
+
+// =============================================================================================
+// Keys that hold a secret: keys × joints × readers × outputs
+// =============================================================================================
+//
+// A value runs into its key when what stands between them is no separator the reader takes:
+// a Unicode space, a full-width sign, an escaped separator (`java.util.Properties` makes `\=`,
+// `\ `, `\t`, `\:` and `\u003d` part of the key), or nothing at all. The key then carries the
+// secret into every message that names it. The generator writes every joint after secret keys
+// in every reader's form, one file a reader and joint (a joint that breaks a YAML document
+// loses that file alone), and runs every output format, `--diff`, `--fix`, `--statistics`,
+// `--show-settings` and the language server over them. Output may lower-case or upper-case a
+// key (environment names), so canaries are looked for in any case.
+
+/// Names whose value is a secret: keys of Kafka's catalogue typed PASSWORD (with a secret word
+/// in their name or without), per listener, and names with a secret word that no catalogue
+/// knows.
+const KEY_SECRET_NAMES: &[&str] = &[
+    "ssl.keystore.password",
+    "ssl.key.password",
+    "ssl.truststore.password",
+    "sasl.jaas.config",
+    "listener.name.internal.ssl.key.password",
+    "my.app.secret",
+    "bearer.auth.token",
+    // PASSWORD keys with no secret word in their name.
+    "ssl.keystore.key",
+    "ssl.keystore.certificate.chain",
+];
+
+/// What stands between a key and its value in place of a separator, by name.
+const KEY_JOINTS: &[(&str, &str)] = &[
+    ("no-break space", "\u{a0}"),
+    ("em space", "\u{2003}"),
+    ("thin space", "\u{2009}"),
+    ("ideographic space", "\u{3000}"),
+    ("line separator", "\u{2028}"),
+    ("paragraph separator", "\u{2029}"),
+    ("next line", "\u{85}"),
+    ("vertical tab", "\u{b}"),
+    ("zero-width space", "\u{200b}"),
+    ("soft hyphen", "\u{ad}"),
+    ("full-width equals", "\u{ff1d}"),
+    ("full-width colon", "\u{ff1a}"),
+    ("escaped equals", "\\="),
+    ("escaped space", "\\ "),
+    ("escaped tab", "\\t"),
+    ("escaped colon", "\\:"),
+    ("escaped \\u003d", "\\u003d"),
+    ("escaped \\u0020", "\\u0020"),
+    ("escaped \\u00a0", "\\u00a0"),
+    ("missing separator", ""),
+    ("missing separator, value after a dot", "."),
+    ("missing separator, value after a dash", "-"),
+    ("missing separator, value after an underscore", "_"),
+];
+
+/// How one reader writes a key and its value, and the file it goes in.
+struct KeyReader {
+    name: &'static str,
+    /// The file's path under the case's folder for this reader and joint.
+    path: &'static str,
+    /// The file's text around the lines (`{lines}` marks where they go).
+    template: &'static str,
+    /// One line (or a few) for a key run into its value (`{key}` already joined).
+    line: fn(&str) -> String,
+}
+
+fn key_env_name(key_and_value: &str) -> String {
+    format!(
+        "KAFKA_{}",
+        key_and_value.to_ascii_uppercase().replace(['.', '-'], "_")
+    )
+}
+
+fn key_hcl_string(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+const KEY_READERS: &[KeyReader] = &[
+    KeyReader {
+        name: "properties",
+        path: "server.properties",
+        template: "node.id=1\nprocess.roles=broker,controller\ncontroller.listener.names=CONTROLLER\ncontroller.quorum.voters=1@localhost:9093\nlisteners=PLAINTEXT://:9092,CONTROLLER://:9093\nlog.dirs=/var/lib/kafka\n{lines}offsets.topic.replication.factor=1\n",
+        line: |key| format!("{key}\n"),
+    },
+    KeyReader {
+        name: "compose map environment",
+        path: "docker-compose.yml",
+        template: "services:\n  kafka:\n    image: apache/kafka:3.9.1\n    environment:\n      KAFKA_NODE_ID: 1\n      KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: 1\n{lines}",
+        line: |key| format!("      {}: \"1\"\n", key_env_name(key)),
+    },
+    KeyReader {
+        name: "compose list environment",
+        path: "docker-compose.yml",
+        template: "services:\n  kafka:\n    image: confluentinc/cp-kafka:7.6.1\n    environment:\n      - KAFKA_BROKER_ID=1\n      - KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR=1\n{lines}",
+        line: |key| {
+            format!(
+                "      - {}=1\n      - {}\n",
+                key_env_name(key),
+                key_env_name(key)
+            )
+        },
+    },
+    KeyReader {
+        name: "kubernetes env",
+        path: "kafka.yaml",
+        template: "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: kafka\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n        - name: kafka\n          image: confluentinc/cp-kafka:7.6.1\n          env:\n            - name: KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR\n              value: \"1\"\n{lines}",
+        line: |key| {
+            format!(
+                "            - name: {}\n              value: \"1\"\n",
+                key_env_name(key)
+            )
+        },
+    },
+    KeyReader {
+        name: "strimzi config",
+        path: "kafka.yaml",
+        template: "apiVersion: kafka.strimzi.io/v1beta2\nkind: Kafka\nmetadata:\n  name: my-cluster\nspec:\n  kafka:\n    replicas: 3\n    listeners:\n      - name: tls\n        port: 9093\n        type: internal\n        tls: true\n    config:\n      offsets.topic.replication.factor: 1\n{lines}",
+        line: |key| format!("      {key}: 1\n"),
+    },
+    KeyReader {
+        name: "chart values extraConfig",
+        path: "kafka-values.yaml",
+        template: "image:\n  repository: bitnami/kafka\n  tag: 3.9.0-debian-12-r1\ncontroller:\n  replicaCount: 3\nextraConfig: |\n  offsets.topic.replication.factor=1\n{lines}",
+        line: |key| format!("  {key}\n"),
+    },
+    KeyReader {
+        name: "terraform strimzi manifest",
+        path: "main.tf",
+        template: "resource \"kubernetes_manifest\" \"kafka\" {\n  manifest = {\n    apiVersion = \"kafka.strimzi.io/v1beta2\"\n    kind       = \"Kafka\"\n    metadata   = { name = \"events\" }\n    spec = {\n      kafka = {\n        replicas = 3\n        listeners = [{ name = \"plain\", port = 9092, tls = false, type = \"internal\" }]\n        config = {\n          \"offsets.topic.replication.factor\" = 1\n{lines}        }\n        storage = { type = \"ephemeral\" }\n      }\n      zookeeper = {\n        replicas = 3\n        storage = { type = \"ephemeral\" }\n      }\n    }\n  }\n}\n",
+        line: |key| format!("          \"{}\" = 1\n", key_hcl_string(key)),
+    },
+    KeyReader {
+        name: "terraform values heredoc",
+        path: "main.tf",
+        template: "resource \"helm_release\" \"kafka\" {\n  repository = \"https://charts.bitnami.com/bitnami\"\n  chart      = \"kafka\"\n  version    = \"22.1.6\"\n  values = [\n    <<-EOF\n    replicaCount: 3\n    extraConfig: |\n      offsets.topic.replication.factor=1\n{lines}    EOF\n  ]\n}\n",
+        line: |key| format!("      {key}\n"),
+    },
+    KeyReader {
+        name: "cp-ansible custom properties",
+        path: "hosts.yml",
+        template: "all:\n  vars:\n    ssl_enabled: true\nkafka_broker:\n  vars:\n    kafka_broker_custom_properties:\n      offsets.topic.replication.factor: 1\n{lines}  hosts:\n    kafka1.example.internal:\n    kafka2.example.internal:\n    kafka3.example.internal:\n",
+        line: |key| format!("      {key}: 1\n"),
+    },
+];
+
+/// One case: a folder a reader and joint, each file holding a key run into a canary after
+/// each secret name (cycled), plus the Strimzi shape of a key that holds its own `=`.
+fn key_case(c: &mut Canaries) -> Case {
+    let mut case = Case::new("keys that hold a secret");
+    let mut next_name = 0;
+    for (reader_index, reader) in KEY_READERS.iter().enumerate() {
+        for (joint_index, (joint_name, joint)) in KEY_JOINTS.iter().enumerate() {
+            let mut lines = String::new();
+            for _ in 0..2 {
+                let name = KEY_SECRET_NAMES[next_name % KEY_SECRET_NAMES.len()];
+                next_name += 1;
+                let family = format!("key: {}", reader.name);
+                let shape = format!("{name}<{joint_name}>...");
+                let secret = c.secret(&family, &shape, "");
+                lines.push_str(&(reader.line)(&format!("{name}{joint}{secret}")));
+            }
+            if reader.name.contains("strimzi") {
+                let family = format!("key: {}", reader.name);
+                let secret = c.secret(&family, "\"ssl.keystore.password=...\" as one key", "");
+                lines.push_str(&match reader.name {
+                    "strimzi config" => format!("      \"ssl.keystore.password={secret}\": \"\"\n"),
+                    _ => format!("          \"ssl.keystore.password={secret}\" = \"\"\n"),
+                });
+            }
+            let path = format!("tree/r{reader_index}-j{joint_index}/{}", reader.path);
+            case.file(&path, reader.template.replace("{lines}", &lines));
+            if joint_index == 0 {
+                case.named.push(path.clone());
+                case.stdin.push(path.clone());
+            }
+            // Each folder draws findings in `full`, or it tests nothing.
+            if !matches!(*joint_name, "vertical tab") {
+                case.must_show
+                    .push(format!("r{reader_index}-j{joint_index}"));
+            }
+        }
+    }
+    case
+}
+
+/// YAML files that repeat a key run into its value: the reader's error names the file and
+/// the line, never the key.
+fn repeated_key_case(c: &mut Canaries) -> Case {
+    let mut case = Case::new("a key that holds a secret, repeated");
+    for (joint_index, (joint_name, joint)) in KEY_JOINTS.iter().enumerate() {
+        let secret = c.secret("key: repeated in YAML", &format!("<{joint_name}>"), "");
+        let key = key_env_name(&format!("ssl.key.password{joint}{secret}"));
+        let path = format!("tree/dup-j{joint_index}/docker-compose.yml");
+        case.file(
+            &path,
+            format!(
+                "services:\n  kafka:\n    image: apache/kafka:3.9.1\n    environment:\n      {key}: 1\n      {key}: 1\n"
+            ),
+        );
+        if joint_index == 0 {
+            case.named.push(path.clone());
+            case.stdin.push(path);
+        }
+        case.must_show.push(format!("dup-j{joint_index}"));
+    }
+    case
+}
+
+/// A language server session over standard input: every file of the case opened, then
+/// `shutdown` and `exit`.
+fn key_server_input(case: &Case, root: &Path) -> String {
+    fn framed(body: &serde_json::Value) -> String {
+        let body = body.to_string();
+        format!("Content-Length: {}\r\n\r\n{body}", body.len())
+    }
+    let mut input = framed(&serde_json::json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": { "capabilities": {} }
+    }));
+    input.push_str(&framed(
+        &serde_json::json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }),
+    ));
+    for (path, text) in &case.files {
+        let language = if path.ends_with(".properties") {
+            "properties"
+        } else if path.ends_with(".tf") {
+            "terraform"
+        } else {
+            "yaml"
+        };
+        input.push_str(&framed(&serde_json::json!({
+            "jsonrpc": "2.0",
+            "method": "textDocument/didOpen",
+            "params": { "textDocument": {
+                "uri": format!("file://{}/{path}", root.display()),
+                "languageId": language,
+                "version": 1,
+                "text": text,
+            } },
+        })));
+    }
+    input.push_str(&framed(
+        &serde_json::json!({ "jsonrpc": "2.0", "id": 2, "method": "shutdown" }),
+    ));
+    input.push_str(&framed(
+        &serde_json::json!({ "jsonrpc": "2.0", "method": "exit" }),
+    ));
+    input
+}
+
+#[test]
+fn no_secret_run_into_a_key_appears_in_any_output() {
+    let mut canaries = Canaries::new(seed() ^ 0x6b65_7973);
+    let cases = vec![key_case(&mut canaries), repeated_key_case(&mut canaries)];
+    let leaks = key_leaks(&cases, &canaries);
+    assert_eq!(
+        leaks.len(),
+        0,
+        "secrets run into keys printed: see the list above"
+    );
+}
+
+/// What `kafkalint server` writes for `input`, written from another thread: the server
+/// answers while it reads, and a pipe left unread would stop both.
+fn key_server_output(input: &str, cwd: &Path) -> String {
+    let mut child = Command::new(KAFKALINT)
+        .arg("server")
+        .current_dir(cwd)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kafkalint runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
+    text.push_str(&String::from_utf8_lossy(&output.stderr));
+    text
+}
+
+/// Runs every output of `cases` (and the language server over the first), and returns the
+/// leaks of `canaries`, looked for in any case.
+fn key_leaks(cases: &[Case], canaries: &Canaries) -> Vec<Leak> {
+    let scratch = tempfile::tempdir().unwrap();
+    let base = scratch.path().to_path_buf();
+    let roots: Vec<PathBuf> = (0..cases.len())
+        .map(|index| base.join(format!("case-{index}")))
+        .collect();
+    for (case, root) in cases.iter().zip(&roots) {
+        case.write(root);
+    }
+    let mut runs = plan(cases);
+    let mut outputs = execute_all(&runs, &roots, &base);
+    for (index, case) in cases.iter().enumerate() {
+        let input = key_server_input(case, &roots[index]);
+        outputs.push(key_server_output(&input, &roots[index]));
+        runs.push(run(index, "server (language server)", &["server"]));
+    }
+    let lowered: Vec<Canary> = canaries
+        .all
+        .iter()
+        .map(|canary| Canary {
+            secret: canary.secret.to_ascii_lowercase(),
+            family: canary.family.clone(),
+            shape: canary.shape.clone(),
+        })
+        .collect();
+    let detector = Detector::new(&lowered);
+    let mut leaks = Vec::new();
+    for (run, text) in runs.iter().zip(&outputs) {
+        for (canary, line) in detector.scan(&text.to_ascii_lowercase()) {
+            leaks.push(Leak {
+                canary,
+                case: cases[run.case].name.clone(),
+                label: run.label.clone(),
+                command: run.args.join(" "),
+                line,
+            });
+        }
+    }
+    for (run, text) in runs.iter().zip(&outputs) {
+        if run.label.starts_with("server") {
+            assert!(
+                text.contains("publishDiagnostics"),
+                "the language server published nothing: {text}"
+            );
+        }
+    }
+    let missing = check_coverage(cases, &runs, &outputs);
+    assert!(missing.is_empty(), "{missing:#?}");
+    eprintln!(
+        "{} canaries, {} runs: {} leaks",
+        canaries.all.len(),
+        runs.len(),
+        leaks.len()
+    );
+    if !leaks.is_empty() {
+        report(&leaks, &canaries.all);
+    }
+    leaks
+}
+
+// ---------------------------------------------------------------------------------------------
+// YAML values judged as written: tags, anchors, flow collections
+
+/// How a value may be written in YAML so that the scalar YAML reads is not all of it: a tag
+/// (local, secondary, verbatim), an anchor, alone or before a value, a flow collection.
+/// `{}` is the canary (a tag's or anchor's name takes it whole).
+const YAML_VALUE_SHAPES: &[&str] = &[
+    "!{}",
+    "!!{}",
+    "!<{}>",
+    "&{}",
+    "!{} plain",
+    "&{} plain",
+    "!!str &{} plain",
+    "[{}]",
+    "[ok, {}]",
+    "{{}}",
+    "{k: {}}",
+    "{{}: v}",
+    "[!{}]",
+    "[&{} x]",
+    "{k: !{}}",
+    "! {}",
+];
+
+/// How a YAML reader writes a secret's name and value, the file it goes in.
+struct YamlReader {
+    name: &'static str,
+    path: &'static str,
+    template: &'static str,
+    line: fn(&str) -> String,
+}
+
+const YAML_READERS: &[YamlReader] = &[
+    YamlReader {
+        name: "compose environment",
+        path: "docker-compose.yml",
+        template: "services:\n  kafka:\n    image: apache/kafka:3.9.1\n    environment:\n      KAFKA_NODE_ID: 1\n      KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: 1\n      KAFKA_NUM_PARTITIONSX: 3\n{lines}",
+        line: |value| {
+            format!("      KAFKA_SSL_KEYSTORE_PASSWORD: {value}\n      MY_APP_TOKEN: {value}\n")
+        },
+    },
+    YamlReader {
+        name: "kubernetes env",
+        path: "kafka.yaml",
+        template: "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: kafka\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n        - name: kafka\n          image: confluentinc/cp-kafka:7.6.1\n          env:\n            - name: KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR\n              value: \"1\"\n            - name: KAFKA_NUM_PARTITIONSX\n              value: \"3\"\n{lines}",
+        line: |value| {
+            format!("            - name: KAFKA_SSL_KEY_PASSWORD\n              value: {value}\n")
+        },
+    },
+    YamlReader {
+        name: "strimzi config",
+        path: "kafka.yaml",
+        template: "apiVersion: kafka.strimzi.io/v1beta2\nkind: Kafka\nmetadata:\n  name: my-cluster\nspec:\n  kafka:\n    replicas: 3\n    listeners:\n      - name: tls\n        port: 9093\n        type: internal\n        tls: true\n    config:\n      offsets.topic.replication.factor: 1\n      num.partitionsx: 3\n{lines}",
+        line: |value| {
+            format!("      ssl.keystore.password: {value}\n      my.app.secret: {value}\n")
+        },
+    },
+    YamlReader {
+        name: "chart values",
+        path: "kafka-values.yaml",
+        template: "image:\n  repository: bitnami/kafka\n  tag: 3.9.0-debian-12-r1\ncontroller:\n  replicaCount: 3\nextraConfig: |\n  offsets.topic.replication.factor=1\n  num.partitionsx=3\n{lines}",
+        line: |value| format!("sasl:\n  interbroker:\n    password: {value}\n"),
+    },
+    YamlReader {
+        name: "cp-ansible inventory",
+        path: "hosts.yml",
+        template: "all:\n  vars:\n    ssl_enabled: true\n{lines}kafka_broker:\n  vars:\n    kafka_broker_custom_properties:\n      offsets.topic.replication.factor: 1\n      num.partitionsx: 3\n  hosts:\n    kafka1.example.internal:\n    kafka2.example.internal:\n    kafka3.example.internal:\n",
+        line: |value| format!("    ssl_keystore_store_password: {value}\n"),
+    },
+    YamlReader {
+        name: "terraform values heredoc",
+        path: "main.tf",
+        template: "resource \"helm_release\" \"kafka\" {\n  repository = \"https://charts.bitnami.com/bitnami\"\n  chart      = \"kafka\"\n  version    = \"22.1.6\"\n  values = [\n    <<-EOF\n    replicaCount: 3\n    extraConfig: |\n      offsets.topic.replication.factor=1\n      num.partitionsx=3\n{lines}    EOF\n  ]\n}\n",
+        line: |value| format!("    auth:\n      interBrokerPassword: {value}\n"),
+    },
+];
+
+fn yaml_value_case(c: &mut Canaries) -> Case {
+    let mut case = Case::new("YAML values as written");
+    for (reader_index, reader) in YAML_READERS.iter().enumerate() {
+        for (shape_index, shape) in YAML_VALUE_SHAPES.iter().enumerate() {
+            let family = format!("yaml value: {}", reader.name);
+            let secret = c.secret(&family, shape, "");
+            let lines = (reader.line)(&shape.replace("{}", &secret));
+            let path = format!("tree/y{reader_index}-s{shape_index}/{}", reader.path);
+            case.file(&path, reader.template.replace("{lines}", &lines));
+            if shape_index == 0 {
+                case.named.push(path.clone());
+                case.stdin.push(path);
+            }
+            case.must_show
+                .push(format!("y{reader_index}-s{shape_index}"));
+        }
+    }
+    case
+}
+
+#[test]
+fn yaml_values_are_judged_as_written() {
+    let mut canaries = Canaries::new(seed() ^ 0x7961_6d6c);
+    let cases = vec![yaml_value_case(&mut canaries)];
+    let leaks = key_leaks(&cases, &canaries);
+    assert_eq!(leaks.len(), 0, "tagged, anchored or flow values printed");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Terraform attributes shown on purpose
+
+/// The attributes of a `helm_release` that output shows (which chart, where from, which
+/// release), each written with a credential in a URL.
+fn terraform_shown_case(c: &mut Canaries) -> Case {
+    let mut case = Case::new("terraform attributes shown");
+    let family = "terraform shown attribute";
+    let shapes: &[(&str, &str)] = &[
+        ("repository", "https://user:{}@charts.bitnami.com/bitnami"),
+        (
+            "repository",
+            "oci://robot:{}@registry-1.docker.io/bitnamicharts",
+        ),
+        ("repository", "https://{}:x@charts.bitnami.com/bitnami"),
+        (
+            "chart",
+            "oci://robot:{}@registry-1.docker.io/bitnamicharts/kafka",
+        ),
+        (
+            "chart",
+            "https://user:{}@registry-1.docker.io/bitnamicharts/kafka",
+        ),
+        ("name", "kafka password={}"),
+        ("namespace", "token: {}"),
+        ("version", "https://u:{}@h"),
+    ];
+    for (index, (attribute, template)) in shapes.iter().enumerate() {
+        let secret = c.secret(family, &format!("{attribute} = \"{template}\""), "");
+        let value = template.replace("{}", &secret);
+        let (repository, chart, name, namespace, version) = {
+            let pick = |which: &str, default: &str| {
+                if *attribute == which {
+                    value.clone()
+                } else {
+                    default.to_string()
+                }
+            };
+            (
+                pick("repository", "https://charts.bitnami.com/bitnami"),
+                pick("chart", "kafka"),
+                pick("name", "kafka"),
+                pick("namespace", "kafka"),
+                pick("version", "22.1.6"),
+            )
+        };
+        case.file(
+            &format!("tree/t{index}/main.tf"),
+            format!(
+                "resource \"helm_release\" \"kafka\" {{\n  name       = \"{name}\"\n  namespace  = \"{namespace}\"\n  repository = \"{repository}\"\n  chart      = \"{chart}\"\n  version    = \"{version}\"\n  values = [\n    <<-EOF\n    replicaCount: 3\n    extraConfig: |\n      offsets.topic.replication.factor=1\n      num.partitionsx=3\n    EOF\n  ]\n}}\n"
+            ),
+        );
+        case.must_show.push(format!("t{index}"));
+    }
+    case.named.push("tree/t0/main.tf".into());
+    case.stdin.push("tree/t0/main.tf".into());
+    case
+}
+
+#[test]
+fn terraform_shown_attributes_pass_the_credential_check() {
+    let mut canaries = Canaries::new(seed() ^ 0x7466);
+    let cases = vec![terraform_shown_case(&mut canaries)];
+    let leaks = key_leaks(&cases, &canaries);
+    assert_eq!(leaks.len(), 0, "credentials in shown attributes printed");
+}

@@ -211,6 +211,7 @@ pub fn check_live(
 /// Rules quote values through `support::quoted`, which hides what output may not show; this
 /// is the guard behind it: no back-quoted credential leaves a rule, whoever wrote the message.
 fn scrub(mut diagnostic: Diagnostic) -> Diagnostic {
+    diagnostic.hide_secret_in_key();
     let texts = std::iter::once(&mut diagnostic.message)
         .chain(std::iter::once(&mut diagnostic.help))
         .chain(diagnostic.labels.iter_mut().map(|label| &mut label.message))

@@ -6,7 +6,10 @@
 //! `- KAFKA_BROKER_ID=1`), or of a structural key of compose, Kubernetes or Strimzi (`image`,
 //! `ports`, `replicas`, ...), and it looks like no credential, and no name above it holds a
 //! secret-like word. A Kubernetes variable's `value` is named by its `name`. Every other value is hidden, and so is what a comment holds of a setting.
-//! Mapping keys are names: they are shown.
+//! Mapping keys are names: they are shown, but for a key that holds a value run into it
+//! (`ssl.keystore.password<NBSP>secret:`), hidden from where [`secrets::shown_key`] stops. A
+//! value is judged as written: a tag or anchor before a hidden value is hidden with it, and
+//! under a secret's name so is a flow collection or a tag or anchor standing alone.
 
 use crate::properties::Span;
 use crate::secrets::{self, KeyKind};
@@ -143,20 +146,35 @@ impl Walk<'_> {
                     .and_then(|_| node.get("name"))
                     .and_then(yaml::Node::scalar)
                     .map(|name| name.value.as_str());
+                // A variable's name that holds a value run into it hides the variable.
+                let variable_holds_value = variable.is_some_and(key_holds_a_value);
                 for (key, value) in entries {
                     let key_name = key.scalar().map(|scalar| scalar.value.as_str());
                     let key_name = match (key_name, variable) {
                         (Some("value"), Some(variable)) => Some(variable),
                         _ => key_name,
                     };
+                    let mut secret = under_secret
+                        || variable_holds_value
+                        || key_name.is_some_and(secrets::has_secret_word);
                     if let Some(scalar) = key.scalar() {
                         self.protect(scalar, self.text);
+                        if key_holds_a_value(&scalar.value) {
+                            self.hidden.push(key_tail(scalar));
+                            secret = true;
+                        }
                     } else {
                         // A complex key: whatever it holds is hidden.
                         self.node(key, None, true);
                     }
-                    let secret = under_secret || key_name.is_some_and(secrets::has_secret_word);
+                    let hidden_before = self.hidden.len();
                     self.node(value, key_name, secret);
+                    if let Some(scalar) = key.scalar() {
+                        let hidden = self.hidden.len() > hidden_before;
+                        if let Some(span) = self.written_value(scalar, value, secret, hidden) {
+                            self.hidden.push(span);
+                        }
+                    }
                 }
             }
         }
@@ -177,9 +195,63 @@ impl Walk<'_> {
         }
     }
 
+    /// What of a mapping's value is written beyond the scalars YAML reads from it and is to
+    /// be hidden with them: a tag or an anchor before a hidden scalar (`!x value`, `&x value`),
+    /// and under a secret's name a flow collection whole (`[x, y]`, `{x}`: its keys too) or a
+    /// value that is nothing but a tag or an anchor (`!x`, which YAML reads as an empty
+    /// value). Judged on the text as written after the key's `:`, on the key's line.
+    fn written_value(
+        &self,
+        key: &yaml::Scalar,
+        value: &yaml::Node,
+        secret: bool,
+        hidden: bool,
+    ) -> Option<Span> {
+        let bytes = self.text.as_bytes();
+        let line_end = |from: usize| {
+            bytes[from.min(bytes.len())..]
+                .iter()
+                .position(|b| matches!(b, b'\n' | b'\r'))
+                .map_or(bytes.len(), |at| from + at)
+        };
+        let key_line_end = line_end(key.span.end);
+        let colon = key.span.end + self.text.get(key.span.end..key_line_end)?.find(':')?;
+        let after = &self.text[colon + 1..key_line_end];
+        let start = colon + 1 + (after.len() - after.trim_start().len());
+        let first = *bytes.get(start).filter(|_| start < key_line_end)?;
+        if first == b'#' {
+            return None;
+        }
+        match value {
+            yaml::Node::Scalar(scalar) if !scalar.value.is_empty() => {
+                // A tag or anchor before the scalar, on the key's line.
+                (hidden && scalar.extent.start > start && scalar.extent.start <= key_line_end)
+                    .then_some(start..scalar.extent.end)
+            }
+            yaml::Node::Scalar(_) => {
+                // Nothing but a tag or an anchor: what is written is the value.
+                matches!(first, b'!' | b'&').then(|| start..key_line_end)
+            }
+            _ if secret && matches!(first, b'[' | b'{' | b'!' | b'&') => {
+                let last = last_extent_end(value).unwrap_or(start).max(start);
+                Some(start..line_end(last).max(key_line_end))
+            }
+            _ => None,
+        }
+    }
+
     fn value(&mut self, scalar: &yaml::Scalar, name: Option<&str>, under_secret: bool, item: bool) {
         self.protect(scalar, self.text);
         if scalar.value.is_empty() {
+            // A tag or an anchor alone (`- !x`): YAML reads an empty value, the text holds one.
+            let written = self
+                .text
+                .get(scalar.extent.clone())
+                .unwrap_or_default()
+                .trim();
+            if written.starts_with(['!', '&']) {
+                self.hidden.push(scalar.extent.clone());
+            }
             return;
         }
         // A container's start-up script (`command: [sh, -c, ...]`, compose's `command: sh -c
@@ -194,6 +266,11 @@ impl Walk<'_> {
         }
         // A list item `NAME=value` (compose's list form of `environment`) names its own value.
         if item && let Some((item_name, value)) = scalar.value.split_once('=') {
+            // A name that holds a value run into it: hidden from where it stops reading as one.
+            if key_holds_a_value(item_name) {
+                self.hidden.push(key_tail(scalar));
+                return;
+            }
             if !shown_as(item_name, value, under_secret) {
                 self.hidden.push(if scalar.exact {
                     scalar.span.start + item_name.len() + 1..scalar.span.end
@@ -226,6 +303,46 @@ impl Walk<'_> {
         if !shown {
             self.hidden.push(scalar.extent.clone());
         }
+    }
+}
+
+/// Whether a mapping key (or a variable's name) holds a value run into it, as far as output
+/// may show ([`secrets::shown_key`]): a secret word in it, a secret key of the catalogue
+/// before the rest (`ssl.keystore.keyX`), or a character no name has (a
+/// space of any kind, `=`, `:`, a backslash, anything outside printable ASCII). Names with
+/// `/` (`strimzi.io/cluster`) and the merge key `<<` are names.
+fn key_holds_a_value(key: &str) -> bool {
+    let shown = secrets::shown_key_len(key);
+    key != "<<"
+        && shown < key.len()
+        && (secrets::has_secret_word(key)
+            || secrets::name_kind(&key[..shown]) == KeyKind::Password
+            || key
+                .chars()
+                .any(|c| !c.is_ascii_graphic() || matches!(c, '=' | ':' | '\\')))
+}
+
+/// What to hide of a key that holds a value: from where [`secrets::shown_key`] stops, when
+/// the key is written as read, else all of it.
+fn key_tail(key: &yaml::Scalar) -> Span {
+    let shown = secrets::shown_key_len(&key.value);
+    if key.exact {
+        key.span.start + shown..key.extent.end.max(key.span.end)
+    } else {
+        key.extent.clone()
+    }
+}
+
+/// Where the last scalar of a node ends as written.
+fn last_extent_end(node: &yaml::Node) -> Option<usize> {
+    match node {
+        yaml::Node::Scalar(scalar) => Some(scalar.extent.end.max(scalar.span.end)),
+        yaml::Node::Seq(items) => items.iter().filter_map(last_extent_end).max(),
+        yaml::Node::Map(entries) => entries
+            .iter()
+            .flat_map(|(key, value)| [last_extent_end(key), last_extent_end(value)])
+            .flatten()
+            .max(),
     }
 }
 

@@ -151,7 +151,7 @@ pub fn read_in(
             }
             _ => &[],
         };
-        hide_attributes(&block.body, consumed, &mut eval.hidden);
+        hide_attributes(eval.text, &block.body, consumed, &mut eval.hidden);
     }
     // Attributes outside any block (a `.tfvars`-like file): hidden too.
     for attribute in body.attributes() {
@@ -208,11 +208,12 @@ fn is_bitnami_kafka(body: &Body, eval: &mut Eval) -> bool {
 const SHOWN: &[&str] = &["chart", "repository", "version", "name", "namespace"];
 
 /// Hides the values of a block's attributes (and of its blocks', below), except `consumed`
-/// ones, read as documents or values and hidden as those are, and [`SHOWN`] ones.
-fn hide_attributes(body: &Body, consumed: &[&str], hidden: &mut Vec<Span>) {
+/// ones, read as documents or values and hidden as those are, and [`SHOWN`] ones that hold
+/// no credential (`repository = "oci://robot:X@registry/charts"` is hidden).
+fn hide_attributes(text: &str, body: &Body, consumed: &[&str], hidden: &mut Vec<Span>) {
     for attribute in body.attributes() {
         let key = attribute.key.value().as_str();
-        if consumed.contains(&key) || (SHOWN.contains(&key) && !looks_secret(attribute)) {
+        if consumed.contains(&key) || (SHOWN.contains(&key) && !looks_secret(text, attribute)) {
             continue;
         }
         hide_value(attribute, hidden);
@@ -221,6 +222,7 @@ fn hide_attributes(body: &Body, consumed: &[&str], hidden: &mut Vec<Span>) {
         // A `set` block of a release read: its value is hidden as a value of the release's.
         let read_block = consumed.contains(&block.ident.value().as_str());
         hide_attributes(
+            text,
             &block.body,
             if read_block { &["value", "name"] } else { &[] },
             hidden,
@@ -247,8 +249,25 @@ fn label_span(label: &hcl_edit::structure::BlockLabel) -> Span {
     }
 }
 
-fn looks_secret(attribute: &Attribute) -> bool {
+/// Whether a chart version reads as one (`22.1.6`, `~> 22.1`, `>=22.0.0-0`): what notes may
+/// quote of it.
+fn is_version_text(version: &str) -> bool {
+    version.len() <= 64
+        && version
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b".-+_~^*<>=, ".contains(&b))
+}
+
+fn looks_secret(text: &str, attribute: &Attribute) -> bool {
+    // The value as written (quotes, escapes, a heredoc): a credential in any part of it hides
+    // it all.
+    let written = attribute
+        .value
+        .span()
+        .and_then(|span| text.get(span))
+        .unwrap_or_default();
     crate::secrets::has_secret_word(attribute.key.value().as_str())
+        || crate::secrets::looks_like_credential(written)
 }
 
 /// A reference to a variable, a local, a resource's attribute: a name, nothing secret.
@@ -934,19 +953,31 @@ impl Eval<'_> {
         let version = match version {
             Some((node, raw)) => match node.text() {
                 Some(version) if !version.contains("${") => {
+                    // A note quotes the version: only as a version is written (`22.1.6`,
+                    // `~> 22.1`), never a credential written in its place.
+                    let shown = if is_version_text(version) {
+                        version
+                    } else {
+                        crate::secrets::REDACTED
+                    };
                     let from = if attribute_is_literal(body, "version") {
-                        format!("{label} pins version {version}")
+                        format!("{label} pins version {shown}")
                     } else {
                         let reference = raw.trim();
                         let given = self.given_by(reference);
-                        format!("{label} pins version {version} ({reference}: {given})")
+                        format!("{label} pins version {shown} ({reference}: {given})")
                     };
                     Some((version.to_string(), from))
                 }
                 _ => {
+                    let raw = raw.trim();
+                    let raw = if crate::secrets::looks_like_credential(raw) {
+                        crate::secrets::REDACTED
+                    } else {
+                        raw
+                    };
                     notes.push(format!(
-                        "{label}: its chart version `{}` is worked out when Terraform runs; the chart line is read from its values",
-                        raw.trim()
+                        "{label}: its chart version `{raw}` is worked out when Terraform runs; the chart line is read from its values"
                     ));
                     None
                 }

@@ -470,11 +470,13 @@ fn closing_quote(bytes: &[u8], start: usize, double: bool) -> Option<usize> {
 
 /// The error for a key a mapping already has; the key is named when it reads as a name.
 fn repeated_key(key: &str) -> String {
+    // A key that holds a value run into it is no name to quote (`crate::secrets::shown_key`).
     let name_like = key.len() <= 64
         && !key.is_empty()
         && key
             .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"._-<".contains(&b));
+            .all(|b| b.is_ascii_alphanumeric() || b"._-<".contains(&b))
+        && (key == "<<" || crate::secrets::shown_key_len(key) == key.len());
     if name_like {
         format!("YAML mapping repeats the key `{key}` (keys of a mapping must be unique)")
     } else {
