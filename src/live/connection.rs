@@ -600,3 +600,44 @@ pub fn code_name(code: i16) -> Option<&'static str> {
         .ok()
         .map(|index| super::kafka_errors::ERRORS[index].1)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table is in code order with each code once (the look-up is a binary search), and
+    /// names the codes kafkalint's requests meet.
+    #[test]
+    fn kafkas_errors_by_code() {
+        let codes: Vec<i16> = super::super::kafka_errors::ERRORS
+            .iter()
+            .map(|(code, _, _)| *code)
+            .collect();
+        assert!(codes.windows(2).all(|pair| pair[0] < pair[1]));
+        assert_eq!(
+            kafka_error(58),
+            "SASL_AUTHENTICATION_FAILED (error 58): SASL Authentication failed."
+        );
+        assert_eq!(code_name(16), Some("NOT_COORDINATOR"));
+        assert_eq!(kafka_error(31000), "error 31000");
+    }
+
+    #[test]
+    fn only_kafkas_mechanisms_are_named() {
+        let offered = |names: &[&str]| -> Vec<StrBytes> {
+            names
+                .iter()
+                .map(|name| StrBytes::from_string(name.to_string()))
+                .collect()
+        };
+        assert_eq!(
+            mechanisms_named(&offered(&["PLAIN", "SCRAM-SHA-512"])),
+            "PLAIN, SCRAM-SHA-512"
+        );
+        assert_eq!(
+            mechanisms_named(&offered(&["secret\n::x", "GSSAPI", "plain"])),
+            "GSSAPI, 2 others"
+        );
+        assert_eq!(mechanisms_named(&[]), "none");
+    }
+}

@@ -396,3 +396,45 @@ fn is_host_name(host: &str) -> bool {
                     .all(|byte| byte.is_ascii_alphanumeric() || byte == b'-' || byte == b'_')
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every byte outside a host name's alphabet, anywhere in an otherwise good name, makes it
+    /// no host name; names and addresses of every shape Kafka's listeners take pass.
+    #[test]
+    fn a_host_name_is_letters_digits_hyphens_underscores_and_dots() {
+        for good in [
+            "kafka-0",
+            "kafka_0.kafka-headless.svc.cluster.local",
+            "b-1.msk.eu-west-1.amazonaws.com.",
+            "10.0.0.7",
+            "::1",
+            "fe80::1",
+        ] {
+            assert!(is_host_name(good), "{good}");
+        }
+        for byte in (0u8..=255).filter(|b| !b.is_ascii_alphanumeric() && !b"-_.".contains(b)) {
+            for at in 0..3 {
+                let mut name = b"abc".to_vec();
+                name.insert(at, byte);
+                let name = String::from_utf8_lossy(&name);
+                assert!(!is_host_name(&name), "{name:?}");
+            }
+        }
+        let too_long = format!("{}a", "a.".repeat(127));
+        for bad in ["", ".", "a..b", &"a".repeat(64), &too_long] {
+            assert!(!is_host_name(bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_group_state_is_a_word_or_unknown() {
+        assert_eq!(group_state("Stable"), "Stable");
+        assert_eq!(group_state(""), "listed");
+        for text in ["a b", "x\n::error::y", "Stable\u{202e}", &"A".repeat(33)] {
+            assert_eq!(group_state(text), "Unknown", "{text:?}");
+        }
+    }
+}
