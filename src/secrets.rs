@@ -178,6 +178,9 @@ pub fn shown_key_len(key: &str) -> usize {
     if !name.bytes().any(is_separator) && run >= 24 {
         return 0;
     }
+    // Kafka's keys are lower case, but a key in another case still carries what runs on after
+    // it (`SSL.KEYSTORE.KEYhunter2`): prefixes are looked up in lower case (the same bytes).
+    let lower = name.to_ascii_lowercase();
     let mut after_secret = false;
     let mut start = 0;
     while start <= run {
@@ -186,7 +189,8 @@ pub fn shown_key_len(key: &str) -> usize {
             .position(is_separator)
             .map_or(run, |at| start + at);
         let segment = &name[start..end];
-        if let Some(at) = (start + 1..end).find(|at| name_kind(&key[..*at]) == KeyKind::Password) {
+        if let Some(at) = (start + 1..end).find(|at| name_kind(&lower[..*at]) == KeyKind::Password)
+        {
             return at;
         }
         if after_secret {
@@ -203,7 +207,7 @@ pub fn shown_key_len(key: &str) -> usize {
         }
         // A secret key of the catalogue and more after it: what follows is its value, the
         // separator between them lost (`ssl.keystore.password-hunter`).
-        if end < key.len() && name_kind(&name[..end]) == KeyKind::Password {
+        if end < key.len() && name_kind(&lower[..end]) == KeyKind::Password {
             return end;
         }
         start = end + 1;
@@ -1282,6 +1286,12 @@ mod tests {
                 "ssl.keystore.password[redacted]",
             ),
             ("sasl.jaas.configX", "sasl.jaas.config[redacted]"),
+            (
+                "SSL.KEYSTORE.KEYCANARY0101xcE8KSK7M",
+                "SSL.KEYSTORE.KEY[redacted]",
+            ),
+            ("Sasl.Jaas.ConfigX", "Sasl.Jaas.Config[redacted]"),
+            ("SSL.KEYSTORE.PASSWORD", "SSL.KEYSTORE.PASSWORD"),
             (
                 "ssl.keystore.password.Xy7",
                 "ssl.keystore.password[redacted]",
