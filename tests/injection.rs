@@ -6,8 +6,10 @@
 //! and named), folder names, compose service names, Strimzi resource names, kafkalint.toml
 //! cluster names, rule names and paths, values quoted in messages and help, node ids and a
 //! coordinator's group id. Every output path is run over them: each `--format`,
-//! `--statistics` (text and JSON), `--show-settings`, `--diff`, `--fix`, `--output-file`, the
-//! notes and errors on stderr, `coordinator` and the language server over stdio. No printed line
+//! `--statistics` (text and JSON), `--show-settings`, `--diff`, `--fix`, `--output-file`,
+//! `--stdin-filename`, the notes and errors on stderr, `coordinator`, `kafkalint live` over a
+//! saved snapshot whose bootstrap and broker hosts are hostile, and the language server over
+//! stdio. No printed line
 //! may start, after its leading blanks, with `::` (GitHub's runner reads it as a workflow
 //! command, actions/runner `src/Runner.Common/ActionCommand.cs` `TryParseV2`) unless it is one
 //! of kafkalint's own `--format github` annotations; none may hold `##[` (the legacy form,
@@ -131,6 +133,17 @@ fn properties_escaped(text: &str) -> String {
         }
     }
     out
+}
+
+/// A `.properties` key as Kafka reads it back to `text`: also its separators escaped.
+fn properties_key(text: &str) -> String {
+    properties_escaped(text)
+        .chars()
+        .flat_map(|c| match c {
+            ' ' | ':' | '=' | '#' | '!' => vec!['\\', c],
+            c => vec![c],
+        })
+        .collect()
 }
 
 /// A YAML or TOML double-quoted string holding `text`.
@@ -668,6 +681,68 @@ fn no_output_path_prints_a_workflow_command_or_a_raw_control_character() {
             &output,
             false,
         );
+        // A file read from standard input under a hostile name.
+        let named = fs::read(&tree.named).unwrap();
+        for format in ["full", "concise", "github"] {
+            let mut child = Command::new(KAFKALINT)
+                .args([
+                    os("check"),
+                    os("--format"),
+                    os(format),
+                    os("--stdin-filename"),
+                ])
+                .arg(&tree.named)
+                .arg("-")
+                .current_dir(&tree.root)
+                .env("NO_COLOR", "1")
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            child.stdin.take().unwrap().write_all(&named).unwrap();
+            let output = child.wait_with_output().unwrap();
+            runs.check(
+                &format!("round {round}: --stdin-filename, --format {format}"),
+                &output,
+                format == "github",
+            );
+        }
+        // `kafkalint live` judging a saved snapshot whose bootstrap, broker hosts and settings
+        // are hostile, beside the tree's files.
+        let snapshot = tree.root.join("live.snapshot");
+        write(
+            &snapshot,
+            &format!(
+                "bootstrap={}:9092\nbroker.1={}:9092\nbroker.2=kafka-2:9092\n\
+                 config.1.static.node.id=1\nconfig.1.static.num.partitions={}\n\
+                 config.2.static.node.id=2\n\
+                 topic.{topic}=internal=false partitions=1 min.insync.replicas=2\n\
+                 partition.{topic}-0=leader=1 replicas=1 isr=1\n",
+                properties_escaped(&hostile(&mut rng, round, 500)),
+                properties_escaped(&hostile(&mut rng, round, 501)),
+                properties_escaped(&hostile(&mut rng, round, 502)),
+                topic = properties_key(&hostile(&mut rng, round, 503)),
+            ),
+        );
+        for format in ["full", "concise", "github", "json"] {
+            let output = run(
+                &[
+                    os("live"),
+                    os("--snapshot"),
+                    snapshot.as_os_str(),
+                    tree.targets[0].as_os_str(),
+                    os("--format"),
+                    os(format),
+                ],
+                &tree.root,
+            );
+            runs.check(
+                &format!("round {round}: live --snapshot --format {format}"),
+                &output,
+                format == "github",
+            );
+        }
         // The coordinator command: a hostile group id, clusters and values from the tree.
         for target in &tree.targets {
             for kind in [None, Some("--transactional")] {
