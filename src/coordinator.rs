@@ -4,6 +4,7 @@
 
 use crate::catalog::{self, KafkaVersion};
 use crate::cluster::Cluster;
+use crate::output::printable;
 use crate::source::SourceFile;
 
 /// Which coordinator: a consumer group's or a transactional id's.
@@ -108,6 +109,9 @@ pub fn broker_values(cluster: &Cluster, files: &[SourceFile], key: &str) -> Vec<
 /// What `kafkalint coordinator` says for `id`: the partition for each partition count in play
 /// (the flag's, else each cluster's brokers', else Kafka's default), and what a single replica
 /// of that partition means.
+///
+/// The id is shown as Rust's `escape_default` writes it (the formula quotes it as a string);
+/// cluster names, values and paths from the files through `printable`.
 pub fn explain(
     id: &str,
     kind: Coordinated,
@@ -147,7 +151,7 @@ pub fn explain(
         ));
     } else {
         for cluster in clusters {
-            out.push_str(&format!("cluster {}:\n", cluster.name));
+            out.push_str(&format!("cluster {}:\n", printable(&cluster.name)));
             let counts = broker_values(cluster, files, kind.partitions_key());
             if counts.len() > 1 {
                 out.push_str(&format!(
@@ -161,8 +165,8 @@ pub fn explain(
                     out.push_str(&format!(
                         "  {}={} is not a partition count ({})\n",
                         kind.partitions_key(),
-                        count.value,
-                        count.files.join(", ")
+                        printable(&count.value),
+                        printable(&count.files.join(", "))
                     ));
                     continue;
                 };
@@ -171,7 +175,7 @@ pub fn explain(
                 let from = if count.default {
                     "Kafka's default".to_string()
                 } else {
-                    count.files.join(", ")
+                    printable(&count.files.join(", "))
                 };
                 out.push_str(&format!(
                     "  ({}={number} from {from})\n",
@@ -185,7 +189,7 @@ pub fn explain(
                          holds it stops, this {} finds no coordinator ({}), while clients whose \
                          partitions live on other brokers carry on\n",
                         kind.replication_key(),
-                        factor.files.join(", "),
+                        printable(&factor.files.join(", ")),
                         kind.noun(),
                         kind.outage()
                     ));

@@ -328,7 +328,8 @@ fn verify(
 
 /// A unified diff (`--- a/PATH`, `+++ b/PATH`, hunks with 3 lines of context) of every change,
 /// shown as other outputs show files: secrets redacted, control characters escaped, Latin-1
-/// bytes as the characters Kafka reads. Line ends are not shown (fixes keep them).
+/// bytes as the characters Kafka reads, the path shown through `printable`, no line a
+/// workflow command. Line ends are not shown (fixes keep them).
 pub fn diff(fixed: &Fixed) -> String {
     let mut text = String::new();
     for change in &fixed.changes {
@@ -340,8 +341,11 @@ pub fn diff(fixed: &Fixed) -> String {
                 .text
                 .replace("\r\n", "\n")
         };
+        // A context line is a space and the file's line: one that starts with `::` would be
+        // read as a workflow command in a CI log.
+        let shown = |bytes: &[u8]| crate::output::guard_lines(&shown(bytes), false).into_owned();
         let (old, new) = (shown(&change.before), shown(&change.after));
-        let name = change.path.trim_start_matches('/');
+        let name = crate::output::printable(change.path.trim_start_matches('/'));
         let diff = similar::TextDiff::from_lines(&old, &new);
         text.push_str(
             &diff

@@ -11,9 +11,12 @@ use kafkalint::coordinator::{self, Coordinated};
 use kafkalint::diagnostic::Severity;
 use kafkalint::output::{self, FullStyle};
 
-// Every message to stderr goes through these, in place of std's: a message may quote a path
-// or a value (terminal control characters escaped, as in the report), and a closed stderr is
-// no reason to panic.
+// Every message to stderr goes through these, in place of std's, and a closed stderr is no
+// reason to panic. `eprintln!` writes one line: the message may quote a path, a name, a value
+// or a server's words, so all of it is shown through `output::printable` (its line breaks
+// escaped too) and the line break after it is the only one. `eprint!` writes text an output
+// function built line by line (the summary), each piece from outside already shown through
+// `printable`.
 macro_rules! eprint {
     ($($arg:tt)*) => {
         write_stderr(&format!($($arg)*))
@@ -21,7 +24,7 @@ macro_rules! eprint {
 }
 macro_rules! eprintln {
     ($($arg:tt)*) => {
-        write_stderr(&format!("{}\n", format!($($arg)*)))
+        write_stderr(&format!("{}\n", output::printable(&format!($($arg)*))))
     };
 }
 
@@ -321,17 +324,19 @@ enum Color {
     Never,
 }
 
-/// Writes a message to stderr, its control characters escaped; a failed write (stderr closed)
-/// is ignored, as there is nowhere left to report it.
+/// Writes text to stderr, no line of it a workflow command (`output::guard_lines`); a failed
+/// write (stderr closed) is ignored, as there is nowhere left to report it.
 fn write_stderr(text: &str) {
     let _ = std::io::stderr()
         .lock()
-        .write_all(output::printable(text, true).as_bytes());
+        .write_all(output::guard_lines(text, false).as_bytes());
 }
 
-/// Writes `text` to stdout; `Some(exit code)` when that fails. A closed pipe
+/// Writes `text` to stdout, no line of it a workflow command but `--format github`'s own
+/// annotations (`output::guard_lines`); `Some(exit code)` when that fails. A closed pipe
 /// (`kafkalint check | head`) is not an error worth reporting.
-fn print_or_fail(text: &str) -> Option<ExitCode> {
+fn print_or_fail(text: &str, annotations: bool) -> Option<ExitCode> {
+    let text = output::guard_lines(text, annotations);
     match std::io::stdout().lock().write_all(text.as_bytes()) {
         Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
             eprintln!("kafkalint: error: cannot write output: {error}");
@@ -341,24 +346,34 @@ fn print_or_fail(text: &str) -> Option<ExitCode> {
     }
 }
 
-/// Writes the output to `--output-file` (see [`kafkalint::output_path::write_output`]) or stdout; `Some(exit code)` on failure.
-fn emit(output_file: Option<&std::path::Path>, text: &str) -> Option<ExitCode> {
+/// Writes the output to `--output-file` (see [`kafkalint::output_path::write_output`]) or
+/// stdout; `Some(exit code)` on failure. `annotations`: the text is `--format github`'s (see
+/// [`print_or_fail`]).
+fn emit(output_file: Option<&std::path::Path>, text: &str, annotations: bool) -> Option<ExitCode> {
     match output_file {
-        Some(path) => match kafkalint::output_path::write_output(path, text.as_bytes()) {
+        Some(path) => match kafkalint::output_path::write_output(
+            path,
+            output::guard_lines(text, annotations).as_bytes(),
+        ) {
             Ok(()) => None,
             Err(error) => {
                 eprintln!("kafkalint: error: {}: {error}", path.display());
                 Some(ExitCode::from(EXIT_ERROR))
             }
         },
-        None => print_or_fail(text),
+        None => print_or_fail(text, annotations),
     }
 }
 
 /// Writes the output and exits: 1 when the report fails at `--fail-on`, 0 otherwise, 2 when the
 /// output cannot be written.
-fn finish(output_file: Option<&std::path::Path>, text: &str, fails: bool) -> ExitCode {
-    if let Some(failed) = emit(output_file, text) {
+fn finish(
+    output_file: Option<&std::path::Path>,
+    text: &str,
+    annotations: bool,
+    fails: bool,
+) -> ExitCode {
+    if let Some(failed) = emit(output_file, text, annotations) {
         return failed;
     }
     if fails {
@@ -498,12 +513,14 @@ const EXIT_FINDINGS: u8 = 1;
 const EXIT_ERROR: u8 = 2;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = parse_command_line();
     match cli.command {
         Command::Server { stdio: _ } => serve(),
-        Command::Rules => print_or_fail(&kafkalint::rules::listing()).unwrap_or(ExitCode::SUCCESS),
+        Command::Rules => {
+            print_or_fail(&kafkalint::rules::listing(), false).unwrap_or(ExitCode::SUCCESS)
+        }
         Command::Rule { name } => match kafkalint::rules::doc(&name) {
-            Some(doc) => print_or_fail(doc).unwrap_or(ExitCode::SUCCESS),
+            Some(doc) => print_or_fail(doc, false).unwrap_or(ExitCode::SUCCESS),
             None => {
                 let hint = kafkalint::rules::nearest_name(&name)
                     .map(|nearest| format!("; did you mean `{nearest}`?"))
@@ -541,7 +558,7 @@ fn main() -> ExitCode {
                 None => (&[][..], &[][..]),
             };
             let text = coordinator::explain(&id, kind, partitions, clusters, files);
-            print_or_fail(&text).unwrap_or(ExitCode::SUCCESS)
+            print_or_fail(&text, false).unwrap_or(ExitCode::SUCCESS)
         }
         Command::Live {
             paths,
@@ -689,6 +706,7 @@ fn main() -> ExitCode {
             finish(
                 output_file.as_deref(),
                 &text,
+                matches!(format, Format::Github) && !shown.statistics,
                 report.fails_at(fail_on.threshold()) && !shown.exit_zero,
             )
         }
@@ -784,7 +802,7 @@ fn main() -> ExitCode {
             }
             if show_settings {
                 let text = output::settings(&report, &options.selection);
-                return emit(output_file.as_deref(), &text).unwrap_or(ExitCode::SUCCESS);
+                return emit(output_file.as_deref(), &text, false).unwrap_or(ExitCode::SUCCESS);
             }
             let mut fixed_line = None;
             if fix || diff {
@@ -810,7 +828,7 @@ fn main() -> ExitCode {
                         }
                     }
                     let text = kafkalint::fix::diff(&fixed);
-                    if let Some(failed) = emit(output_file.as_deref(), &text) {
+                    if let Some(failed) = emit(output_file.as_deref(), &text, false) {
                         return failed;
                     }
                     return if fixed.changes.is_empty() || shown.exit_zero {
@@ -853,8 +871,38 @@ fn main() -> ExitCode {
             finish(
                 output_file.as_deref(),
                 &text,
+                matches!(format, Format::Github) && !shown.statistics,
                 report.fails_at(fail_on.threshold()) && !shown.exit_zero,
             )
         }
     }
+}
+
+/// The command line, or clap's message and exit code for one it refuses. An argument clap
+/// quotes (a path, a `--kafka-version`) may hold a line break, a control character or a
+/// workflow command: then the message is shown a line at a time through `output::printable`,
+/// uncoloured, in place of clap's own printing.
+fn parse_command_line() -> Cli {
+    let error = match Cli::try_parse() {
+        Ok(cli) => return cli,
+        Err(error) => error,
+    };
+    let plain = error.render().to_string();
+    let shown: String = plain
+        .split_inclusive('\n')
+        .map(|line| match line.strip_suffix('\n') {
+            Some(line) => format!("{}\n", output::printable(line)),
+            None => output::printable(line),
+        })
+        .collect();
+    if shown == plain {
+        error.exit()
+    }
+    let written = if error.use_stderr() {
+        std::io::stderr().lock().write_all(shown.as_bytes())
+    } else {
+        std::io::stdout().lock().write_all(shown.as_bytes())
+    };
+    drop(written);
+    std::process::exit(error.exit_code())
 }

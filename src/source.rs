@@ -556,14 +556,20 @@ fn plain_prefix(bytes: &[u8]) -> usize {
 }
 
 /// Whether output shows `c` escaped rather than as itself: control characters (ESC, BEL, CR,
-/// C1 controls such as U+009B, which some terminals read as ESC `[`), and the bidirectional
-/// overrides and isolates that make a terminal or an editor show text in another order than
-/// it is read ("Trojan Source", CVE-2021-42574).
+/// LF, NEL and the other C1 controls such as U+009B, which some terminals read as ESC `[`), the
+/// line and paragraph separators U+2028 and U+2029 (which editors, browsers and log viewers
+/// break lines at), and the bidirectional marks, overrides and isolates that make a terminal
+/// or an editor show text in another order than it is read ("Trojan Source",
+/// CVE-2021-42574).
 pub fn shown_escaped(c: char) -> bool {
     c.is_control()
         || matches!(
             c,
-            '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+            '\u{061c}'
+                | '\u{200e}'
+                | '\u{200f}'
+                | '\u{2028}'..='\u{202e}'
+                | '\u{2066}'..='\u{2069}'
         )
 }
 

@@ -1138,3 +1138,91 @@ fn a_metadata_host_that_is_no_host_name_is_not_printed_raw() {
         "{stderr}"
     );
 }
+
+/// A broker's host name is the server's word: Metadata naming brokers 1 and 2 at hosts that
+/// hold a line break (LF, CR, CRLF, NEL, U+2028, a terminal escape) and a GitHub Actions
+/// workflow command (`::error::`, `##[error]`) reaches no output raw. The recorded answers of
+/// broker 0 are replayed with those hosts in place of `127.0.0.1` (the same length, so the
+/// frames stay whole); kafkalint cannot reach brokers 1 and 2 and says so, naming them.
+#[test]
+fn a_broker_host_from_metadata_is_never_printed_raw() {
+    // Nine bytes each, as `127.0.0.1`; the port that follows the host makes `::error::29091`.
+    let hosts: [&[u8]; 8] = [
+        b"\n::error:",
+        b"\r::error:",
+        b"\r\n::stop:",
+        "\u{85}::error".as_bytes(),
+        "\u{2028}::erro".as_bytes(),
+        b"\x1b[2K\n::x:",
+        b"##[error]",
+        b" \t\n \t::e:",
+    ];
+    let forbidden = |c: char| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || matches!(c, '\u{2028}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    let own_annotation = |line: &str| {
+        ["::error file=", "::warning file=", "::notice file="]
+            .iter()
+            .any(|start| line.starts_with(start))
+    };
+    let mut printed = String::new();
+    for (round, pair) in hosts.chunks(2).enumerate() {
+        for format in ["full", "concise", "github", "json"] {
+            let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+            let port = listener.local_addr().unwrap().port();
+            let release = ["kafka-4.4.0-kraft", "kafka-3.9.2-zookeeper"][round % 2];
+            let exchanges = recorded(release, 0)
+                .into_iter()
+                .map(|(request, mut response)| {
+                    for (broker, host) in pair.iter().enumerate() {
+                        let mut from = b"127.0.0.1".to_vec();
+                        from.extend_from_slice(&(29091 + broker as i32).to_be_bytes());
+                        let mut to = host.to_vec();
+                        to.extend_from_slice(&(29091 + broker as i32).to_be_bytes());
+                        let mut at = 0;
+                        while let Some(found) =
+                            response[at..].windows(from.len()).position(|w| w == from)
+                        {
+                            response[at + found..at + found + to.len()].copy_from_slice(&to);
+                            at += found + to.len();
+                        }
+                    }
+                    (request, response)
+                })
+                .collect();
+            replay(listener, exchanges, vec![(29090, port)]);
+            let output = kafkalint(&[
+                "live",
+                "--bootstrap-server",
+                &format!("127.0.0.1:{port}"),
+                "--timeout",
+                "5",
+                "--format",
+                format,
+            ]);
+            for (stream, text, annotations) in [
+                ("stdout", &output.stdout, format == "github"),
+                ("stderr", &output.stderr, false),
+            ] {
+                let text = String::from_utf8_lossy(text);
+                for line in text.split('\n') {
+                    let trimmed = line.trim_start();
+                    assert!(
+                        !trimmed.starts_with("::") || (annotations && own_annotation(line)),
+                        "{format}, {stream}: a workflow command: {line:?}\n{text}"
+                    );
+                    assert!(!line.contains("##["), "{format}, {stream}: {line:?}");
+                    assert!(
+                        !line.chars().any(forbidden),
+                        "{format}, {stream}: a raw control character: {line:?}"
+                    );
+                }
+                assert!(!text.contains("panicked"), "{text}");
+                printed.push_str(&text);
+            }
+        }
+    }
+    // The hosts reached the output (escaped): the test saw what it guards.
+    assert!(printed.contains("\\u{"), "{printed}");
+}

@@ -668,8 +668,10 @@ fn add_yaml(
                 "no compose service or Kubernetes workload with a Kafka image kafkalint knows (apache/kafka, confluentinc/cp-kafka, confluentinc/confluent-local, bitnami/kafka, wurstmeister/kafka) and no Strimzi Kafka resource"
             }
             .to_string();
+            // One line, as every error: a line break inside it would be one a file's name or
+            // a service's could forge too (output shows them escaped).
             for note in &read.notes {
-                reason.push_str(&format!("\n  {note}"));
+                reason.push_str(&format!("; {note}"));
             }
             return Err(DiscoveryError::NotAConfig {
                 path: path.to_string(),

@@ -18,12 +18,12 @@ pub fn concise(report: &Report) -> String {
             // control character.
             out.push_str(&format!(
                 "{}:{}:{}: {}[{}] {}{}\n",
-                printable(path, false),
+                printable(path),
                 at.start_line,
                 at.start_column,
                 diagnostic.severity.as_str(),
                 diagnostic.rule,
-                printable(&diagnostic.headline_in(path), false),
+                printable(&diagnostic.headline_in(path)),
                 help(&diagnostic.help),
             ));
         }
@@ -36,6 +36,6 @@ fn help(help: &str) -> String {
     if help.is_empty() {
         String::new()
     } else {
-        format!(" (help: {})", printable(help, false))
+        format!(" (help: {})", printable(help))
     }
 }

@@ -78,9 +78,7 @@ fn miette_severity(severity: Severity) -> miette::Severity {
     }
 }
 
-fn printable(text: &str) -> String {
-    super::printable(text, true)
-}
+use super::printable;
 
 fn labeled(text: &DisplayText, label: &Label, primary: bool) -> LabeledSpan {
     let span = text.span(&label.span);
@@ -262,6 +260,12 @@ fn draw_run(report: &Report, style: FullStyle, run: std::ops::Range<usize>) -> V
         // Writing to a String cannot fail.
         let _ = handler.render_report(&mut out, &rendered);
         out.push('\n');
+        // A snippet shows the file's lines as they are (`##[error]` in a comment): none of
+        // them reaches a CI log as a workflow command.
+        let out = match super::guard_lines(&out, false) {
+            std::borrow::Cow::Borrowed(_) => out,
+            std::borrow::Cow::Owned(guarded) => guarded,
+        };
         drawn.push(out);
         for label in &diagnostic.labels {
             if last_shown.get(&label.file) == Some(&index) {
@@ -380,6 +384,8 @@ pub fn summary_in(report: &Report, scope: &str) -> String {
         String::new()
     };
     let notes = membership_notes(report);
+    // The scope names a cluster, an image or a server kafkalint was pointed at.
+    let scope = printable(scope);
     if errors + warnings + infos == 0 {
         return format!("{notes}No problems found{suppressed} ({scope}).\n");
     }
@@ -407,18 +413,19 @@ fn membership_notes(report: &Report) -> String {
         }
     }
     for (subject, sets) in gatherings {
-        notes.push_str(&printable(&format!(
-            "{subject}: {}, each checked alone\n",
-            alternative_sets(&sets)
-        )));
+        notes.push_str(&format!(
+            "{}: {}, each checked alone\n",
+            printable(&subject),
+            printable(&alternative_sets(&sets))
+        ));
     }
     for cluster in &report.clusters {
         for overlay in &cluster.overlays {
-            notes.push_str(&printable(&format!(
+            notes.push_str(&format!(
                 "{}: an overlay: not a node ({})\n",
-                report.files[overlay.file].path,
+                printable(&report.files[overlay.file].path),
                 cluster.overlay_reason()
-            )));
+            ));
         }
     }
     notes

@@ -67,20 +67,20 @@ pub fn github(report: &Report) -> String {
     for diagnostic in report.diagnostics.iter().flat_map(Diagnostic::per_node) {
         let primary = diagnostic.primary();
         let path = &report.files[primary.file].path;
-        let mut text = diagnostic.headline_in(path).into_owned();
+        // The one line break of an annotation is kafkalint's, before the help; the texts
+        // around it are shown through `printable`, their own line breaks escaped.
+        let mut text = printable(&diagnostic.headline_in(path));
         if !diagnostic.help.is_empty() {
             text.push_str("\nhelp: ");
-            text.push_str(&diagnostic.help);
+            text.push_str(&printable(&diagnostic.help));
         }
         out.push_str(&format!(
             "::{} file={},{},title={}::{}\n",
             command(diagnostic.severity),
-            escape_property(&printable(path, false)),
+            escape_property(&printable(path)),
             position(report, primary),
             escape_property(&format!("kafkalint({})", diagnostic.rule)),
-            // Line breaks stay line breaks in the annotation (`%0A`); other control characters
-            // are shown escaped.
-            escape_data(&printable(&text, true)),
+            escape_data(&text),
         ));
     }
     out

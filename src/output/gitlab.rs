@@ -45,15 +45,12 @@ fn issue(report: &Report, diagnostic: &Diagnostic, seen: &mut BTreeMap<String, u
     let primary = diagnostic.primary();
     let begin = region(report, primary).start_line;
     json!({
-        "description": printable(
-            &diagnostic.headline_in(&report.files[primary.file].path),
-            true
-        ),
+        "description": printable(&diagnostic.headline_in(&report.files[primary.file].path)),
         "check_name": diagnostic.rule,
         "fingerprint": fingerprint(report, diagnostic, seen),
         "severity": severity(diagnostic),
         "location": {
-            "path": relative_path(&report.files[primary.file].path),
+            "path": printable(&relative_path(&report.files[primary.file].path)),
             "lines": { "begin": begin, "end": last_line(report, primary).max(begin) },
         },
     })

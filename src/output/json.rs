@@ -11,15 +11,15 @@ use crate::yaml_view::NamedBy;
 
 #[derive(Serialize)]
 struct Document<'a> {
-    clusters: Vec<JsonCluster<'a>>,
+    clusters: Vec<JsonCluster>,
     diagnostics: Vec<JsonDiagnostic<'a>>,
     summary: Summary,
 }
 
 /// A cluster and the Kafka release it was checked against.
 #[derive(Serialize)]
-struct JsonCluster<'a> {
-    name: &'a str,
+struct JsonCluster {
+    name: String,
     kafka_version: String,
     /// `flag` (--kafka-version), `config` (kafkalint.toml), `files` (a file shows it),
     /// `image` (a compose service's image tag names it), `strimzi` (a Strimzi `Kafka`'s
@@ -28,23 +28,23 @@ struct JsonCluster<'a> {
     /// With `image`: the image reference whose tag names the release; with `strimzi`: the
     /// version as the resource writes it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    kafka_version_image: Option<&'a str>,
+    kafka_version_image: Option<String>,
     /// The config file the cluster was checked with, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
-    config: Option<&'a str>,
-    files: Vec<&'a str>,
+    config: Option<String>,
+    files: Vec<String>,
     /// Connect, MirrorMaker 2, Streams and Schema Registry files beside the nodes.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    components: Vec<JsonComponent<'a>>,
-    membership: JsonMembership<'a>,
+    components: Vec<JsonComponent>,
+    membership: JsonMembership,
     /// Where each node runs and why.
-    nodes: Vec<JsonPlacement<'a>>,
+    nodes: Vec<JsonPlacement>,
 }
 
 /// A node's runtime and whether its network and files are its own, with the evidence.
 #[derive(Serialize)]
-struct JsonPlacement<'a> {
-    file: &'a str,
+struct JsonPlacement {
+    file: String,
     /// For a node of a YAML file: which part of it (`service \`kafka\``).
     #[serde(skip_serializing_if = "Option::is_none")]
     part: Option<String>,
@@ -61,7 +61,7 @@ struct JsonPlacement<'a> {
 
 /// Why the cluster's files are checked together.
 #[derive(Serialize)]
-struct JsonMembership<'a> {
+struct JsonMembership {
     /// `folder`, `numbered-folders`, `named`, `compose`, `strimzi`, `kubernetes`, `helm-values`,
     /// `cfk`, `ansible` or `declared`.
     reason: &'static str,
@@ -72,28 +72,28 @@ struct JsonMembership<'a> {
     text: String,
     /// The gathering's node files that are other clusters', with why.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    set_apart: Vec<JsonSetApart<'a>>,
+    set_apart: Vec<JsonSetApart>,
     /// Files of the cluster that are overlays (settings merged into nodes), not nodes.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    overlays: Vec<JsonOverlay<'a>>,
+    overlays: Vec<JsonOverlay>,
 }
 
 #[derive(Serialize)]
-struct JsonSetApart<'a> {
-    files: Vec<&'a str>,
+struct JsonSetApart {
+    files: Vec<String>,
     /// What they are and why they are another cluster.
     why: String,
 }
 
 #[derive(Serialize)]
-struct JsonOverlay<'a> {
-    file: &'a str,
+struct JsonOverlay {
+    file: String,
     why: &'static str,
 }
 
 #[derive(Serialize)]
-struct JsonComponent<'a> {
-    file: &'a str,
+struct JsonComponent {
+    file: String,
     /// For a component of a YAML file: which part of it (`service \`connect\``).
     #[serde(skip_serializing_if = "Option::is_none")]
     part: Option<String>,
@@ -110,28 +110,28 @@ struct JsonDiagnostic<'a> {
     /// characters and bidirectional overrides escaped (`\u{1b}`).
     message: String,
     /// What the finding is about (the node's name that leads `message`, as data).
-    subject: JsonSubject<'a>,
-    file: &'a str,
+    subject: JsonSubject,
+    file: String,
     line: usize,
     column: usize,
     key: Option<String>,
     /// Kafka's documentation of the key, when it is a broker key Kafka documents.
     key_url: Option<String>,
-    labels: Vec<JsonLabel<'a>>,
+    labels: Vec<JsonLabel>,
     /// The same finding on other nodes of the cluster, reported once (`message` names them
     /// all): each node and its place, which is also among `labels`.
-    also_on: Vec<JsonAlsoOn<'a>>,
+    also_on: Vec<JsonAlsoOn>,
     help: String,
     url: String,
     /// What `--fix` would change, when the finding has an unambiguous fix.
     #[serde(skip_serializing_if = "Option::is_none")]
-    fix: Option<JsonFix<'a>>,
+    fix: Option<JsonFix>,
 }
 
 /// The cluster (its name in `clusters`), and the node or component a finding is about.
 #[derive(Serialize)]
-struct JsonSubject<'a> {
-    cluster: Option<&'a str>,
+struct JsonSubject {
+    cluster: Option<String>,
     node: Option<JsonNode>,
     component: Option<JsonComponentRef>,
 }
@@ -147,9 +147,9 @@ struct JsonNode {
 }
 
 #[derive(Serialize)]
-struct JsonAlsoOn<'a> {
+struct JsonAlsoOn {
     node: JsonNode,
-    file: &'a str,
+    file: String,
     line: usize,
     column: usize,
 }
@@ -164,41 +164,41 @@ struct JsonComponentRef {
 fn part_label(report: &Report, file: usize, part: Option<u32>) -> Option<String> {
     let view = report.files[file].view(part)?;
     // A service or resource name is the file's text: control and bidi characters escaped.
-    Some(printable(&view.label, false))
+    Some(printable(&view.label))
 }
 
 fn json_node(node: &NodeRef) -> JsonNode {
     JsonNode {
         kind: node.kind,
-        id: node.id.as_deref().map(|id| printable(id, false)),
-        file: printable(&node.file, false),
+        id: node.id.as_deref().map(printable),
+        file: printable(&node.file),
     }
 }
 
-fn subject(subject: &Subject) -> JsonSubject<'_> {
+fn subject(subject: &Subject) -> JsonSubject {
     JsonSubject {
-        cluster: subject.cluster.as_deref(),
+        cluster: subject.cluster.as_deref().map(printable),
         node: subject.node.as_ref().map(json_node),
         component: subject
             .component
             .as_ref()
             .map(|component| JsonComponentRef {
                 kind: component.kind,
-                file: printable(&component.file, false),
+                file: printable(&component.file),
             }),
     }
 }
 
 #[derive(Serialize)]
-struct JsonFix<'a> {
+struct JsonFix {
     description: String,
-    edits: Vec<JsonEdit<'a>>,
+    edits: Vec<JsonEdit>,
 }
 
 /// Replace the text from `line:column` up to (not including) `end_line:end_column` by `content`.
 #[derive(Serialize)]
-struct JsonEdit<'a> {
-    file: &'a str,
+struct JsonEdit {
+    file: String,
     line: usize,
     column: usize,
     end_line: usize,
@@ -207,8 +207,8 @@ struct JsonEdit<'a> {
 }
 
 #[derive(Serialize)]
-struct JsonLabel<'a> {
-    file: &'a str,
+struct JsonLabel {
+    file: String,
     line: usize,
     column: usize,
     message: String,
@@ -229,7 +229,7 @@ pub fn json(report: &Report) -> String {
     let locate = |label: &Label| {
         let file = &report.files[label.file];
         let (line, column) = file.line_column(label.span.start);
-        (file.path.as_str(), line, column)
+        (printable(&file.path), line, column)
     };
     let diagnostics = report
         .diagnostics
@@ -240,12 +240,12 @@ pub fn json(report: &Report) -> String {
                 rule: diagnostic.rule,
                 severity: diagnostic.severity,
                 stops_startup: diagnostic.stops_startup,
-                message: printable(&diagnostic.headline(), true),
+                message: printable(&diagnostic.headline()),
                 subject: subject(&diagnostic.subject),
                 file,
                 line,
                 column,
-                key: diagnostic.key.as_deref().map(|key| printable(key, false)),
+                key: diagnostic.key.as_deref().map(printable),
                 key_url: diagnostic
                     .key
                     .as_deref()
@@ -260,7 +260,7 @@ pub fn json(report: &Report) -> String {
                             file,
                             line,
                             column,
-                            message: printable(&label.message, true),
+                            message: printable(&label.message),
                         }
                     })
                     .collect(),
@@ -277,10 +277,10 @@ pub fn json(report: &Report) -> String {
                         }
                     })
                     .collect(),
-                help: printable(&diagnostic.help, true),
+                help: printable(&diagnostic.help),
                 url: diagnostic.url(),
                 fix: diagnostic.fix.as_ref().map(|fix| JsonFix {
-                    description: printable(&fix.description, true),
+                    description: printable(&fix.description),
                     edits: fix
                         .edits
                         .iter()
@@ -289,7 +289,7 @@ pub fn json(report: &Report) -> String {
                             let (line, column) = file.line_column(edit.span.start);
                             let (end_line, end_column) = file.line_column(edit.span.end);
                             JsonEdit {
-                                file: file.path.as_str(),
+                                file: printable(&file.path),
                                 line,
                                 column,
                                 end_line,
@@ -307,7 +307,7 @@ pub fn json(report: &Report) -> String {
         .clusters
         .iter()
         .map(|cluster| JsonCluster {
-            name: &cluster.name,
+            name: printable(&cluster.name),
             kafka_version: cluster.target.version.to_string(),
             kafka_version_from: match &cluster.target.chosen_by {
                 ChosenBy::Flag => "flag",
@@ -322,18 +322,21 @@ pub fn json(report: &Report) -> String {
                 },
                 ChosenBy::Newest => "newest",
             },
-            kafka_version_image: cluster.target.image().map(|tag| tag.reference.as_str()),
-            config: cluster.config.as_ref().map(|config| config.path.as_str()),
+            kafka_version_image: cluster.target.image().map(|tag| printable(&tag.reference)),
+            config: cluster
+                .config
+                .as_ref()
+                .map(|config| printable(&config.path)),
             files: cluster
                 .files
                 .iter()
-                .map(|file| report.files[*file].path.as_str())
+                .map(|file| printable(&report.files[*file].path))
                 .collect(),
             components: cluster
                 .components
                 .iter()
                 .map(|component| JsonComponent {
-                    file: report.files[component.file].path.as_str(),
+                    file: printable(&report.files[component.file].path),
                     part: part_label(report, component.file, component.part),
                     kind: component.kind.id(),
                 })
@@ -343,13 +346,13 @@ pub fn json(report: &Report) -> String {
                 .placements
                 .iter()
                 .map(|placement| JsonPlacement {
-                    file: report.files[placement.file].path.as_str(),
+                    file: printable(&report.files[placement.file].path),
                     part: part_label(report, placement.file, placement.part),
-                    id: placement.id.as_deref().map(|id| printable(id, false)),
+                    id: placement.id.as_deref().map(printable),
                     runtime: placement.runtime,
                     network: placement.network,
                     disk: placement.disk,
-                    evidence: printable(&placement.evidence, true),
+                    evidence: printable(&placement.evidence),
                 })
                 .collect(),
         })
@@ -371,19 +374,19 @@ pub fn json(report: &Report) -> String {
     text
 }
 
-fn membership<'a>(report: &'a Report, cluster: &'a crate::cluster::Cluster) -> JsonMembership<'a> {
-    let path = |file: &usize| report.files[*file].path.as_str();
+fn membership(report: &Report, cluster: &crate::cluster::Cluster) -> JsonMembership {
+    let path = |file: &usize| printable(&report.files[*file].path);
     let membership = &cluster.membership;
     JsonMembership {
         reason: membership.reason(),
         share: membership.share.as_ref().map(|share| share.kind()),
-        text: printable(&membership.text(), true),
+        text: printable(&membership.text()),
         set_apart: membership
             .set_apart
             .iter()
             .map(|apart| JsonSetApart {
                 files: apart.files.iter().map(path).collect(),
-                why: printable(&apart.why, true),
+                why: printable(&apart.why),
             })
             .collect(),
         overlays: cluster

@@ -13,7 +13,7 @@ use crate::report::Report;
 /// `\u{..}` too.
 fn xml(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in printable(text, true).chars() {
+    for c in printable(text).chars() {
         match c {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),

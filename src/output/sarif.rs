@@ -104,7 +104,7 @@ fn location(report: &Report, label: &Label) -> Value {
             "artifactLocation": artifact_location(&report.files[label.file].path),
             "region": region_json(region(report, label)),
         },
-        "message": { "text": printable(&label.message, true) },
+        "message": { "text": printable(&label.message) },
     })
 }
 
@@ -128,7 +128,7 @@ fn fix_json(report: &Report, fix: &Fix) -> Value {
         }));
     }
     json!({
-        "description": { "text": printable(&fix.description, true) },
+        "description": { "text": printable(&fix.description) },
         "artifactChanges": by_file
             .into_iter()
             .map(|(file, replacements)| json!({
@@ -211,10 +211,7 @@ fn result(report: &Report, diagnostic: &Diagnostic, seen: &mut BTreeMap<String, 
         "ruleId": diagnostic.rule,
         "level": level(diagnostic.severity),
         "message": {
-            "text": printable(
-                &diagnostic.headline_in(&report.files[diagnostic.primary().file].path),
-                true
-            )
+            "text": printable(&diagnostic.headline_in(&report.files[diagnostic.primary().file].path))
         },
         "locations": [location(report, diagnostic.primary())],
         "partialFingerprints": { FINGERPRINT: format!("{base}:{occurrence}") },

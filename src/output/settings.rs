@@ -23,13 +23,16 @@ fn release_reason(cluster: &Cluster) -> String {
                 .zip(cluster.declared)
                 .is_some_and(|(config, at)| config.clusters[at].kafka_version.is_some());
             if by_entry {
-                format!("kafka-version of its [[clusters]] entry in {path}")
+                format!(
+                    "kafka-version of its [[clusters]] entry in {}",
+                    printable(path)
+                )
             } else {
-                format!("kafka-version in {path}")
+                format!("kafka-version in {}", printable(path))
             }
         }
         ChosenBy::Hint => "what its files show".into(),
-        ChosenBy::Image(_) => target.image_reason().unwrap_or_default(),
+        ChosenBy::Image(_) => printable(&target.image_reason().unwrap_or_default()),
         ChosenBy::Newest => "the newest release kafkalint knows: nothing chose another".into(),
     }
 }
@@ -62,11 +65,11 @@ fn plural(count: usize, noun: &str) -> String {
 /// What each file of `cluster` is to it: a node (its roles and id), an overlay, a file that
 /// does not parse, or a component beside the nodes.
 fn member_files(report: &Report, cluster: &Cluster) -> Vec<(String, String)> {
-    let path = |file: usize| report.files[file].path.clone();
+    let path = |file: usize| printable(&report.files[file].path);
     let part = |file: usize, part: Option<u32>| {
         report.files[file]
             .view(part)
-            .map(|view| format!(" ({})", view.label))
+            .map(|view| format!(" ({})", printable(&view.label)))
             .unwrap_or_default()
     };
     let mut members = Vec::new();
@@ -87,7 +90,7 @@ fn member_files(report: &Report, cluster: &Cluster) -> Vec<(String, String)> {
                     .iter()
                     .find(|placed| placed.file == file && placed.part == node.part)
                     .and_then(|placed| placed.id.as_deref())
-                    .map(|id| format!(" {id}"))
+                    .map(|id| format!(" {}", printable(id)))
                     .unwrap_or_default();
                 format!("{roles}{id}{}", part(file, node.part))
             })
@@ -117,7 +120,8 @@ fn member_files(report: &Report, cluster: &Cluster) -> Vec<(String, String)> {
 }
 
 /// The settings of every cluster of `report`, checked with `selection`; plain text, in report
-/// order.
+/// order. Each name, path and reason from the files is shown through `printable`: the line
+/// breaks are this function's own.
 pub fn settings(report: &Report, selection: &Selection) -> String {
     let mut out = String::new();
     // The config files in force, in the order of the clusters that use them.
@@ -138,7 +142,7 @@ pub fn settings(report: &Report, selection: &Selection) -> String {
         let _ = writeln!(
             out,
             "Config file: {}\n  Rules: {}",
-            config.map_or("none", |config| config.path.as_str()),
+            config.map_or("none".into(), |config| printable(&config.path)),
             rules_off(*config, selection)
         );
     }
@@ -156,33 +160,38 @@ pub fn settings(report: &Report, selection: &Selection) -> String {
         let _ = writeln!(
             out,
             "\nCluster {}\n  Kafka release: {} ({})\n  Config file: {}\n  Nodes: {}, {}{}\n  Gathered as: {}",
-            cluster.name,
+            printable(&cluster.name),
             cluster.target.version,
             release_reason(cluster),
             cluster
                 .config
                 .as_deref()
-                .map_or("none", |config| config.path.as_str()),
+                .map_or("none".into(), |config| printable(&config.path)),
             plural(brokers, "broker"),
             plural(controllers, "controller"),
             cluster
                 .declared_brokers
                 .map(|n| format!(" (--brokers or brokers: {n} brokers)"))
                 .unwrap_or_default(),
-            cluster.membership.text(),
+            printable(&cluster.membership.text()),
         );
         let _ = writeln!(out, "  Files:");
         for (path, why) in member_files(report, cluster) {
             let _ = writeln!(out, "    {path}: {why}");
         }
         for apart in &cluster.membership.set_apart {
-            let files: Vec<&str> = apart
+            let files: Vec<String> = apart
                 .files
                 .iter()
-                .map(|file| report.files[*file].path.as_str())
+                .map(|file| printable(&report.files[*file].path))
                 .collect();
-            let _ = writeln!(out, "  Set apart: {}: {}", files.join(", "), apart.why);
+            let _ = writeln!(
+                out,
+                "  Set apart: {}: {}",
+                files.join(", "),
+                printable(&apart.why)
+            );
         }
     }
-    printable(&out, true)
+    out
 }

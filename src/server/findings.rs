@@ -13,6 +13,7 @@ use lsp_types::{
 
 use crate::cluster::{Buffer, DiscoveryError};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::output::printable;
 use crate::report::{Options, Report, Retain};
 use crate::rules::FixAvailability;
 use crate::source::SourceFile;
@@ -75,16 +76,16 @@ pub fn check(
     let (report, index) = match checked(path, text, open) {
         Ok(checked) => checked,
         Err(crate::check::Error::Discovery(DiscoveryError::NotAConfig { path, reason })) => {
-            return Err(CheckError::NotChecked(format!(
+            return Err(CheckError::NotChecked(printable(&format!(
                 "{path}: not checked: {reason}"
-            )));
+            ))));
         }
         Err(error) => {
             let diagnostic = LspDiagnostic {
                 range: lsp_types::Range::default(),
                 severity: Some(DiagnosticSeverity::ERROR),
                 source: Some("kafkalint".to_string()),
-                message: error.to_string(),
+                message: printable(&error.to_string()),
                 ..LspDiagnostic::default()
             };
             return Err(CheckError::Failed(Box::new(Finding {
@@ -212,20 +213,19 @@ fn finding(diagnostic: &Diagnostic, index: usize, files: &Files) -> Option<Findi
                 message: if other.message.is_empty() {
                     diagnostic.rule.to_string()
                 } else {
-                    other.message.clone()
+                    printable(&other.message)
                 },
             })
         })
         .collect();
-    let mut message = diagnostic
-        .headline_in(&files.files[index].path)
-        .into_owned();
+    // Shown as every output shows them: the one line break is kafkalint's, before the help.
+    let mut message = printable(&diagnostic.headline_in(&files.files[index].path));
     if !label.message.is_empty() && anchor != 0 {
-        message.push_str(&format!(" ({})", label.message));
+        message.push_str(&format!(" ({})", printable(&label.message)));
     }
     if !diagnostic.help.is_empty() {
         message.push_str("\nhelp: ");
-        message.push_str(&diagnostic.help);
+        message.push_str(&printable(&diagnostic.help));
     }
     let published = LspDiagnostic {
         range,
@@ -274,7 +274,7 @@ fn code_action(
     let safe =
         crate::rules::find(diagnostic.rule).is_some_and(|rule| rule.fix == FixAvailability::Safe);
     Some(CodeAction {
-        title: format!("{} ({})", fix.description, diagnostic.rule),
+        title: format!("{} ({})", printable(&fix.description), diagnostic.rule),
         kind: Some(CodeActionKind::QUICKFIX),
         diagnostics: Some(vec![published.clone()]),
         edit: Some(WorkspaceEdit {

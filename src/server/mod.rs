@@ -120,6 +120,7 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
 }
 
 fn respond_error(connection: &Connection, id: RequestId, code: ErrorCode, message: String) {
+    let message = crate::output::printable(&message);
     let _ = connection
         .sender
         .send(Response::new_err(id, code as i32, message).into());
@@ -145,7 +146,10 @@ impl Server<'_> {
         let _ = self.connection.sender.send(message);
     }
 
+    /// A message to the client's log: it may quote a path, a method or the client's words, shown
+    /// as every output shows them (`printable`).
     fn log(&self, typ: MessageType, message: String) {
+        let message = crate::output::printable(&message);
         self.send(
             Notification::new(
                 LogMessage::METHOD.to_string(),
@@ -179,7 +183,9 @@ impl Server<'_> {
         };
         let response = match result {
             Ok(value) => Response::new_ok(id, value),
-            Err((code, message)) => Response::new_err(id, code as i32, message),
+            Err((code, message)) => {
+                Response::new_err(id, code as i32, crate::output::printable(&message))
+            }
         };
         self.send(response.into());
     }
