@@ -204,33 +204,51 @@ impl Inventory {
 
     /// The hosts of `name` and its children, each once, in inventory order.
     fn members(&self, name: &str) -> Vec<String> {
+        /// What is left to do, last first: visit a group (once), or take a group's own hosts.
+        enum Step<'a> {
+            Visit(&'a str),
+            Hosts(&'a InventoryGroup),
+        }
         let mut found = Vec::new();
-        let mut seen = Vec::new();
-        self.collect(name, &mut found, &mut seen);
+        let mut seen = std::collections::HashSet::new();
+        // The first group of each name, as `group` finds it, looked up once per visit.
+        let mut by_name = std::collections::HashMap::new();
+        for group in &self.groups {
+            by_name.entry(group.name.as_str()).or_insert(group);
+        }
+        // A stack of steps, not recursion: a chain of 100,000 groups, each the child of the
+        // one before, overflowed the stack. The order is the recursion's: every group under
+        // `all` first, then a group's hosts, then its children, each in inventory order.
+        let mut steps = vec![Step::Visit(name)];
+        while let Some(step) = steps.pop() {
+            let name = match step {
+                Step::Hosts(group) => {
+                    for (host, _) in &group.hosts {
+                        if !found.contains(host) {
+                            found.push(host.clone());
+                        }
+                    }
+                    continue;
+                }
+                Step::Visit(name) => name,
+            };
+            if !seen.insert(name) {
+                continue;
+            }
+            if let Some(group) = by_name.get(name) {
+                steps.extend(group.children.iter().rev().map(|child| Step::Visit(child)));
+                steps.push(Step::Hosts(group));
+            }
+            if name == "all" {
+                steps.extend(
+                    self.groups
+                        .iter()
+                        .rev()
+                        .map(|group| Step::Visit(&group.name)),
+                );
+            }
+        }
         found
-    }
-
-    fn collect(&self, name: &str, found: &mut Vec<String>, seen: &mut Vec<String>) {
-        if seen.iter().any(|known| known == name) {
-            return;
-        }
-        seen.push(name.to_string());
-        if name == "all" {
-            for group in &self.groups {
-                self.collect(&group.name, found, seen);
-            }
-        }
-        let Some(group) = self.group(name) else {
-            return;
-        };
-        for (host, _) in &group.hosts {
-            if !found.contains(host) {
-                found.push(host.clone());
-            }
-        }
-        for child in &group.children {
-            self.collect(child, found, seen);
-        }
     }
 
     /// A group's depth: `all` 0, a group no other names as a child 1, a child one more than
@@ -1708,6 +1726,27 @@ mod tests {
             ),
             Some("kafka_broker".into())
         );
+    }
+
+    #[test]
+    fn a_chain_of_groups_is_walked_without_recursion() {
+        let groups = 100_000;
+        let mut inventory = Inventory::default();
+        for index in 0..=groups {
+            inventory.groups.push(InventoryGroup {
+                name: format!("g{index}"),
+                children: (index < groups)
+                    .then(|| format!("g{}", index + 1))
+                    .into_iter()
+                    .collect(),
+                ..InventoryGroup::default()
+            });
+        }
+        inventory.groups[groups]
+            .hosts
+            .push(("kafka-1".to_string(), Vec::new()));
+        assert_eq!(inventory.members("g0"), ["kafka-1"]);
+        assert_eq!(inventory.members("all"), ["kafka-1"]);
     }
 
     #[test]
