@@ -703,3 +703,155 @@ fn a_message_longer_than_the_cap_stops_the_server_with_one_line() {
         assert!(stderr.starts_with("kafkalint: error: server: the client sent a header"));
     }
 }
+
+// ---- Time and size bounds: what is published grows with the findings, a hover reads the
+// last check.
+
+/// A compose file of `services` KRaft services, none with a log directory (one
+/// log-dirs-in-tmp finding grouped over every service) and each naming only the first three as
+/// voters (a kraft-controller-config finding grouped over all but those).
+fn kraft_compose(services: usize) -> String {
+    let mut text = String::from("services:\n");
+    for node in 1..=services {
+        text.push_str(&format!(
+            "  kafka-{node}:\n    image: apache/kafka:3.9.0\n    environment:\n\
+             \x20     KAFKA_PROCESS_ROLES: broker,controller\n\
+             \x20     KAFKA_NODE_ID: {node}\n\
+             \x20     KAFKA_CONTROLLER_QUORUM_VOTERS: 1@kafka-1:9093,2@kafka-2:9093,3@kafka-3:9093\n\
+             \x20     KAFKA_LISTENERS: PLAINTEXT://:9092,CONTROLLER://:9093\n\
+             \x20     KAFKA_ADVERTISED_LISTENERS: PLAINTEXT://kafka-{node}:9092\n\
+             \x20     KAFKA_CONTROLLER_LISTENER_NAMES: CONTROLLER\n\
+             \x20     KAFKA_LISTENER_SECURITY_PROTOCOL_MAP: PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT\n\
+             \x20     CLUSTER_ID: ohEfzflmT6-TloTKzfp5YA\n"
+        ));
+    }
+    text
+}
+
+/// Opens `text` as `name` in a folder of its own; returns the published diagnostics, how
+/// long they took, and the client.
+fn open_alone(
+    name: &str,
+    text: &str,
+) -> (Vec<Value>, std::time::Duration, Client, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    let mut client = Client::start();
+    client.initialize(&[]);
+    let started = std::time::Instant::now();
+    client.open(&uri(&path), text);
+    let diagnostics = client.diagnostics(&uri(&path));
+    (diagnostics, started.elapsed(), client, dir)
+}
+
+/// The capped related places of a finding about every service say how many more there are;
+/// the one finding at a sibling's place and every node's own are there still.
+#[test]
+fn related_places_are_capped_and_say_how_many_more() {
+    for services in [4, 11, 12, 30] {
+        let (diagnostics, _, client, _dir) =
+            open_alone("docker-compose.yml", &kraft_compose(services));
+        let grouped = with_code(&diagnostics, "log-dirs-in-tmp");
+        assert_eq!(grouped.len(), services, "{services}: {grouped:#?}");
+        for diagnostic in &diagnostics {
+            let related = diagnostic["relatedInformation"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            assert!(related.len() <= 10, "{services}: {diagnostic:#}");
+        }
+        // A finding about every service has a place on each: the others are related.
+        let widest = grouped
+            .iter()
+            .map(|d| d["relatedInformation"].as_array().map_or(0, Vec::len))
+            .max()
+            .unwrap();
+        let others = services - 1;
+        assert_eq!(widest, others.min(10), "{services}: {grouped:#?}");
+        let said: Vec<&str> = grouped
+            .iter()
+            .filter_map(|d| d["relatedInformation"].as_array()?.last()?["message"].as_str())
+            .collect();
+        let more = others.saturating_sub(10);
+        let places = if more == 1 { "place" } else { "places" };
+        let wording = format!("(and {more} more {places}: `kafkalint check` lists them all)");
+        assert_eq!(
+            said.iter().any(|message| message.ends_with(&wording)),
+            more > 0,
+            "{services}: {said:#?}"
+        );
+        client.finish();
+    }
+}
+
+/// Many services: what is published a change grows with the findings, not with their square
+/// (each service's finding listed every other service: 400 services, 38 MB in 11 s).
+#[test]
+fn a_compose_file_of_many_services_is_published_in_time() {
+    let services = 600;
+    let (diagnostics, took, client, _dir) =
+        open_alone("docker-compose.yml", &kraft_compose(services));
+    assert!(diagnostics.len() >= services, "{}", diagnostics.len());
+    let published = serde_json::to_string(&diagnostics).unwrap().len();
+    // About 2 KB a diagnostic with ten related places; a quadratic list is 20 times that.
+    assert!(
+        published < diagnostics.len() * 4096,
+        "{published} bytes for {} diagnostics",
+        diagnostics.len()
+    );
+    // Well above what a debug build takes on a loaded machine; the quadratic list took
+    // several times this.
+    assert!(took < std::time::Duration::from_secs(10), "{took:?}");
+    client.finish();
+}
+
+/// Hovers read the document's last check: many hovers on a large file come at once, and a
+/// change is read by the next hover.
+#[test]
+fn many_hovers_on_a_large_file_are_answered_in_time() {
+    let mut text = String::from("broker.id=0\nlisteners=PLAINTEXT://:9092\n");
+    for key in 0..5000 {
+        text.push_str(&format!("num.io.threads.{key}=8\n"));
+    }
+    let (_, _, mut client, dir) = open_alone("server.properties", &text);
+    let document = uri(&dir.path().join("server.properties"));
+    let hover = |client: &mut Client, line: u32| {
+        client
+            .request(
+                "textDocument/hover",
+                json!({ "textDocument": { "uri": document }, "position": { "line": line, "character": 2 } }),
+            )
+            .response_result
+            .expect("a hover answers")
+    };
+    let started = std::time::Instant::now();
+    for line in 0..40 {
+        let answer = hover(&mut client, line);
+        let value = answer["contents"]["value"].as_str().unwrap_or_default();
+        match line {
+            0 => assert!(value.starts_with("**broker.id**"), "{answer}"),
+            1 => assert!(value.starts_with("**listeners**"), "{answer}"),
+            _ => assert_eq!(answer, Value::Null),
+        }
+    }
+    // A check of this file takes about a second in a debug build: forty checks would not fit.
+    let took = started.elapsed();
+    assert!(took < std::time::Duration::from_secs(10), "{took:?}");
+    // The next hover reads the changed text.
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": document, "version": 2 },
+                "contentChanges": [{ "text": "log.dirs=/data\nbroker.id=0\n" }] }),
+    );
+    client.diagnostics(&document);
+    let answer = hover(&mut client, 0);
+    assert!(
+        answer["contents"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("**log.dirs**"),
+        "{answer}"
+    );
+    client.finish();
+}

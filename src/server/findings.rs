@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 // The protocol's diagnostic, named apart from kafkalint's findings (`Diagnostic`).
 use lsp_types::Diagnostic as LspDiagnostic;
@@ -26,7 +27,7 @@ use super::uri;
 #[derive(Debug, Clone)]
 pub struct Finding {
     pub diagnostic: LspDiagnostic,
-    pub action: Option<CodeAction>,
+    pub action: Option<Action>,
 }
 
 /// Why a document has no findings of its own.
@@ -66,14 +67,15 @@ fn checked(path: &Path, text: &str, open: &[Open]) -> Result<(Report, usize), cr
 }
 
 /// The findings of the document at `path` whose editor text is `text` (the other open
-/// documents' texts in place of their files), and the paths of the files of its cluster.
+/// documents' texts in place of their files), the paths of the files of its cluster, and
+/// its keys for hovers.
 pub fn check(
     path: &Path,
     text: &str,
     open: &[Open],
     encoding: Encoding,
-) -> Result<(Vec<Finding>, BTreeSet<PathBuf>), CheckError> {
-    let (report, index) = match checked(path, text, open) {
+) -> Result<(Vec<Finding>, BTreeSet<PathBuf>, Keys), CheckError> {
+    let (mut report, index) = match checked(path, text, open) {
         Ok(checked) => checked,
         Err(crate::check::Error::Discovery(DiscoveryError::NotAConfig { path, reason })) => {
             return Err(CheckError::NotChecked(printable(&format!(
@@ -94,26 +96,76 @@ pub fn check(
             })));
         }
     };
+    let keys = Keys::of(&report, index);
+    let diagnostics = std::mem::take(&mut report.diagnostics);
     let files = Files::new(&report.files, encoding);
     // A finding about several nodes is published at the document's own node's place; one
-    // about other nodes that points into the document, at its first label there.
-    let found = report
-        .diagnostics
-        .iter()
-        .flat_map(|diagnostic| {
-            let here: Vec<_> = diagnostic
-                .per_node()
-                .into_iter()
-                .filter(|place| place.primary().file == index)
-                .collect();
-            if here.is_empty() {
-                vec![std::borrow::Cow::Borrowed(diagnostic)]
-            } else {
-                here
+    // about other nodes that points into the document, at its first label there. Each node's
+    // finding reads the grouped one's labels in place rather than a copy of them each (as
+    // `Diagnostic::per_node` makes for the one-line formats), so that a finding about N nodes
+    // costs N findings of at most `RELATED_PLACES` related places, not N copies of N labels.
+    let mut found = Vec::new();
+    for mut diagnostic in diagnostics {
+        let in_document: Vec<(usize, crate::diagnostic::NodeRef)> = if diagnostic.also_on.is_empty()
+        {
+            Vec::new()
+        } else {
+            std::iter::once(0)
+                .chain(diagnostic.also_on.iter().map(|also| also.label))
+                .zip(diagnostic.nodes().cloned())
+                .filter(|(primary, _)| diagnostic.labels[*primary].file == index)
+                .collect()
+        };
+        // The grouped finding's headline names all its nodes: kept for a finding published
+        // here at a sibling's label.
+        let grouped_headline = in_document.is_empty().then(|| {
+            diagnostic
+                .headline_in(&files.files[index].path)
+                .into_owned()
+        });
+        let labels = std::mem::take(&mut diagnostic.labels);
+        diagnostic.also_on = Vec::new();
+        let fix = diagnostic.fix.take();
+        let Some(grouped_headline) = grouped_headline else {
+            // One finding a node here, about that node alone, with the edits of the fix in
+            // this file (as `Diagnostic::per_node` keeps them), the same for every node here
+            // and so made once.
+            let action = fix.as_ref().and_then(|fix| {
+                let edits: Vec<_> = fix.edits.iter().filter(|edit| edit.file == index).collect();
+                fix_action(&diagnostic, &fix.description, &edits, &files)
+            });
+            for (primary, node) in in_document {
+                diagnostic.subject.node = Some(node);
+                let headline = diagnostic
+                    .headline_in(&files.files[index].path)
+                    .into_owned();
+                found.push(finding(
+                    &diagnostic,
+                    &labels,
+                    (primary, true),
+                    headline,
+                    action.clone(),
+                    &files,
+                ));
             }
-        })
-        .filter_map(|diagnostic| finding(&diagnostic, index, &files))
-        .collect();
+            continue;
+        };
+        let Some(anchor) = labels.iter().position(|label| label.file == index) else {
+            continue;
+        };
+        let action = fix.as_ref().and_then(|fix| {
+            let edits: Vec<_> = fix.edits.iter().collect();
+            fix_action(&diagnostic, &fix.description, &edits, &files)
+        });
+        found.push(finding(
+            &diagnostic,
+            &labels,
+            (anchor, anchor == 0),
+            grouped_headline,
+            action,
+            &files,
+        ));
+    }
     let siblings = report
         .clusters
         .iter()
@@ -124,7 +176,7 @@ pub fn check(
         })
         .map(|file| PathBuf::from(&report.files[file].path))
         .collect();
-    Ok((found, siblings))
+    Ok((found, siblings, keys))
 }
 
 fn in_cluster(cluster: &crate::cluster::Cluster, file: usize) -> bool {
@@ -135,17 +187,43 @@ fn in_cluster(cluster: &crate::cluster::Cluster, file: usize) -> bool {
             .any(|component| component.file == file)
 }
 
-/// Markdown for the key under byte `offset` of the document, for its cluster's release.
-pub fn hover(path: &Path, text: &str, open: &[Open], offset: usize) -> Option<String> {
-    let (report, index) = checked(path, text, open).ok()?;
-    let entry = hover::key_at(report.files.get(index)?.entries(), offset)?;
-    let version = report
-        .clusters
-        .iter()
-        .find(|cluster| in_cluster(cluster, index))
-        .map(|cluster| cluster.target.version)
-        .unwrap_or_else(crate::catalog::KafkaVersion::newest);
-    hover::describe(&entry.key, version)
+/// What a hover reads of a document's last check: its written keys' places and its
+/// cluster's release. Kept with the document's findings so that a hover answers without
+/// checking the document again (a check of a large file takes long; an editor hovers often).
+#[derive(Debug, Clone, Default)]
+pub struct Keys {
+    /// Each written key: its bytes in the document, and its name.
+    written: Vec<(std::ops::Range<usize>, String)>,
+    version: Option<crate::catalog::KafkaVersion>,
+}
+
+impl Keys {
+    fn of(report: &Report, index: usize) -> Keys {
+        let Some(file) = report.files.get(index) else {
+            return Keys::default();
+        };
+        let written = file
+            .entries()
+            .filter(|entry| entry.provenance == crate::properties::Provenance::Written)
+            .map(|entry| (entry.key_span.start..entry.key_span.end, entry.key.clone()))
+            .collect();
+        let version = report
+            .clusters
+            .iter()
+            .find(|cluster| in_cluster(cluster, index))
+            .map(|cluster| cluster.target.version)
+            .unwrap_or_else(crate::catalog::KafkaVersion::newest);
+        Keys {
+            written,
+            version: Some(version),
+        }
+    }
+
+    /// Markdown for the key under byte `offset` of the document, for its cluster's release.
+    pub fn hover(&self, offset: usize) -> Option<String> {
+        let key = hover::key_at(&self.written, offset)?;
+        hover::describe(key, self.version?)
+    }
 }
 
 /// The report's files as the protocol places things in them: positions and URIs.
@@ -189,38 +267,58 @@ fn severity(severity: Severity) -> DiagnosticSeverity {
     }
 }
 
-/// `diagnostic` as published for file `index`: placed at its primary label when that is in
-/// the file, else at its first label there (a consistency finding located in a sibling); the
-/// other labels as related information.
-fn finding(diagnostic: &Diagnostic, index: usize, files: &Files) -> Option<Finding> {
-    let anchor = diagnostic
-        .labels
-        .iter()
-        .position(|label| label.file == index)?;
-    let label = &diagnostic.labels[anchor];
+/// The related places a published diagnostic lists at most. A finding about every node of a
+/// cluster has a label on each; listing them all on each node's diagnostic made a cluster of
+/// N nodes publish N² places (400 services: 38 MB a change). The last place listed says how
+/// many more there are; `kafkalint check` lists them all.
+pub const RELATED_PLACES: usize = 10;
+
+/// A finding as published, placed at `labels[anchor]` (`primary`: the label of the node it is
+/// about, else a place in a sibling's finding, whose label says why it is here): the other
+/// labels as related information (at most [`RELATED_PLACES`]), led by `headline`.
+fn finding(
+    diagnostic: &Diagnostic,
+    labels: &[crate::diagnostic::Label],
+    (anchor, primary): (usize, bool),
+    headline: String,
+    action: Option<Action>,
+    files: &Files,
+) -> Finding {
+    let label = &labels[anchor];
+    let index = label.file;
     let range = files.range(index, &label.span);
-    let related: Vec<DiagnosticRelatedInformation> = diagnostic
-        .labels
+    let others = labels
         .iter()
         .enumerate()
-        .filter(|(at, _)| *at != anchor)
-        .filter_map(|(_, other)| {
-            Some(DiagnosticRelatedInformation {
-                location: Location::new(
-                    files.uri(other.file)?,
-                    files.range(other.file, &other.span),
-                ),
-                message: if other.message.is_empty() {
-                    diagnostic.rule.to_string()
-                } else {
-                    printable(&other.message)
-                },
-            })
-        })
-        .collect();
-    // Shown as every output shows them: the one line break is kafkalint's, before the help.
-    let mut message = printable(&diagnostic.headline_in(&files.files[index].path));
-    if !label.message.is_empty() && anchor != 0 {
+        .filter(|(at, other)| *at != anchor && *other != label)
+        .map(|(_, other)| other);
+    let mut related: Vec<DiagnosticRelatedInformation> = Vec::new();
+    let mut more = 0usize;
+    for other in others {
+        if related.len() == RELATED_PLACES {
+            more += 1;
+            continue;
+        }
+        let Some(uri) = files.uri(other.file) else {
+            continue;
+        };
+        related.push(DiagnosticRelatedInformation {
+            location: Location::new(uri, files.range(other.file, &other.span)),
+            message: if other.message.is_empty() {
+                diagnostic.rule.to_string()
+            } else {
+                printable(&other.message)
+            },
+        });
+    }
+    if let Some(last) = related.last_mut().filter(|_| more > 0) {
+        let places = if more == 1 { "place" } else { "places" };
+        last.message.push_str(&format!(
+            " (and {more} more {places}: `kafkalint check` lists them all)"
+        ));
+    }
+    let mut message = printable(&headline);
+    if !label.message.is_empty() && !primary {
         message.push_str(&format!(" ({})", printable(&label.message)));
     }
     if !diagnostic.help.is_empty() {
@@ -241,28 +339,52 @@ fn finding(diagnostic: &Diagnostic, index: usize, files: &Files) -> Option<Findi
         related_information: (!related.is_empty()).then_some(related),
         ..LspDiagnostic::default()
     };
-    let action = diagnostic
-        .fix
-        .as_ref()
-        .and_then(|fix| code_action(diagnostic, fix, &published, files));
-    Some(Finding {
+    Finding {
         diagnostic: published,
         action,
-    })
+    }
 }
 
-/// The fix as a quick fix: the edits `--fix` applies, preferred when the rule's fix is safe.
+/// A fix as a quick fix, but for the diagnostic it fixes (added when a client asks): its
+/// edits are shared by the findings of every node of a grouped finding, whose fix edits one
+/// file for all of them.
+#[derive(Debug, Clone)]
+pub struct Action {
+    title: String,
+    preferred: bool,
+    edit: Arc<WorkspaceEdit>,
+}
+
+impl Finding {
+    /// The fix as a quick fix: the edits `--fix` applies, preferred when the rule's fix is safe.
+    pub fn code_action(&self) -> Option<CodeAction> {
+        let action = self.action.as_ref()?;
+        Some(CodeAction {
+            title: action.title.clone(),
+            kind: Some(CodeActionKind::QUICKFIX),
+            diagnostics: Some(vec![self.diagnostic.clone()]),
+            edit: Some(WorkspaceEdit::clone(&action.edit)),
+            is_preferred: Some(action.preferred),
+            ..CodeAction::default()
+        })
+    }
+}
+
+/// The quick fix of `diagnostic`'s fix whose edits are `edits`; `None` without edits.
 // lsp-types keys a workspace edit's changes by `Uri`, whose parsed form caches a value in a
 // `Cell`; its hash and equality read the URI's text only, which never changes.
 #[allow(clippy::mutable_key_type)]
-fn code_action(
+fn fix_action(
     diagnostic: &Diagnostic,
-    fix: &crate::diagnostic::Fix,
-    published: &LspDiagnostic,
+    description: &str,
+    edits: &[&crate::diagnostic::Edit],
     files: &Files,
-) -> Option<CodeAction> {
+) -> Option<Action> {
+    if edits.is_empty() {
+        return None;
+    }
     let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
-    for edit in &fix.edits {
+    for edit in edits {
         changes
             .entry(files.uri(edit.file)?)
             .or_default()
@@ -273,15 +395,12 @@ fn code_action(
     }
     let safe =
         crate::rules::find(diagnostic.rule).is_some_and(|rule| rule.fix == FixAvailability::Safe);
-    Some(CodeAction {
-        title: format!("{} ({})", printable(&fix.description), diagnostic.rule),
-        kind: Some(CodeActionKind::QUICKFIX),
-        diagnostics: Some(vec![published.clone()]),
-        edit: Some(WorkspaceEdit {
+    Some(Action {
+        title: format!("{} ({})", printable(description), diagnostic.rule),
+        preferred: safe,
+        edit: Arc::new(WorkspaceEdit {
             changes: Some(changes),
             ..WorkspaceEdit::default()
         }),
-        is_preferred: Some(safe),
-        ..CodeAction::default()
     })
 }

@@ -3,14 +3,13 @@
 
 use crate::catalog::{self, ConfigType, Default, KafkaVersion, KeySpec, UpdateMode, Validator};
 
-/// The key of `entries` whose written name covers byte `offset`, if any.
-pub fn key_at<'a>(
-    entries: impl Iterator<Item = &'a crate::properties::Entry>,
-    offset: usize,
-) -> Option<&'a crate::properties::Entry> {
-    entries
-        .filter(|entry| entry.provenance == crate::properties::Provenance::Written)
-        .find(|entry| entry.key_span.start <= offset && offset <= entry.key_span.end)
+/// The name of the key of `written` (each key's bytes and name, in the document's order)
+/// whose written name covers byte `offset`, if any.
+pub fn key_at(written: &[(std::ops::Range<usize>, String)], offset: usize) -> Option<&str> {
+    written
+        .iter()
+        .find(|(span, _)| span.start <= offset && offset <= span.end)
+        .map(|(_, key)| key.as_str())
 }
 
 /// Markdown for `key` in release `version`; `None` for a key the catalogue has in no release.

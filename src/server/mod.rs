@@ -72,6 +72,7 @@ pub fn run(connection: &Connection) -> Result<bool, ServerError> {
         encoding,
         documents: BTreeMap::new(),
         findings: BTreeMap::new(),
+        keys: BTreeMap::new(),
         shut_down: false,
     };
     for message in &connection.receiver {
@@ -138,6 +139,9 @@ struct Server<'a> {
     documents: BTreeMap<Uri, Document>,
     /// The findings last published for each open document (code actions read their fixes).
     findings: BTreeMap<Uri, Vec<Finding>>,
+    /// The keys of each open document as its last check read them (hovers read them): a
+    /// document is checked when it or its cluster changes, never for a hover.
+    keys: BTreeMap<Uri, findings::Keys>,
     shut_down: bool,
 }
 
@@ -242,6 +246,7 @@ impl Server<'_> {
     fn did_close(&mut self, uri: Uri) {
         self.documents.remove(&uri);
         self.findings.remove(&uri);
+        self.keys.remove(&uri);
         self.publish(uri.clone(), Vec::new(), None);
         let folder =
             |uri: &Uri| uri::to_path(uri).and_then(|path| Some(path.parent()?.to_path_buf()));
@@ -318,15 +323,15 @@ impl Server<'_> {
         let encoding = self.encoding;
         let open = self.open_documents();
         let checked = std::panic::catch_unwind(|| findings::check(&path, &text, &open, encoding));
-        let (found, siblings) = match checked {
+        let (found, siblings, keys) = match checked {
             Ok(Ok(checked)) => checked,
             Ok(Err(findings::CheckError::NotChecked(message))) => {
                 self.log(MessageType::INFO, message);
-                (Vec::new(), BTreeSet::new())
+                Default::default()
             }
             Ok(Err(findings::CheckError::Failed(finding))) => {
                 self.log(MessageType::ERROR, finding.diagnostic.message.clone());
-                (vec![*finding], BTreeSet::new())
+                (vec![*finding], BTreeSet::new(), findings::Keys::default())
             }
             Err(_) => {
                 self.log(
@@ -336,7 +341,7 @@ impl Server<'_> {
                         path.display()
                     ),
                 );
-                (Vec::new(), BTreeSet::new())
+                Default::default()
             }
         };
         let diagnostics = found
@@ -344,6 +349,7 @@ impl Server<'_> {
             .map(|finding| finding.diagnostic.clone())
             .collect();
         self.findings.insert(uri.clone(), found);
+        self.keys.insert(uri.clone(), keys);
         self.publish(uri.clone(), diagnostics, version);
         siblings
     }
@@ -366,19 +372,15 @@ impl Server<'_> {
         );
     }
 
+    /// The hovered key's catalogue entry, read from the document's last check.
     fn hover(&self, params: lsp_types::HoverParams) -> serde_json::Value {
         let place = params.text_document_position_params;
-        let Some(document) = self.documents.get(&place.text_document.uri) else {
-            return serde_json::Value::Null;
-        };
-        let Some(path) = uri::to_path(&place.text_document.uri) else {
+        let uri = &place.text_document.uri;
+        let (Some(document), Some(keys)) = (self.documents.get(uri), self.keys.get(uri)) else {
             return serde_json::Value::Null;
         };
         let offset = Positions::new(document.text.as_bytes(), self.encoding).offset(place.position);
-        let text = document.text.clone();
-        let open = self.open_documents();
-        let markdown = std::panic::catch_unwind(|| findings::hover(&path, &text, &open, offset))
-            .unwrap_or(None);
+        let markdown = std::panic::catch_unwind(|| keys.hover(offset)).unwrap_or(None);
         match markdown {
             Some(value) => serde_json::to_value(Hover {
                 contents: HoverContents::Markup(MarkupContent {
@@ -402,7 +404,7 @@ impl Server<'_> {
         let actions: Vec<_> = found
             .iter()
             .filter(|finding| overlaps(&finding.diagnostic.range))
-            .filter_map(|finding| finding.action.clone())
+            .filter_map(Finding::code_action)
             .collect();
         serde_json::to_value(actions).unwrap_or_default()
     }
