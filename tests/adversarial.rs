@@ -1311,10 +1311,7 @@ fn write_tree(tree: &Tree, root: &Path) {
     }
 }
 
-// Ignored until the secrets, escaping and bounds work of the same issue is in: run with
-// `cargo test --test adversarial -- --ignored`.
 #[test]
-#[ignore]
 fn hostile_trees_through_every_output_path() {
     let seed = seed();
     let mut g = Gen {
