@@ -43,41 +43,9 @@ const DEFAULT_CASES: usize = 4;
 const TIME_GUARD: Duration = Duration::from_secs(15);
 const WORKERS: usize = 3;
 
-/// splitmix64: small, seeded, the same sequence everywhere.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn between(&mut self, low: usize, high: usize) -> usize {
-        low + self.below(high - low + 1)
-    }
-
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-
-    fn alnum(&mut self, len: usize) -> String {
-        const ALPHABET: &[u8] = b"abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-        (0..len)
-            .map(|_| ALPHABET[self.below(ALPHABET.len())] as char)
-            .collect()
-    }
-}
+#[path = "support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 // ---------------------------------------------------------------------------------------------
 // The pieces a generated tree is made of

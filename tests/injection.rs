@@ -33,26 +33,9 @@ const DEFAULT_ROUNDS: usize = 4;
 /// What every generated command carries, to tell that the hostile text reached the output.
 const MARK: &str = "forged";
 
-/// splitmix64: small, seeded, the same sequence everywhere.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
-        from[self.below(from.len())]
-    }
-}
+#[path = "support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// What may end a line somewhere (a terminal, a log viewer, an editor), move the cursor, or show
 /// text in another order than it is read; the empty one and a space leave the command where a

@@ -27,29 +27,9 @@ const MIN_CANARIES: usize = 500;
 const WORKERS: usize = 3;
 const DEFAULT_SEED: u64 = 0x1eaf_5eed_c0de_0016;
 
-/// splitmix64: small, seeded, the same sequence everywhere.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn alnum(&mut self, len: usize) -> String {
-        const ALPHABET: &[u8] = b"abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-        (0..len)
-            .map(|_| ALPHABET[self.below(ALPHABET.len())] as char)
-            .collect()
-    }
-}
+#[path = "support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// One generated secret and where it was put.
 struct Canary {
