@@ -33,7 +33,7 @@ use crate::report::Report;
 /// (actions/runner, `src/Runner.Common/ActionCommand.cs`): a `:` that could start a line with
 /// `::` (`TryParseV2` reads a line that starts with `::` after its leading whitespace as
 /// `::error::`, `::stop-commands::`; a line may start where this text starts or where a help
-/// line is wrapped at a space, see [`command_start`]) is shown as `\u{3a}`, and the `[` of
+/// line is wrapped at a space, see `command_start`) is shown as `\u{3a}`, and the `[` of
 /// `##[` (the legacy `TryParse` finds `##[error]` anywhere in a line) as `\u{5b}`.
 pub fn printable(text: &str) -> String {
     // Printable ASCII without a colon or a `[`, the text of nearly every name and value, has
