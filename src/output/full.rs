@@ -106,6 +106,9 @@ struct Indexed {
     text: Arc<str>,
     /// Byte offset of each line start, as miette counts lines (`\n`, `\r`, `\r\n`).
     line_starts: Arc<[usize]>,
+    /// Every line ends with `\n` alone: miette's answer is then worked out from the line
+    /// starts ([`Indexed::context`]) without a scan.
+    newline_only: bool,
 }
 
 impl Indexed {
@@ -114,7 +117,74 @@ impl Indexed {
             .into_iter()
             .map(|start| start as usize)
             .collect();
-        Indexed { text, line_starts }
+        let newline_only = !text.contains('\r');
+        Indexed {
+            text,
+            line_starts,
+            newline_only,
+        }
+    }
+
+    /// What miette 7.6's `context_info` (`src/source_impls.rs`) answers for `span` with
+    /// `before` and `after` context lines, scanning `text` from its first byte, worked out
+    /// from the line starts instead: its scan costs the span's length, and miette reads the
+    /// span of every snippet merged so far again at each label it merges, so that a finding
+    /// with a label on each of thousands of nodes of one file (a compose file of 10,000
+    /// services) took a time of the square of the file's length. Only for text whose lines
+    /// end with `\n` alone, where each byte is one step of miette's scan; the answer is the
+    /// scan's, quirks included (a unit test holds the two equal).
+    /// Returns `(data start, data end, line, column, line count)`, or `None` where miette
+    /// answers `OutOfBounds`.
+    fn context(
+        &self,
+        offset: usize,
+        len: usize,
+        before: usize,
+        after: usize,
+    ) -> Option<(usize, usize, usize, usize, usize)> {
+        let size = self.text.len();
+        // How many line ends lie before `at`; the `k`th line end is at `line_starts[k + 1] - 1`.
+        let ends_before = |at: usize| self.line_starts.partition_point(|start| *start <= at) - 1;
+        let line_ends = self.line_starts.len() - 1;
+        // miette's scan marks the span over at the byte `last` (the span's last byte, or the
+        // one before an empty span), and counts context lines after it from the line ends at
+        // `context_from` on.
+        let last = (offset + len).saturating_sub(1);
+        let context_from = (last + 1).max(offset + len.saturating_sub(1));
+        let end = if last >= size {
+            size
+        } else if after == 0 {
+            last + 1
+        } else {
+            // The scan stops after the line end that closes the `after`th context line.
+            let closing = ends_before(context_from) + after;
+            if closing < line_ends {
+                self.line_starts[closing + 1]
+            } else {
+                size
+            }
+        };
+        if end < last {
+            return None;
+        }
+        let line = ends_before(offset);
+        let start_line = line.saturating_sub(before);
+        let line_count = ends_before(end);
+        // Context lines before: the data starts at a line start. None: at the span itself,
+        // with its column on its line, which miette sets back to 0 once it has counted a line
+        // end after the span.
+        let (start, column) = if before == 0 {
+            let ended_after = after > 0 && last < size && line_count > ends_before(context_from);
+            let column = if ended_after {
+                0
+            } else {
+                offset - self.line_starts[line]
+            };
+            (offset, column)
+        } else {
+            (self.line_starts[start_line], 0)
+        };
+        Some((start, end, start_line, column, line_count))
     }
 }
 
@@ -125,6 +195,24 @@ impl SourceCode for Indexed {
         context_lines_before: usize,
         context_lines_after: usize,
     ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        if self.newline_only {
+            let (start, end, line, column, line_count) = self
+                .context(
+                    span.offset(),
+                    span.len(),
+                    context_lines_before,
+                    context_lines_after,
+                )
+                .ok_or(MietteError::OutOfBounds)?;
+            let data: &'a [u8] = &self.text.as_bytes()[start..end];
+            return Ok(Box::new(MietteSpanContents::new(
+                data,
+                SourceSpan::new(start.into(), end - start),
+                line,
+                column,
+                line_count,
+            )));
+        }
         // The line of the span's start, and a line start far enough before it that miette's
         // scan from there sees every context line it would see from the top.
         let line = self
@@ -467,6 +555,63 @@ fn alternative_sets(sets: &[&Cluster]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`Indexed::context`] answers what miette's own scan of the whole text answers, for
+    /// generated texts, spans and context lines.
+    #[test]
+    fn indexed_context_is_miettes_scan() {
+        let mut state = 0x5eed_u64;
+        let mut next = |below: usize| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((state >> 33) as usize) % below
+        };
+        for _ in 0..4_000 {
+            let size = next(40);
+            let text: String = (0..size)
+                .map(|_| ['a', 'b', '\n', '\n', 'é'][next(5)])
+                .collect();
+            let indexed = Indexed::new(Arc::from(text.as_str()));
+            assert!(indexed.newline_only);
+            for _ in 0..20 {
+                // Spans inside the text, as labels are (miette's scan panics past its end).
+                let offset = next(text.len() + 1);
+                let len = next(text.len() - offset + 1);
+                let (before, after) = (next(4), next(4));
+                let span = SourceSpan::new(offset.into(), len);
+                let scanned = text.as_bytes().read_span(&span, before, after);
+                let computed = indexed.read_span(&span, before, after);
+                match (scanned, computed) {
+                    (Ok(scanned), Ok(computed)) => assert_eq!(
+                        (
+                            scanned.data(),
+                            scanned.span().offset(),
+                            scanned.span().len(),
+                            scanned.line(),
+                            scanned.column(),
+                            scanned.line_count()
+                        ),
+                        (
+                            computed.data(),
+                            computed.span().offset(),
+                            computed.span().len(),
+                            computed.line(),
+                            computed.column(),
+                            computed.line_count()
+                        ),
+                        "{text:?} at {offset}+{len}, {before} before, {after} after"
+                    ),
+                    (Err(_), Err(_)) => {}
+                    (scanned, computed) => panic!(
+                        "{text:?} at {offset}+{len}, {before}/{after}: miette {:?}, computed {:?}",
+                        scanned.is_ok(),
+                        computed.is_ok()
+                    ),
+                }
+            }
+        }
+    }
 
     fn words(separator: &textwrap::WordSeparator, line: &str) -> Vec<(String, String, usize)> {
         separator
