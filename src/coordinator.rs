@@ -4,7 +4,7 @@
 
 use crate::catalog::{self, KafkaVersion};
 use crate::cluster::Cluster;
-use crate::output::printable;
+use crate::escape::printable;
 use crate::source::SourceFile;
 
 /// Which coordinator: a consumer group's or a transactional id's.

@@ -343,9 +343,9 @@ pub fn diff(fixed: &Fixed) -> String {
         };
         // A context line is a space and the file's line: one that starts with `::` would be
         // read as a workflow command in a CI log.
-        let shown = |bytes: &[u8]| crate::output::guard_lines(&shown(bytes), false).into_owned();
+        let shown = |bytes: &[u8]| crate::escape::guard_lines(&shown(bytes), false).into_owned();
         let (old, new) = (shown(&change.before), shown(&change.after));
-        let name = crate::output::printable(change.path.trim_start_matches('/'));
+        let name = crate::escape::printable(change.path.trim_start_matches('/'));
         let diff = similar::TextDiff::from_lines(&old, &new);
         text.push_str(
             &diff

@@ -25,6 +25,7 @@ pub mod config;
 pub mod coordinator;
 pub mod diagnostic;
 pub mod directive;
+pub mod escape;
 pub mod fix;
 #[cfg(feature = "live")]
 pub mod live;

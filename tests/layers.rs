@@ -29,6 +29,9 @@ const LAYERS: &[(&str, &[&str])] = &[
         &[
             "yaml_view",
             "source",
+            // Text from outside as it is printed (`output` re-exports it; the coordinator and
+            // `--fix` print names too).
+            "escape",
             "components",
             "directive",
             "sources",
@@ -46,7 +49,8 @@ const LAYERS: &[(&str, &[&str])] = &[
         "report",
         &["report", "suppress", "fix", "live_report", "plan"],
     ),
-    ("output", &["output"]),
+    // Output and where it is written (`--output-file`, `--plan-file`, `--save-snapshot`).
+    ("output", &["output", "output_path"]),
     // The checks a caller runs: paths, a buffer, files in memory.
     ("check", &["check"]),
     // The language server: an editor's documents checked as a buffer is.

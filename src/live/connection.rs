@@ -13,14 +13,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use kafka_protocol::messages::{
-    ApiKey, ApiVersionsRequest, ApiVersionsResponse, RequestHeader, ResponseHeader,
-    SaslAuthenticateRequest, SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse,
+    ApiKey, ApiVersionsRequest, ApiVersionsResponse, RequestHeader, SaslAuthenticateRequest,
+    SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse,
 };
 use kafka_protocol::protocol::{
     Decodable, Encodable, Message, StrBytes, encode_request_header_into_buffer,
 };
-
-use bytes::Buf;
 
 use super::Error;
 use super::client_config::{ClientConfig, Mechanism};
@@ -429,7 +427,8 @@ impl<'run> Connection<'run> {
             body.truncate(start + read);
         }
         let (correlation_id, response) =
-            decode(key, version, bytes::Bytes::from(body)).map_err(|why| self.protocol(why))?;
+            super::wire::decode(key, version, bytes::Bytes::from(body))
+                .map_err(|why| self.protocol(why))?;
         if correlation_id != self.correlation_id {
             return Err(self.protocol(
                 "it does not answer as a Kafka broker (a reply to another request)".to_string(),
@@ -475,49 +474,6 @@ impl<'run> Connection<'run> {
             address: self.address.clone(),
             message: format!("{request}: {}", kafka_error(code)),
         }
-    }
-}
-
-/// `frame` (a response header and a response of `key` at `version`) decoded, once its shape
-/// has walked to the end without allocating (`super::wire`): the correlation id and the
-/// response.
-fn decode<Response: Decodable>(
-    key: ApiKey,
-    version: i16,
-    frame: bytes::Bytes,
-) -> Result<(i32, Response), String> {
-    let malformed = |why: String| format!("a malformed {key:?} reply ({why})");
-    let walked = super::wire::walk(key, version, &frame).map_err(malformed)?;
-    let mut body = frame;
-    let size = body.len();
-    let header = ResponseHeader::decode(&mut body, key.response_header_version(version))
-        .map_err(|error| malformed(error.to_string()))?;
-    let response =
-        Response::decode(&mut body, version).map_err(|error| malformed(error.to_string()))?;
-    // The walk mirrors the decoder: both read the same bytes (checked by the fuzz target).
-    debug_assert_eq!(size - body.remaining(), walked, "{key:?} v{version}");
-    Ok((header.correlation_id, response))
-}
-
-/// A reply to the request `api_key` at `version` (response header and body), decoded as
-/// `kafkalint live` decodes it: `Ok` when it decodes, else why not. For the fuzz target.
-pub fn decode_reply(api_key: i16, version: i16, frame: &[u8]) -> Result<(), String> {
-    use kafka_protocol::messages::{
-        DescribeConfigsResponse, FindCoordinatorResponse, ListGroupsResponse, MetadataResponse,
-    };
-    let key = ApiKey::try_from(api_key).map_err(|_| format!("no API key {api_key}"))?;
-    let frame = bytes::Bytes::copy_from_slice(frame);
-    match key {
-        ApiKey::ApiVersions => decode::<ApiVersionsResponse>(key, version, frame).map(drop),
-        ApiKey::SaslHandshake => decode::<SaslHandshakeResponse>(key, version, frame).map(drop),
-        ApiKey::SaslAuthenticate => {
-            decode::<SaslAuthenticateResponse>(key, version, frame).map(drop)
-        }
-        ApiKey::Metadata => decode::<MetadataResponse>(key, version, frame).map(drop),
-        ApiKey::DescribeConfigs => decode::<DescribeConfigsResponse>(key, version, frame).map(drop),
-        ApiKey::ListGroups => decode::<ListGroupsResponse>(key, version, frame).map(drop),
-        ApiKey::FindCoordinator => decode::<FindCoordinatorResponse>(key, version, frame).map(drop),
-        _ => Err(format!("kafkalint reads no {key:?} reply")),
     }
 }
 

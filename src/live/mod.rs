@@ -15,9 +15,9 @@ mod wire;
 use std::time::Duration;
 
 pub use client_config::ClientConfig;
-pub use connection::decode_reply;
 pub use error::Error;
 pub use gather::gather;
+pub use wire::decode_reply;
 
 /// How many brokers are asked at once (each over a connection of its own).
 pub const CONNECTIONS_AT_ONCE: usize = 16;

@@ -21,97 +21,10 @@ pub use sarif::sarif;
 pub use settings::settings;
 pub use statistics::{statistics_json, statistics_text};
 
+pub use crate::escape::{guard_lines, printable};
+
 use crate::diagnostic::Label;
 use crate::report::Report;
-
-/// Text that came from outside kafkalint (a path, a name, a value, a server's words) as it is
-/// printed, in every format and on stderr: the one function every output path shows such text
-/// through. Characters [`crate::source::shown_escaped`] names (control characters, line feeds
-/// and carriage returns among them, NEL, U+2028 and U+2029, bidirectional overrides) are shown
-/// escaped (`\u{a}`), so every line break in the output is one kafkalint wrote. So are the
-/// characters that would let the text be read as a GitHub Actions workflow command
-/// (actions/runner, `src/Runner.Common/ActionCommand.cs`): a `:` that could start a line with
-/// `::` (`TryParseV2` reads a line that starts with `::` after its leading whitespace as
-/// `::error::`, `::stop-commands::`; a line may start where this text starts or where a help
-/// line is wrapped at a space, see `command_start`) is shown as `\u{3a}`, and the `[` of
-/// `##[` (the legacy `TryParse` finds `##[error]` anywhere in a line) as `\u{5b}`.
-pub fn printable(text: &str) -> String {
-    // Printable ASCII without a colon or a `[`, the text of nearly every name and value, has
-    // nothing to escape: one pass over the bytes tells.
-    if text
-        .bytes()
-        .all(|b| (0x20..0x7f).contains(&b) && b != b':' && b != b'[')
-    {
-        return text.to_string();
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    // The two characters before `c`, as written.
-    let (mut before, mut previous): (Option<char>, Option<char>) = (None, None);
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        let escaped = crate::source::shown_escaped(c)
-            || (c == ':' && command_start(previous, chars.peek().copied()))
-            || (c == '[' && before == Some('#') && previous == Some('#'));
-        if escaped {
-            out.push_str(&format!("\\u{{{:x}}}", c as u32));
-        } else {
-            out.push(c);
-        }
-        (before, previous) = (previous, Some(c));
-    }
-    out
-}
-
-/// Whether a `:` between `previous` and `next` could begin a line's `::`: it follows the start
-/// of the text or a blank (where a line may start, or be wrapped), and a `:` or the end of the
-/// text (where the text around it may put one) follows it.
-fn command_start(previous: Option<char>, next: Option<char>) -> bool {
-    previous.is_none_or(blank) && matches!(next, None | Some(':'))
-}
-
-/// What a log reader may drop from the start of a line before it looks for `::`: whitespace
-/// (`TryParseV2` calls .NET's `TrimStart()`, which drops what `Char.IsWhiteSpace` calls
-/// whitespace, as Rust's `char::is_whitespace` does), and, to be safe, the invisible
-/// characters other trims drop or that a reader cannot see (zero-width space, word joiner,
-/// byte order mark, Mongolian vowel separator).
-fn blank(c: char) -> bool {
-    c.is_whitespace() || matches!(c, '\u{180e}' | '\u{200b}' | '\u{2060}' | '\u{feff}')
-}
-
-/// The last guard at the sinks (stdout, stderr, `--output-file`) and over the file text an
-/// output shows as it is (snippets, `--diff`): a line of `text` that starts with `::` after its
-/// blanks gets that `:` shown as `\u{3a}`, and every `##[` its `[` shown as `\u{5b}`, whatever
-/// wrote them. Text shown through [`printable`] never makes either; this keeps a line
-/// kafkalint did not mean from reaching a CI log as a workflow command all the same. With
-/// `annotations`, the text is `--format github`'s: its lines that start with `::error `,
-/// `::warning ` or `::notice ` at their first column are kafkalint's own annotations (their
-/// data percent-encoded, so no line break inside one) and stay as they are.
-pub fn guard_lines(text: &str, annotations: bool) -> std::borrow::Cow<'_, str> {
-    let own = |line: &str| {
-        annotations
-            && ["::error ", "::warning ", "::notice "]
-                .iter()
-                .any(|command| line.starts_with(command))
-    };
-    let forged = |line: &str| line.trim_start_matches(blank).starts_with("::") && !own(line);
-    let lines = || text.split_inclusive(['\n', '\r']);
-    if !text.contains("##[") && !lines().any(forged) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for line in lines() {
-        let line = line.replace("##[", "##\\u{5b}");
-        if forged(&line) {
-            let blanks = line.len() - line.trim_start_matches(blank).len();
-            out.push_str(&line[..blanks]);
-            out.push_str("\\u{3a}");
-            out.push_str(&line[blanks + 1..]);
-        } else {
-            out.push_str(&line);
-        }
-    }
-    std::borrow::Cow::Owned(out)
-}
 
 /// Where a label is, 1-based: start line and column, end line and column (the end is the
 /// position just past the span, as SARIF counts it; an empty span ends where it starts).
@@ -169,58 +82,4 @@ fn relative_path(path: &str) -> String {
         text = rest;
     }
     text.to_string()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn outside_text_breaks_no_line_and_starts_no_workflow_command() {
-        for (text, shown) in [
-            ("a\nb\rc\r\nd", "a\\u{a}b\\u{d}c\\u{d}\\u{a}d"),
-            (
-                "a\u{85}b\u{2028}c\u{2029}d",
-                "a\\u{85}b\\u{2028}c\\u{2029}d",
-            ),
-            ("\u{1b}[2K\u{202e}\u{2066}", "\\u{1b}[2K\\u{202e}\\u{2066}"),
-            ("::error::x", "\\u{3a}:error::x"),
-            (
-                "set it to \u{3000}::stop-commands::x",
-                "set it to \u{3000}\\u{3a}:stop-commands::x",
-            ),
-            ("\t::x", "\\u{9}\\u{3a}:x"),
-            ("a##[error]x", "a##\\u{5b}error]x"),
-            // A lone `:` at an end may meet one the output writes beside it.
-            (":", "\\u{3a}"),
-            ("x :", "x \\u{3a}"),
-            // Colons inside words stay.
-            (
-                "[::1]:9092 PLAINTEXT://:9092 a::b x:",
-                "[::1]:9092 PLAINTEXT://:9092 a::b x:",
-            ),
-            ("caf\u{e9} [x]", "caf\u{e9} [x]"),
-        ] {
-            assert_eq!(printable(text), shown, "{text:?}");
-            // Shown text shows as it is: escaping twice changes nothing.
-            assert_eq!(printable(shown), shown, "{shown:?}");
-        }
-    }
-
-    #[test]
-    fn the_sink_guard_leaves_only_own_annotations_at_a_line_start() {
-        let text = "::error file=a,line=1::m\n  ::warning::x\nok ##[error]y\n\u{feff}::z\n";
-        assert_eq!(
-            guard_lines(text, true),
-            "::error file=a,line=1::m\n  \\u{3a}:warning::x\nok ##\\u{5b}error]y\n\u{feff}\\u{3a}:z\n"
-        );
-        assert_eq!(
-            guard_lines(text, false).lines().next(),
-            Some("\\u{3a}:error file=a,line=1::m")
-        );
-        assert!(matches!(
-            guard_lines("a: b\n x::y\n", false),
-            std::borrow::Cow::Borrowed(_)
-        ));
-    }
 }
