@@ -346,6 +346,15 @@ pub fn diff(fixed: &Fixed) -> String {
         let shown = |bytes: &[u8]| crate::escape::guard_lines(&shown(bytes), false).into_owned();
         let (old, new) = (shown(&change.before), shown(&change.after));
         let name = crate::escape::printable(change.path.trim_start_matches('/'));
+        if old == new {
+            // The change lies wholly in text output hides (a value under a name that may hold
+            // a secret): the file is still named, so that `--diff` never says less than
+            // `--fix` writes.
+            text.push_str(&format!(
+                "--- a/{name}\n+++ b/{name}\n@@ changed where kafkalint hides the text @@\n"
+            ));
+            continue;
+        }
         let diff = similar::TextDiff::from_lines(&old, &new);
         text.push_str(
             &diff

@@ -1106,3 +1106,43 @@ fn a_compose_fix_round_trip() {
             .all(|d| d.rule != "internal-topic-replication")
     );
 }
+
+/// A fix whose change lies wholly in text output hides (here a compose anchor under a key that
+/// holds a control character, hidden with its value) is still named by `--diff`: `--diff` never
+/// says less than `--fix` writes. Found by the `yaml` fuzz target.
+#[test]
+fn a_change_in_hidden_text_is_still_named_by_diff() {
+    let dir = tempfile::tempdir().unwrap();
+    let compose = "x-ka\u{1d}fka-env: &env\n  KAFKA_ZOOKEEPER_CONNECT: zookeeper:2181\n  \
+                   KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: 1\n\nservices:\n  zookeeper:\n    \
+                   image: confluentinc/cp-zookeeper:7.6.1\n  kafka-1:\n    image: \
+                   confluentinc/cp-kafka:7.6.1\n    environment:\n      <<: *env\n      \
+                   KAFKA_BROKER_ID: 1\n  kafka-2:\n    image: confluentinc/cp-kafka:7.6.1\n    \
+                   environment:\n      <<: *env\n      KAFKA_BROKER_ID: 2\n  kafka-3:\n    \
+                   image: confluentinc/cp-kafka:7.6.1\n    environment:\n      <<: *env\n      \
+                   KAFKA_BROKER_ID: 3\n";
+    std::fs::write(dir.path().join("docker-compose.yml"), compose).unwrap();
+    let diff = kafkalint(&["check", "--diff", "docker-compose.yml"], dir.path());
+    let fixed = kafkalint(
+        &[
+            "check",
+            "--fix",
+            "--format",
+            "concise",
+            "docker-compose.yml",
+        ],
+        dir.path(),
+    );
+    let written = read(dir.path(), "docker-compose.yml");
+    if written != compose.as_bytes() {
+        let shown = stdout(&diff);
+        assert!(
+            shown.contains("--- a/docker-compose.yml")
+                && shown.contains("+++ b/docker-compose.yml"),
+            "--fix changed the file, --diff shows: {shown}\n{}",
+            stderr(&fixed)
+        );
+    } else {
+        panic!("no fix written: {}{}", stdout(&fixed), stderr(&fixed));
+    }
+}
