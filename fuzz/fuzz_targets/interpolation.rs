@@ -1,11 +1,11 @@
-//! Bytes → Compose's interpolation and `.env` reading (`kafkalint::sources::dotenv`): an env
+//! Bytes → Compose's interpolation and `.env` reading (`kafkalint::sources::compose::dotenv`): an env
 //! file, then (after byte 0x1E) a template interpolated with the variables it set. Neither
 //! panics nor overflows the stack however deep its defaults nest; what they give is Compose's
 //! where that can be told without Compose (text without `$` is itself, `$$` is `$`), a value
 //! past the depth bound is unknown, and an error names a line of the file.
 #![no_main]
 
-use kafkalint::sources::dotenv::{self, Vars};
+use kafkalint::sources::compose::dotenv::{self, Vars};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

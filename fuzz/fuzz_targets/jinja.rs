@@ -1,5 +1,5 @@
 //! Bytes → an Ansible role's `server.properties.j2` (the Jinja subset of
-//! `kafkalint::sources::ansible_role`): the reader never panics, however its tags nest, and
+//! `kafkalint::sources::ansible::role`): the reader never panics, however its tags nest, and
 //! says what it passed over in one line each; then the whole check holds what `check` holds
 //! (see `invariants::pipeline_holds`) on the template.
 #![no_main]
@@ -17,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let text = String::from_utf8_lossy(template);
     let mut notes = Vec::new();
-    kafkalint::sources::ansible_role::read(PATH, &text, &mut notes);
+    kafkalint::sources::ansible::role::read(PATH, &text, &mut notes);
     for note in &notes {
         assert!(!note.contains('\n'), "{note:?}");
     }

@@ -1,9 +1,9 @@
-//! Bytes → a container's start-up script read as `sh -c` runs it (`kafkalint::sources::shell`):
+//! Bytes → a container's start-up script read as `sh -c` runs it (`kafkalint::sources::kubernetes::shell`):
 //! it never panics nor overflows the stack however deep its arithmetic or defaults nest; the
 //! variables it exports have shell names; an integer assigned plainly is exported as written.
 #![no_main]
 
-use kafkalint::sources::shell;
+use kafkalint::sources::kubernetes::shell;
 use libfuzzer_sys::fuzz_target;
 
 fn is_name(name: &str) -> bool {

@@ -1,12 +1,14 @@
 //! A container running a Kafka image, whichever file declares it (a compose service, a
 //! Kubernetes pod template): its environment, as the container gets it, becomes the settings
-//! the image writes (see [`super::images`]).
+//! the image writes (see [`crate::sources::images`]).
 
-use super::component_images::{self, ComponentImage};
-use super::images::{self, Image, Origin, Setting, Var};
-use super::yaml::{Scalar, Style};
-use super::{ComponentService, Edit, ImageExit, ImageTag, NamedBy, NodeSpec, Runtime, YamlEntry};
 use crate::properties::{Provenance, Span};
+use crate::sources::images::components::{self, ComponentImage};
+use crate::sources::images::{self, Image, Origin, Setting, Var};
+use crate::sources::yaml::{Scalar, Style};
+use crate::sources::{
+    ComponentService, Edit, ImageExit, ImageTag, NamedBy, NodeSpec, Runtime, YamlEntry,
+};
 
 /// One variable of a container's environment, where it is written.
 #[derive(Debug, Clone)]
@@ -210,7 +212,7 @@ pub(super) fn component(
     runtime: Runtime,
 ) -> NodeSpec {
     let vars: Vec<Var> = env.iter().map(|var| var.var.clone()).collect();
-    let mut settings = component_images::translate(image, &vars);
+    let mut settings = components::translate(image, &vars);
     if env_unread {
         // An environment not read may set a factor it leaves here to the component's default.
         for key in image.replication_keys() {

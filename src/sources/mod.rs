@@ -3,20 +3,15 @@
 //! is one of its parts, whose settings are those Kafka will get, with the spans of the YAML
 //! scalars they come from, so that every rule applies unchanged and points at the YAML.
 
-pub mod ansible_role;
-pub mod bitnami_chart;
+pub mod ansible;
 pub mod cfk;
-pub mod component_images;
 pub mod compose;
 mod container;
-pub mod cp_ansible;
-pub mod dotenv;
 pub mod embedded;
+pub mod helm;
 pub mod images;
 pub mod kubernetes;
 mod redact;
-pub mod shell;
-mod shell_redact;
 mod spec;
 pub mod strimzi;
 pub mod terraform;
@@ -104,7 +99,7 @@ pub fn worth_reading(path: &str, bytes: &[u8]) -> bool {
         return terraform::worth_reading(bytes);
     }
     if path.to_ascii_lowercase().ends_with(".j2") {
-        return ansible_role::is_role_template(path) && ansible_role::worth_reading(bytes);
+        return ansible::role::is_role_template(path) && ansible::role::worth_reading(bytes);
     }
     let has = |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
     let kafka = || has(b"kafka") || has(b"KAFKA");
@@ -273,11 +268,11 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             let nodes = compose::read(first, &project, &mut notes);
             if project.nesting_too_deep() {
                 // A YAML escape can write `${` so that no line of the file shows it.
-                let place = dotenv::first_line_nested_too_deep(text)
+                let place = compose::dotenv::first_line_nested_too_deep(text)
                     .map_or_else(|| "a value".to_string(), |line| format!("line {line}"));
                 notes.push(format!(
                     "{place}: `${{...}}` defaults nested deeper than {} levels, which kafkalint does not follow; the value is unknown",
-                    dotenv::MAX_NESTING
+                    compose::dotenv::MAX_NESTING
                 ));
             }
             if !nodes.is_empty() {
@@ -322,13 +317,13 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
         }
         if yaml.parts.is_empty()
             && let Some(document) = documents.first()
-            && cp_ansible::is_inventory(document)
+            && ansible::cp_ansible::is_inventory(document)
         {
-            let roles = ansible_role::templating_roles(&path);
+            let roles = ansible::role::templating_roles(&path);
             // Roles of its own template the brokers' files: what they render is read from
             // them, not what cp-ansible would render.
             let nodes = if roles.is_empty() {
-                cp_ansible::read(document, &mut notes)
+                ansible::cp_ansible::read(document, &mut notes)
             } else {
                 notes.push(format!(
                     "an inventory whose brokers' configuration the roles beside it template ({}): read from those templates",
@@ -341,21 +336,21 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             }
         }
         for release in terraform.iter().flat_map(|read| &read.releases) {
-            let values = bitnami_chart::Values {
+            let values = helm::bitnami_chart::Values {
                 root: &release.values,
                 anchor: release.anchor.clone(),
             };
-            let folder = bitnami_chart::Folder {
+            let folder = helm::bitnami_chart::Folder {
                 pinned: release.version.clone(),
                 stated: beside.stated.bitnami_kafka_chart.clone(),
-                ..bitnami_chart::Folder::default()
+                ..helm::bitnami_chart::Folder::default()
             };
-            let line = bitnami_chart::line(&values, &folder);
+            let line = helm::bitnami_chart::line(&values, &folder);
             found
                 .info
                 .push(format!("{path}: {}: {}", release.label, line.describe()));
             let mut release_notes = Vec::new();
-            let nodes = bitnami_chart::read(&values, text, &line, &mut release_notes);
+            let nodes = helm::bitnami_chart::read(&values, text, &line, &mut release_notes);
             notes.extend(
                 release_notes
                     .into_iter()
@@ -375,20 +370,20 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             && terraform.is_none()
             && let Some(document) = documents.first()
         {
-            let mut folder = bitnami_chart::Folder::of(&path);
+            let mut folder = helm::bitnami_chart::Folder::of(&path);
             folder.stated = beside.stated.bitnami_kafka_chart.clone();
-            let values = bitnami_chart::values(&path, document, &folder);
+            let values = helm::bitnami_chart::values(&path, document, &folder);
             let release = values
                 .as_ref()
-                .and_then(|_| bitnami_chart::terraform_release_of(&path));
+                .and_then(|_| helm::bitnami_chart::terraform_release_of(&path));
             if let Some(release) = release {
                 found.info.push(format!(
                     "{path}: read as the values of the bitnami/kafka release in {release}"
                 ));
             } else if let Some(values) = values {
-                let line = bitnami_chart::line(&values, &folder);
+                let line = helm::bitnami_chart::line(&values, &folder);
                 found.info.push(format!("{path}: {}", line.describe()));
-                let nodes = bitnami_chart::read(&values, text, &line, &mut notes);
+                let nodes = helm::bitnami_chart::read(&values, text, &line, &mut notes);
                 if !nodes.is_empty() {
                     take(path.clone(), Form::HelmValues, nodes, &mut yaml);
                 }
@@ -429,7 +424,7 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
         let offset = usize::from(text.starts_with('\u{feff}')) * 3;
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut notes = Vec::new();
-        let nodes = ansible_role::read(&path, text, &mut notes);
+        let nodes = ansible::role::read(&path, text, &mut notes);
         found
             .notes
             .extend(notes.iter().map(|note| format!("{path}: {note}")));
@@ -438,7 +433,7 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
         }
         let yaml = YamlFile {
             parts: nodes.into_iter().map(|spec| part(spec, offset)).collect(),
-            secrets: ansible_role::hidden_spans(text)
+            secrets: ansible::role::hidden_spans(text)
                 .into_iter()
                 .map(|span| span.start + offset..span.end + offset)
                 .collect(),
@@ -448,7 +443,7 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
         };
         let file = found.files.len();
         let members = (0..yaml.parts.len() as u32).map(|part| (file, part));
-        let project = ansible_role::project_of(&path);
+        let project = ansible::role::project_of(&path);
         match role_clusters.iter().find(|(known, _)| *known == project) {
             Some((_, cluster)) => found.clusters[*cluster].members.extend(members),
             None => {

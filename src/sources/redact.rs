@@ -261,7 +261,7 @@ impl Walk<'_> {
             && let Some(lines) = super::embedded::lines(scalar, self.text)
         {
             self.hidden
-                .extend(super::shell_redact::hidden_spans(&lines));
+                .extend(super::kubernetes::shell_redact::hidden_spans(&lines));
             return;
         }
         // A list item `NAME=value` (compose's list form of `environment`) names its own value.
@@ -294,7 +294,7 @@ impl Walk<'_> {
         let shown = name.is_some_and(|name| {
             shown_as(name, &scalar.value, under_secret)
                 || (!under_secret
-                    && super::bitnami_chart::is_setting_value(name)
+                    && super::helm::bitnami_chart::is_setting_value(name)
                     && !secrets::looks_like_credential(&scalar.value))
                 || (!under_secret
                     && (STRUCTURAL_KEYS.contains(&name) || IMAGE_VARIABLES.contains(&name))

@@ -5,19 +5,21 @@
 //! `makeEnvironmentVariables`, Kubernetes v1.34): `envFrom` first, then `env`, which overrides
 //! it, each `value` with its `$(NAME)` references to variables set before it expanded
 //! (`third_party/forked/golang/expansion/expand.go`); then the container's start-up script, when
-//! it is a shell's (`sh -c '...'`), exports more (see [`super::shell`]), with the pod's ordinal
+//! it is a shell's (`sh -c '...'`), exports more (see [`crate::sources::kubernetes::shell`]), with the pod's ordinal
 //! in `${HOSTNAME##*-}`.
+
+pub mod shell;
+pub(crate) mod shell_redact;
 
 use std::collections::BTreeMap;
 
-use super::component_images::{self, ComponentImage};
-use super::container::{self, Container, EnvVar, MountedFile, edit_of};
-use super::embedded;
-use super::images::{self, Image, Var};
-use super::shell;
-use super::yaml::{Node, Scalar};
-use super::{ConfigMap, ConfigMapEntry, Edit, NodeSpec, Orchestrator, Runtime, YamlEntry};
 use crate::properties::Provenance;
+use crate::sources::container::{self, Container, EnvVar, MountedFile, edit_of};
+use crate::sources::embedded;
+use crate::sources::images::components::{self, ComponentImage};
+use crate::sources::images::{self, Image, Var};
+use crate::sources::yaml::{Node, Scalar};
+use crate::sources::{ConfigMap, ConfigMapEntry, Edit, NodeSpec, Orchestrator, Runtime, YamlEntry};
 
 /// The ConfigMaps among `documents` (of the file at `path`). A container of that file points
 /// at their entries, one of another file at its own `envFrom` item.
@@ -300,11 +302,11 @@ impl<'a> Workload<'a> {
             } else {
                 workload_label.clone()
             };
-            if let Some(image) = component_images::classify(&image_node.value) {
+            if let Some(image) = components::classify(&image_node.value) {
                 let volumes = mount_paths(container);
                 if let Some(mounted) = volumes
                     .iter()
-                    .find(|target| component_images::replaces_base_file(image, target))
+                    .find(|target| components::replaces_base_file(image, target))
                 {
                     notes.push(format!(
                         "{label}: its {} configuration starts from the mounted `{mounted}`; not read from the environment (check that file)",

@@ -25,8 +25,8 @@ use hcl_edit::expr::{Expression, ObjectKey, TraversalOperator};
 use hcl_edit::structure::{Attribute, Body};
 use hcl_edit::template::Element;
 
-use super::yaml::{self, Node, Scalar, Style};
 use crate::properties::Span;
+use crate::sources::yaml::{self, Node, Scalar, Style};
 
 /// What a `.tf` file deploys.
 #[derive(Debug, Default)]

@@ -1,17 +1,19 @@
 //! docker-compose files: each service running a Kafka image kafkalint knows is a node, its
 //! settings those the image writes for its `environment` and `env_file` (see
-//! [`super::images`]), with the project's `.env` interpolated as Compose does (see
-//! [`super::dotenv`]).
+//! [`crate::sources::images`]), with the project's `.env` interpolated as Compose does (see
+//! [`crate::sources::compose::dotenv`]).
+
+pub mod dotenv;
 
 use std::path::{Path, PathBuf};
 
-use super::component_images::{self, ComponentImage};
-use super::container::{self, Container, EnvVar, edit_of, hosts};
-use super::dotenv::{self, Found, Vars};
-use super::images::{self, Var};
-use super::yaml::{Node, Scalar};
-use super::{Edit, NodeSpec, Orchestrator, Runtime};
 use crate::properties::{Provenance, Span};
+use crate::sources::container::{self, Container, EnvVar, edit_of, hosts};
+use crate::sources::images::components::{self, ComponentImage};
+use crate::sources::images::{self, Var};
+use crate::sources::yaml::{Node, Scalar};
+use crate::sources::{Edit, NodeSpec, Orchestrator, Runtime};
+use dotenv::{Found, Vars};
 
 /// The Compose project of a compose file: its folder, where env files are found, and the
 /// variables of the folder's `.env`, which interpolate the file.
@@ -124,7 +126,7 @@ fn too_deep_notes(file: &str, assignments: &[dotenv::Assignment]) -> Vec<String>
 }
 
 /// Reads the services of a compose file (its first document): the broker nodes, then the
-/// Connect and Schema Registry services that talk to them (see [`super::component_images`]).
+/// Connect and Schema Registry services that talk to them (see [`crate::sources::images::components`]).
 /// Returns them with notes on what was passed over.
 pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<NodeSpec> {
     let Some(services) = document.get("services") else {
@@ -155,7 +157,7 @@ pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<
                 }
             },
         };
-        if let Some(component) = component_images::classify(&image_text) {
+        if let Some(component) = components::classify(&image_text) {
             if let Some(mut spec) =
                 read_component(name, service, image_node, component, project, notes)
             {
@@ -272,7 +274,7 @@ fn read_component(
 ) -> Option<NodeSpec> {
     if let Some(mounted) = volume_targets(service)
         .into_iter()
-        .find(|target| component_images::replaces_base_file(image, target))
+        .find(|target| components::replaces_base_file(image, target))
     {
         notes.push(format!(
             "service `{name}`: its {} configuration starts from the mounted `{mounted}`; not read from the environment (check that file)",
@@ -681,7 +683,7 @@ pub struct ServiceEnvironment {
 pub fn service_environments(path: &Path) -> Result<(Vec<ServiceEnvironment>, Vec<String>), String> {
     let bytes = crate::source::read_file(path).map_err(|error| error.to_string())?;
     let text = String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())?;
-    let documents = super::yaml::parse(&text).map_err(|error| error.to_string())?;
+    let documents = crate::sources::yaml::parse(&text).map_err(|error| error.to_string())?;
     let mut notes = Vec::new();
     let project = Project::of_file(&path.to_string_lossy(), &mut notes);
     let mut found = Vec::new();

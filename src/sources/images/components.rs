@@ -1,10 +1,10 @@
 //! How the container images of other Kafka components (Connect workers, Schema Registry) turn
 //! their environment into the component's properties file, taken from each image's own
-//! start-up scripts (cited at each rule). As for brokers ([`super::images`]), an image whose
+//! start-up scripts (cited at each rule). As for brokers ([`crate::sources::images`]), an image whose
 //! conventions were not read from its source is not read at all.
 
-use super::images::{Origin, Setting, Var, convert_key, repository};
 use crate::catalog::ComponentKind;
+use crate::sources::images::{Origin, Setting, Var, convert_key, repository};
 
 /// A component image whose environment conventions kafkalint knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,10 +2,12 @@
 //! every broker gets; the brokers are `spec.kafka.replicas` pods, or the `KafkaNodePool`s
 //! labelled `strimzi.io/cluster: <name>` (their `spec.replicas` and `spec.roles`).
 
-use super::yaml::{Node, Scalar};
-use super::{ComponentService, Forbidden, ImageTag, MirrorFlow, NamedBy, NodeSpec, YamlEntry};
 use crate::catalog::ComponentKind;
 use crate::properties::Provenance;
+use crate::sources::yaml::{Node, Scalar};
+use crate::sources::{
+    ComponentService, Forbidden, ImageTag, MirrorFlow, NamedBy, NodeSpec, YamlEntry,
+};
 pub use crate::yaml_view::Pool;
 
 /// Keys Strimzi does not let `spec.kafka.config` set: it manages them itself and ignores them
@@ -586,7 +588,7 @@ pub fn read(
                 Some(ImageTag {
                     reference: version.value.trim().to_string(),
                     span: version.span.clone(),
-                    release: super::images::release_prefix(version.value.trim())?,
+                    release: crate::sources::images::release_prefix(version.value.trim())?,
                     named_by: NamedBy::StrimziVersion,
                 })
             });

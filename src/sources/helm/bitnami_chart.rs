@@ -33,12 +33,12 @@
 
 use std::path::Path;
 
-use super::embedded;
-use super::images;
-use super::yaml::{Node, Scalar, Style};
-use super::{Edit, ImageTag, NamedBy, NodeSpec, Orchestrator, Runtime, YamlEntry};
 use crate::catalog::KafkaVersion;
 use crate::properties::{Provenance, Span};
+use crate::sources::embedded;
+use crate::sources::images;
+use crate::sources::yaml::{Node, Scalar, Style};
+use crate::sources::{Edit, ImageTag, NamedBy, NodeSpec, Orchestrator, Runtime, YamlEntry};
 
 /// A major line of the chart, with what says so.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -209,7 +209,7 @@ impl Folder {
         let mut folder = Folder::default();
         let read = |name: &str| -> Option<Vec<Node>> {
             let bytes = crate::source::read_file(&dir.join(name)).ok()?;
-            super::yaml::parse(std::str::from_utf8(&bytes).ok()?).ok()
+            crate::sources::yaml::parse(std::str::from_utf8(&bytes).ok()?).ok()
         };
         if let Some(chart) = read("Chart.yaml").and_then(|documents| documents.into_iter().next()) {
             folder.own_chart = dir.join("templates").is_dir();
@@ -300,7 +300,7 @@ pub fn terraform_release_of(path: &str) -> Option<String> {
         }
         dirs.push(above);
     }
-    let mut folders = super::terraform::Folders::default();
+    let mut folders = crate::sources::terraform::Folders::default();
     for dir in dirs {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
@@ -308,21 +308,22 @@ pub fn terraform_release_of(path: &str) -> Option<String> {
         let mut tf: Vec<_> = entries
             .filter_map(Result::ok)
             .map(|entry| entry.path())
-            .filter(|path| super::terraform::is_terraform_name(&path.to_string_lossy()))
+            .filter(|path| crate::sources::terraform::is_terraform_name(&path.to_string_lossy()))
             .collect();
         tf.sort();
         for file in tf {
             let Ok(bytes) = crate::source::read_file(&file) else {
                 continue;
             };
-            if !super::terraform::worth_reading(&bytes) {
+            if !crate::sources::terraform::worth_reading(&bytes) {
                 continue;
             }
             let Ok(text) = std::str::from_utf8(&bytes) else {
                 continue;
             };
             let shown = file.to_string_lossy().into_owned();
-            let Ok(read) = super::terraform::read_in(&shown, text, &mut Vec::new(), &mut folders)
+            let Ok(read) =
+                crate::sources::terraform::read_in(&shown, text, &mut Vec::new(), &mut folders)
             else {
                 continue;
             };
@@ -648,7 +649,7 @@ impl Reader<'_> {
     /// The chart renders these from its listener, TLS and SASL values: set, to values kafkalint
     /// does not work out.
     fn rendered(&self, kraft: bool, at: &Span) -> Vec<YamlEntry> {
-        super::spec::network_keys(kraft)
+        crate::sources::spec::network_keys(kraft)
             .map(|key| self.chart_sets(key, format!("${{chart:{key}}}"), at))
             .collect()
     }

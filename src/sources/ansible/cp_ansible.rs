@@ -23,11 +23,11 @@
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-use super::images::{self, Image};
-use super::yaml::{Node, Scalar};
-use super::{ImageTag, NamedBy, NodeSpec, Runtime, YamlEntry};
 use crate::catalog::KafkaVersion;
 use crate::properties::Provenance;
+use crate::sources::images::{self, Image};
+use crate::sources::yaml::{Node, Scalar};
+use crate::sources::{ImageTag, NamedBy, NodeSpec, Runtime, YamlEntry};
 
 /// A host of a group, with the variables the inventory gives it there.
 struct Host<'a> {
@@ -389,7 +389,7 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
 
 /// Keys cp-ansible builds from host names and ports.
 fn rendered(kraft: bool, set: &dyn Fn(&str, String) -> YamlEntry) -> Vec<YamlEntry> {
-    super::spec::network_keys(kraft)
+    crate::sources::spec::network_keys(kraft)
         .map(|key| set(key, format!("${{cp-ansible:{key}}}")))
         .collect()
 }

@@ -8,10 +8,10 @@
 //! nodes' other settings may come from it (`settings_elsewhere`): a rule judges only what the
 //! overrides write, never a Kafka default the operator may replace.
 
-use super::images::{self, Image};
-use super::yaml::{Node, Style};
-use super::{Edit, ImageTag, NamedBy, NodeSpec, Orchestrator, Runtime, YamlEntry};
 use crate::properties::Provenance;
+use crate::sources::images::{self, Image};
+use crate::sources::yaml::{Node, Style};
+use crate::sources::{Edit, ImageTag, NamedBy, NodeSpec, Orchestrator, Runtime, YamlEntry};
 
 /// Whether a document is a Confluent for Kubernetes resource.
 fn is_cfk(document: &Node) -> bool {

@@ -25,10 +25,10 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use super::yaml::{self, Node};
-use super::{Edit, ImageTag, NamedBy, NodeSpec, Runtime, Style, YamlEntry};
 use crate::catalog::KafkaVersion;
 use crate::properties::{Provenance, Span};
+use crate::sources::yaml::{self, Node};
+use crate::sources::{Edit, ImageTag, NamedBy, NodeSpec, Runtime, Style, YamlEntry};
 
 /// Whether `path` is a role's template of a `.properties` file.
 pub fn is_role_template(path: &str) -> bool {

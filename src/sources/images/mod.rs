@@ -2,6 +2,8 @@
 //! the image's own start-up scripts (cited at each rule). Only images listed here are read: an
 //! image's conventions are never guessed.
 
+pub mod components;
+
 use crate::catalog::KafkaVersion;
 
 /// A Kafka image whose environment conventions kafkalint knows.

@@ -1,0 +1,5 @@
+//! Ansible: Confluent's cp-ansible inventories and plain roles that template a node's
+//! configuration.
+
+pub mod cp_ansible;
+pub mod role;
