@@ -117,3 +117,316 @@ fn a_rendered_chart_is_checked_from_standard_input() {
         "{found:?}"
     );
 }
+
+/// `kafkalint check --format json` of `args` in `dir`, with `path` as the PATH (helm on it or
+/// not): the findings as (rule, file, line) and what it wrote on standard error.
+fn check_walk(
+    dir: &Path,
+    args: &[&str],
+    path: &std::ffi::OsStr,
+) -> (Vec<(String, String, u64)>, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+        .args(["check", "--format", "json"])
+        .args(args)
+        .current_dir(dir)
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let report: Value = match serde_json::from_slice(&output.stdout) {
+        Ok(report) => report,
+        Err(_) => return (Vec::new(), stderr),
+    };
+    let found = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|diagnostic| {
+            (
+                diagnostic["rule"].as_str().unwrap().to_string(),
+                diagnostic["file"].as_str().unwrap_or_default().to_string(),
+                diagnostic["line"].as_u64().unwrap_or_default(),
+            )
+        })
+        .collect();
+    (found, stderr)
+}
+
+/// The PATH with helm on it, and one without (an empty folder).
+fn paths(empty: &Path) -> (std::ffi::OsString, std::ffi::OsString) {
+    (
+        std::env::var_os("PATH").unwrap_or_default(),
+        empty.as_os_str().to_owned(),
+    )
+}
+
+fn copy_folder(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_folder(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_chart_of_its_own_is_rendered_in_a_walk_and_findings_point_at_its_template() {
+    if !support::external_tools("tests/helm.rs") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let empty = tempfile::tempdir().unwrap();
+    copy_folder(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/helm/chart"),
+        &dir.path().join("chart"),
+    );
+    let template =
+        std::fs::read_to_string(dir.path().join("chart/templates/statefulset.yaml")).unwrap();
+    let value_line = template
+        .lines()
+        .position(|line| line.contains(".Values.offsetsTopicReplicationFactor"))
+        .unwrap() as u64
+        + 1;
+    let (with_helm, without_helm) = paths(empty.path());
+
+    let (found, stderr) = check_walk(dir.path(), &["."], &with_helm);
+    assert!(
+        found.contains(&(
+            "internal-topic-replication".into(),
+            "chart/templates/statefulset.yaml".into(),
+            value_line
+        )),
+        "{found:?}\n{stderr}"
+    );
+    assert!(stderr.contains("rendered with `helm template`"), "{stderr}");
+
+    // Without helm: one note naming the chart and the command, and nothing read from it.
+    let (found, stderr) = check_walk(dir.path(), &["."], &without_helm);
+    assert!(found.is_empty(), "{found:?}");
+    assert_eq!(
+        stderr.matches("`helm` is not on the PATH").count(),
+        1,
+        "{stderr}"
+    );
+    assert!(stderr.contains("helm template NAME chart"), "{stderr}");
+
+    // A chart helm cannot render (a dependency that is not vendored: helm template never
+    // downloads one) is said, with helm's reason.
+    std::fs::write(
+        dir.path().join("chart/Chart.yaml"),
+        "apiVersion: v2\nname: demo\nversion: 0.1.0\ndependencies:\n  - name: kafka\n    version: 32.4.3\n    repository: oci://registry-1.docker.io/bitnamicharts\n",
+    )
+    .unwrap();
+    let (found, stderr) = check_walk(dir.path(), &["."], &with_helm);
+    assert!(found.is_empty(), "{found:?}");
+    assert!(
+        stderr.contains("does not render") && stderr.contains("missing in charts/"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_strimzi_kafka_written_as_a_template_is_read_once_rendered() {
+    if !support::external_tools("tests/helm.rs") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let chart = dir.path().join("deploy/kafka-cluster");
+    std::fs::create_dir_all(chart.join("templates")).unwrap();
+    std::fs::write(
+        chart.join("Chart.yaml"),
+        "apiVersion: v2\nname: kafka-cluster\nversion: 1.0.0\n",
+    )
+    .unwrap();
+    std::fs::write(
+        chart.join("values.yaml"),
+        "cluster: events\nreplicas: 3\nreplication: 1\n",
+    )
+    .unwrap();
+    let template = "\
+apiVersion: kafka.strimzi.io/v1beta2
+kind: Kafka
+metadata:
+  name: {{ .Values.cluster }}
+spec:
+  kafka:
+    version: 3.7.0
+    replicas: {{ .Values.replicas }}
+    listeners:
+      - name: plain
+        port: 9092
+        type: internal
+        tls: false
+    config:
+      {{- if .Values.replication }}
+      offsets.topic.replication.factor: {{ .Values.replication }}
+      {{- end }}
+      transaction.state.log.replication.factor: 3
+      transaction.state.log.min.isr: 2
+    storage:
+      type: ephemeral
+  zookeeper:
+    replicas: 3
+    storage:
+      type: ephemeral
+";
+    std::fs::write(chart.join("templates/kafka.yaml"), template).unwrap();
+    let empty = tempfile::tempdir().unwrap();
+    let (with_helm, _) = paths(empty.path());
+    let (found, stderr) = check_walk(dir.path(), &["deploy"], &with_helm);
+    assert!(
+        found.contains(&(
+            "internal-topic-replication".into(),
+            "deploy/kafka-cluster/templates/kafka.yaml".into(),
+            16
+        )),
+        "{found:?}\n{stderr}"
+    );
+}
+
+#[test]
+fn values_of_a_chart_of_its_own_are_not_read_as_bitnamis() {
+    // `helm create` values naming bitnami's image, beside the chart's own templates: the
+    // templates say what the values mean, not bitnami's chart.
+    let dir = tempfile::tempdir().unwrap();
+    let empty = tempfile::tempdir().unwrap();
+    let chart = dir.path().join("kafka");
+    std::fs::create_dir_all(chart.join("templates")).unwrap();
+    std::fs::write(
+        chart.join("Chart.yaml"),
+        "apiVersion: v2\nname: kafka\nversion: 0.1.0\n",
+    )
+    .unwrap();
+    std::fs::write(
+        chart.join("values.yaml"),
+        "replicaCount: 3\nimage:\n  repository: bitnami/kafka\n  tag: \"3.4.0\"\nservice:\n  port: 9092\n",
+    )
+    .unwrap();
+    std::fs::write(
+        chart.join("templates/service.yaml"),
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: {{ .Release.Name }}-kafka\nspec:\n  ports:\n    - port: {{ .Values.service.port }}\n",
+    )
+    .unwrap();
+    let (_, without_helm) = paths(empty.path());
+    let (found, stderr) = check_walk(dir.path(), &["."], &without_helm);
+    assert!(
+        !found
+            .iter()
+            .any(|(rule, _, _)| rule == "internal-topic-replication"),
+        "{found:?}\n{stderr}"
+    );
+    assert!(!stderr.contains("bitnami/kafka chart values"), "{stderr}");
+}
+
+#[test]
+fn values_are_bitnamis_only_when_something_names_the_chart() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = tempfile::tempdir().unwrap();
+    let (_, without_helm) = paths(empty.path());
+    // Keys only the bitnami chart has, and nothing that says the file is for it.
+    std::fs::write(
+        dir.path().join("kafka-values.yaml"),
+        "replicaCount: 3\nzookeeper:\n  enabled: true\nautoCreateTopicsEnable: false\n",
+    )
+    .unwrap();
+    let (found, stderr) = check_walk(dir.path(), &["."], &without_helm);
+    assert!(
+        !found
+            .iter()
+            .any(|(rule, _, _)| rule == "internal-topic-replication"),
+        "{found:?}\n{stderr}"
+    );
+    assert!(stderr.contains("nothing names the chart"), "{stderr}");
+
+    // A script beside it installs bitnami's chart with it: read as the chart renders it (the
+    // chart's default of one replica for the internal topics, on three brokers).
+    std::fs::write(
+        dir.path().join("install.sh"),
+        "#!/bin/sh\nhelm repo add bitnami https://charts.bitnami.com/bitnami\nhelm upgrade --install kafka bitnami/kafka \\\n  --version 20.0.6 \\\n  -f kafka-values.yaml\n",
+    )
+    .unwrap();
+    let (found, stderr) = check_walk(dir.path(), &["."], &without_helm);
+    assert!(
+        found
+            .iter()
+            .any(|(rule, file, _)| rule == "internal-topic-replication"
+                && file == "kafka-values.yaml"),
+        "{found:?}\n{stderr}"
+    );
+}
+
+/// Go's template truth of each value as Helm reads it, against kafkalint's.
+#[test]
+fn values_are_set_or_unset_as_helm_holds_them() {
+    if !support::external_tools("tests/helm.rs") {
+        return;
+    }
+    let cases = [
+        ("empty", "\"\""),
+        ("empty_single", "''"),
+        ("space", "\" \""),
+        ("comments_indented", "|\n  # broker.id=1\n"),
+        ("comments_dedented", "|-\n# broker.id=1\n"),
+        ("map_empty", "{}"),
+        ("list_empty", "[]"),
+        ("null_word", "null"),
+        ("tilde", "~"),
+        ("bare", ""),
+        ("false_word", "false"),
+        ("false_quoted", "\"false\""),
+        ("no_word", "no"),
+        ("off_word", "off"),
+        ("yes_word", "yes"),
+        ("y_word", "y"),
+        ("zero", "0"),
+        ("zero_float", "0.0"),
+        ("zero_quoted", "\"0\""),
+        ("zero_hex", "0x0"),
+        ("one", "1"),
+        ("text", "broker.id=1"),
+        ("map", "{a: 1}"),
+        ("list", "[a]"),
+        ("block", "|\n  offsets.topic.replication.factor=1\n"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let chart = dir.path().join("truth");
+    std::fs::create_dir_all(chart.join("templates")).unwrap();
+    std::fs::write(
+        chart.join("Chart.yaml"),
+        "apiVersion: v2\nname: truth\nversion: 0.1.0\n",
+    )
+    .unwrap();
+    let mut values = String::new();
+    let mut template = String::new();
+    for (name, value) in cases {
+        values.push_str(&format!("{name}: {value}\n"));
+        template.push_str(&format!(
+            "{name}: {{{{ if .Values.{name} }}}}set{{{{ else }}}}unset{{{{ end }}}}\n"
+        ));
+    }
+    std::fs::write(chart.join("values.yaml"), &values).unwrap();
+    std::fs::write(chart.join("templates/truth.yaml"), template).unwrap();
+    let output = Command::new("helm")
+        .args(["template", "t"])
+        .arg(&chart)
+        .output()
+        .unwrap_or_else(|_| panic!("{INSTALL}"));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let rendered = String::from_utf8(output.stdout).unwrap();
+    let documents = kafkalint::sources::yaml::parse(&values).unwrap();
+    for (name, _) in cases {
+        let helm_holds = rendered.contains(&format!("\n{name}: set"));
+        let kafkalint_holds = documents[0]
+            .get(name)
+            .is_some_and(kafkalint::sources::helm::bitnami_chart::is_set);
+        assert_eq!(kafkalint_holds, helm_holds, "{name}");
+    }
+}

@@ -408,6 +408,11 @@ fn discover_from(
                 }
             }
         }
+        // Charts of the repository's own: their templates read as `helm template` renders
+        // them, when helm is on the PATH.
+        let rendering = sources::helm::render::render_charts(&mut yaml_by_dir);
+        found.skipped.extend(rendering.skipped);
+        found.notes.extend(rendering.info);
         for (_, files) in yaml_by_dir {
             add_yaml(
                 &mut found,

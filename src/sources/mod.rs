@@ -373,9 +373,10 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             let mut folder = helm::bitnami_chart::Folder::of(&path);
             folder.stated = beside.stated.bitnami_kafka_chart.clone();
             let values = helm::bitnami_chart::values(&path, document, &folder);
-            let release = values
-                .as_ref()
-                .and_then(|_| helm::bitnami_chart::terraform_release_of(&path));
+            let unnamed = helm::bitnami_chart::unnamed_values(&path, document, &folder);
+            let release = (values.is_some() || unnamed)
+                .then(|| helm::bitnami_chart::terraform_release_of(&path))
+                .flatten();
             if let Some(release) = release {
                 found.info.push(format!(
                     "{path}: read as the values of the bitnami/kafka release in {release}"
@@ -387,6 +388,8 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
                 if !nodes.is_empty() {
                     take(path.clone(), Form::HelmValues, nodes, &mut yaml);
                 }
+            } else if unnamed {
+                notes.push(helm::bitnami_chart::UNNAMED.into());
             }
         }
         found

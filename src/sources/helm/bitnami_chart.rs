@@ -117,9 +117,32 @@ const DISTINCT_BLOCKS: &[(&str, &[&str])] = &[
 
 /// The chart's values in `document` of the file at `path`, when they are bitnami/kafka's: its
 /// image is bitnami's Kafka, or a `Chart.yaml` beside it depends on the bitnami chart (values
-/// under the dependency's name), or a file named like values holds keys only this chart has
-/// and no chart of its own (`templates/`) sits beside it.
+/// under the dependency's name), or a file named like values holds keys only this chart has,
+/// no chart of its own (`templates/`) sits beside it, and something names the bitnami chart
+/// for it (a helmfile release, a script or README that installs it with this file, the config
+/// file's `bitnami-kafka-chart`). Keys alone are no evidence: a chart of a team's own may
+/// well have a `replicaCount` and a `kraft` block.
 pub fn values<'a>(path: &str, document: &'a Node, folder: &Folder) -> Option<Values<'a>> {
+    let found = candidate(path, document, folder)?;
+    (found.named || folder.names_the_chart()).then_some(found.values)
+}
+
+/// Whether `document` looks like the bitnami/kafka chart's values (a file named like values,
+/// keys only that chart has, no chart of its own beside it) while nothing names the chart.
+pub fn unnamed_values(path: &str, document: &Node, folder: &Folder) -> bool {
+    candidate(path, document, folder).is_some_and(|found| !found.named) && !folder.names_the_chart()
+}
+
+/// Why values that look like the bitnami/kafka chart's are not read as its.
+pub const UNNAMED: &str = "values that look like the bitnami/kafka chart's, but nothing names the chart they are for (a Chart.yaml dependency, a helmfile release, a Terraform helm_release, a script or README that installs bitnami/kafka with this file, or bitnami's image in them); not checked: to read them as bitnami/kafka's, set `bitnami-kafka-chart` in kafkalint.toml";
+
+/// Values found in a document, and whether the document itself names the chart (its image).
+struct Candidate<'a> {
+    values: Values<'a>,
+    named: bool,
+}
+
+fn candidate<'a>(path: &str, document: &'a Node, folder: &Folder) -> Option<Candidate<'a>> {
     let first_key = |node: &Node| {
         node.entries()
             .first()
@@ -128,10 +151,18 @@ pub fn values<'a>(path: &str, document: &'a Node, folder: &Folder) -> Option<Val
     };
     if let Some(dependency) = &folder.dependency {
         let (key, root) = document.get_entry(&dependency.alias)?;
-        return Some(Values {
-            root,
-            anchor: key.scalar()?.span.clone(),
+        return Some(Candidate {
+            values: Values {
+                root,
+                anchor: key.scalar()?.span.clone(),
+            },
+            named: true,
         });
+    }
+    if folder.own_chart {
+        // A chart of its own (`Chart.yaml` and `templates/`) that does not depend on bitnami's:
+        // its templates, not bitnami's, decide what its values mean (rendered with helm).
+        return None;
     }
     for (root, anchor) in [
         (Some(document), first_key(document)),
@@ -166,11 +197,15 @@ pub fn values<'a>(path: &str, document: &'a Node, folder: &Folder) -> Option<Val
         let named_like_values = Path::new(path)
             .file_name()
             .is_some_and(|name| name.to_string_lossy().contains("values"));
-        if image.is_some_and(|image| IMAGES.contains(&image.as_str()))
-            || folder.helmfile_version.is_some()
+        let bitnami_image = image.is_some_and(|image| IMAGES.contains(&image.as_str()));
+        if bitnami_image
+            || folder.helmfile_release
             || (named_like_values && distinct >= 2 && !folder.own_chart)
         {
-            return Some(Values { root, anchor });
+            return Some(Candidate {
+                values: Values { root, anchor },
+                named: bitnami_image || folder.helmfile_release,
+            });
         }
     }
     None
@@ -185,6 +220,11 @@ pub struct Folder {
     pub own_chart: bool,
     /// The version a helmfile release of the bitnami chart gives to this values file.
     pub helmfile_version: Option<String>,
+    /// A helmfile release of the bitnami chart reads this values file (with a version or not).
+    pub helmfile_release: bool,
+    /// A script or README beside the file (or in the two folders above) that installs the
+    /// bitnami chart with this values file (`helm install ... bitnami/kafka -f values.yaml`).
+    pub script: Option<String>,
     /// The version something else pins (a Terraform `helm_release`), with what says so.
     pub pinned: Option<(String, String)>,
     /// The version the config file states (`bitnami-kafka-chart`).
@@ -242,7 +282,7 @@ impl Folder {
             .map(|name| name.to_string_lossy().into_owned())
             .unwrap_or_default();
         if let Some(documents) = read("helmfile.yaml") {
-            folder.helmfile_version = documents
+            let release = documents
                 .iter()
                 .filter_map(|document| document.get("releases"))
                 .flat_map(Node::items)
@@ -258,12 +298,109 @@ impl Folder {
                             .iter()
                             .filter_map(Node::text)
                             .any(|values| values.rsplit('/').next() == Some(file_name.as_str()))
-                })
+                });
+            folder.helmfile_release = release.is_some();
+            folder.helmfile_version = release
                 .and_then(|release| release.get("version").and_then(Node::text))
                 .map(str::to_string);
         }
+        folder.script = script_naming_chart(&dir, &file_name);
         folder
     }
+
+    /// Whether something beside the values file names the bitnami chart for it.
+    pub fn names_the_chart(&self) -> bool {
+        self.dependency.is_some()
+            || self.helmfile_release
+            || self.script.is_some()
+            || self.pinned.is_some()
+            || self.stated.is_some()
+    }
+}
+
+/// How a script names where the bitnami chart comes from: the chart (`bitnami/kafka`, the
+/// OCI `oci://registry-1.docker.io/bitnamicharts/kafka`) or bitnami's repository, with the
+/// chart named through a variable (`CHART_REPO := bitnami`, `CHART_NAME := kafka`).
+const CHART_SOURCES: &[&str] = &[
+    "bitnami/kafka",
+    "bitnamicharts/kafka",
+    "charts.bitnami.com/bitnami",
+];
+
+/// Whether a script's text runs helm with the bitnami chart and gives it the values file
+/// `file_name` (`-f kafka-values.yaml`, `--values values.yaml`, `--values=...`); the values
+/// themselves hold keys only that chart has.
+fn names_chart_with(text: &str, file_name: &str) -> bool {
+    if !text.contains("helm") || !CHART_SOURCES.iter().any(|source| text.contains(source)) {
+        return false;
+    }
+    let given = |argument: &str| {
+        let argument = argument.trim_matches(['"', '\'']);
+        argument == file_name || argument.ends_with(&format!("/{file_name}"))
+    };
+    text.lines().any(|line| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        words.iter().enumerate().any(|(at, word)| {
+            (matches!(*word, "-f" | "--values")
+                && words.get(at + 1).is_some_and(|next| given(next)))
+                || word
+                    .strip_prefix("--values=")
+                    .or_else(|| word.strip_prefix("-f="))
+                    .is_some_and(given)
+        })
+    })
+}
+
+/// Files read for an install command, at most this many bytes each.
+const SCRIPT_LIMIT: u64 = 256 * 1024;
+
+/// A script, Makefile or README in `dir` or the two folders above it whose text names the
+/// bitnami chart and the values file `file_name` (as `-f`/`--values` takes it): its path.
+fn script_naming_chart(dir: &Path, file_name: &str) -> Option<String> {
+    if file_name.is_empty() {
+        return None;
+    }
+    let is_script = |name: &str| {
+        let lower = name.to_ascii_lowercase();
+        [".sh", ".bash", ".ps1", ".md", ".mk"]
+            .iter()
+            .any(|extension| lower.ends_with(extension))
+            || matches!(
+                lower.as_str(),
+                "makefile" | "justfile" | "taskfile.yml" | "taskfile.yaml"
+            )
+    };
+    let mut folder = dir.to_path_buf();
+    for _ in 0..3 {
+        if let Ok(entries) = std::fs::read_dir(&folder) {
+            let mut scripts: Vec<_> = entries
+                .filter_map(Result::ok)
+                .filter(|entry| {
+                    entry.file_type().is_ok_and(|kind| kind.is_file())
+                        && is_script(&entry.file_name().to_string_lossy())
+                        && entry
+                            .metadata()
+                            .is_ok_and(|meta| meta.len() <= SCRIPT_LIMIT)
+                })
+                .map(|entry| entry.path())
+                .collect();
+            scripts.sort();
+            for script in scripts.into_iter().take(200) {
+                let Ok(bytes) = crate::source::read_file(&script) else {
+                    continue;
+                };
+                let text = String::from_utf8_lossy(&bytes);
+                if names_chart_with(&text, file_name) {
+                    return Some(script.to_string_lossy().into_owned());
+                }
+            }
+        }
+        folder = match folder.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => folder.join(".."),
+        };
+    }
+    None
 }
 
 /// The Terraform file (in the values file's folder, the two above, or a folder right below
@@ -447,10 +584,11 @@ pub fn line(values: &Values, folder: &Folder) -> ChartLine {
     } else {
         (NEWEST, "assumed: nothing in or beside the file says which")
     };
-    ChartLine {
-        major,
-        from: why.to_string(),
-    }
+    let from = match &folder.script {
+        Some(script) => format!("{why}; {script} installs the bitnami chart with it"),
+        None => why.to_string(),
+    };
+    ChartLine { major, from }
 }
 
 /// The Kafka release a line's default image runs (Chart.yaml `appVersion` at the line's last
@@ -536,10 +674,12 @@ pub fn read(
         line: major,
         image_tag,
     };
-    if let Some(existing) = ["existingConfigmap"]
-        .iter()
-        .find_map(|key| root.get(key).and_then(Node::text))
-        .filter(|name| !name.trim().is_empty())
+    // `{{- if or .Values.config .Values.existingConfigmap }}` (templates/statefulset.yaml):
+    // a name Helm holds for true.
+    if let Some(existing) = root
+        .get("existingConfigmap")
+        .filter(|node| is_set(node))
+        .and_then(Node::text)
     {
         notes.push(format!(
             "its Kafka configuration is ConfigMap `{}` (existingConfigmap), which the values do not hold; not checked",
@@ -571,9 +711,16 @@ impl Reader<'_> {
             .filter(|scalar| !scalar.is_null())
     }
 
+    /// A switch the templates test with `{{ if }}`: the chart's default when the values do
+    /// not write it, else what Helm holds the written value for (`yes` is true, `"false"` a
+    /// non-empty string and so true, `null` deletes the key and so is false).
     fn flag(&self, path: &[&str], default: bool) -> bool {
-        self.scalar(path)
-            .map_or(default, |scalar| scalar.value.trim() == "true")
+        self.get(path).map_or(default, is_set)
+    }
+
+    /// The value at `path` when Helm holds it for set (see [`is_set`]).
+    fn set(&self, path: &[&str]) -> Option<&Node> {
+        self.get(path).filter(|node| is_set(node))
     }
 
     /// A pod count, where it is set, and whether it is known: one set to a value worked out
@@ -663,9 +810,18 @@ impl Reader<'_> {
             .or_else(|| self.scalar(&["minBrokerId"]))
             .and_then(|scalar| scalar.value.trim().parse().ok())
             .unwrap_or(0);
-        let mut entries = if let Some(config) = self.scalar(&["config"]) {
+        // `{{- if or .Values.config .Values.existingConfigmap }}` mounts it
+        // (templates/statefulset.yaml): `config: ""`, the chart's own default, mounts nothing.
+        let config = self.set(&["config"]);
+        let mut entries = if let Some(Node::Scalar(config)) = config {
             // A whole server.properties, mounted where the image then ignores its environment.
             embedded::entries(config, self.text)
+        } else if config.is_some() {
+            notes.push(format!(
+                "`config` is not a string, which chart line {} renders as its server.properties; not checked",
+                self.line
+            ));
+            return Vec::new();
         } else {
             let mut entries = Vec::new();
             for (key, path, default) in ENV_ERA_KEYS {
@@ -684,7 +840,16 @@ impl Reader<'_> {
                     &count_at,
                 ));
             }
-            entries.extend(self.extra_env_vars(notes));
+            // `extraEnvVars` come after the chart's own variables in the container's `env`
+            // (templates/statefulset.yaml, bitnami/charts@bfcc3d9, the same from kafka/12.0.0
+            // to 23.0.7) and Kubernetes gives the container the last of a name: the documented
+            // way to override what the chart sets, not a key written twice.
+            let extra = self.extra_env_vars(notes);
+            entries.retain(|entry| {
+                entry.provenance != Provenance::Chart
+                    || !extra.iter().any(|later| later.key == entry.key)
+            });
+            entries.extend(extra);
             entries
         };
         let id_key = if kraft { "node.id" } else { "broker.id" };
@@ -706,8 +871,9 @@ impl Reader<'_> {
     /// name wins): bitnami's image makes `KAFKA_CFG_LOG_DIRS` `log.dirs`.
     fn extra_env_vars(&self, notes: &mut Vec<String>) -> Vec<YamlEntry> {
         let mut entries = Vec::new();
+        // `{{- if .Values.extraEnvVars }}`: an empty list renders nothing.
         for item in self
-            .get(&["extraEnvVars"])
+            .set(&["extraEnvVars"])
             .map(Node::items)
             .unwrap_or_default()
         {
@@ -808,9 +974,10 @@ impl Reader<'_> {
         let role = set.role.unwrap_or_default();
         let mut layers: Vec<Vec<YamlEntry>> = Vec::new();
         let role_first = |key: &str| {
-            self.get(&[role, key])
-                .filter(|node| !is_empty(node))
-                .or_else(|| self.get(&[key]).filter(|node| !is_empty(node)))
+            // `{{- if or .Values.config .Values.controller.config }}` and
+            // `coalesce .Values.controller.config .Values.config`
+            // (templates/controller-eligible/configmap.yaml, kafka/24.0.0 .. 31.5.0).
+            self.set(&[role, key]).or_else(|| self.set(&[key]))
         };
         match role_first("config") {
             Some(Node::Scalar(config)) if self.line <= 31 => {
@@ -833,13 +1000,13 @@ impl Reader<'_> {
                 layers.push(generated);
                 if self.line <= 31 {
                     for path in [vec!["extraConfig"], vec![role, "extraConfig"]] {
-                        if let Some(extra) = self.scalar(&path) {
+                        if let Some(Node::Scalar(extra)) = self.set(&path) {
                             layers.push(embedded::entries(extra, self.text));
                         }
                     }
                     // Merged, the role's keys winning.
                     for path in [vec!["extraConfigYaml"], vec![role, "extraConfigYaml"]] {
-                        if let Some(extra) = self.get(&path) {
+                        if let Some(extra) = self.set(&path) {
                             layers.push(self.map_entries(extra));
                         }
                     }
@@ -851,13 +1018,13 @@ impl Reader<'_> {
                 vec!["overrideConfiguration"],
                 vec![role, "overrideConfiguration"],
             ] {
-                if let Some(overrides) = self.get(&path) {
+                if let Some(overrides) = self.set(&path) {
                     layers.push(self.map_entries(overrides));
                 }
             }
         }
         for path in [vec!["secretConfig"], vec![role, "secretConfig"]] {
-            if let Some(secret) = self.scalar(&path) {
+            if let Some(Node::Scalar(secret)) = self.set(&path) {
                 layers.push(embedded::entries(secret, self.text));
             }
         }
@@ -1007,13 +1174,62 @@ fn is_placeholder(value: &str) -> bool {
     crate::properties::is_placeholder(value)
 }
 
-/// An empty string or map: a value left unset.
-fn is_empty(node: &Node) -> bool {
+/// Whether Helm holds a value for set, as the chart's `{{ if .Values.x }}`, `or`, `coalesce`
+/// and `default` test it: Go's text/template truth (`isTrue`, go/src/text/template/exec.go)
+/// of the value Helm reads (YAML 1.1 through sigs.k8s.io/yaml: `yes`, `on`, `y` are true,
+/// `no`, `off`, `n` false; numbers are numbers). False: `false`, zero, an empty string (a
+/// block scalar whose lines are all less indented comments is one), `{}`, `[]`, and `null`,
+/// which deletes the key. A block scalar of indented `# ...` lines is a non-empty string:
+/// set. Checked against `helm template` in tests/helm.rs.
+pub fn is_set(node: &Node) -> bool {
     match node {
-        Node::Scalar(scalar) => scalar.is_null() || scalar.value.trim().is_empty(),
-        Node::Map(entries) => entries.is_empty(),
-        Node::Seq(items) => items.is_empty(),
+        Node::Map(entries) => !entries.is_empty(),
+        Node::Seq(items) => !items.is_empty(),
+        Node::Scalar(scalar) if scalar.is_null() => false,
+        Node::Scalar(scalar) if scalar.style != Style::Plain => !scalar.value.is_empty(),
+        Node::Scalar(scalar) => {
+            let value = scalar.value.as_str();
+            if let Some(truth) = yaml_1_1_bool(value) {
+                return truth;
+            }
+            match number_of(value) {
+                Some(number) => number != 0.0,
+                None => !value.is_empty(),
+            }
+        }
     }
+}
+
+/// A plain scalar YAML 1.1 reads as a boolean (go-yaml v2's resolve table).
+fn yaml_1_1_bool(value: &str) -> Option<bool> {
+    match value {
+        "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => {
+            Some(true)
+        }
+        "n" | "N" | "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => {
+            Some(false)
+        }
+        _ => None,
+    }
+}
+
+/// A plain scalar YAML reads as a number (decimal, `0x` hex, `0o`/`0` octal, `.inf`).
+fn number_of(value: &str) -> Option<f64> {
+    let unsigned = value.trim_start_matches(['+', '-']);
+    let unsigned = unsigned.replace('_', "");
+    if let Some(hex) = unsigned.strip_prefix("0x") {
+        return i64::from_str_radix(hex, 16).ok().map(|n| n as f64);
+    }
+    if let Some(octal) = unsigned.strip_prefix("0o") {
+        return i64::from_str_radix(octal, 8).ok().map(|n| n as f64);
+    }
+    if matches!(unsigned.as_str(), ".inf" | ".Inf" | ".INF") {
+        return Some(f64::INFINITY);
+    }
+    if unsigned.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+        return unsigned.parse::<f64>().ok();
+    }
+    None
 }
 
 #[cfg(test)]
