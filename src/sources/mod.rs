@@ -114,6 +114,9 @@ pub fn worth_reading(path: &str, bytes: &[u8]) -> bool {
         || (has(b"apiVersion") && has(b"kind") && kafka())
         || ((has(b"replicaCount") || has(b"bitnami")) && kafka())
         || (name.contains("values") && (name.contains("kafka") || kafka()))
+        // Helm values in a folder named for Kafka (`helm/kafka/values.yaml`) need not say
+        // "kafka" themselves.
+        || (name.contains("values") && path.to_ascii_lowercase().contains("kafka"))
 }
 
 /// What the files beside those read add to them (node pools and ConfigMaps), and what the
