@@ -203,6 +203,17 @@ fn a_chart_of_its_own_is_rendered_in_a_walk_and_findings_point_at_its_template()
         "{found:?}\n{stderr}"
     );
     assert!(stderr.contains("rendered with `helm template`"), "{stderr}");
+    // Secrets of the rendered manifests are hidden as in any YAML, the lines around a finding
+    // shown included.
+    let full = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+        .args(["check", "--format", "full", "."])
+        .current_dir(dir.path())
+        .env("PATH", &with_helm)
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&full.stdout);
+    assert!(shown.contains("KAFKA_SSL_KEY_PASSWORD"), "{shown}");
+    assert!(!shown.contains("changeit-rendered-secret"), "{shown}");
 
     // Without helm: one note naming the chart and the command, and nothing read from it.
     let (found, stderr) = check_walk(dir.path(), &["."], &without_helm);
@@ -356,6 +367,11 @@ fn values_are_bitnamis_only_when_something_names_the_chart() {
             .any(|(rule, file, _)| rule == "internal-topic-replication"
                 && file == "kafka-values.yaml"),
         "{found:?}\n{stderr}"
+    );
+    // The version its command pins is the chart line.
+    assert!(
+        stderr.contains("read as chart line 20 (install.sh pins version 20.0.6)"),
+        "{stderr}"
     );
 }
 

@@ -304,7 +304,12 @@ impl Folder {
                 .and_then(|release| release.get("version").and_then(Node::text))
                 .map(str::to_string);
         }
-        folder.script = script_naming_chart(&dir, &file_name);
+        if let Some((script, version)) = script_naming_chart(&dir, &file_name) {
+            if let Some(version) = version {
+                folder.pinned = Some((version.clone(), format!("{script} pins version {version}")));
+            }
+            folder.script = Some(script);
+        }
         folder
     }
 
@@ -329,16 +334,18 @@ const CHART_SOURCES: &[&str] = &[
 
 /// Whether a script's text runs helm with the bitnami chart and gives it the values file
 /// `file_name` (`-f kafka-values.yaml`, `--values values.yaml`, `--values=...`); the values
-/// themselves hold keys only that chart has.
-fn names_chart_with(text: &str, file_name: &str) -> bool {
+/// themselves hold keys only that chart has. `Some` holds the `--version` the same command
+/// (the lines around the one that gives the file) pins, if it pins one.
+fn names_chart_with(text: &str, file_name: &str) -> Option<Option<String>> {
     if !text.contains("helm") || !CHART_SOURCES.iter().any(|source| text.contains(source)) {
-        return false;
+        return None;
     }
     let given = |argument: &str| {
         let argument = argument.trim_matches(['"', '\'']);
         argument == file_name || argument.ends_with(&format!("/{file_name}"))
     };
-    text.lines().any(|line| {
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines.iter().position(|line| {
         let words: Vec<&str> = line.split_whitespace().collect();
         words.iter().enumerate().any(|(at, word)| {
             (matches!(*word, "-f" | "--values")
@@ -348,15 +355,34 @@ fn names_chart_with(text: &str, file_name: &str) -> bool {
                     .or_else(|| word.strip_prefix("-f="))
                     .is_some_and(given)
         })
-    })
+    })?;
+    // A version written out (`--version 31.0.0`), not a variable (`$(CHART_VERSION)`).
+    let version = lines[at.saturating_sub(4)..(at + 5).min(lines.len())]
+        .iter()
+        .find_map(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            words.iter().enumerate().find_map(|(at, word)| {
+                let value = if *word == "--version" {
+                    words.get(at + 1).copied()
+                } else {
+                    word.strip_prefix("--version=")
+                }?;
+                let value = value.trim_matches(['"', '\'']);
+                value
+                    .starts_with(|c: char| c.is_ascii_digit())
+                    .then(|| value.to_string())
+            })
+        });
+    Some(version)
 }
 
 /// Files read for an install command, at most this many bytes each.
 const SCRIPT_LIMIT: u64 = 256 * 1024;
 
 /// A script, Makefile or README in `dir` or the two folders above it whose text names the
-/// bitnami chart and the values file `file_name` (as `-f`/`--values` takes it): its path.
-fn script_naming_chart(dir: &Path, file_name: &str) -> Option<String> {
+/// bitnami chart and the values file `file_name` (as `-f`/`--values` takes it): its path, and
+/// the chart version its command pins.
+fn script_naming_chart(dir: &Path, file_name: &str) -> Option<(String, Option<String>)> {
     if file_name.is_empty() {
         return None;
     }
@@ -390,8 +416,9 @@ fn script_naming_chart(dir: &Path, file_name: &str) -> Option<String> {
                     continue;
                 };
                 let text = String::from_utf8_lossy(&bytes);
-                if names_chart_with(&text, file_name) {
-                    return Some(script.to_string_lossy().into_owned());
+                if let Some(version) = names_chart_with(&text, file_name) {
+                    let shown = script.strip_prefix(".").unwrap_or(&script);
+                    return Some((shown.to_string_lossy().into_owned(), version));
                 }
             }
         }
