@@ -446,3 +446,29 @@ fn values_are_set_or_unset_as_helm_holds_them() {
         assert_eq!(kafkalint_holds, helm_holds, "{name}");
     }
 }
+
+#[test]
+fn a_role_whose_configuration_is_a_configmap_of_its_own_is_not_judged() {
+    // Chart 26: `controller.existingConfigmap` replaces what the chart renders for the
+    // controller-eligible pods; the values do not hold it, so Kafka's defaults cannot be
+    // assumed for them.
+    let dir = tempfile::tempdir().unwrap();
+    let empty = tempfile::tempdir().unwrap();
+    let (_, without_helm) = paths(empty.path());
+    std::fs::write(
+        dir.path().join("kafka-values.yaml"),
+        "image:\n  repository: bitnami/kafka\n  tag: 3.6.1-debian-11-r0\ncontroller:\n  replicaCount: 1\n  existingConfigmap: kafka-server-properties\n",
+    )
+    .unwrap();
+    let (found, stderr) = check_walk(dir.path(), &["."], &without_helm);
+    assert!(
+        !found
+            .iter()
+            .any(|(rule, _, _)| rule == "internal-topic-replication"),
+        "{found:?}\n{stderr}"
+    );
+    assert!(
+        stderr.contains("ConfigMap `kafka-server-properties` (controller.existingConfigmap)"),
+        "{stderr}"
+    );
+}

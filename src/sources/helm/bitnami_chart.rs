@@ -714,6 +714,34 @@ pub fn read(
         ));
         return Vec::new();
     }
+    // From line 24 each role may name its own: `kafka.controller.createConfigmap` and
+    // `kafka.broker.createConfigmap` render the role's server.properties only when
+    // `<role>.existingConfigmap` and `existingConfigmap` are both unset
+    // (templates/_helpers.tpl, read at bitnami/charts kafka/26.6.2 and in the later files
+    // that define them; the per-role blocks came with 24.0.0). A broker set of no pods
+    // renders nothing.
+    if major >= 24 {
+        let brokers = root
+            .at(&["broker", "replicaCount"])
+            .and_then(Node::text)
+            .is_some_and(|count| count.trim() != "0");
+        for role in ["controller", "broker"] {
+            if role == "broker" && !brokers {
+                continue;
+            }
+            if let Some(existing) = root
+                .at(&[role, "existingConfigmap"])
+                .filter(|node| is_set(node))
+                .and_then(Node::text)
+            {
+                notes.push(format!(
+                    "the {role}s' Kafka configuration is ConfigMap `{}` ({role}.existingConfigmap), which the values do not hold; not checked",
+                    existing.trim()
+                ));
+                return Vec::new();
+            }
+        }
+    }
     if let Some((path, value)) = reader.unknown_layout() {
         notes.push(format!(
             "which pods run as brokers and controllers depends on `{path}`, set to `{value}`, which is worked out elsewhere; not checked"
