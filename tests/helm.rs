@@ -472,3 +472,34 @@ fn a_role_whose_configuration_is_a_configmap_of_its_own_is_not_judged() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_helmfile_above_the_values_names_the_chart() {
+    // helmfile.yaml at the root gives values/kafka.yaml to a release of bitnami's chart.
+    let dir = tempfile::tempdir().unwrap();
+    let empty = tempfile::tempdir().unwrap();
+    let (_, without_helm) = paths(empty.path());
+    std::fs::create_dir_all(dir.path().join("values")).unwrap();
+    std::fs::write(
+        dir.path().join("values/kafka.yaml"),
+        "replicaCount: 3\nzookeeper:\n  enabled: true\nautoCreateTopicsEnable: false\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("helmfile.yaml"),
+        "releases:\n  - name: kafka\n    chart: bitnami/kafka\n    version: 20.0.6\n    values:\n      - values/kafka.yaml\n",
+    )
+    .unwrap();
+    let (found, stderr) = check_walk(dir.path(), &["."], &without_helm);
+    assert!(
+        found
+            .iter()
+            .any(|(rule, file, _)| rule == "internal-topic-replication"
+                && file == "values/kafka.yaml"),
+        "{found:?}\n{stderr}"
+    );
+    assert!(
+        stderr.contains("read as chart line 20 (helmfile.yaml pins version 20.0.6)"),
+        "{stderr}"
+    );
+}

@@ -114,9 +114,12 @@ pub fn worth_reading(path: &str, bytes: &[u8]) -> bool {
         || (has(b"apiVersion") && has(b"kind") && kafka())
         || ((has(b"replicaCount") || has(b"bitnami")) && kafka())
         || (name.contains("values") && (name.contains("kafka") || kafka()))
-        // Helm values in a folder named for Kafka (`helm/kafka/values.yaml`) need not say
-        // "kafka" themselves.
-        || (name.contains("values") && path.to_ascii_lowercase().contains("kafka"))
+        // Helm values whose path names Kafka (`helm/kafka/values.yaml`, `values/kafka.yaml`)
+        // need not say "kafka" themselves.
+        || {
+            let path = path.to_ascii_lowercase();
+            path.contains("values") && path.contains("kafka")
+        }
 }
 
 /// What the files beside those read add to them (node pools and ConfigMaps), and what the

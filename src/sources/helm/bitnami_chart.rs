@@ -281,28 +281,51 @@ impl Folder {
             .file_name()
             .map(|name| name.to_string_lossy().into_owned())
             .unwrap_or_default();
-        if let Some(documents) = read("helmfile.yaml") {
-            let release = documents
-                .iter()
-                .filter_map(|document| document.get("releases"))
-                .flat_map(Node::items)
-                .find(|release| {
-                    release
-                        .get("chart")
-                        .and_then(Node::text)
-                        .is_some_and(|chart| chart.ends_with("/kafka") && chart.contains("bitnami"))
-                        && release
-                            .get("values")
-                            .map(Node::items)
-                            .unwrap_or_default()
-                            .iter()
-                            .filter_map(Node::text)
-                            .any(|values| values.rsplit('/').next() == Some(file_name.as_str()))
+        // A helmfile beside the values, or in one of the two folders above them (a
+        // `helmfile.yaml` at the root giving `values/kafka.yaml` to a release).
+        let mut helmfile_dir = dir.clone();
+        for _ in 0..3 {
+            let documents = crate::source::read_file(&helmfile_dir.join("helmfile.yaml"))
+                .ok()
+                .and_then(|bytes| {
+                    crate::sources::yaml::parse(std::str::from_utf8(&bytes).ok()?).ok()
                 });
-            folder.helmfile_release = release.is_some();
-            folder.helmfile_version = release
-                .and_then(|release| release.get("version").and_then(Node::text))
-                .map(str::to_string);
+            let release = documents.iter().flatten().find_map(|document| {
+                document
+                    .get("releases")
+                    .map(Node::items)
+                    .and_then(|releases| {
+                        releases.into_iter().find(|release| {
+                            release
+                                .get("chart")
+                                .and_then(Node::text)
+                                .is_some_and(|chart| {
+                                    chart.ends_with("/kafka") && chart.contains("bitnami")
+                                })
+                                && release
+                                    .get("values")
+                                    .map(Node::items)
+                                    .unwrap_or_default()
+                                    .iter()
+                                    .filter_map(Node::text)
+                                    .any(|values| {
+                                        values.rsplit('/').next() == Some(file_name.as_str())
+                                    })
+                        })
+                    })
+            });
+            if let Some(release) = release {
+                folder.helmfile_release = true;
+                folder.helmfile_version = release
+                    .get("version")
+                    .and_then(Node::text)
+                    .map(str::to_string);
+                break;
+            }
+            helmfile_dir = match helmfile_dir.parent() {
+                Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+                _ => helmfile_dir.join(".."),
+            };
         }
         if let Some((script, version)) = script_naming_chart(&dir, &file_name) {
             if let Some(version) = version {
