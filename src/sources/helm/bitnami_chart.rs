@@ -295,7 +295,7 @@ impl Folder {
                     .get("releases")
                     .map(Node::items)
                     .and_then(|releases| {
-                        releases.into_iter().find(|release| {
+                        releases.iter().find(|release| {
                             release
                                 .get("chart")
                                 .and_then(Node::text)
