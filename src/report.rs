@@ -151,6 +151,16 @@ impl<'a> FileSettings<'a> {
         selection: &'a rules::Selection,
     ) -> Self {
         let mut configs = vec![None; files.len()];
+        // A file that cannot be parsed is in no cluster: the config file of the clusters read
+        // with it (one per run: see `check::attach`) chooses for it.
+        let beside = clusters
+            .first()
+            .and_then(|cluster| cluster.config.as_deref());
+        for (config, file) in configs.iter_mut().zip(files) {
+            if file.syntax_error.is_some() {
+                *config = beside;
+            }
+        }
         for cluster in clusters {
             let components = cluster.components.iter().map(|component| &component.file);
             for file in cluster.files.iter().chain(components) {
@@ -212,6 +222,7 @@ pub(crate) fn run(
         diagnostics.extend(found_in.into_iter().filter(reported));
         placements.push(placed);
     }
+    diagnostics.extend(unparsed_files(&found.files).filter(reported));
     let judged = |rule: &str, file: usize| settings.judged(rule, file);
     let (diagnostics, suppressed) = suppress::apply(&found.files, diagnostics, &judged);
     let mut diagnostics: Vec<Diagnostic> = diagnostics
@@ -239,6 +250,20 @@ pub(crate) fn run(
         only: only.map(<[usize]>::to_vec),
         drawn: None,
     }
+}
+
+/// An `invalid-syntax` finding for each file that cannot be parsed (in no cluster, so no
+/// cluster's rules see it).
+fn unparsed_files(files: &[SourceFile]) -> impl Iterator<Item = Diagnostic> + '_ {
+    files.iter().enumerate().filter_map(|(index, file)| {
+        let error = file.syntax_error.as_deref()?;
+        Some(rules::invalid_syntax::finding(
+            index,
+            &file.path,
+            error.span.clone(),
+            &error.reason,
+        ))
+    })
 }
 
 /// Drops repeats of one finding on one place: nodes that share settings (the replicas of a

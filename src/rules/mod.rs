@@ -14,6 +14,7 @@ mod image_start_refusal;
 mod inconsistent_cluster_value;
 mod inter_broker_config;
 mod internal_topic_replication;
+pub(crate) mod invalid_syntax;
 mod invalid_value;
 mod kafka_version_hint;
 mod kraft_controller_config;
@@ -72,6 +73,7 @@ pub const RULES: &[Rule] = &[
     duplicate_key::RULE,
     duplicate_node_id::RULE,
     malformed_escape::RULE,
+    invalid_syntax::RULE,
     utf8_in_latin1_file::RULE,
     invalid_value::RULE,
     missing_required_key::RULE,

@@ -15,6 +15,7 @@ mod redact;
 mod spec;
 pub mod strimzi;
 pub mod terraform;
+pub mod unreadable;
 pub mod yaml;
 
 use std::path::Path;
@@ -44,6 +45,9 @@ pub struct Found {
     pub info: Vec<String>,
     /// Files that cannot be read as YAML: path and reason.
     pub errors: Vec<(String, String)>,
+    /// Files that cannot be parsed (broken YAML or HCL), each with where and why: reported by
+    /// the `invalid-syntax` rule.
+    pub unreadable: Vec<SourceFile>,
 }
 
 /// A cluster read from YAML files.
@@ -164,10 +168,17 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
     for (path, bytes) in files {
         let text = match std::str::from_utf8(&bytes) {
             Ok(text) => text,
-            Err(_) => {
+            // UTF-16 with its byte-order mark is YAML that go-yaml reads and kafkalint does not.
+            Err(_) if bytes.starts_with(&[0xff, 0xfe]) || bytes.starts_with(&[0xfe, 0xff]) => {
                 found
                     .errors
-                    .push((path, "not UTF-8 text: not a YAML file".into()));
+                    .push((path, "UTF-16 text, which kafkalint does not read".into()));
+                continue;
+            }
+            Err(error) => {
+                found
+                    .unreadable
+                    .push(unreadable::not_utf8(path, bytes, error));
                 continue;
             }
         };
@@ -186,6 +197,9 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
                     let documents = std::mem::take(&mut read.documents);
                     parsed.push((path, bytes.clone(), documents, Some(read)));
                 }
+                Err(error) if unreadable::is_syntax(&error) => {
+                    found.unreadable.push(unreadable::file(path, bytes, &error));
+                }
                 Err(error) => found.errors.push((path, error)),
             }
             continue;
@@ -193,6 +207,12 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
         match yaml::parse(text) {
             Ok(documents) => parsed.push((path, bytes.clone(), documents, None)),
             Err(_) if is_template(text) => found.errors.push((path, TEMPLATE.into())),
+            Err(error) if unreadable::is_syntax(&error.message) => {
+                let reason = error.to_string();
+                found
+                    .unreadable
+                    .push(unreadable::file(path, bytes, &reason));
+            }
             Err(error) => found.errors.push((path, error.to_string())),
         }
     }
@@ -625,7 +645,7 @@ impl SourceFile {
                 };
                 let mut found =
                     read_files_beside(vec![(self.path.clone(), bytes.clone())], &beside);
-                match found.files.pop() {
+                match found.files.pop().or_else(|| found.unreadable.pop()) {
                     Some(file) => file,
                     // The bytes no longer give any node: a file without parts.
                     None => SourceFile::from_yaml(self.path.clone(), bytes, YamlFile::default()),

@@ -1,0 +1,179 @@
+//! Nothing passes silently: a file of a form kafkalint reads that cannot be parsed is an
+//! `invalid-syntax` error however it is checked (a folder walk, named alone, `--with-cluster`,
+//! an editor's buffer), in every format; a broken file that is no Kafka file is not.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn kafkalint(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("runs")
+}
+
+fn kafkalint_stdin(args: &[&str], input: &[u8], dir: &Path) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let written = child.stdin.take().unwrap().write_all(input);
+    assert!(written.is_ok() || written.unwrap_err().kind() == std::io::ErrorKind::BrokenPipe);
+    child.wait_with_output().expect("runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+/// A compose file whose second `KAFKA_NODE_ID` go-yaml v3 refuses ("already defined"), with a
+/// secret beside it that output must not show.
+const REPEATED_KEY: &str = "services:\n  kafka:\n    image: apache/kafka:3.9.0\n    environment:\n      KAFKA_NODE_ID: 1\n      KAFKA_SASL_JAAS_CONFIG: hunter2-secret\n      KAFKA_NODE_ID: 2\n";
+
+/// A helm_release whose heredoc never ends.
+const OPEN_HEREDOC: &str = "resource \"helm_release\" \"kafka\" {\n  chart = \"oci://registry-1.docker.io/bitnamicharts/kafka\"\n  values = [<<-EOT\n    controller:\n      replicaCount: 1\n  EOF\n  ]\n}\n";
+
+fn folder(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, content) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, content).unwrap();
+    }
+    dir
+}
+
+fn assert_invalid_syntax(output: &Output, at: &str) {
+    let shown = text(&output.stdout);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{shown}{}",
+        text(&output.stderr)
+    );
+    assert!(
+        shown.contains(&format!("{at}: error[invalid-syntax] ")),
+        "{shown}"
+    );
+    assert!(!shown.contains("hunter2"), "{shown}");
+    assert!(!text(&output.stderr).contains("hunter2"));
+}
+
+#[test]
+fn a_broken_compose_file_is_an_error_in_a_walk_named_alone_and_with_its_cluster() {
+    let dir = folder(&[("deploy/docker-compose.yml", REPEATED_KEY)]);
+    let concise = ["--format", "concise"];
+    let walk = kafkalint(
+        &[&["check"][..], &concise, &["deploy"]].concat(),
+        dir.path(),
+    );
+    assert_invalid_syntax(&walk, "deploy/docker-compose.yml:7:7");
+    let named = ["check", "--format", "concise", "deploy/docker-compose.yml"];
+    assert_invalid_syntax(
+        &kafkalint(&named, dir.path()),
+        "deploy/docker-compose.yml:7:7",
+    );
+    let with_cluster = [
+        "check",
+        "--format",
+        "concise",
+        "--with-cluster",
+        "deploy/docker-compose.yml",
+    ];
+    assert_invalid_syntax(
+        &kafkalint(&with_cluster, dir.path()),
+        "deploy/docker-compose.yml:7:7",
+    );
+    let full = kafkalint(&["check", "deploy"], dir.path());
+    assert_eq!(full.status.code(), Some(1));
+    let shown = text(&full.stdout);
+    assert!(!shown.contains("No problems found"), "{shown}");
+    assert!(!shown.contains("hunter2"), "{shown}");
+}
+
+#[test]
+fn an_editors_buffer_that_does_not_parse_is_reported_in_it() {
+    let dir = folder(&[("docker-compose.yml", "services: {}\n")]);
+    let args = [
+        "check",
+        "--format",
+        "json",
+        "--stdin-filename",
+        "docker-compose.yml",
+        "-",
+    ];
+    let output = kafkalint_stdin(&args, REPEATED_KEY.as_bytes(), dir.path());
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let found = &json["diagnostics"][0];
+    assert_eq!(found["rule"], "invalid-syntax");
+    assert_eq!(
+        (found["line"].as_u64(), found["column"].as_u64()),
+        (Some(7), Some(7))
+    );
+    assert!(
+        found["message"]
+            .as_str()
+            .unwrap()
+            .contains("repeats the key `KAFKA_NODE_ID`")
+    );
+}
+
+#[test]
+fn an_unterminated_heredoc_in_terraform_is_an_error_at_its_start() {
+    let dir = folder(&[("infra/kafka.tf", OPEN_HEREDOC)]);
+    let output = kafkalint(&["check", "--format", "concise", "infra"], dir.path());
+    assert_invalid_syntax(&output, "infra/kafka.tf:4:5");
+    assert!(text(&output.stdout).contains("terraform refuses this file"));
+}
+
+#[test]
+fn a_broken_yaml_file_that_is_no_kafka_file_is_not_reported() {
+    let compose = "services:\n  kafka:\n    image: apache/kafka:3.9.0\n";
+    let broken_ci = "on: push\njobs:\n  build:\n   runs-on: x\n  - y\n";
+    let dir = folder(&[
+        ("docker-compose.yml", compose),
+        (".github/workflows/ci.yml", broken_ci),
+        ("mkdocs.yml", broken_ci),
+    ]);
+    let output = kafkalint(&["check", "--format", "concise", "."], dir.path());
+    assert!(
+        !text(&output.stdout).contains("invalid-syntax"),
+        "{}",
+        text(&output.stdout)
+    );
+    // A pre-commit run names every changed YAML file.
+    let output = kafkalint(
+        &[
+            "check",
+            "--format",
+            "concise",
+            "--with-cluster",
+            "mkdocs.yml",
+        ],
+        dir.path(),
+    );
+    assert!(!text(&output.stdout).contains("invalid-syntax"));
+}
+
+#[test]
+fn a_limit_of_kafkalints_own_is_no_syntax_error() {
+    // Deeper than kafkalint's 256 levels, which go-yaml reads: a note, not a finding.
+    let mut deep = String::from("services:\n  kafka:\n    image: apache/kafka:3.9.0\n    x: ");
+    deep.push_str(&"[".repeat(300));
+    deep.push_str(&"]".repeat(300));
+    deep.push('\n');
+    let dir = folder(&[("docker-compose.yml", &deep)]);
+    let output = kafkalint(&["check", "--format", "concise", "."], dir.path());
+    assert!(
+        !text(&output.stdout).contains("invalid-syntax"),
+        "{}",
+        text(&output.stdout)
+    );
+}
