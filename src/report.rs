@@ -61,6 +61,8 @@ pub struct Report {
     pub skipped: Vec<String>,
     /// What was assumed in reading the files (a Helm chart's line), with why.
     pub notes: Vec<String>,
+    /// What the readers saw but could not judge (of `skipped`): the summary counts it.
+    pub not_checked: Vec<sources::not_checked::NotChecked>,
     /// Diagnostics that `# kafkalint: ignore[...]` comments suppressed (not in `diagnostics`):
     /// how many, and the edits of their fixes.
     pub suppressed: suppress::Suppressed,
@@ -244,6 +246,7 @@ pub(crate) fn run(
         files: found.files,
         clusters: found.clusters,
         diagnostics,
+        not_checked: sources::not_checked::of_notes(&found.skipped),
         skipped: found.skipped,
         notes: found.notes,
         suppressed,
@@ -351,6 +354,7 @@ impl Report {
             diagnostics: Vec::new(),
             skipped: Vec::new(),
             notes: Vec::new(),
+            not_checked: Vec::new(),
             suppressed: suppress::Suppressed::default(),
             only: None,
             drawn: None,
@@ -385,6 +389,7 @@ impl Report {
                 None => (offset..merged.files.len()).collect::<Vec<_>>(),
             });
             merged.skipped.extend(report.skipped);
+            merged.not_checked.extend(report.not_checked);
             merged.notes.extend(report.notes);
             merged.suppressed.count += report.suppressed.count;
             let edits = report.suppressed.edits.into_iter();

@@ -177,3 +177,79 @@ fn a_limit_of_kafkalints_own_is_no_syntax_error() {
         text(&output.stdout)
     );
 }
+
+/// A chart of the repository's own: its template is not rendered without helm, and a broker
+/// of an image kafkalint does not know.
+const TEMPLATE: &str = "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: {{ .Release.Name }}-kafka\nspec:\n  replicas: {{ .Values.replicas }}\n  template:\n    spec:\n      containers:\n        - name: kafka\n          image: {{ .Values.image }}\n";
+const CUSTOM_IMAGE: &str = "services:\n  broker:\n    image: registry.example.com/platform/broker:1.4\n    environment:\n      KAFKA_NODE_ID: 1\n      KAFKA_PROCESS_ROLES: broker,controller\n  app:\n    image: acme/orders:1\n    environment:\n      KAFKA_BOOTSTRAP_SERVERS: broker:9092\n  db:\n    image: postgres:16\n";
+
+#[test]
+fn what_was_not_checked_is_counted_in_the_summary_and_listed_in_json() {
+    let dir = folder(&[
+        ("chart/templates/kafka.yaml", TEMPLATE),
+        ("compose/docker-compose.yml", CUSTOM_IMAGE),
+    ]);
+    let output = kafkalint(&["check", "."], dir.path());
+    let shown = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{shown}");
+    assert!(
+        shown.contains(
+            "Nothing checked (0 files in 0 clusters); 2 files not checked: 1 Helm template, 1 unknown image; see the notes."
+        ),
+        "{shown}"
+    );
+    assert!(!shown.contains("No problems found"), "{shown}");
+    let json = kafkalint(&["check", "--format", "json", "."], dir.path());
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let listed: Vec<(String, String)> = json["not_checked"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| {
+            (
+                item["file"].as_str().unwrap().to_string(),
+                item["kind"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("chart/templates/kafka.yaml".into(), "helm-template".into()),
+            ("compose/docker-compose.yml".into(), "unknown-image".into())
+        ]
+    );
+}
+
+#[test]
+fn a_broker_of_an_image_kafkalint_does_not_know_is_noted_and_a_client_is_not() {
+    let dir = folder(&[("docker-compose.yml", CUSTOM_IMAGE)]);
+    let output = kafkalint(&["check", "."], dir.path());
+    let notes = text(&output.stderr);
+    assert!(
+        notes.contains("service `broker`: runs image `registry.example.com/platform/broker:1.4`, an image kafkalint does not know, given KAFKA_NODE_ID, KAFKA_PROCESS_ROLES in its environment;"),
+        "{notes}"
+    );
+    assert!(
+        notes.contains(
+            "`[images]` `\"registry.example.com/platform/broker\" = \"apache/kafka:3.9\"`"
+        ),
+        "{notes}"
+    );
+    assert!(!notes.contains("service `app`"), "{notes}");
+    assert!(!notes.contains("service `db`"), "{notes}");
+}
+
+#[test]
+fn a_kafka_service_built_from_a_dockerfile_is_noted() {
+    let built = "services:\n  kafka:\n    build: ./kafka\n    environment:\n      - KAFKA_BROKER_ID=1\n      - KAFKA_ZOOKEEPER_CONNECT=zk:2181\n  web:\n    build: ./web\n";
+    let dir = folder(&[("docker-compose.yml", built)]);
+    let output = kafkalint(&["check", "."], dir.path());
+    let notes = text(&output.stderr);
+    assert!(
+        notes.contains("service `kafka`: is built from `./kafka`, an image kafkalint does not know, given KAFKA_BROKER_ID, KAFKA_ZOOKEEPER_CONNECT in its environment;"),
+        "{notes}"
+    );
+    assert!(!notes.contains("service `web`"), "{notes}");
+    assert!(text(&output.stdout).contains("1 file not checked: 1 unknown image"));
+}

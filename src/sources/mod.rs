@@ -11,10 +11,12 @@ pub mod embedded;
 pub mod helm;
 pub mod images;
 pub mod kubernetes;
+pub mod not_checked;
 mod redact;
 mod spec;
 pub mod strimzi;
 pub mod terraform;
+pub mod unknown_image;
 pub mod unreadable;
 pub mod yaml;
 

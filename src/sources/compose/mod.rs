@@ -141,6 +141,18 @@ pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<
         let Some(name) = key.text() else { continue };
         let declared_at = key.scalar().map_or(0..0, |key| key.span.clone());
         let Some(image_node) = service.get("image").and_then(Node::scalar) else {
+            // A service built from a Dockerfile runs an image no reader knows: said when it
+            // is a Kafka node, never passed over in silence.
+            if let Some(context) = build_context(service)
+                && let Some(note) = super::unknown_image::note(
+                    &format!("service `{name}`"),
+                    &format!("built from {context}"),
+                    &super::unknown_image::compose_variables(service),
+                    &volume_targets(service),
+                )
+            {
+                notes.push(note);
+            }
             continue;
         };
         // A tag set from the environment leaves the image known and its release not.
@@ -167,10 +179,12 @@ pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<
             continue;
         }
         let Some(image) = images::classify(&image_text) else {
-            if images::looks_like_kafka(&image_text) {
-                notes.push(format!(
-                    "service `{name}`: kafkalint does not know how image `{image_text}` turns its environment into Kafka settings; not read"
-                ));
+            let variables = super::unknown_image::compose_variables(service);
+            let label = format!("service `{name}`");
+            let mounts = volume_targets(service);
+            if let Some(note) = super::unknown_image::note(&label, &image_text, &variables, &mounts)
+            {
+                notes.push(note);
             }
             continue;
         };
@@ -387,6 +401,14 @@ fn volume_targets(service: &Node) -> Vec<String> {
             Some(target.trim_end_matches('/').to_string())
         })
         .collect()
+}
+
+/// The build context of a service built from a Dockerfile (`build: ./kafka`, or
+/// `build: {context: ./kafka}`).
+fn build_context(service: &Node) -> Option<String> {
+    let build = service.get("build")?;
+    let context = build.text().or_else(|| build.get("context")?.text())?;
+    Some(context.to_string())
 }
 
 /// A service's environment as Compose gives it to the container.
