@@ -126,6 +126,21 @@ fn an_editors_buffer_that_does_not_parse_is_reported_in_it() {
 }
 
 #[test]
+fn a_compose_projects_env_file_that_compose_refuses_is_an_error_at_its_line() {
+    let compose = "services:\n  kafka:\n    image: apache/kafka:${KAFKA_TAG}\n";
+    let env = "KAFKA_TAG=3.9.0\nSASL_PASSWORD=\"hunter2\n";
+    let dir = folder(&[("deploy/docker-compose.yml", compose), ("deploy/.env", env)]);
+    let output = kafkalint(&["check", "--format", "concise", "deploy"], dir.path());
+    // compose-go reports an unterminated quote where the file ends.
+    assert_invalid_syntax(&output, "deploy/.env:3:1");
+    assert!(
+        text(&output.stdout).contains("docker compose refuses this .env at line 3"),
+        "{}",
+        text(&output.stdout)
+    );
+}
+
+#[test]
 fn an_unterminated_heredoc_in_terraform_is_an_error_at_its_start() {
     let dir = folder(&[("infra/kafka.tf", OPEN_HEREDOC)]);
     let output = kafkalint(&["check", "--format", "concise", "infra"], dir.path());

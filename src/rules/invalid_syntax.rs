@@ -29,6 +29,8 @@ pub(crate) fn finding(file: usize, path: &str, span: Span, reason: &str) -> Diag
     let lower = path.to_ascii_lowercase();
     let tools = if lower.ends_with(".tf") || lower.ends_with(".tfvars") {
         "terraform refuses this file"
+    } else if lower.ends_with(".env") {
+        "no service of its compose project starts"
     } else {
         // go-yaml v3, which docker compose, kubectl and helm read YAML with, refuses what
         // kafkalint's reader refuses here (a repeated key included).

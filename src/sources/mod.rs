@@ -287,6 +287,9 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
                 .is_some_and(|services| matches!(services, yaml::Node::Map(_)))
         {
             let project = compose::Project::of_file(&path, &mut notes);
+            if let Some((env_path, env_bytes, error)) = project.env_syntax_error() {
+                unreadable::push_env(&mut found.unreadable, env_path, env_bytes, error);
+            }
             let nodes = compose::read(first, &project, &mut notes);
             if project.nesting_too_deep() {
                 // A YAML escape can write `${` so that no line of the file shows it.

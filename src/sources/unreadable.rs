@@ -44,6 +44,26 @@ pub fn not_utf8(path: String, bytes: Vec<u8>, error: std::str::Utf8Error) -> Sou
     SourceFile::unreadable(path, bytes, error, hidden)
 }
 
+/// A compose project's `.env` whose syntax Compose refuses (compose-go's parser): at the
+/// start of the line it names, once however many compose files of its folder read it.
+pub fn push_env(
+    unreadable: &mut Vec<SourceFile>,
+    path: &std::path::Path,
+    bytes: &[u8],
+    error: &super::compose::dotenv::ParseError,
+) {
+    let shown = path.to_string_lossy().replace('\\', "/");
+    let shown = shown.strip_prefix("./").unwrap_or(&shown).to_string();
+    if unreadable.iter().any(|file| file.path == shown) {
+        return;
+    }
+    let reason = format!(
+        "docker compose refuses this .env at line {}: {} (line {}, column 1)",
+        error.line, error.what, error.line
+    );
+    unreadable.push(file(shown, bytes.to_vec(), &reason));
+}
+
 /// The message and the 1-based line and column of `... (line L, column C)`.
 fn split_position(reason: &str) -> (&str, Option<(usize, usize)>) {
     let parsed = reason

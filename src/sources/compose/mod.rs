@@ -25,6 +25,9 @@ pub struct Project {
     /// `.env` exists but Compose refuses it (it then refuses the project): every variable is
     /// unknown.
     env_refused: bool,
+    /// `.env` as read, and the line Compose refuses it at, when its syntax is what Compose
+    /// refuses (not a file it cannot read): reported as `invalid-syntax`.
+    env_syntax_error: Option<(PathBuf, Vec<u8>, dotenv::ParseError)>,
     /// A value of the compose file nests `${...}` defaults deeper than kafkalint follows
     /// ([`dotenv::MAX_NESTING`]): it was left unknown.
     nesting_too_deep: std::cell::Cell<bool>,
@@ -46,13 +49,19 @@ impl Project {
         if !dotenv.is_file() {
             return project;
         }
+        let mut syntax_error = None;
         let read = crate::source::read_file(&dotenv)
             .map_err(|error| error.to_string())
             .and_then(|bytes| String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string()))
             .and_then(|text| {
                 // Compose reads `.env` with the shell's variables only, which are not seen.
-                dotenv::parse(&text, &mut project.env, &|_| None).map_err(|e| e.to_string())
+                dotenv::parse(&text, &mut project.env, &|_| None).map_err(|error| {
+                    syntax_error = Some((text.into_bytes(), error.clone()));
+                    error.to_string()
+                })
             });
+        project.env_syntax_error =
+            syntax_error.map(|(bytes, error)| (dotenv.clone(), bytes, error));
         if let Ok(assignments) = &read {
             notes.extend(too_deep_notes("its project's .env", assignments));
         }
@@ -63,6 +72,13 @@ impl Project {
             project.env_refused = true;
         }
         project
+    }
+
+    /// The project's `.env` when Compose refuses its syntax: its path, its bytes, and where
+    /// and why (the line, never the line's text).
+    pub fn env_syntax_error(&self) -> Option<(&Path, &[u8], &dotenv::ParseError)> {
+        let (path, bytes, error) = self.env_syntax_error.as_ref()?;
+        Some((path.as_path(), bytes.as_slice(), error))
     }
 
     fn path_of(&self, relative: &str) -> Option<PathBuf> {
