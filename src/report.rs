@@ -61,6 +61,8 @@ pub struct Report {
     pub skipped: Vec<String>,
     /// What was assumed in reading the files (a Helm chart's line), with why.
     pub notes: Vec<String>,
+    /// What the readers saw but could not judge (of `skipped`): the summary counts it.
+    pub not_checked: Vec<sources::not_checked::NotChecked>,
     /// Diagnostics that `# kafkalint: ignore[...]` comments suppressed (not in `diagnostics`):
     /// how many, and the edits of their fixes.
     pub suppressed: suppress::Suppressed,
@@ -151,6 +153,16 @@ impl<'a> FileSettings<'a> {
         selection: &'a rules::Selection,
     ) -> Self {
         let mut configs = vec![None; files.len()];
+        // A file that cannot be parsed is in no cluster: the config file of the clusters read
+        // with it (one per run: see `check::attach`) chooses for it.
+        let beside = clusters
+            .first()
+            .and_then(|cluster| cluster.config.as_deref());
+        for (config, file) in configs.iter_mut().zip(files) {
+            if file.syntax_error.is_some() {
+                *config = beside;
+            }
+        }
         for cluster in clusters {
             let components = cluster.components.iter().map(|component| &component.file);
             for file in cluster.files.iter().chain(components) {
@@ -212,6 +224,7 @@ pub(crate) fn run(
         diagnostics.extend(found_in.into_iter().filter(reported));
         placements.push(placed);
     }
+    diagnostics.extend(unparsed_files(&found.files).filter(reported));
     let judged = |rule: &str, file: usize| settings.judged(rule, file);
     let (diagnostics, suppressed) = suppress::apply(&found.files, diagnostics, &judged);
     let mut diagnostics: Vec<Diagnostic> = diagnostics
@@ -233,12 +246,27 @@ pub(crate) fn run(
         files: found.files,
         clusters: found.clusters,
         diagnostics,
+        not_checked: sources::not_checked::of_notes(&found.skipped),
         skipped: found.skipped,
         notes: found.notes,
         suppressed,
         only: only.map(<[usize]>::to_vec),
         drawn: None,
     }
+}
+
+/// An `invalid-syntax` finding for each file that cannot be parsed (in no cluster, so no
+/// cluster's rules see it).
+fn unparsed_files(files: &[SourceFile]) -> impl Iterator<Item = Diagnostic> + '_ {
+    files.iter().enumerate().filter_map(|(index, file)| {
+        let error = file.syntax_error.as_deref()?;
+        Some(rules::invalid_syntax::finding(
+            index,
+            &file.path,
+            error.span.clone(),
+            &error.reason,
+        ))
+    })
 }
 
 /// Drops repeats of one finding on one place: nodes that share settings (the replicas of a
@@ -326,6 +354,7 @@ impl Report {
             diagnostics: Vec::new(),
             skipped: Vec::new(),
             notes: Vec::new(),
+            not_checked: Vec::new(),
             suppressed: suppress::Suppressed::default(),
             only: None,
             drawn: None,
@@ -360,6 +389,7 @@ impl Report {
                 None => (offset..merged.files.len()).collect::<Vec<_>>(),
             });
             merged.skipped.extend(report.skipped);
+            merged.not_checked.extend(report.not_checked);
             merged.notes.extend(report.notes);
             merged.suppressed.count += report.suppressed.count;
             let edits = report.suppressed.edits.into_iter();

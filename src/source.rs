@@ -143,12 +143,23 @@ pub struct SourceFile {
     /// A running cluster's answers (`kafkalint live`), whose lines output shows but for the
     /// values of settings that look secret (see [`crate::snapshot::secret_spans`]).
     pub is_snapshot: bool,
+    /// Why the file, of a form kafkalint reads (YAML, Terraform), cannot be parsed: the tool
+    /// that reads it would refuse it too. Such a file has no parts.
+    pub syntax_error: Option<Box<SyntaxError>>,
     /// Where each line starts, found when a position is first asked for (most files of a
     /// tree never are: no finding points into them).
     line_starts: OnceLock<Vec<u32>>,
     /// Set by [`SourceFile::keep_positions_only`]: the line and column of each offset kept,
     /// by offset, in place of the bytes.
     positions: Option<Box<[(usize, LineColumn)]>>,
+}
+
+/// Why a file cannot be parsed, and where: the parser's reason in one line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    /// Where the parser stopped (empty at the end of the file).
+    pub span: Span,
+    pub reason: String,
 }
 
 /// 1-based line and column.
@@ -168,6 +179,7 @@ impl SourceFile {
             parse_error,
             yaml: None,
             is_snapshot: false,
+            syntax_error: None,
             line_starts: OnceLock::new(),
             positions: None,
         }
@@ -190,8 +202,23 @@ impl SourceFile {
             parse_error: None,
             yaml: Some(Box::new(yaml)),
             is_snapshot: false,
+            syntax_error: None,
             line_starts: OnceLock::new(),
             positions: None,
+        }
+    }
+
+    /// A file of a form kafkalint reads that cannot be parsed: `error` says where and why;
+    /// output shows only what `hidden` leaves of its bytes (nothing parsed says which values
+    /// are secret).
+    pub fn unreadable(path: String, bytes: Vec<u8>, error: SyntaxError, hidden: Vec<Span>) -> Self {
+        let yaml = YamlFile {
+            secrets: hidden,
+            ..YamlFile::default()
+        };
+        SourceFile {
+            syntax_error: Some(Box::new(error)),
+            ..SourceFile::from_yaml(path, bytes, yaml)
         }
     }
 

@@ -909,6 +909,23 @@ fn deep_nesting_is_refused_without_overflowing_the_stack() {
     assert_ne!(output.status.code(), Some(2), "{}", text(&output.stderr));
 }
 
+/// Runs `args` plain, with `--fix` and with `--diff`: the plain run reports `expected` (an
+/// `invalid-syntax` finding) and exits 1, and no run changes a file under `dir`.
+fn assert_invalid_syntax_everywhere(dir: &Path, args: &[&str], expected: &str) {
+    let before = snapshot(dir);
+    for extra in [&[][..], &["--fix"], &["--diff"]] {
+        let args = [args, extra].concat();
+        let output = kafkalint(&args, dir);
+        assert_sane(&output, &args);
+        if extra.is_empty() {
+            let stdout = text(&output.stdout);
+            assert_eq!(output.status.code(), Some(1), "{args:?}: {stdout}");
+            assert!(stdout.contains(expected), "{args:?}: {stdout}");
+        }
+        assert_eq!(snapshot(dir), before, "{args:?} wrote");
+    }
+}
+
 #[test]
 fn a_repeated_mapping_key_is_refused_with_its_line_and_never_fixed() {
     let dir = tempfile::tempdir().unwrap();
@@ -921,10 +938,11 @@ fn a_repeated_mapping_key_is_refused_with_its_line_and_never_fixed() {
     };
     let compose = format!("services:\n{}{}", service(1), service(2));
     std::fs::write(dir.path().join("docker-compose.yml"), compose).unwrap();
-    assert_refused_everywhere(
+    // docker compose refuses it too: an `invalid-syntax` error at the repeated key.
+    assert_invalid_syntax_everywhere(
         dir.path(),
-        &["check", "docker-compose.yml"],
-        "docker-compose.yml: YAML mapping repeats the key `kafka-1` (keys of a mapping must be unique) (line 8, column 3)",
+        &["check", "--format", "concise", "docker-compose.yml"],
+        "docker-compose.yml:8:3: error[invalid-syntax] YAML mapping repeats the key `kafka-1` (keys of a mapping must be unique)",
     );
     // A repeat deeper in (an environment variable) is refused the same way.
     let compose = format!("services:\n{}", service(1)).replace(
@@ -932,9 +950,9 @@ fn a_repeated_mapping_key_is_refused_with_its_line_and_never_fixed() {
         "      KAFKA_BROKER_ID: 3\n      KAFKA_OFFSETS",
     );
     std::fs::write(dir.path().join("docker-compose.yml"), compose).unwrap();
-    assert_refused_everywhere(
+    assert_invalid_syntax_everywhere(
         dir.path(),
-        &["check", "docker-compose.yml"],
+        &["check", "--format", "concise", "docker-compose.yml"],
         "repeats the key `KAFKA_BROKER_ID`",
     );
 }
@@ -1065,10 +1083,10 @@ fn eighty_thousand_unknown_keys_and_twenty_thousand_clusters_end() {
 }
 
 /// A walked Strimzi resource that cannot be read (here, a key repeated in `spec.kafka.config`,
-/// which Kubernetes' strict field validation refuses too) is said in one line, never dropped in
-/// silence.
+/// which Kubernetes' strict field validation refuses too) is an `invalid-syntax` error at the
+/// repeated key, never dropped in silence.
 #[test]
-fn a_walked_strimzi_resource_that_cannot_be_read_is_noted() {
+fn a_walked_strimzi_resource_that_cannot_be_read_is_an_invalid_syntax_error() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("kafka.yaml"),
@@ -1079,12 +1097,15 @@ fn a_walked_strimzi_resource_that_cannot_be_read_is_noted() {
     let args = ["check", "--format", "concise", "."];
     let output = kafkalint(&args, dir.path());
     assert_sane(&output, &args);
-    let stderr = text(&output.stderr);
+    // kubectl refuses the repeated key too: an error at its place, not a note.
+    let stdout = text(&output.stdout);
     assert!(
-        stderr.contains("skipped kafka.yaml: YAML mapping repeats the key `num.partitions`")
-            && stderr.contains("(line 10, column 7)"),
-        "{stderr}"
+        stdout.contains(
+            "kafka.yaml:10:7: error[invalid-syntax] YAML mapping repeats the key `num.partitions`"
+        ),
+        "{stdout}"
     );
+    assert_eq!(output.status.code(), Some(1));
 }
 
 #[test]

@@ -230,12 +230,15 @@ pub fn discover_changed(
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let yaml = sources::is_deployment_name(&name);
-        if yaml
-            && sources::read_named(path, file.path.clone(), file.bytes.to_vec(), stated)
-                .clusters
-                .is_empty()
-        {
-            continue;
+        if yaml {
+            let read = sources::read_named(path, file.path.clone(), file.bytes.to_vec(), stated);
+            // A broken file is checked when a walk would read it: a pre-commit run names
+            // every changed YAML file, most of which are no Kafka file.
+            let broken =
+                !read.unreadable.is_empty() && sources::worth_reading(&file.path, &file.bytes);
+            if read.clusters.is_empty() && !broken {
+                continue;
+            }
         }
         if !yaml && not_a_node(&file, &name).is_some() {
             continue;
@@ -656,7 +659,8 @@ fn add_yaml(
     declared_brokers: Option<usize>,
     named: Option<&str>,
 ) -> Result<(), DiscoveryError> {
-    if let Some(path) = named {
+    // A named file that cannot be parsed is a finding of its own (`invalid-syntax`).
+    if let Some(path) = named.filter(|_| read.unreadable.is_empty()) {
         if let Some((path, reason)) = read.errors.first().cloned() {
             return Err(DiscoveryError::NotAConfig { path, reason });
         }
@@ -735,6 +739,8 @@ fn add_yaml_read(found: &mut Discovered, read: sources::Found, declared_brokers:
         };
         push_clusters(found, cluster.name, gathered, &members, declared_brokers);
     }
+    // In no cluster: the `invalid-syntax` rule reports each (see `report::run`).
+    found.files.extend(read.unreadable);
 }
 
 fn parent_dir(path: &Path) -> PathBuf {

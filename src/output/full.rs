@@ -455,12 +455,19 @@ pub fn summary(report: &Report) -> String {
         plural(report.clusters.len(), "cluster"),
         checked_against(report)
     );
-    summary_in(report, &scope)
+    let not_checked = crate::sources::not_checked::summary(&report.not_checked);
+    summary_of(report, &scope, not_checked.as_deref())
 }
 
 /// The closing line of a report whose scope is said by its caller (`kafkalint live`: the
 /// running cluster, the files beside it).
 pub fn summary_in(report: &Report, scope: &str) -> String {
+    summary_of(report, scope, None)
+}
+
+/// The closing line, with what was not checked (`3 files not checked: 2 Helm templates, 1
+/// unknown image`): never "No problems found" alone over files kafkalint could not judge.
+fn summary_of(report: &Report, scope: &str, not_checked: Option<&str>) -> String {
     let (errors, warnings, infos) = (
         report.count(Severity::Error),
         report.count(Severity::Warning),
@@ -474,14 +481,29 @@ pub fn summary_in(report: &Report, scope: &str) -> String {
     let notes = membership_notes(report);
     // The scope names a cluster, an image or a server kafkalint was pointed at.
     let scope = printable(scope);
+    // Counted from the readers' notes, whose paths are a file's: escaped as the notes are.
+    let not_checked = not_checked
+        .map(|words| format!("; {}; see the notes", printable(words)))
+        .unwrap_or_default();
     if errors + warnings + infos == 0 {
-        return format!("{notes}No problems found{suppressed} ({scope}).\n");
+        if not_checked.is_empty() {
+            return format!("{notes}No problems found{suppressed} ({scope}).\n");
+        }
+        if report.files.is_empty() {
+            return format!("{notes}Nothing checked ({scope}){not_checked}.\n");
+        }
+        return format!(
+            "{notes}No problems found in what was checked{suppressed} ({scope}){not_checked}.\n"
+        );
     }
     let mut parts = vec![plural(errors, "error"), plural(warnings, "warning")];
     if infos > 0 {
         parts.push(plural(infos, "note"));
     }
-    format!("{notes}Found {}{suppressed} ({scope}).\n", parts.join(", "))
+    format!(
+        "{notes}Found {}{suppressed} ({scope}){not_checked}.\n",
+        parts.join(", ")
+    )
 }
 
 /// A line for each gathering split into alternative sets and for each overlay, when there

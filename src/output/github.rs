@@ -98,6 +98,7 @@ mod tests {
             diagnostics: Vec::new(),
             skipped: Vec::new(),
             notes: Vec::new(),
+            not_checked: Vec::new(),
             suppressed: Default::default(),
             only: None,
             drawn: None,

@@ -13,7 +13,20 @@ use crate::yaml_view::NamedBy;
 struct Document<'a> {
     clusters: Vec<JsonCluster>,
     diagnostics: Vec<JsonDiagnostic<'a>>,
+    /// What the readers saw but could not judge: never hidden by a clean bill (absent when
+    /// there is none, as a clean document was before it).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    not_checked: Vec<JsonNotChecked>,
     summary: Summary,
+}
+
+/// One thing not checked: its file, why (`helm-template`, `unknown-image`, `vault`,
+/// `run-time-value`, `not-among-files-read`, `mounted-file`) and the reader's words.
+#[derive(Serialize)]
+struct JsonNotChecked {
+    file: String,
+    kind: &'static str,
+    reason: String,
 }
 
 /// A cluster and the Kafka release it was checked against.
@@ -357,9 +370,19 @@ pub fn json(report: &Report) -> String {
                 .collect(),
         })
         .collect();
+    let not_checked = report
+        .not_checked
+        .iter()
+        .map(|item| JsonNotChecked {
+            file: printable(&item.file),
+            kind: item.kind.id(),
+            reason: printable(&item.reason),
+        })
+        .collect();
     let document = Document {
         clusters,
         diagnostics,
+        not_checked,
         summary: Summary {
             errors: report.count(Severity::Error),
             warnings: report.count(Severity::Warning),

@@ -14,6 +14,7 @@ mod image_start_refusal;
 mod inconsistent_cluster_value;
 mod inter_broker_config;
 mod internal_topic_replication;
+pub(crate) mod invalid_syntax;
 mod invalid_value;
 mod kafka_version_hint;
 mod kraft_controller_config;
@@ -108,6 +109,7 @@ pub const RULES: &[Rule] = &[
     node_settings_differ::RULE,
     strimzi_forbidden_key::RULE,
     unused_suppression::RULE,
+    invalid_syntax::RULE,
     live_internal_topic_replication::RULE,
     live_partition_health::RULE,
     live_group_coordinator::RULE,

@@ -11,10 +11,13 @@ pub mod embedded;
 pub mod helm;
 pub mod images;
 pub mod kubernetes;
+pub mod not_checked;
 mod redact;
 mod spec;
 pub mod strimzi;
 pub mod terraform;
+pub mod unknown_image;
+pub mod unreadable;
 pub mod yaml;
 
 use std::path::Path;
@@ -44,6 +47,9 @@ pub struct Found {
     pub info: Vec<String>,
     /// Files that cannot be read as YAML: path and reason.
     pub errors: Vec<(String, String)>,
+    /// Files that cannot be parsed (broken YAML or HCL), each with where and why: reported by
+    /// the `invalid-syntax` rule.
+    pub unreadable: Vec<SourceFile>,
 }
 
 /// A cluster read from YAML files.
@@ -170,10 +176,17 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
     for (path, bytes) in files {
         let text = match std::str::from_utf8(&bytes) {
             Ok(text) => text,
-            Err(_) => {
+            // UTF-16 with its byte-order mark is YAML that go-yaml reads and kafkalint does not.
+            Err(_) if bytes.starts_with(&[0xff, 0xfe]) || bytes.starts_with(&[0xfe, 0xff]) => {
                 found
                     .errors
-                    .push((path, "not UTF-8 text: not a YAML file".into()));
+                    .push((path, "UTF-16 text, which kafkalint does not read".into()));
+                continue;
+            }
+            Err(error) => {
+                found
+                    .unreadable
+                    .push(unreadable::not_utf8(path, bytes, error));
                 continue;
             }
         };
@@ -192,6 +205,9 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
                     let documents = std::mem::take(&mut read.documents);
                     parsed.push((path, bytes.clone(), documents, Some(read)));
                 }
+                Err(error) if unreadable::is_syntax(&error) => {
+                    found.unreadable.push(unreadable::file(path, bytes, &error));
+                }
                 Err(error) => found.errors.push((path, error)),
             }
             continue;
@@ -199,6 +215,12 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
         match yaml::parse(text) {
             Ok(documents) => parsed.push((path, bytes.clone(), documents, None)),
             Err(_) if is_template(text) => found.errors.push((path, TEMPLATE.into())),
+            Err(error) if unreadable::is_syntax(&error.message) => {
+                let reason = error.to_string();
+                found
+                    .unreadable
+                    .push(unreadable::file(path, bytes, &reason));
+            }
             Err(error) => found.errors.push((path, error.to_string())),
         }
     }
@@ -271,6 +293,9 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
                 .is_some_and(|services| matches!(services, yaml::Node::Map(_)))
         {
             let project = compose::Project::of_file(&path, &mut notes);
+            if let Some((env_path, env_bytes, error)) = project.env_syntax_error() {
+                unreadable::push_env(&mut found.unreadable, env_path, env_bytes, error);
+            }
             let nodes = compose::read(first, &project, &mut notes);
             if project.nesting_too_deep() {
                 // A YAML escape can write `${` so that no line of the file shows it.
@@ -634,7 +659,7 @@ impl SourceFile {
                 };
                 let mut found =
                     read_files_beside(vec![(self.path.clone(), bytes.clone())], &beside);
-                match found.files.pop() {
+                match found.files.pop().or_else(|| found.unreadable.pop()) {
                     Some(file) => file,
                     // The bytes no longer give any node: a file without parts.
                     None => SourceFile::from_yaml(self.path.clone(), bytes, YamlFile::default()),

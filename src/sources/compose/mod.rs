@@ -25,6 +25,9 @@ pub struct Project {
     /// `.env` exists but Compose refuses it (it then refuses the project): every variable is
     /// unknown.
     env_refused: bool,
+    /// `.env` as read, and the line Compose refuses it at, when its syntax is what Compose
+    /// refuses (not a file it cannot read): reported as `invalid-syntax`.
+    env_syntax_error: Option<(PathBuf, Vec<u8>, dotenv::ParseError)>,
     /// A value of the compose file nests `${...}` defaults deeper than kafkalint follows
     /// ([`dotenv::MAX_NESTING`]): it was left unknown.
     nesting_too_deep: std::cell::Cell<bool>,
@@ -46,13 +49,19 @@ impl Project {
         if !dotenv.is_file() {
             return project;
         }
+        let mut syntax_error = None;
         let read = crate::source::read_file(&dotenv)
             .map_err(|error| error.to_string())
             .and_then(|bytes| String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string()))
             .and_then(|text| {
                 // Compose reads `.env` with the shell's variables only, which are not seen.
-                dotenv::parse(&text, &mut project.env, &|_| None).map_err(|e| e.to_string())
+                dotenv::parse(&text, &mut project.env, &|_| None).map_err(|error| {
+                    syntax_error = Some((text.into_bytes(), error.clone()));
+                    error.to_string()
+                })
             });
+        project.env_syntax_error =
+            syntax_error.map(|(bytes, error)| (dotenv.clone(), bytes, error));
         if let Ok(assignments) = &read {
             notes.extend(too_deep_notes("its project's .env", assignments));
         }
@@ -63,6 +72,13 @@ impl Project {
             project.env_refused = true;
         }
         project
+    }
+
+    /// The project's `.env` when Compose refuses its syntax: its path, its bytes, and where
+    /// and why (the line, never the line's text).
+    pub fn env_syntax_error(&self) -> Option<(&Path, &[u8], &dotenv::ParseError)> {
+        let (path, bytes, error) = self.env_syntax_error.as_ref()?;
+        Some((path.as_path(), bytes.as_slice(), error))
     }
 
     fn path_of(&self, relative: &str) -> Option<PathBuf> {
@@ -141,6 +157,18 @@ pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<
         let Some(name) = key.text() else { continue };
         let declared_at = key.scalar().map_or(0..0, |key| key.span.clone());
         let Some(image_node) = service.get("image").and_then(Node::scalar) else {
+            // A service built from a Dockerfile runs an image no reader knows: said when it
+            // is a Kafka node, never passed over in silence.
+            if let Some(context) = build_context(service)
+                && let Some(note) = super::unknown_image::note(
+                    &format!("service `{name}`"),
+                    &format!("built from {context}"),
+                    &super::unknown_image::compose_variables(service),
+                    &volume_targets(service),
+                )
+            {
+                notes.push(note);
+            }
             continue;
         };
         // A tag set from the environment leaves the image known and its release not.
@@ -167,10 +195,12 @@ pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<
             continue;
         }
         let Some(image) = images::classify(&image_text) else {
-            if images::looks_like_kafka(&image_text) {
-                notes.push(format!(
-                    "service `{name}`: kafkalint does not know how image `{image_text}` turns its environment into Kafka settings; not read"
-                ));
+            let variables = super::unknown_image::compose_variables(service);
+            let label = format!("service `{name}`");
+            let mounts = volume_targets(service);
+            if let Some(note) = super::unknown_image::note(&label, &image_text, &variables, &mounts)
+            {
+                notes.push(note);
             }
             continue;
         };
@@ -387,6 +417,14 @@ fn volume_targets(service: &Node) -> Vec<String> {
             Some(target.trim_end_matches('/').to_string())
         })
         .collect()
+}
+
+/// The build context of a service built from a Dockerfile (`build: ./kafka`, or
+/// `build: {context: ./kafka}`).
+fn build_context(service: &Node) -> Option<String> {
+    let build = service.get("build")?;
+    let context = build.text().or_else(|| build.get("context")?.text())?;
+    Some(context.to_string())
 }
 
 /// A service's environment as Compose gives it to the container.

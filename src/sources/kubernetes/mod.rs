@@ -350,11 +350,13 @@ impl<'a> Workload<'a> {
                 continue;
             }
             let Some(image) = images::classify(&image_node.value) else {
-                if images::looks_like_kafka(&image_node.value) {
-                    notes.push(format!(
-                        "{label}: kafkalint does not know how image `{}` turns its environment into Kafka settings; not read",
-                        image_node.value.trim()
-                    ));
+                let variables = crate::sources::unknown_image::container_variables(container);
+                let mounts = mount_paths(container);
+                let image_text = image_node.value.trim();
+                if let Some(note) =
+                    crate::sources::unknown_image::note(&label, image_text, &variables, &mounts)
+                {
+                    notes.push(note);
                 }
                 continue;
             };

@@ -1,0 +1,48 @@
+//! `invalid-syntax`: a file of a form kafkalint reads (YAML, Terraform) that cannot be parsed.
+//! The tool that reads it refuses it as well, and nothing in it is checked. Such a file is in
+//! no cluster: `crate::report::run` builds these findings with [`finding`], as `ruff` reports a
+//! syntax error beside the rules that could not run.
+
+use super::{Check, Context, FixAvailability, Group, Rule, Verified};
+use crate::cluster::Cluster;
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::properties::Span;
+
+pub const RULE: Rule = Rule {
+    name: "invalid-syntax",
+    severity: Severity::Error,
+    group: Group::StartupRefusal,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
+    summary: "a YAML or Terraform file that its tool cannot parse: nothing in it is checked",
+    check: Check::Files(check),
+};
+
+/// Nothing to do per cluster: an unparsed file is in none (see `crate::report::run`).
+fn check(_: &Cluster, _: &Context) -> Vec<Diagnostic> {
+    Vec::new()
+}
+
+/// The finding for file `file` (shown as `path`), which its parser refused at `span` with
+/// `reason`.
+pub(crate) fn finding(file: usize, path: &str, span: Span, reason: &str) -> Diagnostic {
+    let lower = path.to_ascii_lowercase();
+    let tools = if lower.ends_with(".tf") || lower.ends_with(".tfvars") {
+        "terraform refuses this file"
+    } else if lower.ends_with(".env") {
+        "no service of its compose project starts"
+    } else {
+        // go-yaml v3, which docker compose, kubectl and helm read YAML with, refuses what
+        // kafkalint's reader refuses here (a repeated key included).
+        "docker compose, kubectl and helm refuse this file"
+    };
+    RULE.finding(format!(
+        "{reason}: {tools}, and kafkalint checks nothing in it"
+    ))
+    .with_label(Label {
+        file,
+        span,
+        message: "the parser stops here".to_string(),
+    })
+    .with_help("fix the syntax where the parser stops, then check again")
+}

@@ -1,0 +1,180 @@
+//! What the readers saw but could not judge (a Helm template not rendered, a container of an
+//! image kafkalint does not know, a vault, a value worked out at run time, a component whose
+//! Kafka is not among the files read), as data: the summary counts it and `--format json` lists
+//! it, so that a clean bill never hides it.
+//!
+//! The readers say so in their notes (`path: reason`), in the words below; each kind is one of
+//! those phrasings. A note that only says what was assumed (a release read from a chart line)
+//! is none: what it is about was checked.
+
+/// Why something was not checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// A Helm or Go template, which holds its values only once rendered.
+    HelmTemplate,
+    /// A container of an image whose start-up kafkalint does not know.
+    UnknownImage,
+    /// Variables in an Ansible vault.
+    Vault,
+    /// A value worked out at run time, or from a variable file not given.
+    RunTimeValue,
+    /// A component whose Kafka, or a file it reads, is not among the files read.
+    NotAmongFilesRead,
+    /// A node whose configuration is a mounted file, not its environment.
+    MountedFile,
+}
+
+impl Kind {
+    /// The id `--format json` writes.
+    pub fn id(self) -> &'static str {
+        match self {
+            Kind::HelmTemplate => "helm-template",
+            Kind::UnknownImage => "unknown-image",
+            Kind::Vault => "vault",
+            Kind::RunTimeValue => "run-time-value",
+            Kind::NotAmongFilesRead => "not-among-files-read",
+            Kind::MountedFile => "mounted-file",
+        }
+    }
+
+    /// How the summary counts it: `1 Helm template`, `2 unknown images`.
+    pub fn counted(self, count: usize) -> String {
+        let (one, many) = match self {
+            Kind::HelmTemplate => ("Helm template", "Helm templates"),
+            Kind::UnknownImage => ("unknown image", "unknown images"),
+            Kind::Vault => ("Ansible vault", "Ansible vaults"),
+            Kind::RunTimeValue => (
+                "value worked out at run time",
+                "values worked out at run time",
+            ),
+            Kind::NotAmongFilesRead => (
+                "component or file not among the files read",
+                "components or files not among the files read",
+            ),
+            Kind::MountedFile => (
+                "configuration in a mounted file",
+                "configurations in mounted files",
+            ),
+        };
+        format!("{count} {}", if count == 1 { one } else { many })
+    }
+}
+
+/// One thing not checked: the file it is in, why, and the reader's words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotChecked {
+    pub file: String,
+    pub kind: Kind,
+    pub reason: String,
+}
+
+/// What `note` (a reader's `path: reason`) says was not checked, if it says so.
+pub fn of_note(note: &str) -> Option<NotChecked> {
+    let (file, reason) = split_path(note)?;
+    let has = |phrase: &str| reason.contains(phrase);
+    let gave_up = has("not checked") || has("not read") || has("are unknown");
+    let kind = if has("a Helm or Go template") {
+        Kind::HelmTemplate
+    } else if has("does not know how image") || has("an image kafkalint does not know") {
+        Kind::UnknownImage
+    } else if has("vault") && gave_up {
+        Kind::Vault
+    } else if has("comes from the mounted") {
+        Kind::MountedFile
+    } else if (has("of the files read") || has("not among the files read"))
+        || has("runs no broker kafkalint reads")
+    {
+        Kind::NotAmongFilesRead
+    } else if (has("worked out") || has("set from the environment") || has("variables it sets"))
+        && gave_up
+    {
+        Kind::RunTimeValue
+    } else {
+        return None;
+    };
+    Some(NotChecked {
+        file: file.to_string(),
+        kind,
+        reason: reason.to_string(),
+    })
+}
+
+/// Every note of `notes` that says what was not checked.
+pub fn of_notes(notes: &[String]) -> Vec<NotChecked> {
+    notes.iter().filter_map(|note| of_note(note)).collect()
+}
+
+/// The path of a `path: reason` note: up to the first `: ` after which the path's own name
+/// ends (a path holds no `: ` but in rare names, which then read as part of the reason).
+fn split_path(note: &str) -> Option<(&str, &str)> {
+    note.split_once(": ")
+}
+
+/// The summary's words for `not_checked`: `3 files not checked: 2 Helm templates, 1 unknown
+/// image`, each kind counted once per file; `None` when there is nothing.
+pub fn summary(not_checked: &[NotChecked]) -> Option<String> {
+    use std::collections::{BTreeMap, BTreeSet};
+    if not_checked.is_empty() {
+        return None;
+    }
+    let files: BTreeSet<&str> = not_checked.iter().map(|item| item.file.as_str()).collect();
+    let mut by_kind: BTreeMap<Kind, BTreeSet<&str>> = BTreeMap::new();
+    for item in not_checked {
+        by_kind.entry(item.kind).or_default().insert(&item.file);
+    }
+    let kinds: Vec<String> = by_kind
+        .iter()
+        .map(|(kind, files)| kind.counted(files.len()))
+        .collect();
+    let noun = if files.len() == 1 { "file" } else { "files" };
+    Some(format!(
+        "{} {noun} not checked: {}",
+        files.len(),
+        kinds.join(", ")
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_readers_notes_of_what_they_gave_up_are_counted_by_kind() {
+        let notes = [
+            "charts/kafka/templates/kafka.yaml: a Helm or Go template (`{{ ... }}`), which holds its values only once rendered: check what `helm template` prints".to_string(),
+            "charts/connect/templates/c.yaml: a Helm or Go template (`{{ ... }}`)".to_string(),
+            "docker-compose.yml: service `broker1`: kafkalint does not know how image `quay.io/x/kafka-native:latest` turns its environment into Kafka settings; not read".to_string(),
+            "docker-compose.yml: service `broker2`: kafkalint does not know how image `quay.io/x/kafka-native:latest` turns its environment into Kafka settings; not read".to_string(),
+            // Assumed, and checked: none of these.
+            "compose.yml: service `kafka-1`: its image tag in `bitnami/kafka:${V}` is set from the environment, so its Kafka release is unknown; read as bitnami/kafka of no known release".to_string(),
+            "compose.yml: service `init`: runs a command of its own and sets no broker key (a tool container, not a broker); not read".to_string(),
+        ];
+        let found = of_notes(&notes);
+        let kinds: Vec<Kind> = found.iter().map(|item| item.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                Kind::HelmTemplate,
+                Kind::HelmTemplate,
+                Kind::UnknownImage,
+                Kind::UnknownImage
+            ]
+        );
+        assert_eq!(found[2].file, "docker-compose.yml");
+        assert_eq!(
+            summary(&found).unwrap(),
+            "3 files not checked: 2 Helm templates, 1 unknown image"
+        );
+        assert_eq!(summary(&[]), None);
+    }
+
+    #[test]
+    fn run_time_values_count_only_where_something_was_given_up() {
+        let given_up = "main.tf: helm_release.kafka: which pods run as brokers and controllers depends on `kraft.enabled`, set to `${var.kraft_enabled}`, which is worked out elsewhere; not checked";
+        assert_eq!(of_note(given_up).unwrap().kind, Kind::RunTimeValue);
+        let assumed = "main.tf: helm_release.kafka: its chart version `var.kafka_version` is worked out when Terraform runs; the chart line is read from its values";
+        assert_eq!(of_note(assumed), None);
+        let vault = "roles/kafka/templates/server.properties.j2: role `kafka`: its variables come from group_vars/all/vault.yml, which kafkalint cannot read (a vault, not YAML); not checked";
+        assert_eq!(of_note(vault).unwrap().kind, Kind::Vault);
+    }
+}

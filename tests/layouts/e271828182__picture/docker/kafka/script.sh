@@ -1,0 +1,2 @@
+docker build -t star/kafka:2.5.0 .
+
