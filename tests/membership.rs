@@ -278,3 +278,164 @@ fn a_smaller_set_of_another_quorum_is_a_cluster_of_its_own_size() {
     let single = report.clusters.iter().find(|c| c.nodes.len() == 1).unwrap();
     assert!(single.broker_count_is_known(&report.files));
 }
+
+// ---- Strimzi resources bound across folders, and node pools that are on but absent ----
+
+/// A tree of its own, with `files` (path below the root, text) in it.
+fn tree(files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("repo");
+    for (path, text) in files {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    (dir, root)
+}
+
+fn strimzi_kafka(name: &str, annotations: &str, replicas: u32) -> String {
+    format!(
+        "apiVersion: kafka.strimzi.io/v1beta2\nkind: Kafka\nmetadata:\n  name: {name}\n{annotations}\
+         spec:\n  kafka:\n    version: 3.9.0\n    replicas: {replicas}\n    listeners:\n\
+         \x20     - name: plain\n        port: 9092\n        type: internal\n        tls: false\n\
+         \x20   config:\n      offsets.topic.replication.factor: 3\n\
+         \x20     transaction.state.log.replication.factor: 3\n\
+         \x20     transaction.state.log.min.isr: 2\n      default.replication.factor: 3\n\
+         \x20     min.insync.replicas: 2\n    storage:\n      type: ephemeral\n"
+    )
+}
+
+const CONNECT_DEFAULTS: &str = "apiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaConnect\n\
+     metadata:\n  name: sink\nspec:\n  replicas: 1\n  bootstrapServers: bus-kafka-bootstrap:9092\n\
+     \x20 config:\n    group.id: sink\n    offset.storage.topic: sink-offsets\n\
+     \x20   config.storage.topic: sink-configs\n    status.storage.topic: sink-status\n";
+
+#[test]
+fn a_connect_names_the_kafka_of_another_folder_by_its_bootstrap_service_the_nearest_one() {
+    let kafka = strimzi_kafka("bus", "", 1);
+    let (_dir, root) = tree(&[
+        ("kafka/kafka.yaml", &kafka),
+        ("connect/connect.yaml", CONNECT_DEFAULTS),
+    ]);
+    let report = check(&root);
+    assert_eq!(report.clusters.len(), 1, "{:#?}", report.clusters);
+    assert_eq!(report.clusters[0].components.len(), 1);
+    assert!(
+        rules(&report).contains(&"component-internal-topic-replication"),
+        "{:#?}",
+        report.diagnostics
+    );
+    assert!(
+        !report
+            .skipped
+            .iter()
+            .any(|line| line.contains("names no Strimzi Kafka")),
+        "{:#?}",
+        report.skipped
+    );
+
+    // Two of the name, equally near in two folders: the address cannot tell them apart.
+    let one = strimzi_kafka("bus", "", 1);
+    let three = strimzi_kafka("bus", "", 3);
+    let (_dir, root) = tree(&[
+        ("east/kafka.yaml", &one),
+        ("west/kafka.yaml", &three),
+        ("connect/connect.yaml", CONNECT_DEFAULTS),
+    ]);
+    let report = check(&root);
+    assert!(
+        report
+            .clusters
+            .iter()
+            .all(|cluster| cluster.components.is_empty()),
+        "{:#?}",
+        report.clusters
+    );
+    assert!(
+        report.skipped.iter().any(|line| line
+            .contains("KafkaConnect `sink`: its spec.bootstrapServers names no Strimzi Kafka")),
+        "{:#?}",
+        report.skipped
+    );
+}
+
+#[test]
+fn node_pools_enabled_without_a_pool_leave_the_broker_count_unknown_and_say_why() {
+    // One replica written, three replicas asked of every internal topic: counted as one broker,
+    // that is an error; but with node pools on, Strimzi never reads spec.kafka.replicas.
+    let kafka = strimzi_kafka(
+        "bus",
+        "  annotations:\n    strimzi.io/node-pools: enabled\n",
+        1,
+    );
+    let (_dir, root) = tree(&[("kafka/kafka.yaml", &kafka)]);
+    let report = check(&root);
+    assert!(
+        !report.clusters[0].broker_count_is_known(&report.files),
+        "{:#?}",
+        report.clusters
+    );
+    assert!(
+        !rules(&report).contains(&"internal-topic-replication"),
+        "{:#?}",
+        report.diagnostics
+    );
+    assert!(
+        report.skipped.iter().any(|line| line.contains(
+            "strimzi.io/node-pools: enabled and no KafkaNodePool labelled strimzi.io/cluster: bus beside it: Strimzi ignores spec.kafka.replicas"
+        )),
+        "{:#?}",
+        report.skipped
+    );
+
+    // The annotation off, or a pool beside it: counted as written.
+    let disabled = strimzi_kafka(
+        "bus",
+        "  annotations:\n    strimzi.io/node-pools: disabled\n",
+        1,
+    );
+    let (_dir, root) = tree(&[("kafka/kafka.yaml", &disabled)]);
+    let report = check(&root);
+    assert!(rules(&report).contains(&"internal-topic-replication"));
+
+    let enabled = strimzi_kafka(
+        "bus",
+        "  annotations:\n    strimzi.io/node-pools: Enabled\n",
+        1,
+    );
+    let pool = "apiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaNodePool\nmetadata:\n  name: \
+                brokers\n  labels:\n    strimzi.io/cluster: bus\nspec:\n  replicas: 1\n  roles: \
+                [broker]\n";
+    let (_dir, root) = tree(&[("kafka/kafka.yaml", &enabled), ("kafka/pool.yaml", pool)]);
+    let report = check(&root);
+    assert!(report.clusters[0].broker_count_is_known(&report.files));
+    assert!(rules(&report).contains(&"internal-topic-replication"));
+}
+
+#[test]
+fn a_base_file_beside_its_numbered_copies_is_the_first_node_of_their_set() {
+    // server.properties with server-1 and server-2.properties, and a TLS twin of each: two sets
+    // of three brokers, not a lone server.properties beside a set of two.
+    let report = fixture("fixtures/internal-topic-replication/bad-alternatives-with-base");
+    let sets: Vec<(usize, Option<(usize, usize)>)> = report
+        .clusters
+        .iter()
+        .map(|cluster| (cluster.nodes.len(), alternative(cluster)))
+        .collect();
+    assert_eq!(
+        sets,
+        [(3, Some((1, 2))), (3, Some((2, 2)))],
+        "{:#?}",
+        report.clusters
+    );
+    let at_base = report.diagnostics.iter().any(|d| {
+        d.rule == "internal-topic-replication"
+            && d.message.contains("on 3 brokers")
+            && d.labels.iter().any(|label| {
+                report.files[label.file]
+                    .path
+                    .ends_with("/server.properties")
+            })
+    });
+    assert!(at_base, "{:#?}", report.diagnostics);
+}

@@ -44,6 +44,12 @@ pub struct Found {
     pub info: Vec<String>,
     /// Files that cannot be read as YAML: path and reason.
     pub errors: Vec<(String, String)>,
+    /// Each Strimzi `Kafka` read: its name and its cluster (an index into `clusters`).
+    pub strimzi_kafkas: Vec<(String, usize)>,
+    /// The `KafkaConnect`s and `KafkaMirrorMaker2`s bound to a `Kafka` of
+    /// [`Beside::kafkas_elsewhere`]: that `Kafka`'s name, the file (an index into `files`) and
+    /// the part, for the cluster of that `Kafka` to take in.
+    pub bound_elsewhere: Vec<(String, usize, u32)>,
 }
 
 /// A cluster read from YAML files.
@@ -123,6 +129,30 @@ pub struct Beside {
     pub pools: Vec<strimzi::Pool>,
     pub config_maps: Vec<ConfigMap>,
     pub stated: Stated,
+    /// Strimzi `Kafka`s of other folders of the walk that the `KafkaConnect`s and
+    /// `KafkaMirrorMaker2`s of these files name, when none of these files holds one they name.
+    pub kafkas_elsewhere: Vec<strimzi::KafkaName>,
+}
+
+/// What ties the Strimzi resources of `files` to each other across folders: the `Kafka`s they
+/// hold, and the bootstrap addresses their `KafkaConnect`s and `KafkaMirrorMaker2`s name.
+/// Files that cannot be parsed give nothing (reading them says why).
+pub fn strimzi_ties(files: &[(String, Vec<u8>)]) -> (Vec<strimzi::KafkaName>, Vec<String>) {
+    let mut kafkas = Vec::new();
+    let mut addresses = Vec::new();
+    for (_, bytes) in files {
+        if memchr::memmem::find(bytes, b"kafka.strimzi.io").is_none() {
+            continue;
+        }
+        let Ok(text) = std::str::from_utf8(bytes) else {
+            continue;
+        };
+        if let Ok(documents) = yaml::parse(text.strip_prefix('\u{feff}').unwrap_or(text)) {
+            kafkas.extend(strimzi::kafka_names(&documents));
+            addresses.extend(strimzi::bootstrap_addresses(&documents));
+        }
+    }
+    (kafkas, addresses)
 }
 
 /// What the config file states of the files read: what they cannot say themselves.
@@ -213,10 +243,11 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
     config_maps.extend(beside.config_maps.iter().cloned());
     let config_maps: Arc<[ConfigMap]> = Arc::from(config_maps);
     // Strimzi `Kafka` names, for the `KafkaConnect`s of any file that name one.
-    let kafkas: Vec<strimzi::KafkaName> = parsed
+    let mut kafkas: Vec<strimzi::KafkaName> = parsed
         .iter()
         .flat_map(|(_, _, documents, _)| strimzi::kafka_names(documents))
         .collect();
+    kafkas.extend(beside.kafkas_elsewhere.iter().cloned());
     // A `KafkaConnect`'s part (its file's index in `found.files`, the part), for the cluster
     // of the `Kafka` it names.
     let mut connects: Vec<(String, usize, u32)> = Vec::new();
@@ -457,12 +488,15 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
         }
         found.files.push(SourceFile::from_yaml(path, bytes, yaml));
     }
-    // Each `KafkaConnect` joins the cluster of the `Kafka` it names (the first of that name).
+    // Each `KafkaConnect` joins the cluster of the `Kafka` it names (the first of that name),
+    // here or in the folder of the walk that holds it.
     for (target, file, part) in connects {
-        if let Some((_, cluster)) = strimzi_clusters.iter().find(|(name, _)| *name == target) {
-            found.clusters[*cluster].members.push((file, part));
+        match strimzi_clusters.iter().find(|(name, _)| *name == target) {
+            Some((_, cluster)) => found.clusters[*cluster].members.push((file, part)),
+            None => found.bound_elsewhere.push((target, file, part)),
         }
     }
+    found.strimzi_kafkas = strimzi_clusters;
     found
 }
 
@@ -622,6 +656,7 @@ impl SourceFile {
                     stated: Stated {
                         bitnami_kafka_chart: yaml.bitnami_kafka_chart.clone(),
                     },
+                    ..Beside::default()
                 };
                 let mut found =
                     read_files_beside(vec![(self.path.clone(), bytes.clone())], &beside);

@@ -448,9 +448,32 @@ fn mirror_maker(
 /// (strimzi-kafka-operator `ListenersUtils.backwardsCompatibleBootstrapServiceName`), as a
 /// host alone or qualified (`.namespace.svc`, ...).
 fn bootstrap_kafka(bootstrap_servers: &str, kafkas: &[KafkaName]) -> Option<String> {
-    let first = bootstrap_servers.split(',').next()?.trim();
-    let mut labels = first.split(':').next()?.split('.');
-    let service = labels.next()?.strip_suffix("-bootstrap")?;
+    let named = bootstrap_matches(bootstrap_servers, kafkas);
+    // Two of one name (in namespaces the address does not tell apart): neither.
+    match named[..] {
+        [kafka] => Some(kafka.name.clone()),
+        _ => None,
+    }
+}
+
+/// The `Kafka`s of `kafkas` whose bootstrap service the first of `bootstrap_servers` may name
+/// (see [`bootstrap_kafka`]): those of the longest matching name, in the namespace the address
+/// names when it names one and the resource says its own. More than one is a tie the address
+/// does not break.
+pub fn bootstrap_matches<'a>(
+    bootstrap_servers: &str,
+    kafkas: &'a [KafkaName],
+) -> Vec<&'a KafkaName> {
+    let Some(first) = bootstrap_servers.split(',').next().map(str::trim) else {
+        return Vec::new();
+    };
+    let mut labels = first.split(':').next().unwrap_or_default().split('.');
+    let Some(service) = labels
+        .next()
+        .and_then(|label| label.strip_suffix("-bootstrap"))
+    else {
+        return Vec::new();
+    };
     // `<service>.<namespace>.svc...`: a `Kafka` of another namespace is another cluster.
     let namespace = labels.next();
     let named: Vec<&KafkaName> = kafkas
@@ -466,13 +489,49 @@ fn bootstrap_kafka(bootstrap_servers: &str, kafkas: &[KafkaName]) -> Option<Stri
             _ => true,
         })
         .collect();
-    let longest = named.iter().map(|kafka| kafka.name.len()).max()?;
-    let mut best = named.iter().filter(|kafka| kafka.name.len() == longest);
-    // Two of one name (in namespaces the address does not tell apart): neither.
-    match (best.next(), best.next()) {
-        (Some(kafka), None) => Some(kafka.name.clone()),
-        _ => None,
+    let Some(longest) = named.iter().map(|kafka| kafka.name.len()).max() else {
+        return Vec::new();
+    };
+    named
+        .into_iter()
+        .filter(|kafka| kafka.name.len() == longest)
+        .collect()
+}
+
+/// Every `bootstrapServers` of the Strimzi `KafkaConnect`s and `KafkaMirrorMaker2`s among
+/// `documents`: the addresses that tie them to a `Kafka` (a Connect's `spec.bootstrapServers`;
+/// a MirrorMaker 2's clusters', `spec.clusters` in v1beta2, `spec.target` and each mirror's
+/// `source` in v1).
+pub fn bootstrap_addresses(documents: &[Node]) -> Vec<String> {
+    let mut addresses = Vec::new();
+    let mut push = |node: Option<&Node>| {
+        if let Some(address) = node
+            .and_then(|node| node.get("bootstrapServers"))
+            .and_then(Node::text)
+        {
+            addresses.push(address.trim().to_string());
+        }
+    };
+    for document in documents {
+        let spec = document.get("spec");
+        if is_strimzi(document, "KafkaConnect") {
+            push(spec);
+        } else if is_strimzi(document, "KafkaMirrorMaker2") {
+            let spec = spec.map(|spec| {
+                (
+                    spec.get("clusters").map(Node::items).unwrap_or_default(),
+                    spec.get("target"),
+                    spec.get("mirrors").map(Node::items).unwrap_or_default(),
+                )
+            });
+            if let Some((clusters, target, mirrors)) = spec {
+                clusters.iter().for_each(|cluster| push(Some(cluster)));
+                push(target);
+                mirrors.iter().for_each(|mirror| push(mirror.get("source")));
+            }
+        }
     }
+    addresses
 }
 
 /// A Connect cluster Strimzi runs, as a component: `bootstrap.servers` from the resource,
@@ -529,6 +588,17 @@ fn connect_worker(
         image_exit: None,
         settings_elsewhere: false,
     }
+}
+
+/// Whether a `Kafka`'s `metadata` turns node pools on: the annotation `strimzi.io/node-pools`
+/// is `enabled` in any case (strimzi-kafka-operator `ReconcilerUtils.nodePoolsEnabled`, 0.36.0
+/// to 1.2.0).
+fn node_pools_enabled(metadata: &Node) -> bool {
+    metadata
+        .get("annotations")
+        .and_then(|annotations| annotations.get("strimzi.io/node-pools"))
+        .and_then(Node::text)
+        .is_some_and(|value| value.eq_ignore_ascii_case("enabled"))
 }
 
 /// Whether `documents` hold a Strimzi `Kafka`.
@@ -600,10 +670,20 @@ pub fn read(
                 .get("replicas")
                 .and_then(Node::text)
                 .and_then(|count| count.trim().parse().ok());
-            if replicas.is_none() {
-                notes.push(format!("Kafka `{name}`: no spec.kafka.replicas and no KafkaNodePool labelled strimzi.io/cluster: {name} beside it; its broker count is unknown"));
+            if node_pools_enabled(metadata) {
+                // strimzi-kafka-operator `KafkaAssemblyOperator.java` (0.36.0 to 1.2.0): with
+                // the annotation, the pods come from the pools alone, and a `Kafka` with none
+                // fails its reconciliation (`InvalidConfigurationException`: "KafkaNodePools are
+                // enabled, but no KafkaNodePools found", "No KafkaNodePools found" from 0.48.0):
+                // `spec.kafka.replicas` is never read, and no broker runs until a pool exists.
+                notes.push(format!("Kafka `{name}`: strimzi.io/node-pools: enabled and no KafkaNodePool labelled strimzi.io/cluster: {name} beside it: Strimzi ignores spec.kafka.replicas then and runs no broker until a pool exists (it refuses the Kafka: no KafkaNodePools found); its broker count is unknown"));
+                vec![(format!("Kafka `{name}`"), None, true, false, None)]
+            } else {
+                if replicas.is_none() {
+                    notes.push(format!("Kafka `{name}`: no spec.kafka.replicas and no KafkaNodePool labelled strimzi.io/cluster: {name} beside it; its broker count is unknown"));
+                }
+                vec![(format!("Kafka `{name}`"), None, true, false, replicas)]
             }
-            vec![(format!("Kafka `{name}`"), None, true, false, replicas)]
         } else {
             mine.iter()
                 .map(|pool| {
