@@ -439,3 +439,59 @@ fn a_base_file_beside_its_numbered_copies_is_the_first_node_of_their_set() {
     });
     assert!(at_base, "{:#?}", report.diagnostics);
 }
+
+// ---- Kubernetes workloads of several files that name one quorum ----
+
+fn kubernetes_broker(name: &str, namespace: &str, id: u32, offsets_factor: u32) -> String {
+    format!(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {name}\n{namespace}spec:\n\
+         \x20 replicas: 1\n  selector:\n    matchLabels:\n      app: {name}\n  template:\n\
+         \x20   metadata:\n      labels:\n        app: {name}\n    spec:\n\
+         \x20     enableServiceLinks: false\n      containers:\n        - name: kafka\n\
+         \x20         image: confluentinc/cp-kafka:7.6.1\n          env:\n\
+         \x20           - name: KAFKA_BROKER_ID\n              value: \"{id}\"\n\
+         \x20           - name: KAFKA_ZOOKEEPER_CONNECT\n              value: zookeeper:2181\n\
+         \x20           - name: KAFKA_ADVERTISED_LISTENERS\n              value: PLAINTEXT://{name}:9092\n\
+         \x20           - name: KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR\n              value: \"{offsets_factor}\"\n"
+    )
+}
+
+#[test]
+fn workloads_of_several_files_that_name_one_zookeeper_are_one_cluster_in_one_namespace() {
+    let files: Vec<(String, String)> = (0..3)
+        .map(|id| {
+            (
+                format!("kafka-{id}.yaml"),
+                kubernetes_broker(&format!("kafka-{id}"), "", id, 1),
+            )
+        })
+        .collect();
+    let named: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    let (_dir, root) = folder(&named);
+    let report = check(&root);
+    assert_eq!(report.clusters.len(), 1, "{:#?}", report.clusters);
+    assert_eq!(report.clusters[0].nodes.len(), 3);
+    assert_eq!(report.clusters[0].files.len(), 3);
+
+    // The same Deployment written twice (two ways to run it), and one of another namespace:
+    // no cluster of three.
+    let twice = kubernetes_broker("kafka-0", "", 0, 1);
+    let elsewhere = kubernetes_broker("kafka-1", "  namespace: staging\n", 1, 1);
+    let (_dir, root) = folder(&[
+        ("kafka-0.yaml", &twice),
+        ("kafka-0-copy.yaml", &twice),
+        ("kafka-1.yaml", &elsewhere),
+    ]);
+    let report = check(&root);
+    assert!(
+        report
+            .clusters
+            .iter()
+            .all(|cluster| cluster.nodes.len() == 1),
+        "{:#?}",
+        report.clusters
+    );
+}

@@ -252,6 +252,8 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
     // of the `Kafka` it names.
     let mut connects: Vec<(String, usize, u32)> = Vec::new();
     let mut strimzi_clusters: Vec<(String, usize)> = Vec::new();
+    // Each cluster of Kubernetes workloads (its index in `found.clusters`) and its namespace.
+    let mut manifest_clusters: Vec<(usize, Option<String>)> = Vec::new();
     for (path, bytes, documents, terraform) in parsed {
         let offset = usize::from(bytes.starts_with("\u{feff}".as_bytes())) * 3;
         // Validated as UTF-8 above; the documents were parsed from the text after its BOM.
@@ -290,6 +292,8 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             clusters.push((name, form, parts));
         };
         let mut notes = Vec::new();
+        // The namespace of each cluster of Kubernetes workloads of this file, in order.
+        let mut manifest_namespaces: Vec<Option<String>> = Vec::new();
         if let Some(first) = documents.first()
             && first
                 .get("services")
@@ -341,9 +345,11 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             // Its values are the template's expressions, not what the cluster gets.
             notes.push(TEMPLATE.into());
         } else if documents.iter().any(kubernetes::is_object) {
-            for (name, nodes) in kubernetes::read(&path, text, &documents, &config_maps, &mut notes)
+            for (name, namespace, nodes) in
+                kubernetes::read(&path, text, &documents, &config_maps, &mut notes)
             {
                 take(name, Form::Kubernetes, nodes, &mut yaml);
+                manifest_namespaces.push(namespace);
             }
         }
         if yaml.parts.is_empty()
@@ -426,11 +432,16 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
         if !clusters.is_empty() || !connect_parts.is_empty() {
             let file = found.files.len();
             let mut names = strimzi_names.into_iter();
+            let mut namespaces = manifest_namespaces.into_iter();
             for (name, form, parts) in clusters {
                 if form == Form::Strimzi
                     && let Some(kafka) = names.next()
                 {
                     strimzi_clusters.push((kafka, found.clusters.len()));
+                }
+                if form == Form::Kubernetes {
+                    let namespace = namespaces.next().flatten();
+                    manifest_clusters.push((found.clusters.len(), namespace));
                 }
                 found.clusters.push(FoundCluster {
                     name,
@@ -497,6 +508,7 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
         }
     }
     found.strimzi_kafkas = strimzi_clusters;
+    kubernetes::one_cluster::merge_by_quorum(&mut found, &manifest_clusters);
     found
 }
 
