@@ -495,3 +495,46 @@ fn workloads_of_several_files_that_name_one_zookeeper_are_one_cluster_in_one_nam
         report.clusters
     );
 }
+
+#[test]
+fn node_pools_of_alternative_files_are_not_one_cluster() {
+    // Each file its own Kafka of one name with its own pools: each counts its own.
+    let report = fixture("fixtures/internal-topic-replication/good-strimzi-alternative-files");
+    let sizes: Vec<usize> = report.clusters.iter().map(|c| c.nodes.len()).collect();
+    assert_eq!(sizes, [1, 6], "{:#?}", report.clusters);
+    assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
+
+    // One pool written twice beside the Kafka, with other sizes: which runs is unknown.
+    let kafka = strimzi_kafka(
+        "bus",
+        "  annotations:\n    strimzi.io/node-pools: enabled\n",
+        1,
+    );
+    let pool = |replicas: u32| {
+        format!(
+            "apiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaNodePool\nmetadata:\n  name: \
+             brokers\n  labels:\n    strimzi.io/cluster: bus\nspec:\n  replicas: {replicas}\n  \
+             roles: [broker]\n"
+        )
+    };
+    let (dev, prod) = (pool(1), pool(3));
+    let (_dir, root) = tree(&[
+        ("kafka/kafka.yaml", &kafka),
+        ("kafka/pool-dev.yaml", &dev),
+        ("kafka/pool-prod.yaml", &prod),
+    ]);
+    let report = check(&root);
+    assert!(
+        !report.clusters[0].broker_count_is_known(&report.files),
+        "{:#?}",
+        report.clusters
+    );
+    assert!(
+        report
+            .skipped
+            .iter()
+            .any(|line| line.contains("KafkaNodePool `brokers` is written more than once")),
+        "{:#?}",
+        report.skipped
+    );
+}

@@ -615,6 +615,7 @@ pub fn read(
     notes: &mut Vec<String>,
 ) -> Vec<(String, Vec<NodeSpec>)> {
     let mut clusters = Vec::new();
+    let local_pools = self::pools(documents);
     for document in documents
         .iter()
         .filter(|document| is_strimzi(document, "Kafka"))
@@ -662,7 +663,30 @@ pub fn read(
                     named_by: NamedBy::StrimziVersion,
                 })
             });
-        let mine: Vec<&Pool> = pools.iter().filter(|pool| pool.cluster == name).collect();
+        // The pools of the Kafka's own file when it has any: a folder of alternative files, each
+        // a Kafka of one name with its own pools (Strimzi's examples/kafka/kraft/:
+        // kafka.yaml, kafka-ephemeral.yaml, kafka-single-node.yaml, ...), holds ways to run one
+        // cluster, not one cluster of every pool. Otherwise those of the files beside it.
+        let own: Vec<&Pool> = local_pools
+            .iter()
+            .filter(|pool| pool.cluster == name)
+            .collect();
+        let mine: Vec<&Pool> = if own.is_empty() {
+            pools.iter().filter(|pool| pool.cluster == name).collect()
+        } else {
+            own
+        };
+        // One pool name written twice (in two files, with other sizes or roles) is one
+        // KafkaNodePool applied twice: the last applied wins, which the files do not say.
+        let rewritten: Vec<&str> = mine
+            .iter()
+            .enumerate()
+            .filter(|(at, pool)| mine[..*at].iter().any(|other| other.name == pool.name))
+            .map(|(_, pool)| pool.name.as_str())
+            .collect();
+        if let Some(pool) = rewritten.first() {
+            notes.push(format!("Kafka `{name}`: KafkaNodePool `{pool}` is written more than once beside it, differently (alternatives: the last applied replaces the others); its broker count is unknown"));
+        }
         // (label, pool, broker, controller, count)
         type Group = (String, Option<String>, bool, bool, Option<usize>);
         let groups: Vec<Group> = if mine.is_empty() {
@@ -686,6 +710,7 @@ pub fn read(
             }
         } else {
             mine.iter()
+                .filter(|pool| !rewritten.contains(&pool.name.as_str()))
                 .map(|pool| {
                     (
                         format!("Kafka `{name}`, pool `{}`", pool.name),
@@ -695,6 +720,17 @@ pub fn read(
                         pool.replicas,
                     )
                 })
+                .chain(rewritten.iter().take(1).filter_map(|rewritten| {
+                    // Its size unknown; its roles those of its first writing.
+                    let pool = mine.iter().find(|pool| pool.name == *rewritten)?;
+                    Some((
+                        format!("Kafka `{name}`, pool `{rewritten}`"),
+                        Some(pool.name.clone()),
+                        pool.broker || !kraft,
+                        pool.controller && kraft,
+                        None,
+                    ))
+                }))
                 .collect()
         };
         let managed: Vec<&str> = MANAGED
