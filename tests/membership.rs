@@ -494,6 +494,14 @@ fn workloads_of_several_files_that_name_one_zookeeper_are_one_cluster_in_one_nam
         "{:#?}",
         report.clusters
     );
+    // kafka-dev.yaml and kafka-prod.yaml: the same brokers written for two namespaces that
+    // kubectl -n picks; one ZooKeeper name, one id each: two places, not one cluster.
+    let dev = kubernetes_broker("kafka-dev", "", 0, 1);
+    let prod = kubernetes_broker("kafka-prod", "", 0, 1);
+    let (_dir, root) = folder(&[("kafka-dev.yaml", &dev), ("kafka-prod.yaml", &prod)]);
+    let report = check(&root);
+    assert_eq!(report.clusters.len(), 2, "{:#?}", report.clusters);
+    assert!(!rules(&report).contains(&"duplicate-node-id"));
 }
 
 #[test]

@@ -9,7 +9,10 @@
 //! quorum are one cluster). Those are one cluster, in one namespace (a short host name such as
 //! `zookeeper:2181` resolves within the namespace of the pod). Two files that declare the same
 //! workload (kind, namespace and name) are no parts of one cluster: applying the second
-//! replaces the first, so they are ways to run it, and each stays a cluster of its own.
+//! replaces the first, so they are ways to run it, and each stays a cluster of its own. Nor are
+//! two files whose nodes give one id (`broker.id`, `node.id`): one quorum takes one node of an
+//! id, so they are the same nodes written for another place (`kafka-dev.yaml` and
+//! `kafka-prod.yaml`, applied with `kubectl -n` to two namespaces), not more nodes.
 
 use crate::sources::{Form, Found};
 
@@ -32,6 +35,10 @@ pub fn merge_by_quorum(found: &mut Found, manifest_clusters: &[(usize, Option<St
         .iter()
         .map(|(cluster, _)| workload_ids(found, *cluster))
         .collect();
+    let node_ids: Vec<Vec<String>> = manifest_clusters
+        .iter()
+        .map(|(cluster, _)| node_ids(found, *cluster))
+        .collect();
     // Each cluster's group: the index (into `manifest_clusters`) of the first of its group.
     let mut group: Vec<usize> = (0..manifest_clusters.len()).collect();
     for later in 0..manifest_clusters.len() {
@@ -51,7 +58,12 @@ pub fn merge_by_quorum(found: &mut Found, manifest_clusters: &[(usize, Option<St
                     .iter()
                     .any(|id| workloads[later].contains(id))
             });
-            if same_namespace && shares_quorum && !same_workload {
+            let same_node_id = members.iter().any(|member| {
+                node_ids[*member]
+                    .iter()
+                    .any(|id| node_ids[later].contains(id))
+            });
+            if same_namespace && shares_quorum && !same_workload && !same_node_id {
                 group[later] = earlier;
                 break;
             }
@@ -108,6 +120,28 @@ fn quorum_values(found: &Found, cluster: usize) -> Vec<(&'static str, String)> {
         }
     }
     values
+}
+
+/// The literal ids (`broker.id`, `node.id`) of a cluster's nodes.
+fn node_ids(found: &Found, cluster: usize) -> Vec<String> {
+    let mut ids = Vec::new();
+    for (file, part) in &found.clusters[cluster].members {
+        let Some(part) = found.files[*file]
+            .yaml
+            .as_ref()
+            .and_then(|yaml| yaml.parts.get(*part as usize))
+        else {
+            continue;
+        };
+        for key in ["node.id", "broker.id"] {
+            if let Some(entry) = part.properties.get(key)
+                && let Ok(id) = entry.value.trim().parse::<i64>()
+            {
+                ids.push(id.to_string());
+            }
+        }
+    }
+    ids
 }
 
 /// The workloads a cluster's nodes come from (`StatefulSet ns/kafka kafka`), without the
