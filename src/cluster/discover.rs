@@ -296,6 +296,9 @@ fn discover_from(
     mut finished: Option<&mut dyn FnMut(Vec<Discovered>)>,
 ) -> Result<Discovered, DiscoveryError> {
     let owners = owners(declared);
+    // The `.properties` files compose files of the walk mount into their containers.
+    let mut mounts: Vec<sources::compose::mounts::MountedProperties> = Vec::new();
+    let compose_above = ComposeAbove::default();
     let mut read_files: std::collections::HashMap<PathBuf, usize> = Default::default();
     let mut found = Discovered::default();
     let mut named_files = Vec::new();
@@ -397,7 +400,9 @@ fn discover_from(
                     Some(Err(_)) => continue,
                     None => None,
                 };
-                let beside_yaml = |dir: &Path| yaml_by_dir.contains_key(dir);
+                // A folder whose files a compose file above it may mount waits for it.
+                let beside_yaml =
+                    |dir: &Path| yaml_by_dir.contains_key(dir) || compose_above.mounts(dir, path);
                 let done = take_finished(&mut walked, next.as_deref(), beside_yaml);
                 if !done.is_empty() {
                     finished(
@@ -408,6 +413,11 @@ fn discover_from(
                 }
             }
         }
+        mounts.extend(
+            yaml_by_dir
+                .values()
+                .flat_map(|files| sources::compose_mounts(files)),
+        );
         add_walked_yaml(&mut found, yaml_by_dir, walk_how.stated, declared_brokers);
         if !walk_how.shallow
             && accepted == 0
@@ -472,7 +482,71 @@ fn discover_from(
             found.files.push(file);
         }
     }
-    Ok(group(found, &named_files, &by_dir, declared_brokers))
+    let mut found = group(found, &named_files, &by_dir, declared_brokers);
+    place_mounted(&mut found, &mounts);
+    Ok(found)
+}
+
+/// Records, for each cluster, the node files a compose service of the walk bind-mounts into its
+/// container (see [`super::host::MountedFile`]).
+fn place_mounted(found: &mut Discovered, mounts: &[sources::compose::mounts::MountedProperties]) {
+    if mounts.is_empty() {
+        return;
+    }
+    let by_path: std::collections::HashMap<PathBuf, &sources::compose::mounts::MountedProperties> =
+        mounts
+            .iter()
+            .map(|mount| (crate::config::absolute(&mount.source), mount))
+            .collect();
+    for cluster in &mut found.clusters {
+        for node in cluster.nodes.iter().filter(|node| node.part.is_none()) {
+            let path = crate::config::absolute(Path::new(&found.files[node.file].path));
+            if let Some(mount) = by_path.get(&path) {
+                cluster.mounted.push(super::host::MountedFile {
+                    file: node.file,
+                    service: mount.service.clone(),
+                    compose: mount.compose.clone(),
+                    host_network: mount.host_network,
+                });
+            }
+        }
+    }
+}
+
+/// Whether a compose file in a folder from a walked folder up to the walk's root mounts
+/// `.properties` files: such a folder's cluster waits for the compose files to be read.
+/// Answers are kept by folder (a tree of many folders asks of the same ones).
+#[derive(Default)]
+struct ComposeAbove {
+    known: std::cell::RefCell<std::collections::HashMap<PathBuf, bool>>,
+}
+
+impl ComposeAbove {
+    fn mounts(&self, dir: &Path, root: &Path) -> bool {
+        dir.ancestors()
+            .take_while(|ancestor| ancestor.starts_with(root))
+            .any(|ancestor| self.holds(ancestor))
+    }
+
+    fn holds(&self, folder: &Path) -> bool {
+        if let Some(known) = self.known.borrow().get(folder) {
+            return *known;
+        }
+        let holds = std::fs::read_dir(folder)
+            .map(|entries| {
+                entries.filter_map(Result::ok).any(|entry| {
+                    let name = entry.file_name().to_string_lossy().to_ascii_lowercase();
+                    (name.contains("compose") && sources::is_deployment_name(&name))
+                        && entry.file_type().is_ok_and(|kind| kind.is_file())
+                        && crate::source::read_file(&entry.path()).is_ok_and(|bytes| {
+                            memchr::memmem::find(&bytes, b".properties").is_some()
+                        })
+                })
+            })
+            .unwrap_or(false);
+        self.known.borrow_mut().insert(folder.to_path_buf(), holds);
+        holds
+    }
 }
 
 /// Walked entries read at a time: enough to keep every core busy, few enough that a tree of
@@ -1186,6 +1260,7 @@ fn push_clusters(
             },
             overlays,
             placements: Vec::new(),
+            mounted: Vec::new(),
             membership: Membership {
                 gathered: gathered.clone(),
                 share: part.share,

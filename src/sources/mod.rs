@@ -134,6 +134,27 @@ pub struct Beside {
     pub kafkas_elsewhere: Vec<strimzi::KafkaName>,
 }
 
+/// The `.properties` files the compose files among `files` bind-mount into their services'
+/// containers (see [`compose::mounts`]). Files that cannot be parsed give nothing.
+pub fn compose_mounts(files: &[(String, Vec<u8>)]) -> Vec<compose::mounts::MountedProperties> {
+    let mut mounted = Vec::new();
+    for (path, bytes) in files {
+        let has = |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
+        if !(has(b"services") && has(b".properties")) {
+            continue;
+        }
+        let Ok(text) = std::str::from_utf8(bytes) else {
+            continue;
+        };
+        if let Ok(documents) = yaml::parse(text.strip_prefix('\u{feff}').unwrap_or(text))
+            && let Some(first) = documents.first()
+        {
+            mounted.extend(compose::mounts::mounted_properties(path, first));
+        }
+    }
+    mounted
+}
+
 /// What ties the Strimzi resources of `files` to each other across folders: the `Kafka`s they
 /// hold, and the bootstrap addresses their `KafkaConnect`s and `KafkaMirrorMaker2`s name.
 /// Files that cannot be parsed give nothing (reading them says why).
