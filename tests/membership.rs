@@ -546,3 +546,46 @@ fn node_pools_of_alternative_files_are_not_one_cluster() {
         report.skipped
     );
 }
+
+// ---- properties files a compose file mounts into its services' containers ----
+
+fn mounted_broker(id: u32, advertised_port: u32) -> String {
+    format!(
+        "broker.id={id}\nzookeeper.connect=zookeeper:2181\nlisteners=PLAINTEXT://:9092\n\
+         advertised.listeners=PLAINTEXT://localhost:{advertised_port}\n\
+         log.dirs=/var/lib/kafka/data\n"
+    )
+}
+
+#[test]
+fn properties_files_mounted_into_compose_services_run_in_those_containers() {
+    let compose = "services:\n  kafka-1:\n    image: apache/kafka:3.7.0\n    volumes:\n      \
+                   - ./config/server-1.properties:/opt/kafka/config/server.properties\n  \
+                   kafka-2:\n    image: apache/kafka:3.7.0\n    volumes:\n      \
+                   - ./config/server-2.properties:/opt/kafka/config/server.properties\n";
+    let (one, two) = (mounted_broker(1, 9092), mounted_broker(2, 9093));
+    let (_dir, root) = tree(&[
+        ("docker-compose.yml", compose),
+        ("config/server-1.properties", &one),
+        ("config/server-2.properties", &two),
+    ]);
+    let report = check(&root);
+    let found = rules(&report);
+    assert!(!found.contains(&"port-clash-on-host"), "{found:?}");
+    assert!(!found.contains(&"shared-log-dir"), "{found:?}");
+    assert!(found.contains(&"localhost-advertised"), "{found:?}");
+
+    // One service mounting both files runs both brokers in its one container: one port 9092.
+    let shared = "services:\n  kafka:\n    image: apache/kafka:3.7.0\n    volumes:\n      \
+                  - ./config/server-1.properties:/opt/kafka/config/server-1.properties\n      \
+                  - ./config/server-2.properties:/opt/kafka/config/server-2.properties\n";
+    let (_dir, root) = tree(&[
+        ("docker-compose.yml", shared),
+        ("config/server-1.properties", &one),
+        ("config/server-2.properties", &two),
+    ]);
+    let report = check(&root);
+    let found = rules(&report);
+    assert!(found.contains(&"port-clash-on-host"), "{found:?}");
+    assert!(!found.contains(&"localhost-advertised"), "{found:?}");
+}

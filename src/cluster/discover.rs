@@ -507,8 +507,18 @@ fn place_mounted(found: &mut Discovered, mounts: &[sources::compose::mounts::Mou
                     service: mount.service.clone(),
                     compose: mount.compose.clone(),
                     host_network: mount.host_network,
+                    shares_container: false,
                 });
             }
+        }
+        let services: Vec<(String, String)> = cluster
+            .mounted
+            .iter()
+            .map(|mounted| (mounted.compose.clone(), mounted.service.clone()))
+            .collect();
+        for mounted in &mut cluster.mounted {
+            let key = (mounted.compose.clone(), mounted.service.clone());
+            mounted.shares_container = services.iter().filter(|other| **other == key).count() > 1;
         }
     }
 }

@@ -51,6 +51,9 @@ pub struct MountedFile {
     pub compose: String,
     /// `network_mode: host`: the machine's network, shared with the other such services.
     pub host_network: bool,
+    /// The service mounts another node file of the cluster too: both nodes run in its one
+    /// container, on one network and one disk.
+    pub shares_container: bool,
 }
 
 /// Why a node is placed where it is.
@@ -246,8 +249,12 @@ fn declared(runtime: &sources::Runtime) -> NodeHost {
 
 /// A node whose file a compose service mounts into its container: a network of its own (the
 /// machine's with `network_mode: host`, shared with the other such services) and a disk of
-/// its own.
+/// its own, both shared with the other nodes whose files the same service mounts.
 fn mounted_by(mounted: &MountedFile) -> NodeHost {
+    let container = format!(
+        "the container of service `{}` of {}",
+        mounted.service, mounted.compose
+    );
     NodeHost {
         runtime: Runtime::Container {
             image: String::new(),
@@ -257,10 +264,16 @@ fn mounted_by(mounted: &MountedFile) -> NodeHost {
         },
         network: if mounted.host_network {
             Place::Shared("the host network of the compose file".into())
+        } else if mounted.shares_container {
+            Place::Shared(container.clone())
         } else {
             Place::Own
         },
-        disk: Place::Own,
+        disk: if mounted.shares_container {
+            Place::Shared(container)
+        } else {
+            Place::Own
+        },
         evidence: if mounted.host_network {
             Evidence::HostNetwork
         } else {
