@@ -299,6 +299,9 @@ fn discover_from(
     mut finished: Option<&mut dyn FnMut(Vec<Discovered>)>,
 ) -> Result<Discovered, DiscoveryError> {
     let owners = owners(declared);
+    // The `.properties` files compose files of the walk mount into their containers.
+    let mut mounts: Vec<sources::compose::mounts::MountedProperties> = Vec::new();
+    let compose_above = ComposeAbove::default();
     let mut read_files: std::collections::HashMap<PathBuf, usize> = Default::default();
     let mut found = Discovered::default();
     let mut named_files = Vec::new();
@@ -400,7 +403,9 @@ fn discover_from(
                     Some(Err(_)) => continue,
                     None => None,
                 };
-                let beside_yaml = |dir: &Path| yaml_by_dir.contains_key(dir);
+                // A folder whose files a compose file above it may mount waits for it.
+                let beside_yaml =
+                    |dir: &Path| yaml_by_dir.contains_key(dir) || compose_above.mounts(dir, path);
                 let done = take_finished(&mut walked, next.as_deref(), beside_yaml);
                 if !done.is_empty() {
                     finished(
@@ -416,14 +421,12 @@ fn discover_from(
         let rendering = sources::helm::render::render_charts(&mut yaml_by_dir);
         found.skipped.extend(rendering.skipped);
         found.notes.extend(rendering.info);
-        for (_, files) in yaml_by_dir {
-            add_yaml(
-                &mut found,
-                sources::read_files_stated(files, walk_how.stated),
-                declared_brokers,
-                None,
-            )?;
-        }
+        mounts.extend(
+            yaml_by_dir
+                .values()
+                .flat_map(|files| sources::compose_mounts(files)),
+        );
+        add_walked_yaml(&mut found, yaml_by_dir, walk_how.stated, declared_brokers);
         if !walk_how.shallow
             && accepted == 0
             && (found.files.len(), found.skipped.len()) == seen_before
@@ -487,7 +490,81 @@ fn discover_from(
             found.files.push(file);
         }
     }
-    Ok(group(found, &named_files, &by_dir, declared_brokers))
+    let mut found = group(found, &named_files, &by_dir, declared_brokers);
+    place_mounted(&mut found, &mounts);
+    Ok(found)
+}
+
+/// Records, for each cluster, the node files a compose service of the walk bind-mounts into its
+/// container (see [`super::host::MountedFile`]).
+fn place_mounted(found: &mut Discovered, mounts: &[sources::compose::mounts::MountedProperties]) {
+    if mounts.is_empty() {
+        return;
+    }
+    let by_path: std::collections::HashMap<PathBuf, &sources::compose::mounts::MountedProperties> =
+        mounts
+            .iter()
+            .map(|mount| (crate::config::absolute(&mount.source), mount))
+            .collect();
+    for cluster in &mut found.clusters {
+        for node in cluster.nodes.iter().filter(|node| node.part.is_none()) {
+            let path = crate::config::absolute(Path::new(&found.files[node.file].path));
+            if let Some(mount) = by_path.get(&path) {
+                cluster.mounted.push(super::host::MountedFile {
+                    file: node.file,
+                    service: mount.service.clone(),
+                    compose: mount.compose.clone(),
+                    host_network: mount.host_network,
+                    shares_container: false,
+                });
+            }
+        }
+        let services: Vec<(String, String)> = cluster
+            .mounted
+            .iter()
+            .map(|mounted| (mounted.compose.clone(), mounted.service.clone()))
+            .collect();
+        for mounted in &mut cluster.mounted {
+            let key = (mounted.compose.clone(), mounted.service.clone());
+            mounted.shares_container = services.iter().filter(|other| **other == key).count() > 1;
+        }
+    }
+}
+
+/// Whether a compose file in a folder from a walked folder up to the walk's root mounts
+/// `.properties` files: such a folder's cluster waits for the compose files to be read.
+/// Answers are kept by folder (a tree of many folders asks of the same ones).
+#[derive(Default)]
+struct ComposeAbove {
+    known: std::cell::RefCell<std::collections::HashMap<PathBuf, bool>>,
+}
+
+impl ComposeAbove {
+    fn mounts(&self, dir: &Path, root: &Path) -> bool {
+        dir.ancestors()
+            .take_while(|ancestor| ancestor.starts_with(root))
+            .any(|ancestor| self.holds(ancestor))
+    }
+
+    fn holds(&self, folder: &Path) -> bool {
+        if let Some(known) = self.known.borrow().get(folder) {
+            return *known;
+        }
+        let holds = std::fs::read_dir(folder)
+            .map(|entries| {
+                entries.filter_map(Result::ok).any(|entry| {
+                    let name = entry.file_name().to_string_lossy().to_ascii_lowercase();
+                    (name.contains("compose") && sources::is_deployment_name(&name))
+                        && entry.file_type().is_ok_and(|kind| kind.is_file())
+                        && crate::source::read_file(&entry.path()).is_ok_and(|bytes| {
+                            memchr::memmem::find(&bytes, b".properties").is_some()
+                        })
+                })
+            })
+            .unwrap_or(false);
+        self.known.borrow_mut().insert(folder.to_path_buf(), holds);
+        holds
+    }
 }
 
 /// Walked entries read at a time: enough to keep every core busy, few enough that a tree of
@@ -692,8 +769,122 @@ fn add_yaml(
     Ok(())
 }
 
-/// Adds what walked YAML files gave (see [`add_yaml`]): their clusters and notes.
-fn add_yaml_read(found: &mut Discovered, read: sources::Found, declared_brokers: Option<usize>) {
+/// Adds what the walked YAML files of each folder gave (see [`add_yaml`]). A Strimzi
+/// `KafkaConnect` or `KafkaMirrorMaker2` whose bootstrap address names no `Kafka` of its own
+/// folder joins the `Kafka` of the walk it names (see [`strimzi_elsewhere`]): an operator's
+/// resources are applied to one namespace from wherever a repository keeps them.
+fn add_walked_yaml(
+    found: &mut Discovered,
+    yaml_by_dir: BTreeMap<PathBuf, Vec<(String, Vec<u8>)>>,
+    stated: &sources::Stated,
+    declared_brokers: Option<usize>,
+) {
+    let mut elsewhere = strimzi_elsewhere(&yaml_by_dir);
+    // Each Strimzi `Kafka` read: its folder, its name and its cluster in `found`.
+    let mut kafka_clusters: Vec<(PathBuf, String, usize)> = Vec::new();
+    // A component bound to a `Kafka` of another folder: that folder, the name, file and part.
+    let mut bound: Vec<(PathBuf, String, usize, u32)> = Vec::new();
+    for (dir, files) in yaml_by_dir {
+        let wanted = elsewhere.remove(&dir).unwrap_or_default();
+        let beside = sources::Beside {
+            stated: stated.clone(),
+            kafkas_elsewhere: wanted.iter().map(|(_, kafka)| kafka.clone()).collect(),
+            ..sources::Beside::default()
+        };
+        let read = sources::read_files_beside(files, &beside);
+        let file_offset = found.files.len();
+        let kafkas = read.strimzi_kafkas.clone();
+        let bound_here = read.bound_elsewhere.clone();
+        let clusters = add_yaml_read(found, read, declared_brokers);
+        for (name, index) in kafkas {
+            if let Some(Some(cluster)) = clusters.get(index) {
+                kafka_clusters.push((dir.clone(), name, *cluster));
+            }
+        }
+        for (name, file, part) in bound_here {
+            if let Some((folder, _)) = wanted.iter().find(|(_, kafka)| kafka.name == name) {
+                bound.push((folder.clone(), name, file_offset + file, part));
+            }
+        }
+    }
+    for (folder, name, file, part) in bound {
+        let (components, _) = super::component::split(&found.files, &[(file, Some(part))]);
+        for (_, _, cluster) in kafka_clusters
+            .iter()
+            .filter(|(dir, kafka, _)| *dir == folder && *kafka == name)
+        {
+            found.clusters[*cluster]
+                .components
+                .extend(components.iter().cloned());
+        }
+    }
+}
+
+/// For each folder whose Strimzi `KafkaConnect`s or `KafkaMirrorMaker2`s name a `Kafka` (by
+/// its bootstrap service, the only tie Strimzi knows between them) that no file of the folder
+/// holds, the `Kafka`s of other folders they name, with their folders. Of the `Kafka`s an
+/// address may name, the one nearest the folder wins (the deepest common folder: a
+/// repository's `target/connect/` names `target/kafka/`'s, not `source/kafka/`'s of the same
+/// name); a tie at that depth between folders binds to none, and the note that the resource
+/// names no `Kafka` stays.
+fn strimzi_elsewhere(
+    yaml_by_dir: &BTreeMap<PathBuf, Vec<(String, Vec<u8>)>>,
+) -> BTreeMap<PathBuf, Vec<(PathBuf, sources::strimzi::KafkaName)>> {
+    let ties: Vec<(&PathBuf, Vec<sources::strimzi::KafkaName>, Vec<String>)> = yaml_by_dir
+        .iter()
+        .map(|(dir, files)| {
+            let (kafkas, addresses) = sources::strimzi_ties(files);
+            (dir, kafkas, addresses)
+        })
+        .filter(|(_, kafkas, addresses)| !kafkas.is_empty() || !addresses.is_empty())
+        .collect();
+    let mut wanted: BTreeMap<PathBuf, Vec<(PathBuf, sources::strimzi::KafkaName)>> =
+        BTreeMap::new();
+    for (dir, local, addresses) in &ties {
+        for address in addresses {
+            if !sources::strimzi::bootstrap_matches(address, local).is_empty() {
+                continue;
+            }
+            let mut nearest: Vec<(&PathBuf, &sources::strimzi::KafkaName)> = Vec::new();
+            let mut depth = 0;
+            for (other, kafkas, _) in ties.iter().filter(|(other, ..)| other != dir) {
+                let shared = dir
+                    .components()
+                    .zip(other.components())
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                for kafka in sources::strimzi::bootstrap_matches(address, kafkas) {
+                    if shared > depth || nearest.is_empty() {
+                        nearest.clear();
+                        depth = shared;
+                    }
+                    if shared == depth {
+                        nearest.push((other, kafka));
+                    }
+                }
+            }
+            // Two of one name in one folder are alternatives of one `Kafka` (one name in one
+            // namespace): the resource runs against whichever is applied, so against each.
+            let one_folder = nearest.windows(2).all(|pair| pair[0] == pair[1]);
+            if let Some(&(other, kafka)) = nearest.first().filter(|_| one_folder) {
+                let list = wanted.entry((*dir).clone()).or_default();
+                if !list.iter().any(|(_, known)| known == kafka) {
+                    list.push((other.clone(), kafka.clone()));
+                }
+            }
+        }
+    }
+    wanted
+}
+
+/// Adds what walked YAML files gave (see [`add_yaml`]): their clusters and notes. Returns, for
+/// each cluster of `read`, the first cluster of `found` it became (none when it held no node).
+fn add_yaml_read(
+    found: &mut Discovered,
+    read: sources::Found,
+    declared_brokers: Option<usize>,
+) -> Vec<Option<usize>> {
+    let mut first_clusters = Vec::with_capacity(read.clusters.len());
     found.skipped.extend(read.notes);
     found.notes.extend(read.info);
     // Only files that look like compose files or Strimzi resources are read: one that cannot
@@ -737,10 +928,13 @@ fn add_yaml_read(found: &mut Discovered, read: sources::Found, declared_brokers:
                 template: cluster.name.clone(),
             },
         };
+        let before = found.clusters.len();
         push_clusters(found, cluster.name, gathered, &members, declared_brokers);
+        first_clusters.push((found.clusters.len() > before).then_some(before));
     }
     // In no cluster: the `invalid-syntax` rule reports each (see `report::run`).
     found.files.extend(read.unreadable);
+    first_clusters
 }
 
 fn parent_dir(path: &Path) -> PathBuf {
@@ -1087,6 +1281,7 @@ fn push_clusters(
             },
             overlays,
             placements: Vec::new(),
+            mounted: Vec::new(),
             membership: Membership {
                 gathered: gathered.clone(),
                 share: part.share,

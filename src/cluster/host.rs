@@ -39,6 +39,23 @@ pub enum Runtime {
     Pod { pool: Option<String> },
 }
 
+/// A node file a compose service bind-mounts into its container (`volumes:
+/// ["./config/server-1.properties:/opt/kafka/config/server.properties"]`): the node runs in that
+/// container, with its network and its disk, whatever the folder it is written in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MountedFile {
+    /// The node file, an index into the files.
+    pub file: usize,
+    pub service: String,
+    /// The compose file, as found.
+    pub compose: String,
+    /// `network_mode: host`: the machine's network, shared with the other such services.
+    pub host_network: bool,
+    /// The service mounts another node file of the cluster too: both nodes run in its one
+    /// container, on one network and one disk.
+    pub shares_container: bool,
+}
+
 /// Why a node is placed where it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Evidence {
@@ -46,6 +63,8 @@ pub enum Evidence {
     ComposeService,
     /// A compose service with `network_mode: host`: the network of the machine it runs on.
     HostNetwork,
+    /// A compose service mounts its file into its container: a container of its own.
+    MountedBy { service: String, compose: String },
     /// A Strimzi node: a pod of its own.
     StrimziPod,
     /// A container of a Kubernetes workload: a pod of its own.
@@ -102,11 +121,18 @@ impl Hosts {
         let mut nodes = BTreeMap::new();
         let mut processes = Vec::new();
         for node in &cluster.nodes {
-            match node.view(files).map(|view| &view.runtime) {
-                Some(runtime) => {
+            let mounted = cluster
+                .mounted
+                .iter()
+                .find(|mounted| node.part.is_none() && mounted.file == node.file);
+            match (node.view(files).map(|view| &view.runtime), mounted) {
+                (Some(runtime), _) => {
                     nodes.insert(node.member(), declared(runtime));
                 }
-                None => {
+                (None, Some(mounted)) => {
+                    nodes.insert(node.member(), mounted_by(mounted));
+                }
+                (None, None) => {
                     match NodeEndpoints::read(facts, node).filter(|_| !unplaceable(files, node)) {
                         Some(endpoints) => processes.push(endpoints),
                         None => {
@@ -217,6 +243,44 @@ fn declared(runtime: &sources::Runtime) -> NodeHost {
             network: Place::Shared(host.clone()),
             disk: Place::Shared(host.clone()),
             evidence: Evidence::InventoryHost(host.clone()),
+        },
+    }
+}
+
+/// A node whose file a compose service mounts into its container: a network of its own (the
+/// machine's with `network_mode: host`, shared with the other such services) and a disk of
+/// its own, both shared with the other nodes whose files the same service mounts.
+fn mounted_by(mounted: &MountedFile) -> NodeHost {
+    let container = format!(
+        "the container of service `{}` of {}",
+        mounted.service, mounted.compose
+    );
+    NodeHost {
+        runtime: Runtime::Container {
+            image: String::new(),
+            orchestrator: sources::Orchestrator::Compose,
+            host_network: mounted.host_network,
+            volumes: Vec::new(),
+        },
+        network: if mounted.host_network {
+            Place::Shared("the host network of the compose file".into())
+        } else if mounted.shares_container {
+            Place::Shared(container.clone())
+        } else {
+            Place::Own
+        },
+        disk: if mounted.shares_container {
+            Place::Shared(container)
+        } else {
+            Place::Own
+        },
+        evidence: if mounted.host_network {
+            Evidence::HostNetwork
+        } else {
+            Evidence::MountedBy {
+                service: mounted.service.clone(),
+                compose: mounted.compose.clone(),
+            }
         },
     }
 }
@@ -364,6 +428,9 @@ impl Evidence {
             Evidence::HostNetwork => {
                 "a compose service with network_mode: host: the network of its machine".into()
             }
+            Evidence::MountedBy { service, compose } => format!(
+                "its file is mounted into service `{service}` of {compose}: a container of its own"
+            ),
             Evidence::StrimziPod => "a Strimzi node: a pod of its own".into(),
             Evidence::InventoryHost(host) => format!("host {host} of an inventory"),
             Evidence::KubernetesPod => {

@@ -249,9 +249,22 @@ pub(super) fn alternatives(files: &[SourceFile], nodes: &[Node]) -> Option<Vec<A
     let mut sets: Vec<Alternative> = Vec::new();
     let mut set_of = Vec::with_capacity(nodes.len());
     let mut numbers = Vec::with_capacity(nodes.len());
-    for (index, node) in nodes.iter().enumerate() {
-        let (variant, digits) = variant(file_name(&files[node.file]));
-        numbers.push(digits);
+    let shapes: Vec<(String, Vec<String>)> = nodes
+        .iter()
+        .map(|node| variant(file_name(&files[node.file])))
+        .collect();
+    let numbered: BTreeSet<&str> = shapes
+        .iter()
+        .filter(|(_, digits)| !digits.is_empty())
+        .map(|(shape, _)| shape.as_str())
+        .collect();
+    for (index, (shape, digits)) in shapes.iter().enumerate() {
+        let variant = match digits.is_empty() {
+            true => numbered_base(shape, &numbered).unwrap_or(shape),
+            false => shape,
+        }
+        .to_string();
+        numbers.push(digits.clone());
         let set = match sets.iter().position(|set| set.variant == variant) {
             Some(set) => set,
             None => {
@@ -359,6 +372,27 @@ fn variant(name: &str) -> (String, Vec<String>) {
     (shape, numbers)
 }
 
+/// The numbered variant a name without numbers is the base of, when the folder holds exactly one:
+/// `server.properties` of `server-N.properties`, `server.sasl.properties` of
+/// `server-N.sasl.properties`. Kafka's quickstart makes a cluster on one machine so: copy
+/// `config/server.properties` to `server-1.properties` and `server-2.properties` and give each
+/// copy its own id, port and log directory (apache/kafka `docs/quickstart.html`, "Setting up a
+/// multi-broker cluster", 0.10.0 to 2.5.0): the base is the first node of that set, not a set of
+/// its own.
+fn numbered_base<'a>(shape: &str, numbered: &BTreeSet<&'a str>) -> Option<&'a str> {
+    let stem_end = shape.find('.').unwrap_or(shape.len());
+    let (stem, rest) = shape.split_at(stem_end);
+    let mut bases = ["-N", "_N", "N", ".N"].iter().filter_map(|mark| {
+        numbered
+            .get(format!("{stem}{mark}{rest}").as_str())
+            .copied()
+    });
+    match (bases.next(), bases.next()) {
+        (Some(base), None) => Some(base),
+        _ => None,
+    }
+}
+
 /// Whether two names' numbers can name one node: the shorter list starts the longer
 /// (`server-1` and `server-1.sasl2`; a name without numbers agrees with every name).
 fn numbers_agree(a: &[String], b: &[String]) -> bool {
@@ -426,6 +460,22 @@ mod tests {
         assert_eq!(shape, "server-N.saslN.properties");
         assert_eq!(numbers, ["1", "2"]);
         assert_eq!(variant("single-node.properties").1, Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_name_without_numbers_is_the_base_of_the_one_numbered_variant_of_its_stem() {
+        let numbered = BTreeSet::from(["server-N.properties", "server-N.sasl.properties"]);
+        assert_eq!(
+            numbered_base("server.properties", &numbered),
+            Some("server-N.properties")
+        );
+        assert_eq!(
+            numbered_base("server.sasl.properties", &numbered),
+            Some("server-N.sasl.properties")
+        );
+        assert_eq!(numbered_base("broker.properties", &numbered), None);
+        let two = BTreeSet::from(["server-N.properties", "serverN.properties"]);
+        assert_eq!(numbered_base("server.properties", &two), None);
     }
 
     #[test]

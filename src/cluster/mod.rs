@@ -62,6 +62,9 @@ pub struct Cluster {
     /// Where each node runs and why, worked out with the facts its rules read (empty until
     /// its rules ran).
     pub placements: Vec<Placement>,
+    /// The node files a compose service of the walk bind-mounts into its container: each runs
+    /// there (see [`host::MountedFile`]).
+    pub mounted: Vec<host::MountedFile>,
 }
 
 impl Cluster {
@@ -104,6 +107,8 @@ impl Cluster {
             .for_each(|file| *file += offset);
         let placed = self.placements.iter_mut();
         placed.for_each(|placement| placement.file += offset);
+        let mounted = self.mounted.iter_mut();
+        mounted.for_each(|mounted| mounted.file += offset);
     }
 
     /// Broker-role nodes (ZooKeeper brokers, KRaft brokers and combined nodes).

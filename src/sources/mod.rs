@@ -50,6 +50,12 @@ pub struct Found {
     /// Files that cannot be parsed (broken YAML or HCL), each with where and why: reported by
     /// the `invalid-syntax` rule.
     pub unreadable: Vec<SourceFile>,
+    /// Each Strimzi `Kafka` read: its name and its cluster (an index into `clusters`).
+    pub strimzi_kafkas: Vec<(String, usize)>,
+    /// The `KafkaConnect`s and `KafkaMirrorMaker2`s bound to a `Kafka` of
+    /// [`Beside::kafkas_elsewhere`]: that `Kafka`'s name, the file (an index into `files`) and
+    /// the part, for the cluster of that `Kafka` to take in.
+    pub bound_elsewhere: Vec<(String, usize, u32)>,
 }
 
 /// A cluster read from YAML files.
@@ -135,6 +141,51 @@ pub struct Beside {
     pub pools: Vec<strimzi::Pool>,
     pub config_maps: Vec<ConfigMap>,
     pub stated: Stated,
+    /// Strimzi `Kafka`s of other folders of the walk that the `KafkaConnect`s and
+    /// `KafkaMirrorMaker2`s of these files name, when none of these files holds one they name.
+    pub kafkas_elsewhere: Vec<strimzi::KafkaName>,
+}
+
+/// The `.properties` files the compose files among `files` bind-mount into their services'
+/// containers (see [`compose::mounts`]). Files that cannot be parsed give nothing.
+pub fn compose_mounts(files: &[(String, Vec<u8>)]) -> Vec<compose::mounts::MountedProperties> {
+    let mut mounted = Vec::new();
+    for (path, bytes) in files {
+        let has = |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
+        if !(has(b"services") && has(b".properties")) {
+            continue;
+        }
+        let Ok(text) = std::str::from_utf8(bytes) else {
+            continue;
+        };
+        if let Ok(documents) = yaml::parse(text.strip_prefix('\u{feff}').unwrap_or(text))
+            && let Some(first) = documents.first()
+        {
+            mounted.extend(compose::mounts::mounted_properties(path, first));
+        }
+    }
+    mounted
+}
+
+/// What ties the Strimzi resources of `files` to each other across folders: the `Kafka`s they
+/// hold, and the bootstrap addresses their `KafkaConnect`s and `KafkaMirrorMaker2`s name.
+/// Files that cannot be parsed give nothing (reading them says why).
+pub fn strimzi_ties(files: &[(String, Vec<u8>)]) -> (Vec<strimzi::KafkaName>, Vec<String>) {
+    let mut kafkas = Vec::new();
+    let mut addresses = Vec::new();
+    for (_, bytes) in files {
+        if memchr::memmem::find(bytes, b"kafka.strimzi.io").is_none() {
+            continue;
+        }
+        let Ok(text) = std::str::from_utf8(bytes) else {
+            continue;
+        };
+        if let Ok(documents) = yaml::parse(text.strip_prefix('\u{feff}').unwrap_or(text)) {
+            kafkas.extend(strimzi::kafka_names(&documents));
+            addresses.extend(strimzi::bootstrap_addresses(&documents));
+        }
+    }
+    (kafkas, addresses)
 }
 
 /// What the config file states of the files read: what they cannot say themselves.
@@ -241,14 +292,17 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
     config_maps.extend(beside.config_maps.iter().cloned());
     let config_maps: Arc<[ConfigMap]> = Arc::from(config_maps);
     // Strimzi `Kafka` names, for the `KafkaConnect`s of any file that name one.
-    let kafkas: Vec<strimzi::KafkaName> = parsed
+    let mut kafkas: Vec<strimzi::KafkaName> = parsed
         .iter()
         .flat_map(|(_, _, documents, _)| strimzi::kafka_names(documents))
         .collect();
+    kafkas.extend(beside.kafkas_elsewhere.iter().cloned());
     // A `KafkaConnect`'s part (its file's index in `found.files`, the part), for the cluster
     // of the `Kafka` it names.
     let mut connects: Vec<(String, usize, u32)> = Vec::new();
     let mut strimzi_clusters: Vec<(String, usize)> = Vec::new();
+    // Each cluster of Kubernetes workloads (its index in `found.clusters`) and its namespace.
+    let mut manifest_clusters: Vec<(usize, Option<String>)> = Vec::new();
     for (path, bytes, documents, terraform) in parsed {
         let offset = usize::from(bytes.starts_with("\u{feff}".as_bytes())) * 3;
         // Validated as UTF-8 above; the documents were parsed from the text after its BOM.
@@ -287,6 +341,8 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             clusters.push((name, form, parts));
         };
         let mut notes = Vec::new();
+        // The namespace of each cluster of Kubernetes workloads of this file, in order.
+        let mut manifest_namespaces: Vec<Option<String>> = Vec::new();
         if let Some(first) = documents.first()
             && first
                 .get("services")
@@ -341,9 +397,11 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             // Its values are the template's expressions, not what the cluster gets.
             notes.push(TEMPLATE.into());
         } else if documents.iter().any(kubernetes::is_object) {
-            for (name, nodes) in kubernetes::read(&path, text, &documents, &config_maps, &mut notes)
+            for (name, namespace, nodes) in
+                kubernetes::read(&path, text, &documents, &config_maps, &mut notes)
             {
                 take(name, Form::Kubernetes, nodes, &mut yaml);
+                manifest_namespaces.push(namespace);
             }
         }
         if yaml.parts.is_empty()
@@ -429,11 +487,16 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
         if !clusters.is_empty() || !connect_parts.is_empty() {
             let file = found.files.len();
             let mut names = strimzi_names.into_iter();
+            let mut namespaces = manifest_namespaces.into_iter();
             for (name, form, parts) in clusters {
                 if form == Form::Strimzi
                     && let Some(kafka) = names.next()
                 {
                     strimzi_clusters.push((kafka, found.clusters.len()));
+                }
+                if form == Form::Kubernetes {
+                    let namespace = namespaces.next().flatten();
+                    manifest_clusters.push((found.clusters.len(), namespace));
                 }
                 found.clusters.push(FoundCluster {
                     name,
@@ -491,12 +554,16 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
         }
         found.files.push(SourceFile::from_yaml(path, bytes, yaml));
     }
-    // Each `KafkaConnect` joins the cluster of the `Kafka` it names (the first of that name).
+    // Each `KafkaConnect` joins the cluster of the `Kafka` it names (the first of that name),
+    // here or in the folder of the walk that holds it.
     for (target, file, part) in connects {
-        if let Some((_, cluster)) = strimzi_clusters.iter().find(|(name, _)| *name == target) {
-            found.clusters[*cluster].members.push((file, part));
+        match strimzi_clusters.iter().find(|(name, _)| *name == target) {
+            Some((_, cluster)) => found.clusters[*cluster].members.push((file, part)),
+            None => found.bound_elsewhere.push((target, file, part)),
         }
     }
+    found.strimzi_kafkas = strimzi_clusters;
+    kubernetes::one_cluster::merge_by_quorum(&mut found, &manifest_clusters);
     found
 }
 
@@ -656,6 +723,7 @@ impl SourceFile {
                     stated: Stated {
                         bitnami_kafka_chart: yaml.bitnami_kafka_chart.clone(),
                     },
+                    ..Beside::default()
                 };
                 let mut found =
                     read_files_beside(vec![(self.path.clone(), bytes.clone())], &beside);

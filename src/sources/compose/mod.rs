@@ -4,6 +4,7 @@
 //! [`crate::sources::compose::dotenv`]).
 
 pub mod dotenv;
+pub mod mounts;
 
 use std::path::{Path, PathBuf};
 

@@ -8,6 +8,7 @@
 //! it is a shell's (`sh -c '...'`), exports more (see [`crate::sources::kubernetes::shell`]), with the pod's ordinal
 //! in `${HOSTNAME##*-}`.
 
+pub mod one_cluster;
 pub mod shell;
 pub(crate) mod shell_redact;
 
@@ -90,7 +91,7 @@ pub fn read(
     documents: &[Node],
     config_maps: &[ConfigMap],
     notes: &mut Vec<String>,
-) -> Vec<(String, Vec<NodeSpec>)> {
+) -> Vec<(String, Option<String>, Vec<NodeSpec>)> {
     let manifests = Manifests {
         path,
         text,
@@ -182,11 +183,11 @@ pub fn read(
     by_namespace
         .into_iter()
         .map(|(namespace, nodes)| {
-            let name = match namespace.filter(|_| several) {
+            let name = match namespace.as_ref().filter(|_| several) {
                 Some(namespace) => format!("{path}: namespace {namespace}"),
                 None => path.to_string(),
             };
-            (name, nodes)
+            (name, namespace, nodes)
         })
         .collect()
 }

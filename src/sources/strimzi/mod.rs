@@ -448,9 +448,32 @@ fn mirror_maker(
 /// (strimzi-kafka-operator `ListenersUtils.backwardsCompatibleBootstrapServiceName`), as a
 /// host alone or qualified (`.namespace.svc`, ...).
 fn bootstrap_kafka(bootstrap_servers: &str, kafkas: &[KafkaName]) -> Option<String> {
-    let first = bootstrap_servers.split(',').next()?.trim();
-    let mut labels = first.split(':').next()?.split('.');
-    let service = labels.next()?.strip_suffix("-bootstrap")?;
+    let named = bootstrap_matches(bootstrap_servers, kafkas);
+    // Two of one name (in namespaces the address does not tell apart): neither.
+    match named[..] {
+        [kafka] => Some(kafka.name.clone()),
+        _ => None,
+    }
+}
+
+/// The `Kafka`s of `kafkas` whose bootstrap service the first of `bootstrap_servers` may name
+/// (see [`bootstrap_kafka`]): those of the longest matching name, in the namespace the address
+/// names when it names one and the resource says its own. More than one is a tie the address
+/// does not break.
+pub fn bootstrap_matches<'a>(
+    bootstrap_servers: &str,
+    kafkas: &'a [KafkaName],
+) -> Vec<&'a KafkaName> {
+    let Some(first) = bootstrap_servers.split(',').next().map(str::trim) else {
+        return Vec::new();
+    };
+    let mut labels = first.split(':').next().unwrap_or_default().split('.');
+    let Some(service) = labels
+        .next()
+        .and_then(|label| label.strip_suffix("-bootstrap"))
+    else {
+        return Vec::new();
+    };
     // `<service>.<namespace>.svc...`: a `Kafka` of another namespace is another cluster.
     let namespace = labels.next();
     let named: Vec<&KafkaName> = kafkas
@@ -466,13 +489,49 @@ fn bootstrap_kafka(bootstrap_servers: &str, kafkas: &[KafkaName]) -> Option<Stri
             _ => true,
         })
         .collect();
-    let longest = named.iter().map(|kafka| kafka.name.len()).max()?;
-    let mut best = named.iter().filter(|kafka| kafka.name.len() == longest);
-    // Two of one name (in namespaces the address does not tell apart): neither.
-    match (best.next(), best.next()) {
-        (Some(kafka), None) => Some(kafka.name.clone()),
-        _ => None,
+    let Some(longest) = named.iter().map(|kafka| kafka.name.len()).max() else {
+        return Vec::new();
+    };
+    named
+        .into_iter()
+        .filter(|kafka| kafka.name.len() == longest)
+        .collect()
+}
+
+/// Every `bootstrapServers` of the Strimzi `KafkaConnect`s and `KafkaMirrorMaker2`s among
+/// `documents`: the addresses that tie them to a `Kafka` (a Connect's `spec.bootstrapServers`;
+/// a MirrorMaker 2's clusters', `spec.clusters` in v1beta2, `spec.target` and each mirror's
+/// `source` in v1).
+pub fn bootstrap_addresses(documents: &[Node]) -> Vec<String> {
+    let mut addresses = Vec::new();
+    let mut push = |node: Option<&Node>| {
+        if let Some(address) = node
+            .and_then(|node| node.get("bootstrapServers"))
+            .and_then(Node::text)
+        {
+            addresses.push(address.trim().to_string());
+        }
+    };
+    for document in documents {
+        let spec = document.get("spec");
+        if is_strimzi(document, "KafkaConnect") {
+            push(spec);
+        } else if is_strimzi(document, "KafkaMirrorMaker2") {
+            let spec = spec.map(|spec| {
+                (
+                    spec.get("clusters").map(Node::items).unwrap_or_default(),
+                    spec.get("target"),
+                    spec.get("mirrors").map(Node::items).unwrap_or_default(),
+                )
+            });
+            if let Some((clusters, target, mirrors)) = spec {
+                clusters.iter().for_each(|cluster| push(Some(cluster)));
+                push(target);
+                mirrors.iter().for_each(|mirror| push(mirror.get("source")));
+            }
+        }
     }
+    addresses
 }
 
 /// A Connect cluster Strimzi runs, as a component: `bootstrap.servers` from the resource,
@@ -531,6 +590,17 @@ fn connect_worker(
     }
 }
 
+/// Whether a `Kafka`'s `metadata` turns node pools on: the annotation `strimzi.io/node-pools`
+/// is `enabled` in any case (strimzi-kafka-operator `ReconcilerUtils.nodePoolsEnabled`, 0.36.0
+/// to 1.2.0).
+fn node_pools_enabled(metadata: &Node) -> bool {
+    metadata
+        .get("annotations")
+        .and_then(|annotations| annotations.get("strimzi.io/node-pools"))
+        .and_then(Node::text)
+        .is_some_and(|value| value.eq_ignore_ascii_case("enabled"))
+}
+
 /// Whether `documents` hold a Strimzi `Kafka`.
 pub fn has_kafka(documents: &[Node]) -> bool {
     documents
@@ -545,6 +615,7 @@ pub fn read(
     notes: &mut Vec<String>,
 ) -> Vec<(String, Vec<NodeSpec>)> {
     let mut clusters = Vec::new();
+    let local_pools = self::pools(documents);
     for document in documents
         .iter()
         .filter(|document| is_strimzi(document, "Kafka"))
@@ -592,7 +663,30 @@ pub fn read(
                     named_by: NamedBy::StrimziVersion,
                 })
             });
-        let mine: Vec<&Pool> = pools.iter().filter(|pool| pool.cluster == name).collect();
+        // The pools of the Kafka's own file when it has any: a folder of alternative files, each
+        // a Kafka of one name with its own pools (Strimzi's examples/kafka/kraft/:
+        // kafka.yaml, kafka-ephemeral.yaml, kafka-single-node.yaml, ...), holds ways to run one
+        // cluster, not one cluster of every pool. Otherwise those of the files beside it.
+        let own: Vec<&Pool> = local_pools
+            .iter()
+            .filter(|pool| pool.cluster == name)
+            .collect();
+        let mine: Vec<&Pool> = if own.is_empty() {
+            pools.iter().filter(|pool| pool.cluster == name).collect()
+        } else {
+            own
+        };
+        // One pool name written twice (in two files, with other sizes or roles) is one
+        // KafkaNodePool applied twice: the last applied wins, which the files do not say.
+        let rewritten: Vec<&str> = mine
+            .iter()
+            .enumerate()
+            .filter(|(at, pool)| mine[..*at].iter().any(|other| other.name == pool.name))
+            .map(|(_, pool)| pool.name.as_str())
+            .collect();
+        if let Some(pool) = rewritten.first() {
+            notes.push(format!("Kafka `{name}`: KafkaNodePool `{pool}` is written more than once beside it, differently (alternatives: the last applied replaces the others); its broker count is unknown"));
+        }
         // (label, pool, broker, controller, count)
         type Group = (String, Option<String>, bool, bool, Option<usize>);
         let groups: Vec<Group> = if mine.is_empty() {
@@ -600,12 +694,23 @@ pub fn read(
                 .get("replicas")
                 .and_then(Node::text)
                 .and_then(|count| count.trim().parse().ok());
-            if replicas.is_none() {
-                notes.push(format!("Kafka `{name}`: no spec.kafka.replicas and no KafkaNodePool labelled strimzi.io/cluster: {name} beside it; its broker count is unknown"));
+            if node_pools_enabled(metadata) {
+                // strimzi-kafka-operator `KafkaAssemblyOperator.java` (0.36.0 to 1.2.0): with
+                // the annotation, the pods come from the pools alone, and a `Kafka` with none
+                // fails its reconciliation (`InvalidConfigurationException`: "KafkaNodePools are
+                // enabled, but no KafkaNodePools found", "No KafkaNodePools found" from 0.48.0):
+                // `spec.kafka.replicas` is never read, and no broker runs until a pool exists.
+                notes.push(format!("Kafka `{name}`: strimzi.io/node-pools: enabled and no KafkaNodePool labelled strimzi.io/cluster: {name} beside it: Strimzi ignores spec.kafka.replicas then and runs no broker until a pool exists (it refuses the Kafka: no KafkaNodePools found); its broker count is unknown"));
+                vec![(format!("Kafka `{name}`"), None, true, false, None)]
+            } else {
+                if replicas.is_none() {
+                    notes.push(format!("Kafka `{name}`: no spec.kafka.replicas and no KafkaNodePool labelled strimzi.io/cluster: {name} beside it; its broker count is unknown"));
+                }
+                vec![(format!("Kafka `{name}`"), None, true, false, replicas)]
             }
-            vec![(format!("Kafka `{name}`"), None, true, false, replicas)]
         } else {
             mine.iter()
+                .filter(|pool| !rewritten.contains(&pool.name.as_str()))
                 .map(|pool| {
                     (
                         format!("Kafka `{name}`, pool `{}`", pool.name),
@@ -615,6 +720,17 @@ pub fn read(
                         pool.replicas,
                     )
                 })
+                .chain(rewritten.iter().take(1).filter_map(|rewritten| {
+                    // Its size unknown; its roles those of its first writing.
+                    let pool = mine.iter().find(|pool| pool.name == *rewritten)?;
+                    Some((
+                        format!("Kafka `{name}`, pool `{rewritten}`"),
+                        Some(pool.name.clone()),
+                        pool.broker || !kraft,
+                        pool.controller && kraft,
+                        None,
+                    ))
+                }))
                 .collect()
         };
         let managed: Vec<&str> = MANAGED
