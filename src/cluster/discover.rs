@@ -506,6 +506,7 @@ fn place_mounted(found: &mut Discovered, mounts: &[sources::compose::mounts::Mou
             .iter()
             .map(|mount| (crate::config::absolute(&mount.source), mount))
             .collect();
+    let mut placed: Vec<(String, String)> = Vec::new();
     for cluster in &mut found.clusters {
         for node in cluster.nodes.iter().filter(|node| node.part.is_none()) {
             let path = crate::config::absolute(Path::new(&found.files[node.file].path));
@@ -528,7 +529,18 @@ fn place_mounted(found: &mut Discovered, mounts: &[sources::compose::mounts::Mou
             let key = (mounted.compose.clone(), mounted.service.clone());
             mounted.shares_container = services.iter().filter(|other| **other == key).count() > 1;
         }
+        placed.extend(services);
     }
+    // A service whose configuration is a mounted file the walk read was checked through that
+    // file: the compose reader's note that it was not read from the environment counts no
+    // file as not checked.
+    found.skipped.retain(|note| {
+        !placed.iter().any(|(compose, service)| {
+            note.starts_with(&format!(
+                "{compose}: service `{service}`: its Kafka configuration comes from the mounted"
+            ))
+        })
+    });
 }
 
 /// Whether a compose file in a folder from a walked folder up to the walk's root mounts
