@@ -78,6 +78,7 @@ pub fn worth_reading(bytes: &[u8]) -> bool {
         || has(b"kubernetes_manifest")
         || has(b"kubectl_manifest")
         || has(b"kubernetes_stateful_set")
+        || has(b"kubernetes_deployment")
         || has(b"kubernetes_config_map"))
         && (has(b"kafka") || has(b"Kafka") || has(b"KAFKA"))
 }
@@ -1347,7 +1348,7 @@ impl Eval<'_> {
     /// The text a `file("...")` or `templatefile("...", {...})` call gives, its variables
     /// worked out here: `None` when `expr` is no such call, `Err` with why when it is not read.
     fn file_text(&mut self, expr: &Expression) -> Option<Result<String, String>> {
-        let Expression::FuncCall(call) = expr else {
+        let Expression::FuncCall(call) = sole_interpolation(expr) else {
             return None;
         };
         let function = call.name.name.value().as_str();
@@ -1504,9 +1505,14 @@ impl Eval<'_> {
                     let span = self.span(value);
                     self.scalar(text, Style::Plain, span.clone(), false, span)
                 }
+                // A file not read: the ConfigMap is not read when the key may be a node's
+                // configuration; another (a log4j.properties, a script) is left out of it.
                 Some(Err(why)) => {
-                    failed.get_or_insert(why);
-                    self.unknown(value)
+                    let name = key.text().unwrap_or_default().to_ascii_lowercase();
+                    if name.ends_with(".properties") && !name.contains("log4j") {
+                        failed.get_or_insert(why);
+                    }
+                    continue;
                 }
                 None => self.expr(value),
             };
@@ -1540,6 +1546,20 @@ impl Eval<'_> {
             other => self.expr(other).text().map(str::to_string),
         }
     }
+}
+
+/// The expression of a string that is one interpolation alone (`"${file("x.yaml")}"`), which
+/// Terraform takes as that expression's value; else `expr`.
+fn sole_interpolation(expr: &Expression) -> &Expression {
+    if let Expression::StringTemplate(template) = expr {
+        let mut elements = template.iter();
+        if let (Some(Element::Interpolation(interpolation)), None) =
+            (elements.next(), elements.next())
+        {
+            return &interpolation.expr;
+        }
+    }
+    expr
 }
 
 /// Whether a body's attribute is written as a literal (not a reference).
@@ -1756,12 +1776,18 @@ mod tests {
         let (read, _) = read_text(text);
         // A YAML heredoc with an unknown value is read, that value unknown.
         assert_eq!(read.releases.len(), 2);
-        // What output hides: the documents and the releases' values as YAML is hidden, the
-        // rest as Terraform hides it.
+        // What output hides: the rest as Terraform hides it, and of the documents and the
+        // releases' values (hidden as YAML is), at least each value under a secret's name.
         let mut shown_as_yaml = read.documents.clone();
         shown_as_yaml.extend(read.releases.iter().map(|release| release.values.clone()));
-        let mut hidden = crate::sources::redact::hidden_spans(text, &shown_as_yaml);
-        hidden.extend(read.hidden.iter().cloned());
+        let mut hidden = read.hidden.clone();
+        for node in &shown_as_yaml {
+            node.visit_scalars(None, &mut |key, value| {
+                if key.is_some_and(|key| crate::secrets::has_secret_word(&key.value)) {
+                    hidden.push(value.extent.clone());
+                }
+            });
+        }
         for n in 1..=8 {
             let secret = format!("SECRET{n}");
             let at = text.find(&secret).unwrap();
@@ -1772,6 +1798,185 @@ mod tests {
                 "{secret} is shown"
             );
         }
+    }
+
+    /// A folder of files under the system's temporary folder, removed when dropped.
+    struct Tree(PathBuf);
+
+    impl Tree {
+        fn new(name: &str, files: &[(&str, &str)]) -> Tree {
+            let root = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&root);
+            for (path, text) in files {
+                let path = root.join(path);
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(path, text).unwrap();
+            }
+            Tree(root)
+        }
+    }
+
+    impl Drop for Tree {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    const MODULE: &str = "variable \"brokers\" {\n  default = 1\n}\nvariable \"factor\" {\n  default = 1\n}\nresource \"helm_release\" \"kafka\" {\n  chart = \"bitnami/kafka\"\n  version = \"22.1.6\"\n  values = [templatefile(\"${path.module}/values.tpl\", { n = var.brokers, f = var.factor })]\n}\n";
+
+    #[test]
+    fn a_module_is_read_once_per_environment_that_calls_it() {
+        let tree = Tree::new(
+            "kafkalint-terraform-envs",
+            &[
+                // A repository's root: the search for callers goes no higher.
+                (".git/HEAD", ""),
+                ("modules/kafka/main.tf", MODULE),
+                (
+                    "modules/kafka/values.tpl",
+                    "replicaCount: ${n}\noffsetsTopicReplicationFactor: ${f}\n",
+                ),
+                // A variables file beside a module called by another is not Terraform's.
+                ("modules/kafka/terraform.tfvars", "brokers = 9\n"),
+                (
+                    "envs/dev/main.tf",
+                    "module \"kafka\" {\n  source = \"../../modules/kafka\"\n}\n",
+                ),
+                (
+                    "envs/prod/main.tf",
+                    "variable \"n\" {}\nmodule \"kafka\" {\n  source = \"../../modules/kafka\"\n  brokers = var.n\n  factor = 3\n}\n",
+                ),
+                ("envs/prod/terraform.tfvars", "n = 5\n"),
+                (
+                    "envs/off/main.tf",
+                    "module \"kafka\" {\n  count = 0\n  source = \"../../modules/kafka\"\n}\n",
+                ),
+            ],
+        );
+        let path = tree.0.join("modules/kafka/main.tf");
+        let path = path.to_str().unwrap();
+        let (mut notes, mut info) = (Vec::new(), Vec::new());
+        let reads = read_all(path, MODULE, &mut notes, &mut info, &mut Folders::default()).unwrap();
+        let seen: Vec<(Option<&str>, Option<&str>, Option<&str>)> = reads
+            .iter()
+            .map(|read| {
+                let values = &read.releases[0].values;
+                (
+                    read.scope.as_deref(),
+                    values.get("replicaCount").and_then(Node::text),
+                    values
+                        .get("offsetsTopicReplicationFactor")
+                        .and_then(Node::text),
+                )
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (Some("envs/dev: module.kafka"), Some("1"), Some("1")),
+                (Some("envs/prod: module.kafka"), Some("5"), Some("3")),
+            ]
+        );
+        // The template is read as part of the release, not alone.
+        assert!(
+            reads[0]
+                .values_files
+                .iter()
+                .any(|file| file.ends_with("values.tpl"))
+        );
+    }
+
+    #[test]
+    fn a_module_nothing_calls_is_read_with_its_defaults_and_says_so() {
+        let tree = Tree::new(
+            "kafkalint-terraform-alone",
+            &[
+                (".git/HEAD", ""),
+                ("modules/kafka/main.tf", MODULE),
+                ("modules/kafka/values.tpl", "replicaCount: ${n}\n"),
+            ],
+        );
+        let path = tree.0.join("modules/kafka/main.tf");
+        let (mut notes, mut info) = (Vec::new(), Vec::new());
+        let reads = read_all(
+            path.to_str().unwrap(),
+            MODULE,
+            &mut notes,
+            &mut info,
+            &mut Folders::default(),
+        )
+        .unwrap();
+        assert_eq!(reads.len(), 1);
+        assert!(reads[0].scope.is_none());
+        assert!(info[0].contains("read with their defaults"), "{info:?}");
+    }
+
+    #[test]
+    fn provider_resources_are_the_objects_they_create() {
+        let text = "resource \"kubernetes_config_map_v1\" \"cm\" {\n  metadata {\n    name = \"kafka-config\"\n  }\n  data = {\n    \"server.properties\" = <<-EOT\n      num.partitions=3\n    EOT\n  }\n}\nresource \"kubernetes_stateful_set_v1\" \"kafka\" {\n  metadata {\n    name = \"kafka\"\n  }\n  spec {\n    replicas = 3\n    template {\n      spec {\n        container {\n          image = \"apache/kafka:3.9.1\"\n          env {\n            name  = \"KAFKA_NODE_ID\"\n            value = \"1\"\n          }\n          port {\n            container_port = 9092\n          }\n        }\n        volume {\n          name = \"config\"\n          config_map {\n            name = kubernetes_config_map_v1.cm.metadata[0].name\n          }\n        }\n      }\n    }\n  }\n}\nresource \"kubernetes_deployment\" \"d\" {\n  metadata {\n    name = \"x\"\n  }\n  spec {\n    template {\n      spec {\n        dynamic \"container\" {\n          for_each = var.c\n        }\n      }\n    }\n  }\n}\n";
+        let (read, notes) = read_text(text);
+        assert_eq!(read.documents.len(), 2);
+        let config_map = &read.documents[0];
+        assert_eq!(
+            config_map.get("kind").and_then(Node::text),
+            Some("ConfigMap")
+        );
+        let properties = config_map.at(&["data", "server.properties"]).unwrap();
+        assert_eq!(properties.text(), Some("num.partitions=3\n"));
+        let set = &read.documents[1];
+        assert_eq!(
+            set.at(&["spec", "replicas"]).and_then(Node::text),
+            Some("3")
+        );
+        let container = &set
+            .at(&["spec", "template", "spec", "containers"])
+            .unwrap()
+            .items()[0];
+        assert_eq!(
+            container.get("image").and_then(Node::text),
+            Some("apache/kafka:3.9.1")
+        );
+        assert_eq!(
+            container.get("env").unwrap().items()[0]
+                .get("name")
+                .and_then(Node::text),
+            Some("KAFKA_NODE_ID")
+        );
+        assert_eq!(
+            container.get("ports").unwrap().items()[0]
+                .get("containerPort")
+                .and_then(Node::text),
+            Some("9092")
+        );
+        let volume = &set
+            .at(&["spec", "template", "spec", "volumes"])
+            .unwrap()
+            .items()[0];
+        assert_eq!(
+            volume.at(&["configMap", "name"]).and_then(Node::text),
+            Some("kafka-config")
+        );
+        assert!(
+            notes
+                .iter()
+                .any(|note| note.contains("kubernetes_deployment.d") && note.contains("dynamic")),
+            "{notes:?}"
+        );
+    }
+
+    #[test]
+    fn a_yaml_heredoc_takes_the_values_it_knows() {
+        let text = "variable \"n\" {\n  default = 3\n}\nresource \"kubectl_manifest\" \"k\" {\n  yaml_body = <<YAML\nkind: Kafka\nspec:\n  kafka:\n    replicas: ${var.n}\n    image: $${IMAGE}\n    storage: ${var.unknown}\nYAML\n}\n";
+        let (read, _) = read_text(text);
+        let kafka = read.documents[0].at(&["spec", "kafka"]).unwrap();
+        let replicas = kafka.get("replicas").unwrap().scalar().unwrap();
+        assert_eq!(replicas.value, "3");
+        assert_eq!(&text[replicas.span.clone()], "${var.n}");
+        assert_eq!(kafka.get("image").and_then(Node::text), Some("${IMAGE}"));
+        assert_eq!(
+            kafka.get("storage").and_then(Node::text),
+            Some("${var.unknown}")
+        );
     }
 
     #[test]

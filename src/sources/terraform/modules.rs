@@ -99,10 +99,7 @@ pub fn callers(module_dir: &Path) -> Vec<Caller> {
                 .map(|attribute| (attribute.key.value().to_string(), attribute.value.clone()))
                 .collect();
             found.push(Caller {
-                label: format!(
-                    "{}: module.{name}",
-                    shown(&beyond_common(&folder, module_dir))
-                ),
+                label: format!("{}: module.{name}", shown_caller(&folder, module_dir)),
                 file: shown(&file),
                 folder: folder.clone(),
                 inputs,
@@ -161,6 +158,17 @@ fn collect_tf_files(dir: &Path, depth: usize, files: &mut Vec<PathBuf>) {
         } else if kind.is_file() && name.to_ascii_lowercase().ends_with(".tf") {
             files.push(path);
         }
+    }
+}
+
+/// How a calling folder is named: from where its path parts from the module's
+/// (`envs/prod`), or whole when the module lies below it.
+fn shown_caller(folder: &Path, module_dir: &Path) -> String {
+    let beyond = beyond_common(folder, module_dir);
+    if beyond.as_os_str().is_empty() {
+        shown(folder)
+    } else {
+        shown(&beyond)
     }
 }
 

@@ -1,5 +1,5 @@
-//! The kubernetes provider's own resources (`kubernetes_stateful_set`, `kubernetes_config_map`
-//! and their `_v1` twins) as the Kubernetes objects they create: HCL blocks and snake_case
+//! The kubernetes provider's own resources (`kubernetes_stateful_set`, `kubernetes_deployment`,
+//! `kubernetes_config_map` and their `_v1` twins) as the Kubernetes objects they create: HCL blocks and snake_case
 //! names, turned into the manifest shape the Kubernetes reader knows.
 //!
 //! The provider's expanders build the API object from the schema: a repeated block is one item
@@ -25,6 +25,7 @@ pub fn kind_of(resource_type: &str) -> Option<(&'static str, &'static str)> {
         "kubernetes_stateful_set" | "kubernetes_stateful_set_v1" => {
             Some(("apps/v1", "StatefulSet"))
         }
+        "kubernetes_deployment" | "kubernetes_deployment_v1" => Some(("apps/v1", "Deployment")),
         "kubernetes_config_map" | "kubernetes_config_map_v1" => Some(("v1", "ConfigMap")),
         _ => None,
     }
