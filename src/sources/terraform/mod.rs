@@ -136,11 +136,14 @@ pub fn read_all(
     let mut reads = Vec::new();
     for caller in callers.iter() {
         let caller_folder = folders.of(&caller.folder);
+        // A caller that is itself a module others call gets its variables from each of those
+        // calls, which are not followed: its variables are unknown there.
+        let nested = !folders.callers_of(&caller.folder).is_empty();
         let calling = Module {
             folder: &caller_folder,
             own_name: None,
             own: Declared::default(),
-            inputs: None,
+            inputs: nested.then(HashMap::new),
         };
         let inputs: HashMap<String, Given> = caller
             .inputs
@@ -733,7 +736,9 @@ impl<'a> Module<'a> {
             Expression::Traversal(traversal) => match (&traversal.expr, &traversal.operators[..]) {
                 (Expression::Variable(root), [operator]) => match operator.value() {
                     TraversalOperator::GetAttr(attr) => match root.value().as_str() {
-                        "var" if self.folder.unknown_var_file.is_none() => {
+                        "var"
+                            if self.folder.unknown_var_file.is_none() && self.inputs.is_none() =>
+                        {
                             Some((Declaration::Variable, "var", attr.value().as_str()))
                         }
                         "local" => Some((Declaration::Local, "local", attr.value().as_str())),
@@ -1884,6 +1889,43 @@ mod tests {
                 .iter()
                 .any(|file| file.ends_with("values.tpl"))
         );
+    }
+
+    #[test]
+    fn a_call_from_a_module_others_call_gives_unknown_variables() {
+        let tree = Tree::new(
+            "kafkalint-terraform-nested",
+            &[
+                (".git/HEAD", ""),
+                ("modules/kafka/main.tf", MODULE),
+                ("modules/kafka/values.tpl", "replicaCount: ${n}\n"),
+                // Its `size` default (2) is not what the environment below gives it (7).
+                (
+                    "modules/platform/main.tf",
+                    "variable \"size\" {\n  default = 2\n}\nmodule \"kafka\" {\n  source = \"../kafka\"\n  brokers = var.size\n}\n",
+                ),
+                (
+                    "envs/prod/main.tf",
+                    "module \"platform\" {\n  source = \"../../modules/platform\"\n  size = 7\n}\n",
+                ),
+            ],
+        );
+        let path = tree.0.join("modules/kafka/main.tf");
+        let (mut notes, mut info) = (Vec::new(), Vec::new());
+        let reads = read_all(
+            path.to_str().unwrap(),
+            MODULE,
+            &mut notes,
+            &mut info,
+            &mut Folders::default(),
+        )
+        .unwrap();
+        assert_eq!(reads.len(), 1);
+        let replicas = reads[0].releases[0]
+            .values
+            .get("replicaCount")
+            .and_then(Node::text);
+        assert_eq!(replicas, Some("${n}"));
     }
 
     #[test]
