@@ -480,6 +480,8 @@ enum Literal {
     Text(String),
     /// An object, a list, an expression: not a scalar a setting takes.
     Other,
+    /// `var.name` or `local.name` (a local that names another value).
+    Reference(Declaration, String),
 }
 
 /// A variable's or local's value and what gives it (`its default in variables.tf`).
@@ -763,6 +765,27 @@ impl<'a> Module<'a> {
     /// then the others in name order: a variable's first `default` counts and a local's last
     /// value; a variables file wins over every default.
     fn get(&self, kind: Declaration, name: &str) -> Option<&Given> {
+        self.resolve(kind, name, 0)
+    }
+
+    /// [`Module::get`], following a local that is another variable or local
+    /// (`namespace = var.namespace`), a few steps at most (Terraform refuses a cycle).
+    fn resolve(&self, kind: Declaration, name: &str, depth: usize) -> Option<&Given> {
+        let given = self.get_written(kind, name)?;
+        match &given.0 {
+            Literal::Reference(next_kind, next) if depth < 8 => {
+                if *next_kind == Declaration::Variable && self.unknown_var_file().is_some() {
+                    return None;
+                }
+                self.resolve(*next_kind, next, depth + 1)
+            }
+            Literal::Reference(..) => None,
+            _ => Some(given),
+        }
+    }
+
+    /// What is written for `name`, before a reference in it is followed.
+    fn get_written(&self, kind: Declaration, name: &str) -> Option<&Given> {
         let sibling = |(place, _): &&(usize, Given)| {
             Some(self.folder.names[*place].as_os_str()) != self.own_name
         };
@@ -828,6 +851,20 @@ fn literal(expr: &Expression) -> Literal {
         Expression::StringTemplate(template) => {
             literal_text(template).map_or(Literal::Other, Literal::Text)
         }
+        Expression::Traversal(traversal) => match (&traversal.expr, &traversal.operators[..]) {
+            (Expression::Variable(root), [operator]) => {
+                match (root.value().as_str(), operator.value()) {
+                    ("var", TraversalOperator::GetAttr(name)) => {
+                        Literal::Reference(Declaration::Variable, name.value().to_string())
+                    }
+                    ("local", TraversalOperator::GetAttr(name)) => {
+                        Literal::Reference(Declaration::Local, name.value().to_string())
+                    }
+                    _ => Literal::Other,
+                }
+            }
+            _ => Literal::Other,
+        },
         _ => Literal::Other,
     }
 }
@@ -2008,12 +2045,12 @@ mod tests {
 
     #[test]
     fn a_yaml_heredoc_takes_the_values_it_knows() {
-        let text = "variable \"n\" {\n  default = 3\n}\nresource \"kubectl_manifest\" \"k\" {\n  yaml_body = <<YAML\nkind: Kafka\nspec:\n  kafka:\n    replicas: ${var.n}\n    image: $${IMAGE}\n    storage: ${var.unknown}\nYAML\n}\n";
+        let text = "variable \"n\" {\n  default = 3\n}\nlocals {\n  brokers = var.n\n  count = local.brokers\n}\nresource \"kubectl_manifest\" \"k\" {\n  yaml_body = <<YAML\nkind: Kafka\nspec:\n  kafka:\n    replicas: ${local.count}\n    image: $${IMAGE}\n    storage: ${var.unknown}\nYAML\n}\n";
         let (read, _) = read_text(text);
         let kafka = read.documents[0].at(&["spec", "kafka"]).unwrap();
         let replicas = kafka.get("replicas").unwrap().scalar().unwrap();
         assert_eq!(replicas.value, "3");
-        assert_eq!(&text[replicas.span.clone()], "${var.n}");
+        assert_eq!(&text[replicas.span.clone()], "${local.count}");
         assert_eq!(kafka.get("image").and_then(Node::text), Some("${IMAGE}"));
         assert_eq!(
             kafka.get("storage").and_then(Node::text),
