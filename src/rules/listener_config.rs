@@ -393,6 +393,11 @@ impl<'a> Checker<'a, '_> {
             return;
         };
         let advertised_set = self.model.advertised.is_some();
+        // Not set where kafkalint reads, but settings come from elsewhere too (a start-up
+        // script it does not follow): what the node advertises is unknown.
+        if !advertised_set && self.at.context.settings_elsewhere(self.at.node) {
+            return;
+        }
         let (key, setting) = match &self.model.advertised {
             Some(list) => ("advertised.listeners", list.setting),
             None => ("listeners", self.model.listeners.setting),

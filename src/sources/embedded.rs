@@ -74,6 +74,10 @@ pub fn hidden_spans(scalar: &Scalar, file: &str) -> Option<Vec<Span>> {
 struct Placement {
     value: Vec<usize>,
     file: Vec<usize>,
+    /// For each line: `Some(its length in the file)` when its bytes differ from the value's
+    /// by Terraform's template escapes (`$${` written for `${`, `%%{` for `%{`, in a heredoc):
+    /// a span in it is then the whole line.
+    escaped: Vec<Option<usize>>,
 }
 
 impl Placement {
@@ -82,6 +86,7 @@ impl Placement {
             return Some(Placement {
                 value: vec![0],
                 file: vec![scalar.span.start],
+                escaped: vec![None],
             });
         }
         if scalar.style != Style::Block {
@@ -116,19 +121,28 @@ impl Placement {
         let mut placement = Placement {
             value: Vec::new(),
             file: Vec::new(),
+            escaped: Vec::new(),
         };
         let mut value_at = 0;
         // The value's last newline ends its last line.
         let value = scalar.value.strip_suffix('\n').unwrap_or(&scalar.value);
         for (index, value_line) in value.split('\n').enumerate() {
             let (start, line) = lines.get(index)?;
+            let mut escaped = None;
             if value_line.is_empty() {
                 if !line.trim().is_empty() {
                     return None;
                 }
             } else if line.get(indent..) != Some(value_line) {
-                return None;
+                let written = line.get(indent..)?;
+                if !(written.contains("$${") || written.contains("%%{"))
+                    || written.replace("$${", "${").replace("%%{", "%{") != value_line
+                {
+                    return None;
+                }
+                escaped = Some(written.len());
             }
+            placement.escaped.push(escaped);
             placement.value.push(value_at);
             placement.file.push(start + indent.min(line.len()));
             value_at += value_line.len() + 1;
@@ -138,14 +152,18 @@ impl Placement {
 
     /// The file's span of `span`, a span of the value.
     fn span(&self, span: &Span) -> Option<Span> {
-        let offset = |at: usize| {
+        let offset = |at: usize, end: bool| {
             let line = self
                 .value
                 .partition_point(|start| *start <= at)
                 .checked_sub(1)?;
-            Some(self.file[line] + at - self.value[line])
+            Some(match self.escaped[line] {
+                Some(length) if end => self.file[line] + length,
+                Some(_) => self.file[line],
+                None => self.file[line] + at - self.value[line],
+            })
         };
-        Some(offset(span.start)?..offset(span.end)?)
+        Some(offset(span.start, false)?..offset(span.end, true)?)
     }
 }
 

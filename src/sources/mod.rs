@@ -247,14 +247,21 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             continue;
         }
         if terraform::is_terraform_name(&path) {
-            let mut notes = Vec::new();
-            match terraform::read_in(&path, text, &mut notes, &mut terraform_folders) {
-                Ok(mut read) => {
+            let (mut notes, mut info) = (Vec::new(), Vec::new());
+            // Once per configuration that applies it (each environment calling its folder
+            // as a module): each a cluster of its own.
+            match terraform::read_all(&path, text, &mut notes, &mut info, &mut terraform_folders) {
+                Ok(reads) => {
                     found
                         .notes
                         .extend(notes.iter().map(|note| format!("{path}: {note}")));
-                    let documents = std::mem::take(&mut read.documents);
-                    parsed.push((path, bytes.clone(), documents, Some(read)));
+                    found
+                        .info
+                        .extend(info.iter().map(|line| format!("{path}: {line}")));
+                    for mut read in reads {
+                        let documents = std::mem::take(&mut read.documents);
+                        parsed.push((path.clone(), bytes.clone(), documents, Some(read)));
+                    }
                 }
                 Err(error) if unreadable::is_syntax(&error) => {
                     found.unreadable.push(unreadable::file(path, bytes, &error));
@@ -304,6 +311,8 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
     // Each cluster of Kubernetes workloads (its index in `found.clusters`) and its namespace.
     let mut manifest_clusters: Vec<(usize, Option<String>)> = Vec::new();
     for (path, bytes, documents, terraform) in parsed {
+        // The configuration that calls a Terraform module's file, when it is read for one.
+        let scope = terraform.as_ref().and_then(|read| read.scope.clone());
         let offset = usize::from(bytes.starts_with("\u{feff}".as_bytes())) * 3;
         // Validated as UTF-8 above; the documents were parsed from the text after its BOM.
         let text = std::str::from_utf8(&bytes).unwrap_or_default();
@@ -335,8 +344,15 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
         let mut clusters = Vec::new();
         let mut take = |name: String, form: Form, nodes: Vec<NodeSpec>, yaml: &mut YamlFile| {
             let start = yaml.parts.len() as u32;
-            yaml.parts
-                .extend(nodes.into_iter().map(|spec| part(spec, offset)));
+            // A module's nodes for one configuration that calls it: named by that call.
+            let nodes = nodes.into_iter().map(|mut spec| {
+                if let Some(scope) = &scope {
+                    spec.id = format!("{scope}: {}", spec.id);
+                    spec.label = format!("{scope}: {}", spec.label);
+                }
+                spec
+            });
+            yaml.parts.extend(nodes.map(|spec| part(spec, offset)));
             let parts: Vec<u32> = (start..yaml.parts.len() as u32).collect();
             clusters.push((name, form, parts));
         };
@@ -435,9 +451,14 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
                 ..helm::bitnami_chart::Folder::default()
             };
             let line = helm::bitnami_chart::line(&values, &folder);
-            found
-                .info
-                .push(format!("{path}: {}: {}", release.label, line.describe()));
+            found.info.push(format!(
+                "{path}: {}{}: {}",
+                scope
+                    .as_ref()
+                    .map_or(String::new(), |scope| format!("{scope}: ")),
+                release.label,
+                line.describe()
+            ));
             let mut release_notes = Vec::new();
             let nodes = helm::bitnami_chart::read(&values, text, &line, &mut release_notes);
             notes.extend(
@@ -484,11 +505,33 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
         found
             .notes
             .extend(notes.iter().map(|note| format!("{path}: {note}")));
+        // A Terraform module's file read for one configuration that calls it: its clusters
+        // named by that call.
+        if let Some(scope) = &scope {
+            for (name, _, _) in &mut clusters {
+                *name = format!("{scope} ({name})");
+            }
+        }
         if !clusters.is_empty() || !connect_parts.is_empty() {
-            let file = found.files.len();
+            let mut file = found.files.len();
+            // The same Terraform file read for another configuration that calls it: one file
+            // whose parts are each configuration's nodes.
+            let mut shift = 0;
+            if scope.is_some()
+                && let Some(last) = found.files.last_mut().filter(|last| last.path == path)
+                && let Some(last_yaml) = last.yaml.as_mut()
+            {
+                file -= 1;
+                shift = last_yaml.parts.len() as u32;
+                last_yaml.parts.append(&mut yaml.parts);
+                last_yaml.secrets.append(&mut yaml.secrets);
+                last_yaml.secrets.sort_by_key(|span| (span.start, span.end));
+                last_yaml.secrets.dedup();
+            }
             let mut names = strimzi_names.into_iter();
             let mut namespaces = manifest_namespaces.into_iter();
             for (name, form, parts) in clusters {
+                let parts: Vec<u32> = parts.into_iter().map(|part| part + shift).collect();
                 if form == Form::Strimzi
                     && let Some(kafka) = names.next()
                 {
@@ -507,9 +550,11 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             connects.extend(
                 connect_parts
                     .into_iter()
-                    .map(|(target, part)| (target, file, part)),
+                    .map(|(target, part)| (target, file, part + shift)),
             );
-            found.files.push(SourceFile::from_yaml(path, bytes, yaml));
+            if file == found.files.len() {
+                found.files.push(SourceFile::from_yaml(path, bytes, yaml));
+            }
         }
     }
     // The templates of the roles of one project (the folder above `roles/`) are one

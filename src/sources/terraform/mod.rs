@@ -17,8 +17,13 @@
 //! encoders, a template with interpolations) is an unknown value, `${...}`, which no rule
 //! judges.
 
+mod modules;
+mod provider;
+mod template;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use hcl_edit::Span as _;
 use hcl_edit::expr::{Expression, ObjectKey, TraversalOperator};
@@ -40,6 +45,9 @@ pub struct Read {
     pub hidden: Vec<Span>,
     /// Files read as a release's values (`file("kafka-values.yaml")`): not also read alone.
     pub values_files: Vec<PathBuf>,
+    /// The configuration that calls the file's folder as a module, when it is read as that
+    /// call gives its variables (`envs/prod: module.kafka`).
+    pub scope: Option<String>,
 }
 
 /// A `helm_release` of the bitnami/kafka chart.
@@ -66,8 +74,13 @@ pub fn is_terraform_name(name: &str) -> bool {
 /// Whether a Terraform file may deploy Kafka: cheap, on the bytes.
 pub fn worth_reading(bytes: &[u8]) -> bool {
     let has = |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
-    (has(b"helm_release") || has(b"kubernetes_manifest") || has(b"kubectl_manifest"))
-        && (has(b"kafka") || has(b"Kafka"))
+    (has(b"helm_release")
+        || has(b"kubernetes_manifest")
+        || has(b"kubectl_manifest")
+        || has(b"kubernetes_stateful_set")
+        || has(b"kubernetes_deployment")
+        || has(b"kubernetes_config_map"))
+        && (has(b"kafka") || has(b"Kafka") || has(b"KAFKA"))
 }
 
 /// Reads the Terraform file at `path` (whose text is `text`): the Kubernetes objects and
@@ -77,7 +90,8 @@ pub fn read(path: &str, text: &str, notes: &mut Vec<String>) -> Result<Read, Str
     read_in(path, text, notes, &mut Folders::default())
 }
 
-/// [`read`], with the folders of `.tf` files read before in the same run.
+/// [`read`], with the folders of `.tf` files read before in the same run: the file read as a
+/// root module (its folder's variables files give its variables).
 pub fn read_in(
     path: &str,
     text: &str,
@@ -85,16 +99,95 @@ pub fn read_in(
     folders: &mut Folders,
 ) -> Result<Read, String> {
     let body = parse(text)?;
-    let dir = match Path::new(path).parent() {
+    let dir = dir_of(path);
+    let folder = folders.of(&dir);
+    let module = Module::beside(path, &body, &folder, None);
+    Ok(read_module(text, &body, &dir, &module, notes))
+}
+
+/// Every way the Terraform file at `path` is applied: once for each `module` block around it
+/// that calls its folder (an environment's `module "kafka" { source = "../../modules/kafka" }`),
+/// with the variables that call gives, each [`Read::scope`] naming it; read as a root module
+/// (its folder's variables files, else its defaults) when nothing calls it.
+/// What it assumed in reading (its variables' defaults) goes to `info`.
+pub fn read_all(
+    path: &str,
+    text: &str,
+    notes: &mut Vec<String>,
+    info: &mut Vec<String>,
+    folders: &mut Folders,
+) -> Result<Vec<Read>, String> {
+    let body = parse(text)?;
+    let dir = dir_of(path);
+    let folder = folders.of(&dir);
+    let callers = folders.callers_of(&dir);
+    if callers.is_empty() {
+        let module = Module::beside(path, &body, &folder, None);
+        let read = read_module(text, &body, &dir, &module, notes);
+        let deploys = !read.documents.is_empty() || !read.releases.is_empty();
+        if deploys && module.reads_defaults(text) {
+            info.push(format!(
+                "no `module` block around it calls {} and no variables file beside it sets its variables: read with their defaults",
+                modules::shown(&dir)
+            ));
+        }
+        return Ok(vec![read]);
+    }
+    let mut reads = Vec::new();
+    for caller in callers.iter() {
+        let caller_folder = folders.of(&caller.folder);
+        // A caller that is itself a module others call gets its variables from each of those
+        // calls, which are not followed: its variables are unknown there.
+        let nested = !folders.callers_of(&caller.folder).is_empty();
+        let calling = Module {
+            folder: &caller_folder,
+            own_name: None,
+            own: Declared::default(),
+            inputs: nested.then(HashMap::new),
+        };
+        let inputs: HashMap<String, Given> = caller
+            .inputs
+            .iter()
+            .map(|(name, expr)| (name.clone(), calling.argument(expr, name, caller)))
+            .collect();
+        let module = Module::beside(path, &body, &folder, Some(inputs));
+        let mut own_notes = Vec::new();
+        let mut read = read_module(text, &body, &dir, &module, &mut own_notes);
+        notes.extend(
+            own_notes
+                .into_iter()
+                .map(|note| format!("{}: {note}", caller.label)),
+        );
+        read.scope = Some(caller.label.clone());
+        reads.push(read);
+    }
+    Ok(reads)
+}
+
+/// The folder of a file's path: `.` for a bare name.
+fn dir_of(path: &str) -> PathBuf {
+    match Path::new(path).parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
         _ => PathBuf::from("."),
-    };
-    let module = Module::beside(path, &body, folders.of(&dir));
+    }
+}
+
+/// What a file's blocks deploy, its variables given by `module`.
+fn read_module(
+    text: &str,
+    body: &Body,
+    dir: &Path,
+    module: &Module,
+    notes: &mut Vec<String>,
+) -> Read {
     let mut eval = Eval {
         text,
-        module: &module,
+        module,
         hidden: Vec::new(),
         depth: 0,
+        dir: dir.to_path_buf(),
+        files_read: Vec::new(),
+        body,
     };
     let mut read = Read::default();
     for block in body.blocks() {
@@ -102,6 +195,20 @@ pub fn read_in(
         // The attributes read as documents or values, hidden as those are; every other
         // attribute's value is hidden below (deny by default).
         let consumed: &[&str] = match (block.ident.value().as_str(), &labels[..]) {
+            ("resource", [resource_type, name]) if provider::kind_of(resource_type).is_some() => {
+                match eval.provider_object(resource_type, name, block) {
+                    Ok(Some(document)) => {
+                        read.documents.push(document);
+                        // Every value of it is a value of the document, hidden as those are.
+                        continue;
+                    }
+                    Ok(None) => &[],
+                    Err(why) => {
+                        notes.push(format!("{resource_type}.{name}: {why}; not read"));
+                        &[]
+                    }
+                }
+            }
             ("resource", ["kubernetes_manifest", name]) => {
                 match block.body.get_attribute("manifest") {
                     Some(manifest) => match eval.document(&manifest.value) {
@@ -141,7 +248,7 @@ pub fn read_in(
             },
             ("resource", ["helm_release", name]) if is_bitnami_kafka(&block.body, &mut eval) => {
                 let anchor = block.labels.get(1).map_or(0..0, label_span);
-                match eval.release(name, &block.body, &dir, anchor, &mut read, notes) {
+                match eval.release(name, &block.body, anchor, notes) {
                     Some(release) => {
                         read.releases.push(release);
                         &["values", "set", "set_list", "set_sensitive"]
@@ -157,9 +264,10 @@ pub fn read_in(
     for attribute in body.attributes() {
         hide_value(attribute, &mut eval.hidden);
     }
+    read.values_files.append(&mut eval.files_read);
     read.hidden = eval.hidden;
     read.hidden.extend(comment_spans(text));
-    Ok(read)
+    read
 }
 
 /// The file's HCL, or why it is not read.
@@ -372,6 +480,8 @@ enum Literal {
     Text(String),
     /// An object, a list, an expression: not a scalar a setting takes.
     Other,
+    /// `var.name` or `local.name` (a local that names another value).
+    Reference(Declaration, String),
 }
 
 /// A variable's or local's value and what gives it (`its default in variables.tf`).
@@ -382,14 +492,26 @@ type Given = (Literal, String);
 /// otherwise parse every file again for each of them.
 #[derive(Debug, Default)]
 pub struct Folders {
-    read: HashMap<PathBuf, Folder>,
+    read: HashMap<PathBuf, Arc<Folder>>,
+    /// The `module` blocks that call each folder, searched once per folder.
+    callers: HashMap<PathBuf, Arc<Vec<modules::Caller>>>,
 }
 
 impl Folders {
-    fn of(&mut self, dir: &Path) -> &Folder {
-        self.read
-            .entry(dir.to_path_buf())
-            .or_insert_with(|| Folder::read(dir))
+    fn of(&mut self, dir: &Path) -> Arc<Folder> {
+        Arc::clone(
+            self.read
+                .entry(dir.to_path_buf())
+                .or_insert_with(|| Arc::new(Folder::read(dir))),
+        )
+    }
+
+    fn callers_of(&mut self, dir: &Path) -> Arc<Vec<modules::Caller>> {
+        Arc::clone(
+            self.callers
+                .entry(dir.to_path_buf())
+                .or_insert_with(|| Arc::new(modules::callers(dir))),
+        )
     }
 }
 
@@ -407,6 +529,8 @@ struct Folder {
     /// A variables file beside it that kafkalint cannot read (`*.tfvars.json`): every
     /// variable is then unknown.
     unknown_var_file: Option<String>,
+    /// Whether `terraform.tfvars` or a `*.auto.tfvars` is beside it.
+    has_var_files: bool,
 }
 
 /// The variables and locals one file's blocks declare, in order.
@@ -511,6 +635,7 @@ impl Folder {
                 let Some(body) = body.as_ref().filter(|_| pass(&name)) else {
                     continue;
                 };
+                folder.has_var_files = true;
                 for attribute in body.attributes() {
                     folder.given.insert(
                         attribute.key.value().to_string(),
@@ -556,6 +681,10 @@ struct Module<'a> {
     /// The file's own name: its copy on disk is not read.
     own_name: Option<&'a std::ffi::OsStr>,
     own: Declared,
+    /// When the folder is read as a module another configuration calls: what the calling
+    /// `module` block's arguments give its variables. Its own variables files are then not
+    /// read (Terraform reads those of the root module only).
+    inputs: Option<HashMap<String, Given>>,
 }
 
 /// A variable or a local.
@@ -566,25 +695,119 @@ enum Declaration {
 }
 
 impl<'a> Module<'a> {
-    fn beside(path: &'a str, own: &Body, folder: &'a Folder) -> Module<'a> {
+    fn beside(
+        path: &'a str,
+        own: &Body,
+        folder: &'a Folder,
+        inputs: Option<HashMap<String, Given>>,
+    ) -> Module<'a> {
         Module {
             folder,
             own_name: Path::new(path).file_name(),
             own: Declared::of(own, Path::new(path)),
+            inputs,
         }
     }
 
     fn unknown_var_file(&self) -> Option<&str> {
-        self.folder.unknown_var_file.as_deref()
+        match self.inputs {
+            Some(_) => None,
+            None => self.folder.unknown_var_file.as_deref(),
+        }
+    }
+
+    /// Whether a root module's variables take their defaults: it declares some and no
+    /// variables file beside it sets any (`text` refers to one).
+    fn reads_defaults(&self, text: &str) -> bool {
+        self.inputs.is_none()
+            && !self.folder.has_var_files
+            && self.folder.unknown_var_file.is_none()
+            && (!self.folder.defaults.is_empty() || !self.own.defaults.is_empty())
+            && text.contains("var.")
+    }
+
+    /// What a calling `module` block's argument `name` (in `caller`) gives the module's
+    /// variable, worked out in the calling configuration (`self`): a literal, or a variable or
+    /// local of it with a literal value.
+    fn argument(&self, expr: &Expression, name: &str, caller: &modules::Caller) -> Given {
+        let at = format!("`{name}` of {} in {}", caller.label, caller.file);
+        if let Literal::Text(value) = literal(expr) {
+            return (Literal::Text(value), at);
+        }
+        let reference = match expr {
+            Expression::Traversal(traversal) => match (&traversal.expr, &traversal.operators[..]) {
+                (Expression::Variable(root), [operator]) => match operator.value() {
+                    TraversalOperator::GetAttr(attr) => match root.value().as_str() {
+                        "var"
+                            if self.folder.unknown_var_file.is_none() && self.inputs.is_none() =>
+                        {
+                            Some((Declaration::Variable, "var", attr.value().as_str()))
+                        }
+                        "local" => Some((Declaration::Local, "local", attr.value().as_str())),
+                        _ => None,
+                    },
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
+        match reference.and_then(|(kind, root, attr)| Some((root, attr, self.get(kind, attr)?))) {
+            Some((root, attr, (Literal::Text(value), from))) => (
+                Literal::Text(value.clone()),
+                format!("{at} ({root}.{attr}: {from})"),
+            ),
+            _ => (Literal::Other, at),
+        }
     }
 
     /// The value the module gives `name`, and what gives it. The file itself is read first,
     /// then the others in name order: a variable's first `default` counts and a local's last
     /// value; a variables file wins over every default.
     fn get(&self, kind: Declaration, name: &str) -> Option<&Given> {
+        self.resolve(kind, name, 0)
+    }
+
+    /// [`Module::get`], following a local that is another variable or local
+    /// (`namespace = var.namespace`), a few steps at most (Terraform refuses a cycle).
+    fn resolve(&self, kind: Declaration, name: &str, depth: usize) -> Option<&Given> {
+        let given = self.get_written(kind, name)?;
+        match &given.0 {
+            Literal::Reference(next_kind, next) if depth < 8 => {
+                if *next_kind == Declaration::Variable && self.unknown_var_file().is_some() {
+                    return None;
+                }
+                self.resolve(*next_kind, next, depth + 1)
+            }
+            Literal::Reference(..) => None,
+            _ => Some(given),
+        }
+    }
+
+    /// What is written for `name`, before a reference in it is followed.
+    fn get_written(&self, kind: Declaration, name: &str) -> Option<&Given> {
         let sibling = |(place, _): &&(usize, Given)| {
             Some(self.folder.names[*place].as_os_str()) != self.own_name
         };
+        if kind == Declaration::Variable
+            && let Some(inputs) = &self.inputs
+        {
+            return inputs.get(name).or_else(|| {
+                self.own
+                    .defaults
+                    .iter()
+                    .find(|(own, _)| own == name)
+                    .map(|(_, given)| given)
+                    .or_else(|| {
+                        self.folder
+                            .defaults
+                            .get(name)?
+                            .iter()
+                            .find(sibling)
+                            .map(|(_, given)| given)
+                    })
+            });
+        }
         match kind {
             Declaration::Variable => self.folder.given.get(name).or_else(|| {
                 self.own
@@ -628,6 +851,20 @@ fn literal(expr: &Expression) -> Literal {
         Expression::StringTemplate(template) => {
             literal_text(template).map_or(Literal::Other, Literal::Text)
         }
+        Expression::Traversal(traversal) => match (&traversal.expr, &traversal.operators[..]) {
+            (Expression::Variable(root), [operator]) => {
+                match (root.value().as_str(), operator.value()) {
+                    ("var", TraversalOperator::GetAttr(name)) => {
+                        Literal::Reference(Declaration::Variable, name.value().to_string())
+                    }
+                    ("local", TraversalOperator::GetAttr(name)) => {
+                        Literal::Reference(Declaration::Local, name.value().to_string())
+                    }
+                    _ => Literal::Other,
+                }
+            }
+            _ => Literal::Other,
+        },
         _ => Literal::Other,
     }
 }
@@ -650,6 +887,12 @@ struct Eval<'a> {
     /// Spans of unknown values that may hold literals (a function's arguments): hidden.
     hidden: Vec<Span>,
     depth: usize,
+    /// The file's folder: where `file("...")` and `templatefile("...")` paths start.
+    dir: PathBuf,
+    /// Files read as values or templates: not also read alone.
+    files_read: Vec<PathBuf>,
+    /// The file's blocks, for a reference to another resource's name.
+    body: &'a Body,
 }
 
 impl Eval<'_> {
@@ -732,11 +975,30 @@ impl Eval<'_> {
                 self.scalar(value, Style::DoubleQuoted, inner, false, span)
             }
             Expression::HeredocTemplate(heredoc) => {
-                let Some(value) = literal_text(&heredoc.template) else {
-                    return self.unknown(expr);
-                };
                 let body = heredoc_body(self.text, &span);
-                self.scalar(value, Style::Block, body, false, span)
+                if let Some(value) = literal_text(&heredoc.template) {
+                    return self.scalar(value, Style::Block, body.clone(), false, body);
+                }
+                // Every interpolation known: the text Terraform renders. One unknown makes
+                // the whole text unknown (a script, a properties file: no line is judged
+                // without the rest).
+                let mut value = String::new();
+                for element in heredoc.template.iter() {
+                    match element {
+                        Element::Literal(literal) => value.push_str(literal.value()),
+                        Element::Interpolation(interpolation)
+                            if !interpolation.strip.strip_start()
+                                && !interpolation.strip.strip_end() =>
+                        {
+                            match self.expr(&interpolation.expr).text() {
+                                Some(text) if !text.contains("${") => value.push_str(text),
+                                _ => return self.unknown(expr),
+                            }
+                        }
+                        _ => return self.unknown(expr),
+                    }
+                }
+                self.scalar(value, Style::Plain, body.clone(), false, span)
             }
             Expression::Array(array) => {
                 Node::Seq(array.iter().map(|item| self.expr(item)).collect())
@@ -784,6 +1046,9 @@ impl Eval<'_> {
     /// `var.name` or `local.name` with a literal value in the module, placed at the reference;
     /// anything else unknown.
     fn reference(&mut self, expr: &Expression) -> Node {
+        if let Some(node) = self.resource_metadata(expr) {
+            return node;
+        }
         if let Expression::Traversal(traversal) = expr
             && let Expression::Variable(root) = &traversal.expr
             && let [operator] = &traversal.operators[..]
@@ -802,6 +1067,60 @@ impl Eval<'_> {
         self.unknown(expr)
     }
 
+    /// `kubernetes_config_map_v1.kafka.metadata[0].name` (or `.namespace`): what the
+    /// resource of this file names itself, as a ConfigMap volume or a Service names it.
+    fn resource_metadata(&mut self, expr: &Expression) -> Option<Node> {
+        let Expression::Traversal(traversal) = expr else {
+            return None;
+        };
+        let Expression::Variable(resource_type) = &traversal.expr else {
+            return None;
+        };
+        let resource_type = resource_type.value().as_str();
+        if !resource_type.starts_with("kubernetes_") {
+            return None;
+        }
+        let [name, metadata, index, field] = &traversal.operators[..] else {
+            return None;
+        };
+        let attr = |operator: &TraversalOperator| match operator {
+            TraversalOperator::GetAttr(ident) => Some(ident.value().to_string()),
+            _ => None,
+        };
+        let first = match index.value() {
+            TraversalOperator::LegacyIndex(index) => *index.value() == 0,
+            TraversalOperator::Index(Expression::Number(number)) => {
+                number.value().as_u64() == Some(0)
+            }
+            _ => false,
+        };
+        let (name, field) = (attr(name.value())?, attr(field.value())?);
+        if attr(metadata.value())? != "metadata"
+            || !first
+            || !matches!(field.as_str(), "name" | "namespace")
+        {
+            return None;
+        }
+        let body = self.body;
+        let block = body.blocks().find(|block| {
+            block.ident.value().as_str() == "resource"
+                && block.labels.len() == 2
+                && block.labels[0].as_str() == resource_type
+                && block.labels[1].as_str() == name
+        })?;
+        let value = block
+            .body
+            .get_blocks("metadata")
+            .next()?
+            .body
+            .get_attribute(&field)?;
+        let node = self.expr(&value.value);
+        let text = node.text().filter(|text| !text.contains("${"))?.to_string();
+        // Placed at the reference, where this file names it.
+        let span = self.span(expr);
+        Some(self.scalar(text, Style::Plain, span.clone(), false, span))
+    }
+
     /// A Kubernetes object written as an HCL object, or as YAML it decodes.
     fn document(&mut self, expr: &Expression) -> Option<Node> {
         if let Expression::FuncCall(call) = expr
@@ -817,26 +1136,44 @@ impl Eval<'_> {
         matches!(node, Node::Map(_)).then_some(node)
     }
 
-    /// The YAML documents of a heredoc with no interpolation, parsed where they are written:
-    /// `None` when the expression is not one, `Err` when its text is not YAML.
+    /// The YAML documents of a heredoc, parsed where they are written (each `${local.x}` or
+    /// `${var.x}` with a known value put in, any other interpolation left as written: an
+    /// unknown value), or of a file a `file()` or `templatefile()` reads (placed at the call):
+    /// `None` when the expression is none of these, `Err` when its text is not YAML or not read.
     fn yaml_text(&mut self, expr: &Expression) -> Option<Result<Vec<Node>, String>> {
+        if let Some(text) = self.file_text(expr) {
+            let at = self.span(expr);
+            return Some(text.and_then(|text| {
+                let mut documents = yaml::parse(&text)
+                    .map_err(|error| format!("the YAML it reads is not read: {error}"))?;
+                // Values of another file, placed at the call that reads them.
+                documents
+                    .iter_mut()
+                    .for_each(|document| place_at(document, &at));
+                Ok(documents)
+            }));
+        }
         let Expression::HeredocTemplate(heredoc) = expr else {
             return None;
         };
-        literal_text(&heredoc.template)?;
+        let interpolations = template::interpolations(&heredoc.template)?;
         let body = heredoc_body(self.text, &self.span(expr));
         // The lines as written: an indented heredoc (`<<-EOF`) is YAML indented throughout,
-        // which reads the same. Escapes (`$${`, `%%{`) make the text Terraform passes on
-        // differ from the bytes written: not read.
-        let text = self.text.get(body.clone())?;
-        if text.contains("$${") || text.contains("%%{") {
-            return None;
+        // which reads the same.
+        let written = self.text.get(body.clone())?;
+        let mut cuts = Vec::new();
+        for (expression, span) in interpolations {
+            let node = self.expr(expression);
+            if let Some(value) = node.text().filter(|value| !value.contains("${")) {
+                cuts.push((span, value.to_string()));
+            }
         }
-        Some(match yaml::parse(text) {
+        let rendered = template::substitute(written, body.start, &cuts);
+        Some(match yaml::parse(&rendered.text) {
             Ok(mut documents) => {
                 documents
                     .iter_mut()
-                    .for_each(|document| document.shift(body.start));
+                    .for_each(|document| rendered.place(document));
                 Ok(documents)
             }
             Err(error) => Err(format!("its YAML is not read: {error}")),
@@ -848,9 +1185,7 @@ impl Eval<'_> {
         &mut self,
         name: &str,
         body: &Body,
-        dir: &Path,
         anchor: Span,
-        read: &mut Read,
         notes: &mut Vec<String>,
     ) -> Option<Release> {
         let label = format!("helm_release.{name}");
@@ -861,7 +1196,7 @@ impl Eval<'_> {
                 other => vec![other],
             };
             for item in items {
-                match self.values_item(item, dir, read) {
+                match self.values_item(item) {
                     Ok(node) => merge(&mut values, node),
                     Err(why) => {
                         notes.push(format!("{label}: {why}; not read"));
@@ -1026,12 +1361,7 @@ impl Eval<'_> {
     }
 
     /// One item of a release's `values` list.
-    fn values_item(
-        &mut self,
-        item: &Expression,
-        dir: &Path,
-        read: &mut Read,
-    ) -> Result<Node, String> {
+    fn values_item(&mut self, item: &Expression) -> Result<Node, String> {
         if let Some(documents) = self.yaml_text(item) {
             return documents.map(|documents| {
                 documents
@@ -1042,58 +1372,195 @@ impl Eval<'_> {
         }
         if let Expression::FuncCall(call) = item
             && call.name.namespace.is_empty()
+            && matches!(call.name.name.value().as_str(), "yamlencode" | "jsonencode")
         {
             let function = call.name.name.value().as_str();
-            match function {
-                "yamlencode" | "jsonencode" => {
-                    let node = self.expr(item);
-                    return if matches!(node, Node::Map(_)) {
-                        Ok(node)
-                    } else {
-                        Err(format!(
-                            "a values item ({function} of what Terraform works out)"
-                        ))
-                    };
-                }
-                "file" => {
-                    let at = self.span(item);
-                    let path = call
-                        .args
-                        .get(0)
-                        .map(|argument| self.path_argument(argument))
-                        .and_then(|path| path.filter(|path| !path.contains("${")))
-                        .ok_or("a values file named by what Terraform works out")?;
-                    // An absolute path names a file of the machine the check runs on, not of
-                    // the configuration; a relative one may climb (`../values/kafka.yaml`), as
-                    // modules do.
-                    if Path::new(&path).is_absolute() {
-                        return Err(format!(
-                            "its values file `{path}` is outside the configuration"
-                        ));
-                    }
-                    let file = dir.join(&path);
-                    let bytes = crate::source::read_file(&file).map_err(|_| {
-                        format!("its values file `{path}` is not among the files read")
-                    })?;
-                    let text = std::str::from_utf8(&bytes)
-                        .map_err(|_| format!("its values file `{path}` is not UTF-8 text"))?;
-                    let documents = yaml::parse(text.strip_prefix('\u{feff}').unwrap_or(text))
-                        .map_err(|error| {
-                            format!("its values file `{path}` is not YAML ({error})")
-                        })?;
-                    read.values_files.push(file);
-                    let mut node = documents
-                        .into_iter()
-                        .next()
-                        .unwrap_or(Node::Map(Vec::new()));
-                    // Values of another file, placed at the `file(...)` that reads them.
-                    place_at(&mut node, &at);
-                    return Ok(node);
-                }
-                _ => {}
-            }
+            let node = self.expr(item);
+            return if matches!(node, Node::Map(_)) {
+                Ok(node)
+            } else {
+                Err(format!(
+                    "a values item ({function} of what Terraform works out)"
+                ))
+            };
         }
         Err("a values item that Terraform works out when it runs".into())
+    }
+
+    /// The text a `file("...")` or `templatefile("...", {...})` call gives, its variables
+    /// worked out here: `None` when `expr` is no such call, `Err` with why when it is not read.
+    fn file_text(&mut self, expr: &Expression) -> Option<Result<String, String>> {
+        let Expression::FuncCall(call) = sole_interpolation(expr) else {
+            return None;
+        };
+        let function = call.name.name.value().as_str();
+        if !call.name.namespace.is_empty() || !matches!(function, "file" | "templatefile") {
+            return None;
+        }
+        let Some(path) = call
+            .args
+            .get(0)
+            .and_then(|argument| self.path_argument(argument))
+            .filter(|path| !path.contains("${"))
+        else {
+            return Some(Err(format!("a {function}() of a path Terraform works out")));
+        };
+        // An absolute path names a file of the machine the check runs on, not of the
+        // configuration; a relative one may climb (`../values/kafka.yaml`), as modules do.
+        if Path::new(&path).is_absolute() {
+            return Some(Err(format!("`{path}` is outside the configuration")));
+        }
+        let file = self.dir.join(&path);
+        let Ok(bytes) = crate::source::read_file(&file) else {
+            return Some(Err(format!("`{path}` is not among the files read")));
+        };
+        let Ok(text) = String::from_utf8(bytes) else {
+            return Some(Err(format!("`{path}` is not UTF-8 text")));
+        };
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text).to_string();
+        self.files_read.push(file);
+        if function == "file" {
+            return Some(Ok(text));
+        }
+        // templatefile: the template sees only the variables of its second argument.
+        let template = match hcl_edit::parser::parse_template(&text) {
+            Ok(template) => template,
+            Err(error) => {
+                return Some(Err(format!(
+                    "`{path}` is not a Terraform template ({})",
+                    error.message()
+                )));
+            }
+        };
+        let mut vars: Vec<(String, Option<String>)> = Vec::new();
+        match call.args.get(1) {
+            Some(Expression::Object(object)) => {
+                for (key, value) in object.iter() {
+                    let name = match key {
+                        ObjectKey::Ident(ident) => ident.value().to_string(),
+                        ObjectKey::Expression(key) => match self.expr(key).text() {
+                            Some(name) => name.to_string(),
+                            None => continue,
+                        },
+                    };
+                    let value = self
+                        .expr(value.expr())
+                        .text()
+                        .filter(|text| !text.contains("${"))
+                        .map(str::to_string);
+                    vars.push((name, value));
+                }
+            }
+            None => {}
+            Some(_) => {
+                return Some(Err(format!(
+                    "templatefile(\"{path}\", ...) with variables Terraform works out"
+                )));
+            }
+        }
+        let mut lookup = |name: &str| {
+            vars.iter()
+                .find(|(var, _)| var == name)
+                .and_then(|(_, value)| value.clone())
+        };
+        Some(
+            template::render_file(&template, &mut lookup)
+                .map_err(|why| format!("`{path}` is {why}")),
+        )
+    }
+
+    /// The Kubernetes object a `kubernetes_stateful_set`/`kubernetes_config_map` (or `_v1`)
+    /// resource creates: `Ok(None)` when it creates none (`count = 0`), `Err` with why when
+    /// it is not read.
+    fn provider_object(
+        &mut self,
+        resource_type: &str,
+        name: &str,
+        block: &hcl_edit::structure::Block,
+    ) -> Result<Option<Node>, String> {
+        let Some((api_version, kind)) = provider::kind_of(resource_type) else {
+            return Ok(None);
+        };
+        if block.body.get_attribute("for_each").is_some() {
+            return Err("`for_each` makes one object per item Terraform works out".into());
+        }
+        if let Some(count) = block.body.get_attribute("count") {
+            match self.expr(&count.value).text() {
+                Some("0") => return Ok(None),
+                Some("1") => {}
+                // `count = var.enabled ? 1 : 0`: the object is created or not; read as
+                // created, as its author means it to run.
+                _ if matches!(count.value, Expression::Conditional(_)) => {}
+                _ => {
+                    return Err(format!(
+                        "`count` makes {resource_type}.{name} several times"
+                    ));
+                }
+            }
+        }
+        let anchor = block.labels.get(1).map_or(0..0, label_span);
+        let mut failed: Option<String> = None;
+        let object = provider::object(
+            api_version,
+            kind,
+            &block.body,
+            anchor,
+            &mut |expr: &Expression, attribute: &str| {
+                if attribute == "data" {
+                    self.config_data(expr, &mut failed)
+                } else {
+                    self.expr(expr)
+                }
+            },
+        )
+        .map_err(str::to_string)?;
+        match failed {
+            Some(why) => Err(why),
+            None => Ok(Some(object)),
+        }
+    }
+
+    /// A ConfigMap's `data`: each value a text, written in place (a heredoc) or read from a
+    /// file (`file()`, `templatefile()`), placed at the call.
+    fn config_data(&mut self, expr: &Expression, failed: &mut Option<String>) -> Node {
+        let Expression::Object(object) = expr else {
+            return self.expr(expr);
+        };
+        let mut entries = Vec::new();
+        for (key, value) in object.iter() {
+            let key = match key {
+                ObjectKey::Ident(ident) => {
+                    let span = ident.span().unwrap_or(0..0);
+                    self.scalar(
+                        ident.value().to_string(),
+                        Style::Plain,
+                        span.clone(),
+                        true,
+                        span,
+                    )
+                }
+                ObjectKey::Expression(key) => self.expr(key),
+            };
+            let value = value.expr();
+            let node = match self.file_text(value) {
+                Some(Ok(text)) => {
+                    let span = self.span(value);
+                    self.scalar(text, Style::Plain, span.clone(), false, span)
+                }
+                // A file not read: the ConfigMap is not read when the key may be a node's
+                // configuration; another (a log4j.properties, a script) is left out of it.
+                Some(Err(why)) => {
+                    let name = key.text().unwrap_or_default().to_ascii_lowercase();
+                    if name.ends_with(".properties") && !name.contains("log4j") {
+                        failed.get_or_insert(why);
+                    }
+                    continue;
+                }
+                None => self.expr(value),
+            };
+            entries.push((key, node));
+        }
+        Node::Map(entries)
     }
 
     /// A path argument: a string, or `"${path.module}/x"` (the file's folder).
@@ -1121,6 +1588,20 @@ impl Eval<'_> {
             other => self.expr(other).text().map(str::to_string),
         }
     }
+}
+
+/// The expression of a string that is one interpolation alone (`"${file("x.yaml")}"`), which
+/// Terraform takes as that expression's value; else `expr`.
+fn sole_interpolation(expr: &Expression) -> &Expression {
+    if let Expression::StringTemplate(template) = expr {
+        let mut elements = template.iter();
+        if let (Some(Element::Interpolation(interpolation)), None) =
+            (elements.next(), elements.next())
+        {
+            return &interpolation.expr;
+        }
+    }
+    expr
 }
 
 /// Whether a body's attribute is written as a literal (not a reference).
@@ -1335,17 +1816,246 @@ mod tests {
     fn every_value_not_read_is_hidden() {
         let text = "locals {\n  kafka_password = \"SECRET1\"\n}\nvariable \"p\" {\n  default = \"SECRET2\"\n}\ntoken = \"SECRET3\"\nresource \"helm_release\" \"bailed\" {\n  chart = \"bitnami/kafka\"\n  values = [<<-EOF\n    replicaCount: ${var.n}\n    password: SECRET4\n    EOF\n  ]\n  set_sensitive = [{ name = \"a.password\", value = \"SECRET5\" }]\n}\nresource \"helm_release\" \"read\" {\n  chart = \"bitnami/kafka\"\n  set = [{ name = \"extraEnvVars[0].value\", value = \"SECRET6\" }]\n  set_sensitive {\n    name = \"b.password\"\n    value = \"SECRET7\"\n  }\n}\nresource \"kubectl_manifest\" \"m\" {\n  yaml_body = <<-EOF\n    kind: Secret\n    stringData:\n      password: SECRET8 ${var.x}\n    EOF\n}\n";
         let (read, _) = read_text(text);
-        assert_eq!(read.releases.len(), 1);
+        // A YAML heredoc with an unknown value is read, that value unknown.
+        assert_eq!(read.releases.len(), 2);
+        // What output hides: the rest as Terraform hides it, and of the documents and the
+        // releases' values (hidden as YAML is), at least each value under a secret's name.
+        let mut shown_as_yaml = read.documents.clone();
+        shown_as_yaml.extend(read.releases.iter().map(|release| release.values.clone()));
+        let mut hidden = read.hidden.clone();
+        for node in &shown_as_yaml {
+            node.visit_scalars(None, &mut |key, value| {
+                if key.is_some_and(|key| crate::secrets::has_secret_word(&key.value)) {
+                    hidden.push(value.extent.clone());
+                }
+            });
+        }
         for n in 1..=8 {
             let secret = format!("SECRET{n}");
             let at = text.find(&secret).unwrap();
             assert!(
-                read.hidden
+                hidden
                     .iter()
                     .any(|span| span.start <= at && at + secret.len() <= span.end),
                 "{secret} is shown"
             );
         }
+    }
+
+    /// A folder of files under the system's temporary folder, removed when dropped.
+    struct Tree(PathBuf);
+
+    impl Tree {
+        fn new(name: &str, files: &[(&str, &str)]) -> Tree {
+            let root = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&root);
+            for (path, text) in files {
+                let path = root.join(path);
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(path, text).unwrap();
+            }
+            Tree(root)
+        }
+    }
+
+    impl Drop for Tree {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    const MODULE: &str = "variable \"brokers\" {\n  default = 1\n}\nvariable \"factor\" {\n  default = 1\n}\nresource \"helm_release\" \"kafka\" {\n  chart = \"bitnami/kafka\"\n  version = \"22.1.6\"\n  values = [templatefile(\"${path.module}/values.tpl\", { n = var.brokers, f = var.factor })]\n}\n";
+
+    #[test]
+    fn a_module_is_read_once_per_environment_that_calls_it() {
+        let tree = Tree::new(
+            "kafkalint-terraform-envs",
+            &[
+                // A repository's root: the search for callers goes no higher.
+                (".git/HEAD", ""),
+                ("modules/kafka/main.tf", MODULE),
+                (
+                    "modules/kafka/values.tpl",
+                    "replicaCount: ${n}\noffsetsTopicReplicationFactor: ${f}\n",
+                ),
+                // A variables file beside a module called by another is not Terraform's.
+                ("modules/kafka/terraform.tfvars", "brokers = 9\n"),
+                (
+                    "envs/dev/main.tf",
+                    "module \"kafka\" {\n  source = \"../../modules/kafka\"\n}\n",
+                ),
+                (
+                    "envs/prod/main.tf",
+                    "variable \"n\" {}\nmodule \"kafka\" {\n  source = \"../../modules/kafka\"\n  brokers = var.n\n  factor = 3\n}\n",
+                ),
+                ("envs/prod/terraform.tfvars", "n = 5\n"),
+                (
+                    "envs/off/main.tf",
+                    "module \"kafka\" {\n  count = 0\n  source = \"../../modules/kafka\"\n}\n",
+                ),
+            ],
+        );
+        let path = tree.0.join("modules/kafka/main.tf");
+        let path = path.to_str().unwrap();
+        let (mut notes, mut info) = (Vec::new(), Vec::new());
+        let reads = read_all(path, MODULE, &mut notes, &mut info, &mut Folders::default()).unwrap();
+        let seen: Vec<(Option<&str>, Option<&str>, Option<&str>)> = reads
+            .iter()
+            .map(|read| {
+                let values = &read.releases[0].values;
+                (
+                    read.scope.as_deref(),
+                    values.get("replicaCount").and_then(Node::text),
+                    values
+                        .get("offsetsTopicReplicationFactor")
+                        .and_then(Node::text),
+                )
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (Some("envs/dev: module.kafka"), Some("1"), Some("1")),
+                (Some("envs/prod: module.kafka"), Some("5"), Some("3")),
+            ]
+        );
+        // The template is read as part of the release, not alone.
+        assert!(
+            reads[0]
+                .values_files
+                .iter()
+                .any(|file| file.ends_with("values.tpl"))
+        );
+    }
+
+    #[test]
+    fn a_call_from_a_module_others_call_gives_unknown_variables() {
+        let tree = Tree::new(
+            "kafkalint-terraform-nested",
+            &[
+                (".git/HEAD", ""),
+                ("modules/kafka/main.tf", MODULE),
+                ("modules/kafka/values.tpl", "replicaCount: ${n}\n"),
+                // Its `size` default (2) is not what the environment below gives it (7).
+                (
+                    "modules/platform/main.tf",
+                    "variable \"size\" {\n  default = 2\n}\nmodule \"kafka\" {\n  source = \"../kafka\"\n  brokers = var.size\n}\n",
+                ),
+                (
+                    "envs/prod/main.tf",
+                    "module \"platform\" {\n  source = \"../../modules/platform\"\n  size = 7\n}\n",
+                ),
+            ],
+        );
+        let path = tree.0.join("modules/kafka/main.tf");
+        let (mut notes, mut info) = (Vec::new(), Vec::new());
+        let reads = read_all(
+            path.to_str().unwrap(),
+            MODULE,
+            &mut notes,
+            &mut info,
+            &mut Folders::default(),
+        )
+        .unwrap();
+        assert_eq!(reads.len(), 1);
+        let replicas = reads[0].releases[0]
+            .values
+            .get("replicaCount")
+            .and_then(Node::text);
+        assert_eq!(replicas, Some("${n}"));
+    }
+
+    #[test]
+    fn a_module_nothing_calls_is_read_with_its_defaults_and_says_so() {
+        let tree = Tree::new(
+            "kafkalint-terraform-alone",
+            &[
+                (".git/HEAD", ""),
+                ("modules/kafka/main.tf", MODULE),
+                ("modules/kafka/values.tpl", "replicaCount: ${n}\n"),
+            ],
+        );
+        let path = tree.0.join("modules/kafka/main.tf");
+        let (mut notes, mut info) = (Vec::new(), Vec::new());
+        let reads = read_all(
+            path.to_str().unwrap(),
+            MODULE,
+            &mut notes,
+            &mut info,
+            &mut Folders::default(),
+        )
+        .unwrap();
+        assert_eq!(reads.len(), 1);
+        assert!(reads[0].scope.is_none());
+        assert!(info[0].contains("read with their defaults"), "{info:?}");
+    }
+
+    #[test]
+    fn provider_resources_are_the_objects_they_create() {
+        let text = "resource \"kubernetes_config_map_v1\" \"cm\" {\n  metadata {\n    name = \"kafka-config\"\n  }\n  data = {\n    \"server.properties\" = <<-EOT\n      num.partitions=3\n    EOT\n  }\n}\nresource \"kubernetes_stateful_set_v1\" \"kafka\" {\n  metadata {\n    name = \"kafka\"\n  }\n  spec {\n    replicas = 3\n    template {\n      spec {\n        container {\n          image = \"apache/kafka:3.9.1\"\n          env {\n            name  = \"KAFKA_NODE_ID\"\n            value = \"1\"\n          }\n          port {\n            container_port = 9092\n          }\n        }\n        volume {\n          name = \"config\"\n          config_map {\n            name = kubernetes_config_map_v1.cm.metadata[0].name\n          }\n        }\n      }\n    }\n  }\n}\nresource \"kubernetes_deployment\" \"d\" {\n  metadata {\n    name = \"x\"\n  }\n  spec {\n    template {\n      spec {\n        dynamic \"container\" {\n          for_each = var.c\n        }\n      }\n    }\n  }\n}\n";
+        let (read, notes) = read_text(text);
+        assert_eq!(read.documents.len(), 2);
+        let config_map = &read.documents[0];
+        assert_eq!(
+            config_map.get("kind").and_then(Node::text),
+            Some("ConfigMap")
+        );
+        let properties = config_map.at(&["data", "server.properties"]).unwrap();
+        assert_eq!(properties.text(), Some("num.partitions=3\n"));
+        let set = &read.documents[1];
+        assert_eq!(
+            set.at(&["spec", "replicas"]).and_then(Node::text),
+            Some("3")
+        );
+        let container = &set
+            .at(&["spec", "template", "spec", "containers"])
+            .unwrap()
+            .items()[0];
+        assert_eq!(
+            container.get("image").and_then(Node::text),
+            Some("apache/kafka:3.9.1")
+        );
+        assert_eq!(
+            container.get("env").unwrap().items()[0]
+                .get("name")
+                .and_then(Node::text),
+            Some("KAFKA_NODE_ID")
+        );
+        assert_eq!(
+            container.get("ports").unwrap().items()[0]
+                .get("containerPort")
+                .and_then(Node::text),
+            Some("9092")
+        );
+        let volume = &set
+            .at(&["spec", "template", "spec", "volumes"])
+            .unwrap()
+            .items()[0];
+        assert_eq!(
+            volume.at(&["configMap", "name"]).and_then(Node::text),
+            Some("kafka-config")
+        );
+        assert!(
+            notes
+                .iter()
+                .any(|note| note.contains("kubernetes_deployment.d") && note.contains("dynamic")),
+            "{notes:?}"
+        );
+    }
+
+    #[test]
+    fn a_yaml_heredoc_takes_the_values_it_knows() {
+        let text = "variable \"n\" {\n  default = 3\n}\nlocals {\n  brokers = var.n\n  count = local.brokers\n}\nresource \"kubectl_manifest\" \"k\" {\n  yaml_body = <<YAML\nkind: Kafka\nspec:\n  kafka:\n    replicas: ${local.count}\n    image: $${IMAGE}\n    storage: ${var.unknown}\nYAML\n}\n";
+        let (read, _) = read_text(text);
+        let kafka = read.documents[0].at(&["spec", "kafka"]).unwrap();
+        let replicas = kafka.get("replicas").unwrap().scalar().unwrap();
+        assert_eq!(replicas.value, "3");
+        assert_eq!(&text[replicas.span.clone()], "${local.count}");
+        assert_eq!(kafka.get("image").and_then(Node::text), Some("${IMAGE}"));
+        assert_eq!(
+            kafka.get("storage").and_then(Node::text),
+            Some("${var.unknown}")
+        );
     }
 
     #[test]
