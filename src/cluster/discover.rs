@@ -496,7 +496,7 @@ fn discover_from(
 }
 
 /// Records, for each cluster, the node files a compose service of the walk bind-mounts into its
-/// container (see [`super::host::MountedFile`]).
+/// container (see [`super::MountedFile`]).
 fn place_mounted(found: &mut Discovered, mounts: &[sources::compose::mounts::MountedProperties]) {
     if mounts.is_empty() {
         return;
@@ -511,7 +511,7 @@ fn place_mounted(found: &mut Discovered, mounts: &[sources::compose::mounts::Mou
         for node in cluster.nodes.iter().filter(|node| node.part.is_none()) {
             let path = crate::config::absolute(Path::new(&found.files[node.file].path));
             if let Some(mount) = by_path.get(&path) {
-                cluster.mounted.push(super::host::MountedFile {
+                cluster.mounted.push(super::MountedFile {
                     file: node.file,
                     service: mount.service.clone(),
                     compose: mount.compose.clone(),

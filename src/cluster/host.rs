@@ -15,7 +15,7 @@ pub use crate::sources::Orchestrator;
 use super::endpoints::{ENDPOINT_KEYS, NodeEndpoints, advertised_hosts};
 use super::facts::Facts;
 use super::setting::any_unresolved;
-use super::{Cluster, Member, Mode, Node, Placement};
+use super::{Cluster, Member, Mode, MountedFile, Node, Placement};
 
 /// What runs a node.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,23 +37,6 @@ pub enum Runtime {
     /// A pod Strimzi runs for a node of a node pool (`None`: of the `Kafka` resource's own
     /// replicas).
     Pod { pool: Option<String> },
-}
-
-/// A node file a compose service bind-mounts into its container (`volumes:
-/// ["./config/server-1.properties:/opt/kafka/config/server.properties"]`): the node runs in that
-/// container, with its network and its disk, whatever the folder it is written in.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MountedFile {
-    /// The node file, an index into the files.
-    pub file: usize,
-    pub service: String,
-    /// The compose file, as found.
-    pub compose: String,
-    /// `network_mode: host`: the machine's network, shared with the other such services.
-    pub host_network: bool,
-    /// The service mounts another node file of the cluster too: both nodes run in its one
-    /// container, on one network and one disk.
-    pub shares_container: bool,
 }
 
 /// Why a node is placed where it is.

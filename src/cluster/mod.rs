@@ -63,8 +63,8 @@ pub struct Cluster {
     /// its rules ran).
     pub placements: Vec<Placement>,
     /// The node files a compose service of the walk bind-mounts into its container: each runs
-    /// there (see [`host::MountedFile`]).
-    pub mounted: Vec<host::MountedFile>,
+    /// there (see [`MountedFile`]).
+    pub mounted: Vec<MountedFile>,
 }
 
 impl Cluster {
@@ -219,4 +219,21 @@ impl Cluster {
         });
         !(templated || other_voters || ensemble)
     }
+}
+
+/// A node file a compose service bind-mounts into its container (`volumes:
+/// ["./config/server-1.properties:/opt/kafka/config/server.properties"]`): the node runs in that
+/// container, with its network and its disk, whatever the folder it is written in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MountedFile {
+    /// The node file, an index into the files.
+    pub file: usize,
+    pub service: String,
+    /// The compose file, as found.
+    pub compose: String,
+    /// `network_mode: host`: the machine's network, shared with the other such services.
+    pub host_network: bool,
+    /// The service mounts another node file of the cluster too: both nodes run in its one
+    /// container, on one network and one disk.
+    pub shares_container: bool,
 }
