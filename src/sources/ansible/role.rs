@@ -911,7 +911,25 @@ impl Role {
         for dir in [self.project.clone(), self.project.join("inventory")] {
             sources.extend(names.iter().map(|name| dir.join(name)));
         }
-        for folder in ["inventories", "inventory"] {
+        // A folder beside the playbooks that holds `group_vars/` or `host_vars/` is an
+        // inventory folder whatever its name (`inventory-cluster1/`): Ansible reads those
+        // beside the inventory source.
+        if let Ok(entries) = std::fs::read_dir(&self.project) {
+            let mut found: Vec<PathBuf> = entries
+                .filter_map(Result::ok)
+                .map(|entry| entry.path())
+                .filter(|path| {
+                    let name = path.file_name().unwrap_or_default().to_string_lossy();
+                    path.is_dir()
+                        && !name.starts_with('.')
+                        && !matches!(name.as_ref(), "roles" | "inventories" | "inventory")
+                        && (path.join("group_vars").is_dir() || path.join("host_vars").is_dir())
+                })
+                .collect();
+            found.sort();
+            sources.extend(found);
+        }
+        for folder in ["inventories", "inventory", "environments", "envs"] {
             if let Ok(entries) = std::fs::read_dir(self.project.join(folder)) {
                 let mut found: Vec<PathBuf> = entries
                     .filter_map(Result::ok)
@@ -920,7 +938,7 @@ impl Role {
                         let name = path.file_name().unwrap_or_default().to_string_lossy();
                         !matches!(name.as_ref(), "group_vars" | "host_vars")
                             && !name.starts_with('.')
-                            && (path.is_dir() || folder == "inventories")
+                            && (path.is_dir() || folder != "inventory")
                     })
                     .collect();
                 found.sort();
@@ -1143,9 +1161,16 @@ fn environment_of(project: &Path, source: &Path) -> String {
         .filter(|part| part != ".")
         .collect();
     match parts.as_slice() {
-        [folder, env, ..] if folder == "inventories" || folder == "inventory" => Path::new(env)
-            .file_stem()
-            .map_or_else(|| env.clone(), |stem| stem.to_string_lossy().into_owned()),
+        [folder, env, ..]
+            if matches!(
+                folder.as_str(),
+                "inventories" | "inventory" | "environments" | "envs"
+            ) =>
+        {
+            Path::new(env)
+                .file_stem()
+                .map_or_else(|| env.clone(), |stem| stem.to_string_lossy().into_owned())
+        }
         _ => parts.join("/"),
     }
 }
@@ -1205,6 +1230,12 @@ pub fn read(path: &str, text: &str, notes: &mut Vec<String>) -> Vec<RoleNodes> {
     let role_vars = vars_of(&role.dir.join("vars"), "main");
     let plays = role.plays();
     let edits = edited_keys(&role, path);
+    let tasks_text: String = yaml_files(&role.dir.join("tasks"))
+        .iter()
+        .filter_map(|file| crate::source::read_file(file).ok())
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        .collect::<Vec<_>>()
+        .join("\n");
     if edits.unknown {
         notes.push(format!(
             "role `{name}`: a task edits a file of it in place (`lineinfile`, `replace`) with a line kafkalint cannot read: the keys it writes are unknown, and Kafka's defaults are not judged"
@@ -1315,7 +1346,7 @@ pub fn read(path: &str, text: &str, notes: &mut Vec<String>) -> Vec<RoleNodes> {
                         &format!("{} {host}{suffix}", role.name),
                         rendered,
                         true,
-                        release(&scope),
+                        release(&scope, &tasks_text),
                     ));
                 }
             }
@@ -1337,12 +1368,15 @@ pub fn read(path: &str, text: &str, notes: &mut Vec<String>) -> Vec<RoleNodes> {
                     &format!("{} (every host){suffix}", role.name),
                     rendered,
                     false,
-                    release(&scope),
+                    release(&scope, &tasks_text),
                 ));
             }
         }
         clusters.push(RoleNodes { environment, nodes });
     }
+    // Each host renders the same lines: a note about the template is said once.
+    let mut seen = std::collections::HashSet::new();
+    notes.retain(|note| seen.insert(note.clone()));
     if let Some(what) = shadowed {
         notes.push(format!(
             "role `{name}`: its variables come in part from {what}, which kafkalint cannot read (a vault, a prompt, not YAML): what it may set is unknown, and only settings that do not depend on it are judged"
@@ -1453,14 +1487,39 @@ fn render_role_file(
 }
 
 /// The Kafka release a variable names: `kafka_version: 3.9.0`, or the `version` of a
-/// `kafka` dictionary (`kafka: {version: 3.9.0}`, used as `{{ kafka.version }}`).
-fn release(scope: &Scope) -> Option<ImageTag> {
-    let (name, value) = [
+/// `kafka` dictionary (`kafka: {version: 3.9.0}`, used as `{{ kafka.version }}`); else the one
+/// Apache Kafka archive the role's tasks or the variables name (`kafka_2.13-3.9.1.tgz`, the
+/// name of every binary release at downloads.apache.org/kafka/<version>/).
+fn release(scope: &Scope, tasks_text: &str) -> Option<ImageTag> {
+    let named = [
         ("kafka_version", "kafka_version"),
         ("kafka.version", "kafka.version"),
     ]
     .into_iter()
-    .find_map(|(name, path)| Some((name, lookup(path, scope)?.text()?.trim().to_string())))?;
+    .find_map(|(name, path)| Some((name, lookup(path, scope)?.text()?.trim().to_string())))
+    .filter(|(_, value)| KafkaVersion::parse(value).is_ok());
+    let (name, value) = match named {
+        Some(found) => found,
+        None => {
+            let mut versions: Vec<String> = archive_versions(tasks_text);
+            for value in scope.vars.values() {
+                if let Some(text) = value.text() {
+                    versions.extend(archive_versions(text));
+                }
+            }
+            versions.sort();
+            versions.dedup();
+            let [one] = versions.as_slice() else {
+                return None;
+            };
+            return Some(ImageTag {
+                reference: format!("{one} a task downloads"),
+                span: 0..0,
+                release: KafkaVersion::parse(one).ok()?,
+                named_by: NamedBy::AnsibleArchive,
+            });
+        }
+    };
     let release = KafkaVersion::parse(&value).ok()?;
     Some(ImageTag {
         reference: format!("{name} {value}"),
@@ -1468,6 +1527,35 @@ fn release(scope: &Scope) -> Option<ImageTag> {
         release,
         named_by: NamedBy::AnsibleVariable,
     })
+}
+
+/// The releases of the Apache Kafka archives a text names (`kafka_2.13-3.9.1.tgz`).
+fn archive_versions(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("kafka_") {
+        let after = &rest[at + "kafka_".len()..];
+        rest = after;
+        // `2.13-3.9.1.tgz`: the Scala release, a dash, Kafka's, the archive's suffix.
+        let Some((scala, tail)) = after.split_once('-') else {
+            continue;
+        };
+        if scala.is_empty() || !scala.chars().all(|c| c.is_ascii_digit() || c == '.') {
+            continue;
+        }
+        let end = tail
+            .find(".tgz")
+            .or_else(|| tail.find(".tar.gz"))
+            .unwrap_or(0);
+        let version = &tail[..end];
+        if !version.is_empty()
+            && version.chars().all(|c| c.is_ascii_digit() || c == '.')
+            && version.contains('.')
+        {
+            found.push(version.to_string());
+        }
+    }
+    found
 }
 
 /// The keys a role's tasks rewrite in place in its files after they are put on the host
