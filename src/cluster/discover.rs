@@ -379,7 +379,8 @@ fn discover_from(
                 // A broker's `.properties` file of an Ansible role (`roles/<role>/files/`,
                 // `templates/`) is read for each host that runs the role, not as one node.
                 if entry.file_type().is_file()
-                    && sources::ansible::role::is_role_properties(entry.path())
+                    && (sources::ansible::role::is_role_properties(entry.path())
+                        || sources::ansible::role::is_compose_template(entry.path()))
                 {
                     let file = read(entry.path())?;
                     if sources::worth_reading(&file.path, &file.bytes) {

@@ -98,6 +98,10 @@ pub fn worth_reading(path: &str, bytes: &[u8]) -> bool {
     if terraform::is_terraform_name(path) {
         return terraform::worth_reading(bytes);
     }
+    if ansible::role::is_compose_template(Path::new(path)) {
+        let has = |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
+        return has(b"services:") && (has(b"kafka") || has(b"KAFKA"));
+    }
     if path.to_ascii_lowercase().ends_with(".j2")
         || ansible::role::is_role_properties(Path::new(path))
     {
@@ -174,7 +178,16 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             }
         };
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        if path.to_ascii_lowercase().ends_with(".j2")
+        // A compose file a role templates: read as the compose file it is when it holds no
+        // Jinja; one that does is not rendered, and said so.
+        let compose_template = ansible::role::is_compose_template(Path::new(&path));
+        if compose_template && !ansible::role::is_plain_template(text) {
+            found.notes.push(format!(
+                "{path}: a compose file an Ansible role templates with Jinja, which kafkalint does not render; not checked"
+            ));
+            continue;
+        }
+        if (path.to_ascii_lowercase().ends_with(".j2") && !compose_template)
             || ansible::role::is_role_properties(Path::new(&path))
         {
             role_templates.push((path, bytes));

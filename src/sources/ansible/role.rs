@@ -55,6 +55,24 @@ pub fn is_role_properties(path: &Path) -> bool {
     is_role_template(&name) && name.to_ascii_lowercase().ends_with(".properties")
 }
 
+/// Whether `path` is a compose file a role templates (`roles/<role>/templates/`
+/// `docker-compose.yml.j2`, `compose.yaml.j2`): its text is a compose file once rendered.
+pub fn is_compose_template(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|name| name.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    name.contains("compose")
+        && (name.ends_with(".yml.j2") || name.ends_with(".yaml.j2"))
+        && matches!(role_parts(path), Some((_, _, RoleFolder::Templates)))
+}
+
+/// Whether a role's compose template holds no Jinja: what Ansible writes is its text as it
+/// stands, so it is read as the compose file it is.
+pub fn is_plain_template(text: &str) -> bool {
+    !(text.contains("{{") || text.contains("{%") || text.contains("{#"))
+}
+
 /// Which folder of a role a file is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum RoleFolder {
