@@ -35,6 +35,8 @@ struct Host<'a> {
     name: String,
     /// The key that names it in the inventory.
     span: Span,
+    /// Whether a range (`kafka-[1:3]`) names it.
+    from_range: bool,
     vars: Option<&'a Node>,
 }
 
@@ -82,12 +84,14 @@ fn collect<'a>(
         // `kafka-[1:3]` is three hosts (ansible-core, lib/ansible/inventory/helpers.py and
         // lib/ansible/plugins/inventory/__init__.py `_expand_hostpattern`); a pattern
         // kafkalint does not expand stays one name.
-        let names = super::role::expand_hosts(scalar.value.trim())
-            .unwrap_or_else(|| vec![scalar.value.trim().to_string()]);
+        let expanded = super::role::expand_hosts(scalar.value.trim());
+        let from_range = expanded.as_ref().is_some_and(|names| names.len() > 1);
+        let names = expanded.unwrap_or_else(|| vec![scalar.value.trim().to_string()]);
         hosts.extend(names.into_iter().map(|name| Host {
             name,
             span: scalar.span.clone(),
             vars,
+            from_range,
         }));
     }
     let children: Vec<(&str, &Node)> = group
@@ -118,6 +122,11 @@ fn collect<'a>(
         collect(child, node, found, at, depth + 1);
     }
 }
+
+/// The most hosts an inventory's ranges (`kafka-[1:3]`) may name: a range is a few
+/// characters for many nodes, and a cluster of more brokers than this is not one a range in
+/// an inventory stands for.
+pub const MAX_RANGE_HOSTS: usize = 1_000;
 
 /// The most hosts an inventory may list: beyond it, its nodes are not guessed at (a cluster's
 /// brokers are counted in tens, and every host is a node checked against every other).
@@ -298,6 +307,17 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
     if inventory.host_entries() > MAX_HOSTS {
         notes.push(format!(
             "cp-ansible inventory listing more than {MAX_HOSTS} hosts: its nodes are not counted or guessed; not checked"
+        ));
+        return Vec::new();
+    }
+    let from_ranges = groups
+        .iter()
+        .flat_map(|group| &group.hosts)
+        .filter(|host| host.from_range)
+        .count();
+    if from_ranges > MAX_RANGE_HOSTS {
+        notes.push(format!(
+            "cp-ansible inventory whose host ranges name more than {MAX_RANGE_HOSTS} hosts: its nodes are not counted or guessed; not checked"
         ));
         return Vec::new();
     }

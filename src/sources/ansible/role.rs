@@ -990,7 +990,13 @@ impl Role {
     /// The plays of the playbooks beside `roles/` and in the folders beside it
     /// (`playbooks/site.yml`) that apply the role, with the variables they give it.
     fn plays(&self) -> Vec<Play> {
-        let mut paths = yaml_files(&self.project);
+        let plays = self.plays_in(yaml_files(&self.project));
+        if !plays.is_empty() {
+            // The playbooks beside `roles/` say it; a folder of test or example plays beside
+            // them does not add groups.
+            return plays;
+        }
+        let mut paths = Vec::new();
         if let Ok(entries) = std::fs::read_dir(&self.project) {
             let mut folders: Vec<PathBuf> = entries
                 .filter_map(Result::ok)
@@ -1010,6 +1016,11 @@ impl Role {
                 paths.extend(yaml_files(&folder));
             }
         }
+        self.plays_in(paths)
+    }
+
+    /// The plays of the playbooks at `paths` that apply the role.
+    fn plays_in(&self, paths: Vec<PathBuf>) -> Vec<Play> {
         let mut plays = Vec::new();
         for path in paths {
             let Ok(bytes) = crate::source::read_file(&path) else {
@@ -1588,6 +1599,15 @@ struct Edits {
 
 impl Edits {
     fn apply(&self, rendered: &mut Rendered) {
+        // A key the task adds to a file that does not write it: its value is the task's, and
+        // Kafka's default no longer applies.
+        if self
+            .keys
+            .iter()
+            .any(|key| !rendered.entries.iter().any(|entry| entry.key == *key))
+        {
+            rendered.keys_unknown = true;
+        }
         for entry in &mut rendered.entries {
             if self.keys.contains(&entry.key) {
                 entry.value = format!("{{{{ {} }}}}", "a task's lineinfile");
@@ -1632,12 +1652,12 @@ fn edited_keys(role: &Role, path: &str) -> Edits {
                     .or_else(|| args.get("name"))
                     .and_then(Node::text)
                     .unwrap_or_default();
-                // A path that is a variable may be this file; one that names another file
-                // is not.
-                let names_file = target.contains("{{")
-                    || Path::new(target.trim())
-                        .file_name()
-                        .is_some_and(|name| name.to_string_lossy() == file_name);
+                // A path whose file name is a variable may be this file; one that names
+                // another file is not.
+                let names_file = Path::new(target.trim()).file_name().is_none_or(|name| {
+                    let name = name.to_string_lossy();
+                    name.contains("{{") || name == file_name
+                });
                 if !names_file {
                     continue;
                 }
