@@ -89,6 +89,8 @@ pub enum NamedBy {
     CpAnsible,
     /// An Ansible variable (`kafka_version: 3.9.0`) of a role's template.
     AnsibleVariable,
+    /// The Apache Kafka archive a role downloads (`kafka_2.13-3.9.1.tgz`).
+    AnsibleArchive,
 }
 
 impl ImageTag {
@@ -104,6 +106,7 @@ impl ImageTag {
                 self.reference
             ),
             NamedBy::AnsibleVariable => format!("the Ansible variable {}", self.reference),
+            NamedBy::AnsibleArchive => format!("the Kafka archive {}", self.reference),
         }
     }
 }

@@ -382,6 +382,21 @@ fn discover_from(
                     }
                     continue;
                 }
+                // A broker's `.properties` file of an Ansible role (`roles/<role>/files/`,
+                // `templates/`) is read for each host that runs the role, not as one node.
+                if entry.file_type().is_file()
+                    && (sources::ansible::role::is_role_properties(entry.path())
+                        || sources::ansible::role::is_compose_template(entry.path()))
+                {
+                    let file = read(entry.path())?;
+                    if sources::worth_reading(&file.path, &file.bytes) {
+                        yaml_by_dir
+                            .entry(parent_dir(entry.path()))
+                            .or_default()
+                            .push((file.path, file.bytes.to_vec()));
+                        continue;
+                    }
+                }
                 if let Some(file) = accept_walked(&entry, read_file, &mut found)? {
                     accepted += 1;
                     let absolute = crate::config::absolute(entry.path());

@@ -331,7 +331,7 @@ pub fn json(report: &Report) -> String {
                     NamedBy::StrimziVersion => "strimzi",
                     NamedBy::HelmChart => "chart",
                     NamedBy::CpAnsible => "cp-ansible",
-                    NamedBy::AnsibleVariable => "ansible",
+                    NamedBy::AnsibleVariable | NamedBy::AnsibleArchive => "ansible",
                 },
                 ChosenBy::Newest => "newest",
             },

@@ -58,7 +58,13 @@ pub fn worth_reading(path: &str, bytes: &[u8]) -> bool {
     if terraform::is_terraform_name(path) {
         return terraform::worth_reading(bytes);
     }
-    if path.to_ascii_lowercase().ends_with(".j2") {
+    if ansible::role::is_compose_template(Path::new(path)) {
+        let has = |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
+        return has(b"services:") && (has(b"kafka") || has(b"KAFKA"));
+    }
+    if path.to_ascii_lowercase().ends_with(".j2")
+        || ansible::role::is_role_properties(Path::new(path))
+    {
         return ansible::role::is_role_template(path) && ansible::role::worth_reading(bytes);
     }
     let has = |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
@@ -190,7 +196,18 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             }
         };
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        if path.to_ascii_lowercase().ends_with(".j2") {
+        // A compose file a role templates: read as the compose file it is when it holds no
+        // Jinja; one that does is not rendered, and said so.
+        let compose_template = ansible::role::is_compose_template(Path::new(&path));
+        if compose_template && !ansible::role::is_plain_template(text) {
+            found.notes.push(format!(
+                "{path}: a compose file an Ansible role templates with Jinja, which kafkalint does not render; not checked"
+            ));
+            continue;
+        }
+        if (path.to_ascii_lowercase().ends_with(".j2") && !compose_template)
+            || ansible::role::is_role_properties(Path::new(&path))
+        {
             role_templates.push((path, bytes));
             continue;
         }
@@ -506,23 +523,32 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
         }
     }
     // The templates of the roles of one project (the folder above `roles/`) are one
-    // cluster: a broker role's and a controller role's hosts together.
-    let mut role_clusters: Vec<(std::path::PathBuf, usize)> = Vec::new();
+    // cluster per environment (the inventory that lists the hosts): a broker role's and a
+    // controller role's hosts together.
+    let mut role_clusters: Vec<((std::path::PathBuf, Option<String>), usize)> = Vec::new();
     for (path, bytes) in role_templates {
         // Validated as UTF-8 above.
         let text = std::str::from_utf8(&bytes).unwrap_or_default();
         let offset = usize::from(text.starts_with('\u{feff}')) * 3;
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut notes = Vec::new();
-        let nodes = ansible::role::read(&path, text, &mut notes);
+        let environments = ansible::role::read(&path, text, &mut notes);
         found
             .notes
             .extend(notes.iter().map(|note| format!("{path}: {note}")));
-        if nodes.is_empty() {
+        let mut parts = Vec::new();
+        let mut owners = Vec::new();
+        for ansible::role::RoleNodes { environment, nodes } in environments {
+            for spec in nodes {
+                owners.push((environment.clone(), parts.len() as u32));
+                parts.push(part(spec, offset));
+            }
+        }
+        if parts.is_empty() {
             continue;
         }
         let yaml = YamlFile {
-            parts: nodes.into_iter().map(|spec| part(spec, offset)).collect(),
+            parts,
             secrets: ansible::role::hidden_spans(text)
                 .into_iter()
                 .map(|span| span.start + offset..span.end + offset)
@@ -532,17 +558,22 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             bitnami_kafka_chart: None,
         };
         let file = found.files.len();
-        let members = (0..yaml.parts.len() as u32).map(|part| (file, part));
         let project = ansible::role::project_of(&path);
-        match role_clusters.iter().find(|(known, _)| *known == project) {
-            Some((_, cluster)) => found.clusters[*cluster].members.extend(members),
-            None => {
-                role_clusters.push((project, found.clusters.len()));
-                found.clusters.push(FoundCluster {
-                    name: path.clone(),
-                    form: Form::AnsibleRole,
-                    members: members.collect(),
-                });
+        for (environment, part) in owners {
+            let key = (project.clone(), environment.clone());
+            match role_clusters.iter().find(|(known, _)| *known == key) {
+                Some((_, cluster)) => found.clusters[*cluster].members.push((file, part)),
+                None => {
+                    role_clusters.push((key, found.clusters.len()));
+                    found.clusters.push(FoundCluster {
+                        name: match &environment {
+                            Some(environment) => format!("{path} (environment `{environment}`)"),
+                            None => path.clone(),
+                        },
+                        form: Form::AnsibleRole,
+                        members: vec![(file, part)],
+                    });
+                }
             }
         }
         found.files.push(SourceFile::from_yaml(path, bytes, yaml));

@@ -24,14 +24,19 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use crate::catalog::KafkaVersion;
-use crate::properties::Provenance;
+use crate::properties::{Provenance, Span};
 use crate::sources::images::{self, Image};
 use crate::sources::yaml::{Node, Scalar};
 use crate::sources::{ImageTag, NamedBy, NodeSpec, Runtime, YamlEntry};
 
 /// A host of a group, with the variables the inventory gives it there.
 struct Host<'a> {
-    name: &'a Scalar,
+    /// Its name: one of the names a pattern (`kafka-[1:3].example.com`) stands for.
+    name: String,
+    /// The key that names it in the inventory.
+    span: Span,
+    /// Whether a range (`kafka-[1:3]`) names it.
+    from_range: bool,
     vars: Option<&'a Node>,
 }
 
@@ -39,34 +44,56 @@ struct Host<'a> {
 struct Group<'a> {
     name: String,
     hosts: Vec<Host<'a>>,
-    vars: Option<&'a Node>,
+    /// Its `vars:`, from every place the inventory writes the group, in order.
+    vars: Vec<&'a Node>,
     children: Vec<String>,
 }
 
-/// Every group of an inventory document, the top-level ones and those under `children:`.
+/// Every group of an inventory document, the top-level ones and those under `children:`,
+/// each once: a group written in several places (named as a child under one group, its
+/// hosts under another) is one group with the hosts, children and variables of all, as
+/// ansible-core's YAML inventory plugin adds them (lib/ansible/plugins/inventory/yaml.py
+/// `_parse_group`: `inventory.add_group` returns the group of that name if there is one).
 fn groups(document: &Node) -> Vec<Group<'_>> {
     let mut found = Vec::new();
+    let mut at: HashMap<String, usize> = HashMap::new();
     for (key, group) in document.entries() {
         if let Some(name) = key.text() {
-            collect(name, group, &mut found);
+            collect(name, group, &mut found, &mut at, 0);
         }
     }
     found
 }
 
-fn collect<'a>(name: &str, group: &'a Node, found: &mut Vec<Group<'a>>) {
-    let hosts = group
-        .get("hosts")
-        .map(Node::entries)
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|(host, vars)| {
-            Some(Host {
-                name: host.scalar()?,
-                vars: matches!(vars, Node::Map(_)).then_some(vars),
-            })
-        })
-        .collect();
+fn collect<'a>(
+    name: &str,
+    group: &'a Node,
+    found: &mut Vec<Group<'a>>,
+    at: &mut HashMap<String, usize>,
+    depth: usize,
+) {
+    if depth > 64 {
+        return;
+    }
+    let mut hosts = Vec::new();
+    for (host, vars) in group.get("hosts").map(Node::entries).unwrap_or_default() {
+        let Some(scalar) = host.scalar() else {
+            continue;
+        };
+        let vars = matches!(vars, Node::Map(_)).then_some(vars);
+        // `kafka-[1:3]` is three hosts (ansible-core, lib/ansible/inventory/helpers.py and
+        // lib/ansible/plugins/inventory/__init__.py `_expand_hostpattern`); a pattern
+        // kafkalint does not expand stays one name.
+        let expanded = super::role::expand_hosts(scalar.value.trim());
+        let from_range = expanded.as_ref().is_some_and(|names| names.len() > 1);
+        let names = expanded.unwrap_or_else(|| vec![scalar.value.trim().to_string()]);
+        hosts.extend(names.into_iter().map(|name| Host {
+            name,
+            span: scalar.span.clone(),
+            vars,
+            from_range,
+        }));
+    }
     let children: Vec<(&str, &Node)> = group
         .get("children")
         .map(Node::entries)
@@ -74,19 +101,32 @@ fn collect<'a>(name: &str, group: &'a Node, found: &mut Vec<Group<'a>>) {
         .iter()
         .filter_map(|(child, node)| Some((child.text()?, node)))
         .collect();
-    found.push(Group {
-        name: name.to_string(),
-        hosts,
-        vars: group.get("vars"),
-        children: children
-            .iter()
-            .map(|(child, _)| child.to_string())
-            .collect(),
+    let index = *at.entry(name.to_string()).or_insert_with(|| {
+        found.push(Group {
+            name: name.to_string(),
+            hosts: Vec::new(),
+            vars: Vec::new(),
+            children: Vec::new(),
+        });
+        found.len() - 1
     });
+    let own = &mut found[index];
+    own.hosts.extend(hosts);
+    own.vars.extend(group.get("vars"));
+    for (child, _) in &children {
+        if !own.children.iter().any(|known| known == child) {
+            own.children.push(child.to_string());
+        }
+    }
     for (child, node) in children {
-        collect(child, node, found);
+        collect(child, node, found, at, depth + 1);
     }
 }
+
+/// The most hosts an inventory's ranges (`kafka-[1:3]`) may name: a range is a few
+/// characters for many nodes, and a cluster of more brokers than this is not one a range in
+/// an inventory stands for.
+pub const MAX_RANGE_HOSTS: usize = 1_000;
 
 /// The most hosts an inventory may list: beyond it, its nodes are not guessed at (a cluster's
 /// brokers are counted in tens, and every host is a node checked against every other).
@@ -128,7 +168,7 @@ impl<'a> Inventory<'a> {
                 }
             }
             for host in &group.hosts {
-                let name = host.name.value.as_str();
+                let name = host.name.as_str();
                 if counts {
                     listed_in.entry(name).or_default().push(at);
                 }
@@ -160,7 +200,7 @@ impl<'a> Inventory<'a> {
             }
             let group = &self.groups[at];
             for host in &group.hosts {
-                if seen_hosts.insert(host.name.value.as_str()) {
+                if seen_hosts.insert(host.name.as_str()) {
                     hosts.push(host);
                 }
             }
@@ -219,7 +259,7 @@ impl<'a> Vars<'a> {
         let groups = inventory.groups;
         let mut layers = Vec::new();
         for group in groups.iter().filter(|group| group.name == "all") {
-            layers.extend(group.vars);
+            layers.extend(group.vars.iter().copied());
         }
         let holding = inventory.holding(host);
         for group in groups.iter().filter(|group| group.name != "all") {
@@ -228,7 +268,7 @@ impl<'a> Vars<'a> {
                 .get(group.name.as_str())
                 .is_some_and(|first| holding.contains(first))
             {
-                layers.extend(group.vars);
+                layers.extend(group.vars.iter().copied());
             }
         }
         layers.extend(inventory.host_vars.get(host).into_iter().flatten());
@@ -270,12 +310,23 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
         ));
         return Vec::new();
     }
+    let from_ranges = groups
+        .iter()
+        .flat_map(|group| &group.hosts)
+        .filter(|host| host.from_range)
+        .count();
+    if from_ranges > MAX_RANGE_HOSTS {
+        notes.push(format!(
+            "cp-ansible inventory whose host ranges name more than {MAX_RANGE_HOSTS} hosts: its nodes are not counted or guessed; not checked"
+        ));
+        return Vec::new();
+    }
     let brokers = inventory.members("kafka_broker");
     let controllers = inventory.members("kafka_controller");
     let zookeepers = inventory.members("zookeeper");
     let first = brokers
         .first()
-        .map(|host| host.name.value.as_str())
+        .map(|host| host.name.as_str())
         .unwrap_or_default();
     let shared = Vars::of(&mut inventory, first);
     // The Confluent Platform release: `confluent_package_version`, or the archive an
@@ -317,8 +368,8 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
     };
     let mut nodes = Vec::new();
     for (index, host) in brokers.iter().enumerate() {
-        let vars = Vars::of(&mut inventory, &host.name.value);
-        let at = host.name.span.clone();
+        let vars = Vars::of(&mut inventory, &host.name);
+        let at = host.span.clone();
         let set =
             |key: &str, value: String| YamlEntry::rendered(key, value, &at, Provenance::Ansible);
         let limit = vars
@@ -362,8 +413,8 @@ pub fn read(document: &Node, notes: &mut Vec<String>) -> Vec<NodeSpec> {
         nodes.push(node(host, "kafka_broker", entries, release.clone()));
     }
     for (index, host) in controllers.iter().enumerate() {
-        let vars = Vars::of(&mut inventory, &host.name.value);
-        let at = host.name.span.clone();
+        let vars = Vars::of(&mut inventory, &host.name);
+        let at = host.span.clone();
         let set =
             |key: &str, value: String| YamlEntry::rendered(key, value, &at, Provenance::Ansible);
         let mut entries = vec![set(
@@ -409,10 +460,10 @@ fn overlay(entries: &mut Vec<YamlEntry>, later: Vec<YamlEntry>) {
 }
 
 fn node(host: &Host, group: &str, entries: Vec<YamlEntry>, release: Option<ImageTag>) -> NodeSpec {
-    let name = host.name.value.trim();
+    let name = host.name.trim();
     NodeSpec {
         id: format!("{group} {name}"),
-        declared_at: host.name.span.clone(),
+        declared_at: host.span.clone(),
         label: format!("host `{name}` ({group})"),
         entries,
         count_known: true,
@@ -469,7 +520,7 @@ mod tests {
                 }
                 visited.push(&group.name);
                 for host in &group.hosts {
-                    if !hosts.iter().any(|seen| seen.name.value == host.name.value) {
+                    if !hosts.iter().any(|seen| seen.name == host.name) {
                         hosts.push(host);
                     }
                 }
@@ -482,22 +533,18 @@ mod tests {
         pub fn layers<'a>(groups: &'a [Group<'a>], host: &str) -> Vec<&'a Node> {
             let mut layers = Vec::new();
             for group in groups.iter().filter(|group| group.name == "all") {
-                layers.extend(group.vars);
+                layers.extend(group.vars.iter().copied());
             }
             for group in groups.iter().filter(|group| group.name != "all") {
                 if members(groups, &group.name)
                     .iter()
-                    .any(|member| member.name.value == host)
+                    .any(|member| member.name == host)
                 {
-                    layers.extend(group.vars);
+                    layers.extend(group.vars.iter().copied());
                 }
             }
             for group in groups {
-                for member in group
-                    .hosts
-                    .iter()
-                    .filter(|member| member.name.value == host)
-                {
+                for member in group.hosts.iter().filter(|member| member.name == host) {
                     layers.extend(member.vars);
                 }
             }
@@ -567,7 +614,7 @@ mod tests {
             let groups = groups(&documents[0]);
             let mut inventory = Inventory::of(&groups);
             let name_of = |hosts: Vec<&Host>| -> Vec<String> {
-                hosts.iter().map(|host| host.name.value.clone()).collect()
+                hosts.iter().map(|host| host.name.clone()).collect()
             };
             for name in [
                 "all",
@@ -604,13 +651,38 @@ mod tests {
     fn hosts_of_child_groups_count_and_a_cycle_ends() {
         let text = "all:\n  children:\n    kafka_broker:\n      children:\n        east:\n          hosts:\n            b1:\n            b2:\n        kafka_broker:\n          hosts:\n            b3:\n";
         let nodes = read_text(text);
-        assert_eq!(nodes.len(), 2, "{nodes:?}");
-        // Two brokers: cp-ansible's factor is min(2, 3).
+        // The group written again under its own `children:` is the same group (Ansible
+        // refuses a group that is its own child; the walk must end all the same): its
+        // hosts are those of both places. Three brokers: cp-ansible's factor is min(3, 3).
+        assert_eq!(nodes.len(), 3, "{nodes:?}");
         assert_eq!(
             value(&nodes[0], "offsets.topic.replication.factor"),
-            Some("2")
+            Some("3")
         );
         assert_eq!(value(&nodes[0], "transaction.state.log.min.isr"), Some("2"));
+    }
+
+    #[test]
+    fn a_group_written_in_two_places_and_host_ranges() {
+        // `kafka_broker` names its racks as children; the racks' hosts are written at the
+        // top, with ranges (cp-ansible's sample inventories write `children:` groups so).
+        let text = "kafka_broker:\n  children:\n    rack_a:\n    rack_b:\nrack_a:\n  hosts:\n    kafka-a[1:2].example.com:\nrack_b:\n  hosts:\n    kafka-b1.example.com:\n  vars:\n    kafka_broker_custom_properties:\n      broker.rack: b\n";
+        let nodes = read_text(text);
+        let hosts: Vec<&str> = nodes.iter().map(|node| node.id.as_str()).collect();
+        assert_eq!(
+            hosts,
+            [
+                "kafka_broker kafka-a1.example.com",
+                "kafka_broker kafka-a2.example.com",
+                "kafka_broker kafka-b1.example.com"
+            ]
+        );
+        assert_eq!(value(&nodes[2], "broker.rack"), Some("b"));
+        assert_eq!(value(&nodes[0], "broker.rack"), None);
+        assert_eq!(
+            value(&nodes[0], "offsets.topic.replication.factor"),
+            Some("3")
+        );
     }
 
     #[test]

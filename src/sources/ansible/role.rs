@@ -30,24 +30,78 @@ use crate::properties::{Provenance, Span};
 use crate::sources::yaml::{self, Node};
 use crate::sources::{Edit, ImageTag, NamedBy, NodeSpec, Runtime, Style, YamlEntry};
 
-/// Whether `path` is a role's template of a `.properties` file.
+/// Whether `path` is a role's template of a `.properties` file: a `.properties.j2` or
+/// `.properties` file anywhere under `roles/<role>/templates/` (what Ansible's `template`
+/// module renders), or a `.properties` file under `roles/<role>/files/` (what `copy` puts
+/// on each host as it stands).
 pub fn is_role_template(path: &str) -> bool {
-    let path = Path::new(path);
+    let Some((_, _, folder)) = role_parts(Path::new(path)) else {
+        return false;
+    };
+    let name = Path::new(path)
+        .file_name()
+        .map(|name| name.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    match folder {
+        RoleFolder::Templates => name.ends_with(".properties.j2") || name.ends_with(".properties"),
+        RoleFolder::Files => name.ends_with(".properties"),
+    }
+}
+
+/// Whether `path` is a role's static `.properties` file or one of its templates without the
+/// `.j2` suffix: a file whose plain name a walk would otherwise read as a node of its own.
+pub fn is_role_properties(path: &Path) -> bool {
+    let name = path.to_string_lossy();
+    is_role_template(&name) && name.to_ascii_lowercase().ends_with(".properties")
+}
+
+/// Whether `path` is a compose file a role templates (`roles/<role>/templates/`
+/// `docker-compose.yml.j2`, `compose.yaml.j2`): its text is a compose file once rendered.
+pub fn is_compose_template(path: &Path) -> bool {
     let name = path
         .file_name()
         .map(|name| name.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
-    let parent = |path: &Path| -> Option<String> {
-        Some(path.parent()?.file_name()?.to_string_lossy().into_owned())
+    name.contains("compose")
+        && (name.ends_with(".yml.j2") || name.ends_with(".yaml.j2"))
+        && matches!(role_parts(path), Some((_, _, RoleFolder::Templates)))
+}
+
+/// Whether a role's compose template holds no Jinja: what Ansible writes is its text as it
+/// stands, so it is read as the compose file it is.
+pub fn is_plain_template(text: &str) -> bool {
+    !(text.contains("{{") || text.contains("{%") || text.contains("{#"))
+}
+
+/// Which folder of a role a file is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RoleFolder {
+    /// `templates/`: rendered by Jinja.
+    Templates,
+    /// `files/`: copied as it stands.
+    Files,
+}
+
+/// The folder above `roles/`, the role's folder, and which of its folders holds `path`: the
+/// last `roles/<role>/templates/` or `roles/<role>/files/` of the path, the file below it
+/// at any depth.
+fn role_parts(path: &Path) -> Option<(PathBuf, PathBuf, RoleFolder)> {
+    let parts: Vec<std::path::Component> = path.components().collect();
+    let at = (0..parts.len().saturating_sub(3)).rev().find(|&at| {
+        parts[at].as_os_str() == "roles"
+            && matches!(
+                parts[at + 2].as_os_str().to_str(),
+                Some("templates" | "files")
+            )
+    })?;
+    let folder = if parts[at + 2].as_os_str() == "templates" {
+        RoleFolder::Templates
+    } else {
+        RoleFolder::Files
     };
-    name.ends_with(".properties.j2")
-        && parent(path).as_deref() == Some("templates")
-        && path
-            .parent()
-            .and_then(Path::parent)
-            .and_then(parent)
-            .as_deref()
-            == Some("roles")
+    let project: PathBuf = parts[..at].iter().collect();
+    let role: PathBuf = parts[..at + 2].iter().collect();
+    Some((project, role, folder))
 }
 
 /// Whether a role's template holds a broker's or controller's keys: cheap, on the bytes.
@@ -81,6 +135,8 @@ impl Value {
     fn of(node: &Node) -> Value {
         match node {
             Node::Scalar(scalar) if scalar.is_null() => Value::Text(String::new(), Written::Plain),
+            // An `!vault` value: encrypted, its text unknown.
+            Node::Scalar(scalar) if scalar.value.contains("$ANSIBLE_VAULT;") => Value::Unknown,
             // A value that is a template itself is worked out by Ansible when it is used.
             Node::Scalar(scalar) if scalar.value.contains("{{") || scalar.value.contains("{%") => {
                 Value::Unknown
@@ -132,7 +188,12 @@ impl Value {
         };
         match written {
             Written::Quoted => Some(!text.is_empty()),
-            Written::Ini => None,
+            Written::Ini => match ini_literal(text)? {
+                IniLiteral::Number(number) => Some(number != 0.0),
+                IniLiteral::Bool(truth) => Some(truth),
+                IniLiteral::None => Some(false),
+                IniLiteral::String(text) => Some(!text.is_empty()),
+            },
             Written::Plain => {
                 let text = text.trim();
                 match text {
@@ -157,9 +218,53 @@ impl Value {
 #[derive(Debug, Default, Clone)]
 struct Scope {
     vars: HashMap<String, Value>,
+    /// A layer kafkalint cannot read was applied (its source named): any variable not set
+    /// by a later layer may be one it sets, so its value is unknown, whatever a lower layer
+    /// says and whether or not one says anything.
+    shadowed: Option<String>,
+}
+
+/// A variable no layer sets, under a layer kafkalint cannot read: unknown, not unset.
+static SHADOWED: Value = Value::Unknown;
+
+/// A layer of variables: a YAML mapping read, or one whose variables kafkalint cannot know.
+#[derive(Debug, Clone)]
+enum Layer {
+    Read(Node),
+    /// An Ansible Vault file, a file that is not YAML, a vars file not found: any variable
+    /// may be set by it.
+    Unreadable(String),
+    /// A variable the operator types at the run (`vars_prompt`).
+    Prompted(String),
 }
 
 impl Scope {
+    fn apply(&mut self, layer: &Layer) {
+        match layer {
+            Layer::Read(node) => self.layer(Some(node)),
+            Layer::Unreadable(what) => {
+                for value in self.vars.values_mut() {
+                    *value = Value::Unknown;
+                }
+                if self.shadowed.is_none() {
+                    self.shadowed = Some(what.clone());
+                }
+            }
+            Layer::Prompted(name) => {
+                self.vars.insert(name.clone(), Value::Unknown);
+            }
+        }
+    }
+
+    /// A variable's value: unknown when none is set but an unreadable layer may set it.
+    fn get(&self, name: &str) -> Option<&Value> {
+        match self.vars.get(name) {
+            Some(value) => Some(value),
+            None if self.shadowed.is_some() => Some(&SHADOWED),
+            None => None,
+        }
+    }
+
     fn layer(&mut self, node: Option<&Node>) {
         for (key, value) in node.map(Node::entries).unwrap_or_default() {
             if let Some(key) = key.text() {
@@ -190,6 +295,8 @@ pub const MAX_HOSTS: usize = 10_000;
 #[derive(Debug, Default)]
 struct Inventory {
     path: PathBuf,
+    /// The environment it stands for (`prod` for `inventories/prod/`).
+    environment: String,
     groups: Vec<InventoryGroup>,
     /// Where each group is in `groups`.
     by_name: HashMap<String, usize>,
@@ -483,6 +590,68 @@ impl Inventory {
             .map(|&(group, place)| &self.groups[group].hosts[place].1[..])
     }
 
+    /// The folder whose `group_vars/` and `host_vars/` go with it: the inventory folder
+    /// itself, or the folder of an inventory file.
+    fn vars_dir(&self) -> PathBuf {
+        if self.path.is_dir() {
+            self.path.clone()
+        } else {
+            self.path
+                .parent()
+                .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+        }
+    }
+
+    /// An inventory source: a file, or a folder whose files are read as one inventory, as
+    /// ansible-core reads a folder given with `-i` (lib/ansible/inventory/manager.py
+    /// `parse_source`: each file in name order, those ending in `INVENTORY_IGNORE_EXTS`
+    /// passed over: lib/ansible/config/base.yml, `REJECT_EXTS` + `.orig`, `.cfg`, `.retry`).
+    fn read_source(path: &Path) -> Option<Inventory> {
+        if !path.is_dir() {
+            return Inventory::read(path);
+        }
+        const IGNORED: &[&str] = &[
+            ".pyc", ".pyo", ".swp", ".bak", "~", ".rpm", ".md", ".txt", ".rst", ".orig", ".cfg",
+            ".retry", ".j2", ".py", ".sh",
+        ];
+        let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+            .ok()?
+            .filter_map(Result::ok)
+            .map(|entry| entry.path())
+            .filter(|file| {
+                let name = file.file_name().unwrap_or_default().to_string_lossy();
+                file.is_file()
+                    && !name.starts_with('.')
+                    && !IGNORED.iter().any(|ext| name.ends_with(ext))
+            })
+            .collect();
+        files.sort();
+        let mut merged = Inventory {
+            path: path.to_path_buf(),
+            ..Inventory::default()
+        };
+        for file in files {
+            let Some(text) = crate::source::read_file(&file)
+                .ok()
+                .and_then(|bytes| String::from_utf8(bytes).ok())
+            else {
+                continue;
+            };
+            if text.trim_start().starts_with("$ANSIBLE_VAULT") {
+                continue;
+            }
+            let name = file.file_name().unwrap_or_default().to_string_lossy();
+            if yaml::is_yaml_name(&name) {
+                if let Some(document) = yaml::parse(&text).ok().and_then(|d| d.into_iter().next()) {
+                    yaml_groups(&document, &mut merged);
+                }
+            } else {
+                ini_groups(&text, &mut merged);
+            }
+        }
+        (!merged.groups.is_empty()).then_some(merged)
+    }
+
     fn read(path: &Path) -> Option<Inventory> {
         let bytes = crate::source::read_file(path).ok()?;
         let text = String::from_utf8(bytes).ok()?;
@@ -527,7 +696,7 @@ impl Inventory {
 /// The hosts a pattern names: itself, or each of a numeric or alphabetic range
 /// (`kafka-[01:03]`, `node-[a:c]`); `None` for a range kafkalint does not expand (a step, two
 /// ranges).
-fn expand_hosts(pattern: &str) -> Option<Vec<String>> {
+pub(super) fn expand_hosts(pattern: &str) -> Option<Vec<String>> {
     let Some(open) = pattern.find('[') else {
         return Some(vec![pattern.to_string()]);
     };
@@ -652,57 +821,66 @@ fn ini_value(value: &str) -> String {
         .to_string()
 }
 
-/// A layer of variables kafkalint cannot read (an Ansible Vault file, a file that is not
-/// YAML): the variables it sets are unknown, so nothing that names one can be judged.
-#[derive(Debug)]
-struct Unreadable(String);
-
 /// The variables of `dir/<stem>`: a YAML file (`stem.yml`, `stem.yaml`, `stem`), or a
-/// folder of them (`group_vars/kafka/*.yml`), merged in name order.
-fn vars_of(dir: &Path, stem: &str) -> Result<Vec<Node>, Unreadable> {
-    let read = |path: &Path| -> Result<Option<Node>, Unreadable> {
-        let bytes =
-            crate::source::read_file(path).map_err(|_| Unreadable(path.display().to_string()))?;
-        if bytes.starts_with(b"$ANSIBLE_VAULT") {
-            return Err(Unreadable(path.display().to_string()));
+/// folder of them (`group_vars/kafka/*.yml`), merged in name order (ansible-core,
+/// lib/ansible/plugins/vars/host_group_vars.py with `loader.find_vars_files`: the file of
+/// that name with or without a YAML extension, else every file of the folder of that name).
+/// A file kafkalint cannot read (an Ansible Vault file, `$ANSIBLE_VAULT;` at its start, or a
+/// file that is not YAML) is a layer whose variables are unknown.
+fn vars_of(dir: &Path, stem: &str) -> Vec<Layer> {
+    let read = |path: &Path| -> Option<Layer> {
+        let unreadable = || Some(Layer::Unreadable(path.display().to_string()));
+        let Ok(bytes) = crate::source::read_file(path) else {
+            return unreadable();
+        };
+        if bytes.trim_ascii_start().starts_with(b"$ANSIBLE_VAULT") {
+            return unreadable();
         }
-        let text =
-            std::str::from_utf8(&bytes).map_err(|_| Unreadable(path.display().to_string()))?;
-        let documents = yaml::parse(text).map_err(|_| Unreadable(path.display().to_string()))?;
-        Ok(documents.into_iter().next())
+        let Ok(text) = std::str::from_utf8(&bytes) else {
+            return unreadable();
+        };
+        match yaml::parse(text) {
+            Ok(documents) => documents.into_iter().next().map(Layer::Read),
+            Err(_) => unreadable(),
+        }
     };
-    let mut found = Vec::new();
     for name in [
         format!("{stem}.yml"),
         format!("{stem}.yaml"),
+        format!("{stem}.json"),
         stem.to_string(),
     ] {
         let path = dir.join(&name);
         if path.is_file() {
-            found.extend(read(&path)?);
-            return Ok(found);
+            return read(&path).into_iter().collect();
         }
     }
     let folder = dir.join(stem);
+    let mut found = Vec::new();
     if let Ok(entries) = std::fs::read_dir(&folder) {
         let mut files: Vec<PathBuf> = entries
             .filter_map(Result::ok)
             .map(|entry| entry.path())
-            .filter(|path| path.is_file() && yaml::is_yaml_name(&path.to_string_lossy()))
+            .filter(|path| {
+                let name = path.file_name().unwrap_or_default().to_string_lossy();
+                path.is_file()
+                    && !name.starts_with('.')
+                    && (yaml::is_yaml_name(&name) || name.ends_with(".json") || !name.contains('.'))
+            })
             .collect();
         files.sort();
         for file in files {
-            found.extend(read(&file)?);
+            found.extend(read(&file));
         }
     }
-    Ok(found)
+    found
 }
 
 /// A play that applies the role: its hosts, and the variables it gives.
 #[derive(Debug)]
 struct Play {
     hosts: String,
-    vars: Vec<Node>,
+    vars: Vec<Layer>,
     /// The role's parameters in the play's `roles:` entry (`- role: kafka` with `x: 1`, or
     /// its `vars:`).
     params: Vec<(String, Value)>,
@@ -713,21 +891,30 @@ struct Role {
     dir: PathBuf,
     name: String,
     project: PathBuf,
+    folder: RoleFolder,
 }
 
 impl Role {
     fn of(path: &str) -> Option<Role> {
-        let dir = Path::new(path).parent()?.parent()?.to_path_buf();
+        let (project, dir, folder) = role_parts(Path::new(path))?;
         let name = dir.file_name()?.to_string_lossy().into_owned();
-        let project = match dir.parent()?.parent() {
-            Some(project) if !project.as_os_str().is_empty() => project.to_path_buf(),
-            _ => PathBuf::from("."),
+        let project = if project.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            project
         };
-        Some(Role { dir, name, project })
+        Some(Role {
+            dir,
+            name,
+            project,
+            folder,
+        })
     }
 
-    /// The inventories beside the playbooks: `hosts.yml`, `hosts.ini`, `inventory/...`,
-    /// `inventories/<env>/...`.
+    /// The inventories beside the playbooks, each a source `ansible-playbook -i` could be
+    /// given: those `ansible.cfg` names (`inventory =`), `hosts.yml`, `hosts.ini`,
+    /// `inventory/...`, and each environment's folder (`inventories/<env>/`, read whole as
+    /// Ansible reads a folder given with `-i`) or file (`inventories/<env>.ini`).
     fn inventories(&self) -> Vec<Inventory> {
         let names = [
             "hosts.yml",
@@ -738,42 +925,102 @@ impl Role {
             "inventory.yaml",
             "inventory.ini",
         ];
-        let mut dirs = vec![self.project.clone(), self.project.join("inventory")];
-        if let Ok(entries) = std::fs::read_dir(self.project.join("inventories")) {
+        let mut sources: Vec<PathBuf> = configured_inventories(&self.project);
+        for dir in [self.project.clone(), self.project.join("inventory")] {
+            sources.extend(names.iter().map(|name| dir.join(name)));
+        }
+        // A folder beside the playbooks that holds `group_vars/` or `host_vars/` is an
+        // inventory folder whatever its name (`inventory-cluster1/`): Ansible reads those
+        // beside the inventory source.
+        if let Ok(entries) = std::fs::read_dir(&self.project) {
             let mut found: Vec<PathBuf> = entries
                 .filter_map(Result::ok)
                 .map(|entry| entry.path())
-                .filter(|path| path.is_dir())
+                .filter(|path| {
+                    let name = path.file_name().unwrap_or_default().to_string_lossy();
+                    path.is_dir()
+                        && !name.starts_with('.')
+                        && !matches!(name.as_ref(), "roles" | "inventories" | "inventory")
+                        && (path.join("group_vars").is_dir() || path.join("host_vars").is_dir())
+                })
                 .collect();
             found.sort();
-            dirs.extend(found);
+            sources.extend(found);
         }
+        for folder in ["inventories", "inventory", "environments", "envs"] {
+            if let Ok(entries) = std::fs::read_dir(self.project.join(folder)) {
+                let mut found: Vec<PathBuf> = entries
+                    .filter_map(Result::ok)
+                    .map(|entry| entry.path())
+                    .filter(|path| {
+                        let name = path.file_name().unwrap_or_default().to_string_lossy();
+                        !matches!(name.as_ref(), "group_vars" | "host_vars")
+                            && !name.starts_with('.')
+                            && (path.is_dir() || folder != "inventory")
+                    })
+                    .collect();
+                found.sort();
+                sources.extend(found);
+            }
+        }
+        // A source inside a folder read already, or a folder holding a file read already, is
+        // the same inventory (`ansible.cfg` naming `inventories/prod/hosts.yml`).
+        let mut seen: Vec<PathBuf> = Vec::new();
         let mut inventories = Vec::new();
-        for dir in dirs {
-            for name in names {
-                let path = dir.join(name);
-                if path.is_file()
-                    && let Some(inventory) = Inventory::read(&path)
-                {
-                    inventories.push(inventory);
-                }
+        for source in sources {
+            if !source.exists() {
+                continue;
+            }
+            let key = std::fs::canonicalize(&source).unwrap_or_else(|_| source.clone());
+            if seen
+                .iter()
+                .any(|known| key.starts_with(known) || known.starts_with(&key))
+            {
+                continue;
+            }
+            seen.push(key);
+            if let Some(mut inventory) = Inventory::read_source(&source) {
+                inventory.environment = environment_of(&self.project, &source);
+                inventories.push(inventory);
             }
         }
         inventories
     }
 
-    /// The plays of the playbooks beside `roles/` that apply the role, with the variables
-    /// they give it; `Err` when one names a variables file kafkalint cannot read.
-    fn plays(&self) -> Result<Vec<Play>, Unreadable> {
-        let Ok(entries) = std::fs::read_dir(&self.project) else {
-            return Ok(Vec::new());
-        };
-        let mut paths: Vec<PathBuf> = entries
-            .filter_map(Result::ok)
-            .map(|entry| entry.path())
-            .filter(|path| path.is_file() && yaml::is_yaml_name(&path.to_string_lossy()))
-            .collect();
-        paths.sort();
+    /// The plays of the playbooks beside `roles/` and in the folders beside it
+    /// (`playbooks/site.yml`) that apply the role, with the variables they give it.
+    fn plays(&self) -> Vec<Play> {
+        let plays = self.plays_in(yaml_files(&self.project));
+        if !plays.is_empty() {
+            // The playbooks beside `roles/` say it; a folder of test or example plays beside
+            // them does not add groups.
+            return plays;
+        }
+        let mut paths = Vec::new();
+        if let Ok(entries) = std::fs::read_dir(&self.project) {
+            let mut folders: Vec<PathBuf> = entries
+                .filter_map(Result::ok)
+                .map(|entry| entry.path())
+                .filter(|path| {
+                    let name = path.file_name().unwrap_or_default().to_string_lossy();
+                    path.is_dir()
+                        && !name.starts_with('.')
+                        && !matches!(
+                            name.as_ref(),
+                            "roles" | "group_vars" | "host_vars" | "inventories" | "inventory"
+                        )
+                })
+                .collect();
+            folders.sort();
+            for folder in folders {
+                paths.extend(yaml_files(&folder));
+            }
+        }
+        self.plays_in(paths)
+    }
+
+    /// The plays of the playbooks at `paths` that apply the role.
+    fn plays_in(&self, paths: Vec<PathBuf>) -> Vec<Play> {
         let mut plays = Vec::new();
         for path in paths {
             let Ok(bytes) = crate::source::read_file(&path) else {
@@ -782,37 +1029,74 @@ impl Role {
             let Ok(documents) = yaml::parse(&String::from_utf8_lossy(&bytes)) else {
                 continue;
             };
+            let playbook_dir = path.parent().unwrap_or(&self.project).to_path_buf();
             for play in documents.iter().flat_map(Node::items) {
-                let entry = play
+                let names_role = |entry: &&Node| {
+                    entry
+                        .text()
+                        .or_else(|| entry.get("role").and_then(Node::text))
+                        .or_else(|| entry.get("name").and_then(Node::text))
+                        // `roles: [../roles/kafka]` names the role by its path.
+                        .is_some_and(|name| name.trim().rsplit('/').next() == Some(&self.name))
+                };
+                let in_roles = play
                     .get("roles")
                     .map(Node::items)
                     .unwrap_or_default()
                     .iter()
-                    .find(|role| {
-                        role.text()
-                            .or_else(|| role.get("role").and_then(Node::text))
-                            .or_else(|| role.get("name").and_then(Node::text))
-                            .is_some_and(|name| name.trim() == self.name)
-                    });
-                let (Some(entry), Some(hosts)) = (entry, play.get("hosts").and_then(Node::text))
-                else {
+                    .find(names_role);
+                // `tasks: [{import_role: {name: kafka}}]`, `include_role` alike.
+                let in_tasks = || {
+                    play.get("tasks")
+                        .map(Node::items)
+                        .unwrap_or_default()
+                        .iter()
+                        .find_map(|task| {
+                            task.entries().iter().find_map(|(key, value)| {
+                                let module = key.text()?;
+                                let module = module.rsplit('.').next()?;
+                                (matches!(module, "import_role" | "include_role")
+                                    && names_role(&value))
+                                .then_some(value)
+                            })
+                        })
+                };
+                let (Some(entry), Some(hosts)) = (
+                    in_roles.or_else(in_tasks),
+                    play.get("hosts").and_then(Node::text),
+                ) else {
                     continue;
                 };
-                let mut vars: Vec<Node> = play.get("vars").cloned().into_iter().collect();
+                let mut vars: Vec<Layer> = play
+                    .get("vars")
+                    .cloned()
+                    .into_iter()
+                    .map(Layer::Read)
+                    .collect();
+                // `vars_prompt`: what the operator types at the run.
+                for prompt in play.get("vars_prompt").map(Node::items).unwrap_or_default() {
+                    if let Some(name) = prompt.get("name").and_then(Node::text) {
+                        vars.push(Layer::Prompted(name.trim().to_string()));
+                    }
+                }
                 for file in play.get("vars_files").map(Node::items).unwrap_or_default() {
+                    // A vars file is relative to the playbook that names it.
                     let Some(file) = file.text() else {
-                        return Err(Unreadable("a vars_files entry".into()));
+                        vars.push(Layer::Unreadable(
+                            "a vars_files entry that is a list".into(),
+                        ));
+                        continue;
                     };
                     let stem = file.trim();
-                    let file_path = self.project.join(stem);
-                    let dir = file_path.parent().unwrap_or(&self.project);
+                    let file_path = playbook_dir.join(stem);
+                    let dir = file_path.parent().unwrap_or(&playbook_dir);
                     let name = file_path
                         .file_name()
                         .map(|name| name.to_string_lossy().into_owned())
                         .unwrap_or_default();
-                    let found = vars_of(dir, &name)?;
+                    let found = vars_of(dir, &name);
                     if found.is_empty() {
-                        return Err(Unreadable(stem.to_string()));
+                        vars.push(Layer::Unreadable(stem.to_string()));
                     }
                     vars.extend(found);
                 }
@@ -837,7 +1121,86 @@ impl Role {
                 });
             }
         }
-        Ok(plays)
+        plays
+    }
+}
+
+/// The YAML files of a folder, in name order.
+fn yaml_files(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.is_file() && yaml::is_yaml_name(&path.to_string_lossy()))
+        .collect();
+    paths.sort();
+    paths
+}
+
+/// The inventories `ansible.cfg` beside the playbooks names: `inventory =` (or the older
+/// `hostfile =`) of `[defaults]`, a comma-separated list of paths relative to the file.
+/// Mirrors ansible-core's `DEFAULT_HOST_LIST` (lib/ansible/config/base.yml: `type: pathlist`,
+/// ini `[defaults] inventory`, deprecated `hostfile`).
+fn configured_inventories(project: &Path) -> Vec<PathBuf> {
+    let Ok(bytes) = crate::source::read_file(&project.join("ansible.cfg")) else {
+        return Vec::new();
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let mut section = String::new();
+    let mut found = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with(['#', ';']) || line.is_empty() {
+            continue;
+        }
+        if let Some(name) = line
+            .strip_prefix('[')
+            .and_then(|rest| rest.strip_suffix(']'))
+        {
+            section = name.trim().to_string();
+            continue;
+        }
+        let Some((key, value)) = line.split_once(['=', ':']) else {
+            continue;
+        };
+        if section == "defaults" && matches!(key.trim(), "inventory" | "hostfile") {
+            // An inline comment (` ;` or ` #`) ends the value.
+            let value = value.split([';', '#']).next().unwrap_or_default();
+            found = value
+                .split(',')
+                .map(str::trim)
+                .filter(|path| !path.is_empty() && !path.starts_with(['~', '/', '$']))
+                .map(|path| project.join(path))
+                .collect();
+        }
+    }
+    found
+}
+
+/// The environment an inventory source stands for: the folder or file under `inventories/`
+/// (or `inventory/`) that holds it (`inventories/prod/hosts.yml` is `prod`), else its path
+/// beside the playbooks.
+fn environment_of(project: &Path, source: &Path) -> String {
+    let relative = source.strip_prefix(project).unwrap_or(source);
+    let parts: Vec<String> = relative
+        .components()
+        .map(|part| part.as_os_str().to_string_lossy().into_owned())
+        .filter(|part| part != ".")
+        .collect();
+    match parts.as_slice() {
+        [folder, env, ..]
+            if matches!(
+                folder.as_str(),
+                "inventories" | "inventory" | "environments" | "envs"
+            ) =>
+        {
+            Path::new(env)
+                .file_stem()
+                .map_or_else(|| env.clone(), |stem| stem.to_string_lossy().into_owned())
+        }
+        _ => parts.join("/"),
     }
 }
 
@@ -867,13 +1230,24 @@ fn indexed_group(text: &str) -> Option<String> {
     valid.then_some(name)
 }
 
-/// Reads the role template at `path` (whose text is `text`): a node per host that runs it.
-pub fn read(path: &str, text: &str, notes: &mut Vec<String>) -> Vec<NodeSpec> {
+/// The nodes a role's template gives under one inventory: an environment's cluster.
+pub struct RoleNodes {
+    /// The environment whose inventory lists the hosts (`prod` for `inventories/prod/`),
+    /// when several inventories list the role's group; `None` for the only one.
+    pub environment: Option<String>,
+    pub nodes: Vec<NodeSpec>,
+}
+
+/// Reads the role template at `path` (whose text is `text`): a node per host that runs it,
+/// under each inventory that lists those hosts (one cluster per environment).
+pub fn read(path: &str, text: &str, notes: &mut Vec<String>) -> Vec<RoleNodes> {
     let Some(role) = Role::of(path) else {
         return Vec::new();
     };
     let name = &role.name;
-    if let Some((open, why)) = unread_tag(text) {
+    if role.folder == RoleFolder::Templates
+        && let Some((open, why)) = unread_tag(text)
+    {
         // An unclosed tag fails Jinja's lexer (TemplateSyntaxError): Ansible renders nothing.
         // A tag over several lines is template code where kafkalint reads lines of the file.
         notes.push(format!(
@@ -881,24 +1255,21 @@ pub fn read(path: &str, text: &str, notes: &mut Vec<String>) -> Vec<NodeSpec> {
         ));
         return Vec::new();
     }
-    let unreadable = |notes: &mut Vec<String>, Unreadable(what): Unreadable| {
+    let defaults = vars_of(&role.dir.join("defaults"), "main");
+    let role_vars = vars_of(&role.dir.join("vars"), "main");
+    let plays = role.plays();
+    let edits = edited_keys(&role, path);
+    let tasks_text: String = yaml_files(&role.dir.join("tasks"))
+        .iter()
+        .filter_map(|file| crate::source::read_file(file).ok())
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        .collect::<Vec<_>>()
+        .join("\n");
+    if edits.unknown {
         notes.push(format!(
-            "role `{name}`: its variables come from {what}, which kafkalint cannot read (a vault, not YAML); not checked"
+            "role `{name}`: a task edits a file of it in place (`lineinfile`, `replace`) with a line kafkalint cannot read: the keys it writes are unknown, and Kafka's defaults are not judged"
         ));
-        Vec::new()
-    };
-    let defaults = match vars_of(&role.dir.join("defaults"), "main") {
-        Ok(found) => found,
-        Err(why) => return unreadable(notes, why),
-    };
-    let role_vars = match vars_of(&role.dir.join("vars"), "main") {
-        Ok(found) => found,
-        Err(why) => return unreadable(notes, why),
-    };
-    let plays = match role.plays() {
-        Ok(plays) => plays,
-        Err(why) => return unreadable(notes, why),
-    };
+    }
     let inventories = role.inventories();
     // The hosts: the group the template indexes, else the plays' (one group for all).
     let mut groups: Vec<&str> = plays.iter().map(|play| play.hosts.as_str()).collect();
@@ -926,75 +1297,160 @@ pub fn read(path: &str, text: &str, notes: &mut Vec<String>) -> Vec<NodeSpec> {
         .iter()
         .find(|play| Some(play.hosts.as_str()) == group.as_deref())
         .or_else(|| plays.first());
-    let inventory = match &group {
-        Some(group) => {
-            let holding: Vec<&Inventory> = inventories
-                .iter()
-                .filter(|inventory| {
-                    !inventory.members(group).is_empty()
-                        || inventory.unexpanded
-                        || inventory.too_many_hosts
-                })
-                .collect();
-            match holding.as_slice() {
-                [one] if !one.unexpanded && !one.too_many_hosts => Some(*one),
-                [one] if one.too_many_hosts => {
-                    notes.push(format!(
-                        "role `{name}`: the inventory {} names more than {MAX_HOSTS} hosts; read as one node of an unknown number",
-                        one.path.display()
+    // The inventories that list the group's hosts: each an environment of its own, its
+    // hosts one cluster (`ansible-playbook -i inventories/prod` runs the role on prod's).
+    let mut chosen: Vec<&Inventory> = Vec::new();
+    if let Some(group) = &group {
+        let holding: Vec<&Inventory> = inventories
+            .iter()
+            .filter(|inventory| {
+                !inventory.members(group).is_empty()
+                    || inventory.unexpanded
+                    || inventory.too_many_hosts
+            })
+            .collect();
+        if holding.is_empty() {
+            notes.push(format!(
+                "role `{name}` runs on the hosts of group `{group}`, which no inventory beside its playbooks holds; read as one node of an unknown number"
+            ));
+        }
+        for inventory in holding {
+            if inventory.too_many_hosts {
+                notes.push(format!(
+                    "role `{name}`: the inventory {} names more than {MAX_HOSTS} hosts; its hosts are read as one node of an unknown number",
+                    inventory.path.display()
+                ));
+            } else if inventory.unexpanded {
+                notes.push(format!(
+                    "role `{name}`: the inventory {} names its hosts with a pattern kafkalint does not expand; its hosts are read as one node of an unknown number",
+                    inventory.path.display()
+                ));
+            }
+            chosen.push(inventory);
+        }
+    }
+    let several = chosen.len() > 1;
+    let mut clusters = Vec::new();
+    let mut shadowed: Option<String> = None;
+    let environments: Vec<Option<&Inventory>> = if chosen.is_empty() {
+        vec![None]
+    } else {
+        chosen.into_iter().map(Some).collect()
+    };
+    for inventory in environments {
+        let environment = inventory
+            .filter(|_| several)
+            .map(|inventory| inventory.environment.clone());
+        let listed =
+            inventory.filter(|inventory| !inventory.unexpanded && !inventory.too_many_hosts);
+        let context = Context {
+            role: &role,
+            defaults: &defaults,
+            role_vars: &role_vars,
+            play,
+            inventory: listed,
+        };
+        let mut nodes = Vec::new();
+        let suffix = environment
+            .as_deref()
+            .map(|environment| format!(" ({environment})"))
+            .unwrap_or_default();
+        match (listed, &group) {
+            (Some(inventory), Some(group)) => {
+                for (position, host) in inventory.members(group).iter().enumerate() {
+                    let scope = context.scope(Some(host));
+                    if shadowed.is_none() {
+                        shadowed.clone_from(&scope.shadowed);
+                    }
+                    let groups = Groups {
+                        inventory: Some(inventory),
+                        host: Some((host.as_str(), position)),
+                    };
+                    let mut rendered = render_role_file(&role, text, &scope, &groups, notes);
+                    edits.apply(&mut rendered);
+                    nodes.push(node_spec(
+                        &role,
+                        environment.as_deref(),
+                        Some(host),
+                        &format!("{} {host}{suffix}", role.name),
+                        rendered,
+                        true,
+                        release(&scope, &tasks_text),
                     ));
-                    None
-                }
-                [_] => {
-                    notes.push(format!(
-                        "role `{name}`: the inventory names its hosts with a pattern kafkalint does not expand; read as one node of an unknown number"
-                    ));
-                    None
-                }
-                [] => {
-                    notes.push(format!(
-                        "role `{name}` runs on the hosts of group `{group}`, which no inventory beside its playbooks holds; read as one node of an unknown number"
-                    ));
-                    None
-                }
-                _ => {
-                    notes.push(format!(
-                        "role `{name}` runs on group `{group}`, which several inventories hold ({}); read as one node of an unknown number",
-                        holding
-                            .iter()
-                            .map(|inventory| inventory.path.display().to_string())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ));
-                    None
                 }
             }
+            _ => {
+                let scope = context.scope(None);
+                if shadowed.is_none() {
+                    shadowed.clone_from(&scope.shadowed);
+                }
+                let groups = Groups {
+                    inventory: None,
+                    host: None,
+                };
+                let mut rendered = render_role_file(&role, text, &scope, &groups, notes);
+                edits.apply(&mut rendered);
+                nodes.push(node_spec(
+                    &role,
+                    environment.as_deref(),
+                    None,
+                    &format!("{} (every host){suffix}", role.name),
+                    rendered,
+                    false,
+                    release(&scope, &tasks_text),
+                ));
+            }
         }
-        None => None,
-    };
-    // The folders whose `group_vars/` and `host_vars/` apply: the inventory's, then the
-    // playbooks'.
-    let mut var_dirs: Vec<PathBuf> = inventory
-        .and_then(|inventory| inventory.path.parent())
-        .map(Path::to_path_buf)
-        .into_iter()
-        .collect();
-    if !var_dirs.contains(&role.project) {
-        var_dirs.push(role.project.clone());
+        clusters.push(RoleNodes { environment, nodes });
     }
-    // Ansible's order, lowest first, as far as a repository holds it: role defaults;
-    // the inventory file's group variables (`all`, then each group by depth and name);
-    // `group_vars/all`; `group_vars/<group>` by depth and name; the inventory's host
-    // variables; `host_vars/<host>`; the play's `vars` and `vars_files`; the role's
-    // `vars/main.yml`; the role's parameters in the play.
-    let scope_for = |host: Option<&str>| -> Result<Scope, Unreadable> {
+    // Each host renders the same lines: a note about the template is said once.
+    let mut seen = std::collections::HashSet::new();
+    notes.retain(|note| seen.insert(note.clone()));
+    if let Some(what) = shadowed {
+        notes.push(format!(
+            "role `{name}`: its variables come in part from {what}, which kafkalint cannot read (a vault, a prompt, not YAML): what it may set is unknown, and only settings that do not depend on it are judged"
+        ));
+    }
+    clusters
+}
+
+/// What a role's hosts are rendered with: its variables, the play that applies it, and the
+/// inventory of their environment.
+struct Context<'a> {
+    role: &'a Role,
+    defaults: &'a [Layer],
+    role_vars: &'a [Layer],
+    play: Option<&'a Play>,
+    inventory: Option<&'a Inventory>,
+}
+
+impl Context<'_> {
+    /// The variables a host (or, without one, every host) gets, in Ansible's order, lowest
+    /// first, as far as a repository holds it (ansible-core, lib/ansible/vars/manager.py
+    /// `get_vars`; the `host_group_vars` plugin reads `group_vars/` and `host_vars/` beside
+    /// the inventory, then beside the playbook): role defaults; the inventory file's group
+    /// variables (`all`, then each group by depth and name); `group_vars/all`;
+    /// `group_vars/<group>` by depth and name; the inventory's host variables;
+    /// `host_vars/<host>`; the play's `vars`, `vars_prompt` and `vars_files`; the role's
+    /// `vars/main.yml`; the role's parameters in the play.
+    fn scope(&self, host: Option<&str>) -> Scope {
         let mut scope = Scope::default();
-        defaults.iter().for_each(|node| scope.layer(Some(node)));
-        let member_groups = match (inventory, host) {
+        // The folders whose `group_vars/` and `host_vars/` apply: the inventory's, then the
+        // playbooks'.
+        let mut var_dirs: Vec<PathBuf> = self
+            .inventory
+            .map(Inventory::vars_dir)
+            .into_iter()
+            .collect();
+        if !var_dirs.contains(&self.role.project) {
+            var_dirs.push(self.role.project.clone());
+        }
+        self.defaults.iter().for_each(|layer| scope.apply(layer));
+        let member_groups = match (self.inventory, host) {
             (Some(inventory), Some(host)) => inventory.groups_of(host),
             _ => Vec::new(),
         };
-        if let Some(inventory) = inventory {
+        if let Some(inventory) = self.inventory {
             if let Some(all) = inventory.group("all") {
                 scope.extend(&all.vars);
             }
@@ -1003,106 +1459,280 @@ pub fn read(path: &str, text: &str, notes: &mut Vec<String>) -> Vec<NodeSpec> {
             }
         }
         for dir in &var_dirs {
-            for node in vars_of(&dir.join("group_vars"), "all")? {
-                scope.layer(Some(&node));
+            for layer in vars_of(&dir.join("group_vars"), "all") {
+                scope.apply(&layer);
             }
         }
         for group in &member_groups {
             for dir in &var_dirs {
-                for node in vars_of(&dir.join("group_vars"), &group.name)? {
-                    scope.layer(Some(&node));
+                for layer in vars_of(&dir.join("group_vars"), &group.name) {
+                    scope.apply(&layer);
                 }
             }
         }
-        if let (Some(inventory), Some(host)) = (inventory, host) {
+        if let (Some(inventory), Some(host)) = (self.inventory, host) {
             for vars in inventory.host_vars(host) {
                 scope.extend(vars);
             }
             for dir in &var_dirs {
-                for node in vars_of(&dir.join("host_vars"), host)? {
-                    scope.layer(Some(&node));
+                for layer in vars_of(&dir.join("host_vars"), host) {
+                    scope.apply(&layer);
                 }
             }
             scope.set("inventory_hostname", host);
         }
-        if let Some(play) = play {
-            play.vars.iter().for_each(|node| scope.layer(Some(node)));
+        if let Some(play) = self.play {
+            play.vars.iter().for_each(|layer| scope.apply(layer));
         }
-        role_vars.iter().for_each(|node| scope.layer(Some(node)));
-        if let Some(play) = play {
+        self.role_vars.iter().for_each(|layer| scope.apply(layer));
+        if let Some(play) = self.play {
             scope.extend(&play.params);
         }
-        Ok(scope)
-    };
-    let mut nodes = Vec::new();
-    match (inventory, &group) {
-        (Some(inventory), Some(group)) => {
-            for (position, host) in inventory.members(group).iter().enumerate() {
-                let scope = match scope_for(Some(host)) {
-                    Ok(scope) => scope,
-                    Err(why) => return unreadable(notes, why),
-                };
-                let groups = Groups {
-                    inventory: Some(inventory),
-                    host: Some((host.as_str(), position)),
-                };
-                let rendered = render(text, &scope, &groups, notes);
-                nodes.push(node_spec(
-                    &role,
-                    Some(host),
-                    &format!("{} {host}", role.name),
-                    rendered,
-                    true,
-                    release(&scope),
-                ));
-            }
-        }
-        _ => {
-            let scope = match scope_for(None) {
-                Ok(scope) => scope,
-                Err(why) => return unreadable(notes, why),
-            };
-            let groups = Groups {
-                inventory: None,
-                host: None,
-            };
-            let rendered = render(text, &scope, &groups, notes);
-            nodes.push(node_spec(
-                &role,
-                None,
-                &format!("{} (every host)", role.name),
-                rendered,
-                false,
-                release(&scope),
-            ));
-        }
+        scope
     }
-    nodes
 }
 
-/// The Kafka release a variable names (`kafka_version: 3.9.0`), at the top of the template.
-fn release(scope: &Scope) -> Option<ImageTag> {
-    let version = scope.vars.get("kafka_version")?.text()?.trim().to_string();
-    let release = KafkaVersion::parse(&version).ok()?;
+/// A role's file rendered for one host: a template through Jinja, a file of `files/` as it
+/// stands (`copy` renders nothing).
+fn render_role_file(
+    role: &Role,
+    text: &str,
+    scope: &Scope,
+    groups: &Groups,
+    notes: &mut Vec<String>,
+) -> Rendered {
+    match role.folder {
+        RoleFolder::Templates => render(text, scope, groups, notes),
+        RoleFolder::Files => render(
+            text,
+            &Scope::default(),
+            &Groups {
+                inventory: None,
+                host: None,
+            },
+            notes,
+        ),
+    }
+}
+
+/// The Kafka release a variable names: `kafka_version: 3.9.0`, or the `version` of a
+/// `kafka` dictionary (`kafka: {version: 3.9.0}`, used as `{{ kafka.version }}`); else the one
+/// Apache Kafka archive the role's tasks or the variables name (`kafka_2.13-3.9.1.tgz`, the
+/// name of every binary release at downloads.apache.org/kafka/<version>/).
+fn release(scope: &Scope, tasks_text: &str) -> Option<ImageTag> {
+    let named = [
+        ("kafka_version", "kafka_version"),
+        ("kafka.version", "kafka.version"),
+    ]
+    .into_iter()
+    .find_map(|(name, path)| Some((name, lookup(path, scope)?.text()?.trim().to_string())))
+    .filter(|(_, value)| KafkaVersion::parse(value).is_ok());
+    let (name, value) = match named {
+        Some(found) => found,
+        None => {
+            let mut versions: Vec<String> = archive_versions(tasks_text);
+            for value in scope.vars.values() {
+                if let Some(text) = value.text() {
+                    versions.extend(archive_versions(text));
+                }
+            }
+            versions.sort();
+            versions.dedup();
+            let [one] = versions.as_slice() else {
+                return None;
+            };
+            return Some(ImageTag {
+                reference: format!("{one} a task downloads"),
+                span: 0..0,
+                release: KafkaVersion::parse(one).ok()?,
+                named_by: NamedBy::AnsibleArchive,
+            });
+        }
+    };
+    let release = KafkaVersion::parse(&value).ok()?;
     Some(ImageTag {
-        reference: format!("kafka_version {version}"),
+        reference: format!("{name} {value}"),
         span: 0..0,
         release,
         named_by: NamedBy::AnsibleVariable,
     })
 }
 
+/// The releases of the Apache Kafka archives a text names (`kafka_2.13-3.9.1.tgz`).
+fn archive_versions(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("kafka_") {
+        let after = &rest[at + "kafka_".len()..];
+        rest = after;
+        // `2.13-3.9.1.tgz`: the Scala release, a dash, Kafka's, the archive's suffix.
+        let Some((scala, tail)) = after.split_once('-') else {
+            continue;
+        };
+        if scala.is_empty() || !scala.chars().all(|c| c.is_ascii_digit() || c == '.') {
+            continue;
+        }
+        let end = tail
+            .find(".tgz")
+            .or_else(|| tail.find(".tar.gz"))
+            .unwrap_or(0);
+        let version = &tail[..end];
+        if !version.is_empty()
+            && version.chars().all(|c| c.is_ascii_digit() || c == '.')
+            && version.contains('.')
+        {
+            found.push(version.to_string());
+        }
+    }
+    found
+}
+
+/// The keys a role's tasks rewrite in place in its files after they are put on the host
+/// (`lineinfile` with `line: broker.id={{ id }}`, `replace` with `regexp: ^broker.id=`):
+/// their values are the task's, which kafkalint does not render.
+#[derive(Debug, Default)]
+struct Edits {
+    keys: Vec<String>,
+    /// A task edits in a way kafkalint cannot read: any key may be written.
+    unknown: bool,
+}
+
+impl Edits {
+    fn apply(&self, rendered: &mut Rendered) {
+        // A key the task adds to a file that does not write it: its value is the task's, and
+        // Kafka's default no longer applies.
+        if self
+            .keys
+            .iter()
+            .any(|key| !rendered.entries.iter().any(|entry| entry.key == *key))
+        {
+            rendered.keys_unknown = true;
+        }
+        for entry in &mut rendered.entries {
+            if self.keys.contains(&entry.key) {
+                entry.value = format!("{{{{ {} }}}}", "a task's lineinfile");
+                entry.edit = None;
+                entry.provenance = Provenance::AnsibleVariable;
+            }
+        }
+        rendered.keys_unknown |= self.unknown;
+    }
+}
+
+/// What the tasks of a role (`tasks/*.yml`, blocks included) edit with `lineinfile` or
+/// `replace` in a file whose name is that of `path` (less `.j2`): the key of each `line:`
+/// (`key=value`) or `regexp:` (`^key=`, `^#?key\s*=`).
+fn edited_keys(role: &Role, path: &str) -> Edits {
+    let file_name = Path::new(path)
+        .file_name()
+        .map(|name| name.to_string_lossy().trim_end_matches(".j2").to_string())
+        .unwrap_or_default();
+    let mut edits = Edits::default();
+    fn visit(tasks: &[Node], file_name: &str, edits: &mut Edits, depth: usize) {
+        if depth > 16 {
+            return;
+        }
+        for task in tasks {
+            for block in ["block", "rescue", "always"] {
+                if let Some(inner) = task.get(block) {
+                    visit(inner.items(), file_name, edits, depth + 1);
+                }
+            }
+            for (module, args) in task.entries() {
+                let Some(module) = module.text() else {
+                    continue;
+                };
+                let module = module.rsplit('.').next().unwrap_or(module);
+                if !matches!(module, "lineinfile" | "replace") {
+                    continue;
+                }
+                let target = args
+                    .get("path")
+                    .or_else(|| args.get("dest"))
+                    .or_else(|| args.get("name"))
+                    .and_then(Node::text)
+                    .unwrap_or_default();
+                // A path whose file name is a variable may be this file; one that names
+                // another file is not.
+                let names_file = Path::new(target.trim()).file_name().is_none_or(|name| {
+                    let name = name.to_string_lossy();
+                    name.contains("{{") || name == file_name
+                });
+                if !names_file {
+                    continue;
+                }
+                let key = args
+                    .get("line")
+                    .and_then(Node::text)
+                    .and_then(|line| line.split_once('=').map(|(key, _)| key.trim().to_string()))
+                    .or_else(|| args.get("regexp").and_then(Node::text).and_then(regexp_key));
+                match key {
+                    Some(key)
+                        if !key.is_empty()
+                            && key
+                                .chars()
+                                .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c)) =>
+                    {
+                        edits.keys.push(key)
+                    }
+                    _ => edits.unknown = true,
+                }
+            }
+        }
+    }
+    for file in yaml_files(&role.dir.join("tasks")) {
+        let Ok(bytes) = crate::source::read_file(&file) else {
+            continue;
+        };
+        if let Ok(documents) = yaml::parse(&String::from_utf8_lossy(&bytes)) {
+            for document in &documents {
+                visit(document.items(), &file_name, &mut edits, 0);
+            }
+        }
+    }
+    edits
+}
+
+/// The key a `regexp:` of `lineinfile` matches: `^broker.id=`, `^#?broker\.id\s*=`.
+fn regexp_key(regexp: &str) -> Option<String> {
+    let body = regexp.trim().trim_start_matches('^');
+    let body = body.strip_prefix("#?").unwrap_or(body);
+    let body = body.strip_prefix(r"\s*").unwrap_or(body);
+    let mut key = String::new();
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek() == Some(&'.') => {
+                chars.next();
+                key.push('.');
+            }
+            c if c.is_ascii_alphanumeric() || "._-".contains(c) => key.push(c),
+            _ => break,
+        }
+    }
+    (!key.is_empty()).then_some(key)
+}
+
 fn node_spec(
     role: &Role,
+    environment: Option<&str>,
     host: Option<&String>,
     id: &str,
     rendered: Rendered,
     count_known: bool,
     release: Option<ImageTag>,
 ) -> NodeSpec {
-    let label = match host {
-        Some(host) => format!("host `{host}` (role `{}`)", role.name),
-        None => format!("role `{}` (its hosts, an unknown number)", role.name),
+    let label = match (host, environment) {
+        (Some(host), Some(environment)) => format!(
+            "host `{host}` (role `{}`, environment `{environment}`)",
+            role.name
+        ),
+        (Some(host), None) => format!("host `{host}` (role `{}`)", role.name),
+        (None, Some(environment)) => format!(
+            "role `{}` (its hosts in environment `{environment}`, an unknown number)",
+            role.name
+        ),
+        (None, None) => format!("role `{}` (its hosts, an unknown number)", role.name),
     };
     NodeSpec {
         id: format!("role {id}"),
@@ -1198,14 +1828,14 @@ fn render(text: &str, scope: &Scope, groups: &Groups, notes: &mut Vec<String>) -
                     let branch = if conditions.len() >= MAX_CONDITIONS {
                         Branch::Unknown
                     } else {
-                        condition(rest.trim(), &scope)
+                        condition(rest.trim(), &scope, groups)
                     };
                     around.push(state);
                     conditions.push((branch, branch));
                 }
                 "elif" => {
                     if let Some((branch, before)) = conditions.last_mut() {
-                        let next = condition(rest.trim(), &scope);
+                        let next = condition(rest.trim(), &scope, groups);
                         *branch = match *before {
                             Branch::Taken => Branch::NotTaken,
                             Branch::Unknown => Branch::Unknown,
@@ -1412,38 +2042,219 @@ fn statement(line: &str) -> Option<&str> {
     (!inner.contains("%}")).then_some(inner)
 }
 
-/// A condition on one variable: taken, not taken, or unknown. `x`, `not x`, `x | bool`,
-/// `x | default(lit)`, `x == lit`, `x != lit`; anything else is unknown.
-fn condition(text: &str, scope: &Scope) -> Branch {
-    let (negate, text) = match text.strip_prefix("not ") {
-        Some(rest) => (true, rest.trim()),
-        None => (false, text),
-    };
-    let truth = if let Some((left, right, equal)) = text
-        .split_once("==")
-        .map(|(l, r)| (l, r, true))
-        .or_else(|| text.split_once("!=").map(|(l, r)| (l, r, false)))
-    {
-        comparison(left.trim(), right.trim(), scope).map(|same| same == equal)
-    } else {
-        condition_value(text, scope).and_then(|(value, bool_filter)| {
-            if bool_filter {
-                value.text().map(|text| {
-                    matches!(
-                        text.trim().to_ascii_lowercase().as_str(),
-                        "true" | "yes" | "on" | "1"
-                    )
-                })
-            } else {
-                value.truth()
-            }
-        })
-    };
-    match truth {
-        Some(truth) if truth != negate => Branch::Taken,
-        Some(_) => Branch::NotTaken,
+/// A condition: taken, not taken, or unknown. `x`, `not x`, `x | bool`,
+/// `x | default(lit)`, `x == lit`, `x != lit`, `x is defined`, `x is not defined`, numbers
+/// compared (`groups['kafka'] | length >= 3`, `x | int > 1`), and `and`, `or` and brackets
+/// over those, as Jinja evaluates them; anything else is unknown.
+fn condition(text: &str, scope: &Scope, groups: &Groups) -> Branch {
+    match truth_of(text, scope, groups, 0) {
+        Some(true) => Branch::Taken,
+        Some(false) => Branch::NotTaken,
         None => Branch::Unknown,
     }
+}
+
+/// Jinja's truth of a test, `None` when kafkalint cannot tell.
+fn truth_of(text: &str, scope: &Scope, groups: &Groups, depth: usize) -> Option<bool> {
+    if depth > MAX_DEPTH || text.len() > MAX_EXPRESSION {
+        return None;
+    }
+    let text = text.trim();
+    if let Some(inner) = enclosed(text) {
+        return truth_of(inner, scope, groups, depth + 1);
+    }
+    // `or` binds loosest, then `and`, then `not` (Jinja's parser: parse_or, parse_and,
+    // parse_not). Either side may decide alone: `false and ?` is false, `true or ?` true.
+    let alternatives = top_level_word(text, "or");
+    if alternatives.len() > 1 {
+        let mut unknown = false;
+        for part in alternatives {
+            match truth_of(part, scope, groups, depth + 1) {
+                Some(true) => return Some(true),
+                Some(false) => {}
+                None => unknown = true,
+            }
+        }
+        return (!unknown).then_some(false);
+    }
+    let all = top_level_word(text, "and");
+    if all.len() > 1 {
+        let mut unknown = false;
+        for part in all {
+            match truth_of(part, scope, groups, depth + 1) {
+                Some(false) => return Some(false),
+                Some(true) => {}
+                None => unknown = true,
+            }
+        }
+        return (!unknown).then_some(true);
+    }
+    if let Some(rest) = text.strip_prefix("not ") {
+        return truth_of(rest, scope, groups, depth + 1).map(|truth| !truth);
+    }
+    if let Some((subject, test)) = text.split_once(" is ") {
+        let test = test.trim();
+        let (negated, test) = match test.strip_prefix("not ") {
+            Some(rest) => (true, rest.trim()),
+            None => (false, test),
+        };
+        let wanted = match test {
+            "defined" => true,
+            "undefined" => false,
+            _ => return None,
+        };
+        return defined(subject.trim(), scope).map(|is| (is == wanted) != negated);
+    }
+    if let Some((left, operator, right)) = comparison_parts(text) {
+        if let (Some(left), Some(right)) = (
+            number(left, scope, groups, depth),
+            number(right, scope, groups, depth),
+        ) {
+            return Some(match operator {
+                "==" => left == right,
+                "!=" => left != right,
+                ">=" => left >= right,
+                "<=" => left <= right,
+                ">" => left > right,
+                _ => left < right,
+            });
+        }
+        return match operator {
+            "==" => comparison(left.trim(), right.trim(), scope),
+            "!=" => comparison(left.trim(), right.trim(), scope).map(|same| !same),
+            _ => None,
+        };
+    }
+    condition_value(text, scope).and_then(|(value, bool_filter)| {
+        if bool_filter {
+            value.text().map(|text| {
+                matches!(
+                    text.trim().to_ascii_lowercase().as_str(),
+                    "true" | "yes" | "on" | "1"
+                )
+            })
+        } else {
+            value.truth()
+        }
+    })
+}
+
+/// Whether a dotted name is defined: `None` when an unreadable layer may define it, or a
+/// part of it is a value kafkalint does not know.
+fn defined(name: &str, scope: &Scope) -> Option<bool> {
+    if !is_dotted_name(name) {
+        return None;
+    }
+    let name = name
+        .replace("['", ".")
+        .replace("']", "")
+        .replace("[\"", ".")
+        .replace("\"]", "");
+    let mut parts = name.split('.');
+    let first = parts.next()?.trim();
+    let mut value = match scope.vars.get(first) {
+        Some(value) => value,
+        None if scope.shadowed.is_some() => return None,
+        None => return Some(false),
+    };
+    for part in parts {
+        value = match value {
+            Value::Map(_) => match value.get(part.trim()) {
+                Some(inner) => inner,
+                None => return Some(false),
+            },
+            _ => return None,
+        };
+    }
+    Some(true)
+}
+
+/// A comparison at the top level of `text`: its sides and operator.
+fn comparison_parts(text: &str) -> Option<(&str, &'static str, &str)> {
+    let mut depth = 0usize;
+    let mut quote = None;
+    let bytes = text.as_bytes();
+    for (at, c) in text.char_indices() {
+        match (quote, c) {
+            (Some(open), c) if c == open => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '(' | '[') => depth += 1,
+            (None, ')' | ']') => depth = depth.saturating_sub(1),
+            (None, '=' | '!' | '>' | '<') if depth == 0 => {
+                let next = bytes.get(at + 1).copied();
+                let operator = match (c, next) {
+                    ('=', Some(b'=')) => "==",
+                    ('!', Some(b'=')) => "!=",
+                    ('>', Some(b'=')) => ">=",
+                    ('<', Some(b'=')) => "<=",
+                    ('>', _) => ">",
+                    ('<', _) => "<",
+                    _ => continue,
+                };
+                return Some((&text[..at], operator, &text[at + operator.len()..]));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A side of a comparison as a number: an integer literal, `groups['g'] | length` (the
+/// group's hosts in the inventory), or an expression kafkalint works out to an integer.
+fn number(text: &str, scope: &Scope, groups: &Groups, depth: usize) -> Option<i64> {
+    let text = text.trim();
+    let head = text
+        .strip_suffix("| length")
+        .or_else(|| text.strip_suffix("|length"))
+        .or_else(|| text.strip_suffix("| count"))
+        .map(str::trim);
+    if let Some(head) = head {
+        let name = head
+            .strip_prefix("groups[")
+            .and_then(|rest| rest.strip_suffix(']'))
+            .map(|quoted| quoted.trim_matches(['\'', '"']))
+            .or_else(|| head.strip_prefix("groups."))?;
+        let inventory = groups.inventory?;
+        return i64::try_from(inventory.members(name).len()).ok();
+    }
+    if text.starts_with(['\'', '"']) {
+        return None;
+    }
+    expression(text, scope, groups, depth + 1)?
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// `text` split at each `word` (` or `, ` and `) outside brackets and quotes.
+fn top_level_word<'t>(text: &'t str, word: &str) -> Vec<&'t str> {
+    let mut parts = Vec::new();
+    let mut depth = 0usize;
+    let mut quote = None;
+    let mut start = 0;
+    let separator = format!(" {word} ");
+    let mut at = 0;
+    while at < text.len() {
+        let c = text[at..].chars().next().unwrap_or(' ');
+        match (quote, c) {
+            (Some(open), c) if c == open => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '(' | '[') => depth += 1,
+            (None, ')' | ']') => depth = depth.saturating_sub(1),
+            (None, ' ') if depth == 0 && text[at..].starts_with(&separator) => {
+                parts.push(&text[start..at]);
+                at += separator.len();
+                start = at;
+                continue;
+            }
+            _ => {}
+        }
+        at += c.len_utf8();
+    }
+    parts.push(&text[start..]);
+    parts
 }
 
 /// The value a condition tests (`x`, `x | default(lit)`), and whether `| bool` reads it.
@@ -1479,16 +2290,63 @@ fn comparison(left: &str, right: &str, scope: &Scope) -> Option<bool> {
     let Value::Text(left, written) = value else {
         return None;
     };
-    let left_is_string = match written {
-        Written::Quoted => true,
-        Written::Plain => plain_is_string(&left),
-        Written::Ini => return None,
+    let (left, left_is_string) = match written {
+        Written::Quoted => (left, true),
+        Written::Plain => {
+            let is_string = plain_is_string(&left);
+            (left, is_string)
+        }
+        Written::Ini => match ini_literal(&left)? {
+            IniLiteral::String(text) => (text, true),
+            IniLiteral::Number(_) => (left, false),
+            IniLiteral::Bool(_) | IniLiteral::None => return None,
+        },
     };
     let right_is_string = right.starts_with(['\'', '"']);
     let right = literal(right)?;
     // A number or boolean compared with a string (or the other way) is a question of types
     // kafkalint does not answer.
     (left_is_string == right_is_string).then(|| left.trim() == right)
+}
+
+/// What an INI inventory's value is once Ansible reads it: ansible-core's INI plugin
+/// (lib/ansible/plugins/inventory/ini.py `_parse_value`) tries `ast.literal_eval` and keeps
+/// the text as a string when that fails, so `false` is the string "false" (true to Jinja),
+/// `False` the boolean.
+enum IniLiteral {
+    Number(f64),
+    Bool(bool),
+    None,
+    String(String),
+}
+
+/// `None` for a Python literal kafkalint does not read (a list, a dictionary, a tuple).
+fn ini_literal(text: &str) -> Option<IniLiteral> {
+    let text = text.trim();
+    if let Ok(number) = text.replace('_', "").parse::<f64>()
+        && !text.eq_ignore_ascii_case("nan")
+        && !text.to_ascii_lowercase().contains("inf")
+    {
+        return Some(IniLiteral::Number(number));
+    }
+    match text {
+        "True" => return Some(IniLiteral::Bool(true)),
+        "False" => return Some(IniLiteral::Bool(false)),
+        "None" => return Some(IniLiteral::None),
+        _ => {}
+    }
+    if text.starts_with(['[', '{', '(']) {
+        return None;
+    }
+    for quote in ['\'', '"'] {
+        if let Some(inner) = text
+            .strip_prefix(quote)
+            .and_then(|rest| rest.strip_suffix(quote))
+        {
+            return (!inner.contains(['\\', quote])).then(|| IniLiteral::String(inner.to_string()));
+        }
+    }
+    Some(IniLiteral::String(text.to_string()))
 }
 
 /// Whether a plain YAML scalar is a string (not a number, a boolean or null, as YAML 1.1
@@ -1559,7 +2417,7 @@ fn lookup<'a>(name: &str, scope: &'a Scope) -> Option<&'a Value> {
         .replace("\"]", "");
     let mut parts = name.split('.');
     let first = parts.next()?.trim();
-    let mut value = scope.vars.get(first)?;
+    let mut value = scope.get(first)?;
     for part in parts {
         value = value.get(part.trim())?;
     }
@@ -2143,14 +3001,19 @@ mod tests {
         let vars = yaml::parse("mech: PLAIN\nquoted: 'false'\nother: x\nrf: 1\n").unwrap();
         scope.layer(vars.first());
         scope.vars.insert("ini".into(), Value::ini("false"));
-        // A non-empty string is true; a quoted 'false' too; an INI value's type is Ansible's.
+        scope.vars.insert("ini_bool".into(), Value::ini("False"));
+        scope.vars.insert("ini_list".into(), Value::ini("[1]"));
+        // A non-empty string is true; a quoted 'false' too; an INI value's type is Ansible's
+        // (`ast.literal_eval`, else the text): `false` a string, `False` a boolean.
         let out = rendered(
-            "{% if mech %}\na=1\n{% endif %}\n{% if quoted %}\nb=1\n{% endif %}\n{% if ini %}\nc=1\n{% endif %}\n",
+            "{% if mech %}\na=1\n{% endif %}\n{% if quoted %}\nb=1\n{% endif %}\n{% if ini %}\nc=1\n{% endif %}\n{% if ini_bool %}\nd=1\n{% endif %}\n{% if ini_list %}\ne=1\n{% endif %}\n",
             &scope,
         );
         assert_eq!(value(&out, "a"), Some("1"));
         assert_eq!(value(&out, "b"), Some("1"));
-        assert!(value(&out, "c").unwrap().contains("{{"));
+        assert_eq!(value(&out, "c"), Some("1"));
+        assert_eq!(value(&out, "d"), None);
+        assert!(value(&out, "e").unwrap().contains("{{"));
         // A comparison with another variable, and the branches after an unknown one.
         let out = rendered(
             "{% if mech == other %}\na=1\n{% elif mech == 'PLAIN' %}\na=2\n{% else %}\na=3\n{% endif %}\n",
@@ -2188,5 +3051,95 @@ mod tests {
         );
         let out = rendered(&deep, &scope);
         assert!(value(&out, "x").unwrap().contains("{{"));
+    }
+
+    #[test]
+    fn conditions_with_and_or_tests_and_group_sizes() {
+        let mut scope = Scope::default();
+        let vars =
+            yaml::parse("env: prod\nrf: 3\nkafka: {version: 3.9.0}\ntls: \"{{ x }}\"\n").unwrap();
+        scope.layer(vars.first());
+        let mut inventory = Inventory::default();
+        ini_groups("[kafka]\nk[1:3]\n", &mut inventory);
+        let groups = Groups {
+            inventory: Some(&inventory),
+            host: None,
+        };
+        let truth = |text: &str| condition(text, &scope, &groups);
+        assert_eq!(truth("groups['kafka'] | length >= 3"), Branch::Taken);
+        assert_eq!(truth("groups.kafka | length < 3"), Branch::NotTaken);
+        assert_eq!(truth("env is defined and env == 'prod'"), Branch::Taken);
+        assert_eq!(
+            truth("missing is defined and unknown_call()"),
+            Branch::NotTaken
+        );
+        assert_eq!(truth("missing is not defined"), Branch::Taken);
+        assert_eq!(truth("kafka.version is defined"), Branch::Taken);
+        assert_eq!(truth("kafka.other is defined"), Branch::NotTaken);
+        // A template's value is defined, its truth unknown.
+        assert_eq!(truth("tls is defined"), Branch::Taken);
+        assert_eq!(truth("tls"), Branch::Unknown);
+        assert_eq!(truth("(env == 'dev') or rf | int > 1"), Branch::Taken);
+        assert_eq!(truth("env == 'dev' or something(x)"), Branch::Unknown);
+        assert_eq!(truth("not (env == 'dev')"), Branch::Taken);
+        assert_eq!(truth("'a or b' == env"), Branch::Unknown);
+    }
+
+    #[test]
+    fn an_unreadable_layer_makes_what_it_may_set_unknown() {
+        let mut scope = Scope::default();
+        let vars =
+            yaml::parse("rf: 1\nsecret: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  6162\n").unwrap();
+        scope.layer(vars.first());
+        assert!(matches!(scope.vars.get("secret"), Some(Value::Unknown)));
+        scope.apply(&Layer::Unreadable("group_vars/all/vault.yml".into()));
+        // Set below the vault, or not at all: the vault may set it.
+        assert!(matches!(lookup("rf", &scope), Some(Value::Unknown)));
+        assert!(matches!(lookup("anything", &scope), Some(Value::Unknown)));
+        assert_eq!(
+            condition(
+                "anything is defined",
+                &scope,
+                &Groups {
+                    inventory: None,
+                    host: None
+                }
+            ),
+            Branch::Unknown
+        );
+        // Set above it: known again.
+        let later = yaml::parse("rf: 3\n").unwrap();
+        scope.apply(&Layer::Read(later[0].clone()));
+        assert_eq!(lookup("rf", &scope).and_then(Value::text), Some("3"));
+        let out = rendered("a={{ anything | default(1) }}\nb=2\n", &scope);
+        assert!(value(&out, "a").unwrap().contains("{{"));
+        assert_eq!(value(&out, "b"), Some("2"));
+    }
+
+    #[test]
+    fn keys_a_task_rewrites_and_where_inventories_are() {
+        assert_eq!(regexp_key("^broker.id="), Some("broker.id".into()));
+        assert_eq!(regexp_key(r"^#?broker\.id\s*="), Some("broker.id".into()));
+        assert_eq!(regexp_key("^(advertised|listeners)"), None);
+        let project = Path::new("repo");
+        assert_eq!(
+            environment_of(project, Path::new("repo/inventories/prod")),
+            "prod"
+        );
+        assert_eq!(
+            environment_of(project, Path::new("repo/inventories/staging.ini")),
+            "staging"
+        );
+        assert_eq!(
+            environment_of(project, Path::new("repo/hosts.ini")),
+            "hosts.ini"
+        );
+        assert!(is_role_template(
+            "roles/kafka/templates/kraft/server.properties.j2"
+        ));
+        assert!(is_role_template("roles/kafka/files/server.properties"));
+        assert!(is_role_template("roles/kafka/templates/server.properties"));
+        assert!(!is_role_template("roles/kafka/files/server.properties.j2"));
+        assert!(!is_role_template("roles/kafka/server.properties"));
     }
 }
