@@ -188,9 +188,25 @@ pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<
             continue;
         }
         let Environment {
-            vars: env,
+            vars: mut env,
             unread_env_file,
         } = environment(service, name, project, notes);
+        let script = start_script(service, image, project, &env);
+        if let Some(script) = &script {
+            for (name, value) in &script.sets {
+                env.retain(|var| var.var.name != *name);
+                env.push(EnvVar {
+                    var: Var {
+                        name: name.clone(),
+                        value: value.clone(),
+                    },
+                    name_span: script.span.clone(),
+                    value_span: script.span.clone(),
+                    edit: None,
+                    provenance: Provenance::Written,
+                });
+            }
+        }
         let container = Container {
             label: label.clone(),
             image,
@@ -200,7 +216,9 @@ pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<
             env,
             env_unread: unread_env_file,
             unread_source: "an env_file",
-            own_command: service.get("command").is_some() || service.get("entrypoint").is_some(),
+            // A script that ends in the image's own start-up runs its checks too.
+            own_command: (service.get("command").is_some() || service.get("entrypoint").is_some())
+                && script.is_none(),
             links: Vec::new(),
             runtime,
         };
@@ -264,6 +282,88 @@ pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<
 /// A Connect or Schema Registry service as a component of the file's cluster: one for the
 /// service, however many replicas it runs (they share their topics). `None` when what it
 /// would write is not known.
+/// What a service's start-up script (`command: sh -c "..."`) that ends by running the image's
+/// own start-up gives that start-up: the variables it exports and those written before the
+/// start-up on its command line, in order, with where the script is.
+struct StartScript {
+    sets: Vec<(String, Option<String>)>,
+    span: Span,
+}
+
+/// The service's start-up script, when it is a shell's `-c` script that kafkalint follows whole
+/// and that ends by running the image's start-up (`exec /etc/confluent/docker/run`); `None`
+/// otherwise (then the service runs a command of its own). Compose runs `entrypoint` followed
+/// by `command`, each interpolated (`$$` is a `$`) and, when written as a string, split into
+/// words as a shell splits them (compose-go `loader/loader.go`, `shellwords`). The images read
+/// here have no `ENTRYPOINT` of their own, so `command` alone is the whole command line: their
+/// start-up is their `CMD` (kafka-images kafka/Dockerfile.ubi8 `CMD ["/etc/confluent/docker/
+/// run"]`, apache/kafka docker/jvm/Dockerfile `CMD ["/etc/kafka/docker/run"]`, kafka-docker
+/// Dockerfile `CMD ["start-kafka.sh"]`). bitnami/kafka's `ENTRYPOINT` runs its setup with the
+/// container's environment before any command (bitnami/containers bitnami/kafka/*/rootfs/opt/
+/// bitnami/scripts/kafka/entrypoint.sh), which a script's exports never reach: not read.
+fn start_script(
+    service: &Node,
+    image: images::Image,
+    project: &Project,
+    env: &[EnvVar],
+) -> Option<StartScript> {
+    if image == images::Image::Bitnami {
+        return None;
+    }
+    let mut words: Vec<(String, &Scalar)> = Vec::new();
+    for key in ["entrypoint", "command"] {
+        let Some(node) = service.get(key) else {
+            continue;
+        };
+        match node.scalar() {
+            Some(scalar) => {
+                let text = project.interpolate(&scalar.value)?;
+                words.extend(
+                    crate::sources::kubernetes::shell::split_command(&text)?
+                        .into_iter()
+                        .map(|word| (word, scalar)),
+                );
+            }
+            None => {
+                for item in node.items() {
+                    let scalar = item.scalar()?;
+                    words.push((project.interpolate(&scalar.value)?, scalar));
+                }
+            }
+        }
+    }
+    let texts: Vec<&str> = words.iter().map(|(word, _)| word.as_str()).collect();
+    let at = crate::sources::kubernetes::shell::script_word(&texts)?;
+    let (script, scalar) = &words[at];
+    // The container's host name is its `hostname:`, else one Docker makes up.
+    let hostname = service
+        .get("hostname")
+        .and_then(Node::text)
+        .and_then(|text| project.interpolate(text));
+    let lookup = |name: &str| {
+        if name == "HOSTNAME" {
+            return Some(hostname.clone());
+        }
+        env.iter()
+            .rev()
+            .find(|var| var.var.name == name)
+            .map(|var| var.var.value.clone())
+    };
+    let outcome = crate::sources::kubernetes::shell::run(script, &lookup);
+    if !outcome.runs_image() || outcome.nested_too_deep {
+        return None;
+    }
+    let mut sets = outcome.exports;
+    for (name, value) in outcome.command_environment {
+        sets.retain(|(set, _)| *set != name);
+        sets.push((name, value));
+    }
+    Some(StartScript {
+        sets,
+        span: scalar.span.clone(),
+    })
+}
+
 fn read_component(
     name: &str,
     service: &Node,

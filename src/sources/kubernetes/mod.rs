@@ -589,6 +589,7 @@ impl<'a> Workload<'a> {
                 return environment;
             };
             let outcome = shell::run(&script.text, &lookup);
+            let runs_image = outcome.runs_image();
             for (name, value) in outcome.exports {
                 // The line that assigns it last, else the script.
                 let line = lines
@@ -608,6 +609,24 @@ impl<'a> Workload<'a> {
                     edit: None,
                     provenance: Provenance::Written,
                 });
+            }
+            // The variables written before the image's start-up on its own command line are
+            // the environment the image's scripts read.
+            if runs_image {
+                for (name, value) in outcome.command_environment {
+                    let line = lines
+                        .iter()
+                        .rev()
+                        .find(|(_, line)| line.contains(&format!("{name}=")))
+                        .map_or(scalar.span.clone(), |(span, _)| span.clone());
+                    environment.set(EnvVar {
+                        var: Var { name, value },
+                        name_span: line.clone(),
+                        value_span: line,
+                        edit: None,
+                        provenance: Provenance::Written,
+                    });
+                }
             }
             if !outcome.followed {
                 environment.unread = Some("its start-up script, which kafkalint does not follow,");
@@ -992,23 +1011,10 @@ struct Script {
     first: shell::Outcome,
 }
 
-/// The programs that start a Kafka image the way its entry point does, checks included.
-const IMAGE_START: &[&str] = &[
-    "/etc/confluent/docker/run",
-    "/etc/kafka/docker/run",
-    "/opt/bitnami/scripts/kafka/run.sh",
-    "/opt/bitnami/scripts/kafka/entrypoint.sh",
-];
-
 impl Script {
     /// Whether the script, followed whole, ends by running the image's own start-up.
     fn runs_image(&self) -> bool {
-        self.first.followed
-            && self
-                .first
-                .programs
-                .last()
-                .is_some_and(|program| IMAGE_START.contains(&program.as_str()))
+        self.first.runs_image()
     }
 }
 
@@ -1020,15 +1026,8 @@ fn start_script<'a>(container: &'a Node, workload: &Workload) -> Option<(Script,
         .filter_map(|key| container.get(key))
         .flat_map(|list| list.items().iter().filter_map(Node::scalar))
         .collect();
-    let shell = words.first()?;
-    let program = shell.value.trim().rsplit('/').next().unwrap_or_default();
-    if !matches!(program, "sh" | "bash" | "ash" | "dash") {
-        return None;
-    }
-    let flag = words[1..]
-        .iter()
-        .position(|word| word.value.starts_with('-') && word.value.contains('c'))?;
-    let script = words.get(flag + 2)?;
+    let texts: Vec<&str> = words.iter().map(|word| word.value.as_str()).collect();
+    let script = words.get(shell::script_word(&texts)?)?;
     let pod = workload.pod_name(0);
     let lookup = |name: &str| match (name, &pod) {
         ("HOSTNAME", Some(pod)) => Some(Some(pod.clone())),

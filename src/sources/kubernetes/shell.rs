@@ -29,6 +29,101 @@ pub struct Outcome {
     pub programs: Vec<String>,
     /// An expansion nests deeper than kafkalint follows: what it sets is unknown.
     pub nested_too_deep: bool,
+    /// The variables the last command gets for itself alone, in order, with their values
+    /// (`None`: not known): `KAFKA_NODE_ID=${HOSTNAME##*-} exec /etc/confluent/docker/run`, or
+    /// `env NAME=value program`. POSIX puts them in that command's environment only (Shell
+    /// Command Language, 2.9.1 Simple Commands); when the command is the image's start-up,
+    /// they are what its scripts read.
+    pub command_environment: Vec<(String, Option<String>)>,
+}
+
+/// The programs that start a Kafka image the way its entry point does, checks included: the
+/// `CMD` of confluentinc/cp-kafka and cp-server (kafka-images kafka/Dockerfile.ubi8,
+/// server/Dockerfile.ubi8: `CMD ["/etc/confluent/docker/run"]`), apache/kafka's
+/// (apache/kafka docker/jvm/Dockerfile: `/etc/kafka/docker/run`), bitnami/kafka's entry point
+/// and `run.sh`, and wurstmeister/kafka's `CMD ["start-kafka.sh"]` (kafka-docker Dockerfile).
+pub const IMAGE_START: &[&str] = &[
+    "/etc/confluent/docker/run",
+    "/etc/kafka/docker/run",
+    "/opt/bitnami/scripts/kafka/run.sh",
+    "/opt/bitnami/scripts/kafka/entrypoint.sh",
+    "start-kafka.sh",
+    "/usr/bin/start-kafka.sh",
+];
+
+impl Outcome {
+    /// Whether the script, followed whole, ends by running the image's own start-up.
+    pub fn runs_image(&self) -> bool {
+        self.followed
+            && self
+                .programs
+                .last()
+                .is_some_and(|program| IMAGE_START.contains(&program.as_str()))
+    }
+}
+
+/// A command line written as one string, split into words as Compose splits `command:` and
+/// `entrypoint:` strings (compose-go uses mattn/go-shellwords: blanks separate words outside
+/// quotes, single quotes keep everything, double quotes keep all but `\\`, `\"` and `\$`
+/// escapes, a backslash outside quotes escapes the next character); `None` when a quote does
+/// not close.
+pub fn split_command(line: &str) -> Option<Vec<String>> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let mut in_word = false;
+    let (mut single, mut double) = (false, false);
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' if !double => {
+                single = !single;
+                in_word = true;
+            }
+            '"' if !single => {
+                double = !double;
+                in_word = true;
+            }
+            '\\' if !single => {
+                let next = chars.next()?;
+                if double && !matches!(next, '\\' | '"' | '$') {
+                    current.push('\\');
+                }
+                current.push(next);
+                in_word = true;
+            }
+            c if c.is_whitespace() && !single && !double => {
+                if in_word {
+                    words.push(std::mem::take(&mut current));
+                    in_word = false;
+                }
+            }
+            c => {
+                current.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if single || double {
+        return None;
+    }
+    if in_word {
+        words.push(current);
+    }
+    Some(words)
+}
+
+/// Where the script is in a container's command words: the word after a shell's `-c` flag
+/// (`["sh", "-c", "..."]`, `["/bin/bash", "-ec", "..."]`); `None` when the command is no
+/// shell running a script.
+pub fn script_word(words: &[&str]) -> Option<usize> {
+    let program = words.first()?.trim().rsplit('/').next().unwrap_or_default();
+    if !matches!(program, "sh" | "bash" | "ash" | "dash") {
+        return None;
+    }
+    let flag = words[1..]
+        .iter()
+        .position(|word| word.starts_with('-') && word.contains('c'))?;
+    (flag + 2 < words.len()).then_some(flag + 2)
 }
 
 /// A variable as the script sees it: `None` when unset, `Some(None)` when set to a value that
@@ -98,16 +193,40 @@ pub fn run(script: &str, environment: Lookup) -> Outcome {
             continue;
         }
         // A command (with assignments for it alone): it changes no variable of the shell.
-        let command = &words[assignments.len()..];
+        let mut command = &words[assignments.len()..];
+        let mut command_environment: Vec<(String, Option<String>)> = assignments
+            .iter()
+            .map(|(name, value)| (name.to_string(), shell.expand(value)))
+            .collect();
+        if command.first().is_some_and(|word| word == "exec") {
+            command = &command[1..];
+        }
+        // `env NAME=value program`: env(1) adds the assignments to the program's environment.
+        // With an option (`env -i` starts from an empty one) it is not followed.
+        if command
+            .first()
+            .is_some_and(|word| word == "env" || word == "/usr/bin/env")
+        {
+            if command.get(1).is_some_and(|word| word.starts_with('-')) {
+                outcome.followed = false;
+                break;
+            }
+            let more: Vec<_> = command[1..]
+                .iter()
+                .map_while(|word| assignment(word))
+                .collect();
+            command_environment.extend(
+                more.iter()
+                    .map(|(name, value)| (name.to_string(), shell.expand(value))),
+            );
+            command = &command[1 + more.len()..];
+        }
+        outcome.command_environment = command_environment;
         let runs = |word: &String| word.contains("kafka-server-start") || word == "kafka.Kafka";
         if command.iter().any(runs) {
             outcome.starts_kafka_itself = true;
         }
-        let program = match command.first().map(String::as_str) {
-            Some("exec") => command.get(1),
-            _ => command.first(),
-        };
-        outcome.programs.extend(program.cloned());
+        outcome.programs.extend(command.first().cloned());
     }
     outcome.exports = shell.exported;
     outcome.nested_too_deep = shell.nested_too_deep.get();
@@ -577,6 +696,61 @@ mod tests {
 
     fn known(name: &str, value: &str) -> (String, Option<String>) {
         (name.into(), Some(value.into()))
+    }
+
+    #[test]
+    fn assignments_before_the_image_start_up_are_its_environment() {
+        for script in [
+            "KAFKA_NODE_ID=${HOSTNAME##*-} exec /etc/confluent/docker/run",
+            "KAFKA_NODE_ID=${HOSTNAME##*-} /etc/confluent/docker/run",
+            "exec env KAFKA_NODE_ID=${HOSTNAME##*-} /etc/confluent/docker/run",
+            "echo starting; env KAFKA_NODE_ID=${POD_NAME##*-} /etc/confluent/docker/run",
+        ] {
+            let outcome = run(script, &pod);
+            assert!(outcome.runs_image(), "{script}");
+            assert_eq!(
+                outcome.command_environment,
+                vec![known("KAFKA_NODE_ID", "2")],
+                "{script}"
+            );
+            // For that command alone: the shell's own variables are unchanged.
+            assert!(outcome.exports.is_empty(), "{script}");
+        }
+        // An assignment for an earlier command is not the start-up's.
+        let outcome = run("X=1 echo x; exec /etc/confluent/docker/run", &pod);
+        assert!(outcome.runs_image());
+        assert!(outcome.command_environment.is_empty());
+        // `env -i` empties the environment: not followed.
+        assert!(!run("env -i A=1 /etc/confluent/docker/run", &pod).followed);
+        // A script that ends in something else does not start the image.
+        assert!(!run("KAFKA_NODE_ID=1 exec sleep infinity", &pod).runs_image());
+    }
+
+    #[test]
+    fn compose_command_strings_split_as_shellwords_does() {
+        assert_eq!(
+            split_command(r#"sh -c "KAFKA_NODE_ID=1 exec /etc/confluent/docker/run""#),
+            Some(vec![
+                "sh".to_string(),
+                "-c".to_string(),
+                "KAFKA_NODE_ID=1 exec /etc/confluent/docker/run".to_string()
+            ])
+        );
+        assert_eq!(
+            split_command(r#"bash -c 'echo "$A"' \x "a\"b\n""#),
+            Some(vec![
+                "bash".to_string(),
+                "-c".to_string(),
+                "echo \"$A\"".to_string(),
+                "x".to_string(),
+                "a\"b\\n".to_string()
+            ])
+        );
+        assert_eq!(split_command("sh -c 'unclosed"), None);
+        assert_eq!(script_word(&["sh", "-c", "x"]), Some(2));
+        assert_eq!(script_word(&["/bin/bash", "-ec", "x"]), Some(2));
+        assert_eq!(script_word(&["sh", "-c"]), None);
+        assert_eq!(script_word(&["/etc/confluent/docker/run"]), None);
     }
 
     #[test]
