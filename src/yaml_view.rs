@@ -214,6 +214,9 @@ pub struct YamlFile {
     pub config_maps: Arc<[ConfigMap]>,
     /// The bitnami/kafka chart version the config file states, which it was read with.
     pub bitnami_kafka_chart: Option<String>,
+    /// `[images]` of the config file, which it was read with: (the team's image, the known
+    /// image it is read as).
+    pub images: Vec<(String, String)>,
 }
 
 /// A Kubernetes ConfigMap: its `data`, for the containers that take variables from it.

@@ -28,6 +28,8 @@ pub struct Project {
     /// A value of the compose file nests `${...}` defaults deeper than kafkalint follows
     /// ([`dotenv::MAX_NESTING`]): it was left unknown.
     nesting_too_deep: std::cell::Cell<bool>,
+    /// `[images]` of kafkalint.toml: the team's own images, read as the known ones they name.
+    images: images::Aliases,
 }
 
 impl Project {
@@ -74,6 +76,11 @@ impl Project {
             return Some(None);
         }
         self.env.get(name).cloned()
+    }
+
+    /// The project, with the team's own images of `[images]` read as the known ones they name.
+    pub fn with_images(self, images: images::Aliases) -> Project {
+        Project { images, ..self }
     }
 
     /// Compose's interpolation of a value with the project's variables (see
@@ -157,6 +164,11 @@ pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<
                 }
             },
         };
+        // A team's own image, read as the known image `[images]` names for it.
+        let (image_text, tag_known) = match project.images.resolve(&image_text) {
+            Some(known) => (known.to_string(), true),
+            None => (image_text, tag_known),
+        };
         if let Some(component) = components::classify(&image_text) {
             if let Some(mut spec) =
                 read_component(name, service, image_node, component, project, notes)
@@ -169,7 +181,8 @@ pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<
         let Some(image) = images::classify(&image_text) else {
             if images::looks_like_kafka(&image_text) {
                 notes.push(format!(
-                    "service `{name}`: kafkalint does not know how image `{image_text}` turns its environment into Kafka settings; not read"
+                    "service `{name}`: kafkalint does not know how image `{image_text}` turns its environment into Kafka settings; not read ({})",
+                    images::IMAGES_HINT
                 ));
             }
             continue;

@@ -79,6 +79,19 @@ struct Manifests<'a> {
     text: &'a str,
     documents: &'a [Node],
     config_maps: &'a [ConfigMap],
+    /// `[images]` of kafkalint.toml: the team's own images, read as the known ones they name.
+    images: &'a images::Aliases,
+}
+
+impl Manifests<'_> {
+    /// The image a container's `image:` is read as: the known image `[images]` names for it,
+    /// else as written.
+    fn image_read_as(&self, written: &str) -> String {
+        self.images
+            .resolve(written)
+            .unwrap_or(written.trim())
+            .to_string()
+    }
 }
 
 /// Reads the workloads of a file's documents (`text` parsed): one cluster per namespace, named
@@ -91,11 +104,31 @@ pub fn read(
     config_maps: &[ConfigMap],
     notes: &mut Vec<String>,
 ) -> Vec<(String, Vec<NodeSpec>)> {
+    read_with_images(
+        path,
+        text,
+        documents,
+        config_maps,
+        &images::Aliases::default(),
+        notes,
+    )
+}
+
+/// [`read`], with the team's own images of `[images]` read as the known images they name.
+pub fn read_with_images(
+    path: &str,
+    text: &str,
+    documents: &[Node],
+    config_maps: &[ConfigMap],
+    images: &images::Aliases,
+    notes: &mut Vec<String>,
+) -> Vec<(String, Vec<NodeSpec>)> {
     let manifests = Manifests {
         path,
         text,
         documents,
         config_maps,
+        images,
     };
     let mut by_namespace: BTreeMap<Option<String>, Vec<NodeSpec>> = BTreeMap::new();
     let mut components: Vec<Component> = Vec::new();
@@ -287,7 +320,9 @@ impl<'a> Workload<'a> {
                 container
                     .get("image")
                     .and_then(Node::text)
-                    .is_some_and(|image| images::classify(image).is_some())
+                    .is_some_and(|image| {
+                        images::classify(&manifests.image_read_as(image)).is_some()
+                    })
             })
             .count();
         let workload_label = format!("{} `{}`", self.kind, self.name.value.trim());
@@ -349,11 +384,13 @@ impl<'a> Workload<'a> {
                 });
                 continue;
             }
-            let Some(image) = images::classify(&image_node.value) else {
+            let image_text = manifests.image_read_as(&image_node.value);
+            let Some(image) = images::classify(&image_text) else {
                 if images::looks_like_kafka(&image_node.value) {
                     notes.push(format!(
-                        "{label}: kafkalint does not know how image `{}` turns its environment into Kafka settings; not read",
-                        image_node.value.trim()
+                        "{label}: kafkalint does not know how image `{}` turns its environment into Kafka settings; not read ({})",
+                        image_node.value.trim(),
+                        images::IMAGES_HINT
                     ));
                 }
                 continue;
@@ -436,7 +473,7 @@ impl<'a> Workload<'a> {
                     links,
                     image,
                     image_node,
-                    image_text: image_node.value.trim().to_string(),
+                    image_text: image_text.clone(),
                     tag_known: true,
                     env: environment.vars,
                     env_unread: environment.unread.is_some(),
