@@ -172,6 +172,9 @@ pub struct YamlView {
     /// YAML service is a component by its image, never by its keys.
     pub component: Option<ComponentService>,
     pub forbidden: Vec<Forbidden>,
+    /// Keys its image writes that the release its image tag names does not have, and ignores
+    /// (`process.roles` before Kafka 2.8), with their key spans; not among its settings.
+    pub ignored_by_release: Vec<(String, Span)>,
     /// `Some` when the service's image tag says which Kafka release it runs.
     pub image_tag: Option<ImageTag>,
     /// The container or pod that runs it.

@@ -568,6 +568,11 @@ fn part(spec: NodeSpec, offset: usize) -> YamlPart {
                 ..forbidden
             })
             .collect(),
+        ignored_by_release: spec
+            .ignored_by_release
+            .iter()
+            .map(|entry| (entry.key.clone(), shift(&entry.key_span)))
+            .collect(),
         image_tag: spec.image_tag.map(|tag| ImageTag {
             span: shift(&tag.span),
             ..tag
