@@ -229,9 +229,10 @@ pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<
             env,
             env_unread: unread_env_file,
             unread_source: "an env_file",
-            // A script that ends in the image's own start-up runs its checks too.
+            // A script that ends in the image's own start-up, with nothing before it that may
+            // edit the image's scripts, runs its checks too.
             own_command: (service.get("command").is_some() || service.get("entrypoint").is_some())
-                && script.is_none(),
+                && !script.as_ref().is_some_and(|script| script.as_shipped),
             links: Vec::new(),
             runtime,
         };
@@ -301,6 +302,9 @@ pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<
 struct StartScript {
     sets: Vec<(String, Option<String>)>,
     span: Span,
+    /// Nothing runs before the start-up that may change the image's scripts: their checks run
+    /// as shipped.
+    as_shipped: bool,
 }
 
 /// The service's start-up script, when it is a shell's `-c` script that kafkalint follows whole
@@ -366,6 +370,7 @@ fn start_script(
     if !outcome.runs_image() || outcome.nested_too_deep {
         return None;
     }
+    let as_shipped = outcome.runs_image_as_shipped();
     let mut sets = outcome.exports;
     for (name, value) in outcome.command_environment {
         sets.retain(|(set, _)| *set != name);
@@ -374,6 +379,7 @@ fn start_script(
     Some(StartScript {
         sets,
         span: scalar.span.clone(),
+        as_shipped,
     })
 }
 

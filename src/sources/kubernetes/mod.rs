@@ -440,12 +440,13 @@ impl<'a> Workload<'a> {
                 ));
                 continue;
             }
-            // A script that ends in the image's own start-up runs its checks too.
+            // A script that ends in the image's own start-up, with nothing before it that may
+            // edit the image's scripts, runs its checks too.
             let own_command = (container.get("command").is_some()
                 || container.get("args").is_some())
                 && !script
                     .as_ref()
-                    .is_some_and(|(script, _)| script.runs_image());
+                    .is_some_and(|(script, _)| script.first.runs_image_as_shipped());
             let (count, count_known) = self.replicas;
             let runtime = Runtime::Container {
                 image: image_node.value.trim().to_string(),
@@ -1046,13 +1047,6 @@ pub fn expand(value: &str, lookup: &dyn Fn(&str) -> Option<Option<String>>) -> O
 struct Script {
     text: String,
     first: shell::Outcome,
-}
-
-impl Script {
-    /// Whether the script, followed whole, ends by running the image's own start-up.
-    fn runs_image(&self) -> bool {
-        self.first.runs_image()
-    }
 }
 
 /// The script a container runs when its command is a shell's `-c` (`["sh", "-c", "..."]`, or

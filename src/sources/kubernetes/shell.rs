@@ -51,6 +51,15 @@ pub const IMAGE_START: &[&str] = &[
     "/usr/bin/start-kafka.sh",
 ];
 
+/// Programs a start-up script may run before the image's start-up that change nothing the
+/// image's scripts read: they print, wait or look. Any other (a script of the repository's own,
+/// `sed`, `cp`) may edit the image's scripts or templates, as Confluent's own examples do to
+/// drop a `dub ensure` line before `/etc/confluent/docker/run`.
+const HARMLESS_BEFORE_START: &[&str] = &[
+    "echo", "printf", "sleep", "cub", "ub", "true", ":", "test", "[", "mkdir", "ls", "cat", "date",
+    "id", "hostname", "whoami",
+];
+
 impl Outcome {
     /// Whether the script, followed whole, ends by running the image's own start-up.
     pub fn runs_image(&self) -> bool {
@@ -59,6 +68,17 @@ impl Outcome {
                 .programs
                 .last()
                 .is_some_and(|program| IMAGE_START.contains(&program.as_str()))
+    }
+
+    /// Whether the script ends by running the image's own start-up and runs nothing before it
+    /// that may change the image's scripts: the image's checks then run as written.
+    pub fn runs_image_as_shipped(&self) -> bool {
+        self.runs_image()
+            && self.programs[..self.programs.len() - 1]
+                .iter()
+                .all(|program| {
+                    HARMLESS_BEFORE_START.contains(&program.rsplit('/').next().unwrap_or(program))
+                })
     }
 }
 
@@ -724,6 +744,15 @@ mod tests {
         assert!(!run("env -i A=1 /etc/confluent/docker/run", &pod).followed);
         // A script that ends in something else does not start the image.
         assert!(!run("KAFKA_NODE_ID=1 exec sleep infinity", &pod).runs_image());
+        // A script of its own run first may edit the image's scripts: its checks are not
+        // known to run as shipped, though the image starts.
+        let edited = run("/tmp/update-run.sh && /etc/confluent/docker/run", &pod);
+        assert!(edited.runs_image() && !edited.runs_image_as_shipped());
+        let waited = run(
+            "echo waiting; cub zk-ready zk:2181 30 && exec /etc/confluent/docker/run",
+            &pod,
+        );
+        assert!(waited.runs_image_as_shipped());
     }
 
     #[test]
