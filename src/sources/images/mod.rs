@@ -12,7 +12,12 @@ pub enum Image {
     /// `apache/kafka`, `apache/kafka-native` (apache/kafka: docker/resources/common-scripts).
     Apache,
     /// `confluentinc/cp-kafka`, `confluentinc/cp-server` (confluentinc/kafka-images:
-    /// kafka/include/etc/confluent/docker).
+    /// kafka/include/etc/confluent/docker), and `confluentinc/cp-enterprise-kafka`, the
+    /// CP 3 to 5 name of cp-server: built `FROM confluentinc/cp-kafka` with the same
+    /// `CMD ["/etc/confluent/docker/run"]` and cp-kafka's scripts, its template adding only
+    /// `CONFLUENT_SUPPORT_` and `CONFLUENT_METRICS_` settings (confluentinc/cp-docker-images
+    /// debian/enterprise-kafka/Dockerfile and include/etc/confluent/docker/
+    /// kafka.properties.template), which kafkalint leaves unread.
     Confluent,
     /// `confluentinc/confluent-local` (confluentinc/kafka-images: local/include/etc/confluent/docker):
     /// cp-kafka's scripts after defaults of its own, for a single local node.
@@ -60,7 +65,9 @@ pub fn repository(image: &str) -> (String, Option<String>) {
 pub fn classify(image: &str) -> Option<Image> {
     match repository(image).0.as_str() {
         "apache/kafka" | "apache/kafka-native" => Some(Image::Apache),
-        "confluentinc/cp-kafka" | "confluentinc/cp-server" => Some(Image::Confluent),
+        "confluentinc/cp-kafka" | "confluentinc/cp-server" | "confluentinc/cp-enterprise-kafka" => {
+            Some(Image::Confluent)
+        }
         "confluentinc/confluent-local" => Some(Image::ConfluentLocal),
         "bitnami/kafka" | "bitnamilegacy/kafka" | "bitnamisecure/kafka" => Some(Image::Bitnami),
         "wurstmeister/kafka" => Some(Image::Wurstmeister),
@@ -1355,6 +1362,10 @@ pub(in crate::sources) mod tests {
         assert_eq!(
             classify("registry.example.com:5000/apache/kafka-native:3.8.0"),
             Some(Image::Apache)
+        );
+        assert_eq!(
+            classify("confluentinc/cp-enterprise-kafka:5.3.1"),
+            Some(Image::Confluent)
         );
         assert_eq!(classify("confluentinc/cp-zookeeper:7.5.0"), None);
         assert!(looks_like_kafka("mycorp/kafka:1.0"));
