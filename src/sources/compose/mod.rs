@@ -206,6 +206,7 @@ pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<
         } = environment(service, name, project, notes);
         let script = start_script(service, image, project, &env);
         if let Some(script) = &script {
+            env.retain(|var| !script.unsets.contains(&var.var.name));
             for (name, value) in &script.sets {
                 env.retain(|var| var.var.name != *name);
                 env.push(EnvVar {
@@ -301,6 +302,8 @@ pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<
 /// start-up on its command line, in order, with where the script is.
 struct StartScript {
     sets: Vec<(String, Option<String>)>,
+    /// Variables of the service's environment the script unsets before the start-up.
+    unsets: Vec<String>,
     span: Span,
     /// Nothing runs before the start-up that may change the image's scripts: their checks run
     /// as shipped.
@@ -371,6 +374,7 @@ fn start_script(
         return None;
     }
     let as_shipped = outcome.runs_image_as_shipped();
+    let unsets = outcome.unsets;
     let mut sets = outcome.exports;
     for (name, value) in outcome.command_environment {
         sets.retain(|(set, _)| *set != name);
@@ -378,6 +382,7 @@ fn start_script(
     }
     Some(StartScript {
         sets,
+        unsets,
         span: scalar.span.clone(),
         as_shipped,
     })

@@ -628,6 +628,7 @@ impl<'a> Workload<'a> {
             };
             let outcome = shell::run(&script.text, &lookup);
             let runs_image = outcome.runs_image();
+            let unsets = outcome.unsets.clone();
             for (name, value) in outcome.exports {
                 // The line that assigns it last, else the script.
                 let line = lines
@@ -648,6 +649,10 @@ impl<'a> Workload<'a> {
                     provenance: Provenance::Written,
                 });
             }
+            // What the script unsets, the image's start-up does not get.
+            environment
+                .vars
+                .retain(|var| !unsets.contains(&var.var.name));
             // The variables written before the image's start-up on its own command line are
             // the environment the image's scripts read.
             if runs_image {

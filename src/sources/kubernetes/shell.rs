@@ -7,7 +7,7 @@
 //! exec /etc/confluent/docker/run
 //! ```
 //!
-//! Assignments, `export`, parameter expansion (`$X`, `${X}`, `${X##*-}`, `${X#*-}`,
+//! Assignments, `export`, `unset`, parameter expansion (`$X`, `${X}`, `${X##*-}`, `${X#*-}`,
 //! `${X:-default}`, `${X-default}`), arithmetic (`$((ORDINAL+1))`) and quoting are followed;
 //! a command substitution (`$(cat file)`) gives an unknown value. A script with control flow
 //! (`if`, `for`, `case`, a function) or a command run only on a condition (`a || b`) may set
@@ -35,6 +35,9 @@ pub struct Outcome {
     /// Command Language, 2.9.1 Simple Commands); when the command is the image's start-up,
     /// they are what its scripts read.
     pub command_environment: Vec<(String, Option<String>)>,
+    /// Variables of the environment the script unsets (`unset KAFKA_ADVERTISED_LISTENERS`)
+    /// and does not set again: the command it ends with does not get them.
+    pub unsets: Vec<String>,
 }
 
 /// The programs that start a Kafka image the way its entry point does, checks included: the
@@ -158,6 +161,7 @@ pub fn run(script: &str, environment: Lookup) -> Outcome {
         nested_too_deep: std::cell::Cell::new(false),
         locals: Vec::new(),
         exported: Vec::new(),
+        unset: Vec::new(),
     };
     let mut outcome = Outcome {
         followed: true,
@@ -187,6 +191,21 @@ pub fn run(script: &str, environment: Lookup) -> Outcome {
         if CONTROL.contains(&first.as_str()) || first.ends_with("()") || first.contains("()") {
             outcome.followed = false;
             break;
+        }
+        if first == "unset" {
+            // `unset NAME` and `unset -v NAME` remove a variable; `-f` names functions,
+            // which a followed script has none of.
+            if words.get(1).is_some_and(|word| word == "-f") {
+                continue;
+            }
+            for word in words[1..].iter().filter(|word| !word.starts_with('-')) {
+                if assignment(&format!("{word}=")).is_none() {
+                    outcome.followed = false;
+                    break;
+                }
+                shell.unset(word);
+            }
+            continue;
         }
         if first == "export" {
             for word in &words[1..] {
@@ -249,6 +268,7 @@ pub fn run(script: &str, environment: Lookup) -> Outcome {
         outcome.programs.extend(command.first().cloned());
     }
     outcome.exports = shell.exported;
+    outcome.unsets = shell.unset;
     outcome.nested_too_deep = shell.nested_too_deep.get();
     outcome
 }
@@ -260,8 +280,8 @@ pub const MAX_NESTING: usize = 32;
 /// Words that open or close a compound command or a function.
 const CONTROL: &[&str] = &[
     "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac",
-    "function", "{", "}", "(", ")", "[[", "select", "trap", "source", ".", "eval", "read", "unset",
-    "shift", "cd", "declare", "local", "readonly", "typeset",
+    "function", "{", "}", "(", ")", "[[", "select", "trap", "source", ".", "eval", "read", "shift",
+    "cd", "declare", "local", "readonly", "typeset",
 ];
 
 struct Shell<'a> {
@@ -273,6 +293,8 @@ struct Shell<'a> {
     /// Variables the script set without exporting them.
     locals: Vec<(String, Option<String>)>,
     exported: Vec<(String, Option<String>)>,
+    /// Variables of the environment the script unset, and has not exported again.
+    unset: Vec<String>,
 }
 
 impl Shell<'_> {
@@ -284,18 +306,33 @@ impl Shell<'_> {
         };
         find(&self.exported)
             .or_else(|| find(&self.locals))
-            .or_else(|| (self.environment)(name))
+            .or_else(|| {
+                (!self.unset.iter().any(|unset| unset == name))
+                    .then(|| (self.environment)(name))
+                    .flatten()
+            })
     }
 
     fn is_exported(&self, name: &str) -> bool {
         self.exported.iter().any(|(set, _)| set == name)
             || ((self.environment)(name).is_some()
-                && !self.locals.iter().any(|(set, _)| set == name))
+                && !self.locals.iter().any(|(set, _)| set == name)
+                && !self.unset.iter().any(|unset| unset == name))
+    }
+
+    /// `unset NAME`: gone from the shell, and from the environment of what it runs.
+    fn unset(&mut self, name: &str) {
+        self.exported.retain(|(set, _)| set != name);
+        self.locals.retain(|(set, _)| set != name);
+        if !self.unset.iter().any(|unset| unset == name) {
+            self.unset.push(name.to_string());
+        }
     }
 
     fn set(&mut self, name: &str, value: Option<String>, exported: bool) {
         let vars = if exported {
             self.locals.retain(|(set, _)| set != name);
+            self.unset.retain(|unset| unset != name);
             &mut self.exported
         } else {
             &mut self.locals
@@ -753,6 +790,33 @@ mod tests {
             &pod,
         );
         assert!(waited.runs_image_as_shipped());
+    }
+
+    #[test]
+    fn unset_variables_leave_the_environment_of_the_start_up() {
+        let env = |name: &str| match name {
+            "KAFKA_ADVERTISED_LISTENERS" => Some(Some(String::new())),
+            "A" => Some(Some("1".into())),
+            _ => None,
+        };
+        let outcome = run(
+            "unset KAFKA_ADVERTISED_LISTENERS; exec /etc/confluent/docker/run",
+            &env,
+        );
+        assert!(outcome.runs_image_as_shipped());
+        assert_eq!(
+            outcome.unsets,
+            vec!["KAFKA_ADVERTISED_LISTENERS".to_string()]
+        );
+        // Set again and exported: not unset.
+        let outcome = run("unset A; export A=2; B=$A; export B", &env);
+        assert!(outcome.unsets.is_empty());
+        assert_eq!(outcome.exports, vec![known("A", "2"), known("B", "2")]);
+        // Unset, then read: empty, and what it was is gone.
+        let outcome = run("unset -v A; export C=\"x${A}y\"", &env);
+        assert_eq!(outcome.unsets, vec!["A".to_string()]);
+        assert_eq!(outcome.exports, vec![known("C", "xy")]);
+        assert!(!run("unset 'A B'", &env).followed);
     }
 
     #[test]
