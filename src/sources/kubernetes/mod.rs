@@ -461,9 +461,17 @@ impl<'a> Workload<'a> {
                 // Links the image reads (its KAFKA_ variables), unless the pod turns them off.
                 let mut environment = environment;
                 let mut links = Vec::new();
+                // A variable the start-up script unsets (`unset KAFKA_PORT`) is not the image's.
+                let unset_by_script = |name: &str| {
+                    script
+                        .as_ref()
+                        .is_some_and(|(script, _)| script.first.unsets.iter().any(|n| n == name))
+                };
                 if image == Image::Confluent || image == Image::ConfluentLocal {
                     for (var, service) in self.service_links(manifests) {
-                        if environment.get(&var.var.name).is_none() {
+                        if environment.get(&var.var.name).is_none()
+                            && !unset_by_script(&var.var.name)
+                        {
                             links.push((var.var.name.clone(), service));
                             environment.set(var);
                         }
