@@ -57,7 +57,9 @@ pub const IMAGE_START: &[&str] = &[
 /// Programs a start-up script may run before the image's start-up that change nothing the
 /// image's scripts read: they print, wait or look. Any other (a script of the repository's own,
 /// `sed`, `cp`) may edit the image's scripts or templates, as Confluent's own examples do to
-/// drop a `dub ensure` line before `/etc/confluent/docker/run`.
+/// drop a `dub ensure` line before `/etc/confluent/docker/run` (confluentinc/cp-all-in-one
+/// cp-all-in-one/update_run.sh: `sed -i '/KAFKA_ZOOKEEPER_CONNECT/d' /etc/confluent/docker/
+/// configure`).
 const HARMLESS_BEFORE_START: &[&str] = &[
     "echo", "printf", "sleep", "cub", "ub", "true", ":", "test", "[", "mkdir", "ls", "cat", "date",
     "id", "hostname", "whoami",
