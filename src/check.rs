@@ -360,6 +360,9 @@ pub fn check_in_memory(
 fn stated(config: Option<&Config>) -> crate::sources::Stated {
     crate::sources::Stated {
         bitnami_kafka_chart: config.and_then(|config| config.bitnami_kafka_chart.clone()),
+        images: config
+            .map(|config| config.images.clone())
+            .unwrap_or_default(),
     }
 }
 

@@ -20,6 +20,7 @@ pub const FILE_NAME: &str = "kafkalint.toml";
 pub const TOP_KEYS: &[&str] = &[
     "kafka-version",
     "bitnami-kafka-chart",
+    "images",
     "strict",
     "select",
     "ignore",
@@ -67,6 +68,9 @@ pub struct Config {
     /// `bitnami-kafka-chart`: the bitnami/kafka chart version the values files under the
     /// config's folder are for, where nothing beside them pins one.
     pub bitnami_kafka_chart: Option<String>,
+    /// `[images]`: the team's own images, each read as the known image (with its tag) it is
+    /// built from.
+    pub images: crate::sources::images::Aliases,
     pub strict: bool,
     /// `select`: the rules that run (every rule when absent).
     pub select: Option<Vec<&'static str>>,
@@ -134,6 +138,7 @@ impl Config {
             dir,
             kafka_version: None,
             bitnami_kafka_chart: None,
+            images: crate::sources::images::Aliases::default(),
             strict: false,
             select: None,
             ignore: Vec::new(),
@@ -147,6 +152,7 @@ impl Config {
                 "bitnami-kafka-chart" => {
                     config.bitnami_kafka_chart = Some(parser.chart_version(value)?)
                 }
+                "images" => config.images = parser.images(value)?,
                 "strict" => config.strict = parser.boolean("strict", value)?,
                 "select" => config.select = Some(parser.rule_names("select", value)?),
                 "ignore" => config.ignore = parser.rule_names("ignore", value)?,
@@ -518,6 +524,38 @@ impl Parser<'_> {
     }
 
     /// A chart version (`26.4.0`, `26`): its first part a number.
+    /// `[images]`: `"<the team's image>" = "<known image>:<tag>"`, each checked.
+    fn images(
+        &self,
+        value: &Spanned<DeValue>,
+    ) -> Result<crate::sources::images::Aliases, ConfigError> {
+        use crate::sources::images::Aliases;
+        let mut images = Aliases::default();
+        for (name, known) in in_source_order(self.table("images", value)?) {
+            let declared: &str = name.get_ref().as_ref();
+            if let Some(why) = Aliases::refuse_name(declared) {
+                return Err(self.error(name.span().start, format!("[images]: {why}")));
+            }
+            if images
+                .entries()
+                .iter()
+                .any(|(earlier, _)| earlier == declared)
+            {
+                return Err(self.error(
+                    name.span().start,
+                    format!("[images]: `{declared}` is named twice: name each image once"),
+                ));
+            }
+            let context = format!("images.\"{declared}\"");
+            let known_text = self.string(&context, known)?.trim();
+            if let Some(why) = Aliases::refuse_target(known_text) {
+                return Err(self.error(known.span().start, format!("[images]: {why}")));
+            }
+            images.insert(declared, known_text);
+        }
+        Ok(images)
+    }
+
     fn chart_version(&self, value: &Spanned<DeValue>) -> Result<String, ConfigError> {
         let text = self.string("bitnami-kafka-chart", value)?.trim();
         let major = text.split('.').next().unwrap_or_default();

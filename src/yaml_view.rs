@@ -175,6 +175,9 @@ pub struct YamlView {
     /// YAML service is a component by its image, never by its keys.
     pub component: Option<ComponentService>,
     pub forbidden: Vec<Forbidden>,
+    /// Keys its image writes that the release its image tag names does not have, and ignores
+    /// (`process.roles` before Kafka 2.8), with their key spans; not among its settings.
+    pub ignored_by_release: Vec<(String, Span)>,
     /// `Some` when the service's image tag says which Kafka release it runs.
     pub image_tag: Option<ImageTag>,
     /// The container or pod that runs it.
@@ -217,6 +220,9 @@ pub struct YamlFile {
     pub config_maps: Arc<[ConfigMap]>,
     /// The bitnami/kafka chart version the config file states, which it was read with.
     pub bitnami_kafka_chart: Option<String>,
+    /// `[images]` of the config file, which it was read with: (the team's image, the known
+    /// image it is read as).
+    pub images: Vec<(String, String)>,
 }
 
 /// A Kubernetes ConfigMap: its `data`, for the containers that take variables from it.

@@ -180,6 +180,62 @@ fn the_bitnami_chart_version_comes_from_the_config_where_nothing_beside_the_valu
 }
 
 #[test]
+fn a_team_image_is_read_as_the_known_image_the_config_names() {
+    let dir = tempdir();
+    // Three brokers of a team's own image: internal topics on one replica.
+    let service = |id: u32| {
+        format!(
+            "  kafka-{id}:\n    image: registry.example.com/platform/kafka:2024.11\n    environment:\n      KAFKA_NODE_ID: {id}\n      KAFKA_PROCESS_ROLES: broker,controller\n      KAFKA_CONTROLLER_QUORUM_VOTERS: 1@kafka-1:9093,2@kafka-2:9093,3@kafka-3:9093\n      KAFKA_LISTENERS: PLAINTEXT://:9092,CONTROLLER://:9093\n      KAFKA_ADVERTISED_LISTENERS: PLAINTEXT://kafka-{id}:9092\n      KAFKA_CONTROLLER_LISTENER_NAMES: CONTROLLER\n      KAFKA_LISTENER_SECURITY_PROTOCOL_MAP: PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT\n      KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: 1\n"
+        )
+    };
+    write(
+        dir.path(),
+        "compose/docker-compose.yml",
+        &format!("services:\n{}{}{}", service(1), service(2), service(3)),
+    );
+    // Unknown: not read, and the note says how to tell kafkalint what it is.
+    let unknown = kafkalint(&["check", "--format", "json", "compose"], dir.path());
+    assert!(rules_of(&unknown).is_empty(), "{}", stderr(&unknown));
+    assert!(
+        stderr(&unknown).contains("kafkalint.toml [images]"),
+        "{}",
+        stderr(&unknown)
+    );
+
+    write(
+        dir.path(),
+        "kafkalint.toml",
+        "[images]\n\"registry.example.com/platform/kafka\" = \"apache/kafka:3.9.0\"\n",
+    );
+    let stated = kafkalint(&["check", "--format", "json", "compose"], dir.path());
+    assert!(
+        rules_of(&stated).contains(&"internal-topic-replication".to_string()),
+        "{}",
+        stderr(&stated)
+    );
+    assert_eq!(
+        json(&stated)["clusters"][0]["kafka_version"],
+        "3.9",
+        "{}",
+        stderr(&stated)
+    );
+
+    // A name with its tag applies to that tag alone, and wins over the name without one.
+    write(
+        dir.path(),
+        "kafkalint.toml",
+        "[images]\n\"registry.example.com/platform/kafka\" = \"apache/kafka:3.9.0\"\n\"registry.example.com/platform/kafka:2024.11\" = \"apache/kafka:3.8.0\"\n",
+    );
+    let tagged = kafkalint(&["check", "--format", "json", "compose"], dir.path());
+    assert_eq!(
+        json(&tagged)["clusters"][0]["kafka_version"],
+        "3.8",
+        "{}",
+        stderr(&tagged)
+    );
+}
+
+#[test]
 fn a_file_that_contradicts_the_configured_release_is_hinted() {
     let dir = tempdir();
     cluster(dir.path(), "c", ["", "", ""]);
@@ -612,9 +668,17 @@ fn config_errors_name_the_place_and_the_nearest_name() {
     );
     assert_config_error(
         "colour = true\n",
-        "kafkalint.toml:1:1: unknown setting `colour` (known: kafka-version, bitnami-kafka-chart, strict, select, ignore, rules, per-path-ignores, clusters)",
+        "kafkalint.toml:1:1: unknown setting `colour` (known: kafka-version, bitnami-kafka-chart, images, strict, select, ignore, rules, per-path-ignores, clusters)",
     );
     assert_config_error("rules = 3\n", "kafkalint.toml:1:9: `rules` must be a table");
+    assert_config_error(
+        "[images]\n\"registry.example.com/platform/kafka\" = \"apache/kafka\"\n",
+        "kafkalint.toml:2:41: [images]: `apache/kafka` has no tag: name the release the image is built from (`apache/kafka:<tag>`)",
+    );
+    assert_config_error(
+        "[images]\n\"registry.example.com/platform/kafka\" = \"mycorp/kafka:3.9.0\"\n",
+        "kafkalint.toml:2:41: [images]: `mycorp/kafka:3.9.0` is not an image kafkalint knows the start-up of: name one of apache/kafka, apache/kafka-native, confluentinc/cp-kafka, confluentinc/cp-server, confluentinc/confluent-local, bitnami/kafka, wurstmeister/kafka, with its tag",
+    );
     assert_config_error(
         "[[clusters]]\nname = \"a\"\nfiles = [\"c/*\"]\n[[clusters]]\nname = \"a\"\nfiles = [\"d/*\"]\n",
         "kafkalint.toml:4:1: this [[clusters]] entry has the name of an earlier one: name each cluster once",

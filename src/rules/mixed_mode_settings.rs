@@ -1,7 +1,8 @@
 //! `mixed-mode-settings`: a KRaft node carrying ZooKeeper settings, or a ZooKeeper-mode broker
 //! carrying the KRaft quorum, outside a ZooKeeper-to-KRaft migration. Kafka 3.x starts either
 //! way and ignores the other mode's settings; Kafka 4.x has no ZooKeeper mode, and its
-//! `zookeeper.*` keys are removed-key's.
+//! `zookeeper.*` keys are removed-key's. An image of a Kafka release before 2.8 has no KRaft at
+//! all: `process.roles` written for it is ignored, and the node runs in ZooKeeper mode.
 
 use super::support::{key_label, line_label};
 use super::{Check, Context, FixAvailability, Group, Rule, Verified};
@@ -28,7 +29,54 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         return Vec::new();
     }
     let mut diagnostics = Vec::new();
+    // Kafka before 2.8 has no `process.roles` (`KafkaConfig` gained it with `KafkaRaftServer`
+    // in 2.8.0): an image of such a release ignores it, and the node is a ZooKeeper broker.
+    let mut before_kraft = Vec::new();
+    for node in &cluster.nodes {
+        let Some(view) = context.view(node.file, node.part) else {
+            continue;
+        };
+        let (Some(tag), Some((key, span))) = (&view.image_tag, view.ignored_by_release.first())
+        else {
+            continue;
+        };
+        before_kraft.push((node.file, node.part));
+        let mut labels = vec![Label {
+            file: node.file,
+            span: span.clone(),
+            message: format!("ignored by Kafka {}", tag.release),
+        }];
+        labels.extend(
+            [VOTERS, BOOTSTRAP]
+                .into_iter()
+                .filter_map(|key| context.line(node, key))
+                .filter(|line| !line.value().trim().is_empty())
+                .map(|line| key_label(line, "ignored in ZooKeeper mode".into())),
+        );
+        let zookeeper =
+            if context.line(node, "zookeeper.connect").is_some() || view.settings_elsewhere {
+                ""
+            } else {
+                ", and without zookeeper.connect it does not start"
+            };
+        diagnostics.push(
+            RULE.finding(format!(
+                "{key} is ignored: {} runs Kafka {}, which has no KRaft (it came in 2.8), so the node runs in ZooKeeper mode{zookeeper}",
+                tag.reference, tag.release
+            ))
+            .about(context.node_ref(node))
+            .with_key(key.clone())
+            .with_labels(labels)
+            .with_help(format!(
+                "for KRaft use an image of Kafka 2.8 or later (3.3 or later for production, KIP-833); to keep {}, delete the KRaft settings and set zookeeper.connect",
+                tag.reference
+            )),
+        );
+    }
     for node in context.quorum_nodes(cluster) {
+        if before_kraft.contains(&(node.node.file, node.node.part)) {
+            continue;
+        }
         // A migration beside it (ZooKeeper brokers and KRaft controllers are separate clusters
         // of one folder): zookeeper-migration-consistency judges who lacks the flag.
         if context.folders.migration_in_folder(node.node.file) {

@@ -102,16 +102,18 @@ pub(super) fn broker(
         ));
         None
     };
-    if release.is_some_and(|release| release < crate::catalog::KafkaVersion::new(2, 8))
-        && settings
-            .iter()
-            .any(|setting| setting.key == "process.roles")
-    {
-        settings.retain(|setting| setting.key != "process.roles");
-        notes.push(format!(
-            "{label}: process.roles not read: its image runs Kafka {}, which has no KRaft and ignores the key; the node is a ZooKeeper broker",
-            release.expect("checked above")
-        ));
+    // The release the image runs before 2.8 has no KRaft: `KafkaConfig` gained `process.roles`
+    // with `KafkaRaftServer` in 2.8.0 (KIP-500's early access; apache/kafka
+    // core/src/main/scala/kafka/server/KafkaConfig.scala, `ProcessRolesProp`), so Kafka 2.7 and
+    // older ignore the key and run the node as a ZooKeeper broker whatever it says. The key is
+    // kept aside for mixed-mode-settings to report, not read as the node's roles.
+    let mut ignored_by_release = Vec::new();
+    if release.is_some_and(|release| release < crate::catalog::KafkaVersion::new(2, 8)) {
+        let (ignored, kept): (Vec<Setting>, Vec<Setting>) = settings
+            .into_iter()
+            .partition(|setting| setting.key == "process.roles");
+        settings = kept;
+        ignored_by_release = ignored;
     }
     if mounted.is_none() && container.own_command && !sets_broker_key(&settings) {
         notes.push(format!(
@@ -195,6 +197,7 @@ pub(super) fn broker(
         }),
         component: None,
         forbidden: Vec::new(),
+        ignored_by_release: entries_of(ignored_by_release, &written, image_node, *env_unread),
         runtime: container.runtime.clone(),
         image_exit,
         settings_elsewhere: *env_unread,
@@ -241,6 +244,7 @@ pub(super) fn component(
             mirror_flows: Vec::new(),
         }),
         forbidden: Vec::new(),
+        ignored_by_release: Vec::new(),
         runtime,
         image_exit: None,
         settings_elsewhere: env_unread,

@@ -148,6 +148,8 @@ pub struct Stated {
     /// `bitnami-kafka-chart`: the chart version of bitnami/kafka values files that nothing
     /// beside them pins.
     pub bitnami_kafka_chart: Option<String>,
+    /// `[images]`: the team's own images, each read as the known image it names.
+    pub images: images::Aliases,
 }
 
 /// Reads YAML files (of one folder, or named together): every compose file is a cluster of
@@ -305,6 +307,7 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             pools: Arc::clone(&pools),
             config_maps: Arc::clone(&config_maps),
             bitnami_kafka_chart: beside.stated.bitnami_kafka_chart.clone(),
+            images: beside.stated.images.entries().to_vec(),
         };
         let mut clusters = Vec::new();
         let mut take = |name: String, form: Form, nodes: Vec<NodeSpec>, yaml: &mut YamlFile| {
@@ -329,7 +332,8 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
                 .get("services")
                 .is_some_and(|services| matches!(services, yaml::Node::Map(_)))
         {
-            let project = compose::Project::of_file(&path, &mut notes);
+            let project = compose::Project::of_file(&path, &mut notes)
+                .with_images(beside.stated.images.clone());
             if let Some((env_path, env_bytes, error)) = project.env_syntax_error() {
                 unreadable::push_env(&mut found.unreadable, env_path, env_bytes, error);
             }
@@ -378,9 +382,14 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             // Its values are the template's expressions, not what the cluster gets.
             notes.push(TEMPLATE.into());
         } else if documents.iter().any(kubernetes::is_object) {
-            for (name, namespace, nodes) in
-                kubernetes::read(&path, text, &documents, &config_maps, &mut notes)
-            {
+            for (name, namespace, nodes) in kubernetes::read_with_images(
+                &path,
+                text,
+                &documents,
+                &config_maps,
+                &beside.stated.images,
+                &mut notes,
+            ) {
                 take(name, Form::Kubernetes, nodes, &mut yaml);
                 manifest_namespaces.push(namespace);
             }
@@ -556,6 +565,7 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             pools: Arc::from(Vec::new()),
             config_maps: Arc::from(Vec::new()),
             bitnami_kafka_chart: None,
+            images: Vec::new(),
         };
         let file = found.files.len();
         let project = ansible::role::project_of(&path);
@@ -682,6 +692,11 @@ fn part(spec: NodeSpec, offset: usize) -> YamlPart {
                 ..forbidden
             })
             .collect(),
+        ignored_by_release: spec
+            .ignored_by_release
+            .iter()
+            .map(|entry| (entry.key.clone(), shift(&entry.key_span)))
+            .collect(),
         image_tag: spec.image_tag.map(|tag| ImageTag {
             span: shift(&tag.span),
             ..tag
@@ -746,6 +761,7 @@ impl SourceFile {
                         .collect(),
                     stated: Stated {
                         bitnami_kafka_chart: yaml.bitnami_kafka_chart.clone(),
+                        images: images::Aliases::from_entries(yaml.images.clone()),
                     },
                     ..Beside::default()
                 };

@@ -91,6 +91,9 @@ pub struct NodeSpec {
     /// cluster as a component rather than a node.
     pub component: Option<ComponentService>,
     pub forbidden: Vec<Forbidden>,
+    /// Settings its image writes that the Kafka release it runs does not have, and ignores
+    /// (`process.roles` on an image of Kafka before 2.8); they are not among `entries`.
+    pub ignored_by_release: Vec<YamlEntry>,
     pub runtime: Runtime,
     /// `Some` when the image's scripts stop the container before Kafka starts.
     pub image_exit: Option<ImageExit>,

@@ -116,7 +116,7 @@ pub fn note(label: &str, image: &str, variables: &[String], mounts: &[String]) -
         None => (
             format!("runs image `{image}`, an image kafkalint does not know"),
             format!(
-                "if it starts Kafka as a known image does, say which in kafkalint.toml: `[images]` `\"{}\" = \"apache/kafka:3.9\"`",
+                "if it starts Kafka as a known image does, say which in kafkalint.toml: `[images]` `\"{}\" = \"apache/kafka:3.9.0\"`",
                 without_tag(image)
             ),
         ),
@@ -162,7 +162,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             note,
-            "service `broker`: runs image `registry.example.com/platform/broker:1.4`, an image kafkalint does not know, given KAFKA_NODE_ID, KAFKA_PROCESS_ROLES in its environment; not read: if it starts Kafka as a known image does, say which in kafkalint.toml: `[images]` `\"registry.example.com/platform/broker\" = \"apache/kafka:3.9\"`"
+            "service `broker`: runs image `registry.example.com/platform/broker:1.4`, an image kafkalint does not know, given KAFKA_NODE_ID, KAFKA_PROCESS_ROLES in its environment; not read: if it starts Kafka as a known image does, say which in kafkalint.toml: `[images]` `\"registry.example.com/platform/broker\" = \"apache/kafka:3.9.0\"`"
         );
         let mounted = note_of(
             "ghcr.io/acme/kraft:2",

@@ -471,6 +471,7 @@ fn node(host: &Host, group: &str, entries: Vec<YamlEntry>, release: Option<Image
         image_tag: release,
         component: None,
         forbidden: Vec::new(),
+        ignored_by_release: Vec::new(),
         runtime: Runtime::Machine {
             host: name.to_string(),
         },

@@ -1744,6 +1744,7 @@ fn node_spec(
         image_tag: release,
         component: None,
         forbidden: Vec::new(),
+        ignored_by_release: Vec::new(),
         runtime: Runtime::Machine {
             host: host
                 .cloned()

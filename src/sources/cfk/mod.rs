@@ -126,6 +126,7 @@ pub fn read(
                 image_tag: image_tag.clone(),
                 component: None,
                 forbidden: Vec::new(),
+                ignored_by_release: Vec::new(),
                 runtime: Runtime::Container {
                     image: image.map_or("confluentinc/cp-server".into(), |image| {
                         image.value.trim().to_string()

@@ -32,6 +32,8 @@ pub struct Project {
     /// A value of the compose file nests `${...}` defaults deeper than kafkalint follows
     /// ([`dotenv::MAX_NESTING`]): it was left unknown.
     nesting_too_deep: std::cell::Cell<bool>,
+    /// `[images]` of kafkalint.toml: the team's own images, read as the known ones they name.
+    images: images::Aliases,
 }
 
 impl Project {
@@ -91,6 +93,11 @@ impl Project {
             return Some(None);
         }
         self.env.get(name).cloned()
+    }
+
+    /// The project, with the team's own images of `[images]` read as the known ones they name.
+    pub fn with_images(self, images: images::Aliases) -> Project {
+        Project { images, ..self }
     }
 
     /// Compose's interpolation of a value with the project's variables (see
@@ -186,6 +193,11 @@ pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<
                 }
             },
         };
+        // A team's own image, read as the known image `[images]` names for it.
+        let (image_text, tag_known) = match project.images.resolve(&image_text) {
+            Some(known) => (known.to_string(), true),
+            None => (image_text, tag_known),
+        };
         if let Some(component) = components::classify(&image_text) {
             if let Some(mut spec) =
                 read_component(name, service, image_node, component, project, notes)
@@ -219,9 +231,26 @@ pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<
             continue;
         }
         let Environment {
-            vars: env,
+            vars: mut env,
             unread_env_file,
         } = environment(service, name, project, notes);
+        let script = start_script(service, image, project, &env);
+        if let Some(script) = &script {
+            env.retain(|var| !script.unsets.contains(&var.var.name));
+            for (name, value) in &script.sets {
+                env.retain(|var| var.var.name != *name);
+                env.push(EnvVar {
+                    var: Var {
+                        name: name.clone(),
+                        value: value.clone(),
+                    },
+                    name_span: script.span.clone(),
+                    value_span: script.span.clone(),
+                    edit: None,
+                    provenance: Provenance::Written,
+                });
+            }
+        }
         let container = Container {
             label: label.clone(),
             image,
@@ -231,7 +260,10 @@ pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<
             env,
             env_unread: unread_env_file,
             unread_source: "an env_file",
-            own_command: service.get("command").is_some() || service.get("entrypoint").is_some(),
+            // A script that ends in the image's own start-up, with nothing before it that may
+            // edit the image's scripts, runs its checks too.
+            own_command: (service.get("command").is_some() || service.get("entrypoint").is_some())
+                && !script.as_ref().is_some_and(|script| script.as_shipped),
             links: Vec::new(),
             runtime,
         };
@@ -295,6 +327,97 @@ pub fn read(document: &Node, project: &Project, notes: &mut Vec<String>) -> Vec<
 /// A Connect or Schema Registry service as a component of the file's cluster: one for the
 /// service, however many replicas it runs (they share their topics). `None` when what it
 /// would write is not known.
+/// What a service's start-up script (`command: sh -c "..."`) that ends by running the image's
+/// own start-up gives that start-up: the variables it exports and those written before the
+/// start-up on its command line, in order, with where the script is.
+struct StartScript {
+    sets: Vec<(String, Option<String>)>,
+    /// Variables of the service's environment the script unsets before the start-up.
+    unsets: Vec<String>,
+    span: Span,
+    /// Nothing runs before the start-up that may change the image's scripts: their checks run
+    /// as shipped.
+    as_shipped: bool,
+}
+
+/// The service's start-up script, when it is a shell's `-c` script that kafkalint follows whole
+/// and that ends by running the image's start-up (`exec /etc/confluent/docker/run`); `None`
+/// otherwise (then the service runs a command of its own). Compose runs `entrypoint` followed
+/// by `command`, each interpolated (`$$` is a `$`) and, when written as a string, split into
+/// words as a shell splits them (compose-go `loader/loader.go`, `shellwords`). The images read
+/// here have no `ENTRYPOINT` of their own, so `command` alone is the whole command line: their
+/// start-up is their `CMD` (kafka-images kafka/Dockerfile.ubi8 `CMD ["/etc/confluent/docker/
+/// run"]`, apache/kafka docker/jvm/Dockerfile `CMD ["/etc/kafka/docker/run"]`, kafka-docker
+/// Dockerfile `CMD ["start-kafka.sh"]`). bitnami/kafka's `ENTRYPOINT` runs its setup with the
+/// container's environment before any command (bitnami/containers bitnami/kafka/*/rootfs/opt/
+/// bitnami/scripts/kafka/entrypoint.sh), which a script's exports never reach: not read.
+fn start_script(
+    service: &Node,
+    image: images::Image,
+    project: &Project,
+    env: &[EnvVar],
+) -> Option<StartScript> {
+    if image == images::Image::Bitnami {
+        return None;
+    }
+    let mut words: Vec<(String, &Scalar)> = Vec::new();
+    for key in ["entrypoint", "command"] {
+        let Some(node) = service.get(key) else {
+            continue;
+        };
+        match node.scalar() {
+            Some(scalar) => {
+                let text = project.interpolate(&scalar.value)?;
+                words.extend(
+                    crate::sources::kubernetes::shell::split_command(&text)?
+                        .into_iter()
+                        .map(|word| (word, scalar)),
+                );
+            }
+            None => {
+                for item in node.items() {
+                    let scalar = item.scalar()?;
+                    words.push((project.interpolate(&scalar.value)?, scalar));
+                }
+            }
+        }
+    }
+    let texts: Vec<&str> = words.iter().map(|(word, _)| word.as_str()).collect();
+    let at = crate::sources::kubernetes::shell::script_word(&texts)?;
+    let (script, scalar) = &words[at];
+    // The container's host name is its `hostname:`, else one Docker makes up.
+    let hostname = service
+        .get("hostname")
+        .and_then(Node::text)
+        .and_then(|text| project.interpolate(text));
+    let lookup = |name: &str| {
+        if name == "HOSTNAME" {
+            return Some(hostname.clone());
+        }
+        env.iter()
+            .rev()
+            .find(|var| var.var.name == name)
+            .map(|var| var.var.value.clone())
+    };
+    let outcome = crate::sources::kubernetes::shell::run(script, &lookup);
+    if !outcome.runs_image() || outcome.nested_too_deep {
+        return None;
+    }
+    let as_shipped = outcome.runs_image_as_shipped();
+    let unsets = outcome.unsets;
+    let mut sets = outcome.exports;
+    for (name, value) in outcome.command_environment {
+        sets.retain(|(set, _)| *set != name);
+        sets.push((name, value));
+    }
+    Some(StartScript {
+        sets,
+        unsets,
+        span: scalar.span.clone(),
+        as_shipped,
+    })
+}
+
 fn read_component(
     name: &str,
     service: &Node,

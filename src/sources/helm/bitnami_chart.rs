@@ -1155,6 +1155,7 @@ impl Reader<'_> {
                     image_tag: self.image_tag.clone(),
                     component: None,
                     forbidden: Vec::new(),
+                    ignored_by_release: Vec::new(),
                     runtime: Runtime::Container {
                         image: "bitnami/kafka".into(),
                         orchestrator: Orchestrator::Kubernetes,

@@ -12,7 +12,12 @@ pub enum Image {
     /// `apache/kafka`, `apache/kafka-native` (apache/kafka: docker/resources/common-scripts).
     Apache,
     /// `confluentinc/cp-kafka`, `confluentinc/cp-server` (confluentinc/kafka-images:
-    /// kafka/include/etc/confluent/docker).
+    /// kafka/include/etc/confluent/docker), and `confluentinc/cp-enterprise-kafka`, the
+    /// CP 3 to 5 name of cp-server: built `FROM confluentinc/cp-kafka` with the same
+    /// `CMD ["/etc/confluent/docker/run"]` and cp-kafka's scripts, its template adding only
+    /// `CONFLUENT_SUPPORT_` and `CONFLUENT_METRICS_` settings (confluentinc/cp-docker-images
+    /// debian/enterprise-kafka/Dockerfile and include/etc/confluent/docker/
+    /// kafka.properties.template), which kafkalint leaves unread.
     Confluent,
     /// `confluentinc/confluent-local` (confluentinc/kafka-images: local/include/etc/confluent/docker):
     /// cp-kafka's scripts after defaults of its own, for a single local node.
@@ -60,7 +65,9 @@ pub fn repository(image: &str) -> (String, Option<String>) {
 pub fn classify(image: &str) -> Option<Image> {
     match repository(image).0.as_str() {
         "apache/kafka" | "apache/kafka-native" => Some(Image::Apache),
-        "confluentinc/cp-kafka" | "confluentinc/cp-server" => Some(Image::Confluent),
+        "confluentinc/cp-kafka" | "confluentinc/cp-server" | "confluentinc/cp-enterprise-kafka" => {
+            Some(Image::Confluent)
+        }
         "confluentinc/confluent-local" => Some(Image::ConfluentLocal),
         "bitnami/kafka" | "bitnamilegacy/kafka" | "bitnamisecure/kafka" => Some(Image::Bitnami),
         "wurstmeister/kafka" => Some(Image::Wurstmeister),
@@ -168,6 +175,96 @@ fn confluent_platform_kafka(platform: KafkaVersion) -> Option<KafkaVersion> {
         .iter()
         .find(|(cp, _)| *cp == platform)
         .map(|(_, kafka)| *kafka)
+}
+
+/// `[images]` of `kafkalint.toml`: a team's own images, each read as the known image (with its
+/// tag) it is built from, e.g. `"registry.example.com/platform/kafka" = "apache/kafka:3.9.0"`.
+/// An image reference names the image as written (registry and path, case as written); a name
+/// with a tag applies to that tag alone and wins over the same name without one.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Aliases {
+    /// (the team's image, with or without a tag; the known image with its tag), in file order.
+    entries: Vec<(String, String)>,
+}
+
+impl Aliases {
+    /// Why `known` cannot stand for a team's image: not an image kafkalint knows, or no tag
+    /// naming a Kafka release kafkalint can tell.
+    pub fn refuse_target(known: &str) -> Option<String> {
+        let Some(image) = classify(known) else {
+            let names = "apache/kafka, apache/kafka-native, confluentinc/cp-kafka, confluentinc/cp-server, confluentinc/confluent-local, bitnami/kafka, wurstmeister/kafka";
+            return Some(format!(
+                "`{known}` is not an image kafkalint knows the start-up of: name one of {names}, with its tag"
+            ));
+        };
+        let (_, tag) = repository(known);
+        match tag {
+            None => Some(format!(
+                "`{known}` has no tag: name the release the image is built from (`{}:<tag>`)",
+                image.name()
+            )),
+            Some(tag) if tag_kafka_release(image, &tag).is_none() => Some(format!(
+                "the tag `{tag}` of `{known}` names no Kafka release kafkalint can tell: name the release (e.g. `{}:3.9.0`)",
+                image.name()
+            )),
+            Some(_) => None,
+        }
+    }
+
+    /// Why `declared` cannot be a team's image name: empty, or with a digest.
+    pub fn refuse_name(declared: &str) -> Option<String> {
+        if declared.is_empty() || declared.contains(char::is_whitespace) {
+            return Some("an image name may not be empty or hold blanks".into());
+        }
+        declared.contains('@').then(|| {
+            format!("`{declared}` has a digest: name the image without it (with or without a tag)")
+        })
+    }
+
+    pub fn from_entries(entries: Vec<(String, String)>) -> Aliases {
+        Aliases { entries }
+    }
+
+    /// (the team's image, the known image it is read as), in file order.
+    pub fn entries(&self) -> &[(String, String)] {
+        &self.entries
+    }
+
+    pub fn insert(&mut self, declared: &str, known: &str) {
+        self.entries.push((declared.to_string(), known.to_string()));
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The known image a team's `image` reference stands for, when `[images]` names it.
+    pub fn resolve(&self, image: &str) -> Option<&str> {
+        let image = image.trim();
+        let (image, _digest) = image.split_once('@').unwrap_or((image, ""));
+        let (name, tag) = split_tag(image);
+        let exact = tag.and_then(|tag| {
+            self.entries
+                .iter()
+                .find(|(declared, _)| split_tag(declared) == (name, Some(tag)))
+        });
+        exact
+            .or_else(|| {
+                self.entries
+                    .iter()
+                    .find(|(declared, _)| split_tag(declared) == (name, None))
+            })
+            .map(|(_, known)| known.as_str())
+    }
+}
+
+/// An image reference's name and tag, as written: the tag follows the last `:` after the last
+/// `/` (a registry may have a port).
+fn split_tag(image: &str) -> (&str, Option<&str>) {
+    match image.rfind(':') {
+        Some(at) if !image[at..].contains('/') => (&image[..at], Some(&image[at + 1..])),
+        _ => (image, None),
+    }
 }
 
 /// An image whose name says Kafka but whose conventions kafkalint does not know.
@@ -1206,6 +1303,47 @@ pub(in crate::sources) mod tests {
     }
 
     #[test]
+    fn a_team_image_is_read_as_the_known_image_it_names() {
+        let mut aliases = Aliases::default();
+        aliases.insert(
+            "registry.example.com:5000/platform/kafka",
+            "apache/kafka:3.9.0",
+        );
+        aliases.insert(
+            "registry.example.com:5000/platform/kafka:legacy",
+            "confluentinc/cp-kafka:6.1.0",
+        );
+        let resolve = |image: &str| aliases.resolve(image);
+        assert_eq!(
+            resolve("registry.example.com:5000/platform/kafka:2024.1"),
+            Some("apache/kafka:3.9.0")
+        );
+        assert_eq!(
+            resolve("registry.example.com:5000/platform/kafka"),
+            Some("apache/kafka:3.9.0")
+        );
+        // A tag named on its own wins over the name without one.
+        assert_eq!(
+            resolve("registry.example.com:5000/platform/kafka:legacy"),
+            Some("confluentinc/cp-kafka:6.1.0")
+        );
+        assert_eq!(
+            resolve("registry.example.com:5000/platform/kafka:legacy@sha256:00"),
+            Some("confluentinc/cp-kafka:6.1.0")
+        );
+        // Another registry's image of the same path is another image.
+        assert_eq!(resolve("other.example.com/platform/kafka:1"), None);
+        assert_eq!(resolve("platform/kafka:1"), None);
+        assert_eq!(Aliases::refuse_target("apache/kafka:3.9.0"), None);
+        assert!(Aliases::refuse_target("apache/kafka").is_some());
+        assert!(Aliases::refuse_target("apache/kafka:latest").is_some());
+        assert!(Aliases::refuse_target("mycorp/kafka:3.9.0").is_some());
+        assert!(Aliases::refuse_name("a/b@sha256:00").is_some());
+        assert!(Aliases::refuse_name("").is_some());
+        assert_eq!(Aliases::refuse_name("a/b:1"), None);
+    }
+
+    #[test]
     fn image_names() {
         assert_eq!(
             classify("confluentinc/cp-kafka:7.5.0"),
@@ -1220,6 +1358,10 @@ pub(in crate::sources) mod tests {
         assert_eq!(
             classify("registry.example.com:5000/apache/kafka-native:3.8.0"),
             Some(Image::Apache)
+        );
+        assert_eq!(
+            classify("confluentinc/cp-enterprise-kafka:5.3.1"),
+            Some(Image::Confluent)
         );
         assert_eq!(classify("confluentinc/cp-zookeeper:7.5.0"), None);
         assert!(looks_like_kafka("mycorp/kafka:1.0"));

@@ -80,6 +80,19 @@ struct Manifests<'a> {
     text: &'a str,
     documents: &'a [Node],
     config_maps: &'a [ConfigMap],
+    /// `[images]` of kafkalint.toml: the team's own images, read as the known ones they name.
+    images: &'a images::Aliases,
+}
+
+impl Manifests<'_> {
+    /// The image a container's `image:` is read as: the known image `[images]` names for it,
+    /// else as written.
+    fn image_read_as(&self, written: &str) -> String {
+        self.images
+            .resolve(written)
+            .unwrap_or(written.trim())
+            .to_string()
+    }
 }
 
 /// Reads the workloads of a file's documents (`text` parsed): one cluster per namespace, named
@@ -92,11 +105,31 @@ pub fn read(
     config_maps: &[ConfigMap],
     notes: &mut Vec<String>,
 ) -> Vec<(String, Option<String>, Vec<NodeSpec>)> {
+    read_with_images(
+        path,
+        text,
+        documents,
+        config_maps,
+        &images::Aliases::default(),
+        notes,
+    )
+}
+
+/// [`read`], with the team's own images of `[images]` read as the known images they name.
+pub fn read_with_images(
+    path: &str,
+    text: &str,
+    documents: &[Node],
+    config_maps: &[ConfigMap],
+    images: &images::Aliases,
+    notes: &mut Vec<String>,
+) -> Vec<(String, Option<String>, Vec<NodeSpec>)> {
     let manifests = Manifests {
         path,
         text,
         documents,
         config_maps,
+        images,
     };
     let mut by_namespace: BTreeMap<Option<String>, Vec<NodeSpec>> = BTreeMap::new();
     let mut components: Vec<Component> = Vec::new();
@@ -288,7 +321,9 @@ impl<'a> Workload<'a> {
                 container
                     .get("image")
                     .and_then(Node::text)
-                    .is_some_and(|image| images::classify(image).is_some())
+                    .is_some_and(|image| {
+                        images::classify(&manifests.image_read_as(image)).is_some()
+                    })
             })
             .count();
         let workload_label = format!("{} `{}`", self.kind, self.name.value.trim());
@@ -350,7 +385,8 @@ impl<'a> Workload<'a> {
                 });
                 continue;
             }
-            let Some(image) = images::classify(&image_node.value) else {
+            let image_text = manifests.image_read_as(&image_node.value);
+            let Some(image) = images::classify(&image_text) else {
                 let variables = crate::sources::unknown_image::container_variables(container);
                 let mounts = mount_paths(container);
                 let image_text = image_node.value.trim();
@@ -406,12 +442,13 @@ impl<'a> Workload<'a> {
                 ));
                 continue;
             }
-            // A script that ends in the image's own start-up runs its checks too.
+            // A script that ends in the image's own start-up, with nothing before it that may
+            // edit the image's scripts, runs its checks too.
             let own_command = (container.get("command").is_some()
                 || container.get("args").is_some())
                 && !script
                     .as_ref()
-                    .is_some_and(|(script, _)| script.runs_image());
+                    .is_some_and(|(script, _)| script.first.runs_image_as_shipped());
             let (count, count_known) = self.replicas;
             let runtime = Runtime::Container {
                 image: image_node.value.trim().to_string(),
@@ -426,9 +463,17 @@ impl<'a> Workload<'a> {
                 // Links the image reads (its KAFKA_ variables), unless the pod turns them off.
                 let mut environment = environment;
                 let mut links = Vec::new();
+                // A variable the start-up script unsets (`unset KAFKA_PORT`) is not the image's.
+                let unset_by_script = |name: &str| {
+                    script
+                        .as_ref()
+                        .is_some_and(|(script, _)| script.first.unsets.iter().any(|n| n == name))
+                };
                 if image == Image::Confluent || image == Image::ConfluentLocal {
                     for (var, service) in self.service_links(manifests) {
-                        if environment.get(&var.var.name).is_none() {
+                        if environment.get(&var.var.name).is_none()
+                            && !unset_by_script(&var.var.name)
+                        {
                             links.push((var.var.name.clone(), service));
                             environment.set(var);
                         }
@@ -439,7 +484,7 @@ impl<'a> Workload<'a> {
                     links,
                     image,
                     image_node,
-                    image_text: image_node.value.trim().to_string(),
+                    image_text: image_text.clone(),
                     tag_known: true,
                     env: environment.vars,
                     env_unread: environment.unread.is_some(),
@@ -592,6 +637,8 @@ impl<'a> Workload<'a> {
                 return environment;
             };
             let outcome = shell::run(&script.text, &lookup);
+            let runs_image = outcome.runs_image();
+            let unsets = outcome.unsets.clone();
             for (name, value) in outcome.exports {
                 // The line that assigns it last, else the script.
                 let line = lines
@@ -611,6 +658,28 @@ impl<'a> Workload<'a> {
                     edit: None,
                     provenance: Provenance::Written,
                 });
+            }
+            // What the script unsets, the image's start-up does not get.
+            environment
+                .vars
+                .retain(|var| !unsets.contains(&var.var.name));
+            // The variables written before the image's start-up on its own command line are
+            // the environment the image's scripts read.
+            if runs_image {
+                for (name, value) in outcome.command_environment {
+                    let line = lines
+                        .iter()
+                        .rev()
+                        .find(|(_, line)| line.contains(&format!("{name}=")))
+                        .map_or(scalar.span.clone(), |(span, _)| span.clone());
+                    environment.set(EnvVar {
+                        var: Var { name, value },
+                        name_span: line.clone(),
+                        value_span: line,
+                        edit: None,
+                        provenance: Provenance::Written,
+                    });
+                }
             }
             if !outcome.followed {
                 environment.unread = Some("its start-up script, which kafkalint does not follow,");
@@ -995,26 +1064,6 @@ struct Script {
     first: shell::Outcome,
 }
 
-/// The programs that start a Kafka image the way its entry point does, checks included.
-const IMAGE_START: &[&str] = &[
-    "/etc/confluent/docker/run",
-    "/etc/kafka/docker/run",
-    "/opt/bitnami/scripts/kafka/run.sh",
-    "/opt/bitnami/scripts/kafka/entrypoint.sh",
-];
-
-impl Script {
-    /// Whether the script, followed whole, ends by running the image's own start-up.
-    fn runs_image(&self) -> bool {
-        self.first.followed
-            && self
-                .first
-                .programs
-                .last()
-                .is_some_and(|program| IMAGE_START.contains(&program.as_str()))
-    }
-}
-
 /// The script a container runs when its command is a shell's `-c` (`["sh", "-c", "..."]`, or
 /// `command: ["/bin/bash", "-c"]` with the script in `args`), with the scalar that holds it.
 fn start_script<'a>(container: &'a Node, workload: &Workload) -> Option<(Script, &'a Scalar)> {
@@ -1023,15 +1072,8 @@ fn start_script<'a>(container: &'a Node, workload: &Workload) -> Option<(Script,
         .filter_map(|key| container.get(key))
         .flat_map(|list| list.items().iter().filter_map(Node::scalar))
         .collect();
-    let shell = words.first()?;
-    let program = shell.value.trim().rsplit('/').next().unwrap_or_default();
-    if !matches!(program, "sh" | "bash" | "ash" | "dash") {
-        return None;
-    }
-    let flag = words[1..]
-        .iter()
-        .position(|word| word.value.starts_with('-') && word.value.contains('c'))?;
-    let script = words.get(flag + 2)?;
+    let texts: Vec<&str> = words.iter().map(|word| word.value.as_str()).collect();
+    let script = words.get(shell::script_word(&texts)?)?;
     let pod = workload.pod_name(0);
     let lookup = |name: &str| match (name, &pod) {
         ("HOSTNAME", Some(pod)) => Some(Some(pod.clone())),

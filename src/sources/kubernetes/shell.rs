@@ -7,7 +7,7 @@
 //! exec /etc/confluent/docker/run
 //! ```
 //!
-//! Assignments, `export`, parameter expansion (`$X`, `${X}`, `${X##*-}`, `${X#*-}`,
+//! Assignments, `export`, `unset`, parameter expansion (`$X`, `${X}`, `${X##*-}`, `${X#*-}`,
 //! `${X:-default}`, `${X-default}`), arithmetic (`$((ORDINAL+1))`) and quoting are followed;
 //! a command substitution (`$(cat file)`) gives an unknown value. A script with control flow
 //! (`if`, `for`, `case`, a function) or a command run only on a condition (`a || b`) may set
@@ -29,6 +29,126 @@ pub struct Outcome {
     pub programs: Vec<String>,
     /// An expansion nests deeper than kafkalint follows: what it sets is unknown.
     pub nested_too_deep: bool,
+    /// The variables the last command gets for itself alone, in order, with their values
+    /// (`None`: not known): `KAFKA_NODE_ID=${HOSTNAME##*-} exec /etc/confluent/docker/run`, or
+    /// `env NAME=value program`. POSIX puts them in that command's environment only (Shell
+    /// Command Language, 2.9.1 Simple Commands); when the command is the image's start-up,
+    /// they are what its scripts read.
+    pub command_environment: Vec<(String, Option<String>)>,
+    /// Variables of the environment the script unsets (`unset KAFKA_ADVERTISED_LISTENERS`)
+    /// and does not set again: the command it ends with does not get them.
+    pub unsets: Vec<String>,
+}
+
+/// The programs that start a Kafka image the way its entry point does, checks included: the
+/// `CMD` of confluentinc/cp-kafka and cp-server (kafka-images kafka/Dockerfile.ubi8,
+/// server/Dockerfile.ubi8: `CMD ["/etc/confluent/docker/run"]`), apache/kafka's
+/// (apache/kafka docker/jvm/Dockerfile: `/etc/kafka/docker/run`), bitnami/kafka's entry point
+/// and `run.sh`, and wurstmeister/kafka's `CMD ["start-kafka.sh"]` (kafka-docker Dockerfile).
+pub const IMAGE_START: &[&str] = &[
+    "/etc/confluent/docker/run",
+    "/etc/kafka/docker/run",
+    "/opt/bitnami/scripts/kafka/run.sh",
+    "/opt/bitnami/scripts/kafka/entrypoint.sh",
+    "start-kafka.sh",
+    "/usr/bin/start-kafka.sh",
+];
+
+/// Programs a start-up script may run before the image's start-up that change nothing the
+/// image's scripts read: they print, wait or look. Any other (a script of the repository's own,
+/// `sed`, `cp`) may edit the image's scripts or templates, as Confluent's own examples do to
+/// drop a `dub ensure` line before `/etc/confluent/docker/run` (confluentinc/cp-all-in-one
+/// cp-all-in-one/update_run.sh: `sed -i '/KAFKA_ZOOKEEPER_CONNECT/d' /etc/confluent/docker/
+/// configure`).
+const HARMLESS_BEFORE_START: &[&str] = &[
+    "echo", "printf", "sleep", "cub", "ub", "true", ":", "test", "[", "mkdir", "ls", "cat", "date",
+    "id", "hostname", "whoami",
+];
+
+impl Outcome {
+    /// Whether the script, followed whole, ends by running the image's own start-up.
+    pub fn runs_image(&self) -> bool {
+        self.followed
+            && self
+                .programs
+                .last()
+                .is_some_and(|program| IMAGE_START.contains(&program.as_str()))
+    }
+
+    /// Whether the script ends by running the image's own start-up and runs nothing before it
+    /// that may change the image's scripts: the image's checks then run as written.
+    pub fn runs_image_as_shipped(&self) -> bool {
+        self.runs_image()
+            && self.programs[..self.programs.len() - 1]
+                .iter()
+                .all(|program| {
+                    HARMLESS_BEFORE_START.contains(&program.rsplit('/').next().unwrap_or(program))
+                })
+    }
+}
+
+/// A command line written as one string, split into words as Compose splits `command:` and
+/// `entrypoint:` strings (compose-go uses mattn/go-shellwords: blanks separate words outside
+/// quotes, single quotes keep everything, double quotes keep all but `\\`, `\"` and `\$`
+/// escapes, a backslash outside quotes escapes the next character); `None` when a quote does
+/// not close.
+pub fn split_command(line: &str) -> Option<Vec<String>> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let mut in_word = false;
+    let (mut single, mut double) = (false, false);
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' if !double => {
+                single = !single;
+                in_word = true;
+            }
+            '"' if !single => {
+                double = !double;
+                in_word = true;
+            }
+            '\\' if !single => {
+                let next = chars.next()?;
+                if double && !matches!(next, '\\' | '"' | '$') {
+                    current.push('\\');
+                }
+                current.push(next);
+                in_word = true;
+            }
+            c if c.is_whitespace() && !single && !double => {
+                if in_word {
+                    words.push(std::mem::take(&mut current));
+                    in_word = false;
+                }
+            }
+            c => {
+                current.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if single || double {
+        return None;
+    }
+    if in_word {
+        words.push(current);
+    }
+    Some(words)
+}
+
+/// Where the script is in a container's command words: the word after a shell's `-c` flag
+/// (`["sh", "-c", "..."]`, `["/bin/bash", "-ec", "..."]`); `None` when the command is no
+/// shell running a script.
+pub fn script_word(words: &[&str]) -> Option<usize> {
+    let program = words.first()?.trim().rsplit('/').next().unwrap_or_default();
+    if !matches!(program, "sh" | "bash" | "ash" | "dash") {
+        return None;
+    }
+    let flag = words[1..]
+        .iter()
+        .position(|word| word.starts_with('-') && word.contains('c'))?;
+    (flag + 2 < words.len()).then_some(flag + 2)
 }
 
 /// A variable as the script sees it: `None` when unset, `Some(None)` when set to a value that
@@ -43,6 +163,7 @@ pub fn run(script: &str, environment: Lookup) -> Outcome {
         nested_too_deep: std::cell::Cell::new(false),
         locals: Vec::new(),
         exported: Vec::new(),
+        unset: Vec::new(),
     };
     let mut outcome = Outcome {
         followed: true,
@@ -73,6 +194,21 @@ pub fn run(script: &str, environment: Lookup) -> Outcome {
             outcome.followed = false;
             break;
         }
+        if first == "unset" {
+            // `unset NAME` and `unset -v NAME` remove a variable; `-f` names functions,
+            // which a followed script has none of.
+            if words.get(1).is_some_and(|word| word == "-f") {
+                continue;
+            }
+            for word in words[1..].iter().filter(|word| !word.starts_with('-')) {
+                if assignment(&format!("{word}=")).is_none() {
+                    outcome.followed = false;
+                    break;
+                }
+                shell.unset(word);
+            }
+            continue;
+        }
         if first == "export" {
             for word in &words[1..] {
                 if word.starts_with('-') {
@@ -98,18 +234,43 @@ pub fn run(script: &str, environment: Lookup) -> Outcome {
             continue;
         }
         // A command (with assignments for it alone): it changes no variable of the shell.
-        let command = &words[assignments.len()..];
+        let mut command = &words[assignments.len()..];
+        let mut command_environment: Vec<(String, Option<String>)> = assignments
+            .iter()
+            .map(|(name, value)| (name.to_string(), shell.expand(value)))
+            .collect();
+        if command.first().is_some_and(|word| word == "exec") {
+            command = &command[1..];
+        }
+        // `env NAME=value program`: env(1) adds the assignments to the program's environment.
+        // With an option (`env -i` starts from an empty one) it is not followed.
+        if command
+            .first()
+            .is_some_and(|word| word == "env" || word == "/usr/bin/env")
+        {
+            if command.get(1).is_some_and(|word| word.starts_with('-')) {
+                outcome.followed = false;
+                break;
+            }
+            let more: Vec<_> = command[1..]
+                .iter()
+                .map_while(|word| assignment(word))
+                .collect();
+            command_environment.extend(
+                more.iter()
+                    .map(|(name, value)| (name.to_string(), shell.expand(value))),
+            );
+            command = &command[1 + more.len()..];
+        }
+        outcome.command_environment = command_environment;
         let runs = |word: &String| word.contains("kafka-server-start") || word == "kafka.Kafka";
         if command.iter().any(runs) {
             outcome.starts_kafka_itself = true;
         }
-        let program = match command.first().map(String::as_str) {
-            Some("exec") => command.get(1),
-            _ => command.first(),
-        };
-        outcome.programs.extend(program.cloned());
+        outcome.programs.extend(command.first().cloned());
     }
     outcome.exports = shell.exported;
+    outcome.unsets = shell.unset;
     outcome.nested_too_deep = shell.nested_too_deep.get();
     outcome
 }
@@ -121,8 +282,8 @@ pub const MAX_NESTING: usize = 32;
 /// Words that open or close a compound command or a function.
 const CONTROL: &[&str] = &[
     "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac",
-    "function", "{", "}", "(", ")", "[[", "select", "trap", "source", ".", "eval", "read", "unset",
-    "shift", "cd", "declare", "local", "readonly", "typeset",
+    "function", "{", "}", "(", ")", "[[", "select", "trap", "source", ".", "eval", "read", "shift",
+    "cd", "declare", "local", "readonly", "typeset",
 ];
 
 struct Shell<'a> {
@@ -134,6 +295,8 @@ struct Shell<'a> {
     /// Variables the script set without exporting them.
     locals: Vec<(String, Option<String>)>,
     exported: Vec<(String, Option<String>)>,
+    /// Variables of the environment the script unset, and has not exported again.
+    unset: Vec<String>,
 }
 
 impl Shell<'_> {
@@ -145,18 +308,33 @@ impl Shell<'_> {
         };
         find(&self.exported)
             .or_else(|| find(&self.locals))
-            .or_else(|| (self.environment)(name))
+            .or_else(|| {
+                (!self.unset.iter().any(|unset| unset == name))
+                    .then(|| (self.environment)(name))
+                    .flatten()
+            })
     }
 
     fn is_exported(&self, name: &str) -> bool {
         self.exported.iter().any(|(set, _)| set == name)
             || ((self.environment)(name).is_some()
-                && !self.locals.iter().any(|(set, _)| set == name))
+                && !self.locals.iter().any(|(set, _)| set == name)
+                && !self.unset.iter().any(|unset| unset == name))
+    }
+
+    /// `unset NAME`: gone from the shell, and from the environment of what it runs.
+    fn unset(&mut self, name: &str) {
+        self.exported.retain(|(set, _)| set != name);
+        self.locals.retain(|(set, _)| set != name);
+        if !self.unset.iter().any(|unset| unset == name) {
+            self.unset.push(name.to_string());
+        }
     }
 
     fn set(&mut self, name: &str, value: Option<String>, exported: bool) {
         let vars = if exported {
             self.locals.retain(|(set, _)| set != name);
+            self.unset.retain(|unset| unset != name);
             &mut self.exported
         } else {
             &mut self.locals
@@ -577,6 +755,97 @@ mod tests {
 
     fn known(name: &str, value: &str) -> (String, Option<String>) {
         (name.into(), Some(value.into()))
+    }
+
+    #[test]
+    fn assignments_before_the_image_start_up_are_its_environment() {
+        for script in [
+            "KAFKA_NODE_ID=${HOSTNAME##*-} exec /etc/confluent/docker/run",
+            "KAFKA_NODE_ID=${HOSTNAME##*-} /etc/confluent/docker/run",
+            "exec env KAFKA_NODE_ID=${HOSTNAME##*-} /etc/confluent/docker/run",
+            "echo starting; env KAFKA_NODE_ID=${POD_NAME##*-} /etc/confluent/docker/run",
+        ] {
+            let outcome = run(script, &pod);
+            assert!(outcome.runs_image(), "{script}");
+            assert_eq!(
+                outcome.command_environment,
+                vec![known("KAFKA_NODE_ID", "2")],
+                "{script}"
+            );
+            // For that command alone: the shell's own variables are unchanged.
+            assert!(outcome.exports.is_empty(), "{script}");
+        }
+        // An assignment for an earlier command is not the start-up's.
+        let outcome = run("X=1 echo x; exec /etc/confluent/docker/run", &pod);
+        assert!(outcome.runs_image());
+        assert!(outcome.command_environment.is_empty());
+        // `env -i` empties the environment: not followed.
+        assert!(!run("env -i A=1 /etc/confluent/docker/run", &pod).followed);
+        // A script that ends in something else does not start the image.
+        assert!(!run("KAFKA_NODE_ID=1 exec sleep infinity", &pod).runs_image());
+        // A script of its own run first may edit the image's scripts: its checks are not
+        // known to run as shipped, though the image starts.
+        let edited = run("/tmp/update-run.sh && /etc/confluent/docker/run", &pod);
+        assert!(edited.runs_image() && !edited.runs_image_as_shipped());
+        let waited = run(
+            "echo waiting; cub zk-ready zk:2181 30 && exec /etc/confluent/docker/run",
+            &pod,
+        );
+        assert!(waited.runs_image_as_shipped());
+    }
+
+    #[test]
+    fn unset_variables_leave_the_environment_of_the_start_up() {
+        let env = |name: &str| match name {
+            "KAFKA_ADVERTISED_LISTENERS" => Some(Some(String::new())),
+            "A" => Some(Some("1".into())),
+            _ => None,
+        };
+        let outcome = run(
+            "unset KAFKA_ADVERTISED_LISTENERS; exec /etc/confluent/docker/run",
+            &env,
+        );
+        assert!(outcome.runs_image_as_shipped());
+        assert_eq!(
+            outcome.unsets,
+            vec!["KAFKA_ADVERTISED_LISTENERS".to_string()]
+        );
+        // Set again and exported: not unset.
+        let outcome = run("unset A; export A=2; B=$A; export B", &env);
+        assert!(outcome.unsets.is_empty());
+        assert_eq!(outcome.exports, vec![known("A", "2"), known("B", "2")]);
+        // Unset, then read: empty, and what it was is gone.
+        let outcome = run("unset -v A; export C=\"x${A}y\"", &env);
+        assert_eq!(outcome.unsets, vec!["A".to_string()]);
+        assert_eq!(outcome.exports, vec![known("C", "xy")]);
+        assert!(!run("unset 'A B'", &env).followed);
+    }
+
+    #[test]
+    fn compose_command_strings_split_as_shellwords_does() {
+        assert_eq!(
+            split_command(r#"sh -c "KAFKA_NODE_ID=1 exec /etc/confluent/docker/run""#),
+            Some(vec![
+                "sh".to_string(),
+                "-c".to_string(),
+                "KAFKA_NODE_ID=1 exec /etc/confluent/docker/run".to_string()
+            ])
+        );
+        assert_eq!(
+            split_command(r#"bash -c 'echo "$A"' \x "a\"b\n""#),
+            Some(vec![
+                "bash".to_string(),
+                "-c".to_string(),
+                "echo \"$A\"".to_string(),
+                "x".to_string(),
+                "a\"b\\n".to_string()
+            ])
+        );
+        assert_eq!(split_command("sh -c 'unclosed"), None);
+        assert_eq!(script_word(&["sh", "-c", "x"]), Some(2));
+        assert_eq!(script_word(&["/bin/bash", "-ec", "x"]), Some(2));
+        assert_eq!(script_word(&["sh", "-c"]), None);
+        assert_eq!(script_word(&["/etc/confluent/docker/run"]), None);
     }
 
     #[test]
