@@ -16,7 +16,7 @@
 //! sequence), comments, anchors, aliases and merge keys, tags, document separators, tabs and
 //! CRLF line ends. `KAFKALINT_YAML_DIFF_DIRS` (folders, separated as `PATH` is) adds every YAML
 //! file under them, to measure a corpus; `KAFKALINT_YAML_DIFF_SHOW` how many disagreements a
-//! failure shows (25).
+//! failure shows (25); `KAFKALINT_YAML_DIFF_KEEP=1` keeps the generated documents.
 //!
 //! Where kafkalint differs on purpose it is excluded, and only there (docs/src/robustness.md):
 //! a file nested deeper than `yaml::MAX_DEPTH` levels or using more than `yaml::MAX_ALIASES`
@@ -55,6 +55,7 @@ fn kafkalint_reads_yaml_as_go_yaml_does() {
     let extra = files.len() - committed;
 
     let generated_root = tempfile::tempdir().unwrap();
+    let kept = std::env::var_os("KAFKALINT_YAML_DIFF_KEEP").is_some();
     let count = std::env::var("KAFKALINT_YAML_DIFF_DOCS")
         .ok()
         .and_then(|n| n.parse().ok())
@@ -105,6 +106,12 @@ fn kafkalint_reads_yaml_as_go_yaml_does() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(25);
+    if kept {
+        println!(
+            "generated documents kept in {}",
+            generated_root.keep().display()
+        );
+    }
     let shown: Vec<&String> = problems.iter().take(show).collect();
     assert!(
         problems.is_empty(),
@@ -392,18 +399,20 @@ const KEYS: &[&str] = &[
 
 /// A scalar to write in flow or block context at `indent` (the indentation of the lines its
 /// collection's entries start at).
-fn scalar(random: &mut Random, indent: usize, in_flow: bool) -> String {
+fn scalar(random: &mut Random, indent: usize, in_flow: bool, strict: bool) -> String {
     match random.below(12) {
         0..=4 => random.pick(WORDS).to_string(),
-        5 => format!("'{}'", random.pick(WORDS).replace('\'', "''") + "'s"),
+        5 => format!("'{}''s'", random.pick(WORDS).replace('\'', "''")),
         6 => {
-            let escapes = [
-                "\\n", "\\t", "\\\"", "\\\\", "\\x41", "\\u00e9", "\\/", "\\ ", "",
-            ];
+            let escapes: &[&str] = if strict {
+                &["\\n", "\\t", "\\\"", "\\\\", "\\x41", "\\u00e9", "\\ ", ""]
+            } else {
+                &["\\n", "\\/", "\\q", ""]
+            };
             format!(
                 "\"{}{}{}\"",
                 random.pick(WORDS),
-                random.pick(&escapes),
+                random.pick(escapes),
                 random.pick(WORDS)
             )
         }
@@ -446,7 +455,11 @@ fn scalar(random: &mut Random, indent: usize, in_flow: bool) -> String {
         _ => {
             let tag = random.pick(&["!!str ", "!!int ", "!custom ", "! ", "!!float ", ""]);
             let value = if tag == "!!int " || tag == "!!float " {
-                random.pick(&["1", "0x10", "2.5", "abc"])
+                if strict {
+                    random.pick(&["1", "0x10", "-3"])
+                } else {
+                    random.pick(&["1", "0x10", "2.5", "abc"])
+                }
             } else {
                 random.pick(WORDS)
             };
@@ -455,7 +468,7 @@ fn scalar(random: &mut Random, indent: usize, in_flow: bool) -> String {
     }
 }
 
-fn block_scalar(random: &mut Random, indent: usize) -> String {
+fn block_scalar(random: &mut Random, indent: usize, strict: bool) -> String {
     let header = format!(
         "{}{}{}",
         random.pick(&["|", ">"]),
@@ -464,24 +477,37 @@ fn block_scalar(random: &mut Random, indent: usize) -> String {
     );
     let step = 2;
     let mut text = header;
-    for _ in 0..1 + random.below(4) {
+    for line in 0..1 + random.below(4) {
         text.push('\n');
         if random.chance(15) {
             continue;
         }
-        let extra = if random.chance(20) { 2 } else { 0 };
+        // Lines after the first may be indented further (kept as text); the first sets the
+        // indentation.
+        let extra = if line > 0 && random.chance(20) { 2 } else { 0 };
         text.push_str(&" ".repeat(indent + step + extra));
-        text.push_str(random.pick(&[
-            "listeners=PLAINTEXT://:9092",
-            "# not a comment",
-            "exec /etc/kafka/docker/run",
-            "\ttab inside",
-        ]));
+        // A tab after the indentation is text, but go-yaml refuses one on the line that sets
+        // the indentation.
+        let lines: &[&str] = if strict && line == 0 {
+            &[
+                "listeners=PLAINTEXT://:9092",
+                "# not a comment",
+                "exec /etc/kafka/docker/run",
+            ]
+        } else {
+            &[
+                "listeners=PLAINTEXT://:9092",
+                "# not a comment",
+                "exec /etc/kafka/docker/run",
+                "\ttab inside",
+            ]
+        };
+        text.push_str(random.pick(lines));
     }
     text
 }
 
-fn flow(random: &mut Random, indent: usize, depth: usize) -> String {
+fn flow(random: &mut Random, indent: usize, depth: usize, strict: bool) -> String {
     let mapping = random.chance(35);
     let n = random.below(4);
     let across_lines = random.chance(40);
@@ -502,9 +528,9 @@ fn flow(random: &mut Random, indent: usize, depth: usize) -> String {
             text.push(' ');
         }
         let item = if depth < 2 && random.chance(15) {
-            flow(random, indent + 2, depth + 1)
+            flow(random, indent + 2, depth + 1, strict)
         } else {
-            scalar(random, indent, true)
+            scalar(random, indent, true, strict)
         };
         if mapping {
             text.push_str(&format!("{}: {item}", random.pick(KEYS)));
@@ -522,8 +548,14 @@ fn flow(random: &mut Random, indent: usize, depth: usize) -> String {
 
 struct Writer {
     text: String,
+    /// Anchors written so far, and whether each names a mapping (what a merge key takes).
     anchors: Vec<(String, bool)>,
+    next_anchor: usize,
     step: usize,
+    /// Most documents are written as people write YAML; the others (`strict` false) also hold
+    /// what go-yaml refuses: tabs as indentation, escapes it does not know, values their tag
+    /// does not fit, aliases inside their anchor's node.
+    strict: bool,
 }
 
 impl Writer {
@@ -542,24 +574,31 @@ impl Writer {
     /// What follows a key's `:` or a sequence's `-`: a value on the same line, or a block
     /// collection on the next lines at `indent`.
     fn value(&mut self, random: &mut Random, indent: usize, depth: usize) -> String {
-        let mut properties = String::new();
-        if random.chance(10) {
-            let name = format!("a{}", self.anchors.len());
-            properties = format!("&{name} ");
-            let is_map = random.chance(60);
-            self.anchors.push((name, is_map));
-            if is_map && depth < 4 {
-                let mut body = format!(" &{} \n", self.anchors.last().unwrap().0);
-                body.push_str(&self.mapping(random, indent, depth + 1));
-                return body.trim_end_matches('\n').to_string();
-            }
+        // An anchor is named for later nodes only once its node is written: an alias inside its
+        // own anchor's node (which go-yaml refuses) comes from the loose documents only.
+        let anchor = random.chance(10).then(|| {
+            self.next_anchor += 1;
+            format!("a{}", self.next_anchor)
+        });
+        if let Some(name) = &anchor
+            && !self.strict
+            && random.chance(10)
+        {
+            self.anchors.push((name.clone(), true));
         }
-        match random.below(10) {
-            0 | 1 if depth < 4 => {
+        let properties = anchor
+            .as_ref()
+            .map(|name| format!("&{name} "))
+            .unwrap_or_default();
+        let (text, is_map) = match random.below(10) {
+            0..=2 if depth < 4 => {
                 let body = self.mapping(random, indent, depth + 1);
-                format!("{}\n{}", properties.trim_end(), body.trim_end_matches('\n'))
+                (
+                    format!("{}\n{}", properties.trim_end(), body.trim_end_matches('\n')),
+                    true,
+                )
             }
-            2 if depth < 4 => {
+            3 if depth < 4 => {
                 // A sequence under a key: indented, or at the key's own indent.
                 let at = if random.chance(50) {
                     indent
@@ -567,25 +606,47 @@ impl Writer {
                     indent.saturating_sub(self.step)
                 };
                 let body = self.sequence(random, at, depth + 1);
-                format!("{}\n{}", properties.trim_end(), body.trim_end_matches('\n'))
-            }
-            3 => format!("{properties}{}", flow(random, indent, 0)),
-            4 => format!(
-                "{properties}{}",
-                block_scalar(random, indent.saturating_sub(self.step))
-            ),
-            5 if !self.anchors.is_empty() => {
-                let (name, _) = &self.anchors[random.below(self.anchors.len())];
-                format!("*{name}")
-            }
-            _ => {
-                let spacing = if random.chance(5) { "\t" } else { "" };
-                format!(
-                    "{spacing}{properties}{}",
-                    scalar(random, indent.saturating_sub(self.step), false)
+                (
+                    format!("{}\n{}", properties.trim_end(), body.trim_end_matches('\n')),
+                    false,
                 )
             }
+            4 => (
+                format!("{properties}{}", flow(random, indent, 0, self.strict)),
+                false,
+            ),
+            5 => (
+                format!(
+                    "{properties}{}",
+                    block_scalar(random, indent.saturating_sub(self.step), self.strict)
+                ),
+                false,
+            ),
+            6 if anchor.is_none() && !self.anchors.is_empty() => {
+                let (name, is_map) = self.anchors[random.below(self.anchors.len())].clone();
+                (format!("*{name}"), is_map)
+            }
+            _ => {
+                let spacing = if !self.strict && random.chance(5) {
+                    "\t"
+                } else {
+                    ""
+                };
+                (
+                    format!(
+                        "{spacing}{properties}{}",
+                        scalar(random, indent.saturating_sub(self.step), false, self.strict)
+                    ),
+                    false,
+                )
+            }
+        };
+        if let Some(name) = anchor
+            && !self.anchors.iter().any(|(known, _)| *known == name)
+        {
+            self.anchors.push((name, is_map));
         }
+        text
     }
 
     fn mapping(&mut self, random: &mut Random, indent: usize, depth: usize) -> String {
@@ -663,27 +724,31 @@ impl Writer {
 /// One YAML file of one to three documents.
 fn generate_document(random: &mut Random) -> String {
     let mut text = String::new();
+    let mut loose = false;
     let documents = 1 + random.below(3);
     for n in 0..documents {
         let mut writer = Writer {
             text: String::new(),
             anchors: Vec::new(),
+            next_anchor: 0,
             step: if random.chance(70) { 2 } else { 4 },
+            strict: random.chance(75),
         };
         if n > 0 || random.chance(20) {
             text.push_str(random.pick(&["---\n", "--- # doc\n", "---\n\n"]));
         }
         let body = match random.below(10) {
             0 => writer.sequence(random, 0, 0),
-            1 => format!("{}\n", flow(random, 0, 0)),
+            1 => format!("{}\n", flow(random, 0, 0, writer.strict)),
             _ => writer.mapping(random, 0, 0),
         };
         text.push_str(&body);
+        loose |= !writer.strict;
         if random.chance(10) {
             text.push_str("...\n");
         }
     }
-    if random.chance(10) {
+    if loose && random.chance(30) {
         // A tab where indentation is due: refused by both, or read alike.
         if let Some(at) = text.find("\n  ") {
             text.replace_range(at + 1..at + 2, "\t");

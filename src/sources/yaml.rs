@@ -470,6 +470,26 @@ fn tab_indented_line(
         if !bytes[start..start + blanks].contains(&b'\t') {
             continue;
         }
+        // go-yaml v3 reads a run of comment lines as one (`yaml_parser_scan_comments`, kept
+        // for its Node API): a comment line that follows a comment line, or a `--- # ...`
+        // line, is taken in whatever its indentation.
+        let is_comment_at = |line: usize| {
+            let start = line_starts[line] as usize;
+            let rest = &bytes[start..];
+            let text = rest
+                .iter()
+                .position(|b| !matches!(b, b' ' | b'\t'))
+                .map_or(&rest[rest.len()..], |at| &rest[at..]);
+            text.first() == Some(&b'#')
+                || (rest.starts_with(b"---")
+                    && rest[3..]
+                        .iter()
+                        .find(|b| !matches!(b, b' ' | b'\t'))
+                        .is_some_and(|b| *b == b'#'))
+        };
+        if line > 0 && is_comment_at(line) && is_comment_at(line - 1) {
+            continue;
+        }
         while next < inside.len() && inside[next].start < start + blanks {
             reach = reach.max(inside[next].end);
             next += 1;
@@ -689,7 +709,17 @@ impl Builder<'_> {
                     .take_while(|b| matches!(b, b'-' | b'+' | b'0'..=b'9'))
                     .any(|b| matches!(b, b'-' | b'+'))
             });
-            if clipped {
+            // Nor has one whose header ends the text any line of its own: go-yaml reads it
+            // empty, yaml-rust2 keeps the header's line break.
+            let header_ends_text = self.block_header(start).is_some_and(|header| {
+                let rest = &bytes[header..];
+                let line_end = rest
+                    .iter()
+                    .position(|b| matches!(b, b'\n' | b'\r'))
+                    .map_or(rest.len(), |end| end);
+                matches!(&rest[line_end..], b"" | b"\n" | b"\r" | b"\r\n")
+            });
+            if clipped || header_ends_text {
                 value.clear();
             }
         }
@@ -1356,6 +1386,7 @@ mod tests {
             ("- \tb\n", "tab"),
             ("a:\n  - - \tb\n", "tab"),
             ("a: 1\n\t\nb: 2\n", "tab"),
+            ("a: 1 # c\n\t# d\nb: 1\n", "tab"),
             ("a:\n  b: 1\n \tc: 2\n", "tab"),
         ] {
             let error = parse(text).unwrap_err();
@@ -1370,6 +1401,8 @@ mod tests {
             "- &x 1\n---\n- *x\n",
             "x:\n  a: [\n\t b]\n",
             "a: \"x\n\ty\"\n",
+            "# x\n\t# d\na: 1\n",
+            "--- # doc\n\t# d\na: 1\n",
         ] {
             assert!(parse(text).is_ok(), "{text:?}");
         }
@@ -1380,6 +1413,8 @@ mod tests {
         let doc = &parse("a: >2\n\n\nb: |+\n\nc: 1\n").unwrap()[0];
         assert_eq!(doc.get("a").unwrap().scalar().unwrap().value, "");
         assert_eq!(doc.get("b").unwrap().scalar().unwrap().value, "\n");
+        let doc = &parse("x: |+\n").unwrap()[0];
+        assert_eq!(doc.get("x").unwrap().scalar().unwrap().value, "");
     }
 
     #[test]
