@@ -198,6 +198,8 @@ pub const MAX_EXPANSION: usize = 64 << 20;
 const MAX_REREADS: usize = 256;
 /// The most spaces a line is padded with.
 const MAX_PADDING: u32 = 4096;
+/// In place of a padding: the line is a comment read as an empty line.
+const COMMENT_READ_EMPTY: u32 = u32::MAX;
 
 /// Parses every document of `text`.
 ///
@@ -261,6 +263,16 @@ impl Iterator for Padded<'_> {
         {
             let pad = self.padding.get(self.next_line).copied().unwrap_or(0);
             self.next_line += 1;
+            if pad == COMMENT_READ_EMPTY {
+                while self
+                    .chars
+                    .peek()
+                    .is_some_and(|(_, c)| !matches!(c, '\n' | '\r'))
+                {
+                    self.chars.next();
+                }
+                return self.next();
+            }
             if pad > 0 {
                 self.pending = pad - 1;
                 return Some(' ');
@@ -293,6 +305,37 @@ fn pad_refused_lines(
     let mut lines = Vec::new();
     let mut amount = 0;
     match info {
+        // A comment line less indented than the block scalar before it and more than the
+        // block the scalar is in: it ends the scalar (YAML 1.2, `l-trail-comments`), as go-yaml
+        // reads it, where yaml-rust2 refuses it. Read as an empty line, which a clipped or
+        // stripped scalar drops (a kept one, `|+`, would keep it: not done there).
+        "wrongly indented line in block scalar" => {
+            let start = line_starts[line] as usize;
+            let rest = &text.as_bytes()[start..];
+            let is_comment = rest
+                .iter()
+                .find(|b| !matches!(b, b' ' | b'\t'))
+                .is_some_and(|b| *b == b'#');
+            let kept = (0..line).rev().find_map(|above| {
+                let start = line_starts[above] as usize;
+                let end = line_starts
+                    .get(above + 1)
+                    .map_or(text.len(), |next| *next as usize);
+                let text = text[start..end].trim_end();
+                let text = text.split(" #").next().unwrap_or(text).trim_end();
+                let header = text.rsplit(' ').next().unwrap_or(text);
+                (header.starts_with('|') || header.starts_with('>'))
+                    .then(|| header.contains('+'))
+            });
+            if !is_comment || kept != Some(false) || pad_of(padding, line) != 0 {
+                return false;
+            }
+            if padding.len() <= line {
+                padding.resize(line + 1, 0);
+            }
+            padding[line] = COMMENT_READ_EMPTY;
+            return true;
+        }
         // At the opening quote: every line the scalar continues on is padded past it.
         "invalid indentation in quoted scalar" => {
             let start = column_offset(text, line_starts, line, mark.col() as u32, pad_of(padding, line));
@@ -860,7 +903,14 @@ impl Builder<'_> {
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 if let Some(start) = self.stack.last().and_then(|open| open.flow_start) {
-                    self.flow_ranges.push(start..at + 1);
+                    // The event may stand at the token after the closing bracket.
+                    let bytes = self.text.as_bytes();
+                    let close = if bytes[start] == b'[' { b']' } else { b'}' };
+                    let end = bytes[start..(at + 1).min(bytes.len())]
+                        .iter()
+                        .rposition(|b| *b == close)
+                        .map_or(at, |found| start + found);
+                    self.flow_ranges.push(start..end + 1);
                 }
                 self.close()
             }
@@ -1387,6 +1437,7 @@ mod tests {
             ("a:\n  - - \tb\n", "tab"),
             ("a: 1\n\t\nb: 2\n", "tab"),
             ("a: 1 # c\n\t# d\nb: 1\n", "tab"),
+            ("a:\n- []\n-\n\t b: 1\n", "tab"),
             ("a:\n  b: 1\n \tc: 2\n", "tab"),
         ] {
             let error = parse(text).unwrap_err();
@@ -1403,6 +1454,7 @@ mod tests {
             "a: \"x\n\ty\"\n",
             "# x\n\t# d\na: 1\n",
             "--- # doc\n\t# d\na: 1\n",
+            "a: |2\n # trailing\nb: [x]\n",
         ] {
             assert!(parse(text).is_ok(), "{text:?}");
         }
