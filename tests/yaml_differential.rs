@@ -94,7 +94,7 @@ fn kafkalint_reads_yaml_as_go_yaml_does() {
     println!(
         "{} files ({committed} committed, {extra} from KAFKALINT_YAML_DIFF_DIRS, {count} generated): \
          {} accepted by both with the same documents, {} refused by both, {} skipped (not UTF-8), \
-         {} excluded (kafkalint's bounds), {} disagreements",
+         {} excluded (where kafkalint differs on purpose), {} disagreements",
         files.len(),
         tally.same,
         tally.refused_by_both,
