@@ -37,6 +37,9 @@ pub struct Scalar {
     /// The whole scalar as written: quotes, block indicator and every line of it, up to the
     /// next token (what redaction hides).
     pub extent: Span,
+    /// The tag written before it (`!!str`, `!custom`), the `tag:yaml.org,2002:` prefix shown
+    /// as `!!`; `None` when it has none.
+    pub tag: Option<String>,
     /// Which scalar of the file this is (an alias's copy keeps its anchor's).
     id: usize,
 }
@@ -57,7 +60,18 @@ impl Scalar {
             span,
             exact,
             extent,
+            tag: None,
             id: usize::MAX,
+        }
+    }
+
+    /// The tag go-yaml v3 gives this scalar (`Node.ShortTag`): the one written (`!` aside),
+    /// `!!str` for a quoted or block scalar, else the one its text resolves to ([`plain_tag`]).
+    pub fn resolved_tag(&self) -> &str {
+        match self.tag.as_deref() {
+            Some(tag) if tag != "!" => tag,
+            _ if self.style != Style::Plain => "!!str",
+            _ => plain_tag(&self.value, true),
         }
     }
 
@@ -179,44 +193,355 @@ pub const MAX_ALIASES: usize = 100_000;
 /// million nodes, far above any real file, far below what exhausts memory.
 pub const MAX_EXPANSION: usize = 64 << 20;
 
+/// How many times a file is read again with lines padded (see [`parse`]): a file needs one
+/// reading per quoted scalar or flow line its scanner refused, and real files have a few.
+const MAX_REREADS: usize = 256;
+/// The most spaces a line is padded with.
+const MAX_PADDING: u32 = 4096;
+/// In place of a padding: the line is a comment read as an empty line.
+const COMMENT_READ_EMPTY: u32 = u32::MAX;
+
 /// Parses every document of `text`.
+///
+/// go-yaml v3 (the YAML of docker compose, kubectl and Helm, a port of libyaml) reads the
+/// lines that continue a quoted scalar or a flow collection at any indentation, while
+/// yaml-rust2's scanner refuses one that is less indented than the block it is in ("invalid
+/// indentation in quoted scalar", `command: ["sh", "-c", "` continued at the left margin).
+/// The leading white space of such a line is no part of any value (YAML folds it away), so
+/// where the scanner refuses one, the file is read again with that line padded with spaces
+/// (for a quoted scalar, every line it continues on), the spans mapped back to the text.
 pub fn parse(text: &str) -> Result<Vec<Node>, YamlError> {
+    let line_starts = crate::source::line_starts(text.as_bytes());
+    let mut padding: Vec<u32> = Vec::new();
+    let mut rereads = 0;
+    loop {
+        match parse_padded(text, &line_starts, &padding) {
+            Err(Refusal::Scanner(error, mark, info)) => {
+                if rereads < MAX_REREADS
+                    && pad_refused_lines(text, &line_starts, &mut padding, mark, &info)
+                {
+                    rereads += 1;
+                    continue;
+                }
+                return Err(error);
+            }
+            Err(Refusal::Reader(error)) => return Err(error),
+            Ok(documents) => return Ok(documents),
+        }
+    }
+}
+
+enum Refusal {
+    /// yaml-rust2's scanner refused the text: the error, where (with padding), and why.
+    Scanner(YamlError, Marker, String),
+    /// The tree is refused: kafkalint's bounds, a repeated key, a recursive alias.
+    Reader(YamlError),
+}
+
+/// The characters of `text`, each line `padding[line]` spaces further right.
+struct Padded<'a> {
+    chars: std::iter::Peekable<std::str::CharIndices<'a>>,
+    line_starts: &'a [u32],
+    padding: &'a [u32],
+    next_line: usize,
+    pending: u32,
+}
+
+impl Iterator for Padded<'_> {
+    type Item = char;
+
+    fn next(&mut self) -> Option<char> {
+        if self.pending > 0 {
+            self.pending -= 1;
+            return Some(' ');
+        }
+        let &(at, c) = self.chars.peek()?;
+        if self
+            .line_starts
+            .get(self.next_line)
+            .is_some_and(|start| *start as usize == at)
+        {
+            let pad = self.padding.get(self.next_line).copied().unwrap_or(0);
+            self.next_line += 1;
+            if pad == COMMENT_READ_EMPTY {
+                while self
+                    .chars
+                    .peek()
+                    .is_some_and(|(_, c)| !matches!(c, '\n' | '\r'))
+                {
+                    self.chars.next();
+                }
+                return self.next();
+            }
+            if pad > 0 {
+                self.pending = pad - 1;
+                return Some(' ');
+            }
+        }
+        self.chars.next();
+        Some(c)
+    }
+}
+
+/// Pads the lines yaml-rust2 refused for an indentation that go-yaml does not ask for; false
+/// when the refusal is another, or padding does not help.
+fn pad_refused_lines(
+    text: &str,
+    line_starts: &[u32],
+    padding: &mut Vec<u32>,
+    mark: Marker,
+    info: &str,
+) -> bool {
+    let line = mark.line().clamp(1, line_starts.len()) - 1;
+    let pad_of = |padding: &Vec<u32>, line: usize| padding.get(line).copied().unwrap_or(0);
+    // A document marker at the left margin ends a quoted scalar or a flow collection in
+    // go-yaml too: never padded away.
+    let is_document_marker = |line: usize| {
+        let start = line_starts[line] as usize;
+        let rest = &text.as_bytes()[start..];
+        (rest.starts_with(b"---") || rest.starts_with(b"..."))
+            && rest.get(3).is_none_or(|b| b" \t\r\n".contains(b))
+    };
+    let mut lines = Vec::new();
+    let mut amount = 0;
+    match info {
+        // A comment line less indented than the block scalar before it and more than the
+        // block the scalar is in: it ends the scalar (YAML 1.2, `l-trail-comments`), as go-yaml
+        // reads it, where yaml-rust2 refuses it. Read as an empty line, which a clipped or
+        // stripped scalar drops (a kept one, `|+`, would keep it: not done there).
+        "wrongly indented line in block scalar" => {
+            let start = line_starts[line] as usize;
+            let rest = &text.as_bytes()[start..];
+            let is_comment = rest
+                .iter()
+                .find(|b| !matches!(b, b' ' | b'\t'))
+                .is_some_and(|b| *b == b'#');
+            let kept = (0..line).rev().find_map(|above| {
+                let start = line_starts[above] as usize;
+                let end = line_starts
+                    .get(above + 1)
+                    .map_or(text.len(), |next| *next as usize);
+                let text = text[start..end].trim_end();
+                let text = text.split(" #").next().unwrap_or(text).trim_end();
+                let header = text.rsplit(' ').next().unwrap_or(text);
+                (header.starts_with('|') || header.starts_with('>'))
+                    .then(|| header.contains('+'))
+            });
+            if !is_comment || kept != Some(false) || pad_of(padding, line) != 0 {
+                return false;
+            }
+            if padding.len() <= line {
+                padding.resize(line + 1, 0);
+            }
+            padding[line] = COMMENT_READ_EMPTY;
+            return true;
+        }
+        // At the opening quote: every line the scalar continues on is padded past it.
+        "invalid indentation in quoted scalar" => {
+            let start = column_offset(text, line_starts, line, mark.col() as u32, pad_of(padding, line));
+            let bytes = text.as_bytes();
+            let Some(close) = matches!(bytes.get(start), Some(b'"' | b'\''))
+                .then(|| closing_quote(bytes, start, bytes[start] == b'"'))
+                .flatten()
+            else {
+                return false;
+            };
+            amount = u32::try_from(mark.col() + 1).unwrap_or(MAX_PADDING);
+            lines.extend(
+                (line + 1..line_starts.len())
+                    .take_while(|next| line_starts[*next] as usize <= close),
+            );
+        }
+        // At a line in a flow collection (yaml-rust2 raises these in flow context only: in a
+        // block, `unroll_indent` has made the indentation the line's before they are tested),
+        // or a continuation line of a quoted scalar that starts with a tab.
+        "invalid indentation in flow construct"
+        | "invalid indentation"
+        | "tab cannot be used as indentation"
+        // A tab at the start of a line, which go-yaml skips in a flow collection only: once
+        // read, the line must be in one (`tab_indented_line`), or the file is refused.
+        | "tabs disallowed within this context (block indentation)" => {
+            amount = (pad_of(padding, line) * 2).max(16);
+            lines.push(line);
+        }
+        _ => {}
+    }
+    if amount > MAX_PADDING {
+        return false;
+    }
+    let mut changed = false;
+    for line in lines {
+        if is_document_marker(line) || pad_of(padding, line) >= amount {
+            continue;
+        }
+        if padding.len() <= line {
+            padding.resize(line + 1, 0);
+        }
+        padding[line] = amount;
+        changed = true;
+    }
+    changed
+}
+
+/// The byte offset of the character at column `col` of line `line` (0-based), the column
+/// counted with `pad` spaces of padding before the line.
+fn column_offset(text: &str, line_starts: &[u32], line: usize, col: u32, pad: u32) -> usize {
+    let start = line_starts[line] as usize;
+    let end = line_starts
+        .get(line + 1)
+        .map_or(text.len(), |next| *next as usize);
+    let col = col.saturating_sub(pad) as usize;
+    text[start..end]
+        .char_indices()
+        .nth(col)
+        .map_or(end, |(at, _)| start + at)
+}
+
+fn parse_padded(text: &str, line_starts: &[u32], padding: &[u32]) -> Result<Vec<Node>, Refusal> {
     let mut builder = Builder {
         text,
-        // Lines end at `\n`, `\r\n` or `\r`, for YAML as for `Properties`.
-        line_starts: crate::source::line_starts(text.as_bytes()),
+        line_starts,
+        padding,
         cursor: std::cell::Cell::new((0, 0, 0)),
         stack: Vec::new(),
         anchors: HashMap::new(),
         documents: Vec::new(),
         extents: Vec::new(),
+        flow_ranges: Vec::new(),
+        multi_line: Vec::new(),
         aliases: 0,
         expansion: 0,
     };
+    let unpadded_column = |mark: Marker| {
+        let pad = padding
+            .get(mark.line().saturating_sub(1))
+            .copied()
+            .unwrap_or(0) as usize;
+        mark.col().saturating_sub(pad) + 1
+    };
     // Events one by one rather than `Parser::load`, which recurses once per nesting level.
-    let mut parser = Parser::new_from_str(text);
+    let mut parser = Parser::new(Padded {
+        chars: text.char_indices().peekable(),
+        line_starts,
+        padding,
+        next_line: 0,
+        pending: 0,
+    });
     loop {
-        let (event, mark) = parser.next_token().map_err(|error| YamlError {
-            message: format!("not valid YAML: {}", error.info()),
-            line: error.marker().line(),
-            column: error.marker().col() + 1,
+        let (event, mark) = parser.next_token().map_err(|error| {
+            Refusal::Scanner(
+                YamlError {
+                    message: format!("not valid YAML: {}", error.info()),
+                    line: error.marker().line(),
+                    column: unpadded_column(*error.marker()),
+                },
+                *error.marker(),
+                error.info().to_string(),
+            )
         })?;
         if event == Event::StreamEnd {
             break;
         }
-        builder.on_event(event, mark).map_err(|message| YamlError {
-            message,
-            line: mark.line(),
-            column: mark.col() + 1,
+        builder.on_event(event, mark).map_err(|message| {
+            Refusal::Reader(YamlError {
+                message,
+                line: mark.line(),
+                column: unpadded_column(mark),
+            })
         })?;
     }
     builder.close_extent(text.len());
+    let bytes = text.as_bytes();
+    let multi_line: Vec<Span> = builder
+        .multi_line
+        .iter()
+        .map(|(start, end)| match end {
+            Ok(end) => *start..*end,
+            Err(id) => {
+                let extent = builder.extents.get(*id).cloned().unwrap_or(0..0);
+                let mut end = extent.end.min(bytes.len()).max(extent.start);
+                while end > extent.start && bytes[end - 1].is_ascii_whitespace() {
+                    end -= 1;
+                }
+                *start..end
+            }
+        })
+        .collect();
+    if let Some(line) = tab_indented_line(text, line_starts, &multi_line, &builder.flow_ranges) {
+        return Err(Refusal::Reader(YamlError {
+            message: "YAML line is indented with a tab, which YAML readers of Go (compose, \
+                      kubectl, Helm) refuse"
+                .to_string(),
+            line: line + 1,
+            column: 1,
+        }));
+    }
     let extents = builder.extents;
     let mut documents = builder.documents;
     for document in &mut documents {
         set_extents(document, text.as_bytes(), &extents);
     }
     Ok(documents)
+}
+
+/// The first line (0-based) whose leading blanks hold a tab where go-yaml refuses one: outside a
+/// scalar that runs over lines and outside a flow collection, where go-yaml's scanner skips
+/// spaces only at the start of a line (go-yaml/yaml, scannerc.go, v3.0.1,
+/// `yaml_parser_scan_to_next_token`: "found a tab character that violates indentation"), a
+/// blank or comment line included.
+fn tab_indented_line(
+    text: &str,
+    line_starts: &[u32],
+    multi_line: &[Span],
+    flow_ranges: &[Span],
+) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut inside: Vec<Span> = multi_line
+        .iter()
+        .cloned()
+        .chain(flow_ranges.iter().cloned())
+        .filter(|range| range.end > range.start)
+        .collect();
+    inside.sort_by_key(|range| range.start);
+    let (mut next, mut reach) = (0, 0);
+    for (line, start) in line_starts.iter().enumerate() {
+        let start = *start as usize;
+        let blanks = bytes[start..]
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count();
+        if !bytes[start..start + blanks].contains(&b'\t') {
+            continue;
+        }
+        // go-yaml v3 reads a run of comment lines as one (`yaml_parser_scan_comments`, kept
+        // for its Node API): a comment line that follows a comment line, or a `--- # ...`
+        // line, is taken in whatever its indentation.
+        let is_comment_at = |line: usize| {
+            let start = line_starts[line] as usize;
+            let rest = &bytes[start..];
+            let text = rest
+                .iter()
+                .position(|b| !matches!(b, b' ' | b'\t'))
+                .map_or(&rest[rest.len()..], |at| &rest[at..]);
+            text.first() == Some(&b'#')
+                || (rest.starts_with(b"---")
+                    && rest[3..]
+                        .iter()
+                        .find(|b| !matches!(b, b' ' | b'\t'))
+                        .is_some_and(|b| *b == b'#'))
+        };
+        if line > 0 && is_comment_at(line) && is_comment_at(line - 1) {
+            continue;
+        }
+        while next < inside.len() && inside[next].start < start + blanks {
+            reach = reach.max(inside[next].end);
+            next += 1;
+        }
+        if reach <= start {
+            return Some(line);
+        }
+    }
+    None
 }
 
 /// Gives each scalar its extent, trimmed of the whitespace before the next token; a scalar
@@ -277,6 +602,8 @@ struct Open {
     kind: OpenKind,
     anchor: usize,
     size: Size,
+    /// A flow collection (`[...]`, `{...}`): where it opens.
+    flow_start: Option<usize>,
 }
 
 enum OpenKind {
@@ -287,7 +614,9 @@ enum OpenKind {
 
 struct Builder<'a> {
     text: &'a str,
-    line_starts: Vec<u32>,
+    line_starts: &'a [u32],
+    /// The spaces each line is read with before its text (see [`parse`]).
+    padding: &'a [u32],
     /// The line, column and byte offset of the last marker placed.
     cursor: std::cell::Cell<(usize, usize, usize)>,
     stack: Vec<Open>,
@@ -295,6 +624,11 @@ struct Builder<'a> {
     documents: Vec<Node>,
     /// The extent of every scalar so far; the last one is open until the next event.
     extents: Vec<Span>,
+    /// The flow collections read so far, from their opening bracket to their closing one.
+    flow_ranges: Vec<Span>,
+    /// The scalars that run over lines: where each starts, and its end when known (a quoted
+    /// scalar's closing quote) or the id of the scalar whose extent ends it.
+    multi_line: Vec<(usize, Result<usize, usize>)>,
     /// Aliases read so far, and what their copies weigh.
     aliases: usize,
     expansion: usize,
@@ -344,17 +678,14 @@ impl Builder<'_> {
 
     /// The copy of an anchor's node for an alias, counted against the limits.
     fn alias(&mut self, anchor: usize) -> Result<(Node, Size), String> {
-        // An unknown anchor is a scanner error already; a null stands in.
+        // yaml-rust2 refuses an anchor it has not seen; one it has seen but whose node is not
+        // finished is an alias inside its own anchor's node, which go-yaml refuses ("anchor
+        // value contains itself").
         let Some((node, size)) = self.anchors.get(&anchor) else {
-            let null = Scalar {
-                value: String::new(),
-                style: Style::Plain,
-                span: 0..0,
-                exact: false,
-                extent: 0..0,
-                id: usize::MAX,
-            };
-            return Ok((Node::Scalar(null), Size::of_scalar("")));
+            return Err(
+                "YAML alias inside the node its anchor names (a node that contains itself): not read"
+                    .to_string(),
+            );
         };
         self.aliases += 1;
         self.expansion = self.expansion.saturating_add(size.weight);
@@ -378,6 +709,8 @@ impl Builder<'_> {
     /// block scalar holding non-ASCII text is off; lines and columns stay true elsewhere.
     fn offset(&self, mark: Marker) -> usize {
         let line = mark.line().clamp(1, self.line_starts.len());
+        let pad = self.padding.get(line - 1).copied().unwrap_or(0) as usize;
+        let mark_col = mark.col().saturating_sub(pad);
         let start = self.line_starts[line - 1] as usize;
         let end = self
             .line_starts
@@ -386,28 +719,53 @@ impl Builder<'_> {
         // Markers come in order: walk on from the last one on the same line, so that a long
         // line of many scalars is read once, not once per scalar.
         let (mut col, mut at) = match self.cursor.get() {
-            (cursor_line, col, at) if cursor_line == line && col <= mark.col() => (col, at),
+            (cursor_line, col, at) if cursor_line == line && col <= mark_col => (col, at),
             _ => (0, start),
         };
         let line_text = &self.text[at..end];
         let mut chars = line_text.char_indices();
-        while col < mark.col() {
+        while col < mark_col {
             match chars.next() {
                 Some(_) => col += 1,
                 None => break,
             }
         }
         at += chars.next().map_or(line_text.len(), |(offset, _)| offset);
-        if col < mark.col() {
+        if col < mark_col {
             at = end;
         }
         self.cursor.set((line, col, at));
         at
     }
 
-    fn scalar(&self, value: String, style: TScalarStyle, mark: Marker) -> Scalar {
+    fn scalar(&self, mut value: String, style: TScalarStyle, mark: Marker) -> Scalar {
         let start = self.offset(mark);
         let bytes = self.text.as_bytes();
+        // A block scalar of empty lines only, clipped (no `-` or `+` in its header), is empty
+        // (YAML 1.2, 8.1.1.2, as go-yaml reads it); yaml-rust2 keeps a line break.
+        if matches!(style, TScalarStyle::Literal | TScalarStyle::Folded)
+            && value.bytes().all(|b| b == b'\n')
+        {
+            let clipped = self.block_header(start).is_some_and(|header| {
+                !bytes[header + 1..]
+                    .iter()
+                    .take_while(|b| matches!(b, b'-' | b'+' | b'0'..=b'9'))
+                    .any(|b| matches!(b, b'-' | b'+'))
+            });
+            // Nor has one whose header ends the text any line of its own: go-yaml reads it
+            // empty, yaml-rust2 keeps the header's line break.
+            let header_ends_text = self.block_header(start).is_some_and(|header| {
+                let rest = &bytes[header..];
+                let line_end = rest
+                    .iter()
+                    .position(|b| matches!(b, b'\n' | b'\r'))
+                    .map_or(rest.len(), |end| end);
+                matches!(&rest[line_end..], b"" | b"\n" | b"\r" | b"\r\n")
+            });
+            if clipped || header_ends_text {
+                value.clear();
+            }
+        }
         let line_end = self.text[start..]
             .find(['\n', '\r'])
             .map_or(self.text.len(), |at| start + at);
@@ -448,6 +806,7 @@ impl Builder<'_> {
             extent: start..span.end,
             span,
             exact,
+            tag: None,
             id,
         }
     }
@@ -489,40 +848,134 @@ impl Builder<'_> {
         let at = self.offset(mark);
         self.close_extent(at);
         match event {
-            Event::Scalar(value, style, anchor, _) => {
+            Event::Scalar(value, style, anchor, tag) => {
                 let size = Size::of_scalar(&value);
-                let scalar = self.scalar(value, style, mark);
+                let mut scalar = self.scalar(value, style, mark);
+                scalar.tag = tag.map(|tag| match tag.handle.as_str() {
+                    "tag:yaml.org,2002:" => format!("!!{}", tag.suffix),
+                    handle => format!("{handle}{}", tag.suffix),
+                });
+                self.check_scalar(&scalar, at)?;
+                self.entry_separated_by_tab(at)?;
+                let id = self.extents.len();
+                let bytes = self.text.as_bytes();
+                match scalar.style {
+                    Style::DoubleQuoted | Style::SingleQuoted if !scalar.exact => {
+                        if let Some(close) = matches!(bytes.get(at), Some(b'"' | b'\''))
+                            .then(|| closing_quote(bytes, at, bytes[at] == b'"'))
+                            .flatten()
+                        {
+                            self.multi_line.push((at, Ok(close + 1)));
+                        }
+                    }
+                    Style::Block => {
+                        let header = self.block_header(at).unwrap_or(at);
+                        self.multi_line.push((header, Err(id)));
+                    }
+                    Style::Plain if !scalar.exact => self.multi_line.push((at, Err(id))),
+                    _ => {}
+                }
                 self.extents.push(at..usize::MAX);
                 self.add(Node::Scalar(scalar), anchor, size)
             }
             Event::Alias(anchor) => {
+                self.entry_separated_by_tab(at)?;
                 let (node, size) = self.alias(anchor)?;
                 self.add(node, 0, size)
             }
-            Event::SequenceStart(anchor, _) => self.open(OpenKind::Seq(Vec::new()), anchor),
-            Event::MappingStart(anchor, _) => {
-                self.open(OpenKind::Map(Vec::new(), None, HashSet::new()), anchor)
-            }
-            Event::SequenceEnd | Event::MappingEnd => match self.stack.pop() {
-                Some(Open {
-                    kind: OpenKind::Seq(items),
-                    anchor,
-                    size,
-                }) => self.add(Node::Seq(items), anchor, size),
-                Some(Open {
-                    kind: OpenKind::Map(entries, _, _),
-                    anchor,
-                    size,
-                }) => self.add(Node::Map(merge(entries)), anchor, size),
-                None => Ok(()),
-            },
-            // Anchors name nodes of their own document only.
-            Event::DocumentStart => {
-                self.anchors.clear();
+            Event::SequenceStart(anchor, _) => {
+                self.entry_separated_by_tab(at)?;
+                self.open(OpenKind::Seq(Vec::new()), anchor)?;
+                let opening = self.text.as_bytes().get(at).copied();
+                if let Some(open) = self.stack.last_mut() {
+                    open.flow_start = (opening == Some(b'[')).then_some(at);
+                }
                 Ok(())
             }
+            Event::MappingStart(anchor, _) => {
+                self.entry_separated_by_tab(at)?;
+                self.open(OpenKind::Map(Vec::new(), None, HashSet::new()), anchor)?;
+                let opening = self.text.as_bytes().get(at).copied();
+                if let Some(open) = self.stack.last_mut() {
+                    open.flow_start = (opening == Some(b'{')).then_some(at);
+                }
+                Ok(())
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                if let Some(start) = self.stack.last().and_then(|open| open.flow_start) {
+                    // The event may stand at the token after the closing bracket.
+                    let bytes = self.text.as_bytes();
+                    let close = if bytes[start] == b'[' { b']' } else { b'}' };
+                    let end = bytes[start..(at + 1).min(bytes.len())]
+                        .iter()
+                        .rposition(|b| *b == close)
+                        .map_or(at, |found| start + found);
+                    self.flow_ranges.push(start..end + 1);
+                }
+                self.close()
+            }
+            // An anchor is named for the rest of the stream, later documents included, as in
+            // go-yaml v3 (its parser keeps one table of anchors per stream).
             _ => Ok(()),
         }
+    }
+
+    fn close(&mut self) -> Result<(), String> {
+        match self.stack.pop() {
+            Some(Open {
+                kind: OpenKind::Seq(items),
+                anchor,
+                size,
+                ..
+            }) => self.add(Node::Seq(items), anchor, size),
+            Some(Open {
+                kind: OpenKind::Map(entries, _, _),
+                anchor,
+                size,
+                ..
+            }) => self.add(Node::Map(merge(entries)?), anchor, size),
+            None => Ok(()),
+        }
+    }
+
+    /// Refuses a block sequence entry whose `-` a tab follows (`- \tvalue`): go-yaml's scanner
+    /// skips tabs after `-` in flow context only (go-yaml/yaml, scannerc.go, v3.0.1,
+    /// `yaml_parser_scan_to_next_token`: "Tabs are allowed ... in the block context, but not
+    /// ... after '-'"), so compose and kubectl refuse the file.
+    fn entry_separated_by_tab(&self, at: usize) -> Result<(), String> {
+        let in_block_sequence = self
+            .stack
+            .last()
+            .is_some_and(|open| matches!(open.kind, OpenKind::Seq(_)) && open.flow_start.is_none());
+        if !in_block_sequence {
+            return Ok(());
+        }
+        // The `-`s that open entries on this line before the node, and the blanks after each.
+        let bytes = self.text.as_bytes();
+        let line = self
+            .line_starts
+            .partition_point(|start| *start as usize <= at)
+            - 1;
+        let mut i = self.line_starts[line] as usize;
+        while i < at && bytes[i] == b' ' {
+            i += 1;
+        }
+        while i < at && bytes[i] == b'-' && matches!(bytes.get(i + 1), Some(b' ' | b'\t')) {
+            i += 1;
+            let blanks = bytes[i..at]
+                .iter()
+                .take_while(|b| matches!(b, b' ' | b'\t'))
+                .count();
+            if bytes[i..i + blanks].contains(&b'\t') {
+                return Err(
+                    "YAML sequence entry has a tab after its `-`, which YAML readers of \
+                            Go (compose, kubectl, Helm) refuse"
+                        .to_string(),
+                );
+            }
+            i += blanks;
+        }
+        Ok(())
     }
 
     fn open(&mut self, kind: OpenKind, anchor: usize) -> Result<(), String> {
@@ -535,20 +988,346 @@ impl Builder<'_> {
             kind,
             anchor,
             size: Size::default(),
+            flow_start: None,
         });
         Ok(())
     }
 }
 
+impl Builder<'_> {
+    /// Refuses a scalar that yaml-rust2 reads but go-yaml v3 (the YAML of compose, kubectl and
+    /// Helm) refuses: an escape it does not know, a tab where a block scalar's indentation is
+    /// due, a value its `!!` tag does not fit. Messages never quote the value (a secret).
+    fn check_scalar(&self, scalar: &Scalar, at: usize) -> Result<(), String> {
+        let bytes = self.text.as_bytes();
+        match scalar.style {
+            Style::DoubleQuoted if bytes.get(at) == Some(&b'"') => {
+                if let Some(escape) = unknown_escape(bytes, at) {
+                    return Err(format!(
+                        "YAML double-quoted scalar holds the escape `\\{}`, which YAML readers \
+                         of Go (compose, kubectl, Helm) refuse",
+                        crate::escape::printable(&escape.to_string())
+                    ));
+                }
+            }
+            Style::Block if self.block_scalar_has_tab_indentation(at) => {
+                return Err("YAML block scalar has a tab where its indentation is due".to_string());
+            }
+            _ => {}
+        }
+        if let Some(tag) = scalar.tag.as_deref()
+            && !tag_fits(tag, &scalar.value)
+        {
+            return Err(format!(
+                "YAML scalar tagged {} is no value of that type",
+                crate::escape::printable(tag)
+            ));
+        }
+        Ok(())
+    }
+
+    /// Where the header (`|`, `>-`, `|2`, ...) of the block scalar whose event is at `at` is:
+    /// yaml-rust2 places the event at its first line of text, after the header's line and any
+    /// empty lines.
+    fn block_header(&self, at: usize) -> Option<usize> {
+        let bytes = self.text.as_bytes();
+        let is_header_at = |p: usize| {
+            matches!(bytes.get(p), Some(b'|' | b'>')) && {
+                let rest = &bytes[p + 1..];
+                let end = rest
+                    .iter()
+                    .position(|b| matches!(b, b'\n' | b'\r'))
+                    .unwrap_or(rest.len());
+                let rest = &rest[..end];
+                let indicators = rest
+                    .iter()
+                    .take_while(|b| matches!(b, b'-' | b'+' | b'0'..=b'9'))
+                    .count();
+                let after = rest[indicators..].trim_ascii_start();
+                after.is_empty() || (after[0] == b'#' && indicators < rest.len())
+            }
+        };
+        if is_header_at(at) {
+            return Some(at);
+        }
+        let mut line = self
+            .line_starts
+            .partition_point(|start| *start as usize <= at)
+            - 1;
+        while line > 0 {
+            line -= 1;
+            let start = self.line_starts[line] as usize;
+            let end = self
+                .line_starts
+                .get(line + 1)
+                .map_or(bytes.len(), |next| *next as usize);
+            if bytes[start..end].iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            return (start..end).rev().find(|p| is_header_at(*p));
+        }
+        None
+    }
+
+    /// A tab among the spaces that indent a block scalar's lines (go-yaml/yaml, scannerc.go,
+    /// v3.0.1, `yaml_parser_scan_block_scalar_breaks`: "found a tab character where an
+    /// indentation space is expected"), for the block scalar whose header is at `at`. Its
+    /// parent's indentation is taken as that of the header's line.
+    fn block_scalar_has_tab_indentation(&self, at: usize) -> bool {
+        let bytes = self.text.as_bytes();
+        let Some(at) = self.block_header(at) else {
+            return false;
+        };
+        let header_line = self
+            .line_starts
+            .partition_point(|start| *start as usize <= at)
+            - 1;
+        let parent = bytes[self.line_starts[header_line] as usize..]
+            .iter()
+            .take_while(|b| **b == b' ')
+            .count();
+        let header_end = bytes[at..]
+            .iter()
+            .position(|b| matches!(b, b'\n' | b'\r' | b' ' | b'\t' | b'#'))
+            .map_or(bytes.len(), |end| at + end);
+        // An indentation indicator fixes the indentation; otherwise the first line with text
+        // does, and a tab before it is refused.
+        let mut indent = bytes[at + 1..header_end]
+            .iter()
+            .find(|b| b.is_ascii_digit())
+            .map(|digit| parent + usize::from(digit - b'0'));
+        for line in header_line + 1..self.line_starts.len() {
+            let start = self.line_starts[line] as usize;
+            let rest = &bytes[start..];
+            let spaces = match indent {
+                Some(indent) => rest.iter().take(indent).take_while(|b| **b == b' ').count(),
+                None => rest.iter().take_while(|b| **b == b' ').count(),
+            };
+            let next = rest.get(spaces).copied();
+            let empty = matches!(next, None | Some(b'\n' | b'\r'));
+            match indent {
+                None if next == Some(b'\t') => return true,
+                None if empty => {}
+                None if spaces <= parent => return false,
+                None => indent = Some(spaces),
+                Some(indent) if spaces < indent => {
+                    if next == Some(b'\t') {
+                        return true;
+                    }
+                    if !empty {
+                        return false;
+                    }
+                }
+                Some(_) => {}
+            }
+        }
+        false
+    }
+}
+
+/// The first escape of the double-quoted scalar opening at `start` that go-yaml does not know
+/// (go-yaml/yaml, scannerc.go, v3.0.1, `yaml_parser_scan_flow_scalar`: YAML 1.1's escapes,
+/// without 1.2's `\/`).
+fn unknown_escape(bytes: &[u8], start: usize) -> Option<char> {
+    let mut at = start + 1;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'"' => return None,
+            b'\\' => {
+                let next = *bytes.get(at + 1)?;
+                if !b"0abt\tnvfre \"'\\N_LPxuU\r\n".contains(&next) {
+                    let text = std::str::from_utf8(&bytes[at + 1..]).ok()?;
+                    return text.chars().next();
+                }
+                at += 2;
+            }
+            _ => at += 1,
+        }
+    }
+    None
+}
+
+/// Whether a value fits its tag as go-yaml v3 decodes it (resolve.go, v3.0.1, `resolve`): a
+/// `!!int`, `!!float`, `!!bool`, `!!null` or `!!timestamp` value must resolve to that type (an
+/// integer fits `!!float` too); any other tag takes any text.
+fn tag_fits(tag: &str, value: &str) -> bool {
+    if !matches!(
+        tag,
+        "!!int" | "!!float" | "!!bool" | "!!null" | "!!timestamp"
+    ) {
+        return true;
+    }
+    let resolved = plain_tag(value, tag == "!!timestamp");
+    resolved == tag || (tag == "!!float" && resolved == "!!int")
+}
+
+/// The tag go-yaml v3 resolves an untagged plain scalar to (go-yaml/yaml, resolve.go, v3.0.1,
+/// `resolve`): `!!null`, `!!bool` (YAML 1.2's `true`/`false` only: `yes` and `on` are
+/// strings), `!!int` (decimal, `0x`, `0o`, `0b` and a leading `0` for octal, `_` ignored),
+/// `!!float`, `!!timestamp` (dates, with `timestamps`), `!!merge` or `!!str`.
+pub fn plain_tag(value: &str, timestamps: bool) -> &'static str {
+    match value {
+        "true" | "True" | "TRUE" | "false" | "False" | "FALSE" => return "!!bool",
+        "" | "~" | "null" | "Null" | "NULL" => return "!!null",
+        ".nan" | ".NaN" | ".NAN" | ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF"
+        | "-.inf" | "-.Inf" | "-.INF" => return "!!float",
+        "<<" => return "!!merge",
+        _ => {}
+    }
+    match value.as_bytes()[0] {
+        b'.' if go_float(value) => "!!float",
+        b'+' | b'-' | b'0'..=b'9' => {
+            if timestamps && is_timestamp(value) {
+                return "!!timestamp";
+            }
+            let plain = value.replace('_', "");
+            if go_int(&plain) {
+                "!!int"
+            } else if go_float(&plain) {
+                "!!float"
+            } else {
+                "!!str"
+            }
+        }
+        _ => "!!str",
+    }
+}
+
+/// Go's `strconv.ParseInt(s, 0, 64)` or `ParseUint(s, 0, 64)` succeeds: a sign, then `0x`,
+/// `0o`, `0b`, a leading `0` (octal) or decimal digits, in range.
+fn go_int(s: &str) -> bool {
+    let (negative, unsigned) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let lower = unsigned.to_ascii_lowercase();
+    let (radix, digits) = if let Some(rest) = lower.strip_prefix("0x") {
+        (16, rest)
+    } else if let Some(rest) = lower.strip_prefix("0o") {
+        (8, rest)
+    } else if let Some(rest) = lower.strip_prefix("0b") {
+        (2, rest)
+    } else if lower.len() > 1 && lower.starts_with('0') {
+        (8, &lower[1..])
+    } else {
+        (10, lower.as_str())
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return false;
+    }
+    match u128::from_str_radix(digits, radix) {
+        Ok(magnitude) if negative => magnitude <= 1 << 63,
+        // ParseUint takes an unsigned number ParseInt overflows; a `+` is ParseInt's only.
+        Ok(magnitude) if s.starts_with('+') => magnitude < 1 << 63,
+        Ok(magnitude) => magnitude <= u128::from(u64::MAX),
+        Err(_) => false,
+    }
+}
+
+/// `^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$` (resolve.go's `yamlStyleFloat`) and
+/// in range (Go's `ParseFloat` refuses what overflows).
+fn go_float(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = usize::from(matches!(b.first(), Some(b'+' | b'-')));
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while b.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        *i - start
+    };
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    } else {
+        if digits(&mut i) == 0 {
+            return false;
+        }
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            digits(&mut i);
+        }
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    i == b.len() && s.parse::<f64>().is_ok_and(f64::is_finite)
+}
+
+/// A timestamp as go-yaml reads one (resolve.go, `allowedTimestampFormats`): `2006-1-2`, then
+/// optionally `T`, `t` or a space and `15:4:5` with a fraction; after `T`/`t` a zone (`Z` or
+/// `±07:00`).
+fn is_timestamp(s: &str) -> bool {
+    let number = |part: &str, min: usize, max: usize| {
+        (min..=max).contains(&part.len()) && part.bytes().all(|b| b.is_ascii_digit())
+    };
+    let (date, time) = match s.find(['T', 't', ' ']) {
+        Some(at) => (&s[..at], Some((s.as_bytes()[at], &s[at + 1..]))),
+        None => (s, None),
+    };
+    let parts: Vec<&str> = date.split('-').collect();
+    if parts.len() != 3
+        || !number(parts[0], 4, 4)
+        || !number(parts[1], 1, 2)
+        || !number(parts[2], 1, 2)
+    {
+        return false;
+    }
+    let (month, day): (u32, u32) = (parts[1].parse().unwrap_or(0), parts[2].parse().unwrap_or(0));
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return false;
+    }
+    let Some((separator, time)) = time else {
+        return true;
+    };
+    let (clock, zone) = if separator == b' ' {
+        (time, "")
+    } else {
+        match time.find(['Z', '+', '-']) {
+            Some(at) => (&time[..at], &time[at..]),
+            None => return false,
+        }
+    };
+    let zone_fits = (zone.is_empty() && separator == b' ')
+        || zone == "Z"
+        || (zone.len() == 6
+            && number(&zone[1..3], 2, 2)
+            && &zone[3..4] == ":"
+            && number(&zone[4..6], 2, 2));
+    let (clock, fraction) = clock.split_once('.').unwrap_or((clock, ""));
+    let hms: Vec<u32> = clock
+        .split(':')
+        .filter(|part| number(part, 1, 2))
+        .filter_map(|part| part.parse().ok())
+        .collect();
+    zone_fits
+        && clock.split(':').count() == 3
+        && hms.len() == 3
+        && hms[0] < 24
+        && hms[1] < 60
+        && hms[2] < 60
+        && fraction.len() <= 9
+        && fraction.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// Resolves merge keys: `<<: *a` or `<<: [*a, *b]` adds the entries of the merged mappings
 /// that neither the mapping nor an earlier merged mapping sets.
-fn merge(entries: Vec<(Node, Node)>) -> Vec<(Node, Node)> {
+fn merge(entries: Vec<(Node, Node)>) -> Result<Vec<(Node, Node)>, String> {
     let is_merge = |key: &Node| {
         key.scalar()
             .is_some_and(|key| key.style == Style::Plain && key.value == "<<")
     };
     if !entries.iter().any(|(key, _)| is_merge(key)) {
-        return entries;
+        return Ok(entries);
     }
     let mut own = Vec::new();
     let mut merged = Vec::new();
@@ -557,13 +1336,21 @@ fn merge(entries: Vec<(Node, Node)>) -> Vec<(Node, Node)> {
             own.push((key, value));
             continue;
         }
+        // go-yaml refuses a merge of anything else (decode.go `merge`, v3.0.1: "map merge
+        // requires map or sequence of maps as the value").
+        let no_mapping =
+            || "YAML merge key `<<` takes a mapping or a list of mappings: not read".to_string();
         match value {
             Node::Map(entries) => merged.push(entries),
-            Node::Seq(items) => merged.extend(items.into_iter().filter_map(|item| match item {
-                Node::Map(entries) => Some(entries),
-                _ => None,
-            })),
-            _ => {}
+            Node::Seq(items) => {
+                for item in items {
+                    match item {
+                        Node::Map(entries) => merged.push(entries),
+                        _ => return Err(no_mapping()),
+                    }
+                }
+            }
+            _ => return Err(no_mapping()),
         }
     }
     let name = |node: &Node| node.scalar().map(|scalar| scalar.value.clone());
@@ -577,7 +1364,7 @@ fn merge(entries: Vec<(Node, Node)>) -> Vec<(Node, Node)> {
     }
     // Merged entries first: the mapping's own come after and so win a `get`.
     result.extend(own);
-    result
+    Ok(result)
 }
 
 #[cfg(test)]
@@ -609,6 +1396,104 @@ mod tests {
         assert_eq!(&text[a.span.clone()], "1");
         assert_eq!(a.span.start, text.find("A: 1").unwrap() + 3);
         assert_eq!(y.get("B").unwrap().text(), Some("3"));
+    }
+
+    /// A `sh -c` script continued at the left margin inside a flow sequence: go-yaml (compose,
+    /// kubectl, Helm) reads it, and so must kafkalint, with the spans where they are written.
+    #[test]
+    fn quoted_scalars_continued_left_of_their_block_are_read() {
+        let text = "services:\n  kafka:\n    command: [\"sh\", \"-c\", \"\n  echo hi &&\n\texec run\"]\n    image: 'apache/kafka:3.9.0'\n";
+        let doc = &parse(text).unwrap()[0];
+        let kafka = doc.at(&["services", "kafka"]).unwrap();
+        let command: Vec<&str> = kafka
+            .get("command")
+            .unwrap()
+            .items()
+            .iter()
+            .map(|item| item.text().unwrap())
+            .collect();
+        assert_eq!(command, ["sh", "-c", " echo hi && exec run"]);
+        assert_eq!(
+            scalar_at(text, kafka.get("image").unwrap()),
+            "apache/kafka:3.9.0"
+        );
+        let flow = "a:\n  b: [x,\ny, {c: d\n}]\n  e: f\n";
+        let doc = &parse(flow).unwrap()[0];
+        assert_eq!(doc.at(&["a", "b"]).unwrap().items().len(), 3);
+        assert_eq!(scalar_at(flow, doc.at(&["a", "e"]).unwrap()), "f");
+    }
+
+    /// What go-yaml refuses, kafkalint refuses: compose and kubectl never run such a file.
+    #[test]
+    fn what_go_yaml_refuses_is_refused() {
+        for (text, why) in [
+            ("a: &x\n  b: *x\n", "contains itself"),
+            ("a: 1\nb:\n  <<: 1\n", "merge key"),
+            ("a: \"x\\/y\"\n", "escape"),
+            ("a: !!int abc\n", "tagged"),
+            ("a: >\n  \tx\n", "tab"),
+            ("a: |\n  x\n \t\n  y\n", "tab"),
+            ("- \tb\n", "tab"),
+            ("a:\n  - - \tb\n", "tab"),
+            ("a: 1\n\t\nb: 2\n", "tab"),
+            ("a: 1 # c\n\t# d\nb: 1\n", "tab"),
+            ("a:\n- []\n-\n\t b: 1\n", "tab"),
+            ("a:\n  b: 1\n \tc: 2\n", "tab"),
+        ] {
+            let error = parse(text).unwrap_err();
+            assert!(error.message.contains(why), "{text:?}: {error}");
+        }
+        for text in [
+            "a: |\n  x\n  \ty\n",
+            "a: !!float 1\n",
+            "a: \"\\t\\u00e9\"\n",
+            "a: \tb\n",
+            "- a: \tb\n",
+            "- &x 1\n---\n- *x\n",
+            "x:\n  a: [\n\t b]\n",
+            "a: \"x\n\ty\"\n",
+            "# x\n\t# d\na: 1\n",
+            "--- # doc\n\t# d\na: 1\n",
+            "a: |2\n # trailing\nb: [x]\n",
+        ] {
+            assert!(parse(text).is_ok(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_clipped_block_scalar_of_empty_lines_is_empty() {
+        let doc = &parse("a: >2\n\n\nb: |+\n\nc: 1\n").unwrap()[0];
+        assert_eq!(doc.get("a").unwrap().scalar().unwrap().value, "");
+        assert_eq!(doc.get("b").unwrap().scalar().unwrap().value, "\n");
+        let doc = &parse("x: |+\n").unwrap()[0];
+        assert_eq!(doc.get("x").unwrap().scalar().unwrap().value, "");
+    }
+
+    #[test]
+    fn tags_resolve_as_go_yaml_resolves_them() {
+        let doc = &parse("a: 0777\nb: 08\nc: yes\nd: 2024-01-02\ne: '1'\nf: ~\ng: 1_000\nh: .5\n")
+            .unwrap()[0];
+        let tag = |key: &str| {
+            doc.get(key)
+                .unwrap()
+                .scalar()
+                .unwrap()
+                .resolved_tag()
+                .to_string()
+        };
+        assert_eq!(
+            ["a", "b", "c", "d", "e", "f", "g", "h"].map(tag),
+            [
+                "!!int",
+                "!!float",
+                "!!str",
+                "!!timestamp",
+                "!!str",
+                "!!null",
+                "!!int",
+                "!!float"
+            ]
+        );
     }
 
     #[test]

@@ -115,6 +115,7 @@ pub const EXTERNAL: &[(&str, &[&str])] = &[
     ("tests/properties_differential.rs", &["javac", "java"]),
     ("tests/wheel.rs", &["python3", "maturin"]),
     ("tests/workflows.rs", &["actionlint"]),
+    ("tests/yaml_differential.rs", &["go"]),
 ];
 
 /// Set by `scripts/test-all`: every suite runs, and a missing tool fails its test.
