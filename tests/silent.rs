@@ -247,7 +247,7 @@ fn a_broker_of_an_image_kafkalint_does_not_know_is_noted_and_a_client_is_not() {
     );
     assert!(
         notes.contains(
-            "`[images]` `\"registry.example.com/platform/broker\" = \"apache/kafka:3.9\"`"
+            "`[images]` `\"registry.example.com/platform/broker\" = \"apache/kafka:3.9.0\"`"
         ),
         "{notes}"
     );
