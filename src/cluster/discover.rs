@@ -1558,7 +1558,9 @@ pub fn discover_in_memory(
             yaml_by_dir.entry(dir).or_default().push((path, bytes));
         }
     }
-    for (_, files) in yaml_by_dir {
+    for (_, mut files) in yaml_by_dir {
+        // In the order a walk reads a folder's files: by name.
+        files.sort_by(|one, other| one.0.cmp(&other.0));
         add_yaml_read(
             &mut found,
             sources::read_files(files, &[]),

@@ -121,6 +121,20 @@ pub fn hidden_values(bytes: &[u8]) -> Vec<Span> {
             .take_while(|b| b.is_ascii_whitespace() || **b == b'-')
             .count();
         if let Some(key_end) = key_end(&line[shown..body_end]) {
+            // A key with a secret run into it (`ssl_key_passwordhunter2:`) is shown only as far
+            // as it reads as a name, as every key is (`secrets::shown_key_len`).
+            let quote = usize::from(matches!(line.get(shown), Some(b'"' | b'\'')));
+            let name = &line[shown + quote..shown + key_end];
+            let name_len = name
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric() || b"_-.".contains(b))
+                .count();
+            let name = std::str::from_utf8(&name[..name_len]).unwrap_or_default();
+            let name_shown = crate::secrets::shown_key_len(name);
+            if name_shown < name.len() {
+                hidden.push(start + shown + quote + name_shown..start + body_end);
+                continue;
+            }
             shown += key_end;
             shown += line[shown..body_end]
                 .iter()

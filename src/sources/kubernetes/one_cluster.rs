@@ -27,6 +27,16 @@ const QUORUM_KEYS: &[&str] = &[
 /// cluster's index and its namespace) that name one quorum (see the module's comment) into the
 /// first of them, in file order.
 pub fn merge_by_quorum(found: &mut Found, manifest_clusters: &[(usize, Option<String>)]) {
+    // In the order of their files' paths, whatever order the files were read in (a walk sorts
+    // them, an editor's or a test's files come as given): the same clusters, named alike.
+    let mut manifest_clusters = manifest_clusters.to_vec();
+    let first_path = |cluster: usize| {
+        found.clusters[cluster]
+            .members
+            .first()
+            .map(|(file, _)| found.files[*file].path.clone())
+    };
+    manifest_clusters.sort_by_cached_key(|(cluster, _)| (first_path(*cluster), *cluster));
     let quorums: Vec<Vec<(&str, String)>> = manifest_clusters
         .iter()
         .map(|(cluster, _)| quorum_values(found, *cluster))
