@@ -73,7 +73,7 @@ pub fn of_note(note: &str) -> Option<NotChecked> {
     let (file, reason) = split_path(note)?;
     let has = |phrase: &str| reason.contains(phrase);
     let gave_up = has("not checked") || has("not read") || has("are unknown");
-    let kind = if has("a Helm or Go template") {
+    let kind = if has("a Helm or Go template") || (has("a Helm chart") && gave_up) {
         Kind::HelmTemplate
     } else if has("does not know how image") || has("an image kafkalint does not know") {
         Kind::UnknownImage
