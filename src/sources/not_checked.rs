@@ -22,6 +22,8 @@ pub enum Kind {
     NotAmongFilesRead,
     /// A node whose configuration is a mounted file, not its environment.
     MountedFile,
+    /// Helm values that look like a chart's kafkalint knows, but nothing names that chart.
+    ChartNotNamed,
 }
 
 impl Kind {
@@ -34,6 +36,7 @@ impl Kind {
             Kind::RunTimeValue => "run-time-value",
             Kind::NotAmongFilesRead => "not-among-files-read",
             Kind::MountedFile => "mounted-file",
+            Kind::ChartNotNamed => "chart-not-named",
         }
     }
 
@@ -54,6 +57,10 @@ impl Kind {
             Kind::MountedFile => (
                 "configuration in a mounted file",
                 "configurations in mounted files",
+            ),
+            Kind::ChartNotNamed => (
+                "Helm values file of no named chart",
+                "Helm values files of no named chart",
             ),
         };
         format!("{count} {}", if count == 1 { one } else { many })
@@ -79,6 +86,8 @@ pub fn of_note(note: &str) -> Option<NotChecked> {
         Kind::UnknownImage
     } else if has("vault") && gave_up {
         Kind::Vault
+    } else if has("nothing names the chart") && gave_up {
+        Kind::ChartNotNamed
     } else if has("comes from the mounted") {
         Kind::MountedFile
     } else if (has("of the files read") || has("not among the files read"))
@@ -176,5 +185,15 @@ mod tests {
         assert_eq!(of_note(assumed), None);
         let vault = "roles/kafka/templates/server.properties.j2: role `kafka`: its variables come from group_vars/all/vault.yml, which kafkalint cannot read (a vault, not YAML); not checked";
         assert_eq!(of_note(vault).unwrap().kind, Kind::Vault);
+    }
+
+    #[test]
+    fn charts_not_rendered_and_values_of_no_named_chart_are_counted() {
+        let no_helm = "charts/kafka: a Helm chart of its own, whose templates hold their values only once rendered, and `helm` is not on the PATH: install helm; its templates are not checked";
+        assert_eq!(of_note(no_helm).unwrap().kind, Kind::HelmTemplate);
+        let refused = "charts/kafka: a Helm chart of its own that `helm template kafkalint charts/kafka` does not render (Error: x); its templates are not checked";
+        assert_eq!(of_note(refused).unwrap().kind, Kind::HelmTemplate);
+        let unnamed = "kafka-values.yaml: values that look like the bitnami/kafka chart's, but nothing names the chart they are for (a Chart.yaml dependency, ...); not checked: to read them as bitnami/kafka's, set `bitnami-kafka-chart`";
+        assert_eq!(of_note(unnamed).unwrap().kind, Kind::ChartNotNamed);
     }
 }
