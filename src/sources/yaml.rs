@@ -766,6 +766,28 @@ impl Builder<'_> {
                 value.clear();
             }
         }
+        // A block scalar that runs to the end of a text without a final line break has none
+        // to keep (go-yaml/yaml v3.0.1, scannerc.go, yaml_parser_scan_block_scalar: the
+        // trailing break is only ever one read); yaml-rust2 adds one. It runs to the end when
+        // every line after its header is blank or indented as far as its first line.
+        if matches!(style, TScalarStyle::Literal | TScalarStyle::Folded)
+            && !self.text.ends_with(['\n', '\r'])
+            && value.ends_with('\n')
+            && self.block_header(start).is_some_and(|header| {
+                let mut lines = self.text[header..].split(['\n', '\r']).skip(1);
+                let indent = |line: &str| line.len() - line.trim_start_matches(' ').len();
+                let mut content = lines.filter(|line| !line.trim().is_empty());
+                match content.next() {
+                    Some(first) => {
+                        let depth = indent(first);
+                        content.all(|line| indent(line) >= depth)
+                    }
+                    None => false,
+                }
+            })
+        {
+            value.pop();
+        }
         let line_end = self.text[start..]
             .find(['\n', '\r'])
             .map_or(self.text.len(), |at| start + at);
@@ -1467,6 +1489,30 @@ mod tests {
         assert_eq!(doc.get("b").unwrap().scalar().unwrap().value, "\n");
         let doc = &parse("x: |+\n").unwrap()[0];
         assert_eq!(doc.get("x").unwrap().scalar().unwrap().value, "");
+    }
+
+    #[test]
+    fn a_block_scalar_that_ends_a_text_without_a_line_break_has_none() {
+        for (text, value) in [
+            ("a: |\n  x\n  y", "x\ny"),
+            ("a: |+\n  x\n  y", "x\ny"),
+            ("a: >\n  x\n  y", "x y"),
+            ("a:\n  b: |\n    x\n    - y: z", "x\n- y: z"),
+            ("a: |\n  x\n  y\n", "x\ny\n"),
+        ] {
+            let doc = &parse(text).unwrap()[0];
+            let scalar = doc.get("a").unwrap();
+            let scalar = scalar.get("b").unwrap_or(scalar);
+            assert_eq!(scalar.scalar().unwrap().value, value, "{text:?}");
+        }
+        for text in ["a: |\n  x\nb: x", "a: |\n  x\nb:\n  x"] {
+            let doc = &parse(text).unwrap()[0];
+            assert_eq!(
+                doc.get("a").unwrap().scalar().unwrap().value,
+                "x\n",
+                "{text:?}"
+            );
+        }
     }
 
     #[test]
