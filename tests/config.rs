@@ -197,7 +197,7 @@ fn a_team_image_is_read_as_the_known_image_the_config_names() {
     let unknown = kafkalint(&["check", "--format", "json", "compose"], dir.path());
     assert!(rules_of(&unknown).is_empty(), "{}", stderr(&unknown));
     assert!(
-        stderr(&unknown).contains("kafkalint.toml [images]"),
+        stderr(&unknown).contains("kafkalint.toml: `[images]`"),
         "{}",
         stderr(&unknown)
     );
