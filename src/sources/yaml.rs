@@ -774,7 +774,7 @@ impl Builder<'_> {
             && !self.text.ends_with(['\n', '\r'])
             && value.ends_with('\n')
             && self.block_header(start).is_some_and(|header| {
-                let mut lines = self.text[header..].split(['\n', '\r']).skip(1);
+                let lines = self.text[header..].split(['\n', '\r']).skip(1);
                 let indent = |line: &str| line.len() - line.trim_start_matches(' ').len();
                 let mut content = lines.filter(|line| !line.trim().is_empty());
                 match content.next() {

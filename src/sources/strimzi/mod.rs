@@ -457,7 +457,7 @@ fn bootstrap_kafka(bootstrap_servers: &str, kafkas: &[KafkaName]) -> Option<Stri
 }
 
 /// The `Kafka`s of `kafkas` whose bootstrap service the first of `bootstrap_servers` may name
-/// (see [`bootstrap_kafka`]): those of the longest matching name, in the namespace the address
+/// (see `bootstrap_kafka`): those of the longest matching name, in the namespace the address
 /// names when it names one and the resource says its own. More than one is a tie the address
 /// does not break.
 pub fn bootstrap_matches<'a>(
