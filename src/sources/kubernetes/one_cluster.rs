@@ -110,14 +110,7 @@ fn quorum_values(found: &Found, cluster: usize) -> Vec<(&'static str, String)> {
     if found.clusters[cluster].form != Form::Kubernetes {
         return values;
     }
-    for (file, part) in &found.clusters[cluster].members {
-        let Some(part) = found.files[*file]
-            .yaml
-            .as_ref()
-            .and_then(|yaml| yaml.parts.get(*part as usize))
-        else {
-            continue;
-        };
+    for part in parts(found, cluster) {
         for key in QUORUM_KEYS {
             let Some(entry) = part.properties.get(key) else {
                 continue;
@@ -135,14 +128,7 @@ fn quorum_values(found: &Found, cluster: usize) -> Vec<(&'static str, String)> {
 /// The literal ids (`broker.id`, `node.id`) of a cluster's nodes.
 fn node_ids(found: &Found, cluster: usize) -> Vec<String> {
     let mut ids = Vec::new();
-    for (file, part) in &found.clusters[cluster].members {
-        let Some(part) = found.files[*file]
-            .yaml
-            .as_ref()
-            .and_then(|yaml| yaml.parts.get(*part as usize))
-        else {
-            continue;
-        };
+    for part in parts(found, cluster) {
         for key in ["node.id", "broker.id"] {
             if let Some(entry) = part.properties.get(key)
                 && let Ok(id) = entry.value.trim().parse::<i64>()
@@ -158,14 +144,7 @@ fn node_ids(found: &Found, cluster: usize) -> Vec<String> {
 /// replica's ordinal.
 fn workload_ids(found: &Found, cluster: usize) -> Vec<String> {
     let mut ids = Vec::new();
-    for (file, part) in &found.clusters[cluster].members {
-        let Some(part) = found.files[*file]
-            .yaml
-            .as_ref()
-            .and_then(|yaml| yaml.parts.get(*part as usize))
-        else {
-            continue;
-        };
+    for part in parts(found, cluster) {
         let id = part.view.id.as_str();
         let workload = id.rsplit_once(' ').map_or(id, |(workload, _)| workload);
         if !ids.iter().any(|known: &String| known == workload) {
@@ -173,4 +152,12 @@ fn workload_ids(found: &Found, cluster: usize) -> Vec<String> {
         }
     }
     ids
+}
+
+/// The parts (nodes) of a cluster's members, as read.
+fn parts(found: &Found, cluster: usize) -> impl Iterator<Item = &crate::sources::YamlPart> {
+    found.clusters[cluster]
+        .members
+        .iter()
+        .filter_map(|(file, part)| found.files[*file].yaml.as_ref()?.parts.get(*part as usize))
 }

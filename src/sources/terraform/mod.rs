@@ -789,41 +789,29 @@ impl<'a> Module<'a> {
         let sibling = |(place, _): &&(usize, Given)| {
             Some(self.folder.names[*place].as_os_str()) != self.own_name
         };
+        // A variable's default: the file's own declaration, else a sibling file's.
+        let default = || {
+            self.own
+                .defaults
+                .iter()
+                .find(|(own, _)| own == name)
+                .map(|(_, given)| given)
+                .or_else(|| {
+                    self.folder
+                        .defaults
+                        .get(name)?
+                        .iter()
+                        .find(sibling)
+                        .map(|(_, given)| given)
+                })
+        };
         if kind == Declaration::Variable
             && let Some(inputs) = &self.inputs
         {
-            return inputs.get(name).or_else(|| {
-                self.own
-                    .defaults
-                    .iter()
-                    .find(|(own, _)| own == name)
-                    .map(|(_, given)| given)
-                    .or_else(|| {
-                        self.folder
-                            .defaults
-                            .get(name)?
-                            .iter()
-                            .find(sibling)
-                            .map(|(_, given)| given)
-                    })
-            });
+            return inputs.get(name).or_else(default);
         }
         match kind {
-            Declaration::Variable => self.folder.given.get(name).or_else(|| {
-                self.own
-                    .defaults
-                    .iter()
-                    .find(|(own, _)| own == name)
-                    .map(|(_, given)| given)
-                    .or_else(|| {
-                        self.folder
-                            .defaults
-                            .get(name)?
-                            .iter()
-                            .find(sibling)
-                            .map(|(_, given)| given)
-                    })
-            }),
+            Declaration::Variable => self.folder.given.get(name).or_else(default),
             Declaration::Local => self
                 .folder
                 .locals
