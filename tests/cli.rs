@@ -1,5 +1,8 @@
 //! The command line as a user meets it: exit codes, bad input, secrets, determinism.
 
+mod support;
+use support::kafkalint_stdin;
+
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -584,23 +587,6 @@ fn suppression_comments_never_show_a_secret() {
             assert!(!text.contains(secret), "{format} shows {secret}:\n{text}");
         }
     }
-}
-
-/// `kafkalint check ARGS` with `input` on standard input.
-fn kafkalint_stdin(args: &[&str], input: &[u8], dir: &Path) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("runs");
-    // A usage error exits before reading: a closed pipe is no failure of the test.
-    let written = child.stdin.take().unwrap().write_all(input);
-    assert!(written.is_ok() || written.unwrap_err().kind() == std::io::ErrorKind::BrokenPipe);
-    child.wait_with_output().expect("runs")
 }
 
 fn diagnostics(output: &Output) -> Vec<serde_json::Value> {

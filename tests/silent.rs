@@ -2,6 +2,9 @@
 //! `invalid-syntax` error however it is checked (a folder walk, named alone, `--with-cluster`,
 //! an editor's buffer), in every format; a broken file that is no Kafka file is not.
 
+mod support;
+use support::kafkalint_stdin;
+
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -11,21 +14,6 @@ fn kafkalint(args: &[&str], dir: &Path) -> Output {
         .current_dir(dir)
         .output()
         .expect("runs")
-}
-
-fn kafkalint_stdin(args: &[&str], input: &[u8], dir: &Path) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("runs");
-    let written = child.stdin.take().unwrap().write_all(input);
-    assert!(written.is_ok() || written.unwrap_err().kind() == std::io::ErrorKind::BrokenPipe);
-    child.wait_with_output().expect("runs")
 }
 
 fn text(bytes: &[u8]) -> String {

@@ -208,3 +208,21 @@ fn notice_once() {
     }
     let _ = std::io::stderr().write_all(text.as_bytes());
 }
+
+/// `kafkalint ARGS` in `dir` with `input` on standard input.
+#[allow(dead_code)]
+pub fn kafkalint_stdin(args: &[&str], input: &[u8], dir: &Path) -> std::process::Output {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    // A usage error exits before reading: a closed pipe is no failure of the test.
+    let written = child.stdin.take().unwrap().write_all(input);
+    assert!(written.is_ok() || written.unwrap_err().kind() == std::io::ErrorKind::BrokenPipe);
+    child.wait_with_output().expect("runs")
+}
