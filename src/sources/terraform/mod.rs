@@ -911,6 +911,23 @@ impl Eval<'_> {
         Node::Scalar(Scalar::written_elsewhere(value, style, span, exact, extent))
     }
 
+    /// An object's key: a bare name as a plain scalar at its span, else the expression's node.
+    fn object_key(&mut self, key: &ObjectKey) -> Node {
+        match key {
+            ObjectKey::Ident(ident) => {
+                let span = ident.span().unwrap_or(0..0);
+                self.scalar(
+                    ident.value().to_string(),
+                    Style::Plain,
+                    span.clone(),
+                    true,
+                    span,
+                )
+            }
+            ObjectKey::Expression(expr) => self.expr(expr),
+        }
+    }
+
     /// The node an expression is.
     fn expr(&mut self, expr: &Expression) -> Node {
         if self.depth > MAX_NESTING {
@@ -994,19 +1011,7 @@ impl Eval<'_> {
             Expression::Object(object) => {
                 let mut entries = Vec::new();
                 for (key, value) in object.iter() {
-                    let key = match key {
-                        ObjectKey::Ident(ident) => {
-                            let span = ident.span().unwrap_or(0..0);
-                            self.scalar(
-                                ident.value().to_string(),
-                                Style::Plain,
-                                span.clone(),
-                                true,
-                                span,
-                            )
-                        }
-                        ObjectKey::Expression(expr) => self.expr(expr),
-                    };
+                    let key = self.object_key(key);
                     let value = self.expr(value.expr());
                     entries.push((key, value));
                 }
@@ -1516,19 +1521,7 @@ impl Eval<'_> {
         };
         let mut entries = Vec::new();
         for (key, value) in object.iter() {
-            let key = match key {
-                ObjectKey::Ident(ident) => {
-                    let span = ident.span().unwrap_or(0..0);
-                    self.scalar(
-                        ident.value().to_string(),
-                        Style::Plain,
-                        span.clone(),
-                        true,
-                        span,
-                    )
-                }
-                ObjectKey::Expression(key) => self.expr(key),
-            };
+            let key = self.object_key(key);
             let value = value.expr();
             let node = match self.file_text(value) {
                 Some(Ok(text)) => {
