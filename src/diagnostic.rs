@@ -44,8 +44,13 @@ pub struct Diagnostic {
     pub message: String,
     /// What the finding is about: its cluster, and the node or component when it is about one.
     pub subject: Subject,
-    /// The config key concerned, if there is one.
+    /// The config key concerned, if there is one, as output may show it (see
+    /// [`Diagnostic::hide_secret_in_key`]).
     pub key: Option<String>,
+    /// Tells apart findings whose keys output shows alike (`zo[redacted]` for two keys that
+    /// share their shown start): a digest of the whole key, set when part of it is hidden, so
+    /// that `--fix` knows which finding a fix removed. Never shown.
+    pub hidden_key_digest: Option<u64>,
     /// The primary location first, then every other place that must change or explains it.
     pub labels: Vec<Label>,
     /// How to fix it.
@@ -249,6 +254,7 @@ impl Diagnostic {
             message: message.into(),
             subject: Subject::default(),
             key: None,
+            hidden_key_digest: None,
             labels: Vec::new(),
             help: String::new(),
             fix: None,
@@ -349,6 +355,7 @@ impl Diagnostic {
         }
         let shown = shown.into_owned();
         let key = self.key.replace(shown).unwrap_or_default();
+        self.hidden_key_digest = Some(digest(&key));
         let texts = std::iter::once(&mut self.message)
             .chain(std::iter::once(&mut self.help))
             .chain(self.labels.iter_mut().map(|label| &mut label.message))
@@ -358,6 +365,12 @@ impl Diagnostic {
                 *text = hidden;
             }
         }
+    }
+
+    /// Whether `other` is about the same key: the same key as shown, and the same whole key
+    /// where output hides part of it.
+    pub fn same_key(&self, other: &Diagnostic) -> bool {
+        self.key == other.key && self.hidden_key_digest == other.hidden_key_digest
     }
 
     /// The message as output shows it: the subject's name, then the message. A finding about
@@ -496,7 +509,7 @@ impl Diagnostic {
             && self.rule == other.rule
             && self.severity == other.severity
             && self.stops_startup == other.stops_startup
-            && self.key == other.key
+            && self.same_key(other)
             && self.message == other.message
             && self.help == other.help
             && self.subject.cluster == other.subject.cluster
@@ -601,4 +614,14 @@ fn names_of(nodes: &[&NodeRef]) -> String {
 /// Where a rule's documentation lives.
 pub fn rule_url(rule: &str) -> String {
     format!("{}/blob/main/rules/{rule}.md", env!("CARGO_PKG_REPOSITORY"))
+}
+
+/// A digest of a hidden key, for [`Diagnostic::hidden_key_digest`]: SipHash with fixed keys, so
+/// one run gives one key one digest.
+fn digest(key: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    #[allow(deprecated)] // SipHasher's fixed keys are the point: the same digest every time
+    let mut hasher = std::hash::SipHasher::new();
+    key.hash(&mut hasher);
+    hasher.finish()
 }

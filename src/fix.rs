@@ -311,7 +311,7 @@ fn verify(
             // The same finding: the same rule and key, in the same file about the same node
             // (the other services of a compose file report theirs apart), at one of its places.
             remaining.rule == diagnostic.rule
-                && remaining.key == diagnostic.key
+                && remaining.same_key(diagnostic)
                 && remaining.subject.component == diagnostic.subject.component
                 && remaining.locations().any(|left| {
                     diagnostic

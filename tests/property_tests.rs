@@ -448,3 +448,12 @@ fn the_yaml_secret_check_knows_the_canaries() {
         );
     }
 }
+
+/// A fuzz input: a key with a DEL character, written twice; removing the repeated line must
+/// remove the finding.
+#[test]
+fn repeated_key_with_a_control_character_is_fixed() {
+    let data = include_bytes!("regressions/duplicate-key-fix-control-char-key");
+    let (files, config, options) = invariants::pipeline_input(data).expect("a fuzz input");
+    invariants::pipeline_holds(files, config, &options);
+}
