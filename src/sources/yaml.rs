@@ -198,8 +198,8 @@ pub const MAX_EXPANSION: usize = 64 << 20;
 const MAX_REREADS: usize = 256;
 /// The most spaces a line is padded with.
 const MAX_PADDING: u32 = 4096;
-/// In place of a padding: the line is a comment read as an empty line.
-const COMMENT_READ_EMPTY: u32 = u32::MAX;
+/// In place of a padding: the line is a comment, read from the left margin.
+const COMMENT_AT_MARGIN: u32 = u32::MAX;
 
 /// Parses every document of `text`.
 ///
@@ -263,11 +263,11 @@ impl Iterator for Padded<'_> {
         {
             let pad = self.padding.get(self.next_line).copied().unwrap_or(0);
             self.next_line += 1;
-            if pad == COMMENT_READ_EMPTY {
+            if pad == COMMENT_AT_MARGIN {
                 while self
                     .chars
                     .peek()
-                    .is_some_and(|(_, c)| !matches!(c, '\n' | '\r'))
+                    .is_some_and(|(_, c)| matches!(c, ' ' | '\t'))
                 {
                     self.chars.next();
                 }
@@ -307,8 +307,9 @@ fn pad_refused_lines(
     match info {
         // A comment line less indented than the block scalar before it and more than the
         // block the scalar is in: it ends the scalar (YAML 1.2, `l-trail-comments`), as go-yaml
-        // reads it, where yaml-rust2 refuses it. Read as an empty line, which a clipped or
-        // stripped scalar drops (a kept one, `|+`, would keep it: not done there).
+        // reads it, where yaml-rust2 refuses it. Read from the left margin, where yaml-rust2
+        // too ends the scalar there and skips the comment (indentation counts for no comment):
+        // the scalar keeps what it had, its kept line ends (`|+`) included.
         "wrongly indented line in block scalar" => {
             let start = line_starts[line] as usize;
             let rest = &text.as_bytes()[start..];
@@ -316,24 +317,13 @@ fn pad_refused_lines(
                 .iter()
                 .find(|b| !matches!(b, b' ' | b'\t'))
                 .is_some_and(|b| *b == b'#');
-            let kept = (0..line).rev().find_map(|above| {
-                let start = line_starts[above] as usize;
-                let end = line_starts
-                    .get(above + 1)
-                    .map_or(text.len(), |next| *next as usize);
-                let text = text[start..end].trim_end();
-                let text = text.split(" #").next().unwrap_or(text).trim_end();
-                let header = text.rsplit(' ').next().unwrap_or(text);
-                (header.starts_with('|') || header.starts_with('>'))
-                    .then(|| header.contains('+'))
-            });
-            if !is_comment || kept != Some(false) || pad_of(padding, line) != 0 {
+            if !is_comment || pad_of(padding, line) != 0 {
                 return false;
             }
             if padding.len() <= line {
                 padding.resize(line + 1, 0);
             }
-            padding[line] = COMMENT_READ_EMPTY;
+            padding[line] = COMMENT_AT_MARGIN;
             return true;
         }
         // At the opening quote: every line the scalar continues on is padded past it.
@@ -460,6 +450,16 @@ fn parse_padded(text: &str, line_starts: &[u32], padding: &[u32]) -> Result<Vec<
             Err(id) => {
                 let extent = builder.extents.get(*id).cloned().unwrap_or(0..0);
                 let mut end = extent.end.min(bytes.len()).max(extent.start);
+                // A plain scalar ends at a comment (a `#` after a blank or at a line's start):
+                // the comment lines after it are no part of it, and go-yaml refuses a tab
+                // before one as it does anywhere in a block.
+                if !matches!(bytes.get(*start), Some(b'|' | b'>')) {
+                    let comment = (extent.start..end).find(|at| {
+                        bytes[*at] == b'#'
+                            && (*at == 0 || matches!(bytes[*at - 1], b' ' | b'\t' | b'\n' | b'\r'))
+                    });
+                    end = comment.unwrap_or(end);
+                }
                 while end > extent.start && bytes[end - 1].is_ascii_whitespace() {
                     end -= 1;
                 }
@@ -894,7 +894,11 @@ impl Builder<'_> {
                         let header = self.block_header(at).unwrap_or(at);
                         self.multi_line.push((header, Err(id)));
                     }
-                    Style::Plain if !scalar.exact => self.multi_line.push((at, Err(id))),
+                    // An empty scalar (a `-` or `key:` with nothing after it) runs over no
+                    // line, whatever comes before the next node.
+                    Style::Plain if !scalar.exact && !scalar.value.is_empty() => {
+                        self.multi_line.push((at, Err(id)))
+                    }
                     _ => {}
                 }
                 self.extents.push(at..usize::MAX);
@@ -903,6 +907,16 @@ impl Builder<'_> {
             Event::Alias(anchor) => {
                 self.entry_separated_by_tab(at)?;
                 let (node, size) = self.alias(anchor)?;
+                // go-yaml merges a sequence of mappings written in place (`<<: [*a, *b]`), but
+                // an alias must name a mapping itself (decode.go `merge`, v3.0.1: an AliasNode
+                // whose target is no MappingNode fails), so `<<: *list` is refused.
+                let merging = self.stack.last().is_some_and(|open| {
+                    matches!(&open.kind, OpenKind::Map(_, Some(key), _)
+                        if key.scalar().is_some_and(|key| key.style == Style::Plain && key.value == "<<"))
+                });
+                if merging && matches!(node, Node::Seq(_)) {
+                    return Err(MERGE_WANTS_A_MAPPING.to_string());
+                }
                 self.add(node, 0, size)
             }
             Event::SequenceStart(anchor, _) => {
@@ -1341,6 +1355,9 @@ fn is_timestamp(s: &str) -> bool {
         && fraction.bytes().all(|b| b.is_ascii_digit())
 }
 
+const MERGE_WANTS_A_MAPPING: &str =
+    "YAML merge key `<<` takes a mapping or a list of mappings: not read";
+
 /// Resolves merge keys: `<<: *a` or `<<: [*a, *b]` adds the entries of the merged mappings
 /// that neither the mapping nor an earlier merged mapping sets.
 fn merge(entries: Vec<(Node, Node)>) -> Result<Vec<(Node, Node)>, String> {
@@ -1360,8 +1377,7 @@ fn merge(entries: Vec<(Node, Node)>) -> Result<Vec<(Node, Node)>, String> {
         }
         // go-yaml refuses a merge of anything else (decode.go `merge`, v3.0.1: "map merge
         // requires map or sequence of maps as the value").
-        let no_mapping =
-            || "YAML merge key `<<` takes a mapping or a list of mappings: not read".to_string();
+        let no_mapping = || MERGE_WANTS_A_MAPPING.to_string();
         match value {
             Node::Map(entries) => merged.push(entries),
             Node::Seq(items) => {
@@ -1445,12 +1461,27 @@ mod tests {
         assert_eq!(scalar_at(flow, doc.at(&["a", "e"]).unwrap()), "f");
     }
 
+    /// A comment line less indented than a block scalar ends it, as go-yaml reads it: the
+    /// scalar keeps its kept line ends (`|+`) and gains none from the comment.
+    #[test]
+    fn a_less_indented_comment_ends_a_block_scalar() {
+        let text = "x: >+2\n # trailing\n---\ny: |+\n  a\n\n # c\nz: 1\n";
+        let documents = parse(text).unwrap();
+        assert_eq!(documents[0].at(&["x"]).and_then(Node::text), Some(""));
+        assert_eq!(documents[1].at(&["y"]).and_then(Node::text), Some("a\n\n"));
+        assert_eq!(documents[1].at(&["z"]).and_then(Node::text), Some("1"));
+    }
+
     /// What go-yaml refuses, kafkalint refuses: compose and kubectl never run such a file.
     #[test]
     fn what_go_yaml_refuses_is_refused() {
         for (text, why) in [
             ("a: &x\n  b: *x\n", "contains itself"),
             ("a: 1\nb:\n  <<: 1\n", "merge key"),
+            ("a: &l [{x: 1}]\nb:\n  <<: *l\n", "merge key"),
+            ("a: 3\n 4\n\t # c\nb: 1\n", "tab"),
+            ("-\n-\n\t # c\n  r: []\n", "tab"),
+            ("r:\n-\n- &a1\n\t true: 1\n", "tab"),
             ("a: \"x\\/y\"\n", "escape"),
             ("a: !!int abc\n", "tagged"),
             ("a: >\n  \tx\n", "tab"),
