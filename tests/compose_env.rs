@@ -18,7 +18,11 @@
 //!
 //! Needs Go (the oracle is built with `go build`; the Go module proxy serves compose-go).
 
+#[path = "support/rng.rs"]
+mod rng;
 mod support;
+
+use rng::Rng;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -39,7 +43,7 @@ fn compose_resolves_the_environment_kafkalint_reads() {
         return;
     }
     let root = tempfile::tempdir().unwrap();
-    let mut random = Random(0x00c0_ffee_5eed);
+    let mut random = Rng(0x00c0_ffee_5eed);
     let dirs: Vec<PathBuf> = (0..PROJECTS)
         .map(|n| {
             let dir = root.path().join(format!("p{n}"));
@@ -203,39 +207,7 @@ fn run_oracle(
         .args(dirs)
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let answers: Vec<serde_json::Value> = String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect();
-    assert_eq!(answers.len(), dirs.len(), "one answer per project");
-    answers
-}
-
-/// A small deterministic generator (xorshift64*): the same projects on every run.
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
+    support::json_lines(output, dirs.len())
 }
 
 /// Values as people write them on the right of `=` in an env file, some referring to the
@@ -292,7 +264,7 @@ const COMPOSE_VALUES: &[&str] = &[
     "'${TAG}'",
 ];
 
-fn env_line(random: &mut Random, name: &str, values: &[&str]) -> String {
+fn env_line(random: &mut Rng, name: &str, values: &[&str]) -> String {
     let value = random.pick(values);
     match random.below(10) {
         0 => format!("export {name}={value}"),
@@ -303,7 +275,7 @@ fn env_line(random: &mut Random, name: &str, values: &[&str]) -> String {
     }
 }
 
-fn write_project(dir: &Path, random: &mut Random) {
+fn write_project(dir: &Path, random: &mut Rng) {
     let newline = if random.chance(10) { "\r\n" } else { "\n" };
     if random.chance(80) {
         let mut dotenv = String::new();

@@ -26,7 +26,11 @@
 //!
 //! Needs Go (the oracle is built with `go build`; the Go module proxy serves go-yaml).
 
+#[path = "support/rng.rs"]
+mod rng;
 mod support;
+
+use rng::Rng;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -64,7 +68,7 @@ fn kafkalint_reads_yaml_as_go_yaml_does() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(0x005e_ed0f_7a41);
-    let mut random = Random(seed | 1);
+    let mut random = Rng(seed | 1);
     for n in 0..count {
         let path = generated_root.path().join(format!("g{n}.yaml"));
         std::fs::write(&path, generate_document(&mut random)).unwrap();
@@ -293,39 +297,7 @@ fn run_oracle(binary: &Path, files: &[PathBuf]) -> Vec<Value> {
     let writer = std::thread::spawn(move || stdin.write_all(list.as_bytes()));
     let output = child.wait_with_output().unwrap();
     writer.join().unwrap().unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let answers: Vec<Value> = String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect();
-    assert_eq!(answers.len(), files.len(), "one answer per file");
-    answers
-}
-
-/// A small deterministic generator (xorshift64*): the same documents on every run.
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
+    support::json_lines(output, files.len())
 }
 
 /// Words a plain scalar may be, in block and flow context alike: names, numbers of each base,
@@ -399,7 +371,7 @@ const KEYS: &[&str] = &[
 
 /// A scalar to write in flow or block context at `indent` (the indentation of the lines its
 /// collection's entries start at).
-fn scalar(random: &mut Random, indent: usize, in_flow: bool, strict: bool) -> String {
+fn scalar(random: &mut Rng, indent: usize, in_flow: bool, strict: bool) -> String {
     match random.below(12) {
         0..=4 => random.pick(WORDS).to_string(),
         5 => format!("'{}''s'", random.pick(WORDS).replace('\'', "''")),
@@ -433,7 +405,13 @@ fn scalar(random: &mut Random, indent: usize, in_flow: bool, strict: bool) -> St
                 }
                 text.push('\n');
                 text.push_str(&" ".repeat(continuation));
-                text.push_str(random.pick(&["exec run", "KAFKA_NODE_ID=1 &&", "x", "a: b", "- c"]));
+                text.push_str(random.pick::<&str>(&[
+                    "exec run",
+                    "KAFKA_NODE_ID=1 &&",
+                    "x",
+                    "a: b",
+                    "- c",
+                ]));
                 if random.chance(20) {
                     text.push_str(if quote == '"' { " \\" } else { " " });
                 }
@@ -453,7 +431,7 @@ fn scalar(random: &mut Random, indent: usize, in_flow: bool, strict: bool) -> St
             random.pick(&["more", "words here", "4"])
         ),
         _ => {
-            let tag = random.pick(&["!!str ", "!!int ", "!custom ", "! ", "!!float ", ""]);
+            let tag = *random.pick(&["!!str ", "!!int ", "!custom ", "! ", "!!float ", ""]);
             let value = if tag == "!!int " || tag == "!!float " {
                 if strict {
                     random.pick(&["1", "0x10", "-3"])
@@ -468,7 +446,7 @@ fn scalar(random: &mut Random, indent: usize, in_flow: bool, strict: bool) -> St
     }
 }
 
-fn block_scalar(random: &mut Random, indent: usize, strict: bool) -> String {
+fn block_scalar(random: &mut Rng, indent: usize, strict: bool) -> String {
     let header = format!(
         "{}{}{}",
         random.pick(&["|", ">"]),
@@ -502,12 +480,12 @@ fn block_scalar(random: &mut Random, indent: usize, strict: bool) -> String {
                 "\ttab inside",
             ]
         };
-        text.push_str(random.pick(lines));
+        text.push_str(random.pick::<&str>(lines));
     }
     text
 }
 
-fn flow(random: &mut Random, indent: usize, depth: usize, strict: bool) -> String {
+fn flow(random: &mut Rng, indent: usize, depth: usize, strict: bool) -> String {
     let mapping = random.chance(35);
     let n = random.below(4);
     let across_lines = random.chance(40);
@@ -559,7 +537,7 @@ struct Writer {
 }
 
 impl Writer {
-    fn comment(&mut self, random: &mut Random, indent: usize) {
+    fn comment(&mut self, random: &mut Rng, indent: usize) {
         if random.chance(10) {
             let indent = if random.chance(50) {
                 indent
@@ -573,7 +551,7 @@ impl Writer {
 
     /// What follows a key's `:` or a sequence's `-`: a value on the same line, or a block
     /// collection on the next lines at `indent`.
-    fn value(&mut self, random: &mut Random, indent: usize, depth: usize) -> String {
+    fn value(&mut self, random: &mut Rng, indent: usize, depth: usize) -> String {
         // An anchor is named for later nodes only once its node is written: an alias inside its
         // own anchor's node (which go-yaml refuses) comes from the loose documents only.
         let anchor = random.chance(10).then(|| {
@@ -649,7 +627,7 @@ impl Writer {
         text
     }
 
-    fn mapping(&mut self, random: &mut Random, indent: usize, depth: usize) -> String {
+    fn mapping(&mut self, random: &mut Rng, indent: usize, depth: usize) -> String {
         let outer = std::mem::take(&mut self.text);
         let mut keys: Vec<&str> = Vec::new();
         for _ in 0..1 + random.below(4) {
@@ -668,7 +646,7 @@ impl Writer {
                 };
                 ("<<", value)
             } else {
-                let mut key = random.pick(KEYS);
+                let mut key = *random.pick(KEYS);
                 // Mostly unique keys; now and then a repeat, which both must refuse.
                 if keys.contains(&key) && !random.chance(3) {
                     key = "unique";
@@ -700,7 +678,7 @@ impl Writer {
         std::mem::replace(&mut self.text, outer)
     }
 
-    fn sequence(&mut self, random: &mut Random, indent: usize, depth: usize) -> String {
+    fn sequence(&mut self, random: &mut Rng, indent: usize, depth: usize) -> String {
         let outer = std::mem::take(&mut self.text);
         for _ in 0..1 + random.below(3) {
             self.comment(random, indent);
@@ -722,7 +700,7 @@ impl Writer {
 }
 
 /// One YAML file of one to three documents.
-fn generate_document(random: &mut Random) -> String {
+fn generate_document(random: &mut Rng) -> String {
     let mut text = String::new();
     let mut loose = false;
     let documents = 1 + random.below(3);
@@ -735,7 +713,7 @@ fn generate_document(random: &mut Random) -> String {
             strict: random.chance(75),
         };
         if n > 0 || random.chance(20) {
-            text.push_str(random.pick(&["---\n", "--- # doc\n", "---\n\n"]));
+            text.push_str(random.pick::<&str>(&["---\n", "--- # doc\n", "---\n\n"]));
         }
         let body = match random.below(10) {
             0 => writer.sequence(random, 0, 0),

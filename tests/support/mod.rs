@@ -226,3 +226,21 @@ pub fn kafkalint_stdin(args: &[&str], input: &[u8], dir: &Path) -> std::process:
     assert!(written.is_ok() || written.unwrap_err().kind() == std::io::ErrorKind::BrokenPipe);
     child.wait_with_output().expect("runs")
 }
+
+/// What an oracle program printed: one JSON value a line, `expected` of them (one per input),
+/// after it succeeded.
+#[allow(dead_code)]
+pub fn json_lines(output: std::process::Output, expected: usize) -> Vec<Value> {
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let answers: Vec<Value> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(answers.len(), expected, "one answer per input");
+    answers
+}
