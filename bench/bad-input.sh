@@ -47,6 +47,9 @@ cases=(
     "Ansible inventory, 20 ranges of 1,001 hosts (over the cap)|1|ansible-ranges-20020|check ."
     "cp-ansible inventory, 4,000 brokers|1|cp-ansible-4000|check ."
     "live snapshot, 80,000 topics|1|snapshot-80000|live --snapshot snapshot.properties"
+    "live snapshot, 100 brokers, 200,000 partitions, json|1|snapshot-200000|live --snapshot snapshot.properties --format json"
+    "live snapshot, 200,000 partitions, --stopping 0, full|1|snapshot-200000|live --snapshot snapshot.properties --stopping 0 --format full"
+    "live snapshot, 200,000 partitions, --fix|1|snapshot-200000|live --snapshot snapshot.properties --fix"
     "800 Terraform releases in one folder|1|terraform-800|check ."
 
     "200,000 nested \${:-} in a compose value|1|deep-compose-value|check docker-compose.yml"

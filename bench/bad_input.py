@@ -9,7 +9,8 @@ unknown-80000/ (80,000 distinct unknown keys), million/ (1,000,000 lines under t
 clusters-20000/ (a kafkalint.toml declaring 20,000 clusters, one broker file each), fifo/
 (the script makes the FIFO itself), ansible-diamond-30/ (a role whose inventory's groups form a
 diamond 30 levels deep), ansible-ranges-5005/ and -20020/ (5 and 20 host ranges of 1,001),
-cp-ansible-4000/ (4,000 brokers), snapshot-80000/ (a saved live snapshot of 80,000 topics) and
+cp-ansible-4000/ (4,000 brokers), snapshot-80000/ (a saved live snapshot of 80,000 topics),
+snapshot-200000/ (100 brokers, 20,000 topics, 200,000 partitions: `large_snapshot`) and
 terraform-800/ (800 `.tf` files of a release each), deep-*/ and lsp-huge-header/ (see
 `deep_inputs`). Deterministic: no randomness.
 """
@@ -137,6 +138,33 @@ def snapshot(topics):
     return "\n".join(out) + "\n"
 
 
+def large_snapshot(brokers, topics, partitions, lone_replica_every=10):
+    """A saved snapshot of a large cluster: `brokers` brokers in three racks, `topics` topics
+    of `partitions` partitions, three replicas each placed round the brokers, every
+    `lone_replica_every`-th topic with one replica (each a finding once a broker is named in
+    `--stopping`), 200 groups. Deterministic: no randomness."""
+    out = ["bootstrap=127.0.0.1:9092", "cluster.id=MkU3OEVBNTcwNTJENDM2Qk", "controller=0"]
+    for b in range(brokers):
+        out += [f"broker.{b}=10.0.{b // 250}.{b % 250}:9092", f"broker.{b}.rack=rack-{b % 3}"]
+    names = sorted(["__consumer_offsets"] + [f"topic-{n:06d}" for n in range(topics - 1)])
+    for t, name in enumerate(names):
+        internal = name == "__consumer_offsets"
+        count = 50 if internal else partitions
+        out.append(f"topic.{name}=internal={str(internal).lower()} partitions={count} min.insync.replicas=2")
+        for p in range(count):
+            first = (t * 7 + p) % brokers
+            replicas = [first] if not internal and t % lone_replica_every == 0 else [
+                first, (first + 1) % brokers, (first + 2) % brokers]
+            ids = ",".join(map(str, replicas))
+            out.append(f"partition.{name}-{p}=leader={first} replicas={ids} isr={ids}")
+    for b in range(brokers):
+        for key, value in [("offsets.topic.replication.factor", "3"), ("min.insync.replicas", "2")]:
+            out.append(f"config.{b}.static.{key}={value}")
+    for g in range(200):
+        out.append(f"group.group-{g}=coordinator={g % brokers} state=Stable")
+    return "\n".join(out) + "\n"
+
+
 def terraform_release(n):
     """A `.tf` file with a bitnami/kafka release and a variable of its own."""
     return f"""variable "brokers_{n}" {{
@@ -164,6 +192,7 @@ def growing_work(out):
     ansible_role_project(f"{out}/ansible-ranges-20020", "hosts.ini", ranged_inventory(20))
     write(f"{out}/cp-ansible-4000/hosts.yml", cp_ansible_inventory(4_000))
     write(f"{out}/snapshot-80000/snapshot.properties", snapshot(80_000))
+    write(f"{out}/snapshot-200000/snapshot.properties", large_snapshot(100, 20_000, 10))
     for n in range(800):
         write(f"{out}/terraform-800/kafka-{n:03d}.tf", terraform_release(n))
 

@@ -90,11 +90,78 @@ fn labeled(text: &DisplayText, label: &Label, primary: bool) -> LabeledSpan {
     }
 }
 
-/// Each file's display text is built and shared once, however many findings it has.
-fn display(report: &Report, file: usize) -> (DisplayText, Indexed) {
+/// A file's display text, with its lines indexed for miette.
+type Shown = Arc<(DisplayText, Indexed)>;
+
+/// Per file: its text once built, and how many runs still need it.
+type Cells = std::collections::HashMap<usize, (Arc<std::sync::OnceLock<Shown>>, usize)>;
+
+fn display(report: &Report, file: usize) -> Shown {
     let text = report.files[file].display_text();
     let shared = Indexed::new(Arc::from(text.text.as_str()));
-    (text, shared)
+    Arc::new((text, shared))
+}
+
+/// Each file's display text, built once however many findings and runs of findings show it
+/// (a large file with thousands of findings: a snapshot of a cluster of 20,000 topics), and
+/// dropped once the last run that shows it is done: a tree's texts are never all in memory at
+/// once.
+struct SharedTexts<'a> {
+    report: &'a Report,
+    texts: std::sync::Mutex<Cells>,
+}
+
+impl<'a> SharedTexts<'a> {
+    /// For `runs` of `diagnostics`: how many runs show each file.
+    fn new(report: &'a Report, runs: &[std::ops::Range<usize>]) -> SharedTexts<'a> {
+        let mut texts = std::collections::HashMap::new();
+        for run in runs {
+            let files: std::collections::BTreeSet<usize> = report.diagnostics[run.clone()]
+                .iter()
+                .flat_map(|diagnostic| diagnostic.labels.iter().map(|label| label.file))
+                .collect();
+            for file in files {
+                texts
+                    .entry(file)
+                    .or_insert_with(|| (Arc::new(std::sync::OnceLock::new()), 0))
+                    .1 += 1;
+            }
+        }
+        SharedTexts {
+            report,
+            texts: std::sync::Mutex::new(texts),
+        }
+    }
+
+    /// `file`'s text, built by the first run that asks (the others wait for it).
+    fn get(&self, file: usize) -> Shown {
+        let cell = {
+            let texts = self
+                .texts
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            texts.get(&file).map(|(cell, _)| Arc::clone(cell))
+        };
+        match cell {
+            Some(cell) => Arc::clone(cell.get_or_init(|| display(self.report, file))),
+            // Not counted (no run was said to show it): built for this one.
+            None => display(self.report, file),
+        }
+    }
+
+    /// A run is done with `file`: the last one drops its text.
+    fn release(&self, file: usize) {
+        let mut texts = self
+            .texts
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((_, runs)) = texts.get_mut(&file) {
+            *runs -= 1;
+            if *runs == 0 {
+                texts.remove(&file);
+            }
+        }
+    }
 }
 
 /// A display text with where its lines start. miette reads a snippet's context by scanning
@@ -237,7 +304,8 @@ impl SourceCode for Indexed {
 
 fn render_one(
     report: &Report,
-    texts: &mut std::collections::HashMap<usize, (DisplayText, Indexed)>,
+    texts: &mut std::collections::HashMap<usize, Shown>,
+    shared: &SharedTexts,
     diagnostic: &Diagnostic,
 ) -> Rendered {
     // Files in the order their first label appears, each with its labels.
@@ -249,14 +317,14 @@ fn render_one(
             files.push(label.file);
             Vec::new()
         });
-        let (text, _) = &*texts
+        let shown = texts
             .entry(label.file)
-            .or_insert_with(|| display(report, label.file));
-        labels.push(labeled(text, label, index == 0));
+            .or_insert_with(|| shared.get(label.file));
+        labels.push(labeled(&shown.0, label, index == 0));
     }
     let mut parts = files.into_iter().map(|file| {
-        let (_, shared) = texts.get(&file).expect("built for its labels");
-        let source = NamedSource::new(printable(&report.files[file].path), shared.clone());
+        let shown = texts.get(&file).expect("built for its labels");
+        let source = NamedSource::new(printable(&report.files[file].path), shown.1.clone());
         let labels = by_file.remove(&file).unwrap_or_default();
         (file, source, labels)
     });
@@ -310,7 +378,8 @@ pub fn draw_each(report: &Report, style: FullStyle) -> Vec<String> {
         .step_by(DRAWN_TOGETHER)
         .map(|start| start..(start + DRAWN_TOGETHER).min(report.diagnostics.len()))
         .collect();
-    crate::parallel::map(&runs, |run| draw_run(report, style, run.clone()))
+    let shared = SharedTexts::new(report, &runs);
+    crate::parallel::map(&runs, |run| draw_run(report, style, run.clone(), &shared))
         .into_iter()
         .flatten()
         .collect()
@@ -319,7 +388,12 @@ pub fn draw_each(report: &Report, style: FullStyle) -> Vec<String> {
 /// How many findings one thread draws at a time.
 const DRAWN_TOGETHER: usize = 32;
 
-fn draw_run(report: &Report, style: FullStyle, run: std::ops::Range<usize>) -> Vec<String> {
+fn draw_run(
+    report: &Report,
+    style: FullStyle,
+    run: std::ops::Range<usize>,
+    shared: &SharedTexts,
+) -> Vec<String> {
     let theme = if style.color {
         GraphicalTheme::unicode()
     } else {
@@ -333,8 +407,8 @@ fn draw_run(report: &Report, style: FullStyle, run: std::ops::Range<usize>) -> V
         .with_break_words(false);
     let diagnostics = &report.diagnostics[run];
     let mut texts = std::collections::HashMap::new();
-    // A file's display text is dropped after the last finding of the run that shows it: a
-    // tree's texts are never all in memory at once.
+    // A file's display text is let go after the last finding of the run that shows it (the
+    // last run drops it: `SharedTexts`).
     let mut last_shown = std::collections::HashMap::new();
     for (index, diagnostic) in diagnostics.iter().enumerate() {
         for label in &diagnostic.labels {
@@ -343,7 +417,7 @@ fn draw_run(report: &Report, style: FullStyle, run: std::ops::Range<usize>) -> V
     }
     let mut drawn = Vec::with_capacity(diagnostics.len());
     for (index, diagnostic) in diagnostics.iter().enumerate() {
-        let rendered = render_one(report, &mut texts, diagnostic);
+        let rendered = render_one(report, &mut texts, shared, diagnostic);
         let mut out = String::new();
         // Writing to a String cannot fail.
         let _ = handler.render_report(&mut out, &rendered);
@@ -356,8 +430,8 @@ fn draw_run(report: &Report, style: FullStyle, run: std::ops::Range<usize>) -> V
         };
         drawn.push(out);
         for label in &diagnostic.labels {
-            if last_shown.get(&label.file) == Some(&index) {
-                texts.remove(&label.file);
+            if last_shown.get(&label.file) == Some(&index) && texts.remove(&label.file).is_some() {
+                shared.release(label.file);
             }
         }
     }
