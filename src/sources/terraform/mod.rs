@@ -17,6 +17,7 @@
 //! encoders, a template with interpolations) is an unknown value, `${...}`, which no rule
 //! judges.
 
+mod functions;
 mod modules;
 mod provider;
 mod template;
@@ -188,6 +189,7 @@ fn read_module(
         dir: dir.to_path_buf(),
         files_read: Vec::new(),
         body,
+        bindings: Vec::new(),
     };
     let mut read = Read::default();
     for block in body.blocks() {
@@ -195,57 +197,27 @@ fn read_module(
         // The attributes read as documents or values, hidden as those are; every other
         // attribute's value is hidden below (deny by default).
         let consumed: &[&str] = match (block.ident.value().as_str(), &labels[..]) {
-            ("resource", [resource_type, name]) if provider::kind_of(resource_type).is_some() => {
-                match eval.provider_object(resource_type, name, block) {
-                    Ok(Some(document)) => {
-                        read.documents.push(document);
-                        // Every value of it is a value of the document, hidden as those are.
-                        continue;
-                    }
-                    Ok(None) => &[],
-                    Err(why) => {
-                        notes.push(format!("{resource_type}.{name}: {why}; not read"));
-                        &[]
-                    }
-                }
-            }
-            ("resource", ["kubernetes_manifest", name]) => {
-                match block.body.get_attribute("manifest") {
-                    Some(manifest) => match eval.document(&manifest.value) {
-                        Some(document) => {
-                            read.documents.push(document);
-                            &["manifest"]
-                        }
-                        None => {
-                            notes.push(format!(
-                                "kubernetes_manifest.{name}: its manifest is worked out when Terraform runs; not read"
-                            ));
-                            &[]
-                        }
-                    },
-                    None => &[],
-                }
-            }
-            ("resource", ["kubectl_manifest", name]) => match block.body.get_attribute("yaml_body")
+            ("resource", [resource_type, name])
+                if provider::kind_of(resource_type).is_some()
+                    || matches!(*resource_type, "kubernetes_manifest" | "kubectl_manifest") =>
             {
-                Some(body) => match eval.yaml_text(&body.value) {
-                    Some(Ok(documents)) => {
+                match eval.resource_documents(resource_type, name, block) {
+                    Ok(documents) if documents.is_empty() => &[],
+                    Ok(documents) => {
                         read.documents.extend(documents);
-                        &["yaml_body"]
+                        match *resource_type {
+                            "kubernetes_manifest" => &["manifest"],
+                            "kubectl_manifest" => &["yaml_body"],
+                            // Every value of it is a value of the document, hidden as those are.
+                            _ => continue,
+                        }
                     }
-                    Some(Err(why)) => {
-                        notes.push(format!("kubectl_manifest.{name}: {why}"));
+                    Err(why) => {
+                        notes.push(format!("{resource_type}.{name}: {why}"));
                         &[]
                     }
-                    None => {
-                        notes.push(format!(
-                            "kubectl_manifest.{name}: its yaml_body is worked out when Terraform runs; not read"
-                        ));
-                        &[]
-                    }
-                },
-                None => &[],
-            },
+                }
+            }
             ("resource", ["helm_release", name]) if is_bitnami_kafka(&block.body, &mut eval) => {
                 let anchor = block.labels.get(1).map_or(0..0, label_span);
                 match eval.release(name, &block.body, anchor, notes) {
@@ -881,6 +853,9 @@ struct Eval<'a> {
     files_read: Vec<PathBuf>,
     /// The file's blocks, for a reference to another resource's name.
     body: &'a Body,
+    /// The names bound where an expression is evaluated, innermost last: `each` of a resource
+    /// with `for_each`, `count` of one with `count`, a `for` expression's variables.
+    bindings: Vec<(String, Node)>,
 }
 
 impl Eval<'_> {
@@ -1031,6 +1006,12 @@ impl Eval<'_> {
                     None => self.unknown(expr),
                 }
             }
+            Expression::FuncCall(call) if call.name.namespace.is_empty() => {
+                self.call(expr, call).unwrap_or_else(|| self.unknown(expr))
+            }
+            Expression::ForExpr(for_expr) => self
+                .for_expr(for_expr)
+                .unwrap_or_else(|| self.unknown(expr)),
             Expression::Traversal(_) | Expression::Variable(_) => self.reference(expr),
             _ => self.unknown(expr),
         }
@@ -1048,16 +1029,276 @@ impl Eval<'_> {
             && let TraversalOperator::GetAttr(name) = operator.value()
         {
             let kind = match root.value().as_str() {
-                "var" if self.module.unknown_var_file().is_none() => Declaration::Variable,
-                "local" => Declaration::Local,
-                _ => return self.unknown(expr),
+                "var" if self.module.unknown_var_file().is_none() => Some(Declaration::Variable),
+                "local" => Some(Declaration::Local),
+                _ => None,
             };
-            if let Some((Literal::Text(value), _)) = self.module.get(kind, name.value().as_str()) {
+            if let Some(kind) = kind
+                && let Some((Literal::Text(value), _)) =
+                    self.module.get(kind, name.value().as_str())
+            {
                 let span = self.span(expr);
                 return self.scalar(value.clone(), Style::Plain, span.clone(), false, span);
             }
         }
-        self.unknown(expr)
+        match self.traverse(expr) {
+            Some(node) => node,
+            None => self.unknown(expr),
+        }
+    }
+
+    /// A name a `for_each`, a `count` or a `for` expression binds, innermost first.
+    fn bound(&self, name: &str) -> Option<&Node> {
+        self.bindings
+            .iter()
+            .rev()
+            .find(|(bound, _)| bound == name)
+            .map(|(_, node)| node)
+    }
+
+    /// A reference followed into the value it names, attribute by attribute and index by
+    /// index (`each.value.metadata`, `local.cfg["offsets"]`, `lookup(d, "metadata", {})["name"]`,
+    /// `data.kubectl_file_documents.docs.documents`): `None` when some step is not known.
+    fn traverse(&mut self, expr: &Expression) -> Option<Node> {
+        let traversal = match expr {
+            Expression::Variable(name) => return self.bound(name.value().as_str()).cloned(),
+            Expression::Traversal(traversal) => traversal,
+            _ => return None,
+        };
+        let operators: Vec<&TraversalOperator> = traversal
+            .operators
+            .iter()
+            .map(|operator| operator.value())
+            .collect();
+        let attr = |at: usize| match operators.get(at) {
+            Some(TraversalOperator::GetAttr(ident)) => Some(ident.value().as_str()),
+            _ => None,
+        };
+        let (mut node, rest) = match &traversal.expr {
+            Expression::Variable(root) => match root.value().as_str() {
+                name if self.bound(name).is_some() => (self.bound(name).cloned()?, 0),
+                "local" => (self.local_value(attr(0)?)?, 1),
+                "var" if self.module.unknown_var_file().is_none() => {
+                    match self.module.get(Declaration::Variable, attr(0)?) {
+                        Some((Literal::Text(value), _)) => {
+                            let span = self.span(expr);
+                            (
+                                self.scalar(value.clone(), Style::Plain, span.clone(), false, span),
+                                1,
+                            )
+                        }
+                        _ => return None,
+                    }
+                }
+                "data" if attr(0)? == "kubectl_file_documents" && attr(2)? == "documents" => {
+                    let at = self.span(expr);
+                    (self.file_documents(attr(1)?, &at)?, 3)
+                }
+                _ => return None,
+            },
+            // A function's or a collection's value, indexed: `lookup(...)["name"]`.
+            root => (self.expr(root), 0),
+        };
+        for operator in &operators[rest..] {
+            node = self.step(node, operator)?;
+        }
+        Some(node)
+    }
+
+    /// One attribute or index of a value.
+    fn step(&mut self, node: Node, operator: &TraversalOperator) -> Option<Node> {
+        let key = match operator {
+            TraversalOperator::GetAttr(ident) => ident.value().to_string(),
+            TraversalOperator::Index(index) => {
+                functions::known_text(&self.expr(index))?.to_string()
+            }
+            TraversalOperator::LegacyIndex(index) => index.value().to_string(),
+            _ => return None,
+        };
+        match node {
+            Node::Map(entries) => {
+                // A key Terraform works out may be the one asked for.
+                if entries
+                    .iter()
+                    .any(|(name, _)| functions::known_text(name).is_none())
+                {
+                    return None;
+                }
+                entries
+                    .into_iter()
+                    .rev()
+                    .find(|(name, _)| name.text() == Some(key.as_str()))
+                    .map(|(_, value)| value)
+            }
+            Node::Seq(items) => {
+                let index: usize = key.parse().ok()?;
+                items.into_iter().nth(index)
+            }
+            Node::Scalar(_) => None,
+        }
+    }
+
+    /// A local of this file whose value is an expression (a literal one is read as the module
+    /// gives it): the expression worked out here, where it is written.
+    fn local_value(&mut self, name: &str) -> Option<Node> {
+        if let Some((Literal::Text(value), _)) = self.module.get(Declaration::Local, name) {
+            let span = self
+                .own_local(name)
+                .and_then(|expr| expr.span())
+                .unwrap_or(0..0);
+            return Some(self.scalar(value.clone(), Style::Plain, span.clone(), false, span));
+        }
+        let expr = self.own_local(name)?.clone();
+        // A local that refers to itself (an error Terraform reports) ends at the depth bound.
+        let node = self.expr(&expr);
+        (!matches!(&node, Node::Scalar(scalar) if scalar.value == "${expression}")).then_some(node)
+    }
+
+    /// The expression of a local this file's `locals` blocks declare.
+    fn own_local(&self, name: &str) -> Option<&'_ Expression> {
+        let body = self.body;
+        body.blocks()
+            .filter(|block| block.ident.value().as_str() == "locals")
+            .find_map(|block| block.body.get_attribute(name))
+            .map(|attribute| &attribute.value)
+    }
+
+    /// `data.kubectl_file_documents.<name>.documents`: the documents of its `content`, each a
+    /// text, as the kubectl provider splits them.
+    fn file_documents(&mut self, name: &str, at: &Span) -> Option<Node> {
+        let body = self.body;
+        let block = body.blocks().find(|block| {
+            block.ident.value().as_str() == "data"
+                && block.labels.len() == 2
+                && block.labels[0].as_str() == "kubectl_file_documents"
+                && block.labels[1].as_str() == name
+        })?;
+        let content = &block.body.get_attribute("content")?.value;
+        let content = self.expr(content);
+        let text = functions::known_text(&content)?.to_string();
+        let at = content
+            .scalar()
+            .map_or(at.clone(), |scalar| scalar.span.clone());
+        let at = &at;
+        Some(Node::Seq(
+            functions::yaml_documents(&text)
+                .into_iter()
+                .map(|document| self.scalar(document, Style::Plain, at.clone(), false, at.clone()))
+                .collect(),
+        ))
+    }
+
+    /// A function call's value where Terraform would know it: the text of a file it reads,
+    /// the YAML a text decodes to, or one of [`functions`]; `None` when it is unknown.
+    fn call(&mut self, expr: &Expression, call: &hcl_edit::expr::FuncCall) -> Option<Node> {
+        let name = call.name.name.value().as_str();
+        let at = self.span(expr);
+        match name {
+            "file" | "templatefile" => {
+                let text = self.file_text(expr)?.ok()?;
+                Some(self.scalar(text, Style::Plain, at.clone(), false, at))
+            }
+            "yamldecode" if call.args.len() == 1 => {
+                let argument = call.args.get(0)?;
+                let documents = match self.yaml_text(argument)? {
+                    Ok(documents) => documents,
+                    Err(_) => return None,
+                };
+                let [document] = <[Node; 1]>::try_from(documents).ok()?;
+                Some(document)
+            }
+            name if functions::is_known(name) => {
+                let args: Vec<Node> = call.args.iter().map(|arg| self.expr(arg)).collect();
+                functions::call(name, &args, &at)
+            }
+            _ => None,
+        }
+    }
+
+    /// A `for` expression over a known collection: a list (`[for d in docs : yamldecode(d)]`)
+    /// or an object (`{for d in docs : d.kind => d}`) of what each item gives.
+    fn for_expr(&mut self, for_expr: &hcl_edit::expr::ForExpr) -> Option<Node> {
+        // `...` groups values under repeated keys: not read.
+        if for_expr.grouping {
+            return None;
+        }
+        let collection = self.expr(&for_expr.intro.collection_expr);
+        let items: Vec<(Node, Node)> = match collection {
+            Node::Map(entries) => entries,
+            Node::Seq(items) => items
+                .into_iter()
+                .enumerate()
+                .map(|(index, item)| {
+                    let at = item.scalar().map_or(0..0, |scalar| scalar.span.clone());
+                    (
+                        self.scalar(index.to_string(), Style::Plain, at.clone(), false, at),
+                        item,
+                    )
+                })
+                .collect(),
+            Node::Scalar(_) => return None,
+        };
+        if items
+            .iter()
+            .any(|(key, _)| functions::known_text(key).is_none())
+        {
+            return None;
+        }
+        let key_var = for_expr
+            .intro
+            .key_var
+            .as_ref()
+            .map(|ident| ident.value().to_string());
+        let value_var = for_expr.intro.value_var.value().to_string();
+        let mut list = Vec::new();
+        let mut object: Vec<(Node, Node)> = Vec::new();
+        let outer = self.bindings.len();
+        let mut known = true;
+        for (key, value) in items {
+            self.bindings.truncate(outer);
+            if let Some(key_var) = &key_var {
+                self.bindings.push((key_var.clone(), key));
+            }
+            self.bindings.push((value_var.clone(), value));
+            if let Some(cond) = &for_expr.cond {
+                match functions::known_text(&self.expr(&cond.expr)) {
+                    Some("true") => {}
+                    Some("false") => continue,
+                    _ => {
+                        known = false;
+                        break;
+                    }
+                }
+            }
+            let value = self.expr(&for_expr.value_expr);
+            match &for_expr.key_expr {
+                Some(key_expr) => {
+                    let key = self.expr(key_expr);
+                    let Some(name) = functions::known_text(&key).map(str::to_string) else {
+                        known = false;
+                        break;
+                    };
+                    // Terraform refuses a repeated key without `...`.
+                    if object
+                        .iter()
+                        .any(|(seen, _)| seen.text() == Some(name.as_str()))
+                    {
+                        known = false;
+                        break;
+                    }
+                    object.push((key, value));
+                }
+                None => list.push(value),
+            }
+        }
+        self.bindings.truncate(outer);
+        if !known {
+            return None;
+        }
+        Some(match for_expr.key_expr {
+            Some(_) => Node::Map(object),
+            None => Node::Seq(list),
+        })
     }
 
     /// `kubernetes_config_map_v1.kafka.metadata[0].name` (or `.namespace`): what the
@@ -1147,7 +1388,24 @@ impl Eval<'_> {
             }));
         }
         let Expression::HeredocTemplate(heredoc) = expr else {
-            return None;
+            // A text worked out here (`replace(file("kafka.yaml"), "{{REPLICAS}}", "3")`, a
+            // document of `kubectl_file_documents`), placed at the expression.
+            let node = self.expr(expr);
+            let text = functions::known_text(&node)?.to_string();
+            // Where the text was written: the `file()` that reads it, through the functions
+            // that changed it.
+            let at = node
+                .scalar()
+                .map_or_else(|| self.span(expr), |scalar| scalar.span.clone());
+            return Some(match yaml::parse(&text) {
+                Ok(mut documents) => {
+                    documents
+                        .iter_mut()
+                        .for_each(|document| place_at(document, &at));
+                    Ok(documents)
+                }
+                Err(error) => Err(format!("the YAML it works out is not read: {error}")),
+            });
         };
         let interpolations = template::interpolations(&heredoc.template)?;
         let body = heredoc_body(self.text, &self.span(expr));
@@ -1462,35 +1720,163 @@ impl Eval<'_> {
         )
     }
 
-    /// The Kubernetes object a `kubernetes_stateful_set`/`kubernetes_config_map` (or `_v1`)
-    /// resource creates: `Ok(None)` when it creates none (`count = 0`), `Err` with why when
-    /// it is not read.
-    fn provider_object(
+    /// The names each instance of a resource binds: one instance binding nothing without
+    /// `for_each` or `count`; one per item of a known `for_each` map or set (`each.key`,
+    /// `each.value`: a set's item is both) or per `count.index` of a known `count`. `Err` with
+    /// why when Terraform works out how many there are.
+    fn instances(
+        &mut self,
+        resource: &str,
+        block: &hcl_edit::structure::Block,
+    ) -> Result<Vec<Vec<(String, Node)>>, String> {
+        let at = block.labels.get(1).map_or(0..0, label_span);
+        if let Some(for_each) = block.body.get_attribute("for_each") {
+            let node = self.expr(&for_each.value);
+            let collection = !matches!(node, Node::Scalar(_));
+            let items: Vec<(Node, Node)> = match node {
+                Node::Map(entries) => entries,
+                // A set of strings: each item is its key and its value.
+                Node::Seq(items) => items.into_iter().map(|item| (item.clone(), item)).collect(),
+                Node::Scalar(_) => Vec::new(),
+            };
+            let known = collection
+                && items
+                    .iter()
+                    .all(|(key, _)| functions::known_text(key).is_some());
+            if !known {
+                return Err(format!(
+                    "`for_each` makes {resource} once per item of what Terraform works out"
+                ));
+            }
+            return Ok(items
+                .into_iter()
+                .map(|(key, value)| {
+                    let key_name =
+                        self.scalar("key".into(), Style::Plain, at.clone(), false, at.clone());
+                    let value_name =
+                        self.scalar("value".into(), Style::Plain, at.clone(), false, at.clone());
+                    vec![(
+                        "each".to_string(),
+                        Node::Map(vec![(key_name, key), (value_name, value)]),
+                    )]
+                })
+                .collect());
+        }
+        let Some(count) = block.body.get_attribute("count") else {
+            return Ok(vec![Vec::new()]);
+        };
+        let node = self.expr(&count.value);
+        let count_at = self.span(&count.value);
+        let times = match functions::known_text(&node).map(str::parse::<usize>) {
+            // Each instance is a resource of its own; a count past this many is not a
+            // configuration written by hand.
+            Some(Ok(times)) if times <= 64 => times,
+            // `count = var.enabled ? 1 : 0`: the object is created or not; read as created,
+            // as its author means it to run.
+            _ if matches!(count.value, Expression::Conditional(_)) => 1,
+            _ => {
+                return Err(format!(
+                    "`count` makes {resource} a number of times Terraform works out"
+                ));
+            }
+        };
+        Ok((0..times)
+            .map(|index| {
+                let name = self.scalar("index".into(), Style::Plain, at.clone(), false, at.clone());
+                let value = self.scalar(
+                    index.to_string(),
+                    Style::Plain,
+                    count_at.clone(),
+                    false,
+                    count_at.clone(),
+                );
+                vec![("count".to_string(), Node::Map(vec![(name, value)]))]
+            })
+            .collect())
+    }
+
+    /// The Kubernetes objects a resource applies (a `kubernetes_manifest`'s `manifest`, a
+    /// `kubectl_manifest`'s `yaml_body`, the object a `kubernetes_stateful_set` or the like
+    /// creates), one for each of its instances; `Err` with why when they are not read.
+    fn resource_documents(
         &mut self,
         resource_type: &str,
         name: &str,
+        block: &hcl_edit::structure::Block,
+    ) -> Result<Vec<Node>, String> {
+        let instances = self
+            .instances(&format!("{resource_type}.{name}"), block)
+            .map_err(|why| format!("{why}; not read"))?;
+        let mut documents = Vec::new();
+        let outer = self.bindings.len();
+        let mut outcome = Ok(());
+        for instance in instances {
+            self.bindings.truncate(outer);
+            self.bindings.extend(instance);
+            outcome = self.instance_documents(resource_type, block, &mut documents);
+            if outcome.is_err() {
+                break;
+            }
+        }
+        self.bindings.truncate(outer);
+        outcome.map(|()| documents)
+    }
+
+    /// [`Eval::resource_documents`] of one instance, its names bound.
+    fn instance_documents(
+        &mut self,
+        resource_type: &str,
+        block: &hcl_edit::structure::Block,
+        documents: &mut Vec<Node>,
+    ) -> Result<(), String> {
+        match resource_type {
+            "kubernetes_manifest" => {
+                let Some(manifest) = block.body.get_attribute("manifest") else {
+                    return Ok(());
+                };
+                let document = self.document(&manifest.value).ok_or(
+                    "its manifest is worked out when Terraform runs; not read".to_string(),
+                )?;
+                documents.push(document);
+            }
+            "kubectl_manifest" => {
+                let Some(body) = block.body.get_attribute("yaml_body") else {
+                    return Ok(());
+                };
+                match self.yaml_text(&body.value) {
+                    Some(read) => documents.extend(read?),
+                    // `yamlencode(each.value)`: the object itself.
+                    None => match self.expr(&body.value) {
+                        document @ Node::Map(_) => documents.push(document),
+                        _ => {
+                            return Err(
+                                "its yaml_body is worked out when Terraform runs; not read".into(),
+                            );
+                        }
+                    },
+                }
+            }
+            _ => {
+                let document = self
+                    .provider_object(resource_type, block)
+                    .map_err(|why| format!("{why}; not read"))?;
+                documents.extend(document);
+            }
+        }
+        Ok(())
+    }
+
+    /// The Kubernetes object a `kubernetes_stateful_set`/`kubernetes_config_map` (or `_v1`)
+    /// resource creates (one instance of it, its names bound), `Err` with why when it is not
+    /// read.
+    fn provider_object(
+        &mut self,
+        resource_type: &str,
         block: &hcl_edit::structure::Block,
     ) -> Result<Option<Node>, String> {
         let Some((api_version, kind)) = provider::kind_of(resource_type) else {
             return Ok(None);
         };
-        if block.body.get_attribute("for_each").is_some() {
-            return Err("`for_each` makes one object per item Terraform works out".into());
-        }
-        if let Some(count) = block.body.get_attribute("count") {
-            match self.expr(&count.value).text() {
-                Some("0") => return Ok(None),
-                Some("1") => {}
-                // `count = var.enabled ? 1 : 0`: the object is created or not; read as
-                // created, as its author means it to run.
-                _ if matches!(count.value, Expression::Conditional(_)) => {}
-                _ => {
-                    return Err(format!(
-                        "`count` makes {resource_type}.{name} several times"
-                    ));
-                }
-            }
-        }
         let anchor = block.labels.get(1).map_or(0..0, label_span);
         let mut failed: Option<String> = None;
         let object = provider::object(
@@ -2058,5 +2444,128 @@ mod tests {
                 .iter()
                 .any(|span| text[span.clone()].contains("not a comment"))
         );
+    }
+
+    #[test]
+    fn for_each_and_count_make_one_object_per_instance() {
+        let text = r#"locals {
+  pools = {
+    a = { replicas = 3 }
+    b = { replicas = 2 }
+  }
+}
+resource "kubernetes_manifest" "pool" {
+  for_each = local.pools
+  manifest = {
+    kind = "KafkaNodePool"
+    metadata = { name = each.key }
+    spec = { replicas = each.value.replicas }
+  }
+}
+resource "kubectl_manifest" "topic" {
+  count     = 2
+  yaml_body = <<YAML
+kind: KafkaTopic
+metadata:
+  name: topic-${count.index}
+YAML
+}
+resource "kubectl_manifest" "set" {
+  for_each  = toset(["x", "y"])
+  yaml_body = yamlencode({ kind = "KafkaTopic", metadata = { name = upper(each.value) } })
+}
+"#;
+        let (read, notes) = read_text(text);
+        assert!(notes.is_empty(), "{notes:?}");
+        let names: Vec<&str> = read
+            .documents
+            .iter()
+            .filter_map(|document| document.at(&["metadata", "name"])?.text())
+            .collect();
+        assert_eq!(names, ["a", "b", "topic-0", "topic-1", "X", "Y"]);
+        assert_eq!(
+            read.documents[1]
+                .at(&["spec", "replicas"])
+                .and_then(Node::text),
+            Some("2")
+        );
+    }
+
+    #[test]
+    fn what_terraform_works_out_stays_unknown() {
+        let text = r#"resource "kubectl_manifest" "each" {
+  for_each  = var.pools
+  yaml_body = yamlencode(each.value)
+}
+resource "kubectl_manifest" "count" {
+  count     = var.n
+  yaml_body = "kind: Kafka"
+}
+resource "kubernetes_manifest" "kafka" {
+  manifest = {
+    kind = "Kafka"
+    spec = {
+      kafka = {
+        replicas = tonumber(replace(var.unknown, "a", "b"))
+        version  = coalesce(var.version, "3.9.0")
+        config   = { "offsets.topic.replication.factor" = format("%d", var.factor) }
+      }
+    }
+  }
+}
+"#;
+        let (read, notes) = read_text(text);
+        assert!(
+            notes[0].contains("`for_each` makes kubectl_manifest.each once per item"),
+            "{notes:?}"
+        );
+        assert!(
+            notes[1].contains("`count` makes kubectl_manifest.count a number of times"),
+            "{notes:?}"
+        );
+        let kafka = read.documents[0].at(&["spec", "kafka"]).unwrap();
+        for key in ["replicas", "version"] {
+            assert!(
+                kafka.get(key).and_then(Node::text).unwrap().contains("${"),
+                "{key}"
+            );
+        }
+        let factor = kafka
+            .at(&["config", "offsets.topic.replication.factor"])
+            .and_then(Node::text)
+            .unwrap();
+        assert!(factor.contains("${"));
+    }
+
+    #[test]
+    fn replace_of_a_file_is_the_text_terraform_renders() {
+        let dir = std::env::temp_dir().join(format!("kafkalint-tf-replace-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("kafka.yaml"),
+            "kind: Kafka\nspec:\n  kafka:\n    replicas: {{N}}\n---\nkind: KafkaNodePool\n",
+        )
+        .unwrap();
+        let text = r#"data "kubectl_file_documents" "docs" {
+  content = replace(file("kafka.yaml"), "{{N}}", format("%d", 3))
+}
+resource "kubectl_manifest" "docs" {
+  for_each  = { for document in data.kubectl_file_documents.docs.documents : yamldecode(document).kind => document }
+  yaml_body = each.value
+}
+"#;
+        let path = dir.join("main.tf");
+        let mut notes = Vec::new();
+        let read = read(path.to_str().unwrap(), text, &mut notes).unwrap();
+        std::fs::remove_dir_all(&dir).ok();
+        assert!(notes.is_empty(), "{notes:?}");
+        assert_eq!(read.documents.len(), 2);
+        let replicas = read.documents[0]
+            .at(&["spec", "kafka", "replicas"])
+            .unwrap();
+        assert_eq!(replicas.text(), Some("3"));
+        // Placed at the file() that reads it.
+        let span = replicas.scalar().unwrap().span.clone();
+        assert_eq!(&text[span], "file(\"kafka.yaml\")");
     }
 }
