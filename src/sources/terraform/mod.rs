@@ -135,34 +135,81 @@ pub fn read_all(
         return Ok(vec![read]);
     }
     let mut reads = Vec::new();
-    for caller in callers.iter() {
-        let caller_folder = folders.of(&caller.folder);
-        // A caller that is itself a module others call gets its variables from each of those
-        // calls, which are not followed: its variables are unknown there.
-        let nested = !folders.callers_of(&caller.folder).is_empty();
-        let calling = Module {
-            folder: &caller_folder,
-            own_name: None,
-            own: Declared::default(),
-            inputs: nested.then(HashMap::new),
-        };
-        let inputs: HashMap<String, Given> = caller
-            .inputs
-            .iter()
-            .map(|(name, expr)| (name.clone(), calling.argument(expr, name, caller)))
-            .collect();
+    for (label, inputs) in calls_of(folders, &dir, 0) {
         let module = Module::beside(path, &body, &folder, Some(inputs));
         let mut own_notes = Vec::new();
         let mut read = read_module(text, &body, &dir, &module, &mut own_notes);
-        notes.extend(
-            own_notes
-                .into_iter()
-                .map(|note| format!("{}: {note}", caller.label)),
-        );
-        read.scope = Some(caller.label.clone());
+        notes.extend(own_notes.into_iter().map(|note| format!("{label}: {note}")));
+        read.scope = Some(label);
         reads.push(read);
     }
     Ok(reads)
+}
+
+/// Chains of `module` blocks followed, at most: an environment calling a platform module
+/// that calls the Kafka module is two.
+const MAX_CHAIN: usize = 4;
+/// Ways a module is applied that are read, at most: each is read in full.
+const MAX_CALLS: usize = 32;
+
+/// What a call gives a module's variables, by name.
+type Inputs = HashMap<String, Given>;
+
+/// Each way the module in `dir` is applied, through every chain of `module` blocks that ends
+/// at it (`envs/prod` calls `modules/platform`, which calls `modules/kafka`): the chain's
+/// name (`envs/prod: module.platform: module.kafka`) and what its variables are given, each
+/// call's arguments worked out with the variables the call before gives its own folder
+/// (hashicorp/terraform v1.9.8 internal/terraform/node_module_variable.go,
+/// `evalModuleVariable`: a module variable is its call's argument evaluated in the calling
+/// module, else its `default`). Empty when nothing calls `dir`.
+fn calls_of(
+    folders: &mut Folders,
+    dir: &Path,
+    depth: usize,
+) -> Vec<(String, HashMap<String, Given>)> {
+    let callers = folders.callers_of(dir);
+    let mut calls = Vec::new();
+    for caller in callers.iter() {
+        let caller_folder = folders.of(&caller.folder);
+        // The calling folder applied by the calls around it, or as a root module (its own
+        // variables files) when nothing calls it; past the chain's bound its variables are
+        // unknown.
+        let outer: Vec<(Option<String>, Option<Inputs>)> = if depth >= MAX_CHAIN {
+            vec![(None, Some(HashMap::new()))]
+        } else {
+            let around = calls_of(folders, &caller.folder, depth + 1);
+            if around.is_empty() {
+                vec![(None, None)]
+            } else {
+                around
+                    .into_iter()
+                    .map(|(label, inputs)| (Some(label), Some(inputs)))
+                    .collect()
+            }
+        };
+        for (outer_label, outer_inputs) in outer {
+            if calls.len() >= MAX_CALLS {
+                return calls;
+            }
+            let calling = Module {
+                folder: &caller_folder,
+                own_name: None,
+                own: Declared::default(),
+                inputs: outer_inputs,
+            };
+            let inputs: HashMap<String, Given> = caller
+                .inputs
+                .iter()
+                .map(|(name, expr)| (name.clone(), calling.argument(expr, name, caller)))
+                .collect();
+            let label = match outer_label {
+                Some(outer) => format!("{outer}: module.{}", caller.name),
+                None => caller.label.clone(),
+            };
+            calls.push((label, inputs));
+        }
+    }
+    calls
 }
 
 /// The folder of a file's path: `.` for a bare name.
@@ -710,9 +757,7 @@ impl<'a> Module<'a> {
             Expression::Traversal(traversal) => match (&traversal.expr, &traversal.operators[..]) {
                 (Expression::Variable(root), [operator]) => match operator.value() {
                     TraversalOperator::GetAttr(attr) => match root.value().as_str() {
-                        "var"
-                            if self.folder.unknown_var_file.is_none() && self.inputs.is_none() =>
-                        {
+                        "var" if self.unknown_var_file().is_none() => {
                             Some((Declaration::Variable, "var", attr.value().as_str()))
                         }
                         "local" => Some((Declaration::Local, "local", attr.value().as_str())),
@@ -2296,7 +2341,7 @@ mod tests {
     }
 
     #[test]
-    fn a_call_from_a_module_others_call_gives_unknown_variables() {
+    fn a_chain_of_calls_gives_each_module_what_the_call_before_it_gives() {
         let tree = Tree::new(
             "kafkalint-terraform-nested",
             &[
@@ -2329,7 +2374,11 @@ mod tests {
             .values
             .get("replicaCount")
             .and_then(Node::text);
-        assert_eq!(replicas, Some("${n}"));
+        assert_eq!(replicas, Some("7"));
+        assert_eq!(
+            reads[0].scope.as_deref(),
+            Some("envs/prod: module.platform: module.kafka")
+        );
     }
 
     #[test]
