@@ -82,6 +82,7 @@ pub fn worth_reading(bytes: &[u8]) -> bool {
         || has(b"kubernetes_deployment")
         || has(b"kubernetes_config_map"))
         && (has(b"kafka") || has(b"Kafka") || has(b"KAFKA"))
+        || has(b"aws_msk_configuration")
 }
 
 /// Reads the Terraform file at `path` (whose text is `text`): the Kubernetes objects and
@@ -264,6 +265,16 @@ fn read_module(
                         &[]
                     }
                 }
+            }
+            // Amazon MSK starts its brokers with its own defaults (a replication factor by
+            // the number of Availability Zones, auto-creation off: docs.aws.amazon.com/msk/
+            // latest/developerguide/msk-default-configuration.html) and refuses keys Apache
+            // Kafka takes: its `server_properties` are not Apache Kafka's to judge.
+            ("resource", ["aws_msk_configuration", name]) => {
+                notes.push(format!(
+                    "aws_msk_configuration.{name}: the broker configuration of an Amazon MSK cluster, whose defaults and allowed keys are the service's; not checked"
+                ));
+                &[]
             }
             ("resource", ["helm_release", name]) if is_bitnami_kafka(&block.body, &mut eval) => {
                 let anchor = block.labels.get(1).map_or(0..0, label_span);
@@ -1135,9 +1146,16 @@ impl Eval<'_> {
                         _ => return None,
                     }
                 }
-                "data" if attr(0)? == "kubectl_file_documents" && attr(2)? == "documents" => {
+                "data"
+                    if attr(0)? == "kubectl_file_documents"
+                        && matches!(attr(2)?, "documents" | "manifests") =>
+                {
                     let at = self.span(expr);
-                    (self.file_documents(attr(1)?, &at)?, 3)
+                    let documents = self.file_documents(attr(1)?, &at)?;
+                    match attr(2)? {
+                        "manifests" => (manifests_by_link(documents)?, 3),
+                        _ => (documents, 3),
+                    }
                 }
                 _ => return None,
             },
@@ -2002,6 +2020,56 @@ impl Eval<'_> {
     }
 }
 
+/// `kubectl_file_documents`' `manifests`: each document keyed by the link the kubectl
+/// provider makes of it (gavinbunney/terraform-provider-kubectl v1.14.0
+/// `kubernetes/data_source_kubectl_file_documents.go` keys each by `generateSelfLink`:
+/// `/api` for `v1` else `/apis`, `/<apiVersion>`, `/namespaces/<namespace>` when it has one,
+/// `/<kind lowercased>s` (`es` after an `s`), `/<name>`); `None` when a document is not YAML
+/// or two share a link (the provider refuses them).
+fn manifests_by_link(documents: Node) -> Option<Node> {
+    let mut manifests: Vec<(Node, Node)> = Vec::new();
+    for document in documents.items() {
+        let text = functions::known_text(document)?;
+        let [object] = <[Node; 1]>::try_from(yaml::parse(text).ok()?).ok()?;
+        let field = |path: &[&str]| object.at(path).and_then(Node::text).unwrap_or_default();
+        let api_version = field(&["apiVersion"]);
+        let mut link = String::from(if api_version == "v1" { "/api" } else { "/apis" });
+        for (prefix, value) in [
+            ("/", api_version.to_string()),
+            (
+                "/namespaces/",
+                field(&["metadata", "namespace"]).to_string(),
+            ),
+        ] {
+            if !value.is_empty() {
+                link.push_str(prefix);
+                link.push_str(&value);
+            }
+        }
+        let kind = field(&["kind"]);
+        if !kind.is_empty() {
+            let suffix = if kind.ends_with('s') { "es" } else { "s" };
+            link.push_str(&format!("/{}{suffix}", kind.to_lowercase()));
+        }
+        let name = field(&["metadata", "name"]);
+        if !name.is_empty() {
+            link.push_str(&format!("/{name}"));
+        }
+        if manifests
+            .iter()
+            .any(|(seen, _)| seen.text() == Some(link.as_str()))
+        {
+            return None;
+        }
+        let mut key = document.clone();
+        if let Node::Scalar(scalar) = &mut key {
+            scalar.value = link;
+        }
+        manifests.push((key, document.clone()));
+    }
+    Some(Node::Map(manifests))
+}
+
 /// The expression of a string that is one interpolation alone (`"${file("x.yaml")}"`), which
 /// Terraform takes as that expression's value; else `expr`.
 fn sole_interpolation(expr: &Expression) -> &Expression {
@@ -2616,5 +2684,41 @@ resource "kubectl_manifest" "docs" {
         // Placed at the file() that reads it.
         let span = replicas.scalar().unwrap().span.clone();
         assert_eq!(&text[span], "file(\"kafka.yaml\")");
+    }
+
+    #[test]
+    fn kubectl_file_documents_manifests_are_keyed_as_the_provider_keys_them() {
+        let documents = Node::Seq(
+            [
+                "apiVersion: kafka.strimzi.io/v1beta2\nkind: Kafka\nmetadata:\n  name: k\n  namespace: ns",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c",
+                "apiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaNodePool\nmetadata:\n  name: p",
+            ]
+            .iter()
+            .map(|text| {
+                Node::Scalar(Scalar::written_elsewhere(
+                    text.to_string(),
+                    Style::Plain,
+                    0..0,
+                    false,
+                    0..0,
+                ))
+            })
+            .collect(),
+        );
+        let manifests = manifests_by_link(documents).unwrap();
+        let keys: Vec<&str> = manifests
+            .entries()
+            .iter()
+            .filter_map(|(key, _)| key.text())
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                "/apis/kafka.strimzi.io/v1beta2/namespaces/ns/kafkas/k",
+                "/api/v1/configmaps/c",
+                "/apis/kafka.strimzi.io/v1beta2/kafkanodepools/p",
+            ]
+        );
     }
 }
