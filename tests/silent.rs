@@ -273,3 +273,16 @@ fn an_amazon_msk_configuration_in_terraform_is_counted_as_not_checked() {
     assert_eq!(json["not_checked"][0]["kind"], "managed-service", "{json}");
     assert_eq!(json["not_checked"][0]["file"], "infra/msk.tf", "{json}");
 }
+
+#[test]
+fn a_terraform_resource_made_from_what_terraform_works_out_is_counted_as_not_checked() {
+    let tf = "resource \"kubernetes_stateful_set\" \"kafka\" {\n  metadata {\n    name = \"kafka\"\n  }\n  spec {\n    replicas = 3\n    template {\n      spec {\n        container {\n          name  = \"kafka\"\n          image = \"apache/kafka:3.9.0\"\n          dynamic \"env\" {\n            for_each = var.kafka_env\n            content {\n              name  = env.key\n              value = env.value\n            }\n          }\n        }\n      }\n    }\n  }\n}\n";
+    let dir = folder(&[("kafka.tf", tf)]);
+    let output = kafkalint(&["check", "."], dir.path());
+    let shown = text(&output.stdout);
+    assert!(!shown.contains("No problems found"), "{shown}");
+    assert!(
+        shown.contains("1 file not checked: 1 value worked out at run time"),
+        "{shown}"
+    );
+}

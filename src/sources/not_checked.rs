@@ -101,7 +101,10 @@ pub fn of_note(note: &str) -> Option<NotChecked> {
         || has("runs no broker kafkalint reads")
     {
         Kind::NotAmongFilesRead
-    } else if (has("worked out") || has("set from the environment") || has("variables it sets"))
+    } else if (has("worked out")
+        || has("Terraform works out")
+        || has("set from the environment")
+        || has("variables it sets"))
         && gave_up
     {
         Kind::RunTimeValue
