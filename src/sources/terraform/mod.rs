@@ -512,6 +512,9 @@ enum Literal {
     Other,
     /// `var.name` or `local.name` (a local that names another value).
     Reference(Declaration, String),
+    /// An object or a list written with literal values only (`{ replicas = 3 }`), as a node
+    /// placed nowhere yet: a reference to it places it where it is used.
+    Collection(Node),
 }
 
 /// A variable's or local's value and what gives it (`its default in variables.tf`).
@@ -761,8 +764,10 @@ impl<'a> Module<'a> {
     /// local of it with a literal value.
     fn argument(&self, expr: &Expression, name: &str, caller: &modules::Caller) -> Given {
         let at = format!("`{name}` of {} in {}", caller.label, caller.file);
-        if let Literal::Text(value) = literal(expr) {
-            return (Literal::Text(value), at);
+        match literal(expr) {
+            Literal::Text(value) => return (Literal::Text(value), at),
+            Literal::Collection(node) => return (Literal::Collection(node), at),
+            _ => {}
         }
         let reference = match expr {
             Expression::Traversal(traversal) => match (&traversal.expr, &traversal.operators[..]) {
@@ -783,6 +788,10 @@ impl<'a> Module<'a> {
         match reference.and_then(|(kind, root, attr)| Some((root, attr, self.get(kind, attr)?))) {
             Some((root, attr, (Literal::Text(value), from))) => (
                 Literal::Text(value.clone()),
+                format!("{at} ({root}.{attr}: {from})"),
+            ),
+            Some((root, attr, (Literal::Collection(node), from))) => (
+                Literal::Collection(node.clone()),
                 format!("{at} ({root}.{attr}: {from})"),
             ),
             _ => (Literal::Other, at),
@@ -881,7 +890,52 @@ fn literal(expr: &Expression) -> Literal {
             }
             _ => Literal::Other,
         },
+        Expression::Object(_) | Expression::Array(_) => {
+            literal_node(expr, 0).map_or(Literal::Other, Literal::Collection)
+        }
         _ => Literal::Other,
+    }
+}
+
+/// An object or list of literal values (nested ones too) as a node: `None` when any part of
+/// it is worked out (a reference, a function, an interpolation).
+fn literal_node(expr: &Expression, depth: usize) -> Option<Node> {
+    if depth > MAX_NESTING {
+        return None;
+    }
+    let scalar = |value: String| {
+        Node::Scalar(Scalar::written_elsewhere(
+            value,
+            Style::Plain,
+            0..0,
+            false,
+            0..0,
+        ))
+    };
+    match expr {
+        Expression::Object(object) => {
+            let mut entries = Vec::new();
+            for (key, value) in object.iter() {
+                let key = match key {
+                    ObjectKey::Ident(ident) => ident.value().to_string(),
+                    ObjectKey::Expression(Expression::String(string)) => string.value().to_string(),
+                    ObjectKey::Expression(_) => return None,
+                };
+                entries.push((scalar(key), literal_node(value.expr(), depth + 1)?));
+            }
+            Some(Node::Map(entries))
+        }
+        Expression::Array(array) => array
+            .iter()
+            .map(|item| literal_node(item, depth + 1))
+            .collect::<Option<Vec<Node>>>()
+            .map(Node::Seq),
+        // A null is no value a setting takes.
+        Expression::Null(_) => None,
+        other => match literal(other) {
+            Literal::Text(value) => Some(scalar(value)),
+            _ => None,
+        },
     }
 }
 
@@ -1133,7 +1187,10 @@ impl Eval<'_> {
         let (mut node, rest) = match &traversal.expr {
             Expression::Variable(root) => match root.value().as_str() {
                 name if self.bound(name).is_some() => (self.bound(name).cloned()?, 0),
-                "local" => (self.local_value(attr(0)?)?, 1),
+                "local" => {
+                    let at = self.span(expr);
+                    (self.local_value(attr(0)?, &at)?, 1)
+                }
                 "var" if self.module.unknown_var_file().is_none() => {
                     match self.module.get(Declaration::Variable, attr(0)?) {
                         Some((Literal::Text(value), _)) => {
@@ -1142,6 +1199,13 @@ impl Eval<'_> {
                                 self.scalar(value.clone(), Style::Plain, span.clone(), false, span),
                                 1,
                             )
+                        }
+                        // An object default (`default = { replicas = 3 }`): its parts placed at
+                        // the reference that reads them.
+                        Some((Literal::Collection(node), _)) => {
+                            let mut node = node.clone();
+                            place_at(&mut node, &self.span(expr));
+                            (node, 1)
                         }
                         _ => return None,
                     }
@@ -1202,8 +1266,9 @@ impl Eval<'_> {
     }
 
     /// A local of this file whose value is an expression (a literal one is read as the module
-    /// gives it): the expression worked out here, where it is written.
-    fn local_value(&mut self, name: &str) -> Option<Node> {
+    /// gives it): the expression worked out here, where it is written; a local of another file
+    /// written with literal values only, placed at `at`, the reference.
+    fn local_value(&mut self, name: &str, at: &Span) -> Option<Node> {
         if let Some((Literal::Text(value), _)) = self.module.get(Declaration::Local, name) {
             let span = self
                 .own_local(name)
@@ -1211,7 +1276,16 @@ impl Eval<'_> {
                 .unwrap_or(0..0);
             return Some(self.scalar(value.clone(), Style::Plain, span.clone(), false, span));
         }
-        let expr = self.own_local(name)?.clone();
+        let Some(expr) = self.own_local(name).cloned() else {
+            // A local of another file of the module, written with literal values only.
+            if let Some((Literal::Collection(node), _)) = self.module.get(Declaration::Local, name)
+            {
+                let mut node = node.clone();
+                place_at(&mut node, at);
+                return Some(node);
+            }
+            return None;
+        };
         // A local that refers to itself (an error Terraform reports) ends at the depth bound.
         let node = self.expr(&expr);
         (!matches!(&node, Node::Scalar(scalar) if scalar.value == "${expression}")).then_some(node)
@@ -2684,6 +2758,45 @@ resource "kubectl_manifest" "docs" {
         // Placed at the file() that reads it.
         let span = replicas.scalar().unwrap().span.clone();
         assert_eq!(&text[span], "file(\"kafka.yaml\")");
+    }
+
+    #[test]
+    fn an_object_variable_is_read_attribute_by_attribute() {
+        let tree = Tree::new(
+            "kafkalint-terraform-object-variable",
+            &[
+                (".git/HEAD", ""),
+                (
+                    "modules/kafka/variables.tf",
+                    "variable \"kafka\" {\n  default = {\n    brokers = 1\n    config  = { \"offsets.topic.replication.factor\" = 1 }\n  }\n}\n",
+                ),
+                (
+                    "envs/prod/main.tf",
+                    "module \"kafka\" {\n  source = \"../../modules/kafka\"\n  kafka  = { brokers = 3, config = { \"offsets.topic.replication.factor\" = 1 } }\n}\n",
+                ),
+            ],
+        );
+        let text = "resource \"kubernetes_manifest\" \"kafka\" {\n  manifest = {\n    kind = \"Kafka\"\n    spec = { kafka = { replicas = var.kafka.brokers, config = var.kafka[\"config\"] } }\n  }\n}\n";
+        let path = tree.0.join("modules/kafka/main.tf");
+        let (mut notes, mut info) = (Vec::new(), Vec::new());
+        let reads = read_all(
+            path.to_str().unwrap(),
+            text,
+            &mut notes,
+            &mut info,
+            &mut Folders::default(),
+        )
+        .unwrap();
+        let kafka = reads[0].documents[0].at(&["spec", "kafka"]).unwrap();
+        let replicas = kafka.get("replicas").unwrap().scalar().unwrap();
+        assert_eq!(replicas.value, "3");
+        assert_eq!(&text[replicas.span.clone()], "var.kafka.brokers");
+        assert_eq!(
+            kafka
+                .at(&["config", "offsets.topic.replication.factor"])
+                .and_then(Node::text),
+            Some("1")
+        );
     }
 
     #[test]
