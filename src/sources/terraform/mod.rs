@@ -12,10 +12,11 @@
 //!
 //! A reference to a variable (`var.kafka_version`) takes the value a `terraform.tfvars` or
 //! `*.auto.tfvars` beside the file gives it, else its `default` in a `.tf` file beside it,
-//! placed at the reference; `local.name` likewise from `locals` blocks. Anything else that
-//! Terraform works out when it runs (a resource's attribute, a function other than the
-//! encoders, a template with interpolations) is an unknown value, `${...}`, which no rule
-//! judges.
+//! placed at the reference; `local.name` likewise from `locals` blocks, and an object's
+//! attributes (`var.kafka.replicas`) likewise. The functions `functions.rs` evaluates, `for`
+//! expressions and `for_each`/`count` instances are worked out where what they read is known.
+//! Anything else that Terraform works out when it runs (a resource's attribute, another
+//! function) is an unknown value, `${...}`, which no rule judges.
 
 mod functions;
 mod modules;
@@ -107,9 +108,10 @@ pub fn read_in(
     Ok(read_module(text, &body, &dir, &module, notes))
 }
 
-/// Every way the Terraform file at `path` is applied: once for each `module` block around it
-/// that calls its folder (an environment's `module "kafka" { source = "../../modules/kafka" }`),
-/// with the variables that call gives, each [`Read::scope`] naming it; read as a root module
+/// Every way the Terraform file at `path` is applied: once for each chain of `module` blocks
+/// around it that ends at its folder (an environment's `module "kafka" { source =
+/// "../../modules/kafka" }`, or one through a platform module), with the variables that call
+/// gives, each [`Read::scope`] naming it; read as a root module
 /// (its folder's variables files, else its defaults) when nothing calls it.
 /// What it assumed in reading (its variables' defaults) goes to `info`.
 pub fn read_all(
