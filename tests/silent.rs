@@ -256,3 +256,33 @@ fn a_kafka_service_built_from_a_dockerfile_is_noted() {
     assert!(!notes.contains("service `web`"), "{notes}");
     assert!(text(&output.stdout).contains("1 file not checked: 1 unknown image"));
 }
+
+#[test]
+fn an_amazon_msk_configuration_in_terraform_is_counted_as_not_checked() {
+    let msk = "resource \"aws_msk_configuration\" \"events\" {\n  name           = \"events\"\n  kafka_versions = [\"3.6.0\"]\n  server_properties = <<-PROPERTIES\n    auto.create.topics.enable=true\n    default.replication.factor=1\n  PROPERTIES\n}\n\nresource \"aws_msk_cluster\" \"events\" {\n  cluster_name           = \"events\"\n  kafka_version          = \"3.6.0\"\n  number_of_broker_nodes = 3\n  configuration_info {\n    arn      = aws_msk_configuration.events.arn\n    revision = aws_msk_configuration.events.latest_revision\n  }\n}\n";
+    let dir = folder(&[("infra/msk.tf", msk)]);
+    let output = kafkalint(&["check", "."], dir.path());
+    let shown = text(&output.stdout);
+    assert!(
+        shown.contains("1 file not checked: 1 Amazon MSK configuration"),
+        "{shown}"
+    );
+    assert!(!shown.contains("No problems found"), "{shown}");
+    let json = kafkalint(&["check", "--format", "json", "."], dir.path());
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(json["not_checked"][0]["kind"], "managed-service", "{json}");
+    assert_eq!(json["not_checked"][0]["file"], "infra/msk.tf", "{json}");
+}
+
+#[test]
+fn a_terraform_resource_made_from_what_terraform_works_out_is_counted_as_not_checked() {
+    let tf = "resource \"kubernetes_stateful_set\" \"kafka\" {\n  metadata {\n    name = \"kafka\"\n  }\n  spec {\n    replicas = 3\n    template {\n      spec {\n        container {\n          name  = \"kafka\"\n          image = \"apache/kafka:3.9.0\"\n          dynamic \"env\" {\n            for_each = var.kafka_env\n            content {\n              name  = env.key\n              value = env.value\n            }\n          }\n        }\n      }\n    }\n  }\n}\n";
+    let dir = folder(&[("kafka.tf", tf)]);
+    let output = kafkalint(&["check", "."], dir.path());
+    let shown = text(&output.stdout);
+    assert!(!shown.contains("No problems found"), "{shown}");
+    assert!(
+        shown.contains("1 file not checked: 1 value worked out at run time"),
+        "{shown}"
+    );
+}

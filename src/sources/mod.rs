@@ -21,7 +21,7 @@ pub mod unknown_image;
 pub mod unreadable;
 pub mod yaml;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
@@ -41,6 +41,34 @@ const TEMPLATE: &str = "a Helm or Go template (`{{ ... }}`), which holds its val
 /// Whether a file holds Go template actions (`{{ .Values.x }}`).
 fn is_template(text: &str) -> bool {
     text.find("{{").is_some_and(|at| text[at..].contains("}}"))
+}
+
+/// Whether a document's values hold a Helm or Go template's `{{ ... }}`.
+fn holds_template(node: &yaml::Node) -> bool {
+    match node {
+        yaml::Node::Scalar(scalar) => is_template(&scalar.value),
+        yaml::Node::Seq(items) => items.iter().any(holds_template),
+        yaml::Node::Map(entries) => entries
+            .iter()
+            .any(|(key, value)| holds_template(key) || holds_template(value)),
+    }
+}
+
+/// A relative path with its `.` parts dropped and each `..` taking away the part before it.
+fn lexically_normal(path: &Path) -> PathBuf {
+    let mut parts: Vec<std::path::Component> = Vec::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir
+                if matches!(parts.last(), Some(std::path::Component::Normal(_))) =>
+            {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    parts.iter().collect()
 }
 
 /// A file name the deployment readers read: YAML, Terraform, or an Ansible template of a
@@ -180,6 +208,9 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
     let mut parsed = Vec::new();
     let mut role_templates = Vec::new();
     let mut terraform_folders = terraform::Folders::default();
+    // Files a Terraform configuration reads and renders (`replace(file("kafka.yaml"), ...)`):
+    // read through it, not a template left unrendered.
+    let mut rendered_by_terraform: Vec<PathBuf> = Vec::new();
     for (path, bytes) in files {
         let text = match std::str::from_utf8(&bytes) {
             Ok(text) => text,
@@ -226,6 +257,9 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
                         .info
                         .extend(info.iter().map(|line| format!("{path}: {line}")));
                     for mut read in reads {
+                        if !read.documents.is_empty() || !read.releases.is_empty() {
+                            rendered_by_terraform.extend(read.values_files.iter().cloned());
+                        }
                         let documents = std::mem::take(&mut read.documents);
                         parsed.push((path.clone(), bytes.clone(), documents, Some(read)));
                     }
@@ -249,6 +283,16 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             Err(error) => found.errors.push((path, error.to_string())),
         }
     }
+
+    let rendered_by_terraform: Vec<PathBuf> = rendered_by_terraform
+        .iter()
+        .map(|file| lexically_normal(file))
+        .collect();
+    let rendered_by_terraform =
+        |path: &str| rendered_by_terraform.contains(&lexically_normal(Path::new(path)));
+    found
+        .errors
+        .retain(|(path, why)| why != TEMPLATE || !rendered_by_terraform(path));
 
     let mut pools: Vec<strimzi::Pool> = beside.pools.clone();
     for (_, _, documents, _) in &parsed {
@@ -284,6 +328,9 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
         // Validated as UTF-8 above; the documents were parsed from the text after its BOM.
         let text = std::str::from_utf8(&bytes).unwrap_or_default();
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        if terraform.is_none() && is_template(text) && rendered_by_terraform(&path) {
+            continue;
+        }
         let mut hidden = match &terraform {
             // A Terraform file: its documents and its releases' values as YAML, the rest of
             // it as Terraform hides it.
@@ -378,7 +425,13 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
                 take(name, Form::Confluent, nodes, &mut yaml);
             }
         }
-        if documents.iter().any(kubernetes::is_object) && is_template(text) {
+        // A Terraform file's documents are what it renders: a `{{` left in them is a
+        // template, one in the rest of its text (`replace(..., "{{REPLICAS}}", ...)`) is not.
+        let template = match &terraform {
+            Some(_) => documents.iter().any(holds_template),
+            None => is_template(text),
+        };
+        if documents.iter().any(kubernetes::is_object) && template {
             // Its values are the template's expressions, not what the cluster gets.
             notes.push(TEMPLATE.into());
         } else if documents.iter().any(kubernetes::is_object) {

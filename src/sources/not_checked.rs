@@ -24,6 +24,9 @@ pub enum Kind {
     MountedFile,
     /// Helm values that look like a chart's kafkalint knows, but nothing names that chart.
     ChartNotNamed,
+    /// The broker configuration of a managed service (Amazon MSK), whose defaults and broker
+    /// count are the service's, not Apache Kafka's.
+    ManagedService,
 }
 
 impl Kind {
@@ -37,6 +40,7 @@ impl Kind {
             Kind::NotAmongFilesRead => "not-among-files-read",
             Kind::MountedFile => "mounted-file",
             Kind::ChartNotNamed => "chart-not-named",
+            Kind::ManagedService => "managed-service",
         }
     }
 
@@ -62,6 +66,7 @@ impl Kind {
                 "Helm values file of no named chart",
                 "Helm values files of no named chart",
             ),
+            Kind::ManagedService => ("Amazon MSK configuration", "Amazon MSK configurations"),
         };
         format!("{count} {}", if count == 1 { one } else { many })
     }
@@ -88,13 +93,18 @@ pub fn of_note(note: &str) -> Option<NotChecked> {
         Kind::Vault
     } else if has("nothing names the chart") && gave_up {
         Kind::ChartNotNamed
+    } else if has("an Amazon MSK cluster") && gave_up {
+        Kind::ManagedService
     } else if has("comes from the mounted") {
         Kind::MountedFile
     } else if (has("of the files read") || has("not among the files read"))
         || has("runs no broker kafkalint reads")
     {
         Kind::NotAmongFilesRead
-    } else if (has("worked out") || has("set from the environment") || has("variables it sets"))
+    } else if (has("worked out")
+        || has("Terraform works out")
+        || has("set from the environment")
+        || has("variables it sets"))
         && gave_up
     {
         Kind::RunTimeValue

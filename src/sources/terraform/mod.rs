@@ -12,11 +12,13 @@
 //!
 //! A reference to a variable (`var.kafka_version`) takes the value a `terraform.tfvars` or
 //! `*.auto.tfvars` beside the file gives it, else its `default` in a `.tf` file beside it,
-//! placed at the reference; `local.name` likewise from `locals` blocks. Anything else that
-//! Terraform works out when it runs (a resource's attribute, a function other than the
-//! encoders, a template with interpolations) is an unknown value, `${...}`, which no rule
-//! judges.
+//! placed at the reference; `local.name` likewise from `locals` blocks, and an object's
+//! attributes (`var.kafka.replicas`) likewise. The functions `functions.rs` evaluates, `for`
+//! expressions and `for_each`/`count` instances are worked out where what they read is known.
+//! Anything else that Terraform works out when it runs (a resource's attribute, another
+//! function) is an unknown value, `${...}`, which no rule judges.
 
+mod functions;
 mod modules;
 mod provider;
 mod template;
@@ -81,6 +83,7 @@ pub fn worth_reading(bytes: &[u8]) -> bool {
         || has(b"kubernetes_deployment")
         || has(b"kubernetes_config_map"))
         && (has(b"kafka") || has(b"Kafka") || has(b"KAFKA"))
+        || has(b"aws_msk_configuration")
 }
 
 /// Reads the Terraform file at `path` (whose text is `text`): the Kubernetes objects and
@@ -105,9 +108,10 @@ pub fn read_in(
     Ok(read_module(text, &body, &dir, &module, notes))
 }
 
-/// Every way the Terraform file at `path` is applied: once for each `module` block around it
-/// that calls its folder (an environment's `module "kafka" { source = "../../modules/kafka" }`),
-/// with the variables that call gives, each [`Read::scope`] naming it; read as a root module
+/// Every way the Terraform file at `path` is applied: once for each chain of `module` blocks
+/// around it that ends at its folder (an environment's `module "kafka" { source =
+/// "../../modules/kafka" }`, or one through a platform module), with the variables that call
+/// gives, each [`Read::scope`] naming it; read as a root module
 /// (its folder's variables files, else its defaults) when nothing calls it.
 /// What it assumed in reading (its variables' defaults) goes to `info`.
 pub fn read_all(
@@ -134,34 +138,81 @@ pub fn read_all(
         return Ok(vec![read]);
     }
     let mut reads = Vec::new();
-    for caller in callers.iter() {
-        let caller_folder = folders.of(&caller.folder);
-        // A caller that is itself a module others call gets its variables from each of those
-        // calls, which are not followed: its variables are unknown there.
-        let nested = !folders.callers_of(&caller.folder).is_empty();
-        let calling = Module {
-            folder: &caller_folder,
-            own_name: None,
-            own: Declared::default(),
-            inputs: nested.then(HashMap::new),
-        };
-        let inputs: HashMap<String, Given> = caller
-            .inputs
-            .iter()
-            .map(|(name, expr)| (name.clone(), calling.argument(expr, name, caller)))
-            .collect();
+    for (label, inputs) in calls_of(folders, &dir, 0) {
         let module = Module::beside(path, &body, &folder, Some(inputs));
         let mut own_notes = Vec::new();
         let mut read = read_module(text, &body, &dir, &module, &mut own_notes);
-        notes.extend(
-            own_notes
-                .into_iter()
-                .map(|note| format!("{}: {note}", caller.label)),
-        );
-        read.scope = Some(caller.label.clone());
+        notes.extend(own_notes.into_iter().map(|note| format!("{label}: {note}")));
+        read.scope = Some(label);
         reads.push(read);
     }
     Ok(reads)
+}
+
+/// Chains of `module` blocks followed, at most: an environment calling a platform module
+/// that calls the Kafka module is two.
+const MAX_CHAIN: usize = 4;
+/// Ways a module is applied that are read, at most: each is read in full.
+const MAX_CALLS: usize = 32;
+
+/// What a call gives a module's variables, by name.
+type Inputs = HashMap<String, Given>;
+
+/// Each way the module in `dir` is applied, through every chain of `module` blocks that ends
+/// at it (`envs/prod` calls `modules/platform`, which calls `modules/kafka`): the chain's
+/// name (`envs/prod: module.platform: module.kafka`) and what its variables are given, each
+/// call's arguments worked out with the variables the call before gives its own folder
+/// (hashicorp/terraform v1.9.8 internal/terraform/node_module_variable.go,
+/// `evalModuleVariable`: a module variable is its call's argument evaluated in the calling
+/// module, else its `default`). Empty when nothing calls `dir`.
+fn calls_of(
+    folders: &mut Folders,
+    dir: &Path,
+    depth: usize,
+) -> Vec<(String, HashMap<String, Given>)> {
+    let callers = folders.callers_of(dir);
+    let mut calls = Vec::new();
+    for caller in callers.iter() {
+        let caller_folder = folders.of(&caller.folder);
+        // The calling folder applied by the calls around it, or as a root module (its own
+        // variables files) when nothing calls it; past the chain's bound its variables are
+        // unknown.
+        let outer: Vec<(Option<String>, Option<Inputs>)> = if depth >= MAX_CHAIN {
+            vec![(None, Some(HashMap::new()))]
+        } else {
+            let around = calls_of(folders, &caller.folder, depth + 1);
+            if around.is_empty() {
+                vec![(None, None)]
+            } else {
+                around
+                    .into_iter()
+                    .map(|(label, inputs)| (Some(label), Some(inputs)))
+                    .collect()
+            }
+        };
+        for (outer_label, outer_inputs) in outer {
+            if calls.len() >= MAX_CALLS {
+                return calls;
+            }
+            let calling = Module {
+                folder: &caller_folder,
+                own_name: None,
+                own: Declared::default(),
+                inputs: outer_inputs,
+            };
+            let inputs: HashMap<String, Given> = caller
+                .inputs
+                .iter()
+                .map(|(name, expr)| (name.clone(), calling.argument(expr, name, caller)))
+                .collect();
+            let label = match outer_label {
+                Some(outer) => format!("{outer}: module.{}", caller.name),
+                None => caller.label.clone(),
+            };
+            calls.push((label, inputs));
+        }
+    }
+    calls
 }
 
 /// The folder of a file's path: `.` for a bare name.
@@ -188,6 +239,7 @@ fn read_module(
         dir: dir.to_path_buf(),
         files_read: Vec::new(),
         body,
+        bindings: Vec::new(),
     };
     let mut read = Read::default();
     for block in body.blocks() {
@@ -195,57 +247,37 @@ fn read_module(
         // The attributes read as documents or values, hidden as those are; every other
         // attribute's value is hidden below (deny by default).
         let consumed: &[&str] = match (block.ident.value().as_str(), &labels[..]) {
-            ("resource", [resource_type, name]) if provider::kind_of(resource_type).is_some() => {
-                match eval.provider_object(resource_type, name, block) {
-                    Ok(Some(document)) => {
-                        read.documents.push(document);
-                        // Every value of it is a value of the document, hidden as those are.
-                        continue;
-                    }
-                    Ok(None) => &[],
-                    Err(why) => {
-                        notes.push(format!("{resource_type}.{name}: {why}; not read"));
-                        &[]
-                    }
-                }
-            }
-            ("resource", ["kubernetes_manifest", name]) => {
-                match block.body.get_attribute("manifest") {
-                    Some(manifest) => match eval.document(&manifest.value) {
-                        Some(document) => {
-                            read.documents.push(document);
-                            &["manifest"]
-                        }
-                        None => {
-                            notes.push(format!(
-                                "kubernetes_manifest.{name}: its manifest is worked out when Terraform runs; not read"
-                            ));
-                            &[]
-                        }
-                    },
-                    None => &[],
-                }
-            }
-            ("resource", ["kubectl_manifest", name]) => match block.body.get_attribute("yaml_body")
+            ("resource", [resource_type, name])
+                if provider::kind_of(resource_type).is_some()
+                    || matches!(*resource_type, "kubernetes_manifest" | "kubectl_manifest") =>
             {
-                Some(body) => match eval.yaml_text(&body.value) {
-                    Some(Ok(documents)) => {
+                match eval.resource_documents(resource_type, name, block) {
+                    Ok(documents) if documents.is_empty() => &[],
+                    Ok(documents) => {
                         read.documents.extend(documents);
-                        &["yaml_body"]
+                        match *resource_type {
+                            "kubernetes_manifest" => &["manifest"],
+                            "kubectl_manifest" => &["yaml_body"],
+                            // Every value of it is a value of the document, hidden as those are.
+                            _ => continue,
+                        }
                     }
-                    Some(Err(why)) => {
-                        notes.push(format!("kubectl_manifest.{name}: {why}"));
+                    Err(why) => {
+                        notes.push(format!("{resource_type}.{name}: {why}"));
                         &[]
                     }
-                    None => {
-                        notes.push(format!(
-                            "kubectl_manifest.{name}: its yaml_body is worked out when Terraform runs; not read"
-                        ));
-                        &[]
-                    }
-                },
-                None => &[],
-            },
+                }
+            }
+            // Amazon MSK starts its brokers with its own defaults (a replication factor by
+            // the number of Availability Zones, auto-creation off: docs.aws.amazon.com/msk/
+            // latest/developerguide/msk-default-configuration.html) and refuses keys Apache
+            // Kafka takes: its `server_properties` are not Apache Kafka's to judge.
+            ("resource", ["aws_msk_configuration", name]) => {
+                notes.push(format!(
+                    "aws_msk_configuration.{name}: the broker configuration of an Amazon MSK cluster, whose defaults and allowed keys are the service's; not checked"
+                ));
+                &[]
+            }
             ("resource", ["helm_release", name]) if is_bitnami_kafka(&block.body, &mut eval) => {
                 let anchor = block.labels.get(1).map_or(0..0, label_span);
                 match eval.release(name, &block.body, anchor, notes) {
@@ -482,6 +514,9 @@ enum Literal {
     Other,
     /// `var.name` or `local.name` (a local that names another value).
     Reference(Declaration, String),
+    /// An object or a list written with literal values only (`{ replicas = 3 }`), as a node
+    /// placed nowhere yet: a reference to it places it where it is used.
+    Collection(Node),
 }
 
 /// A variable's or local's value and what gives it (`its default in variables.tf`).
@@ -731,16 +766,16 @@ impl<'a> Module<'a> {
     /// local of it with a literal value.
     fn argument(&self, expr: &Expression, name: &str, caller: &modules::Caller) -> Given {
         let at = format!("`{name}` of {} in {}", caller.label, caller.file);
-        if let Literal::Text(value) = literal(expr) {
-            return (Literal::Text(value), at);
+        match literal(expr) {
+            Literal::Text(value) => return (Literal::Text(value), at),
+            Literal::Collection(node) => return (Literal::Collection(node), at),
+            _ => {}
         }
         let reference = match expr {
             Expression::Traversal(traversal) => match (&traversal.expr, &traversal.operators[..]) {
                 (Expression::Variable(root), [operator]) => match operator.value() {
                     TraversalOperator::GetAttr(attr) => match root.value().as_str() {
-                        "var"
-                            if self.folder.unknown_var_file.is_none() && self.inputs.is_none() =>
-                        {
+                        "var" if self.unknown_var_file().is_none() => {
                             Some((Declaration::Variable, "var", attr.value().as_str()))
                         }
                         "local" => Some((Declaration::Local, "local", attr.value().as_str())),
@@ -755,6 +790,10 @@ impl<'a> Module<'a> {
         match reference.and_then(|(kind, root, attr)| Some((root, attr, self.get(kind, attr)?))) {
             Some((root, attr, (Literal::Text(value), from))) => (
                 Literal::Text(value.clone()),
+                format!("{at} ({root}.{attr}: {from})"),
+            ),
+            Some((root, attr, (Literal::Collection(node), from))) => (
+                Literal::Collection(node.clone()),
                 format!("{at} ({root}.{attr}: {from})"),
             ),
             _ => (Literal::Other, at),
@@ -853,7 +892,52 @@ fn literal(expr: &Expression) -> Literal {
             }
             _ => Literal::Other,
         },
+        Expression::Object(_) | Expression::Array(_) => {
+            literal_node(expr, 0).map_or(Literal::Other, Literal::Collection)
+        }
         _ => Literal::Other,
+    }
+}
+
+/// An object or list of literal values (nested ones too) as a node: `None` when any part of
+/// it is worked out (a reference, a function, an interpolation).
+fn literal_node(expr: &Expression, depth: usize) -> Option<Node> {
+    if depth > MAX_NESTING {
+        return None;
+    }
+    let scalar = |value: String| {
+        Node::Scalar(Scalar::written_elsewhere(
+            value,
+            Style::Plain,
+            0..0,
+            false,
+            0..0,
+        ))
+    };
+    match expr {
+        Expression::Object(object) => {
+            let mut entries = Vec::new();
+            for (key, value) in object.iter() {
+                let key = match key {
+                    ObjectKey::Ident(ident) => ident.value().to_string(),
+                    ObjectKey::Expression(Expression::String(string)) => string.value().to_string(),
+                    ObjectKey::Expression(_) => return None,
+                };
+                entries.push((scalar(key), literal_node(value.expr(), depth + 1)?));
+            }
+            Some(Node::Map(entries))
+        }
+        Expression::Array(array) => array
+            .iter()
+            .map(|item| literal_node(item, depth + 1))
+            .collect::<Option<Vec<Node>>>()
+            .map(Node::Seq),
+        // A null is no value a setting takes.
+        Expression::Null(_) => None,
+        other => match literal(other) {
+            Literal::Text(value) => Some(scalar(value)),
+            _ => None,
+        },
     }
 }
 
@@ -881,6 +965,9 @@ struct Eval<'a> {
     files_read: Vec<PathBuf>,
     /// The file's blocks, for a reference to another resource's name.
     body: &'a Body,
+    /// The names bound where an expression is evaluated, innermost last: `each` of a resource
+    /// with `for_each`, `count` of one with `count`, a `for` expression's variables.
+    bindings: Vec<(String, Node)>,
 }
 
 impl Eval<'_> {
@@ -1031,6 +1118,12 @@ impl Eval<'_> {
                     None => self.unknown(expr),
                 }
             }
+            Expression::FuncCall(call) if call.name.namespace.is_empty() => {
+                self.call(expr, call).unwrap_or_else(|| self.unknown(expr))
+            }
+            Expression::ForExpr(for_expr) => self
+                .for_expr(for_expr)
+                .unwrap_or_else(|| self.unknown(expr)),
             Expression::Traversal(_) | Expression::Variable(_) => self.reference(expr),
             _ => self.unknown(expr),
         }
@@ -1048,16 +1141,303 @@ impl Eval<'_> {
             && let TraversalOperator::GetAttr(name) = operator.value()
         {
             let kind = match root.value().as_str() {
-                "var" if self.module.unknown_var_file().is_none() => Declaration::Variable,
-                "local" => Declaration::Local,
-                _ => return self.unknown(expr),
+                "var" if self.module.unknown_var_file().is_none() => Some(Declaration::Variable),
+                "local" => Some(Declaration::Local),
+                _ => None,
             };
-            if let Some((Literal::Text(value), _)) = self.module.get(kind, name.value().as_str()) {
+            if let Some(kind) = kind
+                && let Some((Literal::Text(value), _)) =
+                    self.module.get(kind, name.value().as_str())
+            {
                 let span = self.span(expr);
                 return self.scalar(value.clone(), Style::Plain, span.clone(), false, span);
             }
         }
-        self.unknown(expr)
+        match self.traverse(expr) {
+            Some(node) => node,
+            None => self.unknown(expr),
+        }
+    }
+
+    /// A name a `for_each`, a `count` or a `for` expression binds, innermost first.
+    fn bound(&self, name: &str) -> Option<&Node> {
+        self.bindings
+            .iter()
+            .rev()
+            .find(|(bound, _)| bound == name)
+            .map(|(_, node)| node)
+    }
+
+    /// A reference followed into the value it names, attribute by attribute and index by
+    /// index (`each.value.metadata`, `local.cfg["offsets"]`, `lookup(d, "metadata", {})["name"]`,
+    /// `data.kubectl_file_documents.docs.documents`): `None` when some step is not known.
+    fn traverse(&mut self, expr: &Expression) -> Option<Node> {
+        let traversal = match expr {
+            Expression::Variable(name) => return self.bound(name.value().as_str()).cloned(),
+            Expression::Traversal(traversal) => traversal,
+            _ => return None,
+        };
+        let operators: Vec<&TraversalOperator> = traversal
+            .operators
+            .iter()
+            .map(|operator| operator.value())
+            .collect();
+        let attr = |at: usize| match operators.get(at) {
+            Some(TraversalOperator::GetAttr(ident)) => Some(ident.value().as_str()),
+            _ => None,
+        };
+        let (mut node, rest) = match &traversal.expr {
+            Expression::Variable(root) => match root.value().as_str() {
+                name if self.bound(name).is_some() => (self.bound(name).cloned()?, 0),
+                "local" => {
+                    let at = self.span(expr);
+                    (self.local_value(attr(0)?, &at)?, 1)
+                }
+                "var" if self.module.unknown_var_file().is_none() => {
+                    match self.module.get(Declaration::Variable, attr(0)?) {
+                        Some((Literal::Text(value), _)) => {
+                            let span = self.span(expr);
+                            (
+                                self.scalar(value.clone(), Style::Plain, span.clone(), false, span),
+                                1,
+                            )
+                        }
+                        // An object default (`default = { replicas = 3 }`): its parts placed at
+                        // the reference that reads them.
+                        Some((Literal::Collection(node), _)) => {
+                            let mut node = node.clone();
+                            place_at(&mut node, &self.span(expr));
+                            (node, 1)
+                        }
+                        _ => return None,
+                    }
+                }
+                "data"
+                    if attr(0)? == "kubectl_file_documents"
+                        && matches!(attr(2)?, "documents" | "manifests") =>
+                {
+                    let at = self.span(expr);
+                    let documents = self.file_documents(attr(1)?, &at)?;
+                    match attr(2)? {
+                        "manifests" => (manifests_by_link(documents)?, 3),
+                        _ => (documents, 3),
+                    }
+                }
+                _ => return None,
+            },
+            // A function's or a collection's value, indexed: `lookup(...)["name"]`.
+            root => (self.expr(root), 0),
+        };
+        for operator in &operators[rest..] {
+            node = self.step(node, operator)?;
+        }
+        Some(node)
+    }
+
+    /// One attribute or index of a value.
+    fn step(&mut self, node: Node, operator: &TraversalOperator) -> Option<Node> {
+        let key = match operator {
+            TraversalOperator::GetAttr(ident) => ident.value().to_string(),
+            TraversalOperator::Index(index) => {
+                functions::known_text(&self.expr(index))?.to_string()
+            }
+            TraversalOperator::LegacyIndex(index) => index.value().to_string(),
+            _ => return None,
+        };
+        match node {
+            Node::Map(entries) => {
+                // A key Terraform works out may be the one asked for.
+                if entries
+                    .iter()
+                    .any(|(name, _)| functions::known_text(name).is_none())
+                {
+                    return None;
+                }
+                entries
+                    .into_iter()
+                    .rev()
+                    .find(|(name, _)| name.text() == Some(key.as_str()))
+                    .map(|(_, value)| value)
+            }
+            Node::Seq(items) => {
+                let index: usize = key.parse().ok()?;
+                items.into_iter().nth(index)
+            }
+            Node::Scalar(_) => None,
+        }
+    }
+
+    /// A local of this file whose value is an expression (a literal one is read as the module
+    /// gives it): the expression worked out here, where it is written; a local of another file
+    /// written with literal values only, placed at `at`, the reference.
+    fn local_value(&mut self, name: &str, at: &Span) -> Option<Node> {
+        if let Some((Literal::Text(value), _)) = self.module.get(Declaration::Local, name) {
+            let span = self
+                .own_local(name)
+                .and_then(|expr| expr.span())
+                .unwrap_or(0..0);
+            return Some(self.scalar(value.clone(), Style::Plain, span.clone(), false, span));
+        }
+        let Some(expr) = self.own_local(name).cloned() else {
+            // A local of another file of the module, written with literal values only.
+            if let Some((Literal::Collection(node), _)) = self.module.get(Declaration::Local, name)
+            {
+                let mut node = node.clone();
+                place_at(&mut node, at);
+                return Some(node);
+            }
+            return None;
+        };
+        // A local that refers to itself (an error Terraform reports) ends at the depth bound.
+        let node = self.expr(&expr);
+        (!matches!(&node, Node::Scalar(scalar) if scalar.value == "${expression}")).then_some(node)
+    }
+
+    /// The expression of a local this file's `locals` blocks declare.
+    fn own_local(&self, name: &str) -> Option<&'_ Expression> {
+        let body = self.body;
+        body.blocks()
+            .filter(|block| block.ident.value().as_str() == "locals")
+            .find_map(|block| block.body.get_attribute(name))
+            .map(|attribute| &attribute.value)
+    }
+
+    /// `data.kubectl_file_documents.<name>.documents`: the documents of its `content`, each a
+    /// text, as the kubectl provider splits them.
+    fn file_documents(&mut self, name: &str, at: &Span) -> Option<Node> {
+        let body = self.body;
+        let block = body.blocks().find(|block| {
+            block.ident.value().as_str() == "data"
+                && block.labels.len() == 2
+                && block.labels[0].as_str() == "kubectl_file_documents"
+                && block.labels[1].as_str() == name
+        })?;
+        let content = &block.body.get_attribute("content")?.value;
+        let content = self.expr(content);
+        let text = functions::known_text(&content)?.to_string();
+        let at = content
+            .scalar()
+            .map_or(at.clone(), |scalar| scalar.span.clone());
+        let at = &at;
+        Some(Node::Seq(
+            functions::yaml_documents(&text)
+                .into_iter()
+                .map(|document| self.scalar(document, Style::Plain, at.clone(), false, at.clone()))
+                .collect(),
+        ))
+    }
+
+    /// A function call's value where Terraform would know it: the text of a file it reads,
+    /// the YAML a text decodes to, or one of [`functions`]; `None` when it is unknown.
+    fn call(&mut self, expr: &Expression, call: &hcl_edit::expr::FuncCall) -> Option<Node> {
+        let name = call.name.name.value().as_str();
+        let at = self.span(expr);
+        match name {
+            "file" | "templatefile" => {
+                let text = self.file_text(expr)?.ok()?;
+                Some(self.scalar(text, Style::Plain, at.clone(), false, at))
+            }
+            "yamldecode" if call.args.len() == 1 => {
+                let argument = call.args.get(0)?;
+                let documents = match self.yaml_text(argument)? {
+                    Ok(documents) => documents,
+                    Err(_) => return None,
+                };
+                let [document] = <[Node; 1]>::try_from(documents).ok()?;
+                Some(document)
+            }
+            name if functions::is_known(name) => {
+                let args: Vec<Node> = call.args.iter().map(|arg| self.expr(arg)).collect();
+                functions::call(name, &args, &at)
+            }
+            _ => None,
+        }
+    }
+
+    /// A `for` expression over a known collection: a list (`[for d in docs : yamldecode(d)]`)
+    /// or an object (`{for d in docs : d.kind => d}`) of what each item gives.
+    fn for_expr(&mut self, for_expr: &hcl_edit::expr::ForExpr) -> Option<Node> {
+        // `...` groups values under repeated keys: not read.
+        if for_expr.grouping {
+            return None;
+        }
+        let collection = self.expr(&for_expr.intro.collection_expr);
+        let items: Vec<(Node, Node)> = match collection {
+            Node::Map(entries) => entries,
+            Node::Seq(items) => items
+                .into_iter()
+                .enumerate()
+                .map(|(index, item)| {
+                    let at = item.scalar().map_or(0..0, |scalar| scalar.span.clone());
+                    (
+                        self.scalar(index.to_string(), Style::Plain, at.clone(), false, at),
+                        item,
+                    )
+                })
+                .collect(),
+            Node::Scalar(_) => return None,
+        };
+        if items
+            .iter()
+            .any(|(key, _)| functions::known_text(key).is_none())
+        {
+            return None;
+        }
+        let key_var = for_expr
+            .intro
+            .key_var
+            .as_ref()
+            .map(|ident| ident.value().to_string());
+        let value_var = for_expr.intro.value_var.value().to_string();
+        let mut list = Vec::new();
+        let mut object: Vec<(Node, Node)> = Vec::new();
+        let outer = self.bindings.len();
+        let mut known = true;
+        for (key, value) in items {
+            self.bindings.truncate(outer);
+            if let Some(key_var) = &key_var {
+                self.bindings.push((key_var.clone(), key));
+            }
+            self.bindings.push((value_var.clone(), value));
+            if let Some(cond) = &for_expr.cond {
+                match functions::known_text(&self.expr(&cond.expr)) {
+                    Some("true") => {}
+                    Some("false") => continue,
+                    _ => {
+                        known = false;
+                        break;
+                    }
+                }
+            }
+            let value = self.expr(&for_expr.value_expr);
+            match &for_expr.key_expr {
+                Some(key_expr) => {
+                    let key = self.expr(key_expr);
+                    let Some(name) = functions::known_text(&key).map(str::to_string) else {
+                        known = false;
+                        break;
+                    };
+                    // Terraform refuses a repeated key without `...`.
+                    if object
+                        .iter()
+                        .any(|(seen, _)| seen.text() == Some(name.as_str()))
+                    {
+                        known = false;
+                        break;
+                    }
+                    object.push((key, value));
+                }
+                None => list.push(value),
+            }
+        }
+        self.bindings.truncate(outer);
+        if !known {
+            return None;
+        }
+        Some(match for_expr.key_expr {
+            Some(_) => Node::Map(object),
+            None => Node::Seq(list),
+        })
     }
 
     /// `kubernetes_config_map_v1.kafka.metadata[0].name` (or `.namespace`): what the
@@ -1147,7 +1527,24 @@ impl Eval<'_> {
             }));
         }
         let Expression::HeredocTemplate(heredoc) = expr else {
-            return None;
+            // A text worked out here (`replace(file("kafka.yaml"), "{{REPLICAS}}", "3")`, a
+            // document of `kubectl_file_documents`), placed at the expression.
+            let node = self.expr(expr);
+            let text = functions::known_text(&node)?.to_string();
+            // Where the text was written: the `file()` that reads it, through the functions
+            // that changed it.
+            let at = node
+                .scalar()
+                .map_or_else(|| self.span(expr), |scalar| scalar.span.clone());
+            return Some(match yaml::parse(&text) {
+                Ok(mut documents) => {
+                    documents
+                        .iter_mut()
+                        .for_each(|document| place_at(document, &at));
+                    Ok(documents)
+                }
+                Err(error) => Err(format!("the YAML it works out is not read: {error}")),
+            });
         };
         let interpolations = template::interpolations(&heredoc.template)?;
         let body = heredoc_body(self.text, &self.span(expr));
@@ -1462,35 +1859,163 @@ impl Eval<'_> {
         )
     }
 
-    /// The Kubernetes object a `kubernetes_stateful_set`/`kubernetes_config_map` (or `_v1`)
-    /// resource creates: `Ok(None)` when it creates none (`count = 0`), `Err` with why when
-    /// it is not read.
-    fn provider_object(
+    /// The names each instance of a resource binds: one instance binding nothing without
+    /// `for_each` or `count`; one per item of a known `for_each` map or set (`each.key`,
+    /// `each.value`: a set's item is both) or per `count.index` of a known `count`. `Err` with
+    /// why when Terraform works out how many there are.
+    fn instances(
+        &mut self,
+        resource: &str,
+        block: &hcl_edit::structure::Block,
+    ) -> Result<Vec<Vec<(String, Node)>>, String> {
+        let at = block.labels.get(1).map_or(0..0, label_span);
+        if let Some(for_each) = block.body.get_attribute("for_each") {
+            let node = self.expr(&for_each.value);
+            let collection = !matches!(node, Node::Scalar(_));
+            let items: Vec<(Node, Node)> = match node {
+                Node::Map(entries) => entries,
+                // A set of strings: each item is its key and its value.
+                Node::Seq(items) => items.into_iter().map(|item| (item.clone(), item)).collect(),
+                Node::Scalar(_) => Vec::new(),
+            };
+            let known = collection
+                && items
+                    .iter()
+                    .all(|(key, _)| functions::known_text(key).is_some());
+            if !known {
+                return Err(format!(
+                    "`for_each` makes {resource} once per item of what Terraform works out"
+                ));
+            }
+            return Ok(items
+                .into_iter()
+                .map(|(key, value)| {
+                    let key_name =
+                        self.scalar("key".into(), Style::Plain, at.clone(), false, at.clone());
+                    let value_name =
+                        self.scalar("value".into(), Style::Plain, at.clone(), false, at.clone());
+                    vec![(
+                        "each".to_string(),
+                        Node::Map(vec![(key_name, key), (value_name, value)]),
+                    )]
+                })
+                .collect());
+        }
+        let Some(count) = block.body.get_attribute("count") else {
+            return Ok(vec![Vec::new()]);
+        };
+        let node = self.expr(&count.value);
+        let count_at = self.span(&count.value);
+        let times = match functions::known_text(&node).map(str::parse::<usize>) {
+            // Each instance is a resource of its own; a count past this many is not a
+            // configuration written by hand.
+            Some(Ok(times)) if times <= 64 => times,
+            // `count = var.enabled ? 1 : 0`: the object is created or not; read as created,
+            // as its author means it to run.
+            _ if matches!(count.value, Expression::Conditional(_)) => 1,
+            _ => {
+                return Err(format!(
+                    "`count` makes {resource} a number of times Terraform works out"
+                ));
+            }
+        };
+        Ok((0..times)
+            .map(|index| {
+                let name = self.scalar("index".into(), Style::Plain, at.clone(), false, at.clone());
+                let value = self.scalar(
+                    index.to_string(),
+                    Style::Plain,
+                    count_at.clone(),
+                    false,
+                    count_at.clone(),
+                );
+                vec![("count".to_string(), Node::Map(vec![(name, value)]))]
+            })
+            .collect())
+    }
+
+    /// The Kubernetes objects a resource applies (a `kubernetes_manifest`'s `manifest`, a
+    /// `kubectl_manifest`'s `yaml_body`, the object a `kubernetes_stateful_set` or the like
+    /// creates), one for each of its instances; `Err` with why when they are not read.
+    fn resource_documents(
         &mut self,
         resource_type: &str,
         name: &str,
+        block: &hcl_edit::structure::Block,
+    ) -> Result<Vec<Node>, String> {
+        let instances = self
+            .instances(&format!("{resource_type}.{name}"), block)
+            .map_err(|why| format!("{why}; not read"))?;
+        let mut documents = Vec::new();
+        let outer = self.bindings.len();
+        let mut outcome = Ok(());
+        for instance in instances {
+            self.bindings.truncate(outer);
+            self.bindings.extend(instance);
+            outcome = self.instance_documents(resource_type, block, &mut documents);
+            if outcome.is_err() {
+                break;
+            }
+        }
+        self.bindings.truncate(outer);
+        outcome.map(|()| documents)
+    }
+
+    /// [`Eval::resource_documents`] of one instance, its names bound.
+    fn instance_documents(
+        &mut self,
+        resource_type: &str,
+        block: &hcl_edit::structure::Block,
+        documents: &mut Vec<Node>,
+    ) -> Result<(), String> {
+        match resource_type {
+            "kubernetes_manifest" => {
+                let Some(manifest) = block.body.get_attribute("manifest") else {
+                    return Ok(());
+                };
+                let document = self.document(&manifest.value).ok_or(
+                    "its manifest is worked out when Terraform runs; not read".to_string(),
+                )?;
+                documents.push(document);
+            }
+            "kubectl_manifest" => {
+                let Some(body) = block.body.get_attribute("yaml_body") else {
+                    return Ok(());
+                };
+                match self.yaml_text(&body.value) {
+                    Some(read) => documents.extend(read?),
+                    // `yamlencode(each.value)`: the object itself.
+                    None => match self.expr(&body.value) {
+                        document @ Node::Map(_) => documents.push(document),
+                        _ => {
+                            return Err(
+                                "its yaml_body is worked out when Terraform runs; not read".into(),
+                            );
+                        }
+                    },
+                }
+            }
+            _ => {
+                let document = self
+                    .provider_object(resource_type, block)
+                    .map_err(|why| format!("{why}; not read"))?;
+                documents.extend(document);
+            }
+        }
+        Ok(())
+    }
+
+    /// The Kubernetes object a `kubernetes_stateful_set`/`kubernetes_config_map` (or `_v1`)
+    /// resource creates (one instance of it, its names bound), `Err` with why when it is not
+    /// read.
+    fn provider_object(
+        &mut self,
+        resource_type: &str,
         block: &hcl_edit::structure::Block,
     ) -> Result<Option<Node>, String> {
         let Some((api_version, kind)) = provider::kind_of(resource_type) else {
             return Ok(None);
         };
-        if block.body.get_attribute("for_each").is_some() {
-            return Err("`for_each` makes one object per item Terraform works out".into());
-        }
-        if let Some(count) = block.body.get_attribute("count") {
-            match self.expr(&count.value).text() {
-                Some("0") => return Ok(None),
-                Some("1") => {}
-                // `count = var.enabled ? 1 : 0`: the object is created or not; read as
-                // created, as its author means it to run.
-                _ if matches!(count.value, Expression::Conditional(_)) => {}
-                _ => {
-                    return Err(format!(
-                        "`count` makes {resource_type}.{name} several times"
-                    ));
-                }
-            }
-        }
         let anchor = block.labels.get(1).map_or(0..0, label_span);
         let mut failed: Option<String> = None;
         let object = provider::object(
@@ -1569,6 +2094,56 @@ impl Eval<'_> {
             other => self.expr(other).text().map(str::to_string),
         }
     }
+}
+
+/// `kubectl_file_documents`' `manifests`: each document keyed by the link the kubectl
+/// provider makes of it (gavinbunney/terraform-provider-kubectl v1.14.0
+/// `kubernetes/data_source_kubectl_file_documents.go` keys each by `generateSelfLink`:
+/// `/api` for `v1` else `/apis`, `/<apiVersion>`, `/namespaces/<namespace>` when it has one,
+/// `/<kind lowercased>s` (`es` after an `s`), `/<name>`); `None` when a document is not YAML
+/// or two share a link (the provider refuses them).
+fn manifests_by_link(documents: Node) -> Option<Node> {
+    let mut manifests: Vec<(Node, Node)> = Vec::new();
+    for document in documents.items() {
+        let text = functions::known_text(document)?;
+        let [object] = <[Node; 1]>::try_from(yaml::parse(text).ok()?).ok()?;
+        let field = |path: &[&str]| object.at(path).and_then(Node::text).unwrap_or_default();
+        let api_version = field(&["apiVersion"]);
+        let mut link = String::from(if api_version == "v1" { "/api" } else { "/apis" });
+        for (prefix, value) in [
+            ("/", api_version.to_string()),
+            (
+                "/namespaces/",
+                field(&["metadata", "namespace"]).to_string(),
+            ),
+        ] {
+            if !value.is_empty() {
+                link.push_str(prefix);
+                link.push_str(&value);
+            }
+        }
+        let kind = field(&["kind"]);
+        if !kind.is_empty() {
+            let suffix = if kind.ends_with('s') { "es" } else { "s" };
+            link.push_str(&format!("/{}{suffix}", kind.to_lowercase()));
+        }
+        let name = field(&["metadata", "name"]);
+        if !name.is_empty() {
+            link.push_str(&format!("/{name}"));
+        }
+        if manifests
+            .iter()
+            .any(|(seen, _)| seen.text() == Some(link.as_str()))
+        {
+            return None;
+        }
+        let mut key = document.clone();
+        if let Node::Scalar(scalar) = &mut key {
+            scalar.value = link;
+        }
+        manifests.push((key, document.clone()));
+    }
+    Some(Node::Map(manifests))
 }
 
 /// The expression of a string that is one interpolation alone (`"${file("x.yaml")}"`), which
@@ -1910,7 +2485,7 @@ mod tests {
     }
 
     #[test]
-    fn a_call_from_a_module_others_call_gives_unknown_variables() {
+    fn a_chain_of_calls_gives_each_module_what_the_call_before_it_gives() {
         let tree = Tree::new(
             "kafkalint-terraform-nested",
             &[
@@ -1943,7 +2518,11 @@ mod tests {
             .values
             .get("replicaCount")
             .and_then(Node::text);
-        assert_eq!(replicas, Some("${n}"));
+        assert_eq!(replicas, Some("7"));
+        assert_eq!(
+            reads[0].scope.as_deref(),
+            Some("envs/prod: module.platform: module.kafka")
+        );
     }
 
     #[test]
@@ -2057,6 +2636,204 @@ mod tests {
             !spans
                 .iter()
                 .any(|span| text[span.clone()].contains("not a comment"))
+        );
+    }
+
+    #[test]
+    fn for_each_and_count_make_one_object_per_instance() {
+        let text = r#"locals {
+  pools = {
+    a = { replicas = 3 }
+    b = { replicas = 2 }
+  }
+}
+resource "kubernetes_manifest" "pool" {
+  for_each = local.pools
+  manifest = {
+    kind = "KafkaNodePool"
+    metadata = { name = each.key }
+    spec = { replicas = each.value.replicas }
+  }
+}
+resource "kubectl_manifest" "topic" {
+  count     = 2
+  yaml_body = <<YAML
+kind: KafkaTopic
+metadata:
+  name: topic-${count.index}
+YAML
+}
+resource "kubectl_manifest" "set" {
+  for_each  = toset(["x", "y"])
+  yaml_body = yamlencode({ kind = "KafkaTopic", metadata = { name = upper(each.value) } })
+}
+"#;
+        let (read, notes) = read_text(text);
+        assert!(notes.is_empty(), "{notes:?}");
+        let names: Vec<&str> = read
+            .documents
+            .iter()
+            .filter_map(|document| document.at(&["metadata", "name"])?.text())
+            .collect();
+        assert_eq!(names, ["a", "b", "topic-0", "topic-1", "X", "Y"]);
+        assert_eq!(
+            read.documents[1]
+                .at(&["spec", "replicas"])
+                .and_then(Node::text),
+            Some("2")
+        );
+    }
+
+    #[test]
+    fn what_terraform_works_out_stays_unknown() {
+        let text = r#"resource "kubectl_manifest" "each" {
+  for_each  = var.pools
+  yaml_body = yamlencode(each.value)
+}
+resource "kubectl_manifest" "count" {
+  count     = var.n
+  yaml_body = "kind: Kafka"
+}
+resource "kubernetes_manifest" "kafka" {
+  manifest = {
+    kind = "Kafka"
+    spec = {
+      kafka = {
+        replicas = tonumber(replace(var.unknown, "a", "b"))
+        version  = coalesce(var.version, "3.9.0")
+        config   = { "offsets.topic.replication.factor" = format("%d", var.factor) }
+      }
+    }
+  }
+}
+"#;
+        let (read, notes) = read_text(text);
+        assert!(
+            notes[0].contains("`for_each` makes kubectl_manifest.each once per item"),
+            "{notes:?}"
+        );
+        assert!(
+            notes[1].contains("`count` makes kubectl_manifest.count a number of times"),
+            "{notes:?}"
+        );
+        let kafka = read.documents[0].at(&["spec", "kafka"]).unwrap();
+        for key in ["replicas", "version"] {
+            assert!(
+                kafka.get(key).and_then(Node::text).unwrap().contains("${"),
+                "{key}"
+            );
+        }
+        let factor = kafka
+            .at(&["config", "offsets.topic.replication.factor"])
+            .and_then(Node::text)
+            .unwrap();
+        assert!(factor.contains("${"));
+    }
+
+    #[test]
+    fn replace_of_a_file_is_the_text_terraform_renders() {
+        let dir = std::env::temp_dir().join(format!("kafkalint-tf-replace-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("kafka.yaml"),
+            "kind: Kafka\nspec:\n  kafka:\n    replicas: {{N}}\n---\nkind: KafkaNodePool\n",
+        )
+        .unwrap();
+        let text = r#"data "kubectl_file_documents" "docs" {
+  content = replace(file("kafka.yaml"), "{{N}}", format("%d", 3))
+}
+resource "kubectl_manifest" "docs" {
+  for_each  = { for document in data.kubectl_file_documents.docs.documents : yamldecode(document).kind => document }
+  yaml_body = each.value
+}
+"#;
+        let path = dir.join("main.tf");
+        let mut notes = Vec::new();
+        let read = read(path.to_str().unwrap(), text, &mut notes).unwrap();
+        std::fs::remove_dir_all(&dir).ok();
+        assert!(notes.is_empty(), "{notes:?}");
+        assert_eq!(read.documents.len(), 2);
+        let replicas = read.documents[0]
+            .at(&["spec", "kafka", "replicas"])
+            .unwrap();
+        assert_eq!(replicas.text(), Some("3"));
+        // Placed at the file() that reads it.
+        let span = replicas.scalar().unwrap().span.clone();
+        assert_eq!(&text[span], "file(\"kafka.yaml\")");
+    }
+
+    #[test]
+    fn an_object_variable_is_read_attribute_by_attribute() {
+        let tree = Tree::new(
+            "kafkalint-terraform-object-variable",
+            &[
+                (".git/HEAD", ""),
+                (
+                    "modules/kafka/variables.tf",
+                    "variable \"kafka\" {\n  default = {\n    brokers = 1\n    config  = { \"offsets.topic.replication.factor\" = 1 }\n  }\n}\n",
+                ),
+                (
+                    "envs/prod/main.tf",
+                    "module \"kafka\" {\n  source = \"../../modules/kafka\"\n  kafka  = { brokers = 3, config = { \"offsets.topic.replication.factor\" = 1 } }\n}\n",
+                ),
+            ],
+        );
+        let text = "resource \"kubernetes_manifest\" \"kafka\" {\n  manifest = {\n    kind = \"Kafka\"\n    spec = { kafka = { replicas = var.kafka.brokers, config = var.kafka[\"config\"] } }\n  }\n}\n";
+        let path = tree.0.join("modules/kafka/main.tf");
+        let (mut notes, mut info) = (Vec::new(), Vec::new());
+        let reads = read_all(
+            path.to_str().unwrap(),
+            text,
+            &mut notes,
+            &mut info,
+            &mut Folders::default(),
+        )
+        .unwrap();
+        let kafka = reads[0].documents[0].at(&["spec", "kafka"]).unwrap();
+        let replicas = kafka.get("replicas").unwrap().scalar().unwrap();
+        assert_eq!(replicas.value, "3");
+        assert_eq!(&text[replicas.span.clone()], "var.kafka.brokers");
+        assert_eq!(
+            kafka
+                .at(&["config", "offsets.topic.replication.factor"])
+                .and_then(Node::text),
+            Some("1")
+        );
+    }
+
+    #[test]
+    fn kubectl_file_documents_manifests_are_keyed_as_the_provider_keys_them() {
+        let documents = Node::Seq(
+            [
+                "apiVersion: kafka.strimzi.io/v1beta2\nkind: Kafka\nmetadata:\n  name: k\n  namespace: ns",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c",
+                "apiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaNodePool\nmetadata:\n  name: p",
+            ]
+            .iter()
+            .map(|text| {
+                Node::Scalar(Scalar::written_elsewhere(
+                    text.to_string(),
+                    Style::Plain,
+                    0..0,
+                    false,
+                    0..0,
+                ))
+            })
+            .collect(),
+        );
+        let manifests = manifests_by_link(documents).unwrap();
+        let keys: Vec<&str> = manifests
+            .entries()
+            .iter()
+            .filter_map(|(key, _)| key.text())
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                "/apis/kafka.strimzi.io/v1beta2/namespaces/ns/kafkas/k",
+                "/api/v1/configmaps/c",
+                "/apis/kafka.strimzi.io/v1beta2/kafkanodepools/p",
+            ]
         );
     }
 }

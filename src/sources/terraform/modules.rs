@@ -39,6 +39,8 @@ pub struct Caller {
     pub folder: PathBuf,
     /// `envs/prod: module.kafka`.
     pub label: String,
+    /// The block's name: `kafka` of `module "kafka"`.
+    pub name: String,
     /// The file the block is in, as shown.
     pub file: String,
     /// Its arguments that set the module's variables, by name.
@@ -100,6 +102,7 @@ pub fn callers(module_dir: &Path) -> Vec<Caller> {
                 .collect();
             found.push(Caller {
                 label: format!("{}: module.{name}", shown_caller(&folder, module_dir)),
+                name: name.to_string(),
                 file: shown(&file),
                 folder: folder.clone(),
                 inputs,
