@@ -541,7 +541,19 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
         let offset = usize::from(text.starts_with('\u{feff}')) * 3;
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut notes = Vec::new();
-        let environments = ansible::role::read(&path, text, &mut notes);
+        let mut refused = Vec::new();
+        let environments = ansible::role::read(&path, text, &mut notes, &mut refused);
+        // An inventory Ansible cannot parse: `invalid-syntax` at its line, once.
+        for inventory in refused {
+            let shown = inventory.path.to_string_lossy().replace('\\', "/");
+            let shown = shown.strip_prefix("./").unwrap_or(&shown).to_string();
+            if !found.unreadable.iter().any(|file| file.path == shown) {
+                let reason = inventory.refusal.positioned();
+                found
+                    .unreadable
+                    .push(unreadable::file(shown, inventory.bytes, &reason));
+            }
+        }
         found
             .notes
             .extend(notes.iter().map(|note| format!("{path}: {note}")));

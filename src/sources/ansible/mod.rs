@@ -2,4 +2,5 @@
 //! configuration.
 
 pub mod cp_ansible;
+pub mod inventory_syntax;
 pub mod role;

@@ -25,6 +25,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+use super::inventory_syntax;
 use crate::catalog::KafkaVersion;
 use crate::properties::{Provenance, Span};
 use crate::sources::yaml::{self, Node};
@@ -606,9 +607,9 @@ impl Inventory {
     /// ansible-core reads a folder given with `-i` (lib/ansible/inventory/manager.py
     /// `parse_source`: each file in name order, those ending in `INVENTORY_IGNORE_EXTS`
     /// passed over: lib/ansible/config/base.yml, `REJECT_EXTS` + `.orig`, `.cfg`, `.retry`).
-    fn read_source(path: &Path) -> Option<Inventory> {
+    fn read_source(path: &Path, refused: &mut Vec<RefusedInventory>) -> Option<Inventory> {
         if !path.is_dir() {
-            return Inventory::read(path);
+            return Inventory::read(path, refused);
         }
         const IGNORED: &[&str] = &[
             ".pyc", ".pyo", ".swp", ".bak", "~", ".rpm", ".md", ".txt", ".rst", ".orig", ".cfg",
@@ -641,7 +642,16 @@ impl Inventory {
                 continue;
             }
             let name = file.file_name().unwrap_or_default().to_string_lossy();
-            if yaml::is_yaml_name(&name) {
+            if let Some(refusal) = inventory_syntax::refusal(&name, &text) {
+                // Ansible warns and reads the folder's other files.
+                refused.push(RefusedInventory {
+                    path: file.clone(),
+                    bytes: text.into_bytes(),
+                    refusal,
+                });
+                continue;
+            }
+            if reads_as_yaml(&name, &text) {
                 if let Some(document) = yaml::parse(&text).ok().and_then(|d| d.into_iter().next()) {
                     yaml_groups(&document, &mut merged);
                 }
@@ -652,7 +662,7 @@ impl Inventory {
         (!merged.groups.is_empty()).then_some(merged)
     }
 
-    fn read(path: &Path) -> Option<Inventory> {
+    fn read(path: &Path, refused: &mut Vec<RefusedInventory>) -> Option<Inventory> {
         let bytes = crate::source::read_file(path).ok()?;
         let text = String::from_utf8(bytes).ok()?;
         let name = path
@@ -663,7 +673,19 @@ impl Inventory {
             path: path.to_path_buf(),
             ..Inventory::default()
         };
-        if yaml::is_yaml_name(&name) {
+        if !text.trim_start().starts_with("$ANSIBLE_VAULT")
+            && let Some(refusal) = inventory_syntax::refusal(&name, &text)
+        {
+            // Ansible warns ("Unable to parse ... as an inventory source") and uses none of
+            // its hosts.
+            refused.push(RefusedInventory {
+                path: path.to_path_buf(),
+                bytes: text.into_bytes(),
+                refusal,
+            });
+            return None;
+        }
+        if reads_as_yaml(&name, &text) {
             let documents = yaml::parse(&text).ok()?;
             yaml_groups(documents.first()?, &mut inventory);
         } else {
@@ -691,6 +713,24 @@ impl Inventory {
             None => self.unexpanded = true,
         }
     }
+}
+
+/// Whether the yaml plugin reads an inventory file that Ansible accepts: one named `.yml` or
+/// `.yaml`, or one with no extension that is a YAML mapping (the yaml plugin is tried before
+/// the ini plugin, lib/ansible/config/base.yml `INVENTORY_ENABLED`).
+fn reads_as_yaml(name: &str, text: &str) -> bool {
+    if yaml::is_yaml_name(name) {
+        return true;
+    }
+    !name.contains('.') && inventory_syntax::yaml_refusal(text).is_none()
+}
+
+/// An inventory file Ansible cannot parse: where it is, its bytes, and why.
+#[derive(Debug)]
+pub struct RefusedInventory {
+    pub path: PathBuf,
+    pub bytes: Vec<u8>,
+    pub refusal: inventory_syntax::Refusal,
 }
 
 /// The hosts a pattern names: itself, or each of a numeric or alphabetic range
@@ -915,7 +955,7 @@ impl Role {
     /// given: those `ansible.cfg` names (`inventory =`), `hosts.yml`, `hosts.ini`,
     /// `inventory/...`, and each environment's folder (`inventories/<env>/`, read whole as
     /// Ansible reads a folder given with `-i`) or file (`inventories/<env>.ini`).
-    fn inventories(&self) -> Vec<Inventory> {
+    fn inventories(&self, refused: &mut Vec<RefusedInventory>) -> Vec<Inventory> {
         let names = [
             "hosts.yml",
             "hosts.yaml",
@@ -979,7 +1019,7 @@ impl Role {
                 continue;
             }
             seen.push(key);
-            if let Some(mut inventory) = Inventory::read_source(&source) {
+            if let Some(mut inventory) = Inventory::read_source(&source, refused) {
                 inventory.environment = environment_of(&self.project, &source);
                 inventories.push(inventory);
             }
@@ -1240,7 +1280,13 @@ pub struct RoleNodes {
 
 /// Reads the role template at `path` (whose text is `text`): a node per host that runs it,
 /// under each inventory that lists those hosts (one cluster per environment).
-pub fn read(path: &str, text: &str, notes: &mut Vec<String>) -> Vec<RoleNodes> {
+/// Inventories Ansible cannot parse go to `refused`: no hosts of theirs are read.
+pub fn read(
+    path: &str,
+    text: &str,
+    notes: &mut Vec<String>,
+    refused: &mut Vec<RefusedInventory>,
+) -> Vec<RoleNodes> {
     let Some(role) = Role::of(path) else {
         return Vec::new();
     };
@@ -1270,7 +1316,7 @@ pub fn read(path: &str, text: &str, notes: &mut Vec<String>) -> Vec<RoleNodes> {
             "role `{name}`: a task edits a file of it in place (`lineinfile`, `replace`) with a line kafkalint cannot read: the keys it writes are unknown, and Kafka's defaults are not judged"
         ));
     }
-    let inventories = role.inventories();
+    let inventories = role.inventories(refused);
     // The hosts: the group the template indexes, else the plays' (one group for all).
     let mut groups: Vec<&str> = plays.iter().map(|play| play.hosts.as_str()).collect();
     groups.sort_unstable();
