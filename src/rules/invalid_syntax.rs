@@ -29,6 +29,8 @@ pub(crate) fn finding(file: usize, path: &str, span: Span, reason: &str) -> Diag
     let lower = path.to_ascii_lowercase();
     let tools = if reason.starts_with(crate::sources::ansible::inventory_syntax::REFUSED) {
         "Ansible warns and runs the plays meant for its hosts on none of them"
+    } else if reason.starts_with(crate::sources::ansible::jinja_syntax::REFUSED) {
+        "Ansible's template task fails on it and writes nothing on the hosts"
     } else if lower.ends_with(".tf") || lower.ends_with(".tfvars") {
         "terraform refuses this file"
     } else if lower.ends_with(".env") {

@@ -201,6 +201,15 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
         // A compose file a role templates: read as the compose file it is when it holds no
         // Jinja; one that does is not rendered, and said so.
         let compose_template = ansible::role::is_compose_template(Path::new(&path));
+        // A role's template Jinja cannot parse: Ansible writes nothing of it on the hosts.
+        if (compose_template || path.to_ascii_lowercase().ends_with(".j2"))
+            && let Some(reason) = ansible::role::jinja_refusal(&path, text)
+        {
+            found
+                .unreadable
+                .push(unreadable::file(path, bytes, &reason));
+            continue;
+        }
         if compose_template && !ansible::role::is_plain_template(text) {
             found.notes.push(format!(
                 "{path}: a compose file an Ansible role templates with Jinja, which kafkalint does not render; not checked"

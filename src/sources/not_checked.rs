@@ -24,6 +24,9 @@ pub enum Kind {
     MountedFile,
     /// Helm values that look like a chart's kafkalint knows, but nothing names that chart.
     ChartNotNamed,
+    /// An Ansible role's Jinja that kafkalint does not render or evaluate (a tag over several
+    /// lines, a compose template, an expression or condition it cannot work out).
+    JinjaNotRendered,
 }
 
 impl Kind {
@@ -37,6 +40,7 @@ impl Kind {
             Kind::NotAmongFilesRead => "not-among-files-read",
             Kind::MountedFile => "mounted-file",
             Kind::ChartNotNamed => "chart-not-named",
+            Kind::JinjaNotRendered => "jinja-not-rendered",
         }
     }
 
@@ -62,6 +66,10 @@ impl Kind {
                 "Helm values file of no named chart",
                 "Helm values files of no named chart",
             ),
+            Kind::JinjaNotRendered => (
+                "Jinja template not fully rendered",
+                "Jinja templates not fully rendered",
+            ),
         };
         format!("{count} {}", if count == 1 { one } else { many })
     }
@@ -82,6 +90,8 @@ pub fn of_note(note: &str) -> Option<NotChecked> {
     let gave_up = has("not checked") || has("not read") || has("are unknown");
     let kind = if has("a Helm or Go template") || (has("a Helm chart") && gave_up) {
         Kind::HelmTemplate
+    } else if has("kafkalint does not render") || has("Jinja kafkalint cannot evaluate") {
+        Kind::JinjaNotRendered
     } else if has("does not know how image") || has("an image kafkalint does not know") {
         Kind::UnknownImage
     } else if has("vault") && gave_up {

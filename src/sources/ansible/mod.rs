@@ -3,4 +3,5 @@
 
 pub mod cp_ansible;
 pub mod inventory_syntax;
+pub mod jinja_syntax;
 pub mod role;

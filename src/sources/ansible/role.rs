@@ -105,6 +105,20 @@ fn role_parts(path: &Path) -> Option<(PathBuf, PathBuf, RoleFolder)> {
     Some((project, role, folder))
 }
 
+/// Why Jinja refuses the template at `path` (a file under a role's `templates/`, which
+/// Ansible's `template` module renders; a file under `files/` is copied as it stands), with
+/// its position as [`crate::sources::unreadable::file`] reads it.
+pub fn jinja_refusal(path: &str, text: &str) -> Option<String> {
+    if !matches!(
+        role_parts(Path::new(path)),
+        Some((_, _, RoleFolder::Templates))
+    ) {
+        return None;
+    }
+    let (offset, why) = super::jinja_syntax::refusal(text)?;
+    Some(super::jinja_syntax::positioned(text, offset, &why))
+}
+
 /// Whether a role's template holds a broker's or controller's keys: cheap, on the bytes.
 pub fn worth_reading(bytes: &[u8]) -> bool {
     let has = |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
@@ -1856,6 +1870,9 @@ fn render(text: &str, scope: &Scope, groups: &Groups, notes: &mut Vec<String>) -
     let lines = logical_lines(text);
     let mut index = 0;
     let mut noted_loop = false;
+    // The lines whose value holds Jinja kafkalint cannot evaluate: said in one note.
+    let mut unknown_lines: Vec<usize> = Vec::new();
+    let line_starts = crate::source::line_starts(text.as_bytes());
     while index < lines.len() {
         let Line {
             start,
@@ -2000,6 +2017,12 @@ fn render(text: &str, scope: &Scope, groups: &Groups, notes: &mut Vec<String>) -
                     entry.value = format!("{{{{ {} }}}}", "a condition kafkalint cannot evaluate");
                     entry.edit = None;
                 }
+                if entry.value.contains("{{") {
+                    let line = line_starts.partition_point(|&at| at as usize <= start);
+                    if unknown_lines.last() != Some(&line) {
+                        unknown_lines.push(line);
+                    }
+                }
                 entries.push(entry);
             }
             None => {
@@ -2015,10 +2038,42 @@ fn render(text: &str, scope: &Scope, groups: &Groups, notes: &mut Vec<String>) -
             }
         }
     }
+    if let Some(note) = unknown_values_note(&unknown_lines) {
+        notes.push(note);
+    }
     Rendered {
         entries,
         keys_unknown,
     }
+}
+
+/// The note for values at `lines` that hold Jinja kafkalint cannot evaluate (a fact, a filter,
+/// a variable set at run time, a line under a condition it cannot evaluate): unknown values,
+/// which no rule judges, said rather than passed over.
+fn unknown_values_note(lines: &[usize]) -> Option<String> {
+    const SHOWN: usize = 5;
+    let (first, rest) = lines.split_first()?;
+    let listed: Vec<String> = std::iter::once(first)
+        .chain(rest.iter().take(SHOWN - 1))
+        .map(usize::to_string)
+        .collect();
+    let more = lines.len().saturating_sub(SHOWN);
+    let noun = if lines.len() == 1 { "line" } else { "lines" };
+    let listed = match (listed.split_last(), more) {
+        (Some((last, before)), 0) if !before.is_empty() => {
+            format!("{} and {last}", before.join(", "))
+        }
+        (_, 0) => listed.join(", "),
+        _ => format!("{} and {more} more", listed.join(", ")),
+    };
+    let (value, verb) = if lines.len() == 1 {
+        ("value", "holds")
+    } else {
+        ("values", "hold")
+    };
+    Some(format!(
+        "the {value} at {noun} {listed} {verb} Jinja kafkalint cannot evaluate (a fact, a filter, a variable set at run time, or a condition): unknown, and not judged"
+    ))
 }
 
 /// A line of the template as Kafka's `Properties` reader joins lines: its first byte, its
