@@ -1,6 +1,6 @@
 //! Whether Ansible can parse an inventory file, and where it stops when it cannot: what
 //! ansible-core's inventory plugins refuse, mirrored from their code (ansible/ansible
-//! v2.19.4, lib/ansible/plugins/inventory/ini.py `_parse`, yaml.py `parse` and
+//! v2.19.14, lib/ansible/plugins/inventory/ini.py `_parse`, yaml.py `parse` and
 //! `_parse_group`, and `expand_hostname_range` in lib/ansible/plugins/inventory/__init__.py).
 //!
 //! A file every plugin refuses is not an inventory to Ansible: `ansible-playbook -i` warns
@@ -47,6 +47,17 @@ impl Refusal {
 
 /// Why Ansible refuses the inventory file named `name` whose text is `text`, if it does.
 pub fn refusal(name: &str, text: &str) -> Option<Refusal> {
+    refusal_among(name, text, &mut Groups::new())
+}
+
+/// The groups an inventory has declared so far: `all` and `ungrouped`, and those of the files
+/// of its folder read before (Ansible reads them into one inventory, in name order, so a
+/// `[kafka:vars]` may name a group an earlier file declares).
+pub type Groups = std::collections::HashSet<String>;
+
+/// Why Ansible refuses the file, one of a folder's whose earlier files declared `groups`; the
+/// groups this one declares are added to them when Ansible accepts it.
+pub fn refusal_among(name: &str, text: &str, groups: &mut Groups) -> Option<Refusal> {
     let lower = name.to_ascii_lowercase();
     let extension = std::path::Path::new(&lower)
         .extension()
@@ -57,11 +68,21 @@ pub fn refusal(name: &str, text: &str) -> Option<Refusal> {
     }
     let yaml_takes = matches!(extension.as_deref(), None | Some("yml" | "yaml" | "json"));
     let by_yaml = if yaml_takes {
-        Some(yaml_refusal(text)?)
+        match yaml_refusal(text) {
+            None => {
+                if let Ok(documents) = yaml::parse(text)
+                    && let Some(top) = documents.first()
+                {
+                    yaml_group_names(top, groups, 0);
+                }
+                return None;
+            }
+            Some(refusal) => Some(refusal),
+        }
     } else {
         None
     };
-    let by_ini = ini_refusal(text)?;
+    let by_ini = ini_refusal_among(text, groups)?;
     // Both refuse: what the file was meant to be says which reason helps. A file named as
     // YAML, or that reads as YAML at all, is told the YAML plugin's.
     match by_yaml {
@@ -87,8 +108,8 @@ fn looks_like_yaml(text: &str) -> bool {
 /// a group's `hosts`, `children` or `vars` that is neither a mapping, a string nor empty, and
 /// a host range `expand_hostname_range` refuses.
 pub fn yaml_refusal(text: &str) -> Option<Refusal> {
-    let documents = match yaml::parse(text) {
-        Ok(documents) => documents,
+    let (documents, text) = match parse_repeats_allowed(text) {
+        Ok(parsed) => parsed,
         Err(error) => {
             return Some(Refusal {
                 line: error.line.max(1),
@@ -97,6 +118,7 @@ pub fn yaml_refusal(text: &str) -> Option<Refusal> {
             });
         }
     };
+    let text = text.as_str();
     let Some(top) = documents.first() else {
         return Some(Refusal::at(1, "an empty YAML file"));
     };
@@ -125,6 +147,62 @@ pub fn yaml_refusal(text: &str) -> Option<Refusal> {
     }
 }
 
+/// The groups a YAML inventory Ansible accepts declares: its top-level keys and the groups
+/// under each `children:`.
+fn yaml_group_names(node: &Node, groups: &mut Groups, depth: usize) {
+    if depth > MAX_GROUP_DEPTH {
+        return;
+    }
+    for (name, group) in node.entries() {
+        if let Some(name) = name.text() {
+            groups.insert(name.to_string());
+        }
+        if let Some(children) = group.get("children") {
+            yaml_group_names(children, groups, depth + 1);
+        }
+    }
+}
+
+/// What marks a repeated key renamed by [`parse_repeats_allowed`].
+const REPEATED: &str = "__repeated__";
+
+/// The documents of `text`, read as Ansible's YAML loader reads them: a repeated key is taken
+/// with a warning (lib/ansible/parsing/yaml/constructor.py, `DUPLICATE_YAML_DICT_KEY` is
+/// `warn`), where kafkalint's reader refuses it, so each repeat is renamed ([`REPEATED`]
+/// before it) and the text read again; the text read is returned with them.
+fn parse_repeats_allowed(text: &str) -> Result<(Vec<Node>, String), yaml::YamlError> {
+    let mut text = text.to_string();
+    for _ in 0..64 {
+        match yaml::parse(&text) {
+            Ok(documents) => return Ok((documents, text)),
+            Err(error) if error.message.contains("repeats") => {
+                let Some(at) = offset_of(&text, error.line, error.column) else {
+                    return Err(error);
+                };
+                text.insert_str(at, REPEATED);
+            }
+            Err(error) => return Err(error),
+        }
+    }
+    yaml::parse(&text).map(|documents| (documents, text))
+}
+
+/// The byte offset of a 1-based line and column (in characters).
+fn offset_of(text: &str, line: usize, column: usize) -> Option<usize> {
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(line.checked_sub(1)?)
+        .map(str::len)
+        .sum();
+    let rest = text.get(start..)?;
+    let within: usize = rest
+        .chars()
+        .take(column.checked_sub(1)?)
+        .map(char::len_utf8)
+        .sum();
+    Some(start + within)
+}
+
 /// The deepest `children:` nesting followed: deeper groups are read by nothing of kafkalint.
 const MAX_GROUP_DEPTH: usize = 64;
 
@@ -137,11 +215,12 @@ fn yaml_group(text: &str, name: &Node, group: &Node, depth: usize) -> Option<Ref
         return None;
     };
     for (key, value) in entries {
-        let Some(section @ ("vars" | "children" | "hosts")) = key.text() else {
+        let key_name = key.text().map(|name| name.trim_start_matches(REPEATED));
+        let Some(section @ ("vars" | "children" | "hosts")) = key_name else {
             continue;
         };
         if matches!(value, Node::Seq(_)) {
-            let group_name = name.text().unwrap_or("?");
+            let group_name = name.text().unwrap_or("?").trim_start_matches(REPEATED);
             return Some(Refusal::at(
                 line_of_node(text, key).unwrap_or(1),
                 format!(
@@ -159,11 +238,19 @@ fn yaml_group(text: &str, name: &Node, group: &Node, depth: usize) -> Option<Ref
                 }
             }
             ("hosts", Node::Map(hosts)) => {
-                for (host, _) in hosts {
+                for (host, host_vars) in hosts {
                     if let Some(pattern) = host.text()
                         && let Err(why) = check_host_range(pattern)
                     {
                         return Some(Refusal::at(line_of_node(text, host).unwrap_or(1), why));
+                    }
+                    // `_populate_host_vars` walks a host's variables as a mapping.
+                    let empty = matches!(host_vars, Node::Scalar(scalar) if scalar.is_null());
+                    if !empty && !matches!(host_vars, Node::Map(_)) {
+                        return Some(Refusal::at(
+                            line_of_node(text, host).unwrap_or(1),
+                            "a host whose variables are not a mapping (`host:` then `name: value` lines under it)",
+                        ));
                     }
                 }
             }
@@ -202,14 +289,20 @@ fn line_of_node(text: &str, node: &Node) -> Option<usize> {
 /// a `[g:children]` line that is not a group name, and, once the file is read, a `[g:vars]`
 /// or a child that names a group no section declares.
 pub fn ini_refusal(text: &str) -> Option<Refusal> {
+    ini_refusal_among(text, &mut Groups::new())
+}
+
+/// [`ini_refusal`] of a file whose inventory already holds `groups`; those it declares are
+/// added when it is accepted.
+fn ini_refusal_among(text: &str, known: &mut Groups) -> Option<Refusal> {
     #[derive(Clone, Copy, PartialEq, Eq)]
     enum State {
         Hosts,
         Children,
         Vars,
     }
-    let mut groups: std::collections::HashSet<String> =
-        ["all", "ungrouped"].iter().map(|g| g.to_string()).collect();
+    let mut groups: Groups = known.clone();
+    groups.extend(["all".to_string(), "ungrouped".to_string()]);
     // In the order they were first pending: Ansible reports the first.
     let mut pending: Vec<(String, Pending)> = Vec::new();
     let mut state = State::Hosts;
@@ -322,7 +415,10 @@ pub fn ini_refusal(text: &str) -> Option<Refusal> {
             }
         }
     }
-    let (name, first) = pending.first()?;
+    let Some((name, first)) = pending.first() else {
+        *known = groups;
+        return None;
+    };
     let name = crate::escape::printable(name);
     Some(match first {
         Pending::Vars { line } => Refusal::at(

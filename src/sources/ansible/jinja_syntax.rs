@@ -1,5 +1,5 @@
 //! Whether Jinja can parse a template Ansible's `template` module renders, and where it stops
-//! when it cannot: a tag never closed (the lexer, pallets/jinja src/jinja2/lexer.py 3.1.x:
+//! when it cannot: a tag never closed (the lexer, pallets/jinja src/jinja2/lexer.py at 3.1.6:
 //! "unexpected end of template", "Missing end of comment tag"), and blocks that do not nest
 //! (the parser, src/jinja2/parser.py: `subparse` stops at an end tag it was not looking for,
 //! "Encountered unknown tag 'endfor'. Jinja was looking for the following tags: 'endif'"; a
@@ -54,6 +54,25 @@ pub fn refusal(text: &str) -> Option<(usize, String)> {
             };
             return Some((start, what.to_string()));
         };
+        // A tag that opens another before it closes: Jinja reads the inner opener as part
+        // of the expression (`{` and then `%` or `#`), which is no expression; an unclosed
+        // `{{ x` on one line and the next tag's `}}` make one such.
+        let content = &text[inside..inside + length];
+        if tag != "{#"
+            && let Some(inner) = ["{{", "{%", "{#"]
+                .iter()
+                .filter_map(|opener| content.find(opener))
+                .min()
+        {
+            let closer = if tag == "{{" { "}}" } else { "%}" };
+            return Some((
+                start,
+                format!(
+                    "a `{tag}` whose `{closer}` is missing: the next tag opens inside it (at line {})",
+                    line_of(text, inside + inner)
+                ),
+            ));
+        }
         at = inside + length + 2;
         if tag != "{%" {
             continue;
@@ -70,12 +89,28 @@ pub fn refusal(text: &str) -> Option<(usize, String)> {
             "raw" => {
                 // Up to its `{% endraw %}`, the text is no template.
                 let Some(end) = endraw(&text[at..]) else {
+                    // Jinja drops the template's last newline before lexing
+                    // (`keep_trailing_newline` off): a `{% raw %}` with nothing after it
+                    // ends the template quietly.
+                    if text[at..]
+                        .strip_suffix('\n')
+                        .unwrap_or(&text[at..])
+                        .is_empty()
+                    {
+                        break;
+                    }
                     return Some((
                         start,
                         "a `{% raw %}` that is never closed with `{% endraw %}`".to_string(),
                     ));
                 };
                 at += end;
+            }
+            "endraw" => {
+                return Some((
+                    start,
+                    "a `{% endraw %}` that closes no `{% raw %}`".to_string(),
+                ));
             }
             // `{% set name = value %}` is a statement; `{% set name %}` opens a block.
             "set" if statement.contains('=') => {}

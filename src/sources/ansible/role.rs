@@ -645,6 +645,7 @@ impl Inventory {
             path: path.to_path_buf(),
             ..Inventory::default()
         };
+        let mut declared = inventory_syntax::Groups::new();
         for file in files {
             let Some(text) = crate::source::read_file(&file)
                 .ok()
@@ -656,7 +657,7 @@ impl Inventory {
                 continue;
             }
             let name = file.file_name().unwrap_or_default().to_string_lossy();
-            if let Some(refusal) = inventory_syntax::refusal(&name, &text) {
+            if let Some(refusal) = inventory_syntax::refusal_among(&name, &text, &mut declared) {
                 // Ansible warns and reads the folder's other files.
                 refused.push(RefusedInventory {
                     path: file.clone(),
