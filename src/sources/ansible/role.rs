@@ -740,6 +740,34 @@ fn reads_as_yaml(name: &str, text: &str) -> bool {
     !name.contains('.') && inventory_syntax::yaml_refusal(text).is_none()
 }
 
+/// A file named alone that is an Ansible inventory by its name (`hosts`, `inventory`, a
+/// `.ini` file, or a file of an `inventories/` or `inventory/` folder) and that Ansible cannot
+/// parse: the file to report as `invalid-syntax`. A `.properties` file, or one that reads as a
+/// Kafka node's settings, is none.
+pub fn refused_inventory(file: &crate::source::SourceFile) -> Option<crate::source::SourceFile> {
+    let path = Path::new(&file.path);
+    let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
+    let in_inventory_folder = path
+        .components()
+        .any(|part| matches!(part.as_os_str().to_str(), Some("inventories" | "inventory")));
+    let named_as_inventory = matches!(name.as_str(), "hosts" | "inventory")
+        || name.ends_with(".ini")
+        || (in_inventory_folder && !name.contains('.'));
+    if !named_as_inventory || name.ends_with(".properties") {
+        return None;
+    }
+    let text = std::str::from_utf8(&file.bytes).ok()?;
+    if text.trim_start().starts_with("$ANSIBLE_VAULT") {
+        return None;
+    }
+    let refusal = inventory_syntax::refusal(&name, text)?;
+    Some(crate::sources::unreadable::file(
+        file.path.clone(),
+        file.bytes.to_vec(),
+        &refusal.positioned(),
+    ))
+}
+
 /// An inventory file Ansible cannot parse: where it is, its bytes, and why.
 #[derive(Debug)]
 pub struct RefusedInventory {
