@@ -2101,7 +2101,7 @@ fn unknown_values_note(lines: &[usize]) -> Option<String> {
         ("values", "hold")
     };
     Some(format!(
-        "the {value} at {noun} {listed} {verb} Jinja kafkalint cannot evaluate (a fact, a filter, a variable set at run time, or a condition): unknown, and not judged"
+        "the {value} at {noun} {listed} {verb} Jinja kafkalint cannot evaluate (a fact, a filter, a vault, a variable set at run time, or a condition): unknown, and not judged"
     ))
 }
 
