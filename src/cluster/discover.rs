@@ -268,8 +268,20 @@ pub fn discover_changed(
         stated,
     };
     let found = discover_from(&dirs, walk, declared_brokers, declared, touched, None)?;
+    // An inventory Ansible cannot parse that the role of a named template reads: its hosts
+    // are that template's, so the run reports it (`invalid-syntax`).
+    let refused_inventory = |file: &SourceFile| {
+        file.syntax_error.as_deref().is_some_and(|error| {
+            error
+                .reason
+                .starts_with(sources::ansible::inventory_syntax::REFUSED)
+        })
+    };
     let only = (0..found.files.len())
-        .filter(|i| named.contains(&crate::config::absolute(Path::new(&found.files[*i].path))))
+        .filter(|i| {
+            named.contains(&crate::config::absolute(Path::new(&found.files[*i].path)))
+                || refused_inventory(&found.files[*i])
+        })
         .collect();
     Ok((found, only))
 }
@@ -324,6 +336,15 @@ fn discover_from(
                 let read =
                     sources::read_named(path, file.path, file.bytes.to_vec(), walk_how.stated);
                 add_yaml(&mut found, read, declared_brokers, Some(&shown))?;
+                continue;
+            }
+            // An Ansible inventory named alone that Ansible cannot parse: `invalid-syntax`.
+            if let Some(refused) = sources::ansible::role::refused_inventory(&file) {
+                let read = sources::Found {
+                    unreadable: vec![refused],
+                    ..sources::Found::default()
+                };
+                add_yaml(&mut found, read, declared_brokers, Some(&file.path))?;
                 continue;
             }
             if let Some(reason) = not_a_node(&file, &name) {
@@ -686,6 +707,17 @@ pub fn discover_buffer_among(
         return Ok((found, index));
     }
     let file = SourceFile::new(display_path(buffer.path), buffer.bytes.to_vec());
+    if let Some(refused) = sources::ansible::role::refused_inventory(&file) {
+        let read = sources::Found {
+            unreadable: vec![refused],
+            ..sources::Found::default()
+        };
+        let mut found = Discovered::default();
+        let shown = file.path.clone();
+        add_yaml(&mut found, read, declared_brokers, Some(&shown))?;
+        let index = found.files.len().saturating_sub(1);
+        return Ok((found, index));
+    }
     if let Some(reason) = not_a_node(&file, &name.to_string_lossy()) {
         return Err(DiscoveryError::NotAConfig {
             path: file.path,

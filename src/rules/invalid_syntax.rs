@@ -14,7 +14,7 @@ pub const RULE: Rule = Rule {
     group: Group::StartupRefusal,
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
-    summary: "a YAML or Terraform file that its tool cannot parse: nothing in it is checked",
+    summary: "a YAML, Terraform or inventory file its tool cannot parse: nothing in it is checked",
     check: Check::Files(check),
 };
 
@@ -27,7 +27,11 @@ fn check(_: &Cluster, _: &Context) -> Vec<Diagnostic> {
 /// `reason`.
 pub(crate) fn finding(file: usize, path: &str, span: Span, reason: &str) -> Diagnostic {
     let lower = path.to_ascii_lowercase();
-    let tools = if lower.ends_with(".tf") || lower.ends_with(".tfvars") {
+    let tools = if reason.starts_with(crate::sources::ansible::inventory_syntax::REFUSED) {
+        "Ansible warns and runs the plays meant for its hosts on none of them"
+    } else if reason.starts_with(crate::sources::ansible::jinja_syntax::REFUSED) {
+        "Ansible's template task fails on it and writes nothing on the hosts"
+    } else if lower.ends_with(".tf") || lower.ends_with(".tfvars") {
         "terraform refuses this file"
     } else if lower.ends_with(".env") {
         "no service of its compose project starts"

@@ -232,6 +232,15 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
         // A compose file a role templates: read as the compose file it is when it holds no
         // Jinja; one that does is not rendered, and said so.
         let compose_template = ansible::role::is_compose_template(Path::new(&path));
+        // A role's template Jinja cannot parse: Ansible writes nothing of it on the hosts.
+        if (compose_template || path.to_ascii_lowercase().ends_with(".j2"))
+            && let Some(reason) = ansible::role::jinja_refusal(&path, text)
+        {
+            found
+                .unreadable
+                .push(unreadable::file(path, bytes, &reason));
+            continue;
+        }
         if compose_template && !ansible::role::is_plain_template(text) {
             found.notes.push(format!(
                 "{path}: a compose file an Ansible role templates with Jinja, which kafkalint does not render; not checked"
@@ -594,7 +603,19 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
         let offset = usize::from(text.starts_with('\u{feff}')) * 3;
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut notes = Vec::new();
-        let environments = ansible::role::read(&path, text, &mut notes);
+        let mut refused = Vec::new();
+        let environments = ansible::role::read(&path, text, &mut notes, &mut refused);
+        // An inventory Ansible cannot parse: `invalid-syntax` at its line, once.
+        for inventory in refused {
+            let shown = inventory.path.to_string_lossy().replace('\\', "/");
+            let shown = shown.strip_prefix("./").unwrap_or(&shown).to_string();
+            if !found.unreadable.iter().any(|file| file.path == shown) {
+                let reason = inventory.refusal.positioned();
+                found
+                    .unreadable
+                    .push(unreadable::file(shown, inventory.bytes, &reason));
+            }
+        }
         found
             .notes
             .extend(notes.iter().map(|note| format!("{path}: {note}")));

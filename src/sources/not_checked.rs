@@ -27,6 +27,9 @@ pub enum Kind {
     /// The broker configuration of a managed service (Amazon MSK), whose defaults and broker
     /// count are the service's, not Apache Kafka's.
     ManagedService,
+    /// An Ansible role's Jinja that kafkalint does not render or evaluate (a tag over several
+    /// lines, a compose template, an expression or condition it cannot work out).
+    JinjaNotRendered,
 }
 
 impl Kind {
@@ -41,6 +44,7 @@ impl Kind {
             Kind::MountedFile => "mounted-file",
             Kind::ChartNotNamed => "chart-not-named",
             Kind::ManagedService => "managed-service",
+            Kind::JinjaNotRendered => "jinja-not-rendered",
         }
     }
 
@@ -67,6 +71,10 @@ impl Kind {
                 "Helm values files of no named chart",
             ),
             Kind::ManagedService => ("Amazon MSK configuration", "Amazon MSK configurations"),
+            Kind::JinjaNotRendered => (
+                "Jinja template not fully rendered",
+                "Jinja templates not fully rendered",
+            ),
         };
         format!("{count} {}", if count == 1 { one } else { many })
     }
@@ -87,6 +95,8 @@ pub fn of_note(note: &str) -> Option<NotChecked> {
     let gave_up = has("not checked") || has("not read") || has("are unknown");
     let kind = if has("a Helm or Go template") || (has("a Helm chart") && gave_up) {
         Kind::HelmTemplate
+    } else if has("kafkalint does not render") || has("Jinja kafkalint cannot evaluate") {
+        Kind::JinjaNotRendered
     } else if has("does not know how image") || has("an image kafkalint does not know") {
         Kind::UnknownImage
     } else if has("vault") && gave_up {

@@ -98,6 +98,7 @@ pub fn check_folder(dir: &Path, options: &kafkalint::Options) -> Checked {
 /// installs all of them; plain `cargo test` skips a suite whose tool is missing.
 #[allow(dead_code)]
 pub const EXTERNAL: &[(&str, &[&str])] = &[
+    ("tests/ansible_differential.rs", &["ansible-python"]),
     (
         "tests/action.rs (release download)",
         &["python3", "curl", "sha256sum", "tar"],

@@ -2,4 +2,6 @@
 //! configuration.
 
 pub mod cp_ansible;
+pub mod inventory_syntax;
+pub mod jinja_syntax;
 pub mod role;

@@ -25,6 +25,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+use super::inventory_syntax;
 use crate::catalog::KafkaVersion;
 use crate::properties::{Provenance, Span};
 use crate::sources::yaml::{self, Node};
@@ -102,6 +103,20 @@ fn role_parts(path: &Path) -> Option<(PathBuf, PathBuf, RoleFolder)> {
     let project: PathBuf = parts[..at].iter().collect();
     let role: PathBuf = parts[..at + 2].iter().collect();
     Some((project, role, folder))
+}
+
+/// Why Jinja refuses the template at `path` (a file under a role's `templates/`, which
+/// Ansible's `template` module renders; a file under `files/` is copied as it stands), with
+/// its position as [`crate::sources::unreadable::file`] reads it.
+pub fn jinja_refusal(path: &str, text: &str) -> Option<String> {
+    if !matches!(
+        role_parts(Path::new(path)),
+        Some((_, _, RoleFolder::Templates))
+    ) {
+        return None;
+    }
+    let (offset, why) = super::jinja_syntax::refusal(text)?;
+    Some(super::jinja_syntax::positioned(text, offset, &why))
 }
 
 /// Whether a role's template holds a broker's or controller's keys: cheap, on the bytes.
@@ -606,9 +621,9 @@ impl Inventory {
     /// ansible-core reads a folder given with `-i` (lib/ansible/inventory/manager.py
     /// `parse_source`: each file in name order, those ending in `INVENTORY_IGNORE_EXTS`
     /// passed over: lib/ansible/config/base.yml, `REJECT_EXTS` + `.orig`, `.cfg`, `.retry`).
-    fn read_source(path: &Path) -> Option<Inventory> {
+    fn read_source(path: &Path, refused: &mut Vec<RefusedInventory>) -> Option<Inventory> {
         if !path.is_dir() {
-            return Inventory::read(path);
+            return Inventory::read(path, refused);
         }
         const IGNORED: &[&str] = &[
             ".pyc", ".pyo", ".swp", ".bak", "~", ".rpm", ".md", ".txt", ".rst", ".orig", ".cfg",
@@ -630,6 +645,7 @@ impl Inventory {
             path: path.to_path_buf(),
             ..Inventory::default()
         };
+        let mut declared = inventory_syntax::Groups::new();
         for file in files {
             let Some(text) = crate::source::read_file(&file)
                 .ok()
@@ -641,7 +657,16 @@ impl Inventory {
                 continue;
             }
             let name = file.file_name().unwrap_or_default().to_string_lossy();
-            if yaml::is_yaml_name(&name) {
+            if let Some(refusal) = inventory_syntax::refusal_among(&name, &text, &mut declared) {
+                // Ansible warns and reads the folder's other files.
+                refused.push(RefusedInventory {
+                    path: file.clone(),
+                    bytes: text.into_bytes(),
+                    refusal,
+                });
+                continue;
+            }
+            if reads_as_yaml(&name, &text) {
                 if let Some(document) = yaml::parse(&text).ok().and_then(|d| d.into_iter().next()) {
                     yaml_groups(&document, &mut merged);
                 }
@@ -652,7 +677,7 @@ impl Inventory {
         (!merged.groups.is_empty()).then_some(merged)
     }
 
-    fn read(path: &Path) -> Option<Inventory> {
+    fn read(path: &Path, refused: &mut Vec<RefusedInventory>) -> Option<Inventory> {
         let bytes = crate::source::read_file(path).ok()?;
         let text = String::from_utf8(bytes).ok()?;
         let name = path
@@ -663,7 +688,19 @@ impl Inventory {
             path: path.to_path_buf(),
             ..Inventory::default()
         };
-        if yaml::is_yaml_name(&name) {
+        if !text.trim_start().starts_with("$ANSIBLE_VAULT")
+            && let Some(refusal) = inventory_syntax::refusal(&name, &text)
+        {
+            // Ansible warns ("Unable to parse ... as an inventory source") and uses none of
+            // its hosts.
+            refused.push(RefusedInventory {
+                path: path.to_path_buf(),
+                bytes: text.into_bytes(),
+                refusal,
+            });
+            return None;
+        }
+        if reads_as_yaml(&name, &text) {
             let documents = yaml::parse(&text).ok()?;
             yaml_groups(documents.first()?, &mut inventory);
         } else {
@@ -691,6 +728,52 @@ impl Inventory {
             None => self.unexpanded = true,
         }
     }
+}
+
+/// Whether the yaml plugin reads an inventory file that Ansible accepts: one named `.yml` or
+/// `.yaml`, or one with no extension that is a YAML mapping (the yaml plugin is tried before
+/// the ini plugin, lib/ansible/config/base.yml `INVENTORY_ENABLED`).
+fn reads_as_yaml(name: &str, text: &str) -> bool {
+    if yaml::is_yaml_name(name) {
+        return true;
+    }
+    !name.contains('.') && inventory_syntax::yaml_refusal(text).is_none()
+}
+
+/// A file named alone that is an Ansible inventory by its name (`hosts`, `inventory`, a
+/// `.ini` file, or a file of an `inventories/` or `inventory/` folder) and that Ansible cannot
+/// parse: the file to report as `invalid-syntax`. A `.properties` file, or one that reads as a
+/// Kafka node's settings, is none.
+pub fn refused_inventory(file: &crate::source::SourceFile) -> Option<crate::source::SourceFile> {
+    let path = Path::new(&file.path);
+    let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
+    let in_inventory_folder = path
+        .components()
+        .any(|part| matches!(part.as_os_str().to_str(), Some("inventories" | "inventory")));
+    let named_as_inventory = matches!(name.as_str(), "hosts" | "inventory")
+        || name.ends_with(".ini")
+        || (in_inventory_folder && !name.contains('.'));
+    if !named_as_inventory || name.ends_with(".properties") {
+        return None;
+    }
+    let text = std::str::from_utf8(&file.bytes).ok()?;
+    if text.trim_start().starts_with("$ANSIBLE_VAULT") {
+        return None;
+    }
+    let refusal = inventory_syntax::refusal(&name, text)?;
+    Some(crate::sources::unreadable::file(
+        file.path.clone(),
+        file.bytes.to_vec(),
+        &refusal.positioned(),
+    ))
+}
+
+/// An inventory file Ansible cannot parse: where it is, its bytes, and why.
+#[derive(Debug)]
+pub struct RefusedInventory {
+    pub path: PathBuf,
+    pub bytes: Vec<u8>,
+    pub refusal: inventory_syntax::Refusal,
 }
 
 /// The hosts a pattern names: itself, or each of a numeric or alphabetic range
@@ -915,7 +998,7 @@ impl Role {
     /// given: those `ansible.cfg` names (`inventory =`), `hosts.yml`, `hosts.ini`,
     /// `inventory/...`, and each environment's folder (`inventories/<env>/`, read whole as
     /// Ansible reads a folder given with `-i`) or file (`inventories/<env>.ini`).
-    fn inventories(&self) -> Vec<Inventory> {
+    fn inventories(&self, refused: &mut Vec<RefusedInventory>) -> Vec<Inventory> {
         let names = [
             "hosts.yml",
             "hosts.yaml",
@@ -979,7 +1062,7 @@ impl Role {
                 continue;
             }
             seen.push(key);
-            if let Some(mut inventory) = Inventory::read_source(&source) {
+            if let Some(mut inventory) = Inventory::read_source(&source, refused) {
                 inventory.environment = environment_of(&self.project, &source);
                 inventories.push(inventory);
             }
@@ -1240,7 +1323,13 @@ pub struct RoleNodes {
 
 /// Reads the role template at `path` (whose text is `text`): a node per host that runs it,
 /// under each inventory that lists those hosts (one cluster per environment).
-pub fn read(path: &str, text: &str, notes: &mut Vec<String>) -> Vec<RoleNodes> {
+/// Inventories Ansible cannot parse go to `refused`: no hosts of theirs are read.
+pub fn read(
+    path: &str,
+    text: &str,
+    notes: &mut Vec<String>,
+    refused: &mut Vec<RefusedInventory>,
+) -> Vec<RoleNodes> {
     let Some(role) = Role::of(path) else {
         return Vec::new();
     };
@@ -1270,7 +1359,7 @@ pub fn read(path: &str, text: &str, notes: &mut Vec<String>) -> Vec<RoleNodes> {
             "role `{name}`: a task edits a file of it in place (`lineinfile`, `replace`) with a line kafkalint cannot read: the keys it writes are unknown, and Kafka's defaults are not judged"
         ));
     }
-    let inventories = role.inventories();
+    let inventories = role.inventories(refused);
     // The hosts: the group the template indexes, else the plays' (one group for all).
     let mut groups: Vec<&str> = plays.iter().map(|play| play.hosts.as_str()).collect();
     groups.sort_unstable();
@@ -1810,6 +1899,9 @@ fn render(text: &str, scope: &Scope, groups: &Groups, notes: &mut Vec<String>) -
     let lines = logical_lines(text);
     let mut index = 0;
     let mut noted_loop = false;
+    // The lines whose value holds Jinja kafkalint cannot evaluate: said in one note.
+    let mut unknown_lines: Vec<usize> = Vec::new();
+    let line_starts = crate::source::line_starts(text.as_bytes());
     while index < lines.len() {
         let Line {
             start,
@@ -1954,6 +2046,12 @@ fn render(text: &str, scope: &Scope, groups: &Groups, notes: &mut Vec<String>) -
                     entry.value = format!("{{{{ {} }}}}", "a condition kafkalint cannot evaluate");
                     entry.edit = None;
                 }
+                if entry.value.contains("{{") {
+                    let line = line_starts.partition_point(|&at| at as usize <= start);
+                    if unknown_lines.last() != Some(&line) {
+                        unknown_lines.push(line);
+                    }
+                }
                 entries.push(entry);
             }
             None => {
@@ -1969,10 +2067,42 @@ fn render(text: &str, scope: &Scope, groups: &Groups, notes: &mut Vec<String>) -
             }
         }
     }
+    if let Some(note) = unknown_values_note(&unknown_lines) {
+        notes.push(note);
+    }
     Rendered {
         entries,
         keys_unknown,
     }
+}
+
+/// The note for values at `lines` that hold Jinja kafkalint cannot evaluate (a fact, a filter,
+/// a variable set at run time, a line under a condition it cannot evaluate): unknown values,
+/// which no rule judges, said rather than passed over.
+fn unknown_values_note(lines: &[usize]) -> Option<String> {
+    const SHOWN: usize = 5;
+    let (first, rest) = lines.split_first()?;
+    let listed: Vec<String> = std::iter::once(first)
+        .chain(rest.iter().take(SHOWN - 1))
+        .map(usize::to_string)
+        .collect();
+    let more = lines.len().saturating_sub(SHOWN);
+    let noun = if lines.len() == 1 { "line" } else { "lines" };
+    let listed = match (listed.split_last(), more) {
+        (Some((last, before)), 0) if !before.is_empty() => {
+            format!("{} and {last}", before.join(", "))
+        }
+        (_, 0) => listed.join(", "),
+        _ => format!("{} and {more} more", listed.join(", ")),
+    };
+    let (value, verb) = if lines.len() == 1 {
+        ("value", "holds")
+    } else {
+        ("values", "hold")
+    };
+    Some(format!(
+        "the {value} at {noun} {listed} {verb} Jinja kafkalint cannot evaluate (a fact, a filter, a vault, a variable set at run time, or a condition): unknown, and not judged"
+    ))
 }
 
 /// A line of the template as Kafka's `Properties` reader joins lines: its first byte, its
