@@ -24,6 +24,8 @@ pub enum Kind {
     MountedFile,
     /// Helm values that look like a chart's kafkalint knows, but nothing names that chart.
     ChartNotNamed,
+    /// A kustomize overlay not built (no kustomize on the PATH, a remote base).
+    KustomizeOverlay,
 }
 
 impl Kind {
@@ -37,6 +39,7 @@ impl Kind {
             Kind::NotAmongFilesRead => "not-among-files-read",
             Kind::MountedFile => "mounted-file",
             Kind::ChartNotNamed => "chart-not-named",
+            Kind::KustomizeOverlay => "kustomize-overlay",
         }
     }
 
@@ -62,6 +65,10 @@ impl Kind {
                 "Helm values file of no named chart",
                 "Helm values files of no named chart",
             ),
+            Kind::KustomizeOverlay => (
+                "kustomize overlay not built",
+                "kustomize overlays not built",
+            ),
         };
         format!("{count} {}", if count == 1 { one } else { many })
     }
@@ -82,6 +89,8 @@ pub fn of_note(note: &str) -> Option<NotChecked> {
     let gave_up = has("not checked") || has("not read") || has("are unknown");
     let kind = if has("a Helm or Go template") || (has("a Helm chart") && gave_up) {
         Kind::HelmTemplate
+    } else if has("a kustomization") && gave_up {
+        Kind::KustomizeOverlay
     } else if has("does not know how image") || has("an image kafkalint does not know") {
         Kind::UnknownImage
     } else if has("vault") && gave_up {
