@@ -1,0 +1,145 @@
+//! kustomize bases and overlays checked as kustomize builds them: the real `kustomize` (v5,
+//! from the Go module proxy; `scripts/test-all` installs it) builds each overlay of
+//! `tests/kustomize`, and kafkalint reads what it builds as one cluster per overlay. Without
+//! kustomize, patch files are never read as whole resources and each overlay is counted as not
+//! checked; a remote base is never fetched, with kustomize or without.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kustomize")
+}
+
+/// A finding: rule, file, line, message.
+type Finding = (String, String, u64, String);
+
+/// `kafkalint check --format json .` in `dir` with `path` as the PATH: the findings, the
+/// `not_checked` entries as (file, kind), and what it wrote on standard error.
+fn check(dir: &Path, path: &std::ffi::OsStr) -> (Vec<Finding>, Vec<(String, String)>, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+        .args(["check", "--format", "json", "."])
+        .current_dir(dir)
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let report: Value =
+        serde_json::from_slice(&output.stdout).unwrap_or_else(|error| panic!("{error}: {stderr}"));
+    let text = |value: &Value| value.as_str().unwrap_or_default().to_string();
+    let findings = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|found| {
+            (
+                text(&found["rule"]),
+                text(&found["file"]),
+                found["line"].as_u64().unwrap_or_default(),
+                text(&found["message"]),
+            )
+        })
+        .collect();
+    let not_checked = report["not_checked"]
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .map(|item| (text(&item["file"]), text(&item["kind"])))
+                .collect()
+        })
+        .unwrap_or_default();
+    (findings, not_checked, stderr)
+}
+
+/// The line of `base/kafka.yaml` that sets the seed, offsets.topic.replication.factor=1.
+fn seed_line() -> u64 {
+    let base = std::fs::read_to_string(fixture().join("base/kafka.yaml")).unwrap();
+    base.lines()
+        .position(|line| line.contains("offsets.topic.replication.factor: 1"))
+        .unwrap() as u64
+        + 1
+}
+
+#[test]
+fn each_overlay_is_built_as_its_own_cluster_and_findings_point_at_the_base() {
+    if !support::external_tools("tests/kustomize.rs") {
+        return;
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let (findings, not_checked, stderr) = check(&fixture(), &path);
+    // The staging overlay keeps the base's factor of 1 on 3 brokers; the production overlay
+    // patches it to 3. One finding, on the base file's line, named by the built Kafka.
+    let seeds: Vec<&Finding> = findings
+        .iter()
+        .filter(|(rule, ..)| rule == "internal-topic-replication")
+        .collect();
+    assert_eq!(seeds.len(), 1, "{findings:?}\n{stderr}");
+    let (_, file, line, message) = seeds[0];
+    assert_eq!((file.as_str(), *line), ("base/kafka.yaml", seed_line()));
+    assert!(message.contains("staging-events"), "{message}");
+    assert!(
+        !findings
+            .iter()
+            .any(|(.., message)| message.contains("prod-events")),
+        "{findings:?}"
+    );
+    // Nothing is read from a patch file on its own, nor twice from the base.
+    assert!(
+        findings
+            .iter()
+            .all(|(_, file, ..)| file == "base/kafka.yaml"),
+        "{findings:?}"
+    );
+    assert!(
+        stderr.contains("overlays/fixed: a kustomization, built with `kustomize build`"),
+        "{stderr}"
+    );
+    // The overlay on a remote base is not built (kustomize would fetch it): not checked.
+    assert_eq!(
+        not_checked,
+        [("remote".to_string(), "kustomize-overlay".to_string())],
+        "{stderr}"
+    );
+    assert!(stderr.contains("remote base `github.com/example/kafka-deploy"));
+}
+
+#[test]
+fn without_kustomize_patches_are_not_read_and_overlays_are_not_checked() {
+    let empty = tempfile::tempdir().unwrap();
+    let (findings, not_checked, stderr) = check(&fixture(), empty.path().as_os_str());
+    // The base is read as written (its seed is reported), the patch files never as whole
+    // resources: a Kafka patch holding only the settings it changes has no brokers of its own.
+    assert!(
+        findings
+            .iter()
+            .any(|(rule, file, line, _)| rule == "internal-topic-replication"
+                && file == "base/kafka.yaml"
+                && *line == seed_line()),
+        "{findings:?}"
+    );
+    assert!(
+        findings
+            .iter()
+            .all(|(_, file, ..)| file == "base/kafka.yaml"),
+        "{findings:?}"
+    );
+    let overlays: Vec<&str> = not_checked
+        .iter()
+        .filter(|(_, kind)| kind == "kustomize-overlay")
+        .map(|(file, _)| file.as_str())
+        .collect();
+    assert_eq!(
+        overlays,
+        ["overlays/fixed", "overlays/seed", "remote"],
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("`kustomize build overlays/fixed | kafkalint check"),
+        "{stderr}"
+    );
+}
