@@ -223,6 +223,7 @@ pub fn render_kustomizations(
         let mut consumed: BTreeSet<PathBuf> = BTreeSet::new();
         let mut sources: Vec<PathBuf> = Vec::new();
         let mut remote: Vec<String> = Vec::new();
+        let mut missing: Option<PathBuf> = None;
         let mut transforms = false;
         while let Some(folder) = queue.pop() {
             if !seen.insert(folder.clone()) {
@@ -242,7 +243,7 @@ pub fn render_kustomizations(
                 .or_else(|| outside.get(&folder).and_then(Option::as_ref))
             else {
                 // A folder with no kustomization: kustomize refuses it.
-                remote.push(String::new());
+                missing.get_or_insert(folder);
                 continue;
             };
             transforms |= kustomization.transforms;
@@ -258,7 +259,7 @@ pub fn render_kustomizations(
             root.dir.as_path()
         };
         let shown = crate::escape::printable(&dir.to_string_lossy());
-        if let Some(url) = remote.iter().find(|url| !url.is_empty()) {
+        if let Some(url) = remote.first() {
             rendering.skipped.push(format!(
                 "{shown}: a kustomization built on the remote base `{}`, which kafkalint does not fetch; the resources it builds are not checked",
                 crate::escape::printable(url)
@@ -269,9 +270,10 @@ pub fn render_kustomizations(
             // A plain list of resources: they are what runs, read as written.
             continue;
         }
-        if !remote.is_empty() {
+        if let Some(folder) = missing {
             rendering.skipped.push(format!(
-                "{shown}: a kustomization built on a folder outside the files read; the resources it builds are not checked"
+                "{shown}: a kustomization built on `{}`, a folder with no kustomization file, which kustomize refuses; the resources it builds are not checked",
+                crate::escape::printable(&folder.to_string_lossy())
             ));
             continue;
         }
