@@ -143,3 +143,63 @@ fn without_kustomize_patches_are_not_read_and_overlays_are_not_checked() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_plain_list_of_resources_is_read_as_written_and_a_base_with_no_kustomization_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = tempfile::tempdir().unwrap();
+    let write = |path: &str, text: &str| {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    let base = std::fs::read_to_string(fixture().join("base/kafka.yaml")).unwrap();
+    // A kustomization that only lists its resources: what runs is the file as written.
+    write("alone/kafka.yaml", &base);
+    write("alone/kustomization.yaml", "resources:\n  - kafka.yaml\n");
+    // An overlay on a folder that holds no kustomization: kustomize refuses to build it.
+    write("shared/kafka.yaml", &base);
+    write(
+        "overlay/kustomization.yaml",
+        "resources:\n  - ../shared\npatches:\n  - path: patch.yaml\n",
+    );
+    write(
+        "overlay/patch.yaml",
+        "apiVersion: kafka.strimzi.io/v1beta2\nkind: Kafka\nmetadata:\n  name: events\nspec:\n  kafka:\n    replicas: 1\n",
+    );
+    for path in [
+        empty.path().as_os_str().to_owned(),
+        std::env::var_os("PATH").unwrap(),
+    ] {
+        let (findings, not_checked, stderr) = check(dir.path(), &path);
+        let seeds: Vec<&str> = findings
+            .iter()
+            .filter(|(rule, _, line, _)| {
+                rule == "internal-topic-replication" && *line == seed_line()
+            })
+            .map(|(_, file, ..)| file.as_str())
+            .collect();
+        assert_eq!(
+            seeds,
+            ["alone/kafka.yaml", "shared/kafka.yaml"],
+            "{findings:?}"
+        );
+        assert!(
+            findings
+                .iter()
+                .all(|(_, file, ..)| file != "overlay/patch.yaml"),
+            "{findings:?}"
+        );
+        assert_eq!(
+            not_checked,
+            [("overlay".to_string(), "kustomize-overlay".to_string())],
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains(
+                "overlay: a kustomization built on `shared`, a folder with no kustomization file"
+            ),
+            "{stderr}"
+        );
+    }
+}
