@@ -203,3 +203,51 @@ fn a_plain_list_of_resources_is_read_as_written_and_a_base_with_no_kustomization
         );
     }
 }
+
+/// A Kubernetes StatefulSet of one broker with a fixed node id, and an overlay that patches
+/// its replicas to 3 (`tests/kustomize-statefulset`).
+fn statefulset_fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kustomize-statefulset")
+}
+
+#[test]
+fn a_statefulset_overlay_runs_the_replicas_its_patch_sets() {
+    if !support::external_tools("tests/kustomize.rs") {
+        return;
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let (findings, not_checked, stderr) = check(&statefulset_fixture(), &path);
+    // Three pods of one node id and one advertised address: what the overlay runs. The base
+    // alone (one broker) is not read on its own: the overlay consumes it.
+    let rules: Vec<&str> = findings.iter().map(|(rule, ..)| rule.as_str()).collect();
+    assert!(
+        rules.contains(&"duplicate-node-id"),
+        "{findings:?}\n{stderr}"
+    );
+    assert!(rules.contains(&"shared-advertised-address"), "{findings:?}");
+    assert!(
+        findings
+            .iter()
+            .all(|(_, file, ..)| file == "base/kafka.yaml"),
+        "{findings:?}"
+    );
+    assert!(
+        findings
+            .iter()
+            .filter(|(rule, ..)| rule == "internal-topic-replication")
+            .all(|(.., message)| message.contains("prod-kafka")),
+        "{findings:?}"
+    );
+    assert!(not_checked.is_empty(), "{not_checked:?}");
+
+    // Without kustomize: the base as written (one broker), the overlay not checked.
+    let empty = tempfile::tempdir().unwrap();
+    let (findings, not_checked, stderr) = check(&statefulset_fixture(), empty.path().as_os_str());
+    let rules: Vec<&str> = findings.iter().map(|(rule, ..)| rule.as_str()).collect();
+    assert!(!rules.contains(&"duplicate-node-id"), "{findings:?}");
+    assert_eq!(
+        not_checked,
+        [("prod".to_string(), "kustomize-overlay".to_string())],
+        "{stderr}"
+    );
+}
