@@ -208,6 +208,13 @@ pub fn render_kustomizations(
         .flat_map(|kustomization| kustomization.patches.iter().cloned())
         .collect();
     let is_in = |set: &BTreeSet<PathBuf>, path: &str| set.contains(&normalize(Path::new(path)));
+    // The files of the walk that may hold Kafka settings (patches among them): an overlay that
+    // consumes none of them is none of kafkalint's business, and is neither built nor said.
+    let kafka_files: BTreeSet<PathBuf> = groups
+        .values()
+        .flatten()
+        .map(|(path, _)| normalize(Path::new(path)))
+        .collect();
     for files in groups.values_mut() {
         files.retain(|(path, _)| !is_in(&patches, path));
     }
@@ -252,6 +259,16 @@ pub fn render_kustomizations(
             consumed.extend(kustomization.patches.iter().cloned());
             sources.extend(kustomization.resources.iter().cloned());
             queue.extend(kustomization.folders.iter().cloned());
+        }
+        // A remote base that names Kafka may hold a cluster no file of the walk does.
+        let remote_kafka = remote.iter().any(|url| {
+            let url = url.to_ascii_lowercase();
+            ["kafka", "strimzi", "confluent"]
+                .iter()
+                .any(|word| url.contains(word))
+        });
+        if !remote_kafka && consumed.is_disjoint(&kafka_files) {
+            continue;
         }
         let dir = if root.dir.as_os_str().is_empty() {
             Path::new(".")
