@@ -167,6 +167,15 @@ fn a_plain_list_of_resources_is_read_as_written_and_a_base_with_no_kustomization
         "overlay/patch.yaml",
         "apiVersion: kafka.strimzi.io/v1beta2\nkind: Kafka\nmetadata:\n  name: events\nspec:\n  kafka:\n    replicas: 1\n",
     );
+    // An overlay of no Kafka at all: neither built nor said.
+    write(
+        "web/kustomization.yaml",
+        "resources:\n  - web.yaml\nnamespace: web\nnamePrefix: prod-\n",
+    );
+    write(
+        "web/web.yaml",
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n    spec:\n      containers:\n        - name: web\n          image: nginx:1.27\n",
+    );
     for path in [
         empty.path().as_os_str().to_owned(),
         std::env::var_os("PATH").unwrap(),
@@ -201,6 +210,7 @@ fn a_plain_list_of_resources_is_read_as_written_and_a_base_with_no_kustomization
             ),
             "{stderr}"
         );
+        assert!(!stderr.contains("web: a kustomization"), "{stderr}");
     }
 }
 
