@@ -21,8 +21,18 @@ type Finding = (String, String, u64, String);
 /// `kafkalint check --format json .` in `dir` with `path` as the PATH: the findings, the
 /// `not_checked` entries as (file, kind), and what it wrote on standard error.
 fn check(dir: &Path, path: &std::ffi::OsStr) -> (Vec<Finding>, Vec<(String, String)>, String) {
+    check_args(dir, path, &["."])
+}
+
+/// As [`check`], of the paths `args`.
+fn check_args(
+    dir: &Path,
+    path: &std::ffi::OsStr,
+    args: &[&str],
+) -> (Vec<Finding>, Vec<(String, String)>, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
-        .args(["check", "--format", "json", "."])
+        .args(["check", "--format", "json"])
+        .args(args)
         .current_dir(dir)
         .env("PATH", path)
         .output()
@@ -106,6 +116,18 @@ fn each_overlay_is_built_as_its_own_cluster_and_findings_point_at_the_base() {
         "{stderr}"
     );
     assert!(stderr.contains("remote base `github.com/example/kafka-deploy"));
+
+    // An overlay named alone builds on its base where it is, outside the folder named.
+    let (findings, _, stderr) = check_args(&fixture(), &path, &["overlays/seed"]);
+    assert!(
+        findings.iter().any(
+            |(rule, file, line, message)| rule == "internal-topic-replication"
+                && file == "base/kafka.yaml"
+                && *line == seed_line()
+                && message.contains("staging-events")
+        ),
+        "{findings:?}\n{stderr}"
+    );
 }
 
 #[test]

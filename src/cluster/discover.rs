@@ -449,6 +449,7 @@ fn discover_from(
         let rendering = sources::kubernetes::kustomize::render_kustomizations(
             &kustomizations,
             &mut yaml_by_dir,
+            sources::worth_reading,
         );
         found.skipped.extend(rendering.skipped);
         found.notes.extend(rendering.info);

@@ -182,9 +182,12 @@ fn kustomize_on_path() -> Option<(PathBuf, &'static str)> {
 /// The files of a walk, by folder, and the kustomization files the walk met: overlays are
 /// built with kustomize when it is on the PATH (what they build replaces the files they
 /// consume), else their patch files leave the walk and each is said not checked.
+/// `worth_reading` tells a file that may hold Kafka settings (the walk's own test), for the
+/// files of a base outside the walk.
 pub fn render_kustomizations(
     kustomization_files: &[PathBuf],
     groups: &mut BTreeMap<PathBuf, Vec<(String, Vec<u8>)>>,
+    worth_reading: fn(&str, &[u8]) -> bool,
 ) -> Rendering {
     let mut rendering = Rendering::default();
     let all: Vec<Kustomization> = kustomization_files
@@ -267,7 +270,13 @@ pub fn render_kustomizations(
                 .iter()
                 .any(|word| url.contains(word))
         });
-        if !remote_kafka && consumed.is_disjoint(&kafka_files) {
+        // A base outside the walk (`kafkalint check overlays/prod`) is looked at where it is.
+        let holds_kafka = |file: &PathBuf| {
+            kafka_files.contains(file)
+                || crate::source::read_file(file)
+                    .is_ok_and(|bytes| worth_reading(&file.to_string_lossy(), &bytes))
+        };
+        if !remote_kafka && !consumed.iter().any(holds_kafka) {
             continue;
         }
         let dir = if root.dir.as_os_str().is_empty() {
