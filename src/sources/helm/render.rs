@@ -217,7 +217,7 @@ pub(crate) fn run_bounded(mut command: Command, tool: &str) -> Result<String, St
         ));
     }
     if !status.success() {
-        // The tool's error, on one line: helm's first lines name the template and what failed.
+        // helm's error, on one line: its first lines name the template and what failed.
         let said: Vec<String> = String::from_utf8_lossy(&errors)
             .lines()
             .map(str::trim)
