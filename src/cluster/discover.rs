@@ -373,6 +373,8 @@ fn discover_from(
         let seen_before = (found.files.len(), found.skipped.len());
         let mut accepted = 0;
         let mut yaml_by_dir: BTreeMap<PathBuf, Vec<(String, Vec<u8>)>> = BTreeMap::new();
+        // kustomization files met: their overlays are built (or said not checked) below.
+        let mut kustomizations: Vec<PathBuf> = Vec::new();
         // Folders are handed on early only when no other path named can reach into them.
         let absolute = crate::config::absolute(path);
         let alone = paths
@@ -390,6 +392,13 @@ fn discover_from(
                 let entry = entry?;
                 if note_special_file(&entry, &mut found) {
                     continue;
+                }
+                if entry.file_type().is_file()
+                    && sources::kubernetes::kustomize::is_kustomization_name(
+                        &entry.file_name().to_string_lossy(),
+                    )
+                {
+                    kustomizations.push(entry.path().to_path_buf());
                 }
                 if entry.file_type().is_file()
                     && sources::is_deployment_name(&entry.file_name().to_string_lossy())
@@ -455,6 +464,14 @@ fn discover_from(
         // Charts of the repository's own: their templates read as `helm template` renders
         // them, when helm is on the PATH.
         let rendering = sources::helm::render::render_charts(&mut yaml_by_dir);
+        found.skipped.extend(rendering.skipped);
+        found.notes.extend(rendering.info);
+        // kustomize overlays: built with `kustomize build` when it is on the PATH.
+        let rendering = sources::kubernetes::kustomize::render_kustomizations(
+            &kustomizations,
+            &mut yaml_by_dir,
+            sources::worth_reading,
+        );
         found.skipped.extend(rendering.skipped);
         found.notes.extend(rendering.info);
         mounts.extend(

@@ -30,6 +30,8 @@ pub enum Kind {
     /// An Ansible role's Jinja that kafkalint does not render or evaluate (a tag over several
     /// lines, a compose template, an expression or condition it cannot work out).
     JinjaNotRendered,
+    /// A kustomize overlay not built (no kustomize on the PATH, a remote base).
+    KustomizeOverlay,
 }
 
 impl Kind {
@@ -45,6 +47,7 @@ impl Kind {
             Kind::ChartNotNamed => "chart-not-named",
             Kind::ManagedService => "managed-service",
             Kind::JinjaNotRendered => "jinja-not-rendered",
+            Kind::KustomizeOverlay => "kustomize-overlay",
         }
     }
 
@@ -75,6 +78,10 @@ impl Kind {
                 "Jinja template not fully rendered",
                 "Jinja templates not fully rendered",
             ),
+            Kind::KustomizeOverlay => (
+                "kustomize overlay not built",
+                "kustomize overlays not built",
+            ),
         };
         format!("{count} {}", if count == 1 { one } else { many })
     }
@@ -97,6 +104,8 @@ pub fn of_note(note: &str) -> Option<NotChecked> {
         Kind::HelmTemplate
     } else if has("kafkalint does not render") || has("Jinja kafkalint cannot evaluate") {
         Kind::JinjaNotRendered
+    } else if has("a kustomization") && gave_up {
+        Kind::KustomizeOverlay
     } else if has("does not know how image") || has("an image kafkalint does not know") {
         Kind::UnknownImage
     } else if has("vault") && gave_up {

@@ -111,6 +111,7 @@ pub const EXTERNAL: &[(&str, &[&str])] = &[
     ("tests/editors.rs (pytest-lsp)", &["pytest"]),
     ("tests/formats.rs (junitparser)", &["junit-read"]),
     ("tests/helm.rs", &["helm"]),
+    ("tests/kustomize.rs", &["kustomize"]),
     ("tests/oracle.rs", &["java", "mvn"]),
     ("tests/precommit.rs", &["git", "python3", "pre-commit"]),
     ("tests/properties_differential.rs", &["javac", "java"]),

@@ -145,16 +145,25 @@ fn helm_on_path() -> Option<PathBuf> {
 
 /// Runs `helm template` on `chart`, bounded in time and output.
 fn render(helm: &Path, chart: &Path) -> Result<String, String> {
-    let mut child = Command::new(helm)
+    let mut command = Command::new(helm);
+    command
         .arg("template")
         .arg(RELEASE)
         .arg(chart)
-        .args(["--namespace", "default"])
+        .args(["--namespace", "default"]);
+    run_bounded(command, "helm")
+}
+
+/// Runs `command` (a tool that renders manifests: helm, kustomize) with no input, for at most
+/// [`DEADLINE`], reading at most [`OUTPUT_LIMIT`] of what it prints: what it printed, or why
+/// not in one line (the tool's first lines of error when it failed).
+pub(crate) fn run_bounded(mut command: Command, tool: &str) -> Result<String, String> {
+    let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|error| format!("helm does not start: {error}"))?;
+        .map_err(|error| format!("{tool} does not start: {error}"))?;
     let mut stdout = child.stdout.take().ok_or("no output")?;
     let mut stderr = child.stderr.take().ok_or("no output")?;
     let reader = std::thread::spawn(move || {
@@ -273,7 +282,7 @@ fn split(chart: &Path, rendered: &str) -> Vec<(String, Vec<u8>)> {
 /// line further down (its text around the `{{ ... }}` actions) is moved down to it with
 /// empty lines, which YAML ignores. A line made by an action (an `include`, a `range`) stays
 /// where it falls.
-fn aligned(template: &str, documents: &[Vec<&str>]) -> String {
+pub(crate) fn aligned(template: &str, documents: &[Vec<&str>]) -> String {
     let patterns: Vec<Option<Vec<String>>> = template.lines().map(pattern).collect();
     // helm prints a template's documents in install order (a Service before a StatefulSet),
     // not in the template's: each goes back to where its `kind:` line is written.

@@ -8,6 +8,7 @@
 //! it is a shell's (`sh -c '...'`), exports more (see [`crate::sources::kubernetes::shell`]), with the pod's ordinal
 //! in `${HOSTNAME##*-}`.
 
+pub mod kustomize;
 pub mod one_cluster;
 pub mod shell;
 pub(crate) mod shell_redact;
