@@ -503,3 +503,277 @@ fn a_helmfile_above_the_values_names_the_chart() {
         "{stderr}"
     );
 }
+
+// ---- A template named alone, and a values file per environment ----
+
+/// `kafkalint check --format json` of `args` in `dir` (standard input `stdin` when given):
+/// the findings as (rule, file, line, message), the JSON `not_checked` and standard error.
+fn check_json(
+    dir: &Path,
+    args: &[&str],
+    path: &std::ffi::OsStr,
+    stdin: Option<&[u8]>,
+) -> (
+    Vec<(String, String, u64, String)>,
+    Value,
+    String,
+    Option<i32>,
+) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+        .args(["check", "--format", "json"])
+        .args(args)
+        .current_dir(dir)
+        .env("PATH", path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = child.stdin.take().unwrap();
+    if let Some(bytes) = stdin {
+        let mut input = input;
+        input.write_all(bytes).unwrap();
+    } else {
+        drop(input);
+    }
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
+    let found = report["diagnostics"]
+        .as_array()
+        .map(|diagnostics| {
+            diagnostics
+                .iter()
+                .map(|diagnostic| {
+                    (
+                        diagnostic["rule"].as_str().unwrap().to_string(),
+                        diagnostic["file"].as_str().unwrap_or_default().to_string(),
+                        diagnostic["line"].as_u64().unwrap_or_default(),
+                        diagnostic["message"]
+                            .as_str()
+                            .unwrap_or_default()
+                            .to_string(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    (
+        found,
+        report["not_checked"].clone(),
+        stderr,
+        output.status.code(),
+    )
+}
+
+/// The test chart copied into a new folder, with the line of its StatefulSet template that
+/// sets offsets.topic.replication.factor.
+fn chart_copy() -> (tempfile::TempDir, u64) {
+    let dir = tempfile::tempdir().unwrap();
+    copy_folder(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/helm/chart"),
+        &dir.path().join("chart"),
+    );
+    let template =
+        std::fs::read_to_string(dir.path().join("chart/templates/statefulset.yaml")).unwrap();
+    let line = template
+        .lines()
+        .position(|line| line.contains(".Values.offsetsTopicReplicationFactor"))
+        .unwrap() as u64
+        + 1;
+    (dir, line)
+}
+
+#[test]
+fn a_template_named_alone_is_rendered_with_its_chart() {
+    if !support::external_tools("tests/helm.rs") {
+        return;
+    }
+    let (dir, line) = chart_copy();
+    let empty = tempfile::tempdir().unwrap();
+    let (with_helm, without_helm) = paths(empty.path());
+    let template = "chart/templates/statefulset.yaml";
+    let seed = (
+        "internal-topic-replication".to_string(),
+        template.to_string(),
+        line,
+    );
+    let located = |found: &[(String, String, u64, String)]| -> Vec<(String, String, u64)> {
+        found
+            .iter()
+            .map(|(rule, file, line, _)| (rule.clone(), file.clone(), *line))
+            .collect()
+    };
+
+    // Named alone (an editor's "check this file", a hook's file list) and in the pre-commit
+    // mode: the chart is rendered and the finding located in the template reported.
+    for args in [vec![template], vec!["--with-cluster", template]] {
+        let (found, _, stderr, code) = check_json(dir.path(), &args, &with_helm, None);
+        assert!(
+            located(&found).contains(&seed),
+            "{args:?}: {found:?}\n{stderr}"
+        );
+        assert_eq!(code, Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains("rendered with `helm template`"), "{stderr}");
+    }
+    // Named from inside its templates/ folder.
+    let (found, _, stderr, _) = check_json(
+        &dir.path().join("chart/templates"),
+        &["statefulset.yaml"],
+        &with_helm,
+        None,
+    );
+    assert!(
+        found
+            .iter()
+            .any(|(rule, file, at, _)| rule == "internal-topic-replication"
+                && file.ends_with("templates/statefulset.yaml")
+                && *at == line),
+        "{found:?}\n{stderr}"
+    );
+    // Only the named template's findings: another template of the chart names none.
+    std::fs::write(
+        dir.path().join("chart/templates/service.yaml"),
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: {{ .Release.Name }}-kafka-headless\nspec:\n  clusterIP: None\n  ports:\n    - port: 9092\n",
+    )
+    .unwrap();
+    let (found, _, stderr, code) = check_json(
+        dir.path(),
+        &["chart/templates/service.yaml"],
+        &with_helm,
+        None,
+    );
+    assert!(found.is_empty(), "{found:?}\n{stderr}");
+    assert_eq!(code, Some(0), "{stderr}");
+
+    // An editor's unsaved text (the language server, `--stdin-filename`) is what is rendered:
+    // the saved file has the seed, the buffer fixes it.
+    let saved = std::fs::read_to_string(dir.path().join(template)).unwrap();
+    let (found, _, stderr, _) = check_json(
+        dir.path(),
+        &["--stdin-filename", template, "-"],
+        &with_helm,
+        Some(saved.as_bytes()),
+    );
+    assert!(located(&found).contains(&seed), "{found:?}\n{stderr}");
+    let fixed = saved.replace(
+        "{{ .Values.offsetsTopicReplicationFactor | quote }}",
+        "\"3\"",
+    );
+    assert_ne!(fixed, saved);
+    let (found, _, stderr, _) = check_json(
+        dir.path(),
+        &["--stdin-filename", template, "-"],
+        &with_helm,
+        Some(fixed.as_bytes()),
+    );
+    assert!(
+        !found
+            .iter()
+            .any(|(rule, _, _, _)| rule == "internal-topic-replication"),
+        "{found:?}\n{stderr}"
+    );
+    assert!(
+        found
+            .iter()
+            .any(|(rule, _, _, _)| rule == "plaintext-secret")
+    );
+
+    // Without helm: the note naming the command and the "not checked" count, as in a walk.
+    for args in [
+        vec![template],
+        vec!["--with-cluster", template],
+        vec!["--stdin-filename", template, "-"],
+    ] {
+        let stdin = args.contains(&"-").then_some(saved.as_bytes());
+        let (found, not_checked, stderr, code) =
+            check_json(dir.path(), &args, &without_helm, stdin);
+        assert!(found.is_empty(), "{args:?}: {found:?}");
+        assert_eq!(code, Some(0), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("`helm` is not on the PATH") && stderr.contains("helm template NAME"),
+            "{args:?}: {stderr}"
+        );
+        assert!(
+            not_checked.to_string().contains("Helm"),
+            "{args:?}: {not_checked}"
+        );
+    }
+}
+
+#[test]
+fn each_environment_values_file_is_rendered_as_a_deployment_of_its_own() {
+    if !support::external_tools("tests/helm.rs") {
+        return;
+    }
+    let (dir, line) = chart_copy();
+    let empty = tempfile::tempdir().unwrap();
+    let (with_helm, _) = paths(empty.path());
+    // values.yaml keeps the seed (one replica for the offsets topic on 3 brokers); production
+    // raises it, staging leaves it.
+    std::fs::write(
+        dir.path().join("chart/values-prod.yaml"),
+        "offsetsTopicReplicationFactor: 3\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("chart/values-staging.yaml"),
+        "image:\n  tag: 7.6.1\n",
+    )
+    .unwrap();
+    for args in [vec!["."], vec!["chart/templates/statefulset.yaml"]] {
+        let (found, _, stderr, _) = check_json(dir.path(), &args, &with_helm, None);
+        let seeds: Vec<&String> = found
+            .iter()
+            .filter(|(rule, file, at, _)| {
+                rule == "internal-topic-replication"
+                    && file == "chart/templates/statefulset.yaml"
+                    && *at == line
+            })
+            .map(|(_, _, _, message)| message)
+            .collect();
+        // Each environment is its release: staging has the seed, production not.
+        assert_eq!(seeds.len(), 1, "{args:?}: {found:?}\n{stderr}");
+        assert!(seeds[0].contains("`staging-kafka`"), "{seeds:?}");
+        assert!(
+            stderr.contains("values-prod.yaml as release `prod`")
+                && stderr.contains("values-staging.yaml as release `staging`"),
+            "{stderr}"
+        );
+    }
+    // An environment helm refuses (a values file that is no map) is said, the others read.
+    std::fs::write(dir.path().join("chart/values-prod.yaml"), "- 3\n").unwrap();
+    let (found, _, stderr, _) = check_json(dir.path(), &["."], &with_helm, None);
+    assert!(
+        stderr.contains("-f chart/values-prod.yaml` does not render")
+            && stderr.contains("not checked for values-prod.yaml"),
+        "{stderr}"
+    );
+    assert!(
+        found
+            .iter()
+            .any(|(_, _, _, message)| message.contains("`staging-kafka`")),
+        "{found:?}"
+    );
+
+    // An environments folder of values files is read the same way.
+    std::fs::remove_file(dir.path().join("chart/values-prod.yaml")).unwrap();
+    std::fs::remove_file(dir.path().join("chart/values-staging.yaml")).unwrap();
+    std::fs::create_dir_all(dir.path().join("chart/environments")).unwrap();
+    std::fs::write(
+        dir.path().join("chart/environments/dev.yaml"),
+        "offsetsTopicReplicationFactor: 3\n",
+    )
+    .unwrap();
+    let (found, _, stderr, _) = check_json(dir.path(), &["."], &with_helm, None);
+    assert!(
+        !found
+            .iter()
+            .any(|(rule, _, _, _)| rule == "internal-topic-replication"),
+        "{found:?}\n{stderr}"
+    );
+    assert!(
+        stderr.contains("environments/dev.yaml as release `dev`"),
+        "{stderr}"
+    );
+}
