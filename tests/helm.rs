@@ -506,19 +506,17 @@ fn a_helmfile_above_the_values_names_the_chart() {
 
 // ---- A template named alone, and a values file per environment ----
 
+/// A finding as (rule, file, line, message).
+type Located = (String, String, u64, String);
+
 /// `kafkalint check --format json` of `args` in `dir` (standard input `stdin` when given):
-/// the findings as (rule, file, line, message), the JSON `not_checked` and standard error.
+/// the findings, the JSON `not_checked`, standard error and the exit code.
 fn check_json(
     dir: &Path,
     args: &[&str],
     path: &std::ffi::OsStr,
     stdin: Option<&[u8]>,
-) -> (
-    Vec<(String, String, u64, String)>,
-    Value,
-    String,
-    Option<i32>,
-) {
+) -> (Vec<Located>, Value, String, Option<i32>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
         .args(["check", "--format", "json"])
         .args(args)
@@ -598,7 +596,7 @@ fn a_template_named_alone_is_rendered_with_its_chart() {
         template.to_string(),
         line,
     );
-    let located = |found: &[(String, String, u64, String)]| -> Vec<(String, String, u64)> {
+    let located = |found: &[Located]| -> Vec<(String, String, u64)> {
         found
             .iter()
             .map(|(rule, file, line, _)| (rule.clone(), file.clone(), *line))
