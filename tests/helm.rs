@@ -775,3 +775,58 @@ fn each_environment_values_file_is_rendered_as_a_deployment_of_its_own() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_published_chart_is_rendered_with_its_values_alone_too_and_examples_are_no_environment() {
+    if !support::external_tools("tests/helm.rs") {
+        return;
+    }
+    let (dir, line) = chart_copy();
+    let empty = tempfile::tempdir().unwrap();
+    let (with_helm, _) = paths(empty.path());
+    std::fs::write(
+        dir.path().join("chart/values-prod.yaml"),
+        "offsetsTopicReplicationFactor: 3\n",
+    )
+    .unwrap();
+    // An example profile is no deployment: not rendered (it would be `example-kafka`).
+    std::fs::write(
+        dir.path().join("chart/values-example.yaml"),
+        "replicas: 5\n",
+    )
+    .unwrap();
+    let seeds = |found: &[Located]| -> Vec<String> {
+        found
+            .iter()
+            .filter(|(rule, file, at, _)| {
+                rule == "internal-topic-replication"
+                    && file == "chart/templates/statefulset.yaml"
+                    && *at == line
+            })
+            .map(|(_, _, _, message)| message.clone())
+            .collect()
+    };
+    let (found, _, stderr, _) = check_json(dir.path(), &["."], &with_helm, None);
+    assert!(seeds(&found).is_empty(), "{found:?}\n{stderr}");
+    assert!(!stderr.contains("values-example.yaml"), "{stderr}");
+    assert!(
+        stderr.contains("values.yaml alone is only their common base"),
+        "{stderr}"
+    );
+
+    // Published (its Chart.yaml names its home): values.yaml alone is installed too.
+    let chart_yaml = std::fs::read_to_string(dir.path().join("chart/Chart.yaml")).unwrap();
+    std::fs::write(
+        dir.path().join("chart/Chart.yaml"),
+        format!("{chart_yaml}home: https://charts.example.com/demo\n"),
+    )
+    .unwrap();
+    let (found, _, stderr, _) = check_json(dir.path(), &["."], &with_helm, None);
+    let seeds = seeds(&found);
+    assert_eq!(seeds.len(), 1, "{found:?}\n{stderr}");
+    assert!(seeds[0].contains("`kafkalint-kafka`"), "{seeds:?}");
+    assert!(
+        stderr.contains("values.yaml alone is rendered too"),
+        "{stderr}"
+    );
+}

@@ -105,9 +105,12 @@ pub fn render_charts(groups: &mut BTreeMap<PathBuf, Vec<(String, Vec<u8>)>>) -> 
             }
         }
         if any {
-            rendering
-                .info
-                .push(rendered_note(&shown, &vendored, &rendered));
+            rendering.info.push(rendered_note(
+                &shown,
+                &vendored,
+                &rendered,
+                published(folder),
+            ));
         }
     }
     groups.retain(|_, files| !files.is_empty());
@@ -122,7 +125,12 @@ fn without_helm(shown: &str) -> String {
 }
 
 /// What the note says of a chart rendered: with which values, once per environment.
-fn rendered_note(shown: &str, vendored: &Path, environments: &[Environment]) -> String {
+fn rendered_note(
+    shown: &str,
+    vendored: &Path,
+    environments: &[Environment],
+    published: bool,
+) -> String {
     let dependencies = if vendored.is_dir() {
         ", the dependencies vendored in charts/"
     } else {
@@ -138,8 +146,15 @@ fn rendered_note(shown: &str, vendored: &Path, environments: &[Environment]) -> 
         .map(|environment| format!("{} as release `{}`", environment.file, environment.release))
         .collect();
     format!(
-        "{shown}: a Helm chart of its own with a values file per environment, rendered with `helm template` once per environment ({}), each over its values.yaml{dependencies}, each a deployment of its own; values.yaml alone is only their common base and is not rendered by itself; findings point at its templates",
-        each.join(", ")
+        "{shown}: a Helm chart of its own with a values file per environment, rendered with `helm template` once per environment ({}), each over its values.yaml{dependencies}, each a deployment of its own; {}; findings point at its templates",
+        each.join(", "),
+        if published {
+            format!(
+                "values.yaml alone is rendered too, as release `{RELEASE}`: the chart is published for others to install as it stands (its Chart.yaml names its home, sources or maintainers)"
+            )
+        } else {
+            "values.yaml alone is only their common base and is not rendered by itself".to_string()
+        }
     )
 }
 
@@ -152,6 +167,41 @@ pub struct Environment {
     /// The release it is rendered as: the environment's name, as a release name may be.
     pub release: String,
 }
+
+/// Whether a chart is published for others to install as it stands, its `values.yaml` alone
+/// being one deployment besides its environments': its `Chart.yaml` names its home, its
+/// sources or its maintainers (as charts in a chart repository do; `helm create` writes
+/// none of them).
+fn published(chart: &Path) -> bool {
+    crate::source::read_file(&chart.join("Chart.yaml")).is_ok_and(|bytes| {
+        String::from_utf8_lossy(&bytes).lines().any(|line| {
+            ["home:", "sources:", "maintainers:"]
+                .iter()
+                .any(|key| line.starts_with(key))
+        })
+    })
+}
+
+/// Values files named like an environment's that are none: a layer every environment shares
+/// or an example (`values-common.yaml`, `values-example.yaml`); what installs them with
+/// which environment is not written beside the chart, so they are not rendered.
+const NOT_ENVIRONMENTS: &[&str] = &[
+    "example",
+    "examples",
+    "sample",
+    "samples",
+    "schema",
+    "override",
+    "overrides",
+    "common",
+    "base",
+    "default",
+    "defaults",
+    "secret",
+    "secrets",
+    "global",
+    "shared",
+];
 
 /// The folders beside `values.yaml` whose YAML files are one environment each, as teams name
 /// them (`environments/prod.yaml`, `envs/dev/values.yaml`).
@@ -184,7 +234,7 @@ pub fn environments(chart: &Path) -> Vec<Environment> {
     let mut found = Vec::new();
     let mut add = |file: String, name: &str| {
         let release = release_name(name);
-        if !release.is_empty() {
+        if !release.is_empty() && !NOT_ENVIRONMENTS.contains(&release.as_str()) {
             found.push(Environment { file, release });
         }
     };
@@ -277,11 +327,10 @@ pub fn render_chart(
         None => None,
     };
     let source = copy.as_ref().map_or(folder, |copy| copy.dir.as_path());
-    let runs: Vec<Option<&Environment>> = if environments.is_empty() {
-        vec![None]
-    } else {
-        environments.iter().map(Some).collect()
-    };
+    let mut runs: Vec<Option<&Environment>> = environments.iter().map(Some).collect();
+    if environments.is_empty() || published(folder) {
+        runs.push(None);
+    }
     runs.into_iter()
         .map(|environment| {
             let (release, values) = match environment {
@@ -424,6 +473,7 @@ pub fn rendered(chart: &Path) -> String {
         &folder.to_string_lossy(),
         &chart.join("charts"),
         &environments(folder),
+        published(folder),
     )
 }
 
