@@ -830,3 +830,96 @@ fn a_published_chart_is_rendered_with_its_values_alone_too_and_examples_are_no_e
         "{stderr}"
     );
 }
+
+/// The language server (`kafkalint::server::run` over lsp-server's in-memory connection)
+/// publishes what the chart renders with the editor's text of its template: the saved seed,
+/// then nothing of it once the editor's text fixes it.
+#[test]
+fn the_language_server_renders_an_open_template_with_its_chart() {
+    use lsp_server::{Connection, Message, Notification, Request, RequestId};
+    use serde_json::json;
+    if !support::external_tools("tests/helm.rs") {
+        return;
+    }
+    let (dir, line) = chart_copy();
+    let path = dir.path().join("chart/templates/statefulset.yaml");
+    let saved = std::fs::read_to_string(&path).unwrap();
+    let document = kafkalint::server::uri::from_path(&path)
+        .unwrap()
+        .as_str()
+        .to_string();
+    let (server, client) = Connection::memory();
+    let handle = std::thread::spawn(move || kafkalint::server::run(&server));
+    let send = |message: Message| client.sender.send(message).unwrap();
+    send(
+        Request::new(
+            RequestId::from(1),
+            "initialize".into(),
+            json!({ "processId": null, "rootUri": null, "capabilities": {} }),
+        )
+        .into(),
+    );
+    send(Notification::new("initialized".into(), json!({})).into());
+    let published = |client: &Connection| -> Vec<Value> {
+        loop {
+            let message = client
+                .receiver
+                .recv_timeout(std::time::Duration::from_secs(300))
+                .expect("the server answers");
+            if let Message::Notification(notification) = message
+                && notification.method == "textDocument/publishDiagnostics"
+                && notification.params["uri"] == document.as_str()
+            {
+                return notification.params["diagnostics"]
+                    .as_array()
+                    .unwrap()
+                    .clone();
+            }
+        }
+    };
+    let seeds = |diagnostics: &[Value]| -> usize {
+        diagnostics
+            .iter()
+            .filter(|diagnostic| {
+                diagnostic["code"] == "internal-topic-replication"
+                    && diagnostic["range"]["start"]["line"] == line - 1
+            })
+            .count()
+    };
+    send(
+        Notification::new(
+            "textDocument/didOpen".into(),
+            json!({ "textDocument": {
+                "uri": document, "languageId": "yaml", "version": 1, "text": saved,
+            }}),
+        )
+        .into(),
+    );
+    let diagnostics = published(&client);
+    assert_eq!(seeds(&diagnostics), 1, "{diagnostics:#?}");
+    let fixed = saved.replace(
+        "{{ .Values.offsetsTopicReplicationFactor | quote }}",
+        "\"3\"",
+    );
+    send(
+        Notification::new(
+            "textDocument/didChange".into(),
+            json!({
+                "textDocument": { "uri": document, "version": 2 },
+                "contentChanges": [{ "text": fixed }],
+            }),
+        )
+        .into(),
+    );
+    let diagnostics = published(&client);
+    assert_eq!(seeds(&diagnostics), 0, "{diagnostics:#?}");
+    assert!(
+        diagnostics
+            .iter()
+            .any(|diagnostic| diagnostic["code"] == "plaintext-secret"),
+        "{diagnostics:#?}"
+    );
+    send(Request::new(RequestId::from(2), "shutdown".into(), Value::Null).into());
+    send(Notification::new("exit".into(), Value::Null).into());
+    let _ = handle.join();
+}
