@@ -923,3 +923,93 @@ fn the_language_server_renders_an_open_template_with_its_chart() {
     send(Notification::new("exit".into(), Value::Null).into());
     let _ = handle.join();
 }
+
+/// The values lines each internal-topic-replication finding of a JSON report points at, as
+/// (file, line), by the release named in its message.
+fn values_labels(dir: &Path, path: &std::ffi::OsStr) -> Vec<(String, String, u64)> {
+    let output = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+        .args(["check", "--format", "json", "."])
+        .current_dir(dir)
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let mut found = Vec::new();
+    for diagnostic in report["diagnostics"].as_array().unwrap() {
+        if diagnostic["rule"] != "internal-topic-replication" {
+            continue;
+        }
+        let message = diagnostic["message"].as_str().unwrap();
+        let release = ["kafkalint", "prod", "staging"]
+            .into_iter()
+            .find(|release| message.contains(&format!("`{release}-kafka")))
+            .unwrap_or("?");
+        for label in diagnostic["labels"].as_array().unwrap() {
+            let file = label["file"].as_str().unwrap();
+            if file.starts_with("chart/values") {
+                found.push((
+                    release.to_string(),
+                    file.to_string(),
+                    label["line"].as_u64().unwrap(),
+                ));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn a_rendered_finding_points_at_the_values_line_its_value_came_from() {
+    if !support::external_tools("tests/helm.rs") {
+        return;
+    }
+    let (dir, _) = chart_copy();
+    let empty = tempfile::tempdir().unwrap();
+    let (with_helm, _) = paths(empty.path());
+    let values = std::fs::read_to_string(dir.path().join("chart/values.yaml")).unwrap();
+    let seed_line = values
+        .lines()
+        .position(|line| line.starts_with("offsetsTopicReplicationFactor:"))
+        .unwrap() as u64
+        + 1;
+    assert_eq!(
+        values_labels(dir.path(), &with_helm),
+        vec![(
+            "kafkalint".to_string(),
+            "chart/values.yaml".to_string(),
+            seed_line
+        )]
+    );
+    // Per environment: the value of staging's own file is traced to it, the one it takes from
+    // values.yaml to values.yaml.
+    std::fs::write(
+        dir.path().join("chart/values-staging.yaml"),
+        "# staging\noffsetsTopicReplicationFactor: 2\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("chart/values-prod.yaml"), "replicas: 3\n").unwrap();
+    let mut labels = values_labels(dir.path(), &with_helm);
+    labels.sort();
+    assert_eq!(
+        labels,
+        vec![
+            (
+                "prod".to_string(),
+                "chart/values.yaml".to_string(),
+                seed_line
+            ),
+            (
+                "staging".to_string(),
+                "chart/values-staging.yaml".to_string(),
+                2
+            ),
+        ]
+    );
+    // The same value in two of the chart's values files: which one gave it is not told.
+    std::fs::write(
+        dir.path().join("chart/values-staging.yaml"),
+        "offsetsTopicReplicationFactor: 1\n",
+    )
+    .unwrap();
+    assert_eq!(values_labels(dir.path(), &with_helm), vec![]);
+}

@@ -382,9 +382,9 @@ impl Copy {
         let _ = std::fs::remove_dir_all(&copy.dir);
         let mut copied = 0;
         copy_tree(chart, &copy.dir, &mut copied).map_err(|error| error.to_string())?;
-        let replaced = crate::config::absolute(replaced);
+        let replaced = absolute(replaced);
         let inside = replaced
-            .strip_prefix(crate::config::absolute(chart))
+            .strip_prefix(absolute(chart))
             .map_err(|_| "the template is not in the chart".to_string())?;
         std::fs::write(copy.dir.join(inside), bytes).map_err(|error| error.to_string())?;
         Ok(copy)
@@ -502,6 +502,23 @@ fn chart_of(path: &Path) -> Option<PathBuf> {
         chart = umbrella.to_path_buf();
     }
     Some(chart)
+}
+
+/// `path` from the working folder, `.` and `..` resolved as written (links not followed): two
+/// ways of naming one file compare equal.
+fn absolute(path: &Path) -> PathBuf {
+    let joined = std::env::current_dir().unwrap_or_default().join(path);
+    let mut normal = PathBuf::new();
+    for component in joined.components() {
+        match component {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                normal.pop();
+            }
+            other => normal.push(other.as_os_str()),
+        }
+    }
+    normal
 }
 
 /// `helm` on the PATH, when it is there.
@@ -638,8 +655,7 @@ fn split(chart: &Path, rendered: &str, buffer: Option<(&Path, &[u8])>) -> Vec<(S
             // `<chart name>/templates/x.yaml`: the chart's folder stands for its name.
             let (_, inside) = source.split_once('/')?;
             let path = chart.join(inside);
-            let is_buffer =
-                |named: &Path| crate::config::absolute(named) == crate::config::absolute(&path);
+            let is_buffer = |named: &Path| absolute(named) == absolute(&path);
             let template = match buffer.filter(|(named, _)| is_buffer(named)) {
                 Some((_, bytes)) => String::from_utf8_lossy(bytes).into_owned(),
                 None => crate::source::read_file(&path)
@@ -737,7 +753,7 @@ const LOOKAHEAD: usize = 12;
 
 /// A template line as the literal pieces around its actions, trimmed; `None` for a line
 /// with nothing literal worth matching (only actions, blank, or a lone `-`).
-fn pattern(line: &str) -> Option<Vec<String>> {
+pub(super) fn pattern(line: &str) -> Option<Vec<String>> {
     let mut pieces = Vec::new();
     let mut rest = line;
     let mut trim_next = false;
@@ -770,7 +786,7 @@ fn pattern(line: &str) -> Option<Vec<String>> {
 
 /// Whether a rendered line is what a template line (as [`pattern`]) renders to: its first
 /// piece begins it, its last ends it, the others in order between.
-fn matches(pieces: &[String], rendered: &str) -> bool {
+pub(super) fn matches(pieces: &[String], rendered: &str) -> bool {
     let rendered = rendered.trim();
     let (first, rest) = match pieces.split_first() {
         Some(split) => split,
