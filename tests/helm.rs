@@ -1013,3 +1013,32 @@ fn a_rendered_finding_points_at_the_values_line_its_value_came_from() {
     .unwrap();
     assert_eq!(values_labels(dir.path(), &with_helm), vec![]);
 }
+
+#[test]
+fn fix_leaves_a_rendered_chart_as_it_is() {
+    // A rendered template's bytes are not the file's: `--fix` writes nothing into it (nor
+    // into the values file a finding also points at), and says so instead of failing.
+    if !support::external_tools("tests/helm.rs") {
+        return;
+    }
+    let (dir, _) = chart_copy();
+    let empty = tempfile::tempdir().unwrap();
+    let (with_helm, _) = paths(empty.path());
+    let template = dir.path().join("chart/templates/statefulset.yaml");
+    let values = dir.path().join("chart/values.yaml");
+    let (template_before, values_before) = (
+        std::fs::read(&template).unwrap(),
+        std::fs::read(&values).unwrap(),
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+        .args(["check", "--fix", "."])
+        .current_dir(dir.path())
+        .env("PATH", &with_helm)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(matches!(output.status.code(), Some(0..=2)), "{stderr}");
+    assert_eq!(std::fs::read(&template).unwrap(), template_before);
+    assert_eq!(std::fs::read(&values).unwrap(), values_before);
+}

@@ -47,6 +47,12 @@ pub fn label_values(files: &mut Vec<SourceFile>, diagnostics: &mut [Diagnostic])
         if added.contains_key(path) {
             continue;
         }
+        // Already among the files (read again from the report's own files, as `--fix` does).
+        let shown_path = path.to_string_lossy();
+        if let Some(index) = files.iter().position(|file| file.path == shown_path) {
+            added.insert(path.clone(), index);
+            continue;
+        }
         let Ok(bytes) = crate::source::read_file(path) else {
             continue;
         };
