@@ -1042,3 +1042,30 @@ fn fix_leaves_a_rendered_chart_as_it_is() {
     assert_eq!(std::fs::read(&template).unwrap(), template_before);
     assert_eq!(std::fs::read(&values).unwrap(), values_before);
 }
+
+#[test]
+fn environments_beyond_the_bound_are_said_not_rendered() {
+    if !support::external_tools("tests/helm.rs") {
+        return;
+    }
+    let (dir, _) = chart_copy();
+    let empty = tempfile::tempdir().unwrap();
+    let (with_helm, _) = paths(empty.path());
+    for index in 0..18 {
+        std::fs::write(
+            dir.path().join(format!("chart/values-env{index:02}.yaml")),
+            "replicas: 3\n",
+        )
+        .unwrap();
+    }
+    let (_, not_checked, stderr, _) = check_json(dir.path(), &["."], &with_helm, None);
+    assert_eq!(
+        stderr
+            .matches("is beyond the first 16 of this chart")
+            .count(),
+        2,
+        "{stderr}"
+    );
+    assert!(stderr.contains("values-env17.yaml is beyond"), "{stderr}");
+    assert!(not_checked.to_string().contains("Helm"), "{not_checked}");
+}

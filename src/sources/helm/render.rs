@@ -18,6 +18,9 @@ use std::time::{Duration, Instant};
 pub const DEADLINE: Duration = Duration::from_secs(20);
 /// The most a rendering may print; a chart that prints more is not read.
 pub const OUTPUT_LIMIT: usize = 16 * 1024 * 1024;
+/// The most environments of one chart rendered (each a `helm template` run); those beyond are
+/// said in a note.
+pub const MAX_ENVIRONMENTS: usize = 16;
 /// The most charts one run renders; those beyond are said in a note.
 pub const MAX_CHARTS: usize = 64;
 
@@ -327,6 +330,19 @@ pub fn render_chart(
         None => None,
     };
     let source = copy.as_ref().map_or(folder, |copy| copy.dir.as_path());
+    let mut beyond = Vec::new();
+    if let Some(rest) = environments.get(MAX_ENVIRONMENTS..) {
+        for environment in rest {
+            beyond.push((
+                Some(environment.clone()),
+                Err(format!(
+                    "{shown}: a Helm chart of its own whose environment {} is beyond the first {MAX_ENVIRONMENTS} of this chart, not rendered; its templates are not checked for it",
+                    environment.file
+                )),
+            ));
+        }
+    }
+    let environments = &environments[..environments.len().min(MAX_ENVIRONMENTS)];
     let mut runs: Vec<Option<&Environment>> = environments.iter().map(Some).collect();
     if environments.is_empty() || published(folder) {
         runs.push(None);
@@ -356,6 +372,7 @@ pub fn render_chart(
             };
             (environment.cloned(), outcome)
         })
+        .chain(beyond)
         .collect()
 }
 
