@@ -50,6 +50,10 @@ pub fn check_live(
 /// factor of 1 is no fault. A node file named alone, of no such set, is checked as a cluster of
 /// one, which a note says (unless `--brokers` gives the count).
 pub fn check(paths: &[PathBuf], options: &Options) -> Result<Report, Error> {
+    with_chart_templates(paths, options, check_named)
+}
+
+fn check_named(paths: &[PathBuf], options: &Options) -> Result<Report, Error> {
     // With `--brokers`, a file named alone stands for the whole cluster: the user said so.
     let left_out = match options.brokers {
         Some(_) => vec![Vec::new(); paths.len()],
@@ -244,6 +248,10 @@ fn check_paths(paths: &[PathBuf], options: &Options) -> Result<Report, Error> {
 /// `check --with-cluster`: each of `changed` checked within its whole cluster (see
 /// [`cluster::discover_changed`]); only findings that label a changed file are reported.
 pub fn check_with_cluster(changed: &[PathBuf], options: &Options) -> Result<Report, Error> {
+    with_chart_templates(changed, options, check_changed)
+}
+
+fn check_changed(changed: &[PathBuf], options: &Options) -> Result<Report, Error> {
     let mut reports = Vec::new();
     for (config, changed) in config_groups(changed, options)? {
         let declared = declared_clusters(config.as_ref())?;
@@ -257,6 +265,162 @@ pub fn check_with_cluster(changed: &[PathBuf], options: &Options) -> Result<Repo
         reports.push(report::run(found, options, Some(&only)));
     }
     Ok(Report::merge(reports))
+}
+
+// ---- Templates of a Helm chart named alone ----
+
+/// Checks `paths` with `rest`, except the files under a Helm chart's `templates/` (pre-commit
+/// and editors name single files): each of those is checked as part of its chart, rendered as
+/// a walk renders it (see [`crate::sources::helm::render`]), and only the findings located in
+/// the named templates are reported. Without helm, the walk's note and "not checked" count.
+fn with_chart_templates(
+    paths: &[PathBuf],
+    options: &Options,
+    rest: fn(&[PathBuf], &Options) -> Result<Report, Error>,
+) -> Result<Report, Error> {
+    use crate::sources::helm::render;
+    let mut charts: Vec<(PathBuf, Vec<PathBuf>)> = Vec::new();
+    let mut others = Vec::new();
+    for path in paths {
+        let template = path
+            .is_file()
+            .then(|| render::chart_of_template(path))
+            .flatten()
+            .filter(|_| {
+                let name = path.file_name().unwrap_or_default().to_string_lossy();
+                crate::sources::is_yaml_name(&name)
+            });
+        match template {
+            Some(chart) => match charts.iter_mut().find(|(known, _)| *known == chart) {
+                Some((_, named)) => named.push(path.clone()),
+                None => charts.push((chart, vec![path.clone()])),
+            },
+            None => others.push(path.clone()),
+        }
+    }
+    if charts.is_empty() {
+        return rest(paths, options);
+    }
+    let mut reports = Vec::new();
+    for (chart, named) in charts {
+        reports.push(check_chart_template(&chart, &named, options)?);
+    }
+    if !others.is_empty() {
+        reports.push(rest(&others, options)?);
+    }
+    Ok(Report::merge(reports))
+}
+
+/// The chart's folder read as a walk reads it (its templates rendered), the findings kept
+/// those located in `named`.
+fn check_chart_template(
+    chart: &std::path::Path,
+    named: &[PathBuf],
+    options: &Options,
+) -> Result<Report, Error> {
+    let folder = if chart.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        chart.to_path_buf()
+    };
+    let named: std::collections::HashSet<PathBuf> =
+        named.iter().map(|path| config::absolute(path)).collect();
+    let mut reports = Vec::new();
+    for (config, folders) in config_groups(std::slice::from_ref(&folder), options)? {
+        let declared = declared_clusters(config.as_ref())?;
+        let found = cluster::discover_declared_in_batches(
+            &folders,
+            options.brokers,
+            &declared,
+            &stated(config.as_ref()),
+            None,
+        );
+        let mut found = match found {
+            Ok(found) => found,
+            // A chart with nothing of Kafka in it: nothing to report on its templates.
+            Err(DiscoveryError::NotAConfig { .. }) => cluster::Discovered::default(),
+            Err(error) => return Err(error.into()),
+        };
+        attach(&mut found, config.map(Arc::new));
+        let only: Vec<usize> = (0..found.files.len())
+            .filter(|index| {
+                named.contains(&config::absolute(std::path::Path::new(
+                    &found.files[*index].path,
+                )))
+            })
+            .collect();
+        let mut report = report::run(found, options, Some(&only));
+        keep_for_output(&mut report, options.retain);
+        reports.push(report);
+    }
+    Ok(Report::merge(reports))
+}
+
+/// An editor's buffer of a template under a Helm chart's `templates/`: the chart rendered
+/// with the buffer's text in place of its file (from a copy of the chart), once per
+/// environment, and only the findings located in the buffer reported. `None` for any other
+/// buffer.
+fn check_chart_buffer(
+    buffer: &cluster::Buffer,
+    config: Option<&Config>,
+    options: &Options,
+) -> Option<Report> {
+    use crate::sources::helm::render;
+    let name = buffer.path.file_name()?.to_string_lossy().into_owned();
+    if !crate::sources::is_yaml_name(&name) {
+        return None;
+    }
+    let chart = render::chart_of_template(buffer.path)?;
+    let shown = config::absolute(buffer.path);
+    let config = config.cloned().map(Arc::new);
+    let Some(helm) = render::helm() else {
+        let mut found = cluster::Discovered::default();
+        found
+            .skipped
+            .push(render::not_rendered_without_helm(&chart));
+        return Some(report::run(found, options, Some(&[])));
+    };
+    let folder = if chart.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        chart.clone()
+    };
+    let environments = render::environments(&folder);
+    let mut reports = Vec::new();
+    let mut skipped = Vec::new();
+    let mut rendered = false;
+    let outcomes = render::render_chart(
+        &helm,
+        &chart,
+        &folder,
+        &environments,
+        Some((buffer.path, buffer.bytes)),
+    );
+    for (_, outcome) in outcomes {
+        match outcome {
+            Ok(files) => {
+                rendered = true;
+                let mut found = cluster::discover_in_memory(files, options.brokers);
+                attach(&mut found, config.clone());
+                let only: Vec<usize> = (0..found.files.len())
+                    .filter(|index| {
+                        config::absolute(std::path::Path::new(&found.files[*index].path)) == shown
+                    })
+                    .collect();
+                reports.push(report::run(found, options, Some(&only)));
+            }
+            Err(reason) => skipped.push(reason),
+        }
+    }
+    let mut report = Report::merge(reports);
+    report
+        .not_checked
+        .extend(crate::sources::not_checked::of_notes(&skipped));
+    report.skipped.extend(skipped);
+    if rendered {
+        report.notes.push(render::rendered(&chart));
+    }
+    Some(report)
 }
 
 /// Paths checked with one config file (or none).
@@ -337,6 +501,9 @@ pub fn check_buffer_among(
             .map(|path| Config::load(&path, rules::NAMES))
             .transpose()?,
     };
+    if let Some(report) = check_chart_buffer(&buffer, config.as_ref(), options) {
+        return Ok(report);
+    }
     let (mut found, index) =
         cluster::discover_buffer_among(buffer, open, options.brokers, &stated(config.as_ref()))?;
     attach(&mut found, config.map(Arc::new));

@@ -239,6 +239,8 @@ pub(crate) fn run(
     drop_repeats(&mut diagnostics);
     sources::restrict_fixes(&found.files, &mut diagnostics);
     group_across_nodes(&mut diagnostics);
+    // A finding in a rendered Helm template also points at the values line its value came from.
+    sources::helm::trace::label_values(&mut found.files, &mut diagnostics);
     for (cluster, placed) in found.clusters.iter_mut().zip(placements) {
         cluster.placements = placed;
     }

@@ -503,3 +503,569 @@ fn a_helmfile_above_the_values_names_the_chart() {
         "{stderr}"
     );
 }
+
+// ---- A template named alone, and a values file per environment ----
+
+/// A finding as (rule, file, line, message).
+type Located = (String, String, u64, String);
+
+/// `kafkalint check --format json` of `args` in `dir` (standard input `stdin` when given):
+/// the findings, the JSON `not_checked`, standard error and the exit code.
+fn check_json(
+    dir: &Path,
+    args: &[&str],
+    path: &std::ffi::OsStr,
+    stdin: Option<&[u8]>,
+) -> (Vec<Located>, Value, String, Option<i32>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+        .args(["check", "--format", "json"])
+        .args(args)
+        .current_dir(dir)
+        .env("PATH", path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = child.stdin.take().unwrap();
+    if let Some(bytes) = stdin {
+        let mut input = input;
+        input.write_all(bytes).unwrap();
+    } else {
+        drop(input);
+    }
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
+    let found = report["diagnostics"]
+        .as_array()
+        .map(|diagnostics| {
+            diagnostics
+                .iter()
+                .map(|diagnostic| {
+                    (
+                        diagnostic["rule"].as_str().unwrap().to_string(),
+                        diagnostic["file"].as_str().unwrap_or_default().to_string(),
+                        diagnostic["line"].as_u64().unwrap_or_default(),
+                        diagnostic["message"]
+                            .as_str()
+                            .unwrap_or_default()
+                            .to_string(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    (
+        found,
+        report["not_checked"].clone(),
+        stderr,
+        output.status.code(),
+    )
+}
+
+/// The test chart copied into a new folder, with the line of its StatefulSet template that
+/// sets offsets.topic.replication.factor.
+fn chart_copy() -> (tempfile::TempDir, u64) {
+    let dir = tempfile::tempdir().unwrap();
+    copy_folder(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/helm/chart"),
+        &dir.path().join("chart"),
+    );
+    let template =
+        std::fs::read_to_string(dir.path().join("chart/templates/statefulset.yaml")).unwrap();
+    let line = template
+        .lines()
+        .position(|line| line.contains(".Values.offsetsTopicReplicationFactor"))
+        .unwrap() as u64
+        + 1;
+    (dir, line)
+}
+
+#[test]
+fn a_template_named_alone_is_rendered_with_its_chart() {
+    if !support::external_tools("tests/helm.rs") {
+        return;
+    }
+    let (dir, line) = chart_copy();
+    let empty = tempfile::tempdir().unwrap();
+    let (with_helm, without_helm) = paths(empty.path());
+    let template = "chart/templates/statefulset.yaml";
+    let seed = (
+        "internal-topic-replication".to_string(),
+        template.to_string(),
+        line,
+    );
+    let located = |found: &[Located]| -> Vec<(String, String, u64)> {
+        found
+            .iter()
+            .map(|(rule, file, line, _)| (rule.clone(), file.clone(), *line))
+            .collect()
+    };
+
+    // Named alone (an editor's "check this file", a hook's file list) and in the pre-commit
+    // mode: the chart is rendered and the finding located in the template reported.
+    for args in [vec![template], vec!["--with-cluster", template]] {
+        let (found, _, stderr, code) = check_json(dir.path(), &args, &with_helm, None);
+        assert!(
+            located(&found).contains(&seed),
+            "{args:?}: {found:?}\n{stderr}"
+        );
+        assert_eq!(code, Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains("rendered with `helm template`"), "{stderr}");
+    }
+    // Named from inside its templates/ folder.
+    let (found, _, stderr, _) = check_json(
+        &dir.path().join("chart/templates"),
+        &["statefulset.yaml"],
+        &with_helm,
+        None,
+    );
+    assert!(
+        found
+            .iter()
+            .any(|(rule, file, at, _)| rule == "internal-topic-replication"
+                && file.ends_with("templates/statefulset.yaml")
+                && *at == line),
+        "{found:?}\n{stderr}"
+    );
+    // Only the named template's findings: another template of the chart names none.
+    std::fs::write(
+        dir.path().join("chart/templates/service.yaml"),
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: {{ .Release.Name }}-kafka-headless\nspec:\n  clusterIP: None\n  ports:\n    - port: 9092\n",
+    )
+    .unwrap();
+    let (found, _, stderr, code) = check_json(
+        dir.path(),
+        &["chart/templates/service.yaml"],
+        &with_helm,
+        None,
+    );
+    assert!(found.is_empty(), "{found:?}\n{stderr}");
+    assert_eq!(code, Some(0), "{stderr}");
+
+    // An editor's unsaved text (the language server, `--stdin-filename`) is what is rendered:
+    // the saved file has the seed, the buffer fixes it.
+    let saved = std::fs::read_to_string(dir.path().join(template)).unwrap();
+    let (found, _, stderr, _) = check_json(
+        dir.path(),
+        &["--stdin-filename", template, "-"],
+        &with_helm,
+        Some(saved.as_bytes()),
+    );
+    assert!(located(&found).contains(&seed), "{found:?}\n{stderr}");
+    let fixed = saved.replace(
+        "{{ .Values.offsetsTopicReplicationFactor | quote }}",
+        "\"3\"",
+    );
+    assert_ne!(fixed, saved);
+    let (found, _, stderr, _) = check_json(
+        dir.path(),
+        &["--stdin-filename", template, "-"],
+        &with_helm,
+        Some(fixed.as_bytes()),
+    );
+    assert!(
+        !found
+            .iter()
+            .any(|(rule, _, _, _)| rule == "internal-topic-replication"),
+        "{found:?}\n{stderr}"
+    );
+    assert!(
+        found
+            .iter()
+            .any(|(rule, _, _, _)| rule == "plaintext-secret")
+    );
+
+    // Without helm: the note naming the command and the "not checked" count, as in a walk.
+    for args in [
+        vec![template],
+        vec!["--with-cluster", template],
+        vec!["--stdin-filename", template, "-"],
+    ] {
+        let stdin = args.contains(&"-").then_some(saved.as_bytes());
+        let (found, not_checked, stderr, code) =
+            check_json(dir.path(), &args, &without_helm, stdin);
+        assert!(found.is_empty(), "{args:?}: {found:?}");
+        assert_eq!(code, Some(0), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("`helm` is not on the PATH") && stderr.contains("helm template NAME"),
+            "{args:?}: {stderr}"
+        );
+        assert!(
+            not_checked.to_string().contains("Helm"),
+            "{args:?}: {not_checked}"
+        );
+    }
+}
+
+#[test]
+fn each_environment_values_file_is_rendered_as_a_deployment_of_its_own() {
+    if !support::external_tools("tests/helm.rs") {
+        return;
+    }
+    let (dir, line) = chart_copy();
+    let empty = tempfile::tempdir().unwrap();
+    let (with_helm, _) = paths(empty.path());
+    // values.yaml keeps the seed (one replica for the offsets topic on 3 brokers); production
+    // raises it, staging leaves it.
+    std::fs::write(
+        dir.path().join("chart/values-prod.yaml"),
+        "offsetsTopicReplicationFactor: 3\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("chart/values-staging.yaml"),
+        "image:\n  tag: 7.6.1\n",
+    )
+    .unwrap();
+    for args in [vec!["."], vec!["chart/templates/statefulset.yaml"]] {
+        let (found, _, stderr, _) = check_json(dir.path(), &args, &with_helm, None);
+        let seeds: Vec<&String> = found
+            .iter()
+            .filter(|(rule, file, at, _)| {
+                rule == "internal-topic-replication"
+                    && file == "chart/templates/statefulset.yaml"
+                    && *at == line
+            })
+            .map(|(_, _, _, message)| message)
+            .collect();
+        // Each environment is its release: staging has the seed, production not.
+        assert_eq!(seeds.len(), 1, "{args:?}: {found:?}\n{stderr}");
+        assert!(seeds[0].contains("`staging-kafka`"), "{seeds:?}");
+        assert!(
+            stderr.contains("values-prod.yaml as release `prod`")
+                && stderr.contains("values-staging.yaml as release `staging`"),
+            "{stderr}"
+        );
+    }
+    // An environment helm refuses (a values file that is no map) is said, the others read.
+    std::fs::write(dir.path().join("chart/values-prod.yaml"), "- 3\n").unwrap();
+    let (found, _, stderr, _) = check_json(dir.path(), &["."], &with_helm, None);
+    assert!(
+        stderr.contains("-f chart/values-prod.yaml` does not render")
+            && stderr.contains("not checked for values-prod.yaml"),
+        "{stderr}"
+    );
+    assert!(
+        found
+            .iter()
+            .any(|(_, _, _, message)| message.contains("`staging-kafka`")),
+        "{found:?}"
+    );
+
+    // An environments folder of values files is read the same way.
+    std::fs::remove_file(dir.path().join("chart/values-prod.yaml")).unwrap();
+    std::fs::remove_file(dir.path().join("chart/values-staging.yaml")).unwrap();
+    std::fs::create_dir_all(dir.path().join("chart/environments")).unwrap();
+    std::fs::write(
+        dir.path().join("chart/environments/dev.yaml"),
+        "offsetsTopicReplicationFactor: 3\n",
+    )
+    .unwrap();
+    let (found, _, stderr, _) = check_json(dir.path(), &["."], &with_helm, None);
+    assert!(
+        !found
+            .iter()
+            .any(|(rule, _, _, _)| rule == "internal-topic-replication"),
+        "{found:?}\n{stderr}"
+    );
+    assert!(
+        stderr.contains("environments/dev.yaml as release `dev`"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_published_chart_is_rendered_with_its_values_alone_too_and_examples_are_no_environment() {
+    if !support::external_tools("tests/helm.rs") {
+        return;
+    }
+    let (dir, line) = chart_copy();
+    let empty = tempfile::tempdir().unwrap();
+    let (with_helm, _) = paths(empty.path());
+    std::fs::write(
+        dir.path().join("chart/values-prod.yaml"),
+        "offsetsTopicReplicationFactor: 3\n",
+    )
+    .unwrap();
+    // An example profile is no deployment: not rendered (it would be `example-kafka`).
+    std::fs::write(
+        dir.path().join("chart/values-example.yaml"),
+        "replicas: 5\n",
+    )
+    .unwrap();
+    let seeds = |found: &[Located]| -> Vec<String> {
+        found
+            .iter()
+            .filter(|(rule, file, at, _)| {
+                rule == "internal-topic-replication"
+                    && file == "chart/templates/statefulset.yaml"
+                    && *at == line
+            })
+            .map(|(_, _, _, message)| message.clone())
+            .collect()
+    };
+    let (found, _, stderr, _) = check_json(dir.path(), &["."], &with_helm, None);
+    assert!(seeds(&found).is_empty(), "{found:?}\n{stderr}");
+    assert!(!stderr.contains("values-example.yaml"), "{stderr}");
+    assert!(
+        stderr.contains("values.yaml alone is only their common base"),
+        "{stderr}"
+    );
+
+    // Published (its Chart.yaml names its home): values.yaml alone is installed too.
+    let chart_yaml = std::fs::read_to_string(dir.path().join("chart/Chart.yaml")).unwrap();
+    std::fs::write(
+        dir.path().join("chart/Chart.yaml"),
+        format!("{chart_yaml}home: https://charts.example.com/demo\n"),
+    )
+    .unwrap();
+    let (found, _, stderr, _) = check_json(dir.path(), &["."], &with_helm, None);
+    let seeds = seeds(&found);
+    assert_eq!(seeds.len(), 1, "{found:?}\n{stderr}");
+    assert!(seeds[0].contains("`kafkalint-kafka`"), "{seeds:?}");
+    assert!(
+        stderr.contains("values.yaml alone is rendered too"),
+        "{stderr}"
+    );
+}
+
+/// The language server (`kafkalint::server::run` over lsp-server's in-memory connection)
+/// publishes what the chart renders with the editor's text of its template: the saved seed,
+/// then nothing of it once the editor's text fixes it.
+#[test]
+fn the_language_server_renders_an_open_template_with_its_chart() {
+    use lsp_server::{Connection, Message, Notification, Request, RequestId};
+    use serde_json::json;
+    if !support::external_tools("tests/helm.rs") {
+        return;
+    }
+    let (dir, line) = chart_copy();
+    let path = dir.path().join("chart/templates/statefulset.yaml");
+    let saved = std::fs::read_to_string(&path).unwrap();
+    let document = kafkalint::server::uri::from_path(&path)
+        .unwrap()
+        .as_str()
+        .to_string();
+    let (server, client) = Connection::memory();
+    let handle = std::thread::spawn(move || kafkalint::server::run(&server));
+    let send = |message: Message| client.sender.send(message).unwrap();
+    send(
+        Request::new(
+            RequestId::from(1),
+            "initialize".into(),
+            json!({ "processId": null, "rootUri": null, "capabilities": {} }),
+        )
+        .into(),
+    );
+    send(Notification::new("initialized".into(), json!({})).into());
+    let published = |client: &Connection| -> Vec<Value> {
+        loop {
+            let message = client
+                .receiver
+                .recv_timeout(std::time::Duration::from_secs(300))
+                .expect("the server answers");
+            if let Message::Notification(notification) = message
+                && notification.method == "textDocument/publishDiagnostics"
+                && notification.params["uri"] == document.as_str()
+            {
+                return notification.params["diagnostics"]
+                    .as_array()
+                    .unwrap()
+                    .clone();
+            }
+        }
+    };
+    let seeds = |diagnostics: &[Value]| -> usize {
+        diagnostics
+            .iter()
+            .filter(|diagnostic| {
+                diagnostic["code"] == "internal-topic-replication"
+                    && diagnostic["range"]["start"]["line"] == line - 1
+            })
+            .count()
+    };
+    send(
+        Notification::new(
+            "textDocument/didOpen".into(),
+            json!({ "textDocument": {
+                "uri": document, "languageId": "yaml", "version": 1, "text": saved,
+            }}),
+        )
+        .into(),
+    );
+    let diagnostics = published(&client);
+    assert_eq!(seeds(&diagnostics), 1, "{diagnostics:#?}");
+    let fixed = saved.replace(
+        "{{ .Values.offsetsTopicReplicationFactor | quote }}",
+        "\"3\"",
+    );
+    send(
+        Notification::new(
+            "textDocument/didChange".into(),
+            json!({
+                "textDocument": { "uri": document, "version": 2 },
+                "contentChanges": [{ "text": fixed }],
+            }),
+        )
+        .into(),
+    );
+    let diagnostics = published(&client);
+    assert_eq!(seeds(&diagnostics), 0, "{diagnostics:#?}");
+    assert!(
+        diagnostics
+            .iter()
+            .any(|diagnostic| diagnostic["code"] == "plaintext-secret"),
+        "{diagnostics:#?}"
+    );
+    send(Request::new(RequestId::from(2), "shutdown".into(), Value::Null).into());
+    send(Notification::new("exit".into(), Value::Null).into());
+    let _ = handle.join();
+}
+
+/// The values lines each internal-topic-replication finding of a JSON report points at, as
+/// (file, line), by the release named in its message.
+fn values_labels(dir: &Path, path: &std::ffi::OsStr) -> Vec<(String, String, u64)> {
+    let output = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+        .args(["check", "--format", "json", "."])
+        .current_dir(dir)
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let mut found = Vec::new();
+    for diagnostic in report["diagnostics"].as_array().unwrap() {
+        if diagnostic["rule"] != "internal-topic-replication" {
+            continue;
+        }
+        let message = diagnostic["message"].as_str().unwrap();
+        let release = ["kafkalint", "prod", "staging"]
+            .into_iter()
+            .find(|release| message.contains(&format!("`{release}-kafka")))
+            .unwrap_or("?");
+        for label in diagnostic["labels"].as_array().unwrap() {
+            let file = label["file"].as_str().unwrap();
+            if file.starts_with("chart/values") {
+                found.push((
+                    release.to_string(),
+                    file.to_string(),
+                    label["line"].as_u64().unwrap(),
+                ));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn a_rendered_finding_points_at_the_values_line_its_value_came_from() {
+    if !support::external_tools("tests/helm.rs") {
+        return;
+    }
+    let (dir, _) = chart_copy();
+    let empty = tempfile::tempdir().unwrap();
+    let (with_helm, _) = paths(empty.path());
+    let values = std::fs::read_to_string(dir.path().join("chart/values.yaml")).unwrap();
+    let seed_line = values
+        .lines()
+        .position(|line| line.starts_with("offsetsTopicReplicationFactor:"))
+        .unwrap() as u64
+        + 1;
+    assert_eq!(
+        values_labels(dir.path(), &with_helm),
+        vec![(
+            "kafkalint".to_string(),
+            "chart/values.yaml".to_string(),
+            seed_line
+        )]
+    );
+    // Per environment: the value of staging's own file is traced to it, the one it takes from
+    // values.yaml to values.yaml.
+    std::fs::write(
+        dir.path().join("chart/values-staging.yaml"),
+        "# staging\noffsetsTopicReplicationFactor: 2\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("chart/values-prod.yaml"), "replicas: 3\n").unwrap();
+    let mut labels = values_labels(dir.path(), &with_helm);
+    labels.sort();
+    assert_eq!(
+        labels,
+        vec![
+            (
+                "prod".to_string(),
+                "chart/values.yaml".to_string(),
+                seed_line
+            ),
+            (
+                "staging".to_string(),
+                "chart/values-staging.yaml".to_string(),
+                2
+            ),
+        ]
+    );
+    // The same value in two of the chart's values files: which one gave it is not told.
+    std::fs::write(
+        dir.path().join("chart/values-staging.yaml"),
+        "offsetsTopicReplicationFactor: 1\n",
+    )
+    .unwrap();
+    assert_eq!(values_labels(dir.path(), &with_helm), vec![]);
+}
+
+#[test]
+fn fix_leaves_a_rendered_chart_as_it_is() {
+    // A rendered template's bytes are not the file's: `--fix` writes nothing into it (nor
+    // into the values file a finding also points at), and says so instead of failing.
+    if !support::external_tools("tests/helm.rs") {
+        return;
+    }
+    let (dir, _) = chart_copy();
+    let empty = tempfile::tempdir().unwrap();
+    let (with_helm, _) = paths(empty.path());
+    let template = dir.path().join("chart/templates/statefulset.yaml");
+    let values = dir.path().join("chart/values.yaml");
+    let (template_before, values_before) = (
+        std::fs::read(&template).unwrap(),
+        std::fs::read(&values).unwrap(),
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+        .args(["check", "--fix", "."])
+        .current_dir(dir.path())
+        .env("PATH", &with_helm)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(matches!(output.status.code(), Some(0..=2)), "{stderr}");
+    assert_eq!(std::fs::read(&template).unwrap(), template_before);
+    assert_eq!(std::fs::read(&values).unwrap(), values_before);
+}
+
+#[test]
+fn environments_beyond_the_bound_are_said_not_rendered() {
+    if !support::external_tools("tests/helm.rs") {
+        return;
+    }
+    let (dir, _) = chart_copy();
+    let empty = tempfile::tempdir().unwrap();
+    let (with_helm, _) = paths(empty.path());
+    for index in 0..18 {
+        std::fs::write(
+            dir.path().join(format!("chart/values-env{index:02}.yaml")),
+            "replicas: 3\n",
+        )
+        .unwrap();
+    }
+    let (_, not_checked, stderr, _) = check_json(dir.path(), &["."], &with_helm, None);
+    assert_eq!(
+        stderr
+            .matches("is beyond the first 16 of this chart")
+            .count(),
+        2,
+        "{stderr}"
+    );
+    assert!(stderr.contains("values-env17.yaml is beyond"), "{stderr}");
+    assert!(not_checked.to_string().contains("Helm"), "{not_checked}");
+}

@@ -480,6 +480,9 @@ fn discover_from(
                 .flat_map(|files| sources::compose_mounts(files)),
         );
         add_walked_yaml(&mut found, yaml_by_dir, walk_how.stated, declared_brokers);
+        // A chart rendered once per environment says the same of a template each time.
+        let mut said = std::collections::HashSet::new();
+        found.skipped.retain(|note| said.insert(note.clone()));
         if !walk_how.shallow
             && accepted == 0
             && (found.files.len(), found.skipped.len()) == seen_before

@@ -3,3 +3,4 @@
 
 pub mod bitnami_chart;
 pub mod render;
+pub mod trace;

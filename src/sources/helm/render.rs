@@ -18,6 +18,9 @@ use std::time::{Duration, Instant};
 pub const DEADLINE: Duration = Duration::from_secs(20);
 /// The most a rendering may print; a chart that prints more is not read.
 pub const OUTPUT_LIMIT: usize = 16 * 1024 * 1024;
+/// The most environments of one chart rendered (each a `helm template` run); those beyond are
+/// said in a note.
+pub const MAX_ENVIRONMENTS: usize = 16;
 /// The most charts one run renders; those beyond are said in a note.
 pub const MAX_CHARTS: usize = 64;
 
@@ -79,33 +82,416 @@ pub fn render_charts(groups: &mut BTreeMap<PathBuf, Vec<(String, Vec<u8>)>>) -> 
             });
         }
         let Some(helm) = &helm else {
-            rendering.skipped.push(format!(
-                "{shown}: a Helm chart of its own, whose templates hold their values only once rendered, and `helm` is not on the PATH: install helm (kafkalint then runs `helm template`) or check what it renders (`helm template NAME {shown} | kafkalint check --stdin-filename rendered.yaml -`); its templates are not checked"
-            ));
+            rendering.skipped.push(without_helm(&shown));
             continue;
         };
-        match render(helm, folder) {
-            Ok(rendered) => {
-                rendering.info.push(format!(
-                    "{shown}: a Helm chart of its own, rendered with `helm template` (its values.yaml{}); findings point at its templates",
-                    if vendored.is_dir() {
-                        ", the dependencies vendored in charts/"
-                    } else {
-                        ""
+        let environments = environments(folder);
+        let mut rendered = Vec::new();
+        let mut any = false;
+        for (environment, outcome) in render_chart(helm, chart, folder, &environments, None) {
+            match outcome {
+                Ok(files) => {
+                    any = true;
+                    rendered.extend(environment.clone());
+                    if files.is_empty() {
+                        continue;
                     }
-                ));
-                let files = split(chart, &rendered);
-                if !files.is_empty() {
-                    groups.entry(templates).or_default().extend(files);
+                    // Each environment is a deployment of its own: its rendered files are
+                    // one folder of the walk apart from the others'.
+                    let key = match &environment {
+                        Some(environment) => templates.join(format!("[{}]", environment.file)),
+                        None => templates.clone(),
+                    };
+                    groups.entry(key).or_default().extend(files);
                 }
+                Err(reason) => rendering.skipped.push(reason),
             }
-            Err(reason) => rendering.skipped.push(format!(
-                "{shown}: a Helm chart of its own that `helm template {RELEASE} {shown}` does not render ({reason}); its templates are not checked"
-            )),
+        }
+        if any {
+            rendering.info.push(rendered_note(
+                &shown,
+                &vendored,
+                &rendered,
+                published(folder),
+            ));
         }
     }
     groups.retain(|_, files| !files.is_empty());
     rendering
+}
+
+/// The note for a chart kafkalint cannot render: helm is not on the PATH.
+fn without_helm(shown: &str) -> String {
+    format!(
+        "{shown}: a Helm chart of its own, whose templates hold their values only once rendered, and `helm` is not on the PATH: install helm (kafkalint then runs `helm template`) or check what it renders (`helm template NAME {shown} | kafkalint check --stdin-filename rendered.yaml -`); its templates are not checked"
+    )
+}
+
+/// What the note says of a chart rendered: with which values, once per environment.
+fn rendered_note(
+    shown: &str,
+    vendored: &Path,
+    environments: &[Environment],
+    published: bool,
+) -> String {
+    let dependencies = if vendored.is_dir() {
+        ", the dependencies vendored in charts/"
+    } else {
+        ""
+    };
+    if environments.is_empty() {
+        return format!(
+            "{shown}: a Helm chart of its own, rendered with `helm template` (its values.yaml{dependencies}); findings point at its templates"
+        );
+    }
+    let each: Vec<String> = environments
+        .iter()
+        .map(|environment| format!("{} as release `{}`", environment.file, environment.release))
+        .collect();
+    format!(
+        "{shown}: a Helm chart of its own with a values file per environment, rendered with `helm template` once per environment ({}), each over its values.yaml{dependencies}, each a deployment of its own; {}; findings point at its templates",
+        each.join(", "),
+        if published {
+            format!(
+                "values.yaml alone is rendered too, as release `{RELEASE}`: the chart is published for others to install as it stands (its Chart.yaml names its home, sources or maintainers)"
+            )
+        } else {
+            "values.yaml alone is only their common base and is not rendered by itself".to_string()
+        }
+    )
+}
+
+/// A values file of one environment beside a chart's `values.yaml` (`values-prod.yaml`,
+/// `environments/prod.yaml`): `helm template -f` layers it over the chart's values.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Environment {
+    /// The file, relative to the chart's folder (`values-prod.yaml`).
+    pub file: String,
+    /// The release it is rendered as: the environment's name, as a release name may be.
+    pub release: String,
+}
+
+/// Whether a chart is published for others to install as it stands, its `values.yaml` alone
+/// being one deployment besides its environments': its `Chart.yaml` names its home, its
+/// sources or its maintainers (as charts in a chart repository do; `helm create` writes
+/// none of them).
+fn published(chart: &Path) -> bool {
+    crate::source::read_file(&chart.join("Chart.yaml")).is_ok_and(|bytes| {
+        String::from_utf8_lossy(&bytes).lines().any(|line| {
+            ["home:", "sources:", "maintainers:"]
+                .iter()
+                .any(|key| line.starts_with(key))
+        })
+    })
+}
+
+/// Values files named like an environment's that are none: a layer every environment shares
+/// or an example (`values-common.yaml`, `values-example.yaml`); what installs them with
+/// which environment is not written beside the chart, so they are not rendered.
+const NOT_ENVIRONMENTS: &[&str] = &[
+    "example",
+    "examples",
+    "sample",
+    "samples",
+    "schema",
+    "override",
+    "overrides",
+    "common",
+    "base",
+    "default",
+    "defaults",
+    "secret",
+    "secrets",
+    "global",
+    "shared",
+];
+
+/// The folders beside `values.yaml` whose YAML files are one environment each, as teams name
+/// them (`environments/prod.yaml`, `envs/dev/values.yaml`).
+const ENVIRONMENT_FOLDERS: &[&str] = &["environments", "envs", "env", "values", "overlays"];
+
+/// The environments of a chart: its values files named after one (`values-prod.yaml`,
+/// `values.prod.yaml`, `values_prod.yaml`, `prod-values.yaml`) and the YAML files of an
+/// environments folder, by name. Empty for a chart with its `values.yaml` only.
+pub fn environments(chart: &Path) -> Vec<Environment> {
+    let yaml_stem = |name: &str| {
+        let lower = name.to_ascii_lowercase();
+        lower
+            .strip_suffix(".yaml")
+            .or_else(|| lower.strip_suffix(".yml"))
+            .map(str::to_string)
+    };
+    let names = |dir: &Path| -> Vec<(String, bool)> {
+        let mut names: Vec<(String, bool)> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|entry| {
+                let kind = entry.file_type().ok()?;
+                Some((entry.file_name().to_str()?.to_string(), kind.is_dir()))
+            })
+            .collect();
+        names.sort();
+        names
+    };
+    let mut found = Vec::new();
+    let mut add = |file: String, name: &str| {
+        let release = release_name(name);
+        if !release.is_empty() && !NOT_ENVIRONMENTS.contains(&release.as_str()) {
+            found.push(Environment { file, release });
+        }
+    };
+    for (name, is_dir) in names(chart) {
+        if is_dir {
+            continue;
+        }
+        let Some(stem) = yaml_stem(&name) else {
+            continue;
+        };
+        let environment = ["values-", "values.", "values_"]
+            .iter()
+            .find_map(|prefix| stem.strip_prefix(prefix))
+            .or_else(|| {
+                ["-values", ".values", "_values"]
+                    .iter()
+                    .find_map(|suffix| stem.strip_suffix(suffix))
+            });
+        if let Some(environment) = environment.filter(|environment| !environment.is_empty()) {
+            add(name.clone(), environment);
+        }
+    }
+    for folder in ENVIRONMENT_FOLDERS {
+        let dir = chart.join(folder);
+        if !dir.is_dir() {
+            continue;
+        }
+        for (name, is_dir) in names(&dir) {
+            if is_dir {
+                // `envs/prod/values.yaml`: the folder names the environment.
+                if dir.join(&name).join("values.yaml").is_file() {
+                    add(format!("{folder}/{name}/values.yaml"), &name);
+                }
+                continue;
+            }
+            if let Some(stem) = yaml_stem(&name) {
+                let environment = stem
+                    .strip_prefix("values-")
+                    .or_else(|| stem.strip_suffix("-values"))
+                    .unwrap_or(&stem)
+                    .to_string();
+                add(format!("{folder}/{name}"), &environment);
+            }
+        }
+    }
+    found
+}
+
+/// An environment's name as a Helm release name may be: lower case letters, digits and `-`,
+/// at most 53 characters (helm's limit).
+fn release_name(environment: &str) -> String {
+    let mut name: String = environment
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    name = name.trim_matches('-').to_string();
+    name.truncate(53);
+    name.trim_end_matches('-').to_string()
+}
+
+/// What rendering one chart gave, per environment (`None`: its values.yaml alone): the
+/// rendered files, or the note of why it did not render. With `buffer`, one template's
+/// unsaved text stands in for its file: the chart is rendered from a copy holding it.
+pub fn render_chart(
+    helm: &Path,
+    chart: &Path,
+    folder: &Path,
+    environments: &[Environment],
+    buffer: Option<(&Path, &[u8])>,
+) -> Vec<(Option<Environment>, Outcome)> {
+    let shown = folder.to_string_lossy().into_owned();
+    let copy = match buffer {
+        Some((path, bytes)) => match Copy::of(folder, path, bytes) {
+            Ok(copy) => Some(copy),
+            Err(reason) => {
+                return vec![(
+                    None,
+                    Err(format!(
+                        "{shown}: a Helm chart of its own that could not be copied to render the unsaved template ({reason}); its templates are not checked"
+                    )),
+                )];
+            }
+        },
+        None => None,
+    };
+    let source = copy.as_ref().map_or(folder, |copy| copy.dir.as_path());
+    let mut beyond = Vec::new();
+    if let Some(rest) = environments.get(MAX_ENVIRONMENTS..) {
+        for environment in rest {
+            beyond.push((
+                Some(environment.clone()),
+                Err(format!(
+                    "{shown}: a Helm chart of its own whose environment {} is beyond the first {MAX_ENVIRONMENTS} of this chart, not rendered; its templates are not checked for it",
+                    environment.file
+                )),
+            ));
+        }
+    }
+    let environments = &environments[..environments.len().min(MAX_ENVIRONMENTS)];
+    let mut runs: Vec<Option<&Environment>> = environments.iter().map(Some).collect();
+    if environments.is_empty() || published(folder) {
+        runs.push(None);
+    }
+    runs.into_iter()
+        .map(|environment| {
+            let (release, values) = match environment {
+                Some(environment) => (
+                    environment.release.as_str(),
+                    Some(source.join(&environment.file)),
+                ),
+                None => (RELEASE, None),
+            };
+            let outcome = match render(helm, source, release, values.as_deref()) {
+                Ok(rendered) => Ok(split(chart, &rendered, buffer)),
+                Err(reason) => {
+                    let values = environment
+                        .map(|environment| format!(" -f {shown}/{}", environment.file))
+                        .unwrap_or_default();
+                    Err(format!(
+                        "{shown}: a Helm chart of its own that `helm template {release} {shown}{values}` does not render ({reason}); its templates are not checked{}",
+                        environment
+                            .map(|environment| format!(" for {}", environment.file))
+                            .unwrap_or_default()
+                    ))
+                }
+            };
+            (environment.cloned(), outcome)
+        })
+        .chain(beyond)
+        .collect()
+}
+
+/// A chart's rendered files (path, text), or the note of why it did not render.
+pub type Outcome = Result<Vec<(String, Vec<u8>)>, String>;
+
+/// A chart copied to a folder of its own, one template's text replaced: removed when dropped.
+struct Copy {
+    dir: PathBuf,
+}
+
+/// The most files a chart copied to render an unsaved template may hold.
+const COPY_LIMIT: usize = 4096;
+
+impl Copy {
+    fn of(chart: &Path, replaced: &Path, bytes: &[u8]) -> Result<Copy, String> {
+        static COUNT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "kafkalint-chart-{}-{}",
+            std::process::id(),
+            COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        ));
+        let copy = Copy { dir };
+        let _ = std::fs::remove_dir_all(&copy.dir);
+        let mut copied = 0;
+        copy_tree(chart, &copy.dir, &mut copied).map_err(|error| error.to_string())?;
+        let replaced = absolute(replaced);
+        let inside = replaced
+            .strip_prefix(absolute(chart))
+            .map_err(|_| "the template is not in the chart".to_string())?;
+        std::fs::write(copy.dir.join(inside), bytes).map_err(|error| error.to_string())?;
+        Ok(copy)
+    }
+}
+
+impl Drop for Copy {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Copies the files of `from` to `to`, links not followed, at most [`COPY_LIMIT`] files.
+fn copy_tree(from: &Path, to: &Path, copied: &mut usize) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let kind = entry.file_type()?;
+        if entry.file_name() == ".git" {
+            continue;
+        }
+        let target = to.join(entry.file_name());
+        if kind.is_dir() {
+            copy_tree(&entry.path(), &target, copied)?;
+        } else if kind.is_file() {
+            *copied += 1;
+            if *copied > COPY_LIMIT {
+                return Err(std::io::Error::other(format!(
+                    "more than {COPY_LIMIT} files"
+                )));
+            }
+            std::fs::copy(entry.path(), target)?;
+        }
+    }
+    Ok(())
+}
+
+/// The chart a template belongs to, for a file named alone: a file under a chart's
+/// `templates/` (or a vendored dependency's), the chart holding a `Chart.yaml`.
+pub fn chart_of_template(path: &Path) -> Option<PathBuf> {
+    let in_templates = |chart: &Path, path: &Path| {
+        path.strip_prefix(chart).is_ok_and(|inside| {
+            inside
+                .components()
+                .any(|part| part.as_os_str() == "templates")
+        })
+    };
+    if let Some(chart) = chart_of(path).filter(|chart| in_templates(chart, path)) {
+        return Some(chart);
+    }
+    // Named from inside the chart (`statefulset.yaml` in its `templates/`): the chart is
+    // the folder as many levels up, named by `..`.
+    let parent = path.parent().filter(|parent| !parent.is_absolute())?;
+    (1..=8).find_map(|up| {
+        let chart: PathBuf = parent.join(std::iter::repeat_n("..", up).collect::<PathBuf>());
+        let is_chart = chart.join("Chart.yaml").is_file() && chart.join("templates").is_dir();
+        let absolute = std::fs::canonicalize(&chart).ok()?;
+        let file = std::fs::canonicalize(path).ok()?;
+        (is_chart && in_templates(&absolute, &file)).then_some(chart)
+    })
+}
+
+/// `helm` on the PATH, when it is there; public for a template named alone.
+pub fn helm() -> Option<PathBuf> {
+    helm_on_path()
+}
+
+/// The note for a chart whose template is named alone and `helm` is not on the PATH.
+pub fn not_rendered_without_helm(chart: &Path) -> String {
+    let folder = if chart.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        chart
+    };
+    without_helm(&folder.to_string_lossy())
+}
+
+/// The note for a chart rendered for a template named alone.
+pub fn rendered(chart: &Path) -> String {
+    let folder = if chart.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        chart
+    };
+    rendered_note(
+        &folder.to_string_lossy(),
+        &chart.join("charts"),
+        &environments(folder),
+        published(folder),
+    )
 }
 
 /// The chart a walked file belongs to: the nearest folder above it with a `Chart.yaml` and a
@@ -135,6 +521,23 @@ fn chart_of(path: &Path) -> Option<PathBuf> {
     Some(chart)
 }
 
+/// `path` from the working folder, `.` and `..` resolved as written (links not followed): two
+/// ways of naming one file compare equal.
+fn absolute(path: &Path) -> PathBuf {
+    let joined = std::env::current_dir().unwrap_or_default().join(path);
+    let mut normal = PathBuf::new();
+    for component in joined.components() {
+        match component {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                normal.pop();
+            }
+            other => normal.push(other.as_os_str()),
+        }
+    }
+    normal
+}
+
 /// `helm` on the PATH, when it is there.
 fn helm_on_path() -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
@@ -144,13 +547,22 @@ fn helm_on_path() -> Option<PathBuf> {
 }
 
 /// Runs `helm template` on `chart`, bounded in time and output.
-fn render(helm: &Path, chart: &Path) -> Result<String, String> {
+fn render(
+    helm: &Path,
+    chart: &Path,
+    release: &str,
+    values: Option<&Path>,
+) -> Result<String, String> {
     let mut command = Command::new(helm);
     command
         .arg("template")
-        .arg(RELEASE)
+        .arg(release)
         .arg(chart)
         .args(["--namespace", "default"]);
+    // Layered over the chart's own values.yaml, which helm always reads first.
+    if let Some(values) = values {
+        command.arg("--values").arg(values);
+    }
     run_bounded(command, "helm")
 }
 
@@ -241,7 +653,7 @@ pub(crate) fn run_bounded(mut command: Command, tool: &str) -> Result<String, St
 /// The rendered manifests of `chart`, one file per template: the path of the template
 /// (`<chart>/templates/x.yaml`, a vendored dependency's under `<chart>/charts/`) and what it
 /// renders to, its lines placed on the template's.
-fn split(chart: &Path, rendered: &str) -> Vec<(String, Vec<u8>)> {
+fn split(chart: &Path, rendered: &str, buffer: Option<(&Path, &[u8])>) -> Vec<(String, Vec<u8>)> {
     let mut by_source: BTreeMap<String, Vec<Vec<&str>>> = BTreeMap::new();
     let mut current: Option<&mut Vec<&str>> = None;
     let mut lines = rendered.lines().peekable();
@@ -267,10 +679,14 @@ fn split(chart: &Path, rendered: &str) -> Vec<(String, Vec<u8>)> {
             // `<chart name>/templates/x.yaml`: the chart's folder stands for its name.
             let (_, inside) = source.split_once('/')?;
             let path = chart.join(inside);
-            let template = crate::source::read_file(&path)
-                .ok()
-                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
-                .unwrap_or_default();
+            let is_buffer = |named: &Path| absolute(named) == absolute(&path);
+            let template = match buffer.filter(|(named, _)| is_buffer(named)) {
+                Some((_, bytes)) => String::from_utf8_lossy(bytes).into_owned(),
+                None => crate::source::read_file(&path)
+                    .ok()
+                    .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+                    .unwrap_or_default(),
+            };
             let text = aligned(&template, &documents);
             Some((path.to_string_lossy().into_owned(), text.into_bytes()))
         })
@@ -361,7 +777,7 @@ const LOOKAHEAD: usize = 12;
 
 /// A template line as the literal pieces around its actions, trimmed; `None` for a line
 /// with nothing literal worth matching (only actions, blank, or a lone `-`).
-fn pattern(line: &str) -> Option<Vec<String>> {
+pub(super) fn pattern(line: &str) -> Option<Vec<String>> {
     let mut pieces = Vec::new();
     let mut rest = line;
     let mut trim_next = false;
@@ -394,7 +810,7 @@ fn pattern(line: &str) -> Option<Vec<String>> {
 
 /// Whether a rendered line is what a template line (as [`pattern`]) renders to: its first
 /// piece begins it, its last ends it, the others in order between.
-fn matches(pieces: &[String], rendered: &str) -> bool {
+pub(super) fn matches(pieces: &[String], rendered: &str) -> bool {
     let rendered = rendered.trim();
     let (first, rest) = match pieces.split_first() {
         Some(split) => split,
