@@ -55,6 +55,22 @@ pub fn repository(image: &str) -> (String, Option<String>) {
     {
         parts.remove(0);
     }
+    // A mirror that keeps Docker Hub's images under a path of its own names the registry in
+    // it (`swr.cn-north-4.myhuaweicloud.com/ddn-k8s/docker.io/confluentinc/cp-kafka:8.0.0`):
+    // what follows is Docker Hub's repository. A path without it (`harbor/proxy/bitnami/kafka`)
+    // may be a team's own image and stays as written.
+    if let Some(hub) = parts
+        .iter()
+        .rposition(|part| {
+            matches!(
+                *part,
+                "docker.io" | "index.docker.io" | "registry-1.docker.io"
+            )
+        })
+        .filter(|hub| hub + 1 < parts.len())
+    {
+        parts.drain(..=hub);
+    }
     if parts.first() == Some(&"library") {
         parts.remove(0);
     }
@@ -1364,6 +1380,25 @@ pub(in crate::sources) mod tests {
             Some(Image::Confluent)
         );
         assert_eq!(classify("confluentinc/cp-zookeeper:7.5.0"), None);
+        // Docker Hub's image under a mirror's path, and a path of a team's own.
+        assert_eq!(
+            repository(
+                "swr.cn-north-4.myhuaweicloud.com/ddn-k8s/docker.io/confluentinc/cp-kafka:8.0.0"
+            ),
+            (
+                "confluentinc/cp-kafka".to_string(),
+                Some("8.0.0".to_string())
+            )
+        );
+        assert_eq!(
+            classify("mirror.example.com/hub/docker.io/library/kafka"),
+            None
+        );
+        assert_eq!(
+            classify("mirror.example.com/hub/docker.io/apache/kafka:3.9.0"),
+            Some(Image::Apache)
+        );
+        assert_eq!(classify("harbor.example.com/proxy/bitnami/kafka:3.7"), None);
         assert!(looks_like_kafka("mycorp/kafka:1.0"));
         assert!(!looks_like_kafka("provectuslabs/kafka-ui"));
     }
