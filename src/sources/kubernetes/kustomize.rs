@@ -6,7 +6,7 @@
 //! When `kustomize` (or `kubectl`, whose `kustomize` verb is the same build) is on the PATH,
 //! each kustomization that no other of the walk names (an overlay, or a base used alone) is
 //! built with `kustomize build DIR`, offline and bounded like `helm template` (see
-//! [`crate::sources::helm::render::run_bounded`]), and what it prints is read as the
+//! `helm::render::run_bounded`), and what it prints is read as the
 //! resources of that folder: one cluster per overlay, named by its folder. Each built resource
 //! is written back in the order of the file it comes from (kustomize prints a patched
 //! resource's keys sorted) and its lines set on that file's lines, so that a finding points
