@@ -1361,7 +1361,7 @@ pub fn read(
         text,
         notes,
         refused,
-        |environment, host, scope, groups, notes| {
+        |environment, host, scope, groups, _, notes| {
             let suffix = environment
                 .map(|environment| format!(" ({environment})"))
                 .unwrap_or_default();
@@ -1397,7 +1397,14 @@ fn per_host<T>(
     text: &str,
     notes: &mut Vec<String>,
     refused: &mut Vec<RefusedInventory>,
-    mut each: impl FnMut(Option<&str>, Option<&String>, &Scope, &Groups, &mut Vec<String>) -> T,
+    mut each: impl FnMut(
+        Option<&str>,
+        Option<&String>,
+        &Scope,
+        &Groups,
+        &Context,
+        &mut Vec<String>,
+    ) -> T,
 ) -> Vec<(Option<String>, Vec<T>)> {
     let name = &role.name;
     let defaults = vars_of(&role.dir.join("defaults"), "main");
@@ -1500,6 +1507,7 @@ fn per_host<T>(
                         Some(host),
                         &scope,
                         &groups,
+                        &context,
                         notes,
                     ));
                 }
@@ -1513,7 +1521,14 @@ fn per_host<T>(
                     inventory: None,
                     host: None,
                 };
-                nodes.push(each(environment.as_deref(), None, &scope, &groups, notes));
+                nodes.push(each(
+                    environment.as_deref(),
+                    None,
+                    &scope,
+                    &groups,
+                    &context,
+                    notes,
+                ));
             }
         }
         clusters.push((environment, nodes));
@@ -2854,13 +2869,15 @@ pub fn render_compose(
         text,
         &mut notes,
         refused,
-        |_, host, scope, groups, _| match host {
+        |_, host, scope, groups, context, _| match host {
             Some(host) => {
-                render_compose_text(text, scope, groups).map(|(text, lines)| HostCompose {
-                    host: host.clone(),
-                    text,
-                    lines,
-                })
+                render_compose_text(text, scope, groups, &|other| context.scope(Some(other))).map(
+                    |(text, lines)| HostCompose {
+                        host: host.clone(),
+                        text,
+                        lines,
+                    },
+                )
             }
             None => {
                 Err("no inventory beside its playbooks lists the hosts its role runs on".into())
@@ -2891,6 +2908,7 @@ fn render_compose_text(
     text: &str,
     scope: &Scope,
     groups: &Groups,
+    hostvars: &dyn Fn(&str) -> Scope,
 ) -> Result<(String, Vec<usize>), String> {
     let first = text.lines().next().unwrap_or_default();
     if first.starts_with("#jinja2:") {
@@ -2984,7 +3002,19 @@ fn render_compose_text(
             continue;
         }
         if line.contains("{%") {
-            return Err(format!("line {number} holds a block tag within its text"));
+            // A loop over a group's hosts within the line (`1@{{ hostvars[h].ip }},...`),
+            // its tag ending the line: trim_blocks takes the line's break, which the loop's
+            // last pass must write itself.
+            let rendered = inline_host_loop(&line, scope, groups, hostvars).ok_or_else(|| {
+                format!(
+                    "line {number} holds a block tag within its text that kafkalint does not render"
+                )
+            })?;
+            out.push_str(&pending);
+            pending.clear();
+            out.push_str(&rendered);
+            lines.push(index);
+            continue;
         }
         let rendered = render_compose_line(&line, scope, groups).ok_or_else(|| {
             format!(
@@ -3004,6 +3034,149 @@ fn render_compose_text(
         return Err("an `if` is never closed".into());
     }
     Ok((out, lines))
+}
+
+/// A line `PREFIX{% for h in groups['g'] %}BODY{% endfor %}` rendered, as Jinja writes it
+/// with trim_blocks: PREFIX, then BODY once per host of group `g` (in the inventory's order),
+/// `{{ ... }}` in it worked out with `h` the host's name, `hostvars[h].x` its variables,
+/// `loop.first`, `loop.last` and `A if C else B` on those. A closing tag that ends the line
+/// takes its break, so the last pass must end the line itself (`"\n"`); text after the tag
+/// keeps it, and the loop writes no line break. `None` for anything else
+/// or any expression it cannot evaluate: no unknown value is written into a loop's text.
+fn inline_host_loop(
+    line: &str,
+    scope: &Scope,
+    groups: &Groups,
+    hostvars: &dyn Fn(&str) -> Scope,
+) -> Option<String> {
+    let body_line = line.strip_suffix('\n').unwrap_or(line);
+    let open = body_line.find("{%")?;
+    let prefix = render_compose_line(&body_line[..open], scope, groups)?;
+    if prefix.contains("{{ unknown }}") {
+        return None;
+    }
+    let rest = &body_line[open + 2..];
+    let tag_end = rest.find("%}")?;
+    let tag = rest[..tag_end].trim();
+    let rest = &rest[tag_end + 2..];
+    let (variable, source) = tag.strip_prefix("for ")?.split_once(" in ")?;
+    let variable = variable.trim();
+    if !is_dotted_name(variable) || variable.contains('.') {
+        return None;
+    }
+    let source = source.trim();
+    let group = source
+        .strip_prefix("groups[")?
+        .strip_suffix(']')
+        .and_then(literal)?;
+    let (body, suffix) = rest.split_once("{% endfor %}")?;
+    if body.contains("{%") || suffix.contains("{%") || !line.ends_with('\n') {
+        return None;
+    }
+    let inventory = groups.inventory?;
+    let members = inventory.members(&group);
+    let mut out = prefix;
+    for (position, host) in members.iter().enumerate() {
+        let host_scope = hostvars(host);
+        let item = LoopItem {
+            variable,
+            host,
+            host_scope: &host_scope,
+            first: position == 0,
+            last: position + 1 == members.len(),
+        };
+        let mut text = body;
+        while let Some(at) = text.find("{{") {
+            out.push_str(&text[..at]);
+            let close = text[at..].find("}}")? + at;
+            out.push_str(&loop_expression(
+                text[at + 2..close].trim(),
+                &item,
+                scope,
+                groups,
+            )?);
+            text = &text[close + 2..];
+        }
+        out.push_str(text);
+    }
+    if suffix.is_empty() {
+        // The loop wrote the line's break itself, and no other.
+        let kept = out.strip_suffix('\n')?;
+        return (!kept.contains('\n')).then(|| format!("{kept}\n"));
+    }
+    // Text after the closing tag: the line keeps its break, and the loop writes none.
+    let suffix = render_compose_line(suffix, scope, groups)?;
+    (!out.contains('\n') && !suffix.contains("{{ unknown }}")).then(|| format!("{out}{suffix}\n"))
+}
+
+/// One pass of a loop over a group's hosts.
+struct LoopItem<'a> {
+    variable: &'a str,
+    host: &'a str,
+    host_scope: &'a Scope,
+    first: bool,
+    last: bool,
+}
+
+/// An expression in a loop over hosts: `A if C else B`, the loop's host, its variables, a
+/// string literal (with `\n`), or any expression of the host being rendered.
+fn loop_expression(text: &str, item: &LoopItem, scope: &Scope, groups: &Groups) -> Option<String> {
+    let parts = top_level_word(text, "if");
+    if parts.len() == 2 {
+        let (when, otherwise) = {
+            let rest = top_level_word(parts[1], "else");
+            if rest.len() != 2 {
+                return None;
+            }
+            (rest[0].trim(), rest[1].trim())
+        };
+        let taken = match when {
+            "loop.last" => item.last,
+            "not loop.last" => !item.last,
+            "loop.first" => item.first,
+            "not loop.first" => !item.first,
+            _ => return None,
+        };
+        let chosen = if taken { parts[0] } else { otherwise };
+        return loop_expression(chosen.trim(), item, scope, groups);
+    }
+    if parts.len() > 2 {
+        return None;
+    }
+    if text == item.variable {
+        return Some(item.host.to_string());
+    }
+    if let Some(quoted) = text
+        .strip_prefix('"')
+        .and_then(|rest| rest.strip_suffix('"'))
+        .or_else(|| {
+            text.strip_prefix('\'')
+                .and_then(|rest| rest.strip_suffix('\''))
+        })
+    {
+        if quoted.contains(['"', '\'']) {
+            return None;
+        }
+        // Python's escapes in a Jinja string: the two kafkalint keeps.
+        return Some(quoted.replace("\\n", "\n").replace("\\\\", "\\"));
+    }
+    let of_host = [
+        format!("hostvars[{}].", item.variable),
+        format!("hostvars[{}]['", item.variable),
+    ];
+    for head in &of_host {
+        if let Some(name) = text.strip_prefix(head.as_str()) {
+            let name = name.trim_end_matches("']");
+            if !is_dotted_name(name) {
+                return None;
+            }
+            return lookup(name, item.host_scope)?.text().map(str::to_string);
+        }
+    }
+    if text.contains(item.variable) || text.contains("loop.") || text.contains("hostvars") {
+        return None;
+    }
+    expression(text, scope, groups, 0)
 }
 
 /// A line without its one-line Jinja comments (`{# ... #}`); `None` when one is not closed on it.
@@ -3418,7 +3591,7 @@ mod tests {
             inventory: None,
             host: None,
         };
-        render_compose_text(text, &scope, &groups)
+        render_compose_text(text, &scope, &groups, &|_| Scope::default())
     }
 
     #[test]
