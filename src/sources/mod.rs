@@ -242,9 +242,28 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
             continue;
         }
         if compose_template && !ansible::role::is_plain_template(text) {
-            found.notes.push(format!(
-                "{path}: a compose file an Ansible role templates with Jinja, which kafkalint does not render; not checked"
-            ));
+            // Rendered on each host its role runs on, and read; else said, with why.
+            let offset = bytes.len() - text.len();
+            let (mut notes, mut refused) = (Vec::new(), Vec::new());
+            match ansible::compose_template::read(
+                &path,
+                text,
+                &beside.stated.images,
+                &mut notes,
+                &mut refused,
+            ) {
+                Ok(reads) => {
+                    found
+                        .notes
+                        .extend(notes.iter().map(|note| format!("{path}: {note}")));
+                    push_refused_inventories(&mut found, refused);
+                    let images = beside.stated.images.entries().to_vec();
+                    push_compose_template(&mut found, &path, &bytes, offset, reads, images);
+                }
+                Err(why) => found.notes.push(format!(
+                    "{path}: a compose file an Ansible role templates with Jinja, which kafkalint does not render ({why}); not checked"
+                )),
+            }
             continue;
         }
         if (path.to_ascii_lowercase().ends_with(".j2") && !compose_template)
@@ -725,9 +744,94 @@ pub fn read_named(path: &Path, display: String, bytes: Vec<u8>, stated: &Stated)
     read_files_beside(vec![(display, bytes)], &beside)
 }
 
+/// An inventory Ansible cannot parse: `invalid-syntax` at its line, once.
+fn push_refused_inventories(found: &mut Found, refused: Vec<ansible::role::RefusedInventory>) {
+    for inventory in refused {
+        let shown = inventory.path.to_string_lossy().replace('\\', "/");
+        let shown = shown.strip_prefix("./").unwrap_or(&shown).to_string();
+        if !found.unreadable.iter().any(|file| file.path == shown) {
+            let reason = inventory.refusal.positioned();
+            found
+                .unreadable
+                .push(unreadable::file(shown, inventory.bytes, &reason));
+        }
+    }
+}
+
+/// A role's compose template as read on each host: one file (the template), one cluster per
+/// environment holding every host's nodes.
+fn push_compose_template(
+    found: &mut Found,
+    path: &str,
+    bytes: &[u8],
+    offset: usize,
+    reads: Vec<ansible::compose_template::HostRead>,
+    images: Vec<(String, String)>,
+) {
+    let mut parts = Vec::new();
+    let mut secrets = Vec::new();
+    let mut owners: Vec<(Option<String>, u32)> = Vec::new();
+    for mut read in reads {
+        let nodes = std::mem::take(&mut read.nodes);
+        for spec in nodes {
+            owners.push((read.environment.clone(), parts.len() as u32));
+            parts.push(part_mapped(spec, &|span: &Span| {
+                let placed = read.place(span);
+                placed.start + offset..placed.end + offset
+            }));
+        }
+        secrets.extend(
+            read.secrets
+                .iter()
+                .map(|span| span.start + offset..span.end + offset),
+        );
+    }
+    if parts.is_empty() {
+        return;
+    }
+    secrets.sort_by_key(|span: &Span| (span.start, span.end));
+    secrets.dedup();
+    let file = found.files.len();
+    let mut clusters: Vec<(Option<String>, usize)> = Vec::new();
+    for (environment, part) in owners {
+        match clusters.iter().find(|(known, _)| *known == environment) {
+            Some((_, cluster)) => found.clusters[*cluster].members.push((file, part)),
+            None => {
+                clusters.push((environment.clone(), found.clusters.len()));
+                found.clusters.push(FoundCluster {
+                    name: match &environment {
+                        Some(environment) => format!("{path} (environment `{environment}`)"),
+                        None => path.to_string(),
+                    },
+                    form: Form::AnsibleRole,
+                    members: vec![(file, part)],
+                });
+            }
+        }
+    }
+    let yaml = YamlFile {
+        parts,
+        secrets,
+        pools: Arc::from(Vec::new()),
+        config_maps: Arc::from(Vec::new()),
+        bitnami_kafka_chart: None,
+        images,
+    };
+    found.files.push(SourceFile::from_yaml(
+        path.to_string(),
+        bytes.to_vec(),
+        yaml,
+    ));
+}
+
 /// A node or component as a part of its file, its spans moved past the file's byte-order mark.
 fn part(spec: NodeSpec, offset: usize) -> YamlPart {
-    let shift = |span: &Span| span.start + offset..span.end + offset;
+    part_mapped(spec, &|span: &Span| span.start + offset..span.end + offset)
+}
+
+/// A node or component as a part of its file, each span placed by `shift` (read from a
+/// rendering of the file, placed in the file itself).
+fn part_mapped(spec: NodeSpec, shift: &dyn Fn(&Span) -> Span) -> YamlPart {
     let entries = spec
         .entries
         .iter()

@@ -1344,9 +1344,6 @@ pub fn read(
         ));
         return Vec::new();
     }
-    let defaults = vars_of(&role.dir.join("defaults"), "main");
-    let role_vars = vars_of(&role.dir.join("vars"), "main");
-    let plays = role.plays();
     let edits = edited_keys(&role, path);
     let tasks_text: String = yaml_files(&role.dir.join("tasks"))
         .iter()
@@ -1359,6 +1356,60 @@ pub fn read(
             "role `{name}`: a task edits a file of it in place (`lineinfile`, `replace`) with a line kafkalint cannot read: the keys it writes are unknown, and Kafka's defaults are not judged"
         ));
     }
+    let rendered = per_host(
+        &role,
+        text,
+        notes,
+        refused,
+        |environment, host, scope, groups, _, notes| {
+            let suffix = environment
+                .map(|environment| format!(" ({environment})"))
+                .unwrap_or_default();
+            let mut rendered = render_role_file(&role, text, scope, groups, notes);
+            edits.apply(&mut rendered);
+            let id = match host {
+                Some(host) => format!("{} {host}{suffix}", role.name),
+                None => format!("{} (every host){suffix}", role.name),
+            };
+            node_spec(
+                &role,
+                environment,
+                host,
+                &id,
+                rendered,
+                host.is_some(),
+                release(scope, &tasks_text),
+            )
+        },
+    );
+    rendered
+        .into_iter()
+        .map(|(environment, nodes)| RoleNodes { environment, nodes })
+        .collect()
+}
+
+/// What the role's template at `text` gives on each host that runs it (`each` of the
+/// environment, the host, its variables and groups), under each inventory that lists those
+/// hosts: one list per environment. Without a known group or inventory, `each` is called
+/// once, with no host, for every host of an unknown number; notes say why.
+fn per_host<T>(
+    role: &Role,
+    text: &str,
+    notes: &mut Vec<String>,
+    refused: &mut Vec<RefusedInventory>,
+    mut each: impl FnMut(
+        Option<&str>,
+        Option<&String>,
+        &Scope,
+        &Groups,
+        &Context,
+        &mut Vec<String>,
+    ) -> T,
+) -> Vec<(Option<String>, Vec<T>)> {
+    let name = &role.name;
+    let defaults = vars_of(&role.dir.join("defaults"), "main");
+    let role_vars = vars_of(&role.dir.join("vars"), "main");
+    let plays = role.plays();
     let inventories = role.inventories(refused);
     // The hosts: the group the template indexes, else the plays' (one group for all).
     let mut groups: Vec<&str> = plays.iter().map(|play| play.hosts.as_str()).collect();
@@ -1433,17 +1484,13 @@ pub fn read(
         let listed =
             inventory.filter(|inventory| !inventory.unexpanded && !inventory.too_many_hosts);
         let context = Context {
-            role: &role,
+            role,
             defaults: &defaults,
             role_vars: &role_vars,
             play,
             inventory: listed,
         };
         let mut nodes = Vec::new();
-        let suffix = environment
-            .as_deref()
-            .map(|environment| format!(" ({environment})"))
-            .unwrap_or_default();
         match (listed, &group) {
             (Some(inventory), Some(group)) => {
                 for (position, host) in inventory.members(group).iter().enumerate() {
@@ -1455,16 +1502,13 @@ pub fn read(
                         inventory: Some(inventory),
                         host: Some((host.as_str(), position)),
                     };
-                    let mut rendered = render_role_file(&role, text, &scope, &groups, notes);
-                    edits.apply(&mut rendered);
-                    nodes.push(node_spec(
-                        &role,
+                    nodes.push(each(
                         environment.as_deref(),
                         Some(host),
-                        &format!("{} {host}{suffix}", role.name),
-                        rendered,
-                        true,
-                        release(&scope, &tasks_text),
+                        &scope,
+                        &groups,
+                        &context,
+                        notes,
                     ));
                 }
             }
@@ -1477,20 +1521,17 @@ pub fn read(
                     inventory: None,
                     host: None,
                 };
-                let mut rendered = render_role_file(&role, text, &scope, &groups, notes);
-                edits.apply(&mut rendered);
-                nodes.push(node_spec(
-                    &role,
+                nodes.push(each(
                     environment.as_deref(),
                     None,
-                    &format!("{} (every host){suffix}", role.name),
-                    rendered,
-                    false,
-                    release(&scope, &tasks_text),
+                    &scope,
+                    &groups,
+                    &context,
+                    notes,
                 ));
             }
         }
-        clusters.push(RoleNodes { environment, nodes });
+        clusters.push((environment, nodes));
     }
     // Each host renders the same lines: a note about the template is said once.
     let mut seen = std::collections::HashSet::new();
@@ -2761,6 +2802,446 @@ fn render_text(text: &str, scope: &Scope, groups: &Groups) -> Option<String> {
     Some(out)
 }
 
+/// A role's compose template rendered for one host: the compose file Ansible writes there.
+pub struct HostCompose {
+    pub host: String,
+    pub text: String,
+    /// For each line of `text`, the template's line it was rendered from (0-based).
+    pub lines: Vec<usize>,
+}
+
+/// A role's compose template rendered on each host of one environment's inventory.
+pub struct EnvironmentCompose {
+    pub environment: Option<String>,
+    pub hosts: Vec<HostCompose>,
+}
+
+/// Environment variables whose value decides the nodes, their ids, their roles or the
+/// internal topics' factors: Jinja kafkalint cannot evaluate in one leaves the template
+/// unread rather than a node of unknown id or role.
+const DECIDING_VARIABLES: &[&str] = &[
+    "NODE_ID",
+    "BROKER_ID",
+    "PROCESS_ROLES",
+    "REPLICATION_FACTOR",
+    "MIN_INSYNC_REPLICAS",
+    "QUORUM_VOTERS",
+    "QUORUM_BOOTSTRAP",
+];
+
+/// Renders the compose template at `path` (whose text is `text`) on each host that runs its
+/// role, with the same hosts and variables as [`read`]: one list per environment. `Err`
+/// says, in a few words and never with a value, why it is not rendered (no known hosts, or
+/// Jinja kafkalint cannot evaluate where it decides what runs).
+pub fn render_compose(
+    path: &str,
+    text: &str,
+    notes_out: &mut Vec<String>,
+    refused: &mut Vec<RefusedInventory>,
+) -> Result<Vec<EnvironmentCompose>, String> {
+    let Some(role) = Role::of(path) else {
+        return Err("it is no role's template".into());
+    };
+    if let Some((open, why)) = unread_tag(text) {
+        return Err(format!("a `{open}` of it {why}"));
+    }
+    // A task that edits the written file in place (`lineinfile`, `replace`) changes lines
+    // kafkalint would read as the template's.
+    let edits = edited_keys(&role, path);
+    if edits.unknown || !edits.keys.is_empty() {
+        return Err("a task of its role edits the written file in place".into());
+    }
+    // A `template` task may set Jinja's whitespace options otherwise than their defaults.
+    let sets_whitespace = yaml_files(&role.dir.join("tasks")).iter().any(|file| {
+        crate::source::read_file(file).is_ok_and(|bytes| {
+            let has = |needle: &[u8]| memchr::memmem::find(&bytes, needle).is_some();
+            has(b"trim_blocks") || has(b"lstrip_blocks")
+        })
+    });
+    if sets_whitespace {
+        return Err("a task of its role sets Jinja's whitespace options".into());
+    }
+    // The notes of the hosts' reading say "one node of an unknown number": not what is done
+    // here, where no known host means nothing is read.
+    let mut notes = Vec::new();
+    let environments = per_host(
+        &role,
+        text,
+        &mut notes,
+        refused,
+        |_, host, scope, groups, context, _| match host {
+            Some(host) => {
+                render_compose_text(text, scope, groups, &|other| context.scope(Some(other))).map(
+                    |(text, lines)| HostCompose {
+                        host: host.clone(),
+                        text,
+                        lines,
+                    },
+                )
+            }
+            None => {
+                Err("no inventory beside its playbooks lists the hosts its role runs on".into())
+            }
+        },
+    );
+    let mut rendered = Vec::new();
+    for (environment, hosts) in environments {
+        rendered.push(EnvironmentCompose {
+            environment,
+            hosts: hosts.into_iter().collect::<Result<_, _>>()?,
+        });
+    }
+    // What a vault or a prompt may set is unknown in the scope already: said, not refused.
+    notes_out.extend(notes);
+    Ok(rendered)
+}
+
+/// A compose template's text as Jinja renders it for one host, as Ansible's `template`
+/// module sets Jinja up by default (ansible/ansible, lib/ansible/plugins/action/template.py at
+/// v2.16.0: `trim_blocks` True, `lstrip_blocks` False unless the task says otherwise): a block tag's line loses its line break, the
+/// spaces before the tag staying at the start of the next line rendered. `{% if %}`,
+/// `{% elif %}`, `{% else %}`, `{% endif %}` on lines of their own and `{{ ... }}` in lines;
+/// anything else is refused (`Err`, the line said), except an expression it cannot evaluate
+/// in an environment variable's value that decides no node, id or factor, which becomes an
+/// unknown value no rule judges.
+fn render_compose_text(
+    text: &str,
+    scope: &Scope,
+    groups: &Groups,
+    hostvars: &dyn Fn(&str) -> Scope,
+) -> Result<(String, Vec<usize>), String> {
+    let first = text.lines().next().unwrap_or_default();
+    if first.starts_with("#jinja2:") {
+        return Err("line 1 sets Jinja's own options".into());
+    }
+    for marker in ["{%-", "-%}", "{%+", "+%}", "{{-", "-}}", "{#-", "-#}"] {
+        if let Some(at) = text.find(marker) {
+            let line = text[..at].matches('\n').count() + 1;
+            return Err(format!("line {line} strips whitespace with `{marker}`"));
+        }
+    }
+    let mut out = String::new();
+    let mut lines = Vec::new();
+    let mut conditions: Vec<(Branch, Branch)> = Vec::new();
+    let mut around: Vec<Branch> = Vec::new();
+    // The spaces before a block tag, written at the start of the next line rendered.
+    let mut pending = String::new();
+    for (index, raw) in text.split_inclusive('\n').enumerate() {
+        let number = index + 1;
+        let line = strip_comments(raw)
+            .ok_or_else(|| format!("line {number} opens a comment over several lines"))?;
+        let state = match (around.last(), conditions.last()) {
+            (Some(outside), Some((branch, _))) => within(*outside, *branch),
+            _ => Branch::Taken,
+        };
+        let body = line.trim_end_matches(['\n', '\r']);
+        if let Some(tag) = statement(body.trim()) {
+            let (word, rest) = tag.split_once(char::is_whitespace).unwrap_or((tag, ""));
+            if state == Branch::Taken {
+                pending.push_str(&body[..body.len() - body.trim_start().len()]);
+            }
+            match word {
+                "if" => {
+                    let branch = if conditions.len() >= MAX_CONDITIONS {
+                        Branch::Unknown
+                    } else {
+                        condition(rest.trim(), scope, groups)
+                    };
+                    around.push(state);
+                    conditions.push((branch, branch));
+                }
+                "elif" => {
+                    let Some((branch, before)) = conditions.last_mut() else {
+                        return Err(format!("line {number} has an `elif` outside an `if`"));
+                    };
+                    let next = condition(rest.trim(), scope, groups);
+                    *branch = match *before {
+                        Branch::Taken => Branch::NotTaken,
+                        Branch::Unknown => Branch::Unknown,
+                        Branch::NotTaken => next,
+                    };
+                    *before = match (*before, next) {
+                        (Branch::Taken, _) | (_, Branch::Taken) => Branch::Taken,
+                        (Branch::Unknown, _) | (_, Branch::Unknown) => Branch::Unknown,
+                        _ => Branch::NotTaken,
+                    };
+                }
+                "else" => {
+                    let Some((branch, before)) = conditions.last_mut() else {
+                        return Err(format!("line {number} has an `else` outside an `if`"));
+                    };
+                    *branch = match *before {
+                        Branch::Taken => Branch::NotTaken,
+                        Branch::Unknown => Branch::Unknown,
+                        Branch::NotTaken => Branch::Taken,
+                    };
+                    *before = Branch::Taken;
+                }
+                "endif" => {
+                    conditions.pop();
+                    around.pop();
+                }
+                _ => {
+                    return Err(format!(
+                        "line {number} has a `{word}` block kafkalint does not render"
+                    ));
+                }
+            }
+            let now = match (around.last(), conditions.last()) {
+                (Some(outside), Some((branch, _))) => within(*outside, *branch),
+                _ => Branch::Taken,
+            };
+            if now == Branch::Unknown {
+                return Err(format!(
+                    "line {number} has a condition kafkalint cannot evaluate"
+                ));
+            }
+            continue;
+        }
+        if state != Branch::Taken {
+            continue;
+        }
+        if line.contains("{%") {
+            // A loop over a group's hosts within the line (`1@{{ hostvars[h].ip }},...`),
+            // its tag ending the line: trim_blocks takes the line's break, which the loop's
+            // last pass must write itself.
+            let rendered = inline_host_loop(&line, scope, groups, hostvars).ok_or_else(|| {
+                format!(
+                    "line {number} holds a block tag within its text that kafkalint does not render"
+                )
+            })?;
+            out.push_str(&pending);
+            pending.clear();
+            out.push_str(&rendered);
+            lines.push(index);
+            continue;
+        }
+        let rendered = render_compose_line(&line, scope, groups).ok_or_else(|| {
+            format!(
+                "line {number} holds Jinja kafkalint cannot evaluate where it decides what runs"
+            )
+        })?;
+        if rendered.trim_end_matches(['\n', '\r']).contains('\n') {
+            return Err(format!("line {number} renders over several lines"));
+        }
+        out.push_str(&pending);
+        pending.clear();
+        out.push_str(&rendered);
+        lines.push(index);
+    }
+    out.push_str(&pending);
+    if !conditions.is_empty() {
+        return Err("an `if` is never closed".into());
+    }
+    Ok((out, lines))
+}
+
+/// A line `PREFIX{% for h in groups['g'] %}BODY{% endfor %}` rendered, as Jinja writes it
+/// with trim_blocks: PREFIX, then BODY once per host of group `g` (in the inventory's order),
+/// `{{ ... }}` in it worked out with `h` the host's name, `hostvars[h].x` its variables,
+/// `loop.first`, `loop.last` and `A if C else B` on those. A closing tag that ends the line
+/// takes its break, so the last pass must end the line itself (`"\n"`); text after the tag
+/// keeps it, and the loop writes no line break. `None` for anything else
+/// or any expression it cannot evaluate: no unknown value is written into a loop's text.
+fn inline_host_loop(
+    line: &str,
+    scope: &Scope,
+    groups: &Groups,
+    hostvars: &dyn Fn(&str) -> Scope,
+) -> Option<String> {
+    let body_line = line.strip_suffix('\n').unwrap_or(line);
+    let open = body_line.find("{%")?;
+    let prefix = render_compose_line(&body_line[..open], scope, groups)?;
+    if prefix.contains("{{ unknown }}") {
+        return None;
+    }
+    let rest = &body_line[open + 2..];
+    let tag_end = rest.find("%}")?;
+    let tag = rest[..tag_end].trim();
+    let rest = &rest[tag_end + 2..];
+    let (variable, source) = tag.strip_prefix("for ")?.split_once(" in ")?;
+    let variable = variable.trim();
+    if !is_dotted_name(variable) || variable.contains('.') {
+        return None;
+    }
+    let source = source.trim();
+    let group = source
+        .strip_prefix("groups[")?
+        .strip_suffix(']')
+        .and_then(literal)?;
+    let (body, suffix) = rest.split_once("{% endfor %}")?;
+    if body.contains("{%") || suffix.contains("{%") || !line.ends_with('\n') {
+        return None;
+    }
+    let inventory = groups.inventory?;
+    let members = inventory.members(&group);
+    let mut out = prefix;
+    for (position, host) in members.iter().enumerate() {
+        let host_scope = hostvars(host);
+        let item = LoopItem {
+            variable,
+            host,
+            host_scope: &host_scope,
+            first: position == 0,
+            last: position + 1 == members.len(),
+        };
+        let mut text = body;
+        while let Some(at) = text.find("{{") {
+            out.push_str(&text[..at]);
+            let close = text[at..].find("}}")? + at;
+            out.push_str(&loop_expression(
+                text[at + 2..close].trim(),
+                &item,
+                scope,
+                groups,
+            )?);
+            text = &text[close + 2..];
+        }
+        out.push_str(text);
+    }
+    if suffix.is_empty() {
+        // The loop wrote the line's break itself, and no other.
+        let kept = out.strip_suffix('\n')?;
+        return (!kept.contains('\n')).then(|| format!("{kept}\n"));
+    }
+    // Text after the closing tag: the line keeps its break, and the loop writes none.
+    let suffix = render_compose_line(suffix, scope, groups)?;
+    (!out.contains('\n') && !suffix.contains("{{ unknown }}")).then(|| format!("{out}{suffix}\n"))
+}
+
+/// One pass of a loop over a group's hosts.
+struct LoopItem<'a> {
+    variable: &'a str,
+    host: &'a str,
+    host_scope: &'a Scope,
+    first: bool,
+    last: bool,
+}
+
+/// An expression in a loop over hosts: `A if C else B`, the loop's host, its variables, a
+/// string literal (with `\n`), or any expression of the host being rendered.
+fn loop_expression(text: &str, item: &LoopItem, scope: &Scope, groups: &Groups) -> Option<String> {
+    let parts = top_level_word(text, "if");
+    if parts.len() == 2 {
+        let (when, otherwise) = {
+            let rest = top_level_word(parts[1], "else");
+            if rest.len() != 2 {
+                return None;
+            }
+            (rest[0].trim(), rest[1].trim())
+        };
+        let taken = match when {
+            "loop.last" => item.last,
+            "not loop.last" => !item.last,
+            "loop.first" => item.first,
+            "not loop.first" => !item.first,
+            _ => return None,
+        };
+        let chosen = if taken { parts[0] } else { otherwise };
+        return loop_expression(chosen.trim(), item, scope, groups);
+    }
+    if parts.len() > 2 {
+        return None;
+    }
+    if text == item.variable {
+        return Some(item.host.to_string());
+    }
+    if let Some(quoted) = text
+        .strip_prefix('"')
+        .and_then(|rest| rest.strip_suffix('"'))
+        .or_else(|| {
+            text.strip_prefix('\'')
+                .and_then(|rest| rest.strip_suffix('\''))
+        })
+    {
+        if quoted.contains(['"', '\'']) {
+            return None;
+        }
+        // Python's escapes in a Jinja string: the two kafkalint keeps.
+        return Some(quoted.replace("\\n", "\n").replace("\\\\", "\\"));
+    }
+    let of_host = [
+        format!("hostvars[{}].", item.variable),
+        format!("hostvars[{}]['", item.variable),
+    ];
+    for head in &of_host {
+        if let Some(name) = text.strip_prefix(head.as_str()) {
+            let name = name.trim_end_matches("']");
+            if !is_dotted_name(name) {
+                return None;
+            }
+            return lookup(name, item.host_scope)?.text().map(str::to_string);
+        }
+    }
+    if text.contains(item.variable) || text.contains("loop.") || text.contains("hostvars") {
+        return None;
+    }
+    expression(text, scope, groups, 0)
+}
+
+/// A line without its one-line Jinja comments (`{# ... #}`); `None` when one is not closed on it.
+fn strip_comments(line: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(open) = rest.find("{#") {
+        out.push_str(&rest[..open]);
+        let close = rest[open..].find("#}")? + open;
+        rest = &rest[close + 2..];
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
+/// A line of a compose template with its `{{ ... }}` worked out. An expression kafkalint
+/// cannot evaluate becomes `{{ unknown }}` (a placeholder no rule judges) only in the value of
+/// an environment variable (`- NAME=...`, `NAME: value...`) that decides no node, id or
+/// factor; anywhere else it is `None`.
+fn render_compose_line(line: &str, scope: &Scope, groups: &Groups) -> Option<String> {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(open) = rest.find("{{") {
+        out.push_str(&rest[..open]);
+        let close = rest[open..].find("}}")? + open;
+        match expression(rest[open + 2..close].trim(), scope, groups, 0) {
+            Some(value) => out.push_str(&value),
+            None if in_free_variable_value(&out) => out.push_str("{{ unknown }}"),
+            None => return None,
+        }
+        rest = &rest[close + 2..];
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
+/// Whether text rendered so far on a line (`before`) ends within the value of an environment
+/// variable that decides no node, id or factor: `- NAME=` or `- "NAME=` in a list, or
+/// `NAME: ` followed by text or a quote in a mapping, with an upper-case NAME.
+fn in_free_variable_value(before: &str) -> bool {
+    let body = before.trim_start();
+    let name = if let Some(item) = body.strip_prefix("- ") {
+        let item = item.trim_start().trim_start_matches(['"', '\'']);
+        match item.split_once('=') {
+            Some((name, _)) => name,
+            None => return false,
+        }
+    } else {
+        // A value that starts with the expression would start a flow mapping in YAML.
+        match body.split_once(": ") {
+            Some((name, value)) if !value.trim().is_empty() => name.trim_matches(['"', '\'']),
+            _ => return false,
+        }
+    };
+    let env_name = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        && !name.starts_with(|c: char| c.is_ascii_digit());
+    env_name
+        && !DECIDING_VARIABLES
+            .iter()
+            .any(|deciding| name.contains(deciding))
+}
+
 /// The folder of the playbooks a role's template at `path` belongs to (above `roles/`).
 pub fn project_of(path: &str) -> PathBuf {
     Role::of(path).map_or_else(PathBuf::new, |role| role.project)
@@ -3099,6 +3580,51 @@ mod tests {
             .rev()
             .find(|entry| entry.key == key)
             .map(|entry| entry.value.as_str())
+    }
+
+    fn compose_rendered(text: &str) -> Result<(String, Vec<usize>), String> {
+        let mut scope = Scope::default();
+        let vars =
+            yaml::parse("image: apache/kafka:3.9.0\nrf: 3\nports:\n  broker: 9092\n").unwrap();
+        scope.layer(vars.first());
+        let groups = Groups {
+            inventory: None,
+            host: None,
+        };
+        render_compose_text(text, &scope, &groups, &|_| Scope::default())
+    }
+
+    #[test]
+    fn compose_templates_render_as_jinja_writes_them_or_not_at_all() {
+        // Variables, dotted names, a condition on a line of its own: its line and break
+        // gone, its leading spaces kept at the start of the next line (trim_blocks only).
+        let text = "services:\n  kafka:\n    image: {{ image }}\n    environment:\n  {% if rf > 1 %}\n    KAFKA_MIN_INSYNC_REPLICAS: \"2\"\n  {% endif %}\n    X: {{ ports.broker }}\n";
+        let (out, lines) = compose_rendered(text).unwrap();
+        assert_eq!(
+            out,
+            "services:\n  kafka:\n    image: apache/kafka:3.9.0\n    environment:\n      KAFKA_MIN_INSYNC_REPLICAS: \"2\"\n      X: 9092\n"
+        );
+        assert_eq!(lines, vec![0, 1, 2, 3, 5, 7]);
+        // An unknown value of a variable that decides nothing stays unknown; one that
+        // decides the nodes, their ids or factors, or sits anywhere else, is refused.
+        let (out, _) = compose_rendered(
+            "      - KAFKA_CFG_ADVERTISED_LISTENERS=PLAINTEXT://{{ ansible_host }}:9092\n",
+        )
+        .unwrap();
+        assert!(out.contains("PLAINTEXT://{{ unknown }}:9092"));
+        for refused in [
+            "    image: {{ other }}\n",
+            "      - KAFKA_CFG_NODE_ID={{ other }}\n",
+            "      KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: \"{{ other }}\"\n",
+            "      X: {{ other }}\n",
+            "{% if other %}\n      X: 1\n{% endif %}\n",
+            "{% for h in groups['kafka'] %}\n{% endfor %}\n",
+            "      - V={% for h in groups['kafka'] %}{{ h }}{% endfor %}\n",
+            "{%- if rf %}\n{% endif %}\n",
+            "{% if rf > 1 %}\n",
+        ] {
+            assert!(compose_rendered(refused).is_err(), "{refused:?}");
+        }
     }
 
     #[test]

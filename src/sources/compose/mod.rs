@@ -77,6 +77,15 @@ impl Project {
         project
     }
 
+    /// The project of a compose file written on a machine kafkalint does not see (an Ansible
+    /// role's template): no env file is read, and every `${...}` variable is unknown.
+    pub fn on_remote_host() -> Project {
+        Project {
+            env_refused: true,
+            ..Project::default()
+        }
+    }
+
     /// The project's `.env` when Compose refuses its syntax: its path, its bytes, and where
     /// and why (the line, never the line's text).
     pub fn env_syntax_error(&self) -> Option<(&Path, &[u8], &dotenv::ParseError)> {
