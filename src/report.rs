@@ -264,9 +264,9 @@ fn unparsed_files(files: &[SourceFile]) -> impl Iterator<Item = Diagnostic> + '_
         let error = file.syntax_error.as_deref()?;
         Some(rules::invalid_syntax::finding(
             index,
-            &file.path,
             error.span.clone(),
             &error.reason,
+            crate::sources::refused_by(&file.path, &error.reason),
         ))
     })
 }

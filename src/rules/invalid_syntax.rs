@@ -24,24 +24,11 @@ fn check(_: &Cluster, _: &Context) -> Vec<Diagnostic> {
 }
 
 /// The finding for file `file` (shown as `path`), which its parser refused at `span` with
-/// `reason`.
-pub(crate) fn finding(file: usize, path: &str, span: Span, reason: &str) -> Diagnostic {
-    let lower = path.to_ascii_lowercase();
-    let tools = if reason.starts_with(crate::sources::ansible::inventory_syntax::REFUSED) {
-        "Ansible warns and runs the plays meant for its hosts on none of them"
-    } else if reason.starts_with(crate::sources::ansible::jinja_syntax::REFUSED) {
-        "Ansible's template task fails on it and writes nothing on the hosts"
-    } else if lower.ends_with(".tf") || lower.ends_with(".tfvars") {
-        "terraform refuses this file"
-    } else if lower.ends_with(".env") {
-        "no service of its compose project starts"
-    } else {
-        // go-yaml v3, which docker compose, kubectl and helm read YAML with, refuses what
-        // kafkalint's reader refuses here (a repeated key included).
-        "docker compose, kubectl and helm refuse this file"
-    };
+/// `reason`; `refused_by` says what the tools that read it do with it
+/// (`crate::sources::refused_by`).
+pub(crate) fn finding(file: usize, span: Span, reason: &str, refused_by: &str) -> Diagnostic {
     RULE.finding(format!(
-        "{reason}: {tools}, and kafkalint checks nothing in it"
+        "{reason}: {refused_by}, and kafkalint checks nothing in it"
     ))
     .with_label(Label {
         file,

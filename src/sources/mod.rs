@@ -624,17 +624,7 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
         let mut notes = Vec::new();
         let mut refused = Vec::new();
         let environments = ansible::role::read(&path, text, &mut notes, &mut refused);
-        // An inventory Ansible cannot parse: `invalid-syntax` at its line, once.
-        for inventory in refused {
-            let shown = inventory.path.to_string_lossy().replace('\\', "/");
-            let shown = shown.strip_prefix("./").unwrap_or(&shown).to_string();
-            if !found.unreadable.iter().any(|file| file.path == shown) {
-                let reason = inventory.refusal.positioned();
-                found
-                    .unreadable
-                    .push(unreadable::file(shown, inventory.bytes, &reason));
-            }
-        }
+        push_refused_inventories(&mut found, refused);
         found
             .notes
             .extend(notes.iter().map(|note| format!("{path}: {note}")));
@@ -952,6 +942,25 @@ impl SourceFile {
                 }
             }
         }
+    }
+}
+
+/// What the tools that read the file `path` do with it, refused with `reason`: the
+/// consequence an `invalid-syntax` finding names.
+pub fn refused_by(path: &str, reason: &str) -> &'static str {
+    let lower = path.to_ascii_lowercase();
+    if reason.starts_with(ansible::inventory_syntax::REFUSED) {
+        "Ansible warns and runs the plays meant for its hosts on none of them"
+    } else if reason.starts_with(ansible::jinja_syntax::REFUSED) {
+        "Ansible's template task fails on it and writes nothing on the hosts"
+    } else if lower.ends_with(".tf") || lower.ends_with(".tfvars") {
+        "terraform refuses this file"
+    } else if lower.ends_with(".env") {
+        "no service of its compose project starts"
+    } else {
+        // go-yaml v3, which docker compose, kubectl and helm read YAML with, refuses what
+        // kafkalint's reader refuses here (a repeated key included).
+        "docker compose, kubectl and helm refuse this file"
     }
 }
 

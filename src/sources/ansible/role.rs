@@ -1900,6 +1900,33 @@ enum Branch {
     Unknown,
 }
 
+impl Branch {
+    /// An `elif` whose own condition is `next`, after branches of which `before` says whether
+    /// one was taken: whether this one is, and whether one is taken so far.
+    fn elif(before: Branch, next: Branch) -> (Branch, Branch) {
+        let branch = match before {
+            Branch::Taken => Branch::NotTaken,
+            Branch::Unknown => Branch::Unknown,
+            Branch::NotTaken => next,
+        };
+        let taken = match (before, next) {
+            (Branch::Taken, _) | (_, Branch::Taken) => Branch::Taken,
+            (Branch::Unknown, _) | (_, Branch::Unknown) => Branch::Unknown,
+            _ => Branch::NotTaken,
+        };
+        (branch, taken)
+    }
+
+    /// An `else` after branches of which `before` says whether one was taken.
+    fn otherwise(before: Branch) -> Branch {
+        match before {
+            Branch::Taken => Branch::NotTaken,
+            Branch::Unknown => Branch::Unknown,
+            Branch::NotTaken => Branch::Taken,
+        }
+    }
+}
+
 /// A template rendered: its settings, and whether it may set keys kafkalint could not read
 /// (an `include`, a loop it cannot unroll, a key it cannot work out), whose Kafka defaults
 /// are then not judged.
@@ -1970,25 +1997,12 @@ fn render(text: &str, scope: &Scope, groups: &Groups, notes: &mut Vec<String>) -
                 "elif" => {
                     if let Some((branch, before)) = conditions.last_mut() {
                         let next = condition(rest.trim(), &scope, groups);
-                        *branch = match *before {
-                            Branch::Taken => Branch::NotTaken,
-                            Branch::Unknown => Branch::Unknown,
-                            Branch::NotTaken => next,
-                        };
-                        *before = match (*before, next) {
-                            (Branch::Taken, _) | (_, Branch::Taken) => Branch::Taken,
-                            (Branch::Unknown, _) | (_, Branch::Unknown) => Branch::Unknown,
-                            _ => Branch::NotTaken,
-                        };
+                        (*branch, *before) = Branch::elif(*before, next);
                     }
                 }
                 "else" => {
                     if let Some((branch, before)) = conditions.last_mut() {
-                        *branch = match *before {
-                            Branch::Taken => Branch::NotTaken,
-                            Branch::Unknown => Branch::Unknown,
-                            Branch::NotTaken => Branch::Taken,
-                        };
+                        *branch = Branch::otherwise(*before);
                         *before = Branch::Taken;
                     }
                 }
@@ -2955,26 +2969,13 @@ fn render_compose_text(
                         return Err(format!("line {number} has an `elif` outside an `if`"));
                     };
                     let next = condition(rest.trim(), scope, groups);
-                    *branch = match *before {
-                        Branch::Taken => Branch::NotTaken,
-                        Branch::Unknown => Branch::Unknown,
-                        Branch::NotTaken => next,
-                    };
-                    *before = match (*before, next) {
-                        (Branch::Taken, _) | (_, Branch::Taken) => Branch::Taken,
-                        (Branch::Unknown, _) | (_, Branch::Unknown) => Branch::Unknown,
-                        _ => Branch::NotTaken,
-                    };
+                    (*branch, *before) = Branch::elif(*before, next);
                 }
                 "else" => {
                     let Some((branch, before)) = conditions.last_mut() else {
                         return Err(format!("line {number} has an `else` outside an `if`"));
                     };
-                    *branch = match *before {
-                        Branch::Taken => Branch::NotTaken,
-                        Branch::Unknown => Branch::Unknown,
-                        Branch::NotTaken => Branch::Taken,
-                    };
+                    *branch = Branch::otherwise(*before);
                     *before = Branch::Taken;
                 }
                 "endif" => {
