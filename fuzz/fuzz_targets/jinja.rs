@@ -17,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let text = String::from_utf8_lossy(template);
     let mut notes = Vec::new();
-    kafkalint::sources::ansible::role::read(PATH, &text, &mut notes);
+    kafkalint::sources::ansible::role::read(PATH, &text, &mut notes, &mut Vec::new());
     for note in &notes {
         assert!(!note.contains('\n'), "{note:?}");
     }
