@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Writes src/live/kafka_errors.rs: Kafka's error codes with their names and standard messages,
+"""Writes src/live/client/kafka_errors.rs: Kafka's error codes with their names and standard messages,
 read from the `Errors` enum of a Kafka source tree at a release tag
 (clients/src/main/java/org/apache/kafka/common/protocol/Errors.java).
 
     git -C KAFKA show 3.8.0:clients/src/main/java/org/apache/kafka/common/protocol/Errors.java \
-        | scripts/kafka-errors.py 3.8.0 > src/live/kafka_errors.rs
+        | scripts/kafka-errors.py 3.8.0 > src/live/client/kafka_errors.rs
 
 `kafkalint live` prints these messages instead of the text a server sends with a code (a
 server's text is untrusted: it may echo what the client sent, a SASL/PLAIN password included).

@@ -27,8 +27,8 @@ pub fn check_live(
     document: crate::source::SourceFile,
     paths: &[PathBuf],
     options: &Options,
-    live: &crate::live_report::LiveOptions,
-) -> Result<crate::live_report::LiveReport, Error> {
+    live: &crate::live::judge::LiveOptions,
+) -> Result<crate::live::judge::LiveReport, Error> {
     let files = if paths.is_empty() {
         Report::merge(Vec::new())
     } else {
@@ -38,7 +38,7 @@ pub fn check_live(
         };
         check(paths, &options)?
     };
-    crate::live_report::judge(files, document, live, &options.selection).map_err(Error::Live)
+    crate::live::judge::judge(files, document, live, &options.selection).map_err(Error::Live)
 }
 
 /// Reads the files under `paths`, groups them into clusters and runs every rule. Each path is

@@ -5,12 +5,12 @@
 //! imports in a circle (`tests/layers.rs` checks both):
 //!
 //! 1. foundation: [`properties`], [`catalog`], [`secrets`], [`diagnostic`], `parallel`;
-//! 2. sources: [`yaml_view`], [`source`], [`components`], [`directive`], [`sources`],
-//!    [`snapshot`], `live`;
+//! 2. sources: [`yaml_view`], [`source`], [`components`], [`directive`], [`sources`];
 //! 3. config: [`config`], `kafkalint.toml` as data;
 //! 4. model: [`cluster`], [`coordinator`];
 //! 5. [`rules`];
-//! 6. report: [`report`], [`suppress`], [`fix`], [`live_report`], [`plan`];
+//! 6. report: [`report`], [`suppress`], [`fix`]; [`live`]: the client of a running cluster,
+//!    its snapshot, the judge and the plan;
 //! 7. [`output`];
 //! 8. check: [`check()`], [`check_with_cluster`], [`check_buffer`], [`check_in_memory`],
 //!    [`check_live`];
@@ -27,19 +27,15 @@ pub mod diagnostic;
 pub mod directive;
 pub mod escape;
 pub mod fix;
-#[cfg(feature = "live")]
 pub mod live;
-pub mod live_report;
 pub mod output;
 pub mod output_path;
 mod parallel;
-pub mod plan;
 pub mod properties;
 pub mod report;
 pub mod rules;
 pub mod secrets;
 pub mod server;
-pub mod snapshot;
 pub mod source;
 pub mod sources;
 pub mod suppress;

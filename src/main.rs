@@ -425,7 +425,7 @@ fn ask_cluster(
         groups: groups.to_vec(),
     };
     let snapshot = live::gather(&target).map_err(|error| error.to_string())?;
-    Ok(kafkalint::source::SourceFile::snapshot(
+    Ok(kafkalint::live::snapshot::document(
         format!("kafka://{}", snapshot.bootstrap),
         snapshot.render().into_bytes(),
     ))
@@ -591,7 +591,7 @@ fn main() -> ExitCode {
             let document = match snapshot {
                 Some(path) => match kafkalint::source::read_file(&path) {
                     Ok(bytes) => {
-                        kafkalint::source::SourceFile::snapshot(path.display().to_string(), bytes)
+                        kafkalint::live::snapshot::document(path.display().to_string(), bytes)
                     }
                     Err(error) => {
                         eprintln!("kafkalint: error: {}: {error}", path.display());
@@ -627,7 +627,7 @@ fn main() -> ExitCode {
                 selection,
                 ..kafkalint::Options::default()
             };
-            let live = kafkalint::live_report::LiveOptions { groups, stopping };
+            let live = kafkalint::live::judge::LiveOptions { groups, stopping };
             let judged = match kafkalint::check_live(document, &paths, &options, &live) {
                 Ok(judged) => judged,
                 Err(error) => {

@@ -140,9 +140,9 @@ pub struct SourceFile {
     /// For a YAML file (a compose file, Strimzi resources): the nodes and components read from
     /// it, each with the settings Kafka gets and the spans of the YAML scalars they come from.
     pub yaml: Option<Box<YamlFile>>,
-    /// A running cluster's answers (`kafkalint live`), whose lines output shows but for the
-    /// values of settings that look secret (see [`crate::snapshot::secret_spans`]).
-    pub is_snapshot: bool,
+    /// For a document some other layer wrote (a running cluster's answers, `kafkalint live`):
+    /// the spans of its text that output hides, found by that layer, which knows its lines.
+    pub hidden_spans: Option<fn(&PropertiesFile) -> Vec<Span>>,
     /// Why the file, of a form kafkalint reads (YAML, Terraform), cannot be parsed: the tool
     /// that reads it would refuse it too. Such a file has no parts.
     pub syntax_error: Option<Box<SyntaxError>>,
@@ -178,17 +178,22 @@ impl SourceFile {
             properties,
             parse_error,
             yaml: None,
-            is_snapshot: false,
+            hidden_spans: None,
             syntax_error: None,
             line_starts: OnceLock::new(),
             positions: None,
         }
     }
 
-    /// The document of a running cluster's answers (`kafkalint live`), named `path`.
-    pub fn snapshot(path: String, bytes: Vec<u8>) -> Self {
+    /// A `.properties` document written by kafkalint itself (a running cluster's answers),
+    /// named `path`, whose spans `hidden_spans` finds are never shown.
+    pub fn written(
+        path: String,
+        bytes: Vec<u8>,
+        hidden_spans: fn(&PropertiesFile) -> Vec<Span>,
+    ) -> Self {
         SourceFile {
-            is_snapshot: true,
+            hidden_spans: Some(hidden_spans),
             ..SourceFile::new(path, bytes)
         }
     }
@@ -201,7 +206,7 @@ impl SourceFile {
             properties: PropertiesFile::default(),
             parse_error: None,
             yaml: Some(Box::new(yaml)),
-            is_snapshot: false,
+            hidden_spans: None,
             syntax_error: None,
             line_starts: OnceLock::new(),
             positions: None,
@@ -306,16 +311,13 @@ impl SourceFile {
         let utf8 = std::str::from_utf8(&self.bytes).ok();
         match &self.yaml {
             Some(yaml) => DisplayText::build(&self.bytes, utf8, &yaml.secrets),
-            None if self.is_snapshot => DisplayText::build(
-                &self.bytes,
-                utf8,
-                &crate::snapshot::secret_spans(&self.properties),
-            ),
-            None => DisplayText::build(
-                &self.bytes,
-                utf8,
-                &secret_spans(&self.bytes, utf8, &self.properties),
-            ),
+            None => {
+                let hidden = match self.hidden_spans {
+                    Some(hidden_spans) => hidden_spans(&self.properties),
+                    None => secret_spans(&self.bytes, utf8, &self.properties),
+                };
+                DisplayText::build(&self.bytes, utf8, &hidden)
+            }
         }
     }
 

@@ -35,8 +35,11 @@ const LAYERS: &[(&str, &[&str])] = &[
             "components",
             "directive",
             "sources",
-            "snapshot",
+            // The live room's face (it gathers the client's items) and its two lower parts:
+            // the client of Kafka's protocol, and what a running cluster answered.
             "live",
+            "live/client",
+            "live/snapshot",
         ],
     ),
     // `kafkalint.toml` as data; its rule names are checked against names its caller passes.
@@ -47,7 +50,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     // From findings to a report: the config's policy, suppressions applied, fixes.
     (
         "report",
-        &["report", "suppress", "fix", "live_report", "plan"],
+        &["report", "suppress", "fix", "live/judge", "live/plan"],
     ),
     // Output and where it is written (`--output-file`, `--plan-file`, `--save-snapshot`).
     ("output", &["output", "output_path"]),
@@ -171,6 +174,8 @@ fn cycles(crate_: &Crate, references: &[Reference]) -> Vec<String> {
         let common = from.iter().zip(to).take_while(|(a, b)| a == b).count();
         let folder = from[..common].to_vec();
         let member = |file: &str, path: &[String]| match path.get(common) {
+            // A member of a split folder is a top-level module of its own.
+            Some(_) if common == 0 && SPLIT_FOLDERS.contains(&path[0].as_str()) => top(file),
             Some(child) => child.clone(),
             None => file.to_string(),
         };
@@ -271,9 +276,20 @@ fn path(graph: &BTreeMap<&str, BTreeSet<&str>>, from: &str, to: &str) -> Option<
 
 /// The top-level module of a file: `rules` for `rules/support.rs`, `lib` for `lib.rs`.
 fn top(file: &str) -> String {
-    let first = file.split('/').next().unwrap();
-    first.trim_end_matches(".rs").to_string()
+    let mut parts = file.split('/');
+    let first = parts.next().unwrap().trim_end_matches(".rs");
+    match parts.next() {
+        Some(child) if SPLIT_FOLDERS.contains(&first) && child != "mod.rs" => {
+            format!("{first}/{}", child.trim_end_matches(".rs"))
+        }
+        _ => first.to_string(),
+    }
 }
+
+/// Folders whose members stand in layers of their own: `live/` is one room of `kafkalint live`
+/// (client, snapshot, judge, plan), its snapshot below the rules that read it and its judge
+/// above them, one way.
+const SPLIT_FOLDERS: &[&str] = &["live"];
 
 impl Reference {
     fn at(&self) -> String {
@@ -879,6 +895,38 @@ mod synthetic {
             ),
         ]);
         assert_eq!(check(&tree, TWO), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_split_folder_is_layered_member_by_member() {
+        const SPLIT: &[(&str, &[&str])] = &[
+            ("low", &["live", "live/snapshot"]),
+            ("middle", &["rules"]),
+            ("high", &["live/judge"]),
+            ("root", &["lib"]),
+        ];
+        let files = |snapshot: &str| {
+            tree(&[
+                ("lib.rs", "pub mod live;\npub mod rules;\n"),
+                ("live/mod.rs", "pub mod judge;\npub mod snapshot;\n"),
+                ("live/snapshot.rs", snapshot),
+                (
+                    "rules/mod.rs",
+                    "use crate::live::snapshot::S;\npub fn r(_: S) {}\n",
+                ),
+                ("live/judge.rs", "use crate::rules::r;\npub fn j() {}\n"),
+            ])
+        };
+        assert_eq!(
+            check(&files("pub struct S;\n"), SPLIT),
+            Vec::<String>::new()
+        );
+        let problems = check(
+            &files("pub struct S;\nfn f() { crate::live::judge::j() }\n"),
+            SPLIT,
+        );
+        let upward = "`live/snapshot` (low) uses `live/judge` (high)";
+        assert!(problems.iter().any(|p| p.contains(upward)), "{problems:#?}");
     }
 
     #[test]

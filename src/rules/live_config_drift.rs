@@ -6,7 +6,7 @@ use super::inconsistent_cluster_value::cluster_wide_keys;
 use super::support::{line_label, quoted};
 use super::{Check, FixAvailability, Group, LiveContext, Rule, Verified};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::snapshot::{ConfigEntry, ConfigSource};
+use crate::live::snapshot::{ConfigEntry, ConfigSource};
 
 pub const RULE: Rule = Rule {
     name: "live-config-drift",

@@ -7,7 +7,7 @@ use super::live_support::{Intended, id_list, live_brokers, some_of};
 use super::support::INTERNAL_TOPICS;
 use super::{Check, FixAvailability, Group, LiveContext, Rule, Verified};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::snapshot::Topic;
+use crate::live::snapshot::Topic;
 
 pub const RULE: Rule = Rule {
     name: "live-internal-topic-replication",

@@ -4,7 +4,7 @@
 use super::live_support::{partition_list, some_of};
 use super::{Check, FixAvailability, Group, LiveContext, Rule, Verified};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::snapshot::Partition;
+use crate::live::snapshot::Partition;
 
 pub const RULE: Rule = Rule {
     name: "live-stopping-broker",

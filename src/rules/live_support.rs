@@ -5,8 +5,8 @@
 use super::rule::LiveContext;
 use super::support::{line_label, value_label};
 use crate::diagnostic::{Label, NodeRef};
+use crate::live::snapshot::{ConfigEntry, Partition, Topic};
 use crate::properties::Span;
-use crate::snapshot::{ConfigEntry, Partition, Topic};
 
 /// A value the cluster is meant to have for a key, and where it is said.
 pub struct Intended {

@@ -120,7 +120,7 @@ pub enum Check {
 /// What a live rule sees: the cluster's answers, and its files when they are given.
 pub struct LiveContext<'a> {
     /// What the cluster answered.
-    pub snapshot: &'a crate::snapshot::Snapshot,
+    pub snapshot: &'a crate::live::snapshot::Snapshot,
     /// The index of the snapshot's document among the files: findings point at its lines.
     pub document: usize,
     /// The files given beside the cluster (`kafkalint live --bootstrap-server X PATH`), with

@@ -47,7 +47,7 @@ pub fn schema_errors(validator: &jsonschema::Validator, log: &Value) -> Vec<Stri
 #[allow(dead_code)]
 pub struct Checked {
     pub report: kafkalint::Report,
-    pub plan: Option<kafkalint::plan::Plan>,
+    pub plan: Option<kafkalint::live::plan::Plan>,
 }
 
 /// Checks a fixture folder as `kafkalint check` does; a folder holding `live.snapshot` (what a
@@ -63,7 +63,7 @@ pub fn check_folder(dir: &Path, options: &kafkalint::Options) -> Checked {
             plan: None,
         };
     }
-    let mut live = kafkalint::live_report::LiveOptions::default();
+    let mut live = kafkalint::live::judge::LiveOptions::default();
     if let Ok(args) = std::fs::read_to_string(dir.join("live.args")) {
         for line in args.lines().filter(|line| !line.trim().is_empty()) {
             match line.split_once(' ') {
@@ -86,7 +86,7 @@ pub fn check_folder(dir: &Path, options: &kafkalint::Options) -> Checked {
         Vec::new()
     };
     let bytes = std::fs::read(&snapshot).unwrap();
-    let document = kafkalint::source::SourceFile::snapshot(snapshot.display().to_string(), bytes);
+    let document = kafkalint::live::snapshot::document(snapshot.display().to_string(), bytes);
     let judged = kafkalint::check_live(document, &paths, options, &live).unwrap();
     Checked {
         report: judged.report,

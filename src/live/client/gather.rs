@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use super::connection::{Connection, Run, code_name};
 use super::{CONNECTIONS_AT_ONCE, Error, Target};
-use crate::snapshot::{Broker, ConfigEntry, ConfigSource, Group, Partition, Snapshot, Topic};
+use crate::live::snapshot::{Broker, ConfigEntry, ConfigSource, Group, Partition, Snapshot, Topic};
 
 /// DescribeConfigs' resource types (`ConfigResource.Type`).
 const TOPIC_RESOURCE: i8 = 2;

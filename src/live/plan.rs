@@ -4,8 +4,8 @@
 //! `ReassignPartitionsCommand.parsePartitionReassignmentData`). kafkalint writes it; it never
 //! applies it.
 
+use crate::live::snapshot::Snapshot;
 use crate::rules::live_internal_topic_replication::Raise;
-use crate::snapshot::Snapshot;
 
 /// A reassignment of partitions to more replicas.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -424,6 +424,12 @@ impl Snapshot {
     }
 }
 
+/// The document `bytes` (a [`Snapshot::render`] text, or a saved one) as a file named `path`,
+/// whose secret-looking values output never shows.
+pub fn document(path: String, bytes: Vec<u8>) -> crate::source::SourceFile {
+    crate::source::SourceFile::written(path, bytes, secret_spans)
+}
+
 /// What output hides of a snapshot's document: the value of a broker setting that looks
 /// secret or whose key is no known setting (Kafka sends sensitive values as null, never
 /// written; this guards a document edited by hand), and every comment but the header.

@@ -4,9 +4,9 @@
 
 use crate::cluster::{self, Cluster};
 use crate::diagnostic::Diagnostic;
+use crate::live::snapshot::Snapshot;
 use crate::report::{self, Report};
 use crate::rules::{self, Intent, LiveContext};
-use crate::snapshot::Snapshot;
 use crate::source::SourceFile;
 
 /// What `kafkalint live` asks besides the cluster.
@@ -26,7 +26,7 @@ pub struct LiveReport {
     /// The reassignment that raises the internal topics `live-internal-topic-replication`
     /// reports, as `kafka-reassign-partitions.sh --reassignment-json-file` takes it; `None`
     /// when there is nothing to raise.
-    pub plan: Option<crate::plan::Plan>,
+    pub plan: Option<crate::live::plan::Plan>,
     /// The cluster of the files the snapshot was judged beside, by name.
     pub beside: Option<String>,
 }
@@ -96,7 +96,10 @@ pub fn judge(
         } else {
             Vec::new()
         };
-        (diagnostics, crate::plan::Plan::raising(&snapshot, &raises))
+        (
+            diagnostics,
+            crate::live::plan::Plan::raising(&snapshot, &raises),
+        )
     };
     files.diagnostics = diagnostics;
     report::sort_findings(&files.files, &mut files.diagnostics);
