@@ -27,7 +27,7 @@ mkdir -p "$out"
 python3 "$root/bench/bad_input.py" "$out"
 mkfifo "$out/fifo/server.properties"
 
-# name | seconds target (0: none) | folder to run in | arguments
+# name | target: seconds (0: none), or seconds/MiB of peak RSS | folder to run in | arguments
 cases=(
     "alias bomb, named|2|alias-bomb|check alias-bomb.yml"
     "alias bomb, walked beside a broker|2|alias-bomb-walk|check ."
@@ -47,9 +47,9 @@ cases=(
     "Ansible inventory, 20 ranges of 1,001 hosts (over the cap)|1|ansible-ranges-20020|check ."
     "cp-ansible inventory, 4,000 brokers|1|cp-ansible-4000|check ."
     "live snapshot, 80,000 topics|1|snapshot-80000|live --snapshot snapshot.properties"
-    "live snapshot, 100 brokers, 200,000 partitions, json|1|snapshot-200000|live --snapshot snapshot.properties --format json"
-    "live snapshot, 200,000 partitions, --stopping 0, full|1|snapshot-200000|live --snapshot snapshot.properties --stopping 0 --format full"
-    "live snapshot, 200,000 partitions, --fix|1|snapshot-200000|live --snapshot snapshot.properties --fix"
+    "live snapshot, 100 brokers, 200,000 partitions, json|1/200|snapshot-200000|live --snapshot snapshot.properties --format json"
+    "live snapshot, 200,000 partitions, --stopping 0, full|1/200|snapshot-200000|live --snapshot snapshot.properties --stopping 0 --format full"
+    "live snapshot, 200,000 partitions, --fix|1/200|snapshot-200000|live --snapshot snapshot.properties --fix"
     "800 Terraform releases in one folder|1|terraform-800|check ."
 
     "200,000 nested \${:-} in a compose value|1|deep-compose-value|check docker-compose.yml"
@@ -85,10 +85,19 @@ for case in "${cases[@]}"; do
     [ "$code" -eq 137 ] && seconds="killed"
     first="$( (grep -v '^Command ' "$out/stderr.txt" || true) | head -1 | cut -c1-110)"
     verdict="-"
+    mebibytes=0
+    if [[ "$target" == */* ]]; then
+        mebibytes="${target#*/}"
+        target="${target%/*}"
+    fi
     if [ "$target" != 0 ]; then
         verdict="MISS"
         if [ "$seconds" != killed ] && [ "$seconds" != "?" ] && python3 -c "import sys; sys.exit(0 if float('$seconds') < $target else 1)"; then
             verdict="PASS (< ${target} s)"
+            if [ "$mebibytes" != 0 ]; then
+                verdict="MISS (over ${mebibytes} MiB)"
+                [ "$((kilobytes / 1024))" -le "$mebibytes" ] && verdict="PASS (< ${target} s, <= ${mebibytes} MiB)"
+            fi
         fi
     fi
     printf '| %s | %s | %s | %d | %s | %s | %s |\n' "$name" "$(numfmt --to=iec "${size:-0}")" \

@@ -15,6 +15,7 @@ terraform-800/ (800 `.tf` files of a release each), deep-*/ and lsp-huge-header/
 `deep_inputs`). Deterministic: no randomness.
 """
 
+import json
 import os
 import sys
 
@@ -157,9 +158,19 @@ def large_snapshot(brokers, topics, partitions, lone_replica_every=10):
                 first, (first + 1) % brokers, (first + 2) % brokers]
             ids = ",".join(map(str, replicas))
             out.append(f"partition.{name}-{p}=leader={first} replicas={ids} isr={ids}")
+    # Every broker setting a 3.9 broker answers DescribeConfigs with (its defaults, as Kafka's
+    # catalogue has them), two set in its file, and one dynamic override: about 330 lines a
+    # broker, as `kafkalint live` writes them for a real cluster.
+    catalogue = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "catalog", "data", "kafka-3.9.json")
+    with open(catalogue, encoding="utf-8") as handle:
+        defaults = [(c["name"], c["default"]) for c in json.load(handle)["configs"]
+                    if c["default"] is not None and c["type"] != "PASSWORD"]
     for b in range(brokers):
         for key, value in [("offsets.topic.replication.factor", "3"), ("min.insync.replicas", "2")]:
             out.append(f"config.{b}.static.{key}={value}")
+        out.append(f"config.{b}.dynamic.log.cleaner.threads={1 + b % 2}")
+        for key, value in defaults:
+            out.append(f"config.{b}.default.{key}={value}")
     for g in range(200):
         out.append(f"group.group-{g}=coordinator={g % brokers} state=Stable")
     return "\n".join(out) + "\n"

@@ -832,3 +832,62 @@ fn concise_names_the_part_of_a_file_of_several_nodes() {
     );
     assert!(!text.contains("docker-compose.yml, service"), "{text}");
 }
+
+/// A finding whose labels lie far apart in one file shows each label with its own few lines,
+/// not every line between them: here a group's line 1,000 lines below the partition that
+/// coordinates it, both 2,000 lines down the file.
+#[test]
+fn full_shows_distant_labels_of_one_file_each_with_its_own_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lines = vec![
+        "bootstrap=127.0.0.1:9092".to_string(),
+        "broker.0=127.0.0.1:9092".to_string(),
+        "broker.1=127.0.0.1:9093".to_string(),
+        "broker.2=127.0.0.1:9094".to_string(),
+        "topic.archive=internal=false partitions=2000 min.insync.replicas=1".to_string(),
+    ];
+    // Far down the file: a snippet's first line counted from the top once made every two
+    // labels of a file one snippet.
+    lines.extend(
+        (0..2000).map(|p| format!("partition.archive-{p}=leader=0 replicas=0,1,2 isr=0,1,2")),
+    );
+    lines.push(
+        "topic.__consumer_offsets=internal=true partitions=50 min.insync.replicas=1".to_string(),
+    );
+    lines.extend((0..50).map(|p| {
+        let broker = p % 3;
+        format!("partition.__consumer_offsets-{p}=leader={broker} replicas={broker} isr={broker}")
+    }));
+    lines.push("topic.orders=internal=false partitions=1000 min.insync.replicas=1".to_string());
+    lines.extend(
+        (0..1000).map(|p| format!("partition.orders-{p}=leader=0 replicas=0,1,2 isr=0,1,2")),
+    );
+    // `testGroup` is coordinated by partition 49 (abs(hash) % 50), led by broker 1.
+    lines.push("group.testGroup=coordinator=1 state=Stable".to_string());
+    let snapshot = dir.path().join("snapshot.properties");
+    std::fs::write(&snapshot, lines.join("\n") + "\n").unwrap();
+    let output = kafkalint(
+        &[
+            "live",
+            "--snapshot",
+            snapshot.to_str().unwrap(),
+            "--group",
+            "testGroup",
+            "--format",
+            "full",
+        ],
+        dir.path(),
+    );
+    let text = stdout(&output);
+    assert!(text.contains("── partition 49"), "{text}");
+    assert!(text.contains("── coordinator 1"), "{text}");
+    assert!(
+        !text.contains("partition.orders-500="),
+        "the lines between the two labels are drawn:\n{text}"
+    );
+    assert!(
+        text.lines().count() < 60,
+        "{} lines:\n{text}",
+        text.lines().count()
+    );
+}

@@ -20,6 +20,7 @@
 //! written at all.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use crate::properties::{PropertiesFile, Span};
 
@@ -39,7 +40,32 @@ pub struct Snapshot {
     pub groups: Vec<Group>,
     /// Where a line is, once read from the document (empty when built from replies).
     pub bootstrap_line: Span,
+    /// `configs` in order of broker, key and source, for look-ups in a logarithmic time: a
+    /// cluster of 100 brokers answers some 30,000 settings, and the rules ask for each
+    /// broker's value of each key they judge.
+    pub config_order: ConfigOrder,
 }
+
+/// The positions of a snapshot's `configs` sorted by broker, key and source (stable: of two
+/// entries alike, the first written stays first), worked out at the first look-up. A snapshot
+/// is not changed once it is judged; a copy works its own out again, and two snapshots are
+/// equal whatever either has worked out.
+#[derive(Debug, Default)]
+pub struct ConfigOrder(OnceLock<Vec<u32>>);
+
+impl Clone for ConfigOrder {
+    fn clone(&self) -> Self {
+        ConfigOrder::default()
+    }
+}
+
+impl PartialEq for ConfigOrder {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for ConfigOrder {}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Broker {
@@ -153,10 +179,8 @@ impl Snapshot {
     /// The value `broker` runs with for `key`, and where it comes from: the first source of
     /// Kafka's order of precedence that sets it.
     pub fn effective(&self, broker: i32, key: &str) -> Option<&ConfigEntry> {
-        self.configs
-            .iter()
+        self.first_config(|entry| (entry.broker, entry.key.as_str()) < (broker, key))
             .filter(|entry| entry.broker == broker && entry.key == key)
-            .min_by_key(|entry| entry.source)
     }
 
     /// `broker`'s value of `key` from one source.
@@ -166,14 +190,35 @@ impl Snapshot {
         key: &str,
         source: ConfigSource,
     ) -> Option<&ConfigEntry> {
-        self.configs
-            .iter()
-            .find(|entry| entry.broker == broker && entry.key == key && entry.source == source)
+        self.first_config(|entry| {
+            (entry.broker, entry.key.as_str(), entry.source) < (broker, key, source)
+        })
+        .filter(|entry| entry.broker == broker && entry.key == key && entry.source == source)
     }
 
     /// Whether `broker` answered for its settings.
     pub fn has_configs(&self, broker: i32) -> bool {
-        self.configs.iter().any(|entry| entry.broker == broker)
+        self.first_config(|entry| entry.broker < broker)
+            .is_some_and(|entry| entry.broker == broker)
+    }
+
+    /// The first entry, in order of broker, key and source, that `before` is false of.
+    fn first_config(&self, before: impl Fn(&ConfigEntry) -> bool) -> Option<&ConfigEntry> {
+        let order = self.config_order.0.get_or_init(|| {
+            let mut order: Vec<u32> = (0..self.configs.len() as u32).collect();
+            order.sort_by(|a, b| {
+                let (a, b) = (&self.configs[*a as usize], &self.configs[*b as usize]);
+                (a.broker, &a.key, a.source).cmp(&(b.broker, &b.key, b.source))
+            });
+            order
+        });
+        debug_assert_eq!(
+            order.len(),
+            self.configs.len(),
+            "configs changed after a look-up"
+        );
+        let at = order.partition_point(|at| before(&self.configs[*at as usize]));
+        order.get(at).map(|at| &self.configs[*at as usize])
     }
 
     /// The document: the lines of [`Snapshot::read`], in a fixed order.
@@ -571,6 +616,7 @@ mod tests {
                 line: 0..0,
             }],
             bootstrap_line: 0..0,
+            config_order: Default::default(),
         }
     }
 

@@ -168,6 +168,15 @@ impl<'a> SharedTexts<'a> {
 /// its source from the first byte, once a label: a finding with a label on each of thousands
 /// of nodes of one large file would scan the file thousands of times. This source hands it
 /// only the lines from a little before the label on, and shifts the answer back.
+///
+/// It answers one thing unlike miette's own sources: a snippet's `line_count` is the number of
+/// lines the snippet holds. miette's scan counts every line from the top of the file, and its
+/// graphical handler merges two labels' snippets when `line + line_count` reaches the later
+/// one's first line (miette 7.6, `src/handlers/graphical.rs`, `render_snippets`): with the
+/// count from the top, every two labels of a file merge, and a finding on partitions 0 and 999
+/// of a snapshot drew the thousand lines between them. With the snippet's own count (and
+/// [`MERGED_GAP`] lines more), labels a few lines apart share a snippet and distant ones get
+/// one each.
 #[derive(Debug, Clone)]
 struct Indexed {
     text: Arc<str>,
@@ -200,7 +209,7 @@ impl Indexed {
     /// services) took a time of the square of the file's length. Only for text whose lines
     /// end with `\n` alone, where each byte is one step of miette's scan; the answer is the
     /// scan's, quirks included (a unit test holds the two equal).
-    /// Returns `(data start, data end, line, column, line count)`, or `None` where miette
+    /// Returns `(data start, data end, line, column)`, or `None` where miette
     /// answers `OutOfBounds`.
     fn context(
         &self,
@@ -208,7 +217,7 @@ impl Indexed {
         len: usize,
         before: usize,
         after: usize,
-    ) -> Option<(usize, usize, usize, usize, usize)> {
+    ) -> Option<(usize, usize, usize, usize)> {
         let size = self.text.len();
         // How many line ends lie before `at`; the `k`th line end is at `line_starts[k + 1] - 1`.
         let ends_before = |at: usize| self.line_starts.partition_point(|start| *start <= at) - 1;
@@ -251,7 +260,7 @@ impl Indexed {
         } else {
             (self.line_starts[start_line], 0)
         };
-        Some((start, end, start_line, column, line_count))
+        Some((start, end, start_line, column))
     }
 }
 
@@ -263,7 +272,7 @@ impl SourceCode for Indexed {
         context_lines_after: usize,
     ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
         if self.newline_only {
-            let (start, end, line, column, line_count) = self
+            let (start, end, line, column) = self
                 .context(
                     span.offset(),
                     span.len(),
@@ -277,7 +286,7 @@ impl SourceCode for Indexed {
                 SourceSpan::new(start.into(), end - start),
                 line,
                 column,
-                line_count,
+                lines_in(data) + MERGED_GAP,
             )));
         }
         // The line of the span's start, and a line start far enough before it that miette's
@@ -297,9 +306,33 @@ impl SourceCode for Indexed {
             SourceSpan::new((found.span().offset() + base).into(), found.span().len()),
             found.line() + first,
             found.column(),
-            found.line_count() + first,
+            lines_in(data) + MERGED_GAP,
         )))
     }
+}
+
+/// How many lines between two labels' snippets are drawn rather than cut: a cut costs two
+/// lines of its own (the end of one snippet, the head of the next).
+const MERGED_GAP: usize = 4;
+
+/// How many lines `data` holds, as miette counts line ends (`\n`, `\r`, `\r\n`): a last line
+/// without its end counts too.
+fn lines_in(data: &[u8]) -> usize {
+    let mut lines = 0;
+    let mut at = 0;
+    while at < data.len() {
+        match data[at] {
+            b'\r' if data.get(at + 1) == Some(&b'\n') => {
+                lines += 1;
+                at += 1;
+            }
+            b'\r' | b'\n' => lines += 1,
+            _ if at + 1 == data.len() => lines += 1,
+            _ => {}
+        }
+        at += 1;
+    }
+    lines
 }
 
 fn render_one(
@@ -686,7 +719,7 @@ mod tests {
                             scanned.span().len(),
                             scanned.line(),
                             scanned.column(),
-                            scanned.line_count()
+                            lines_in(scanned.data()) + MERGED_GAP
                         ),
                         (
                             computed.data(),

@@ -184,6 +184,7 @@ fn metadata(connection: &mut Connection<'_>) -> Result<Snapshot, Error> {
         configs: Vec::new(),
         groups: Vec::new(),
         bootstrap_line: 0..0,
+        config_order: Default::default(),
     })
 }
 
