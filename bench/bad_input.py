@@ -159,7 +159,7 @@ def large_snapshot(brokers, topics, partitions, lone_replica_every=10):
             ids = ",".join(map(str, replicas))
             out.append(f"partition.{name}-{p}=leader={first} replicas={ids} isr={ids}")
     # Every broker setting a 3.9 broker answers DescribeConfigs with (its defaults, as Kafka's
-    # catalogue has them), two set in its file, and one dynamic override: about 330 lines a
+    # catalogue has them), two set in its file, and one dynamic override: about 270 lines a
     # broker, as `kafkalint live` writes them for a real cluster.
     catalogue = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "catalog", "data", "kafka-3.9.json")
     with open(catalogue, encoding="utf-8") as handle:
