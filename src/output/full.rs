@@ -534,9 +534,10 @@ pub fn summary(report: &Report) -> String {
 }
 
 /// The closing line of a report whose scope is said by its caller (`kafkalint live`: the
-/// running cluster, the files beside it).
-pub fn summary_in(report: &Report, scope: &str) -> String {
-    summary_of(report, scope, None)
+/// running cluster, the files beside it), with what that scope lacks (`a partial view, not
+/// known: ...`): never "No problems found" alone on a view that is not whole.
+pub fn summary_in(report: &Report, scope: &str, not_known: Option<&str>) -> String {
+    summary_of(report, scope, not_known)
 }
 
 /// The closing line, with what was not checked (`3 files not checked: 2 Helm templates, 1
