@@ -12,7 +12,7 @@ pub const RULE: Rule = Rule {
     group: Group::Availability,
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
-    summary: "a broker the files declare that the running cluster does not list as live (stopped, fenced, never started)",
+    summary: "a declared broker not live in the cluster",
     check: Check::Live(check),
 };
 

@@ -588,6 +588,19 @@ mod tests {
         }
     }
 
+    /// The bits Kafka sets for a broker without an authorizer (every operation on the
+    /// cluster), for a principal with none, and the field left out.
+    #[test]
+    fn authorized_operations_are_named_by_kafkas_codes() {
+        let all = 1 << 5 | 1 << 7 | 1 << 8 | 1 << 9 | 1 << 10 | 1 << 11 | 1 << 12;
+        assert_eq!(
+            operation_names(all).unwrap().join(","),
+            "ALTER,ALTER_CONFIGS,CLUSTER_ACTION,CREATE,DESCRIBE,DESCRIBE_CONFIGS,IDEMPOTENT_WRITE"
+        );
+        assert_eq!(operation_names(0), Some(Vec::new()));
+        assert_eq!(operation_names(OPERATIONS_OMITTED), None);
+    }
+
     #[test]
     fn a_group_state_is_a_word_or_unknown() {
         assert_eq!(group_state("Stable"), "Stable");
