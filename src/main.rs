@@ -715,8 +715,9 @@ fn main() -> ExitCode {
                 (Some(id), Some(words)) => {
                     // A go/no-go on a view that is not whole is no answer: exit 2.
                     eprintln!(
-                        "kafkalint: error: --stopping {id}: no go/no-go on {}; ask as a principal \
-                         that may describe the cluster, its topics and its groups",
+                        "kafkalint: error: --stopping {id}: no go/no-go on {}: ask again once every \
+                         broker answers, as a principal that may describe the cluster, its topics \
+                         and its groups",
                         output::printable(words)
                     );
                     ExitCode::from(EXIT_ERROR)
