@@ -1537,3 +1537,35 @@ fn a_snapshot_of_the_older_format_is_no_go_no_go() {
     assert_eq!(code, Some(2), "{text}");
     assert!(!text.contains("can stop"), "{text}");
 }
+
+/// A group this principal may not describe: FindCoordinator answers GROUP_AUTHORIZATION_FAILED
+/// though its coordinator partition has a leader. Not a group without a coordinator: the view
+/// is partial, the group's coordinator not known.
+#[test]
+fn a_group_hidden_from_the_principal_is_not_known_not_without_a_coordinator() {
+    let dir = tempfile::tempdir().unwrap();
+    let snapshot = dir.path().join("live.snapshot");
+    std::fs::write(
+        &snapshot,
+        "bootstrap=kafka-0:9092\n\
+         cluster.operations=DESCRIBE,DESCRIBE_CONFIGS\n\
+         broker.0=kafka-0:9092\nbroker.1=kafka-1:9092\n\
+         topic.__consumer_offsets=internal=true partitions=1 min.insync.replicas=1\n\
+         partition.__consumer_offsets-0=leader=0 replicas=0,1 isr=0,1\n\
+         group.payments=coordinator=none state=GROUP_AUTHORIZATION_FAILED\n",
+    )
+    .unwrap();
+    let (code, text) = exit_and_text(&[
+        "live",
+        "--snapshot",
+        snapshot.to_str().unwrap(),
+        "--group",
+        "payments",
+    ]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(!text.contains("has no coordinator"), "{text}");
+    assert!(
+        text.contains("a partial view, not known: the coordinator of group payments"),
+        "{text}"
+    );
+}

@@ -32,6 +32,10 @@ const DESCRIBE: &str = "DESCRIBE";
 /// Kafka's name of the error a topic hidden from the principal answers when asked by name.
 const TOPIC_AUTHORIZATION_FAILED: &str = "TOPIC_AUTHORIZATION_FAILED";
 
+/// Kafka's name of the error FindCoordinator answers for a group the principal may not
+/// describe.
+const GROUP_AUTHORIZATION_FAILED: &str = "GROUP_AUTHORIZATION_FAILED";
+
 /// What `snapshot` lacks, in a fixed order; empty when it is whole.
 pub fn missing(snapshot: &Snapshot) -> Vec<Missing> {
     let mut missing = Vec::new();
@@ -85,6 +89,19 @@ pub fn missing(snapshot: &Snapshot) -> Vec<Missing> {
                 }
             }
         }
+    }
+    let mut hidden_groups: Vec<&str> = snapshot
+        .groups
+        .iter()
+        .filter(|group| group.coordinator.is_none() && group.state == GROUP_AUTHORIZATION_FAILED)
+        .map(|group| group.id.as_str())
+        .collect();
+    hidden_groups.sort_unstable();
+    for id in hidden_groups {
+        missing.push(Missing::new(
+            format!("the coordinator of group {id}"),
+            format!("{GROUP_AUTHORIZATION_FAILED}: this principal may not describe the group"),
+        ));
     }
     let mut unknown_min_isr: Vec<&str> = snapshot
         .topics
