@@ -11,6 +11,13 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.Node;
+import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * Scenario P (KRaft): a partial view never reads as healthy. Every node runs Kafka's
@@ -25,6 +32,7 @@ import org.apache.kafka.common.Node;
 final class ScenarioPartial {
     static final String ADMIN_SECRET = "admin-plain-secret-5520";
     static final String BOB_SECRET = "bob-plain-secret-5520";
+    static final String CAROL_SECRET = "carol-plain-secret-5520";
 
     final ClusterProof proof;
 
@@ -43,7 +51,8 @@ final class ScenarioPartial {
         Path admin = login(cluster, "admin", ADMIN_SECRET);
         Path bob = login(cluster, "bob", BOB_SECRET);
         String bootstrap = "127.0.0.1:" + saslPorts[0];
-        List<String> secrets = List.of(ADMIN_SECRET, BOB_SECRET);
+        Path carol = login(cluster, "carol", CAROL_SECRET);
+        List<String> secrets = List.of(ADMIN_SECRET, BOB_SECRET, CAROL_SECRET);
 
         // The super user: the whole view, and the real go/no-go.
         Path adminSnapshot = cluster.dir.resolve("admin.snapshot");
@@ -87,6 +96,34 @@ final class ScenarioPartial {
         ClusterProof.check(missing >= 3, "bob's JSON should list what is missing: " + json.get("not_checked"));
         proof.say("  bob --format json: %d not_checked entries of kind partial-view", missing);
 
+        // carol may describe __consumer_offsets, not the group: FindCoordinator answers
+        // GROUP_AUTHORIZATION_FAILED though its partition has a leader. Not "no coordinator".
+        try (Admin superUser = cluster.admin()) {
+            superUser.createAcls(List.of(new AclBinding(
+                    new ResourcePattern(ResourceType.TOPIC, "__consumer_offsets", PatternType.LITERAL),
+                    new AccessControlEntry("User:carol", "*", AclOperation.DESCRIBE, AclPermissionType.ALLOW))))
+                    .all().get(30, TimeUnit.SECONDS);
+        }
+        ClusterProof.Command hidden = null;
+        long aclDeadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (System.nanoTime() < aclDeadline) {
+            hidden = live(secrets, "--bootstrap-server", bootstrap, "--command-config", carol.toString(), "--group",
+                    ClusterProof.GROUP, "--format", "json");
+            if (hidden.stdout().contains("live-internal-topic-replication")) {
+                break;
+            }
+            Thread.sleep(500);
+        }
+        ClusterProof.check(hidden != null && hidden.stdout().contains("live-internal-topic-replication"),
+                "carol should see __consumer_offsets once the ACL is in: " + (hidden == null ? "" : hidden.stderr()));
+        ClusterProof.check(!hidden.stdout().contains("live-group-coordinator"),
+                "carol's group is not one without a coordinator: " + hidden.stdout());
+        ClusterProof.check(hidden.stderr().contains("not known: the coordinator of group " + ClusterProof.GROUP
+                + ": GROUP_AUTHORIZATION_FAILED"), "carol should be told the group's coordinator is not known: "
+                + hidden.stderr());
+        proof.say("  carol (DESCRIBE on __consumer_offsets only) --group %s: no live-group-coordinator finding; "
+                + "the group's coordinator not known (GROUP_AUTHORIZATION_FAILED)", ClusterProof.GROUP);
+
         // A declared broker that stopped.
         long t = System.nanoTime();
         cluster.kill(2);
@@ -107,7 +144,7 @@ final class ScenarioPartial {
     /** A SASL_PLAINTEXT listener with PLAIN users admin and bob, and StandardAuthorizer. */
     void secure(ClusterProof.Cluster cluster, int[] saslPorts) throws Exception {
         String jaas = "org.apache.kafka.common.security.plain.PlainLoginModule required user_admin=\"" + ADMIN_SECRET
-                + "\" user_bob=\"" + BOB_SECRET + "\";";
+                + "\" user_bob=\"" + BOB_SECRET + "\" user_carol=\"" + CAROL_SECRET + "\";";
         for (int id = 0; id < ClusterProof.NODES; id++) {
             Path file = cluster.config.resolve("server-" + id + ".properties");
             String text = Files.readString(file, StandardCharsets.ISO_8859_1);
