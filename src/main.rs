@@ -639,16 +639,16 @@ fn main() -> ExitCode {
             if !shown.quiet {
                 tell_skipped_and_notes(report);
             }
-            for broker in &judged.snapshot.brokers {
-                if let Some(why) = &broker.unreached
-                    && !shown.quiet
-                {
+            if !shown.quiet {
+                for missing in &judged.missing {
                     eprintln!(
-                        "kafkalint: note: broker {}'s own settings and groups are not known: {why}",
-                        broker.id
+                        "kafkalint: note: not known: {}: {}",
+                        output::printable(&missing.what),
+                        output::printable(&missing.why)
                     );
                 }
             }
+            let partial = kafkalint::live::partial::summary(&judged.missing);
             if fix && let Some(plan) = &judged.plan {
                 if let Err(error) =
                     kafkalint::output_path::write_output(&plan_file, plan.to_json().as_bytes())
@@ -679,6 +679,7 @@ fn main() -> ExitCode {
             }
             if let Some(id) = stopping
                 && !report.fails_at(Severity::Warning)
+                && partial.is_none()
             {
                 eprintln!(
                     "kafkalint: broker {id} can stop: every partition it holds keeps a leader and min.insync.replicas \
@@ -689,7 +690,8 @@ fn main() -> ExitCode {
                 color: use_color(color, output_file.as_deref()),
                 width: 100,
             };
-            let summary = (!shown.quiet).then(|| output::summary_in(report, &scope));
+            let summary =
+                (!shown.quiet).then(|| output::summary_in(report, &scope, partial.as_deref()));
             let text = match format {
                 _ if shown.statistics => statistics(report, format),
                 Format::Full => {
@@ -703,12 +705,25 @@ fn main() -> ExitCode {
                 }
                 other => for_programs(report, other),
             };
-            finish(
+            let exit = finish(
                 output_file.as_deref(),
                 &text,
                 matches!(format, Format::Github) && !shown.statistics,
                 report.fails_at(fail_on.threshold()) && !shown.exit_zero,
-            )
+            );
+            match (stopping, &partial) {
+                (Some(id), Some(words)) => {
+                    // A go/no-go on a view that is not whole is no answer: exit 2.
+                    eprintln!(
+                        "kafkalint: error: --stopping {id}: no go/no-go on {}: ask again once every \
+                         broker answers, as a principal that may describe the cluster, its topics \
+                         and its groups",
+                        output::printable(words)
+                    );
+                    ExitCode::from(EXIT_ERROR)
+                }
+                _ => exit,
+            }
         }
         Command::Check {
             paths,

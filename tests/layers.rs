@@ -35,11 +35,12 @@ const LAYERS: &[(&str, &[&str])] = &[
             "components",
             "directive",
             "sources",
-            // The live room's face (it gathers the client's items) and its two lower parts:
-            // the client of Kafka's protocol, and what a running cluster answered.
+            // The live room's face (it gathers the client's items) and its lower parts: the
+            // client of Kafka's protocol, what a running cluster answered, and what it did not.
             "live",
             "live/client",
             "live/snapshot",
+            "live/partial",
         ],
     ),
     // `kafkalint.toml` as data; its rule names are checked against names its caller passes.

@@ -188,8 +188,28 @@ fn moved(response: &[u8], ports: &[(u16, u16)]) -> Vec<u8> {
     out
 }
 
+/// DescribeCluster, asked since these answers were recorded, answered as those brokers (no
+/// authorizer) answer it: every operation on the cluster. The body after the correlation id.
+fn describe_cluster_answer(version: i16) -> Vec<u8> {
+    use kafka_protocol::messages::{ApiKey, DescribeClusterResponse, ResponseHeader};
+    use kafka_protocol::protocol::Encodable;
+    let mut body = bytes::BytesMut::new();
+    ResponseHeader::default()
+        .encode(
+            &mut body,
+            ApiKey::DescribeCluster.response_header_version(version),
+        )
+        .unwrap();
+    DescribeClusterResponse::default()
+        .with_cluster_authorized_operations(hostile::ALL_CLUSTER_OPERATIONS)
+        .encode(&mut body, version)
+        .unwrap();
+    body[4..].to_vec()
+}
+
 /// Serves broker `broker`'s recorded answers: each request must be byte for byte one that was
-/// recorded (kafkalint asks what it asked then), else the connection is closed.
+/// recorded (kafkalint asks what it asked then), else the connection is closed; DescribeCluster
+/// alone, asked since, is answered by [`describe_cluster_answer`].
 fn replay(listener: TcpListener, exchanges: Vec<Exchange>, ports: Vec<(u16, u16)>) {
     std::thread::spawn(move || {
         for stream in listener.incoming() {
@@ -208,10 +228,15 @@ fn replay(listener: TcpListener, exchanges: Vec<Exchange>, ports: Vec<(u16, u16)
                     }
                     let correlation = frame[4..8].to_vec();
                     let request: Vec<u8> = [&frame[..4], &frame[8..]].concat();
-                    let Some((_, response)) = exchanges.iter().find(|(r, _)| *r == request) else {
-                        return;
+                    const DESCRIBE_CLUSTER: [u8; 2] = [0, 60];
+                    let response = match exchanges.iter().find(|(r, _)| *r == request) {
+                        Some((_, response)) => moved(response, &ports),
+                        None if request[..2] == DESCRIBE_CLUSTER => {
+                            describe_cluster_answer(i16::from_be_bytes([request[2], request[3]]))
+                        }
+                        None => return,
                     };
-                    let body = [correlation, moved(response, &ports)].concat();
+                    let body = [correlation, response].concat();
                     let mut answer = (body.len() as u32).to_be_bytes().to_vec();
                     answer.extend_from_slice(&body);
                     if stream.write_all(&answer).is_err() {
@@ -373,10 +398,10 @@ mod hostile {
         MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic,
     };
     use kafka_protocol::messages::{
-        ApiKey, ApiVersionsResponse, BrokerId, DescribeConfigsRequest, DescribeConfigsResponse,
-        FindCoordinatorResponse, ListGroupsResponse, MetadataResponse, RequestHeader,
-        ResponseHeader, SaslAuthenticateRequest, SaslAuthenticateResponse, SaslHandshakeResponse,
-        TopicName,
+        ApiKey, ApiVersionsResponse, BrokerId, DescribeClusterResponse, DescribeConfigsRequest,
+        DescribeConfigsResponse, FindCoordinatorResponse, ListGroupsResponse, MetadataRequest,
+        MetadataResponse, RequestHeader, ResponseHeader, SaslAuthenticateRequest,
+        SaslAuthenticateResponse, SaslHandshakeResponse, TopicName,
     };
     use kafka_protocol::protocol::{Decodable, Encodable, StrBytes};
 
@@ -504,6 +529,39 @@ mod hostile {
         }
     }
 
+    /// The response in `frame` (a whole frame answering a `key` request at `version`),
+    /// decoded.
+    pub fn decoded_at<R: Decodable>(key: ApiKey, version: i16, frame: &[u8]) -> R {
+        let mut body = bytes::Bytes::copy_from_slice(&frame[4..]);
+        ResponseHeader::decode(&mut body, key.response_header_version(version)).unwrap();
+        R::decode(&mut body, version).unwrap()
+    }
+
+    /// `response` as the whole frame answering a `key` request at `version` of correlation
+    /// id `correlation`.
+    pub fn encoded_at<R: Encodable>(
+        key: ApiKey,
+        version: i16,
+        correlation: i32,
+        response: &R,
+    ) -> Vec<u8> {
+        let request = Request {
+            key,
+            version,
+            correlation,
+            body: bytes::Bytes::new(),
+        };
+        frame(&request, response)
+    }
+
+    /// The topics a Metadata request names (`None`: all).
+    pub fn metadata_request(request: &Request) -> Option<Vec<TopicName>> {
+        let asked = MetadataRequest::decode(&mut request.body.clone(), request.version).unwrap();
+        asked
+            .topics
+            .map(|topics| topics.into_iter().filter_map(|topic| topic.name).collect())
+    }
+
     /// `response` as the frame that answers `request`: size, response header, body.
     pub fn frame<R: Encodable>(request: &Request, response: &R) -> Vec<u8> {
         let mut body = bytes::BytesMut::new();
@@ -549,6 +607,39 @@ mod hostile {
             ])
     }
 
+    /// The operations on the cluster a broker without an authorizer says any principal may
+    /// perform (`AclEntry.supportedOperations(CLUSTER)`: CREATE, ALTER, DESCRIBE,
+    /// CLUSTER_ACTION, DESCRIBE_CONFIGS, ALTER_CONFIGS, IDEMPOTENT_WRITE, as `AclOperation`
+    /// code bits).
+    pub const ALL_CLUSTER_OPERATIONS: i32 =
+        1 << 5 | 1 << 7 | 1 << 8 | 1 << 9 | 1 << 10 | 1 << 11 | 1 << 12;
+
+    /// Metadata's answer to `request`: every topic when it asks for all, else the topics it
+    /// names, one that does not exist with UNKNOWN_TOPIC_OR_PARTITION.
+    pub fn metadata_answer(request: &Request, metadata: &MetadataResponse) -> MetadataResponse {
+        let asked = MetadataRequest::decode(&mut request.body.clone(), request.version).unwrap();
+        let Some(named) = asked.topics else {
+            return metadata.clone();
+        };
+        let topics = named
+            .iter()
+            .map(|wanted| {
+                let name = wanted.name.clone().unwrap();
+                metadata
+                    .topics
+                    .iter()
+                    .find(|topic| topic.name.as_ref() == Some(&name))
+                    .cloned()
+                    .unwrap_or_else(|| {
+                        MetadataResponseTopic::default()
+                            .with_name(Some(name))
+                            .with_error_code(3)
+                    })
+            })
+            .collect();
+        metadata.clone().with_topics(topics)
+    }
+
     /// What a healthy Kafka 3.9 broker answers.
     pub fn healthy(request: &Request, metadata: &MetadataResponse) -> Vec<u8> {
         match request.key {
@@ -569,10 +660,16 @@ mod hostile {
                         range(ApiKey::FindCoordinator, 6),
                         range(ApiKey::SaslHandshake, 1),
                         range(ApiKey::SaslAuthenticate, 2),
+                        range(ApiKey::DescribeCluster, 1),
                     ]),
                 )
             }
-            ApiKey::Metadata => frame(request, metadata),
+            ApiKey::Metadata => frame(request, &metadata_answer(request, metadata)),
+            ApiKey::DescribeCluster => frame(
+                request,
+                &DescribeClusterResponse::default()
+                    .with_cluster_authorized_operations(ALL_CLUSTER_OPERATIONS),
+            ),
             ApiKey::DescribeConfigs => {
                 let asked =
                     DescribeConfigsRequest::decode(&mut request.body.clone(), request.version)
@@ -741,6 +838,7 @@ fn a_huge_array_length_in_any_reply_is_refused_before_it_is_allocated() {
         ApiKey::DescribeConfigs,
         ApiKey::ListGroups,
         ApiKey::FindCoordinator,
+        ApiKey::DescribeCluster,
     ] {
         for at in 0.. {
             let past_the_end = Arc::new(AtomicBool::new(false));
@@ -1246,5 +1344,228 @@ fn a_broker_host_from_metadata_is_never_printed_raw() {
     assert!(
         printed.contains("is no host name or IP address") || printed.contains("\\u{"),
         "{printed}"
+    );
+}
+
+/// What a cluster with an authorizer (StandardAuthorizer, `allow.everyone.if.no.acl.found`
+/// false) answers a principal that has no ACL, as Kafka's `KafkaApis` does: Metadata lists no
+/// topic, and names `__consumer_offsets` asked by name TOPIC_AUTHORIZATION_FAILED; DescribeCluster
+/// says it may do nothing on the cluster; DescribeConfigs of a broker answers
+/// CLUSTER_AUTHORIZATION_FAILED; ListGroups lists no group (those it may describe), no error.
+fn unauthorized(request: &hostile::Request) -> Reply {
+    use kafka_protocol::messages::describe_configs_response::DescribeConfigsResult;
+    use kafka_protocol::messages::{
+        DescribeClusterResponse, DescribeConfigsResponse, MetadataResponse,
+    };
+    match request.key {
+        ApiKey::Metadata => {
+            let (version, correlation) = (request.version, request.correlation);
+            let asked = hostile::metadata_request(request);
+            Reply::Edited(Box::new(move |frame| {
+                let healthy: MetadataResponse =
+                    hostile::decoded_at(ApiKey::Metadata, version, &frame);
+                let topics = match asked {
+                    None => Vec::new(),
+                    Some(names) => names
+                        .into_iter()
+                        .map(|name| {
+                            kafka_protocol::messages::metadata_response::MetadataResponseTopic::default()
+                                .with_name(Some(name))
+                                .with_error_code(29)
+                        })
+                        .collect(),
+                };
+                hostile::encoded_at(
+                    ApiKey::Metadata,
+                    version,
+                    correlation,
+                    &healthy.with_topics(topics),
+                )
+            }))
+        }
+        ApiKey::DescribeCluster => Reply::Bytes(hostile::frame(
+            request,
+            &DescribeClusterResponse::default().with_cluster_authorized_operations(0),
+        )),
+        ApiKey::DescribeConfigs => Reply::Bytes(hostile::frame(
+            request,
+            &DescribeConfigsResponse::default().with_results(vec![
+                DescribeConfigsResult::default()
+                    .with_error_code(31)
+                    .with_resource_type(4),
+            ]),
+        )),
+        _ => Reply::Healthy,
+    }
+}
+
+fn exit_and_text(args: &[&str]) -> (Option<i32>, String) {
+    let output = kafkalint(args);
+    (output.status.code(), hostile::text(&output))
+}
+
+/// The principal shown nothing is told so: the summary says the view is partial and what it
+/// lacks, never "No problems found"; `--stopping` answers no go/no-go (exit 2), never "can
+/// stop"; JSON lists what is missing; a saved snapshot says it again. The same questions to a
+/// cluster that shows everything answer as before.
+#[test]
+fn a_principal_shown_nothing_gets_a_partial_view_never_a_clean_bill() {
+    let whole = Cluster::start(3, |_| Reply::Healthy);
+    let address = whole.address();
+    let (code, text) = exit_and_text(&["live", "--bootstrap-server", &address, "--stopping", "0"]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("broker 0 can stop"), "{text}");
+    assert!(!text.contains("partial"), "{text}");
+
+    let refused = Cluster::start(3, unauthorized);
+    let address = refused.address();
+    let (code, text) = exit_and_text(&["live", "--bootstrap-server", &address]);
+    assert!(!text.contains("No problems"), "{text}");
+    assert!(
+        text.contains("Found 0 errors, 0 warnings (the cluster behind"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "a partial view, not known: groups, topic __consumer_offsets, broker 0's settings"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "kafkalint: note: not known: topic __consumer_offsets: TOPIC_AUTHORIZATION_FAILED"
+        ),
+        "{text}"
+    );
+    assert_eq!(code, Some(0), "{text}");
+
+    let (code, text) = exit_and_text(&["live", "--bootstrap-server", &address, "--stopping", "0"]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(!text.contains("can stop"), "{text}");
+    assert!(
+        text.contains("--stopping 0: no go/no-go on a partial view"),
+        "{text}"
+    );
+
+    let output = kafkalint(&["live", "--bootstrap-server", &address, "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let partial: Vec<&serde_json::Value> = json["not_checked"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|item| item["kind"] == "partial-view")
+        .collect();
+    assert_eq!(partial.len(), 5, "{json}");
+    assert!(
+        partial[1]["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("topic __consumer_offsets: TOPIC_AUTHORIZATION_FAILED"),
+        "{json}"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let saved = dir.path().join("live.snapshot");
+    let saved = saved.to_str().unwrap();
+    kafkalint(&[
+        "live",
+        "--bootstrap-server",
+        &address,
+        "--save-snapshot",
+        saved,
+    ]);
+    let document = std::fs::read_to_string(saved).unwrap();
+    assert!(document.contains("\ncluster.operations=\n"), "{document}");
+    assert!(
+        document.contains("\nunlisted-topic.__consumer_offsets=TOPIC_AUTHORIZATION_FAILED\n"),
+        "{document}"
+    );
+    let (code, text) = exit_and_text(&["live", "--snapshot", saved, "--stopping", "0"]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("topic __consumer_offsets"), "{text}");
+}
+
+/// A broker that cannot be reached, and brokers that refuse ListGroups, leave out their
+/// settings and groups: the view is partial, `--stopping` answers no go/no-go.
+#[test]
+fn an_unreachable_broker_or_a_refused_list_groups_makes_the_view_partial() {
+    use kafka_protocol::messages::ListGroupsResponse;
+    // 127.0.0.2 is loopback too, where nothing listens: connection refused at once.
+    let cluster = Cluster::with_hosts(
+        2,
+        |id| if id == 1 { "127.0.0.2" } else { "127.0.0.1" }.to_string(),
+        |request| match request.key {
+            ApiKey::ListGroups => Reply::Bytes(hostile::frame(
+                request,
+                &ListGroupsResponse::default().with_error_code(14),
+            )),
+            _ => Reply::Healthy,
+        },
+    );
+    let address = cluster.address();
+    let (code, text) = exit_and_text(&["live", "--bootstrap-server", &address, "--stopping", "0"]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(!text.contains("can stop"), "{text}");
+    assert!(
+        text.contains("not known: the groups broker 0 coordinates, broker 1's settings and groups"),
+        "{text}"
+    );
+    assert!(text.contains("COORDINATOR_LOAD_IN_PROGRESS"), "{text}");
+}
+
+/// A snapshot saved before kafkalint asked what the principal may see reads as before, and
+/// its view is not taken for whole: `--stopping` answers no go/no-go.
+#[test]
+fn a_snapshot_of_the_older_format_is_no_go_no_go() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = dir.path().join("old.snapshot");
+    std::fs::write(
+        &old,
+        "bootstrap=kafka-0:9092\nbroker.0=kafka-0:9092\nbroker.1=kafka-1:9092\n\
+         topic.__consumer_offsets=internal=true partitions=1 min.insync.replicas=1\n\
+         partition.__consumer_offsets-0=leader=0 replicas=0,1 isr=0,1\n",
+    )
+    .unwrap();
+    let old = old.to_str().unwrap();
+    let (code, text) = exit_and_text(&["live", "--snapshot", old]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("a partial view, not known: what this principal may see"),
+        "{text}"
+    );
+    let (code, text) = exit_and_text(&["live", "--snapshot", old, "--stopping", "0"]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(!text.contains("can stop"), "{text}");
+}
+
+/// A group this principal may not describe: FindCoordinator answers GROUP_AUTHORIZATION_FAILED
+/// though its coordinator partition has a leader. Not a group without a coordinator: the view
+/// is partial, the group's coordinator not known.
+#[test]
+fn a_group_hidden_from_the_principal_is_not_known_not_without_a_coordinator() {
+    let dir = tempfile::tempdir().unwrap();
+    let snapshot = dir.path().join("live.snapshot");
+    std::fs::write(
+        &snapshot,
+        "bootstrap=kafka-0:9092\n\
+         cluster.operations=DESCRIBE,DESCRIBE_CONFIGS\n\
+         broker.0=kafka-0:9092\nbroker.1=kafka-1:9092\n\
+         topic.__consumer_offsets=internal=true partitions=1 min.insync.replicas=1\n\
+         partition.__consumer_offsets-0=leader=0 replicas=0,1 isr=0,1\n\
+         group.payments=coordinator=none state=GROUP_AUTHORIZATION_FAILED\n",
+    )
+    .unwrap();
+    let (code, text) = exit_and_text(&[
+        "live",
+        "--snapshot",
+        snapshot.to_str().unwrap(),
+        "--group",
+        "payments",
+    ]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(!text.contains("has no coordinator"), "{text}");
+    assert!(
+        text.contains("a partial view, not known: the coordinator of group payments"),
+        "{text}"
     );
 }

@@ -8,6 +8,7 @@ use crate::live::snapshot::Snapshot;
 use crate::report::{self, Report};
 use crate::rules::{self, Intent, LiveContext};
 use crate::source::SourceFile;
+use crate::sources::not_checked::{Kind, NotChecked};
 
 /// What `kafkalint live` asks besides the cluster.
 #[derive(Debug, Clone, Default)]
@@ -29,6 +30,9 @@ pub struct LiveReport {
     pub plan: Option<crate::live::plan::Plan>,
     /// The cluster of the files the snapshot was judged beside, by name.
     pub beside: Option<String>,
+    /// What the snapshot lacks: empty when the view is whole (also in the report's
+    /// `not_checked`, for `--format json`).
+    pub missing: Vec<crate::live::partial::Missing>,
 }
 
 /// Judges the snapshot `document` (a [`Snapshot::render`] text) beside `files` (the report of
@@ -105,11 +109,21 @@ pub fn judge(
     report::sort_findings(&files.files, &mut files.diagnostics);
     files.suppressed = Default::default();
     let beside = chosen.map(|cluster| cluster.name.clone());
+    let missing = crate::live::partial::missing(&snapshot);
+    let path = &files.files[document].path;
+    files
+        .not_checked
+        .extend(missing.iter().map(|item| NotChecked {
+            file: path.clone(),
+            kind: Kind::PartialView,
+            reason: format!("{}: {}", item.what, item.why),
+        }));
     Ok(LiveReport {
         report: files,
         snapshot,
         plan,
         beside,
+        missing,
     })
 }
 

@@ -18,6 +18,13 @@
 //!
 //! Values Kafka marks sensitive (passwords, unknown keys) come back as null and are not
 //! written at all.
+//!
+//! What this principal was not shown is written down too, so that a saved snapshot says it
+//! as the run did: `cluster.operations=` (what it may do on the cluster; no such line: not
+//! asked), `broker.N.unreached=` (its settings not known), `broker.N.groups-unknown=` (the
+//! groups it coordinates not known), `unlisted-topic.NAME=` (an internal topic Metadata did
+//! not list, that kafkalint cannot tell is absent) and `min.insync.replicas=unknown` on a
+//! topic line ([`crate::live::partial`] reads them).
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -32,9 +39,16 @@ pub struct Snapshot {
     /// Metadata's controller id: the active controller in ZooKeeper mode; in KRaft, a broker
     /// Kafka picks for clients that ask.
     pub controller: Option<i32>,
+    /// What the principal kafkalint asked as may do on the cluster (Kafka's `AclOperation`
+    /// names, sorted); `None`: not asked (a snapshot saved before kafkalint asked, a broker
+    /// that did not say).
+    pub cluster_operations: Option<Vec<String>>,
     /// The live brokers: those registered and not fenced (Metadata lists no other).
     pub brokers: Vec<Broker>,
     pub topics: Vec<Topic>,
+    /// Internal topics Metadata did not list that kafkalint cannot tell are absent: each
+    /// with why (hidden from this principal, or not asked).
+    pub unlisted_topics: Vec<UnlistedTopic>,
     /// Each broker's settings as it answered DescribeConfigs for its own broker resource.
     pub configs: Vec<ConfigEntry>,
     pub groups: Vec<Group>,
@@ -75,6 +89,17 @@ pub struct Broker {
     pub rack: Option<String>,
     /// Why its own settings are not known (DescribeConfigs goes to each broker itself).
     pub unreached: Option<String>,
+    /// Why the groups it coordinates are not known (ListGroups goes to each broker itself).
+    pub groups_unknown: Option<String>,
+    pub line: Span,
+}
+
+/// An internal topic Metadata did not list, and why kafkalint cannot tell that it does not
+/// exist.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnlistedTopic {
+    pub name: String,
+    pub why: String,
     pub line: Span,
 }
 
@@ -82,7 +107,8 @@ pub struct Broker {
 pub struct Topic {
     pub name: String,
     pub internal: bool,
-    /// Its effective `min.insync.replicas` (its own, else the brokers').
+    /// Its effective `min.insync.replicas` (its own, else the brokers'); `None`: not known
+    /// (DescribeConfigs answered no value for it).
     pub min_insync_replicas: Option<u32>,
     /// How many partitions it has (a saved snapshot may list fewer of them).
     pub partition_count: usize,
@@ -232,6 +258,9 @@ impl Snapshot {
         if let Some(id) = &self.cluster_id {
             line(&mut out, "cluster.id", id);
         }
+        if let Some(operations) = &self.cluster_operations {
+            line(&mut out, "cluster.operations", &operations.join(","));
+        }
         if let Some(controller) = self.controller {
             line(&mut out, "controller", &controller.to_string());
         }
@@ -254,6 +283,22 @@ impl Snapshot {
             if let Some(why) = &broker.unreached {
                 line(&mut out, &format!("broker.{}.unreached", broker.id), why);
             }
+            if let Some(why) = &broker.groups_unknown {
+                line(
+                    &mut out,
+                    &format!("broker.{}.groups-unknown", broker.id),
+                    why,
+                );
+            }
+        }
+        let mut unlisted: Vec<&UnlistedTopic> = self.unlisted_topics.iter().collect();
+        unlisted.sort_by(|a, b| a.name.cmp(&b.name));
+        for topic in unlisted {
+            line(
+                &mut out,
+                &format!("unlisted-topic.{}", topic.name),
+                &topic.why,
+            );
         }
         let mut topics: Vec<&Topic> = self.topics.iter().collect();
         topics.sort_by(|a, b| a.name.cmp(&b.name));
@@ -262,8 +307,9 @@ impl Snapshot {
                 "internal={} partitions={}",
                 topic.internal, topic.partition_count
             );
-            if let Some(min_isr) = topic.min_insync_replicas {
-                value.push_str(&format!(" min.insync.replicas={min_isr}"));
+            match topic.min_insync_replicas {
+                Some(min_isr) => value.push_str(&format!(" min.insync.replicas={min_isr}")),
+                None => value.push_str(" min.insync.replicas=unknown"),
             }
             line(&mut out, &format!("topic.{}", topic.name), &value);
             let mut partitions: Vec<&Partition> = topic.partitions.iter().collect();
@@ -335,6 +381,20 @@ impl Snapshot {
                     snapshot.bootstrap_line = span;
                 }
                 "cluster" if rest == "id" => snapshot.cluster_id = Some(value.to_string()),
+                "cluster" if rest == "operations" => {
+                    snapshot.cluster_operations = Some(
+                        value
+                            .split(',')
+                            .filter(|name| !name.is_empty())
+                            .map(str::to_string)
+                            .collect(),
+                    );
+                }
+                "unlisted-topic" => snapshot.unlisted_topics.push(UnlistedTopic {
+                    name: rest.to_string(),
+                    why: value.to_string(),
+                    line: span,
+                }),
                 "controller" => {
                     snapshot.controller = Some(value.parse().map_err(|_| bad("not a broker id"))?);
                 }
@@ -355,18 +415,20 @@ impl Snapshot {
                                 port,
                                 rack: None,
                                 unreached: None,
+                                groups_unknown: None,
                                 line: span,
                             });
                         }
-                        "rack" | "unreached" => {
+                        "rack" | "unreached" | "groups-unknown" => {
                             let at = *broker_at
                                 .get(&id)
                                 .ok_or_else(|| bad("a broker not listed before"))?;
                             let broker = &mut snapshot.brokers[at];
-                            if field == "rack" {
-                                broker.rack = Some(value.to_string());
-                            } else {
-                                broker.unreached = Some(value.to_string());
+                            let value = Some(value.to_string());
+                            match field {
+                                "rack" => broker.rack = value,
+                                "unreached" => broker.unreached = value,
+                                _ => broker.groups_unknown = value,
                             }
                         }
                         _ => return Err(bad("unknown broker field")),
@@ -387,6 +449,7 @@ impl Snapshot {
                         name: rest.to_string(),
                         internal: field("internal") == Some("true"),
                         min_insync_replicas: field("min.insync.replicas")
+                            .filter(|v| *v != "unknown")
                             .map(|v| v.parse().map_err(|_| bad("min.insync.replicas")))
                             .transpose()?,
                         partition_count: field("partitions")
@@ -568,6 +631,7 @@ mod tests {
         Snapshot {
             bootstrap: "127.0.0.1:9092".into(),
             cluster_id: Some("abc".into()),
+            cluster_operations: Some(vec!["DESCRIBE".into(), "DESCRIBE_CONFIGS".into()]),
             controller: Some(1),
             brokers: vec![
                 Broker {
@@ -576,6 +640,7 @@ mod tests {
                     port: 9093,
                     rack: Some("r 1".into()),
                     unreached: Some("cannot connect".into()),
+                    groups_unknown: Some("CLUSTER_AUTHORIZATION_FAILED".into()),
                     line: 0..0,
                 },
                 Broker {
@@ -584,24 +649,40 @@ mod tests {
                     port: 9092,
                     rack: None,
                     unreached: None,
+                    groups_unknown: None,
                     line: 0..0,
                 },
             ],
-            topics: vec![Topic {
-                name: "a.b-c".into(),
-                internal: false,
-                min_insync_replicas: Some(2),
-                partition_count: 1,
-                partitions: vec![Partition {
-                    index: 3,
-                    leader: None,
-                    replicas: vec![0, 1],
-                    isr: vec![],
-                    offline: vec![1],
-                    line: 0..0,
-                }],
+            unlisted_topics: vec![UnlistedTopic {
+                name: "__consumer_offsets".into(),
+                why: "TOPIC_AUTHORIZATION_FAILED (error 29)".into(),
                 line: 0..0,
             }],
+            topics: vec![
+                Topic {
+                    name: "a.b-c".into(),
+                    internal: false,
+                    min_insync_replicas: Some(2),
+                    partition_count: 1,
+                    partitions: vec![Partition {
+                        index: 3,
+                        leader: None,
+                        replicas: vec![0, 1],
+                        isr: vec![],
+                        offline: vec![1],
+                        line: 0..0,
+                    }],
+                    line: 0..0,
+                },
+                Topic {
+                    name: "unknown-min-isr".into(),
+                    internal: false,
+                    min_insync_replicas: None,
+                    partition_count: 0,
+                    partitions: vec![],
+                    line: 0..0,
+                },
+            ],
             configs: vec![ConfigEntry {
                 broker: 0,
                 source: ConfigSource::DynamicDefault,
@@ -630,6 +711,10 @@ mod tests {
         }
         snapshot.configs.iter_mut().for_each(|c| c.line = 0..0);
         snapshot.groups.iter_mut().for_each(|g| g.line = 0..0);
+        snapshot
+            .unlisted_topics
+            .iter_mut()
+            .for_each(|t| t.line = 0..0);
         snapshot
     }
 

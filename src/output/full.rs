@@ -567,9 +567,33 @@ pub fn summary(report: &Report) -> String {
 }
 
 /// The closing line of a report whose scope is said by its caller (`kafkalint live`: the
-/// running cluster, the files beside it).
-pub fn summary_in(report: &Report, scope: &str) -> String {
-    summary_of(report, scope, None)
+/// running cluster, the files beside it), with what that scope lacks (`a partial view, not
+/// known: ...`): never "No problems found" alone on a view that is not whole.
+pub fn summary_in(report: &Report, scope: &str, not_known: Option<&str>) -> String {
+    match not_known {
+        // Counted, as a report with findings is: "No problems" is never said of it.
+        Some(words) => format!(
+            "{}Found {} ({}); {}; see the notes.\n",
+            membership_notes(report),
+            counts(report).join(", "),
+            printable(scope),
+            printable(words)
+        ),
+        None => summary_of(report, scope, None),
+    }
+}
+
+/// `1 error`, `0 warnings` (and `2 notes` when there are any), as the closing line counts.
+fn counts(report: &Report) -> Vec<String> {
+    let mut parts = vec![
+        plural(report.count(Severity::Error), "error"),
+        plural(report.count(Severity::Warning), "warning"),
+    ];
+    let infos = report.count(Severity::Info);
+    if infos > 0 {
+        parts.push(plural(infos, "note"));
+    }
+    parts
 }
 
 /// The closing line, with what was not checked (`3 files not checked: 2 Helm templates, 1
@@ -603,13 +627,9 @@ fn summary_of(report: &Report, scope: &str, not_checked: Option<&str>) -> String
             "{notes}No problems found in what was checked{suppressed} ({scope}){not_checked}.\n"
         );
     }
-    let mut parts = vec![plural(errors, "error"), plural(warnings, "warning")];
-    if infos > 0 {
-        parts.push(plural(infos, "note"));
-    }
     format!(
         "{notes}Found {}{suppressed} ({scope}){not_checked}.\n",
-        parts.join(", ")
+        counts(report).join(", ")
     )
 }
 

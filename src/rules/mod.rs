@@ -25,6 +25,7 @@ pub mod live_internal_topic_replication;
 mod live_partition_health;
 mod live_stopping_broker;
 mod live_support;
+mod live_unregistered_broker;
 mod localhost_advertised;
 mod log_dirs_in_tmp;
 mod malformed_escape;
@@ -115,6 +116,7 @@ pub const RULES: &[Rule] = &[
     live_group_coordinator::RULE,
     live_config_drift::RULE,
     live_stopping_broker::RULE,
+    live_unregistered_broker::RULE,
 ];
 
 /// The name of every rule, in registry order: what `kafkalint.toml` may name.

@@ -32,6 +32,9 @@ pub enum Kind {
     JinjaNotRendered,
     /// A kustomize overlay not built (no kustomize on the PATH, a remote base).
     KustomizeOverlay,
+    /// What a running cluster did not show `kafkalint live` (topics or groups the principal
+    /// may not describe, a broker not reached, settings refused).
+    PartialView,
 }
 
 impl Kind {
@@ -48,6 +51,7 @@ impl Kind {
             Kind::ManagedService => "managed-service",
             Kind::JinjaNotRendered => "jinja-not-rendered",
             Kind::KustomizeOverlay => "kustomize-overlay",
+            Kind::PartialView => "partial-view",
         }
     }
 
@@ -81,6 +85,10 @@ impl Kind {
             Kind::KustomizeOverlay => (
                 "kustomize overlay not built",
                 "kustomize overlays not built",
+            ),
+            Kind::PartialView => (
+                "part of a cluster's answers not known",
+                "parts of a cluster's answers not known",
             ),
         };
         format!("{count} {}", if count == 1 { one } else { many })

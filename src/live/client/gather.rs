@@ -1,13 +1,16 @@
 //! The questions `kafkalint live` asks, all of them reads: Metadata (brokers, topics,
-//! partitions), DescribeConfigs (each broker's own settings with their sources, each topic's
-//! effective `min.insync.replicas`), ListGroups on every broker (the groups it coordinates)
-//! and FindCoordinator for groups asked about by name.
+//! partitions), DescribeCluster (what this principal may do on the cluster), DescribeConfigs
+//! (each broker's own settings with their sources, each topic's effective
+//! `min.insync.replicas`), ListGroups on every broker (the groups it coordinates) and
+//! FindCoordinator for groups asked about by name. What this principal is not shown is
+//! written down beside what it is ([`crate::live::partial`] says what is missing).
 
 use kafka_protocol::messages::describe_configs_request::DescribeConfigsResource;
+use kafka_protocol::messages::metadata_request::MetadataRequestTopic;
 use kafka_protocol::messages::{
-    ApiKey, DescribeConfigsRequest, DescribeConfigsResponse, FindCoordinatorRequest,
-    FindCoordinatorResponse, ListGroupsRequest, ListGroupsResponse, MetadataRequest,
-    MetadataResponse,
+    ApiKey, DescribeClusterRequest, DescribeClusterResponse, DescribeConfigsRequest,
+    DescribeConfigsResponse, FindCoordinatorRequest, FindCoordinatorResponse, ListGroupsRequest,
+    ListGroupsResponse, MetadataRequest, MetadataResponse, TopicName,
 };
 use kafka_protocol::protocol::StrBytes;
 
@@ -15,15 +18,45 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use super::connection::{Connection, Run, code_name};
 use super::{CONNECTIONS_AT_ONCE, Error, Target};
-use crate::live::snapshot::{Broker, ConfigEntry, ConfigSource, Group, Partition, Snapshot, Topic};
+use crate::live::snapshot::{
+    Broker, ConfigEntry, ConfigSource, Group, Partition, Snapshot, Topic, UnlistedTopic,
+};
 
 /// DescribeConfigs' resource types (`ConfigResource.Type`).
 const TOPIC_RESOURCE: i8 = 2;
 const BROKER_RESOURCE: i8 = 4;
 
 /// What one broker answers for itself: its settings (or why not), and the groups it
-/// coordinates.
-type BrokerAnswer = (Result<Vec<ConfigEntry>, Error>, Vec<Group>);
+/// coordinates (or why not).
+type BrokerAnswer = (Result<Vec<ConfigEntry>, Error>, Result<Vec<Group>, String>);
+
+/// Kafka's `AclOperation` codes and names (apache/kafka,
+/// clients/src/main/java/org/apache/kafka/common/acl/AclOperation.java, tag 4.0.0): an
+/// authorized-operations field sets bit `code` for each (`Utils.to32BitField`).
+const OPERATIONS: [(u32, &str); 13] = [
+    (3, "READ"),
+    (4, "WRITE"),
+    (5, "CREATE"),
+    (6, "DELETE"),
+    (7, "ALTER"),
+    (8, "DESCRIBE"),
+    (9, "CLUSTER_ACTION"),
+    (10, "DESCRIBE_CONFIGS"),
+    (11, "ALTER_CONFIGS"),
+    (12, "IDEMPOTENT_WRITE"),
+    (13, "CREATE_TOKENS"),
+    (14, "DESCRIBE_TOKENS"),
+    (15, "TWO_PHASE_COMMIT"),
+];
+
+/// `MetadataResponse.AUTHORIZED_OPERATIONS_OMITTED`: the broker did not say.
+const OPERATIONS_OMITTED: i32 = i32::MIN;
+
+/// The internal topic whose absence from Metadata's list matters: created on a group's first
+/// FindCoordinator, so absent is possible, and hidden is too (a principal without DESCRIBE on
+/// it is not shown it). `__transaction_state` is absent from most clusters (no transactional
+/// producer yet), and the principal a hidden `__consumer_offsets` does not tell of is rare.
+const INTERNAL_TOPICS: [&str; 1] = ["__consumer_offsets"];
 
 /// Asks the cluster behind `target` what it has, within `target.timeout` in all.
 pub fn gather(target: &Target) -> Result<Snapshot, Error> {
@@ -45,6 +78,10 @@ pub fn gather(target: &Target) -> Result<Snapshot, Error> {
         return Err(first_error.expect("at least one bootstrap server"));
     };
     let mut snapshot = metadata(&mut connection)?;
+    if snapshot.cluster_operations.is_none() {
+        snapshot.cluster_operations = cluster_operations(&mut connection)?;
+    }
+    snapshot.unlisted_topics = unlisted_internal_topics(&mut connection, &snapshot.topics)?;
     topic_min_isr(&mut connection, &mut snapshot)?;
     let answers = ask_brokers(&snapshot.brokers, target, &run)?;
     for (broker, (configs, groups)) in snapshot.brokers.iter_mut().zip(answers) {
@@ -52,7 +89,10 @@ pub fn gather(target: &Target) -> Result<Snapshot, Error> {
             Ok(configs) => snapshot.configs.extend(configs),
             Err(error) => broker.unreached = Some(error.to_string()),
         }
-        snapshot.groups.extend(groups);
+        match groups {
+            Ok(groups) => snapshot.groups.extend(groups),
+            Err(why) => broker.groups_unknown = Some(why),
+        }
     }
     for id in &target.groups {
         if snapshot.groups.iter().any(|group| &group.id == id) {
@@ -88,7 +128,7 @@ fn ask_brokers(brokers: &[Broker], target: &Target, run: &Run) -> Result<Vec<Bro
                                     address: String::new(),
                                     message: "not asked".to_string(),
                                 }),
-                                Vec::new(),
+                                Err("not asked".to_string()),
                             )
                         } else {
                             ask_broker(broker, target, run)
@@ -122,7 +162,7 @@ fn ask_brokers(brokers: &[Broker], target: &Target, run: &Run) -> Result<Vec<Bro
                         address: String::new(),
                         message: "the broker's reader stopped".to_string(),
                     }),
-                    Vec::new(),
+                    Err("the broker's reader stopped".to_string()),
                 )
             })
         })
@@ -130,9 +170,16 @@ fn ask_brokers(brokers: &[Broker], target: &Target, run: &Run) -> Result<Vec<Bro
 }
 
 fn metadata(connection: &mut Connection<'_>) -> Result<Snapshot, Error> {
+    // Versions 8 to 10 (Kafka 2.3 to 2.7) say what the principal may do on the cluster; later
+    // ones leave it to DescribeCluster (KIP-700). Not asked at other versions, so the request
+    // of a 2.8+ broker is the same as before.
+    let says_operations = connection
+        .version::<MetadataRequest>(ApiKey::Metadata, 12)
+        .is_some_and(|version| (8..=10).contains(&version));
     let request = MetadataRequest::default()
         .with_topics(None)
-        .with_allow_auto_topic_creation(false);
+        .with_allow_auto_topic_creation(false)
+        .with_include_cluster_authorized_operations(says_operations);
     let (_, response): (_, MetadataResponse) = connection.call(ApiKey::Metadata, &request, 12)?;
     if response.error_code != 0 {
         return Err(connection.refused("Metadata", response.error_code));
@@ -146,6 +193,7 @@ fn metadata(connection: &mut Connection<'_>) -> Result<Snapshot, Error> {
             port: broker.port,
             rack: broker.rack.as_ref().map(ToString::to_string),
             unreached: None,
+            groups_unknown: None,
             line: 0..0,
         })
         .collect();
@@ -179,13 +227,120 @@ fn metadata(connection: &mut Connection<'_>) -> Result<Snapshot, Error> {
         bootstrap: String::new(),
         cluster_id: response.cluster_id.as_ref().map(ToString::to_string),
         controller: Some(response.controller_id.0).filter(|id| *id >= 0),
+        cluster_operations: says_operations
+            .then(|| operation_names(response.cluster_authorized_operations))
+            .flatten(),
         brokers,
         topics,
-        configs: Vec::new(),
-        groups: Vec::new(),
-        bootstrap_line: 0..0,
-        config_order: Default::default(),
+        ..Snapshot::default()
     })
+}
+
+/// What this principal may do on the cluster, from DescribeCluster (Kafka 2.8 on; it needs no
+/// permission of its own: apache/kafka core/src/main/scala/kafka/server/KafkaApis.scala,
+/// `handleDescribeCluster`, tag 4.0.0); `None` when the broker offers it not or does not say.
+fn cluster_operations(connection: &mut Connection<'_>) -> Result<Option<Vec<String>>, Error> {
+    if connection
+        .version::<DescribeClusterRequest>(ApiKey::DescribeCluster, 0)
+        .is_none()
+    {
+        return Ok(None);
+    }
+    let request =
+        DescribeClusterRequest::default().with_include_cluster_authorized_operations(true);
+    let (_, response): (_, DescribeClusterResponse) =
+        connection.call(ApiKey::DescribeCluster, &request, 0)?;
+    if response.error_code != 0 {
+        return Ok(None);
+    }
+    Ok(operation_names(response.cluster_authorized_operations))
+}
+
+/// The names of the operations an authorized-operations field sets, sorted; `None` when it
+/// says nothing (omitted).
+fn operation_names(field: i32) -> Option<Vec<String>> {
+    if field == OPERATIONS_OMITTED {
+        return None;
+    }
+    let mut names: Vec<String> = OPERATIONS
+        .iter()
+        .filter(|(code, _)| field & (1 << code) != 0)
+        .map(|(_, name)| name.to_string())
+        .collect();
+    names.sort();
+    Some(names)
+}
+
+/// The internal topics Metadata did not list that kafkalint cannot tell are absent. Asked by
+/// name, a topic this principal may not describe answers TOPIC_AUTHORIZATION_FAILED whether
+/// it exists or not, and one it may that does not exist UNKNOWN_TOPIC_OR_PARTITION (apache/kafka
+/// core/src/main/scala/kafka/server/KafkaApis.scala, `handleTopicMetadataRequest`, tag 3.9.0:
+/// "do not disclose the existence of topics unauthorized for Describe"). Asked only of
+/// brokers of Metadata version 10 on (Kafka 2.8 on): there `allow_auto_topic_creation=false`
+/// creates nothing, while an older broker creates a named internal topic that does not exist
+/// (`getTopicMetadata`, tag 2.7.0), and kafkalint never writes.
+fn unlisted_internal_topics(
+    connection: &mut Connection<'_>,
+    listed: &[Topic],
+) -> Result<Vec<UnlistedTopic>, Error> {
+    let unlisted: Vec<&str> = INTERNAL_TOPICS
+        .into_iter()
+        .filter(|name| !listed.iter().any(|topic| topic.name == *name))
+        .collect();
+    if unlisted.is_empty() {
+        return Ok(Vec::new());
+    }
+    let unknown = |why: String| {
+        unlisted
+            .iter()
+            .map(|name| UnlistedTopic {
+                name: name.to_string(),
+                why: why.clone(),
+                line: 0..0,
+            })
+            .collect()
+    };
+    if connection
+        .version::<MetadataRequest>(ApiKey::Metadata, 12)
+        .is_none_or(|version| version < 10)
+    {
+        return Ok(unknown(
+            "not asked: a broker before Kafka 2.8 would create it".to_string(),
+        ));
+    }
+    let topics = unlisted
+        .iter()
+        .map(|name| {
+            MetadataRequestTopic::default()
+                .with_name(Some(TopicName(StrBytes::from_string(name.to_string()))))
+        })
+        .collect();
+    let request = MetadataRequest::default()
+        .with_topics(Some(topics))
+        .with_allow_auto_topic_creation(false);
+    let (_, response): (_, MetadataResponse) = connection.call(ApiKey::Metadata, &request, 12)?;
+    const UNKNOWN_TOPIC_OR_PARTITION: i16 = 3;
+    Ok(unlisted
+        .iter()
+        .filter_map(|name| {
+            let answer = response
+                .topics
+                .iter()
+                .find(|topic| topic.name.as_ref().is_some_and(|n| n.0.as_str() == *name));
+            let why = match answer.map(|topic| topic.error_code) {
+                Some(UNKNOWN_TOPIC_OR_PARTITION) => return None,
+                // Created since the first question: listed now.
+                Some(0) => "created while kafkalint asked".to_string(),
+                Some(code) => code_name(code).map_or(format!("error {code}"), str::to_string),
+                None => "Metadata did not answer for it".to_string(),
+            };
+            Some(UnlistedTopic {
+                name: name.to_string(),
+                why,
+                line: 0..0,
+            })
+        })
+        .collect())
 }
 
 /// Every topic's effective `min.insync.replicas`, in one request.
@@ -232,9 +387,9 @@ fn ask_broker(broker: &Broker, target: &Target, run: &Run) -> BrokerAnswer {
         (
             Err(Error::Protocol {
                 address: format!("broker {}", broker.id),
-                message,
+                message: message.clone(),
             }),
-            Vec::new(),
+            Err(message),
         )
     };
     // The host comes from the server: one that is no host name is neither looked up nor shown.
@@ -250,10 +405,13 @@ fn ask_broker(broker: &Broker, target: &Target, run: &Run) -> BrokerAnswer {
     let port = u16::try_from(broker.port).unwrap_or(0);
     let mut connection = match Connection::open(&broker.host, port, &target.client, run) {
         Ok(connection) => connection,
-        Err(error) => return (Err(error), Vec::new()),
+        Err(error) => {
+            let why = error.to_string();
+            return (Err(error), Err(why));
+        }
     };
     let configs = broker_configs(&mut connection, broker.id);
-    let groups = listed_groups(&mut connection, broker.id).unwrap_or_default();
+    let groups = listed_groups(&mut connection, broker.id).map_err(|error| error.to_string());
     (configs, groups)
 }
 
@@ -428,6 +586,19 @@ mod tests {
         for bad in ["", ".", "a..b", &"a".repeat(64), &too_long] {
             assert!(!is_host_name(bad), "{bad:?}");
         }
+    }
+
+    /// The bits Kafka sets for a broker without an authorizer (every operation on the
+    /// cluster), for a principal with none, and the field left out.
+    #[test]
+    fn authorized_operations_are_named_by_kafkas_codes() {
+        let all = 1 << 5 | 1 << 7 | 1 << 8 | 1 << 9 | 1 << 10 | 1 << 11 | 1 << 12;
+        assert_eq!(
+            operation_names(all).unwrap().join(","),
+            "ALTER,ALTER_CONFIGS,CLUSTER_ACTION,CREATE,DESCRIBE,DESCRIBE_CONFIGS,IDEMPOTENT_WRITE"
+        );
+        assert_eq!(operation_names(0), Some(Vec::new()));
+        assert_eq!(operation_names(OPERATIONS_OMITTED), None);
     }
 
     #[test]

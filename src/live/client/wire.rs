@@ -248,6 +248,31 @@ const FIND_COORDINATOR: Shape = Shape {
     tagged: &[],
 };
 
+/// DescribeClusterResponse.json: flexible at every version; EndpointType from 1, a broker's
+/// IsFenced from 2.
+const DESCRIBE_CLUSTER: Shape = Shape {
+    versions: (0, 2),
+    flexible_from: 0,
+    fields: &[
+        all(Int32),
+        all(Int16),
+        all(String),
+        since(1, Int8),
+        all(String),
+        all(Int32),
+        // Brokers: id, host, port, rack, fenced.
+        all(Structs(&[
+            all(Int32),
+            all(String),
+            all(Int32),
+            all(String),
+            since(2, Boolean),
+        ])),
+        all(Int32),
+    ],
+    tagged: &[],
+};
+
 fn shape(key: ApiKey) -> Option<&'static Shape> {
     Some(match key {
         ApiKey::ApiVersions => &API_VERSIONS,
@@ -257,6 +282,7 @@ fn shape(key: ApiKey) -> Option<&'static Shape> {
         ApiKey::DescribeConfigs => &DESCRIBE_CONFIGS,
         ApiKey::ListGroups => &LIST_GROUPS,
         ApiKey::FindCoordinator => &FIND_COORDINATOR,
+        ApiKey::DescribeCluster => &DESCRIBE_CLUSTER,
         _ => return None,
     })
 }
@@ -452,7 +478,8 @@ pub fn decode<Response: Decodable>(
 /// `kafkalint live` decodes it: `Ok` when it decodes, else why not. For the fuzz target.
 pub fn decode_reply(api_key: i16, version: i16, frame: &[u8]) -> Result<(), std::string::String> {
     use kafka_protocol::messages::{
-        DescribeConfigsResponse, FindCoordinatorResponse, ListGroupsResponse, MetadataResponse,
+        DescribeClusterResponse, DescribeConfigsResponse, FindCoordinatorResponse,
+        ListGroupsResponse, MetadataResponse,
     };
     let key = ApiKey::try_from(api_key).map_err(|_| format!("no API key {api_key}"))?;
     let frame = bytes::Bytes::copy_from_slice(frame);
@@ -466,6 +493,7 @@ pub fn decode_reply(api_key: i16, version: i16, frame: &[u8]) -> Result<(), std:
         ApiKey::DescribeConfigs => decode::<DescribeConfigsResponse>(key, version, frame).map(drop),
         ApiKey::ListGroups => decode::<ListGroupsResponse>(key, version, frame).map(drop),
         ApiKey::FindCoordinator => decode::<FindCoordinatorResponse>(key, version, frame).map(drop),
+        ApiKey::DescribeCluster => decode::<DescribeClusterResponse>(key, version, frame).map(drop),
         _ => Err(format!("kafkalint reads no {key:?} reply")),
     }
 }
@@ -476,6 +504,7 @@ mod tests {
     use kafka_protocol::messages::api_versions_response::{
         ApiVersion, FinalizedFeatureKey, SupportedFeatureKey,
     };
+    use kafka_protocol::messages::describe_cluster_response::DescribeClusterBroker;
     use kafka_protocol::messages::describe_configs_response::{
         DescribeConfigsResourceResult, DescribeConfigsResult, DescribeConfigsSynonym,
     };
@@ -698,6 +727,26 @@ mod tests {
                         .map(|frame| (ApiKey::FindCoordinator, version, frame)),
                 );
             }
+            let cluster = DescribeClusterResponse::default()
+                .with_error_message(r.maybe())
+                .with_cluster_id(r.text())
+                .with_cluster_authorized_operations(r.below(1 << 16) as i32)
+                .with_brokers(
+                    (0..r.below(4))
+                        .map(|i| {
+                            DescribeClusterBroker::default()
+                                .with_broker_id(BrokerId(i as i32))
+                                .with_host(r.text())
+                                .with_rack(r.maybe())
+                        })
+                        .collect(),
+                );
+            for version in 0..=DescribeClusterResponse::VERSIONS.max {
+                frames.extend(
+                    encoded(&cluster, ApiKey::DescribeCluster, version)
+                        .map(|frame| (ApiKey::DescribeCluster, version, frame)),
+                );
+            }
             for (key, version, frame) in frames {
                 *walked.entry((key as i16, version)).or_insert(0) += 1;
                 assert_eq!(
@@ -732,6 +781,7 @@ mod tests {
             (ApiKey::DescribeConfigs, 1..=4),
             (ApiKey::ListGroups, 0..=5),
             (ApiKey::FindCoordinator, 0..=6),
+            (ApiKey::DescribeCluster, 0..=2),
         ];
         for (key, range) in versions {
             for version in range {

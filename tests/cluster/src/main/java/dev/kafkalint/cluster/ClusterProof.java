@@ -201,6 +201,13 @@ public final class ClusterProof {
                     cluster.writeSeed();
                     scenarioS(cluster);
                 }
+                case "P" -> {
+                    say("[%s %s] scenario P: a partial view (an authorizer, a user without ACL), a stopped broker",
+                            mode, version);
+                    cluster = new Cluster(work.resolve(mode + "-P"));
+                    cluster.writeSeed();
+                    new ScenarioPartial(this).run(cluster);
+                }
                 default -> throw new Failure("no scenario " + scenario);
             }
             say("  PASS scenario %s", scenario);
