@@ -1,7 +1,7 @@
 //! The command line: parse arguments, run the check, print, choose the exit code.
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -220,6 +220,11 @@ enum Command {
         /// Where --fix writes the reassignment.
         #[arg(long, value_name = "PATH", default_value = "reassignment.json")]
         plan_file: PathBuf,
+        /// With --fix: the replication throttle, in bytes per second, that the command to apply
+        /// the plan carries (kafka-reassign-partitions.sh --throttle; --verify removes it).
+        #[arg(long, value_name = "BYTES", requires = "fix",
+              value_parser = clap::value_parser!(u64).range(1..))]
+        throttle: Option<u64>,
         /// Also write what the cluster answered to this file, to judge later with --snapshot.
         #[arg(long, value_name = "PATH")]
         save_snapshot: Option<PathBuf>,
@@ -403,6 +408,85 @@ fn usage_error(message: &str) -> ! {
         .exit()
 }
 
+/// The reassignments in progress, one line, and (with --fix) that they are not known when
+/// the cluster could not be asked for them: a plan may then overlap one.
+fn tell_reassignments(snapshot: &kafkalint::live::snapshot::Snapshot, fix: bool) {
+    use kafkalint::escape::printable;
+    match &snapshot.reassignments {
+        Some(moving) if !moving.is_empty() => {
+            let shown: Vec<String> = moving
+                .iter()
+                .take(5)
+                .map(|item| printable(&format!("{}-{}", item.topic, item.partition)))
+                .collect();
+            let more = match moving.len().saturating_sub(5) {
+                0 => String::new(),
+                more => format!(" and {more} more"),
+            };
+            eprintln!(
+                "kafkalint: note: {} in progress ({}{more}): a plan leaves {} out",
+                plural(moving.len(), "reassignment"),
+                shown.join(", "),
+                if moving.len() == 1 { "it" } else { "them" }
+            );
+        }
+        None if fix => eprintln!(
+            "kafkalint: note: the reassignments in progress are not known (not asked, or refused): \
+             kafka-reassign-partitions.sh --execute refuses to start beside one"
+        ),
+        _ => {}
+    }
+}
+
+/// `--fix`: writes the plan (if it moves anything) and says what it holds, what it leaves out
+/// and the command that applies it; or, in one line, that there is nothing to raise.
+fn write_plan(
+    judged: &kafkalint::live::judge::LiveReport,
+    plan_file: &Path,
+    throttle: Option<u64>,
+) -> Result<(), ExitCode> {
+    use kafkalint::escape::printable;
+    let file = printable(&plan_file.display().to_string());
+    let Some(plan) = &judged.plan else {
+        eprintln!(
+            "kafkalint: --fix: nothing to raise: every internal topic has the replicas intended; {file} not written"
+        );
+        return Ok(());
+    };
+    for note in plan.notes() {
+        eprintln!("kafkalint: --fix: {}", printable(&note));
+    }
+    if plan.moves.is_empty() {
+        eprintln!("kafkalint: --fix: no partition can be raised now; {file} not written");
+        return Ok(());
+    }
+    if let Err(error) = kafkalint::output_path::write_output(plan_file, plan.to_json().as_bytes()) {
+        eprintln!("kafkalint: error: {file}: {error}");
+        return Err(ExitCode::from(EXIT_ERROR));
+    }
+    // The tool refuses to start beside reassignments in progress unless told `--additional`
+    // (ReassignPartitionsCommand.executeAssignment, apache/kafka tag 3.9.0); the plan leaves
+    // theirs out, so adding to them is safe.
+    let additional = match &judged.snapshot.reassignments {
+        Some(moving) if !moving.is_empty() => " --additional",
+        _ => "",
+    };
+    let throttle = throttle.map_or(String::new(), |bytes| format!(" --throttle {bytes}"));
+    eprintln!(
+        "Wrote a reassignment of {} to {file}: review it, then apply it with \
+         kafka-reassign-partitions.sh --bootstrap-server {} --reassignment-json-file {file} --execute{additional}{throttle} \
+         (and --verify until it is done{}).",
+        printable(&plan.summary()),
+        printable(&judged.snapshot.bootstrap),
+        if throttle.is_empty() {
+            ""
+        } else {
+            ": --verify also removes the throttle"
+        }
+    );
+    Ok(())
+}
+
 /// Asks the cluster behind `bootstrap` what it has: the snapshot's document, named
 /// `kafka://HOST:PORT` after the broker that answered first.
 #[cfg(feature = "live")]
@@ -570,6 +654,7 @@ fn main() -> ExitCode {
             max_answer_mib,
             fix,
             plan_file,
+            throttle,
             save_snapshot,
             snapshot,
             config,
@@ -649,22 +734,11 @@ fn main() -> ExitCode {
                     );
                 }
             }
-            if fix && let Some(plan) = &judged.plan {
-                if let Err(error) =
-                    kafkalint::output_path::write_output(&plan_file, plan.to_json().as_bytes())
-                {
-                    eprintln!("kafkalint: error: {}: {error}", plan_file.display());
-                    return ExitCode::from(EXIT_ERROR);
-                }
-                eprintln!(
-                    "Wrote a reassignment of {} to {}: review it, then apply it with \
-                     kafka-reassign-partitions.sh --bootstrap-server {} --reassignment-json-file {} --execute \
-                     (and --verify until it is done).",
-                    plan.summary(),
-                    plan_file.display(),
-                    judged.snapshot.bootstrap,
-                    plan_file.display()
-                );
+            if !shown.quiet {
+                tell_reassignments(&judged.snapshot, fix);
+            }
+            if fix && let Err(code) = write_plan(&judged, &plan_file, throttle) {
+                return code;
             }
             let snapshot = &judged.snapshot;
             let mut scope = format!(

@@ -14,6 +14,8 @@
 //! partition.__consumer_offsets-49=leader=0 replicas=0 isr=0
 //! config.0.static.offsets.topic.replication.factor=3
 //! group.testGroup=coordinator=0 state=Stable
+//! reassignments=1
+//! reassignment.orders-0=replicas=0,1,2 adding=2 removing=
 //! ```
 //!
 //! Values Kafka marks sensitive (passwords, unknown keys) come back as null and are not
@@ -37,6 +39,9 @@ pub struct Snapshot {
     /// Each broker's settings as it answered DescribeConfigs for its own broker resource.
     pub configs: Vec<ConfigEntry>,
     pub groups: Vec<Group>,
+    /// The reassignments in progress (ListPartitionReassignments); `None`: not asked (a
+    /// snapshot saved before kafkalint asked, a broker before 2.4, or a refusal), not "none".
+    pub reassignments: Option<Vec<Reassignment>>,
     /// Where a line is, once read from the document (empty when built from replies).
     pub bootstrap_line: Span,
 }
@@ -138,6 +143,18 @@ pub struct Group {
     pub coordinator: Option<i32>,
     /// Its state (`Stable`, `Empty`, ...), or Kafka's error when it has no coordinator.
     pub state: String,
+    pub line: Span,
+}
+
+/// A partition being moved (`kafka-reassign-partitions.sh --execute` not yet done).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reassignment {
+    pub topic: String,
+    pub partition: i32,
+    /// The replicas while it runs: the old ones and the new ones.
+    pub replicas: Vec<i32>,
+    pub adding: Vec<i32>,
+    pub removing: Vec<i32>,
     pub line: Span,
 }
 
@@ -267,6 +284,23 @@ impl Snapshot {
                 &format!("group.{}", group.id),
                 &format!("coordinator={coordinator} state={}", group.state),
             );
+        }
+        if let Some(reassignments) = &self.reassignments {
+            line(&mut out, "reassignments", &reassignments.len().to_string());
+            let mut sorted: Vec<&Reassignment> = reassignments.iter().collect();
+            sorted.sort_by(|a, b| (&a.topic, a.partition).cmp(&(&b.topic, b.partition)));
+            for moving in sorted {
+                line(
+                    &mut out,
+                    &format!("reassignment.{}-{}", moving.topic, moving.partition),
+                    &format!(
+                        "replicas={} adding={} removing={}",
+                        ids(&moving.replicas),
+                        ids(&moving.adding),
+                        ids(&moving.removing)
+                    ),
+                );
+            }
         }
         out
     }
@@ -413,6 +447,36 @@ impl Snapshot {
                         state: state.to_string(),
                         line: span,
                     });
+                }
+                "reassignments" if rest.is_empty() => {
+                    value.parse::<usize>().map_err(|_| bad("not a count"))?;
+                    snapshot.reassignments.get_or_insert_with(Vec::new);
+                }
+                "reassignment" => {
+                    let (topic, partition) = rest
+                        .rsplit_once('-')
+                        .and_then(|(topic, index)| Some((topic, index.parse().ok()?)))
+                        .ok_or_else(|| bad("not topic-partition"))?;
+                    let fields = fields(value);
+                    let list = |name: &str| -> Result<Vec<i32>, String> {
+                        match fields.iter().find(|(key, _)| *key == name) {
+                            None => Ok(Vec::new()),
+                            Some((_, text)) => parse_ids(text).ok_or_else(|| bad(name)),
+                        }
+                    };
+                    let moving = Reassignment {
+                        topic: topic.to_string(),
+                        partition,
+                        replicas: list("replicas")?,
+                        adding: list("adding")?,
+                        removing: list("removing")?,
+                        line: span,
+                    };
+                    snapshot
+                        .reassignments
+                        .as_mut()
+                        .ok_or_else(|| bad("no `reassignments` line before it"))?
+                        .push(moving);
                 }
                 _ => return Err(bad("not a line of a kafkalint live snapshot")),
             }
@@ -570,6 +634,14 @@ mod tests {
                 state: "COORDINATOR_NOT_AVAILABLE".into(),
                 line: 0..0,
             }],
+            reassignments: Some(vec![Reassignment {
+                topic: "a.b-c".into(),
+                partition: 3,
+                replicas: vec![0, 1, 2],
+                adding: vec![2],
+                removing: vec![],
+                line: 0..0,
+            }]),
             bootstrap_line: 0..0,
         }
     }
@@ -584,6 +656,9 @@ mod tests {
         }
         snapshot.configs.iter_mut().for_each(|c| c.line = 0..0);
         snapshot.groups.iter_mut().for_each(|g| g.line = 0..0);
+        for moving in snapshot.reassignments.iter_mut().flatten() {
+            moving.line = 0..0;
+        }
         snapshot
     }
 
@@ -611,6 +686,22 @@ mod tests {
         });
         let effective = snapshot.effective(0, "listeners").unwrap();
         assert_eq!(effective.source, ConfigSource::DynamicDefault);
+    }
+
+    /// A snapshot saved before kafkalint asked for reassignments reads as "not asked"; one
+    /// that asked and found none reads as "none".
+    #[test]
+    fn reassignments_not_asked_differ_from_none() {
+        let old = crate::properties::parse(b"bootstrap=a:1\n").unwrap();
+        assert_eq!(Snapshot::read(&old).unwrap().reassignments, None);
+        let none = crate::properties::parse(b"bootstrap=a:1\nreassignments=0\n").unwrap();
+        assert_eq!(
+            Snapshot::read(&none).unwrap().reassignments,
+            Some(Vec::new())
+        );
+        let stray =
+            crate::properties::parse(b"bootstrap=a:1\nreassignment.t-0=replicas=1\n").unwrap();
+        assert!(Snapshot::read(&stray).is_err());
     }
 
     #[test]

@@ -1,12 +1,14 @@
 //! The questions `kafkalint live` asks, all of them reads: Metadata (brokers, topics,
 //! partitions), DescribeConfigs (each broker's own settings with their sources, each topic's
-//! effective `min.insync.replicas`), ListGroups on every broker (the groups it coordinates)
-//! and FindCoordinator for groups asked about by name.
+//! effective `min.insync.replicas`), ListGroups on every broker (the groups it coordinates),
+//! FindCoordinator for groups asked about by name and ListPartitionReassignments (the moves in
+//! progress, which a plan must not overlap).
 
 use kafka_protocol::messages::describe_configs_request::DescribeConfigsResource;
 use kafka_protocol::messages::{
     ApiKey, DescribeConfigsRequest, DescribeConfigsResponse, FindCoordinatorRequest,
-    FindCoordinatorResponse, ListGroupsRequest, ListGroupsResponse, MetadataRequest,
+    FindCoordinatorResponse, ListGroupsRequest, ListGroupsResponse,
+    ListPartitionReassignmentsRequest, ListPartitionReassignmentsResponse, MetadataRequest,
     MetadataResponse,
 };
 use kafka_protocol::protocol::StrBytes;
@@ -15,7 +17,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use super::connection::{Connection, Run, code_name};
 use super::{CONNECTIONS_AT_ONCE, Error, Target};
-use crate::live::snapshot::{Broker, ConfigEntry, ConfigSource, Group, Partition, Snapshot, Topic};
+use crate::live::snapshot::{
+    Broker, ConfigEntry, ConfigSource, Group, Partition, Reassignment, Snapshot, Topic,
+};
 
 /// DescribeConfigs' resource types (`ConfigResource.Type`).
 const TOPIC_RESOURCE: i8 = 2;
@@ -61,8 +65,51 @@ pub fn gather(target: &Target) -> Result<Snapshot, Error> {
         let group = find_coordinator(&mut connection, id)?;
         snapshot.groups.push(group);
     }
+    snapshot.reassignments = reassignments(&snapshot, target, &run);
     snapshot.bootstrap = connection.address.clone();
     Ok(snapshot)
+}
+
+/// The reassignments in progress, asked of the controller as Kafka's Admin client asks it
+/// (`KafkaAdminClient.listPartitionReassignments`, `ControllerNodeProvider`): in ZooKeeper mode
+/// only the active controller answers (`KafkaController.listPartitionReassignments` refuses
+/// others with NOT_CONTROLLER, apache/kafka core/src/main/scala/kafka/controller/
+/// KafkaController.scala, tag 3.9.0); in KRaft the broker Metadata names forwards it
+/// (`KafkaApis`, `forwardToController`). `None` when it cannot be known: no controller named,
+/// a broker before 2.4 (no API 46), a refusal (it needs Describe on the cluster) or no answer.
+fn reassignments(snapshot: &Snapshot, target: &Target, run: &Run) -> Option<Vec<Reassignment>> {
+    let controller = snapshot.broker(snapshot.controller?)?;
+    if !is_host_name(&controller.host) {
+        return None;
+    }
+    let port = u16::try_from(controller.port).ok()?;
+    let mut connection = Connection::open(&controller.host, port, &target.client, run).ok()?;
+    let request = ListPartitionReassignmentsRequest::default()
+        .with_timeout_ms(i32::try_from(run.left()?.as_millis()).unwrap_or(i32::MAX))
+        .with_topics(None);
+    let (_, response): (_, ListPartitionReassignmentsResponse) = connection
+        .call(ApiKey::ListPartitionReassignments, &request, 0)
+        .ok()?;
+    if response.error_code != 0 {
+        return None;
+    }
+    let ids = |list: &[kafka_protocol::messages::BrokerId]| list.iter().map(|id| id.0).collect();
+    Some(
+        response
+            .topics
+            .iter()
+            .flat_map(|topic| {
+                topic.partitions.iter().map(|partition| Reassignment {
+                    topic: topic.name.0.to_string(),
+                    partition: partition.partition_index,
+                    replicas: ids(&partition.replicas),
+                    adding: ids(&partition.adding_replicas),
+                    removing: ids(&partition.removing_replicas),
+                    line: 0..0,
+                })
+            })
+            .collect(),
+    )
 }
 
 /// Each broker answers for its own settings and groups, over a connection of its own: at most
@@ -183,6 +230,7 @@ fn metadata(connection: &mut Connection<'_>) -> Result<Snapshot, Error> {
         topics,
         configs: Vec::new(),
         groups: Vec::new(),
+        reassignments: None,
         bootstrap_line: 0..0,
     })
 }

@@ -248,6 +248,28 @@ const FIND_COORDINATOR: Shape = Shape {
     tagged: &[],
 };
 
+/// ListPartitionReassignmentsResponse.json: version 0 only, flexible (KIP-455, Kafka 2.4).
+const LIST_PARTITION_REASSIGNMENTS: Shape = Shape {
+    versions: (0, 0),
+    flexible_from: 0,
+    fields: &[
+        all(Int32),
+        all(Int16),
+        all(String),
+        // Topics: name, then partitions: index, replicas, adding, removing.
+        all(Structs(&[
+            all(String),
+            all(Structs(&[
+                all(Int32),
+                all(Int32s),
+                all(Int32s),
+                all(Int32s),
+            ])),
+        ])),
+    ],
+    tagged: &[],
+};
+
 fn shape(key: ApiKey) -> Option<&'static Shape> {
     Some(match key {
         ApiKey::ApiVersions => &API_VERSIONS,
@@ -257,6 +279,7 @@ fn shape(key: ApiKey) -> Option<&'static Shape> {
         ApiKey::DescribeConfigs => &DESCRIBE_CONFIGS,
         ApiKey::ListGroups => &LIST_GROUPS,
         ApiKey::FindCoordinator => &FIND_COORDINATOR,
+        ApiKey::ListPartitionReassignments => &LIST_PARTITION_REASSIGNMENTS,
         _ => return None,
     })
 }
@@ -452,7 +475,8 @@ pub fn decode<Response: Decodable>(
 /// `kafkalint live` decodes it: `Ok` when it decodes, else why not. For the fuzz target.
 pub fn decode_reply(api_key: i16, version: i16, frame: &[u8]) -> Result<(), std::string::String> {
     use kafka_protocol::messages::{
-        DescribeConfigsResponse, FindCoordinatorResponse, ListGroupsResponse, MetadataResponse,
+        DescribeConfigsResponse, FindCoordinatorResponse, ListGroupsResponse,
+        ListPartitionReassignmentsResponse, MetadataResponse,
     };
     let key = ApiKey::try_from(api_key).map_err(|_| format!("no API key {api_key}"))?;
     let frame = bytes::Bytes::copy_from_slice(frame);
@@ -466,6 +490,9 @@ pub fn decode_reply(api_key: i16, version: i16, frame: &[u8]) -> Result<(), std:
         ApiKey::DescribeConfigs => decode::<DescribeConfigsResponse>(key, version, frame).map(drop),
         ApiKey::ListGroups => decode::<ListGroupsResponse>(key, version, frame).map(drop),
         ApiKey::FindCoordinator => decode::<FindCoordinatorResponse>(key, version, frame).map(drop),
+        ApiKey::ListPartitionReassignments => {
+            decode::<ListPartitionReassignmentsResponse>(key, version, frame).map(drop)
+        }
         _ => Err(format!("kafkalint reads no {key:?} reply")),
     }
 }
@@ -481,6 +508,9 @@ mod tests {
     };
     use kafka_protocol::messages::find_coordinator_response::Coordinator;
     use kafka_protocol::messages::list_groups_response::ListedGroup;
+    use kafka_protocol::messages::list_partition_reassignments_response::{
+        OngoingPartitionReassignment, OngoingTopicReassignment,
+    };
     use kafka_protocol::messages::metadata_response::{
         MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic,
     };
@@ -698,6 +728,30 @@ mod tests {
                         .map(|frame| (ApiKey::FindCoordinator, version, frame)),
                 );
             }
+            let moving = ListPartitionReassignmentsResponse::default()
+                .with_error_message(r.maybe())
+                .with_topics(
+                    (0..r.below(3))
+                        .map(|_| {
+                            OngoingTopicReassignment::default()
+                                .with_name(TopicName(r.text()))
+                                .with_partitions(
+                                    (0..r.below(3))
+                                        .map(|_| {
+                                            OngoingPartitionReassignment::default()
+                                                .with_replicas(r.ids())
+                                                .with_adding_replicas(r.ids())
+                                                .with_removing_replicas(r.ids())
+                                        })
+                                        .collect(),
+                                )
+                        })
+                        .collect(),
+                );
+            frames.extend(
+                encoded(&moving, ApiKey::ListPartitionReassignments, 0)
+                    .map(|frame| (ApiKey::ListPartitionReassignments, 0, frame)),
+            );
             for (key, version, frame) in frames {
                 *walked.entry((key as i16, version)).or_insert(0) += 1;
                 assert_eq!(
@@ -732,6 +786,7 @@ mod tests {
             (ApiKey::DescribeConfigs, 1..=4),
             (ApiKey::ListGroups, 0..=5),
             (ApiKey::FindCoordinator, 0..=6),
+            (ApiKey::ListPartitionReassignments, 0..=0),
         ];
         for (key, range) in versions {
             for version in range {
