@@ -1248,3 +1248,83 @@ fn a_broker_host_from_metadata_is_never_printed_raw() {
         "{printed}"
     );
 }
+
+/// A snapshot of three brokers' cluster with broker 2 down and `__consumer_offsets` at one
+/// replica a partition, broker 0 running `offsets.topic.replication.factor=3`.
+const ONE_BROKER_DOWN: &str = "bootstrap=127.0.0.1:9092
+broker.0=127.0.0.1:9092
+broker.1=127.0.0.1:9093
+topic.__consumer_offsets=internal=true partitions=3
+partition.__consumer_offsets-0=leader=none replicas=2 isr=2
+partition.__consumer_offsets-1=leader=0 replicas=0 isr=0
+partition.__consumer_offsets-2=leader=1 replicas=1 isr=1
+config.0.static.offsets.topic.replication.factor=3
+reassignments=0
+";
+
+/// `--fix` while a broker is down: the plan names live brokers only, leaves out (and names)
+/// the partition whose only replica is on the stopped broker, says it falls short of the 3
+/// intended, and the command carries the throttle; with nothing to raise, one line says so.
+#[test]
+fn a_plan_made_while_a_broker_is_down_uses_live_brokers_and_names_what_it_leaves_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let snapshot = dir.path().join("live.snapshot");
+    std::fs::write(&snapshot, ONE_BROKER_DOWN).unwrap();
+    let plan = dir.path().join("plan.json");
+    let args = |snapshot: &std::path::Path| {
+        kafkalint(&[
+            "live",
+            "--snapshot",
+            snapshot.to_str().unwrap(),
+            "--fix",
+            "--plan-file",
+            plan.to_str().unwrap(),
+            "--throttle",
+            "10000000",
+            "--format",
+            "concise",
+        ])
+    };
+    let output = args(&snapshot);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let written = std::fs::read_to_string(&plan).unwrap();
+    assert_eq!(
+        written,
+        "{\"version\":1,\"partitions\":[\n\
+         {\"topic\":\"__consumer_offsets\",\"partition\":1,\"replicas\":[0,1]},\n\
+         {\"topic\":\"__consumer_offsets\",\"partition\":2,\"replicas\":[1,0]}\n]}\n"
+    );
+    assert!(
+        stderr.contains(
+            "kafkalint: --fix: left out partition 0 of __consumer_offsets: no replica of them is on a live \
+             broker (only on broker(s) 2)"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("raises __consumer_offsets to 2 replicas, not the 3 intended"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("--execute --throttle 10000000 "),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("on 2 live brokers of 3"), "{stdout}");
+
+    std::fs::remove_file(&plan).unwrap();
+    let healthy = ONE_BROKER_DOWN
+        .replace("replicas=2 isr=2", "replicas=2,0,1 isr=0,1")
+        .replace("replicas=0 isr=0", "replicas=0,1,2 isr=0,1")
+        .replace("replicas=1 isr=1", "replicas=1,2,0 isr=0,1");
+    std::fs::write(&snapshot, healthy).unwrap();
+    let output = args(&snapshot);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(
+            "kafkalint: --fix: nothing to raise: every internal topic has the replicas intended"
+        ),
+        "{stderr}"
+    );
+    assert!(!plan.exists());
+}
