@@ -199,6 +199,10 @@ enum Command {
         /// more).
         #[arg(long = "group", value_name = "ID")]
         groups: Vec<String>,
+        /// A transactional id to find the coordinator of (the leader of its partition of
+        /// __transaction_state) and say what would stop it (repeat for more).
+        #[arg(long = "transactional-id", value_name = "ID")]
+        transactional_ids: Vec<String>,
         /// Before taking this broker down: report the partitions and groups that would stop or
         /// refuse acks=all writes without it (exit 1 if any).
         #[arg(long, value_name = "BROKER_ID")]
@@ -494,6 +498,7 @@ fn ask_cluster(
     bootstrap: &str,
     command_config: Option<&std::path::Path>,
     groups: &[String],
+    transactional_ids: &[String],
     timeout: u64,
     max_answer_mib: u64,
 ) -> Result<kafkalint::source::SourceFile, String> {
@@ -507,6 +512,7 @@ fn ask_cluster(
         timeout: std::time::Duration::from_secs(timeout),
         max_answer_bytes: usize::try_from(max_answer_mib << 20).unwrap_or(usize::MAX),
         groups: groups.to_vec(),
+        transactional_ids: transactional_ids.to_vec(),
     };
     let snapshot = live::gather(&target).map_err(|error| error.to_string())?;
     Ok(kafkalint::live::snapshot::document(
@@ -520,6 +526,7 @@ fn ask_cluster(
 fn ask_cluster(
     _: &str,
     _: Option<&std::path::Path>,
+    _: &[String],
     _: &[String],
     _: u64,
     _: u64,
@@ -649,6 +656,7 @@ fn main() -> ExitCode {
             bootstrap_server,
             command_config,
             groups,
+            transactional_ids,
             stopping,
             timeout,
             max_answer_mib,
@@ -687,6 +695,7 @@ fn main() -> ExitCode {
                     bootstrap_server.as_deref().unwrap_or_default(),
                     command_config.as_deref(),
                     &groups,
+                    &transactional_ids,
                     timeout,
                     max_answer_mib,
                 ) {
@@ -712,7 +721,11 @@ fn main() -> ExitCode {
                 selection,
                 ..kafkalint::Options::default()
             };
-            let live = kafkalint::live::judge::LiveOptions { groups, stopping };
+            let live = kafkalint::live::judge::LiveOptions {
+                groups,
+                transactional_ids,
+                stopping,
+            };
             let judged = match kafkalint::check_live(document, &paths, &options, &live) {
                 Ok(judged) => judged,
                 Err(error) => {

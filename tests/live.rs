@@ -1328,3 +1328,55 @@ fn a_plan_made_while_a_broker_is_down_uses_live_brokers_and_names_what_it_leaves
     );
     assert!(!plan.exists());
 }
+
+/// `--transactional-id`: its partition of `__transaction_state` (`Utils.abs(hashCode) % 50`:
+/// `orders-tx` is 48) and the broker FindCoordinator named; with one in-sync replica, a
+/// warning, and `--stopping` that broker stops it.
+#[test]
+fn a_transactional_id_is_placed_on_its_partition_of_the_transaction_log() {
+    let mut text = "bootstrap=127.0.0.1:9092\nbroker.0=127.0.0.1:9092\nbroker.1=127.0.0.1:9093\n\
+                    topic.__transaction_state=internal=true partitions=50\n"
+        .to_string();
+    for index in 0..50 {
+        let broker = index % 2;
+        text.push_str(&format!(
+            "partition.__transaction_state-{index}=leader={broker} replicas={broker} isr={broker}\n"
+        ));
+    }
+    text.push_str("transactional.orders-tx=coordinator=0 state=found\n");
+    let dir = tempfile::tempdir().unwrap();
+    let snapshot = dir.path().join("live.snapshot");
+    std::fs::write(&snapshot, text).unwrap();
+    let path = snapshot.to_str().unwrap();
+    let args = [
+        "live",
+        "--snapshot",
+        path,
+        "--transactional-id",
+        "orders-tx",
+        "--format",
+        "concise",
+    ];
+    let output = kafkalint(&args);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains(
+            "warning[live-group-coordinator] transactional id `orders-tx` is coordinated by broker 0, the leader \
+             of partition 48 of __transaction_state (replicas 0, in sync 0): when broker 0 stops, InitProducerId \
+             and commits fail with COORDINATOR_NOT_AVAILABLE"
+        ),
+        "{stdout}"
+    );
+    let stopping = kafkalint(&[&args[..], &["--stopping", "0"]].concat());
+    let stdout = String::from_utf8_lossy(&stopping.stdout);
+    assert_eq!(stopping.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(
+            "stopping broker 0 stops transactional id `orders-tx`: its coordinator partition"
+        ),
+        "{stdout}"
+    );
+    let other = kafkalint(&[&args[..], &["--stopping", "1"]].concat());
+    let stdout = String::from_utf8_lossy(&other.stdout);
+    assert!(!stdout.contains("orders-tx"), "{stdout}");
+}

@@ -14,6 +14,8 @@ use crate::source::SourceFile;
 pub struct LiveOptions {
     /// `--group ID`.
     pub groups: Vec<String>,
+    /// `--transactional-id ID`.
+    pub transactional_ids: Vec<String>,
     /// `--stopping ID`: only what stopping that broker stops is reported.
     pub stopping: Option<i32>,
 }
@@ -87,6 +89,7 @@ pub fn judge(
             document,
             intent,
             groups: &options.groups,
+            transactional_ids: &options.transactional_ids,
             stopping,
         };
         let name = chosen.map_or_else(|| snapshot.bootstrap.clone(), |c| c.name.clone());

@@ -39,6 +39,9 @@ pub struct Snapshot {
     /// Each broker's settings as it answered DescribeConfigs for its own broker resource.
     pub configs: Vec<ConfigEntry>,
     pub groups: Vec<Group>,
+    /// The transactional ids asked about (`--transactional-id`): the broker FindCoordinator
+    /// (key type 1) names, `state` `found` or Kafka's error.
+    pub transactional_ids: Vec<Group>,
     /// The reassignments in progress (ListPartitionReassignments); `None`: not asked (a
     /// snapshot saved before kafkalint asked, a broker before 2.4, or a refusal), not "none".
     pub reassignments: Option<Vec<Reassignment>>,
@@ -285,6 +288,18 @@ impl Snapshot {
                 &format!("coordinator={coordinator} state={}", group.state),
             );
         }
+        let mut transactional: Vec<&Group> = self.transactional_ids.iter().collect();
+        transactional.sort_by(|a, b| a.id.cmp(&b.id));
+        for id in transactional {
+            let coordinator = id
+                .coordinator
+                .map_or("none".to_string(), |id| id.to_string());
+            line(
+                &mut out,
+                &format!("transactional.{}", id.id),
+                &format!("coordinator={coordinator} state={}", id.state),
+            );
+        }
         if let Some(reassignments) = &self.reassignments {
             line(&mut out, "reassignments", &reassignments.len().to_string());
             let mut sorted: Vec<&Reassignment> = reassignments.iter().collect();
@@ -431,7 +446,7 @@ impl Snapshot {
                         line: span,
                     });
                 }
-                "group" => {
+                "group" | "transactional" => {
                     let fields = fields(value);
                     let coordinator = match fields.iter().find(|(key, _)| *key == "coordinator") {
                         Some((_, "none")) | None => None,
@@ -441,12 +456,17 @@ impl Snapshot {
                         .iter()
                         .find(|(key, _)| *key == "state")
                         .map_or("", |(_, state)| state);
-                    snapshot.groups.push(Group {
+                    let read = Group {
                         id: rest.to_string(),
                         coordinator,
                         state: state.to_string(),
                         line: span,
-                    });
+                    };
+                    if kind == "group" {
+                        snapshot.groups.push(read);
+                    } else {
+                        snapshot.transactional_ids.push(read);
+                    }
                 }
                 "reassignments" if rest.is_empty() => {
                     value.parse::<usize>().map_err(|_| bad("not a count"))?;
@@ -634,6 +654,12 @@ mod tests {
                 state: "COORDINATOR_NOT_AVAILABLE".into(),
                 line: 0..0,
             }],
+            transactional_ids: vec![Group {
+                id: "tx-1".into(),
+                coordinator: Some(0),
+                state: "found".into(),
+                line: 0..0,
+            }],
             reassignments: Some(vec![Reassignment {
                 topic: "a.b-c".into(),
                 partition: 3,
@@ -656,6 +682,10 @@ mod tests {
         }
         snapshot.configs.iter_mut().for_each(|c| c.line = 0..0);
         snapshot.groups.iter_mut().for_each(|g| g.line = 0..0);
+        snapshot
+            .transactional_ids
+            .iter_mut()
+            .for_each(|t| t.line = 0..0);
         for moving in snapshot.reassignments.iter_mut().flatten() {
             moving.line = 0..0;
         }

@@ -62,8 +62,12 @@ pub fn gather(target: &Target) -> Result<Snapshot, Error> {
         if snapshot.groups.iter().any(|group| &group.id == id) {
             continue;
         }
-        let group = find_coordinator(&mut connection, id)?;
+        let group = find_coordinator(&mut connection, id, GROUP_KEY)?;
         snapshot.groups.push(group);
+    }
+    for id in &target.transactional_ids {
+        let found = find_coordinator(&mut connection, id, TRANSACTION_KEY)?;
+        snapshot.transactional_ids.push(found);
     }
     snapshot.reassignments = reassignments(&snapshot, target, &run);
     snapshot.bootstrap = connection.address.clone();
@@ -230,6 +234,7 @@ fn metadata(connection: &mut Connection<'_>) -> Result<Snapshot, Error> {
         topics,
         configs: Vec::new(),
         groups: Vec::new(),
+        transactional_ids: Vec::new(),
         reassignments: None,
         bootstrap_line: 0..0,
     })
@@ -374,9 +379,19 @@ fn listed_groups(connection: &mut Connection<'_>, id: i32) -> Result<Vec<Group>,
         .collect())
 }
 
+/// FindCoordinator's key types (`FindCoordinatorRequest.CoordinatorType`): a group, a
+/// transactional id.
+const GROUP_KEY: i8 = 0;
+const TRANSACTION_KEY: i8 = 1;
+
 /// The coordinator of a group no broker lists (a new or empty one, or one whose coordinator
-/// is down): FindCoordinator, single key before version 4, batched since (KIP-699).
-fn find_coordinator(connection: &mut Connection<'_>, id: &str) -> Result<Group, Error> {
+/// is down), or of a transactional id (key type 1, FindCoordinator version 1 on): FindCoordinator,
+/// single key before version 4, batched since (KIP-699).
+fn find_coordinator(
+    connection: &mut Connection<'_>,
+    id: &str,
+    key_type: i8,
+) -> Result<Group, Error> {
     let key = StrBytes::from_string(id.to_string());
     let batched = connection
         .version::<FindCoordinatorRequest>(ApiKey::FindCoordinator, 6)
@@ -385,7 +400,8 @@ fn find_coordinator(connection: &mut Connection<'_>, id: &str) -> Result<Group, 
         FindCoordinatorRequest::default().with_coordinator_keys(vec![key])
     } else {
         FindCoordinatorRequest::default().with_key(key)
-    };
+    }
+    .with_key_type(key_type);
     let (version, response): (_, FindCoordinatorResponse) =
         connection.call(ApiKey::FindCoordinator, &request, 6)?;
     let (code, node) = if version >= 4 {
@@ -397,7 +413,8 @@ fn find_coordinator(connection: &mut Connection<'_>, id: &str) -> Result<Group, 
         (response.error_code, response.node_id.0)
     };
     let (coordinator, state) = match code {
-        0 => (Some(node), "unlisted".to_string()),
+        0 if key_type == GROUP_KEY => (Some(node), "unlisted".to_string()),
+        0 => (Some(node), "found".to_string()),
         _ => (
             None,
             code_name(code).map_or(format!("error-{code}"), str::to_string),
