@@ -1380,3 +1380,50 @@ fn a_transactional_id_is_placed_on_its_partition_of_the_transaction_log() {
     let stdout = String::from_utf8_lossy(&other.stdout);
     assert!(!stdout.contains("orders-tx"), "{stdout}");
 }
+
+/// A cluster-wide `min.insync.replicas` override (as eligible leader replicas create one) that
+/// differs from the files: the help sets it to the files' value, never deletes it (Kafka 4.1+
+/// refuses to delete the cluster-level min.insync.replicas).
+#[test]
+fn a_cluster_wide_min_isr_override_is_set_to_the_files_value_not_deleted() {
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/live-config-drift/good"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(fixture).unwrap() {
+        let entry = entry.unwrap();
+        let mut text = std::fs::read_to_string(entry.path()).unwrap();
+        if entry.file_name() == "live.snapshot" {
+            for broker in 0..3 {
+                text.push_str(&format!(
+                    "config.{broker}.dynamic-default.min.insync.replicas=1\n"
+                ));
+            }
+        } else {
+            text.push_str("min.insync.replicas=2\n");
+        }
+        std::fs::write(dir.path().join(entry.file_name()), text).unwrap();
+    }
+    let snapshot = dir.path().join("live.snapshot");
+    let output = kafkalint(&[
+        "live",
+        "--snapshot",
+        snapshot.to_str().unwrap(),
+        dir.path().to_str().unwrap(),
+        "--format",
+        "concise",
+    ]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains(
+            "kafka-configs.sh --bootstrap-server HOST:PORT --alter --add-config min.insync.replicas=2 \
+             --entity-type brokers --entity-default"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("--delete-config min.insync.replicas"),
+        "{stdout}"
+    );
+}
