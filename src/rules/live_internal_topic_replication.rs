@@ -32,19 +32,21 @@ pub struct Raise<'a> {
     pub intended: Option<Intended>,
 }
 
-/// The factor a topic should have: what is intended, at most the brokers the cluster has; and
-/// up to 3 when it has a single replica on two or more brokers, whatever is intended. The
-/// brokers the cluster has, not the live ones: while a broker is down the intent stays what
-/// it was, and a plan made then raises towards it. What is intended is the files' value, else
-/// what the brokers run with, which is the release's default when nothing sets it
+/// The factor a topic should have: what is intended, at most the brokers the cluster has;
+/// and up to 3 when it has a single replica on two or more brokers and nothing intends 2 or
+/// more. The brokers the cluster has, not the live ones: while a broker is down the intent
+/// stays what it was, and a plan made then raises towards it. What is intended is the files'
+/// value, else what the brokers run with, which is the release's default when nothing sets it
 /// (DescribeConfigs answers it with source DEFAULT); unknown when no broker answered, and then
 /// only the single replica counts.
 fn target(factor: usize, intended: Option<&Intended>, brokers: usize) -> usize {
     let from_intent = intended.map_or(0, |intended| {
         intended.value.clamp(0, brokers as i64) as usize
     });
-    let at_least = if factor <= 1 { brokers.min(3) } else { 0 };
-    from_intent.max(at_least)
+    if factor <= 1 && from_intent < 2 {
+        return brokers.min(3);
+    }
+    from_intent
 }
 
 /// How many brokers the cluster has: the live ones and those a replica is on (a broker that
@@ -177,4 +179,35 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
             diagnostic
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::Label;
+
+    fn intended(value: i64) -> Intended {
+        Intended {
+            value,
+            label: Label {
+                file: 0,
+                span: 0..0,
+                message: String::new(),
+            },
+            by: "broker 0".to_string(),
+        }
+    }
+
+    /// The target is the intent over the brokers the cluster has, whichever are live: never
+    /// the live count; a single replica raises to 3 only where nothing intends 2 or more.
+    #[test]
+    fn the_target_is_the_intent_not_the_live_count() {
+        assert_eq!(target(1, Some(&intended(3)), 3), 3);
+        assert_eq!(target(2, Some(&intended(3)), 3), 3);
+        assert_eq!(target(1, Some(&intended(2)), 3), 2);
+        assert_eq!(target(1, Some(&intended(1)), 5), 3);
+        assert_eq!(target(1, None, 2), 2);
+        assert_eq!(target(2, None, 3), 0);
+        assert_eq!(target(1, Some(&intended(5)), 3), 3);
+    }
 }

@@ -201,6 +201,13 @@ public final class ClusterProof {
                     cluster.writeSeed();
                     scenarioS(cluster);
                 }
+                case "P" -> {
+                    say("[%s %s] scenario P: kafkalint live --fix with a broker down, racks, a throttle, a reassignment "
+                            + "in progress; each plan applied by kafka-reassign-partitions.sh", mode, version);
+                    cluster = new Cluster(work.resolve(mode + "-P"));
+                    cluster.writeSeed();
+                    new ScenarioPlans(this, cluster).run();
+                }
                 default -> throw new Failure("no scenario " + scenario);
             }
             say("  PASS scenario %s", scenario);
