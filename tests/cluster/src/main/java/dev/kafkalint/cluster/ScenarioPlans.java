@@ -64,6 +64,45 @@ final class ScenarioPlans {
         proof.say("  racks a, b, b; __consumer_offsets on 1 replica, the files raised to 2 (not restarted)");
         brokerDown();
         rackAwareAndThrottled();
+        clusterWideMinIsr();
+    }
+
+    /**
+     * The files say min.insync.replicas=2; the cluster runs the cluster-wide dynamic default that eligible
+     * leader replicas keep (4.1+): live-config-drift's help is run as it is written, and Kafka accepts it.
+     */
+    private void clusterWideMinIsr() throws Exception {
+        for (int id = 0; id < ClusterProof.NODES; id++) {
+            cluster.insertAfter(id, "num.partitions=1", "min.insync.replicas=2");
+        }
+        List<String> args = List.of(cluster.config.toString());
+        ClusterProof.Verdict drift = proof.live(cluster, args.toArray(String[]::new));
+        ClusterProof.Finding finding = drift.findings().stream()
+                .filter(f -> f.rule().equals("live-config-drift") && "min.insync.replicas".equals(f.key())
+                        && f.help() != null && f.help().contains("--entity-default"))
+                .findFirst().orElse(null);
+        if (finding == null) {
+            proof.say("  no cluster-wide min.insync.replicas override on this cluster: nothing to run (%s)",
+                    drift.summary());
+            return;
+        }
+        Matcher m = Pattern.compile("kafka-configs\\.sh (.*?--entity-default)").matcher(finding.help());
+        ClusterProof.check(m.find(), "no kafka-configs.sh command in the help: " + finding.help());
+        String command = m.group(1).replace("HOST:PORT", cluster.bootstrap());
+        ClusterProof.check(command.contains("--add-config min.insync.replicas=2"),
+                "the help should set the cluster-wide value, not delete it: " + finding.help());
+        ClusterProof.Command deleted = cluster.tool("configs-delete-min-isr", proof.configCommand(),
+                "--bootstrap-server", cluster.bootstrap(), "--alter", "--delete-config", "min.insync.replicas",
+                "--entity-type", "brokers", "--entity-default");
+        proof.say("  kafka-configs.sh --delete-config min.insync.replicas --entity-default: exit %d", deleted.exit());
+        ClusterProof.Command ran = cluster.tool("configs-help-min-isr", proof.configCommand(), command.split(" "));
+        ClusterProof.check(ran.exit() == 0, "Kafka refused the command live-config-drift suggests: kafka-configs.sh "
+                + command + ": " + ran.stdout());
+        ClusterProof.Verdict after = proof.live(cluster, args.toArray(String[]::new));
+        ClusterProof.check(after.findings().stream().noneMatch(f -> "min.insync.replicas".equals(f.key())
+                && f.rule().equals("live-config-drift")), "the drift remains after the suggested command");
+        proof.say("  live-config-drift's help, run as written (kafka-configs.sh %s): accepted; the drift is gone",
+                command.replace(cluster.bootstrap(), "HOST:PORT"));
     }
 
     /** Broker 2 stopped: a plan of live brokers, what it leaves out named, accepted by the tool. */
