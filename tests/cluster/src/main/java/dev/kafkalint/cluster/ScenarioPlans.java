@@ -95,6 +95,9 @@ final class ScenarioPlans {
                 "--bootstrap-server", cluster.bootstrap(), "--alter", "--delete-config", "min.insync.replicas",
                 "--entity-type", "brokers", "--entity-default");
         proof.say("  kafka-configs.sh --delete-config min.insync.replicas --entity-default: exit %d", deleted.exit());
+        // Eligible leader replicas are on for clusters formatted by 4.1 and later: Kafka refuses the deletion.
+        ClusterProof.check(proof.version.startsWith("3.") || deleted.exit() != 0,
+                "Kafka " + proof.version + " accepted deleting the cluster-level min.insync.replicas");
         ClusterProof.Command ran = cluster.tool("configs-help-min-isr", proof.configCommand(), command.split(" "));
         ClusterProof.check(ran.exit() == 0, "Kafka refused the command live-config-drift suggests: kafka-configs.sh "
                 + command + ": " + ran.stdout());
@@ -193,16 +196,18 @@ final class ScenarioPlans {
             proof.say("  the tool applied it with --throttle %s: leader.replication.throttled.rate of brokers %s is %s",
                     THROTTLE, moving, THROTTLE);
             awaitReplicas(admin, planned);
-            ClusterProof.Command verify = cluster.tool("reassign-verify-racks", ClusterProof.REASSIGN,
-                    "--bootstrap-server", cluster.bootstrap(), "--reassignment-json-file", plan.toString(), "--verify");
-            ClusterProof.check(verify.exit() == 0, "--verify failed: " + verify.stdout());
+            verifyUntilDone(plan);
             for (int id = 0; id < ClusterProof.NODES; id++) {
                 String rate = brokerConfig(admin, id, "leader.replication.throttled.rate");
-                ClusterProof.check(!THROTTLE.equals(rate), "the throttle outlived --verify on broker " + id);
+                ClusterProof.check(rate == null, "the throttle outlived --verify on broker " + id + ": " + rate);
             }
+            proof.say("  done; --verify, run until it said so, removed the throttle; every raised partition spans "
+                    + "racks a and b");
+            ClusterProof.Command cancel = cluster.tool("reassign-cancel-slow", ClusterProof.REASSIGN,
+                    "--bootstrap-server", cluster.bootstrap(), "--reassignment-json-file",
+                    cluster.dir.resolve("slow.json").toString(), "--cancel");
+            ClusterProof.check(cancel.exit() == 0, "--cancel failed: " + cancel.stdout());
             awaitNoReassignment(admin);
-            proof.say("  done; --verify removed the throttle (and %s-0 then finished); every raised partition spans "
-                    + "racks a and b", MOVING);
         }
     }
 
@@ -228,6 +233,21 @@ final class ScenarioPlans {
         ClusterProof.check(!admin.listPartitionReassignments().reassignments().get(30, TimeUnit.SECONDS).isEmpty(),
                 "the slow reassignment is not in progress");
         proof.say("  %s-0 (4 MB) reassigned from broker 1 to 1,2 at 10 KB/s: in progress", MOVING);
+    }
+
+    /** --verify until it reports every partition of the plan done (then it removes the throttles). */
+    private void verifyUntilDone(Path plan) throws Exception {
+        long deadline = System.nanoTime() + ClusterProof.RECOVER_TIMEOUT.toNanos();
+        for (int round = 0; ; round++) {
+            ClusterProof.Command verify = cluster.tool("reassign-verify-" + round, ClusterProof.REASSIGN,
+                    "--bootstrap-server", cluster.bootstrap(), "--reassignment-json-file", plan.toString(), "--verify");
+            ClusterProof.check(verify.exit() == 0, "--verify failed: " + verify.stdout());
+            if (!verify.stdout().contains("in progress")) {
+                return;
+            }
+            ClusterProof.check(System.nanoTime() < deadline, "--verify still says in progress: " + verify.stdout());
+            Thread.sleep(1000);
+        }
     }
 
     private ClusterProof.Command fix(Path plan, String... more) throws Exception {
