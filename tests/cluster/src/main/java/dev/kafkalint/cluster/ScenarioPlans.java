@@ -254,18 +254,17 @@ final class ScenarioPlans {
             proof.say("  the tool applied it with --throttle %s: leader.replication.throttled.rate of brokers %s is %s",
                     THROTTLE, moving, THROTTLE);
             awaitReplicas(admin, planned);
+            // The tool keeps the throttles while any reassignment runs, its file's or not
+            // (ReassignPartitionsCommand.findPartitionReassignmentStates, apache/kafka 3.9.0): the slow one,
+            // now at the plan's rate too, finishes first.
+            awaitNoReassignment(admin);
             verifyUntilDone(plan);
             for (int id = 0; id < ClusterProof.NODES; id++) {
                 String rate = brokerConfig(admin, id, "leader.replication.throttled.rate");
                 ClusterProof.check(rate == null, "the throttle outlived --verify on broker " + id + ": " + rate);
             }
-            proof.say("  done; --verify, run until it said so, removed the throttle; every raised partition spans "
-                    + "racks a and b");
-            ClusterProof.Command cancel = cluster.tool("reassign-cancel-slow", ClusterProof.REASSIGN,
-                    "--bootstrap-server", cluster.bootstrap(), "--reassignment-json-file",
-                    cluster.dir.resolve("slow.json").toString(), "--cancel");
-            ClusterProof.check(cancel.exit() == 0, "--cancel failed: " + cancel.stdout());
-            awaitNoReassignment(admin);
+            proof.say("  done (%s-0 too, at the plan's rate); --verify removed the throttle; every raised partition "
+                    + "spans racks a and b", MOVING);
         }
     }
 
