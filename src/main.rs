@@ -1,7 +1,7 @@
 //! The command line: parse arguments, run the check, print, choose the exit code.
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -199,6 +199,10 @@ enum Command {
         /// more).
         #[arg(long = "group", value_name = "ID")]
         groups: Vec<String>,
+        /// A transactional id to find the coordinator of (the leader of its partition of
+        /// __transaction_state) and say what would stop it (repeat for more).
+        #[arg(long = "transactional-id", value_name = "ID")]
+        transactional_ids: Vec<String>,
         /// Before taking this broker down: report the partitions and groups that would stop or
         /// refuse acks=all writes without it (exit 1 if any).
         #[arg(long, value_name = "BROKER_ID")]
@@ -220,6 +224,11 @@ enum Command {
         /// Where --fix writes the reassignment.
         #[arg(long, value_name = "PATH", default_value = "reassignment.json")]
         plan_file: PathBuf,
+        /// With --fix: the replication throttle, in bytes per second, that the command to apply
+        /// the plan carries (kafka-reassign-partitions.sh --throttle; --verify removes it).
+        #[arg(long, value_name = "BYTES", requires = "fix",
+              value_parser = clap::value_parser!(u64).range(1..))]
+        throttle: Option<u64>,
         /// Also write what the cluster answered to this file, to judge later with --snapshot.
         #[arg(long, value_name = "PATH")]
         save_snapshot: Option<PathBuf>,
@@ -403,6 +412,85 @@ fn usage_error(message: &str) -> ! {
         .exit()
 }
 
+/// The reassignments in progress, one line, and (with --fix) that they are not known when
+/// the cluster could not be asked for them: a plan may then overlap one.
+fn tell_reassignments(snapshot: &kafkalint::live::snapshot::Snapshot, fix: bool) {
+    use kafkalint::escape::printable;
+    match &snapshot.reassignments {
+        Some(moving) if !moving.is_empty() => {
+            let shown: Vec<String> = moving
+                .iter()
+                .take(5)
+                .map(|item| printable(&format!("{}-{}", item.topic, item.partition)))
+                .collect();
+            let more = match moving.len().saturating_sub(5) {
+                0 => String::new(),
+                more => format!(" and {more} more"),
+            };
+            eprintln!(
+                "kafkalint: note: {} in progress ({}{more}): a plan leaves {} out",
+                plural(moving.len(), "reassignment"),
+                shown.join(", "),
+                if moving.len() == 1 { "it" } else { "them" }
+            );
+        }
+        None if fix => eprintln!(
+            "kafkalint: note: the reassignments in progress are not known (not asked, or refused): \
+             kafka-reassign-partitions.sh --execute refuses to start beside one"
+        ),
+        _ => {}
+    }
+}
+
+/// `--fix`: writes the plan (if it moves anything) and says what it holds, what it leaves out
+/// and the command that applies it; or, in one line, that there is nothing to raise.
+fn write_plan(
+    judged: &kafkalint::live::judge::LiveReport,
+    plan_file: &Path,
+    throttle: Option<u64>,
+) -> Result<(), ExitCode> {
+    use kafkalint::escape::printable;
+    let file = printable(&plan_file.display().to_string());
+    let Some(plan) = &judged.plan else {
+        eprintln!(
+            "kafkalint: --fix: nothing to raise: every internal topic has the replicas intended; {file} not written"
+        );
+        return Ok(());
+    };
+    for note in plan.notes() {
+        eprintln!("kafkalint: --fix: {}", printable(&note));
+    }
+    if plan.moves.is_empty() {
+        eprintln!("kafkalint: --fix: no partition can be raised now; {file} not written");
+        return Ok(());
+    }
+    if let Err(error) = kafkalint::output_path::write_output(plan_file, plan.to_json().as_bytes()) {
+        eprintln!("kafkalint: error: {file}: {error}");
+        return Err(ExitCode::from(EXIT_ERROR));
+    }
+    // The tool refuses to start beside reassignments in progress unless told `--additional`
+    // (ReassignPartitionsCommand.executeAssignment, apache/kafka tag 3.9.0); the plan leaves
+    // theirs out, so adding to them is safe.
+    let additional = match &judged.snapshot.reassignments {
+        Some(moving) if !moving.is_empty() => " --additional",
+        _ => "",
+    };
+    let throttle = throttle.map_or(String::new(), |bytes| format!(" --throttle {bytes}"));
+    eprintln!(
+        "Wrote a reassignment of {} to {file}: review it, then apply it with \
+         kafka-reassign-partitions.sh --bootstrap-server {} --reassignment-json-file {file} --execute{additional}{throttle} \
+         (and --verify until it is done{}).",
+        printable(&plan.summary()),
+        printable(&judged.snapshot.bootstrap),
+        if throttle.is_empty() {
+            ""
+        } else {
+            ": --verify also removes the throttle"
+        }
+    );
+    Ok(())
+}
+
 /// Asks the cluster behind `bootstrap` what it has: the snapshot's document, named
 /// `kafka://HOST:PORT` after the broker that answered first.
 #[cfg(feature = "live")]
@@ -410,6 +498,7 @@ fn ask_cluster(
     bootstrap: &str,
     command_config: Option<&std::path::Path>,
     groups: &[String],
+    transactional_ids: &[String],
     timeout: u64,
     max_answer_mib: u64,
 ) -> Result<kafkalint::source::SourceFile, String> {
@@ -423,6 +512,7 @@ fn ask_cluster(
         timeout: std::time::Duration::from_secs(timeout),
         max_answer_bytes: usize::try_from(max_answer_mib << 20).unwrap_or(usize::MAX),
         groups: groups.to_vec(),
+        transactional_ids: transactional_ids.to_vec(),
     };
     let snapshot = live::gather(&target).map_err(|error| error.to_string())?;
     Ok(kafkalint::live::snapshot::document(
@@ -436,6 +526,7 @@ fn ask_cluster(
 fn ask_cluster(
     _: &str,
     _: Option<&std::path::Path>,
+    _: &[String],
     _: &[String],
     _: u64,
     _: u64,
@@ -565,11 +656,13 @@ fn main() -> ExitCode {
             bootstrap_server,
             command_config,
             groups,
+            transactional_ids,
             stopping,
             timeout,
             max_answer_mib,
             fix,
             plan_file,
+            throttle,
             save_snapshot,
             snapshot,
             config,
@@ -602,6 +695,7 @@ fn main() -> ExitCode {
                     bootstrap_server.as_deref().unwrap_or_default(),
                     command_config.as_deref(),
                     &groups,
+                    &transactional_ids,
                     timeout,
                     max_answer_mib,
                 ) {
@@ -627,7 +721,11 @@ fn main() -> ExitCode {
                 selection,
                 ..kafkalint::Options::default()
             };
-            let live = kafkalint::live::judge::LiveOptions { groups, stopping };
+            let live = kafkalint::live::judge::LiveOptions {
+                groups,
+                transactional_ids,
+                stopping,
+            };
             let judged = match kafkalint::check_live(document, &paths, &options, &live) {
                 Ok(judged) => judged,
                 Err(error) => {
@@ -649,22 +747,11 @@ fn main() -> ExitCode {
                 }
             }
             let partial = kafkalint::live::partial::summary(&judged.missing);
-            if fix && let Some(plan) = &judged.plan {
-                if let Err(error) =
-                    kafkalint::output_path::write_output(&plan_file, plan.to_json().as_bytes())
-                {
-                    eprintln!("kafkalint: error: {}: {error}", plan_file.display());
-                    return ExitCode::from(EXIT_ERROR);
-                }
-                eprintln!(
-                    "Wrote a reassignment of {} to {}: review it, then apply it with \
-                     kafka-reassign-partitions.sh --bootstrap-server {} --reassignment-json-file {} --execute \
-                     (and --verify until it is done).",
-                    plan.summary(),
-                    plan_file.display(),
-                    judged.snapshot.bootstrap,
-                    plan_file.display()
-                );
+            if !shown.quiet {
+                tell_reassignments(&judged.snapshot, fix);
+            }
+            if fix && let Err(code) = write_plan(&judged, &plan_file, throttle) {
+                return code;
             }
             let snapshot = &judged.snapshot;
             let mut scope = format!(

@@ -1569,3 +1569,183 @@ fn a_group_hidden_from_the_principal_is_not_known_not_without_a_coordinator() {
         "{text}"
     );
 }
+
+/// A snapshot of three brokers' cluster with broker 2 down and `__consumer_offsets` at one
+/// replica a partition, broker 0 running `offsets.topic.replication.factor=3`.
+const ONE_BROKER_DOWN: &str = "bootstrap=127.0.0.1:9092
+broker.0=127.0.0.1:9092
+broker.1=127.0.0.1:9093
+topic.__consumer_offsets=internal=true partitions=3
+partition.__consumer_offsets-0=leader=none replicas=2 isr=2
+partition.__consumer_offsets-1=leader=0 replicas=0 isr=0
+partition.__consumer_offsets-2=leader=1 replicas=1 isr=1
+config.0.static.offsets.topic.replication.factor=3
+reassignments=0
+";
+
+/// `--fix` while a broker is down: the plan names live brokers only, leaves out (and names)
+/// the partition whose only replica is on the stopped broker, says it falls short of the 3
+/// intended, and the command carries the throttle; with nothing to raise, one line says so.
+#[test]
+fn a_plan_made_while_a_broker_is_down_uses_live_brokers_and_names_what_it_leaves_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let snapshot = dir.path().join("live.snapshot");
+    std::fs::write(&snapshot, ONE_BROKER_DOWN).unwrap();
+    let plan = dir.path().join("plan.json");
+    let args = |snapshot: &std::path::Path| {
+        kafkalint(&[
+            "live",
+            "--snapshot",
+            snapshot.to_str().unwrap(),
+            "--fix",
+            "--plan-file",
+            plan.to_str().unwrap(),
+            "--throttle",
+            "10000000",
+            "--format",
+            "concise",
+        ])
+    };
+    let output = args(&snapshot);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let written = std::fs::read_to_string(&plan).unwrap();
+    assert_eq!(
+        written,
+        "{\"version\":1,\"partitions\":[\n\
+         {\"topic\":\"__consumer_offsets\",\"partition\":1,\"replicas\":[0,1]},\n\
+         {\"topic\":\"__consumer_offsets\",\"partition\":2,\"replicas\":[1,0]}\n]}\n"
+    );
+    assert!(
+        stderr.contains(
+            "kafkalint: --fix: left out partition 0 of __consumer_offsets: no replica of them is on a live \
+             broker (only on broker(s) 2)"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("raises __consumer_offsets to 2 replicas, not the 3 intended"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("--execute --throttle 10000000 "),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("on 2 live brokers of 3"), "{stdout}");
+
+    std::fs::remove_file(&plan).unwrap();
+    let healthy = ONE_BROKER_DOWN
+        .replace("replicas=2 isr=2", "replicas=2,0,1 isr=0,1")
+        .replace("replicas=0 isr=0", "replicas=0,1,2 isr=0,1")
+        .replace("replicas=1 isr=1", "replicas=1,2,0 isr=0,1");
+    std::fs::write(&snapshot, healthy).unwrap();
+    let output = args(&snapshot);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(
+            "kafkalint: --fix: nothing to raise: every internal topic has the replicas intended"
+        ),
+        "{stderr}"
+    );
+    assert!(!plan.exists());
+}
+
+/// `--transactional-id`: its partition of `__transaction_state` (`Utils.abs(hashCode) % 50`:
+/// `orders-tx` is 48) and the broker FindCoordinator named; with one in-sync replica, a
+/// warning, and `--stopping` that broker stops it.
+#[test]
+fn a_transactional_id_is_placed_on_its_partition_of_the_transaction_log() {
+    let mut text = "bootstrap=127.0.0.1:9092\ncluster.operations=DESCRIBE\n\
+                    broker.0=127.0.0.1:9092\nbroker.1=127.0.0.1:9093\n\
+                    topic.__transaction_state=internal=true partitions=50 min.insync.replicas=1\n"
+        .to_string();
+    for index in 0..50 {
+        let broker = index % 2;
+        text.push_str(&format!(
+            "partition.__transaction_state-{index}=leader={broker} replicas={broker} isr={broker}\n"
+        ));
+    }
+    text.push_str("transactional.orders-tx=coordinator=0 state=found\n");
+    let dir = tempfile::tempdir().unwrap();
+    let snapshot = dir.path().join("live.snapshot");
+    std::fs::write(&snapshot, text).unwrap();
+    let path = snapshot.to_str().unwrap();
+    let args = [
+        "live",
+        "--snapshot",
+        path,
+        "--transactional-id",
+        "orders-tx",
+        "--format",
+        "concise",
+    ];
+    let output = kafkalint(&args);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains(
+            "warning[live-group-coordinator] transactional id `orders-tx` is coordinated by broker 0, the leader \
+             of partition 48 of __transaction_state (replicas 0, in sync 0): when broker 0 stops, InitProducerId \
+             and commits fail with COORDINATOR_NOT_AVAILABLE"
+        ),
+        "{stdout}"
+    );
+    let stopping = kafkalint(&[&args[..], &["--stopping", "0"]].concat());
+    let stdout = String::from_utf8_lossy(&stopping.stdout);
+    assert_eq!(stopping.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(
+            "stopping broker 0 stops transactional id `orders-tx`: its partition of __transaction_state has"
+        ),
+        "{stdout}"
+    );
+    let other = kafkalint(&[&args[..], &["--stopping", "1"]].concat());
+    let stdout = String::from_utf8_lossy(&other.stdout);
+    assert!(!stdout.contains("orders-tx"), "{stdout}");
+}
+
+/// A cluster-wide `min.insync.replicas` override (as eligible leader replicas create one) that
+/// differs from the files: the help sets it to the files' value, never deletes it (Kafka 4.1+
+/// refuses to delete the cluster-level min.insync.replicas).
+#[test]
+fn a_cluster_wide_min_isr_override_is_set_to_the_files_value_not_deleted() {
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/live-config-drift/good"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(fixture).unwrap() {
+        let entry = entry.unwrap();
+        let mut text = std::fs::read_to_string(entry.path()).unwrap();
+        if entry.file_name() == "live.snapshot" {
+            for broker in 0..3 {
+                text.push_str(&format!(
+                    "config.{broker}.dynamic-default.min.insync.replicas=1\n"
+                ));
+            }
+        } else {
+            text.push_str("min.insync.replicas=2\n");
+        }
+        std::fs::write(dir.path().join(entry.file_name()), text).unwrap();
+    }
+    let snapshot = dir.path().join("live.snapshot");
+    let output = kafkalint(&[
+        "live",
+        "--snapshot",
+        snapshot.to_str().unwrap(),
+        dir.path().to_str().unwrap(),
+        "--format",
+        "concise",
+    ]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains(
+            "kafka-configs.sh --bootstrap-server HOST:PORT --alter --add-config min.insync.replicas=2 \
+             --entity-type brokers --entity-default"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("--delete-config min.insync.replicas"),
+        "{stdout}"
+    );
+}

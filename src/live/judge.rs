@@ -15,6 +15,8 @@ use crate::sources::not_checked::{Kind, NotChecked};
 pub struct LiveOptions {
     /// `--group ID`.
     pub groups: Vec<String>,
+    /// `--transactional-id ID`.
+    pub transactional_ids: Vec<String>,
     /// `--stopping ID`: only what stopping that broker stops is reported.
     pub stopping: Option<i32>,
 }
@@ -91,6 +93,7 @@ pub fn judge(
             document,
             intent,
             groups: &options.groups,
+            transactional_ids: &options.transactional_ids,
             stopping,
         };
         let name = chosen.map_or_else(|| snapshot.bootstrap.clone(), |c| c.name.clone());

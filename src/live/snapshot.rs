@@ -14,6 +14,8 @@
 //! partition.__consumer_offsets-49=leader=0 replicas=0 isr=0
 //! config.0.static.offsets.topic.replication.factor=3
 //! group.testGroup=coordinator=0 state=Stable
+//! reassignments=1
+//! reassignment.orders-0=replicas=0,1,2 adding=2 removing=
 //! ```
 //!
 //! Values Kafka marks sensitive (passwords, unknown keys) come back as null and are not
@@ -52,6 +54,12 @@ pub struct Snapshot {
     /// Each broker's settings as it answered DescribeConfigs for its own broker resource.
     pub configs: Vec<ConfigEntry>,
     pub groups: Vec<Group>,
+    /// The transactional ids asked about (`--transactional-id`): the broker FindCoordinator
+    /// (key type 1) names, `state` `found` or Kafka's error.
+    pub transactional_ids: Vec<Group>,
+    /// The reassignments in progress (ListPartitionReassignments); `None`: not asked (a
+    /// snapshot saved before kafkalint asked, a broker before 2.4, or a refusal), not "none".
+    pub reassignments: Option<Vec<Reassignment>>,
     /// Where a line is, once read from the document (empty when built from replies).
     pub bootstrap_line: Span,
     /// `configs` in order of broker, key and source, for look-ups in a logarithmic time: a
@@ -190,6 +198,18 @@ pub struct Group {
     pub coordinator: Option<i32>,
     /// Its state (`Stable`, `Empty`, ...), or Kafka's error when it has no coordinator.
     pub state: String,
+    pub line: Span,
+}
+
+/// A partition being moved (`kafka-reassign-partitions.sh --execute` not yet done).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reassignment {
+    pub topic: String,
+    pub partition: i32,
+    /// The replicas while it runs: the old ones and the new ones.
+    pub replicas: Vec<i32>,
+    pub adding: Vec<i32>,
+    pub removing: Vec<i32>,
     pub line: Span,
 }
 
@@ -359,6 +379,35 @@ impl Snapshot {
                 &format!("coordinator={coordinator} state={}", group.state),
             );
         }
+        let mut transactional: Vec<&Group> = self.transactional_ids.iter().collect();
+        transactional.sort_by(|a, b| a.id.cmp(&b.id));
+        for id in transactional {
+            let coordinator = id
+                .coordinator
+                .map_or("none".to_string(), |id| id.to_string());
+            line(
+                &mut out,
+                &format!("transactional.{}", id.id),
+                &format!("coordinator={coordinator} state={}", id.state),
+            );
+        }
+        if let Some(reassignments) = &self.reassignments {
+            line(&mut out, "reassignments", &reassignments.len().to_string());
+            let mut sorted: Vec<&Reassignment> = reassignments.iter().collect();
+            sorted.sort_by(|a, b| (&a.topic, a.partition).cmp(&(&b.topic, b.partition)));
+            for moving in sorted {
+                line(
+                    &mut out,
+                    &format!("reassignment.{}-{}", moving.topic, moving.partition),
+                    &format!(
+                        "replicas={} adding={} removing={}",
+                        ids(&moving.replicas),
+                        ids(&moving.adding),
+                        ids(&moving.removing)
+                    ),
+                );
+            }
+        }
         out
     }
 
@@ -505,7 +554,7 @@ impl Snapshot {
                         line: span,
                     });
                 }
-                "group" => {
+                "group" | "transactional" => {
                     let fields = fields(value);
                     let coordinator = match fields.iter().find(|(key, _)| *key == "coordinator") {
                         Some((_, "none")) | None => None,
@@ -515,12 +564,47 @@ impl Snapshot {
                         .iter()
                         .find(|(key, _)| *key == "state")
                         .map_or("", |(_, state)| state);
-                    snapshot.groups.push(Group {
+                    let read = Group {
                         id: rest.to_string(),
                         coordinator,
                         state: state.to_string(),
                         line: span,
-                    });
+                    };
+                    if kind == "group" {
+                        snapshot.groups.push(read);
+                    } else {
+                        snapshot.transactional_ids.push(read);
+                    }
+                }
+                "reassignments" if rest.is_empty() => {
+                    value.parse::<usize>().map_err(|_| bad("not a count"))?;
+                    snapshot.reassignments.get_or_insert_with(Vec::new);
+                }
+                "reassignment" => {
+                    let (topic, partition) = rest
+                        .rsplit_once('-')
+                        .and_then(|(topic, index)| Some((topic, index.parse().ok()?)))
+                        .ok_or_else(|| bad("not topic-partition"))?;
+                    let fields = fields(value);
+                    let list = |name: &str| -> Result<Vec<i32>, String> {
+                        match fields.iter().find(|(key, _)| *key == name) {
+                            None => Ok(Vec::new()),
+                            Some((_, text)) => parse_ids(text).ok_or_else(|| bad(name)),
+                        }
+                    };
+                    let moving = Reassignment {
+                        topic: topic.to_string(),
+                        partition,
+                        replicas: list("replicas")?,
+                        adding: list("adding")?,
+                        removing: list("removing")?,
+                        line: span,
+                    };
+                    snapshot
+                        .reassignments
+                        .as_mut()
+                        .ok_or_else(|| bad("no `reassignments` line before it"))?
+                        .push(moving);
                 }
                 _ => return Err(bad("not a line of a kafkalint live snapshot")),
             }
@@ -696,6 +780,20 @@ mod tests {
                 state: "COORDINATOR_NOT_AVAILABLE".into(),
                 line: 0..0,
             }],
+            transactional_ids: vec![Group {
+                id: "tx-1".into(),
+                coordinator: Some(0),
+                state: "found".into(),
+                line: 0..0,
+            }],
+            reassignments: Some(vec![Reassignment {
+                topic: "a.b-c".into(),
+                partition: 3,
+                replicas: vec![0, 1, 2],
+                adding: vec![2],
+                removing: vec![],
+                line: 0..0,
+            }]),
             bootstrap_line: 0..0,
             config_order: Default::default(),
         }
@@ -715,6 +813,13 @@ mod tests {
             .unlisted_topics
             .iter_mut()
             .for_each(|t| t.line = 0..0);
+        snapshot
+            .transactional_ids
+            .iter_mut()
+            .for_each(|t| t.line = 0..0);
+        for moving in snapshot.reassignments.iter_mut().flatten() {
+            moving.line = 0..0;
+        }
         snapshot
     }
 
@@ -742,6 +847,22 @@ mod tests {
         });
         let effective = snapshot.effective(0, "listeners").unwrap();
         assert_eq!(effective.source, ConfigSource::DynamicDefault);
+    }
+
+    /// A snapshot saved before kafkalint asked for reassignments reads as "not asked"; one
+    /// that asked and found none reads as "none".
+    #[test]
+    fn reassignments_not_asked_differ_from_none() {
+        let old = crate::properties::parse(b"bootstrap=a:1\n").unwrap();
+        assert_eq!(Snapshot::read(&old).unwrap().reassignments, None);
+        let none = crate::properties::parse(b"bootstrap=a:1\nreassignments=0\n").unwrap();
+        assert_eq!(
+            Snapshot::read(&none).unwrap().reassignments,
+            Some(Vec::new())
+        );
+        let stray =
+            crate::properties::parse(b"bootstrap=a:1\nreassignment.t-0=replicas=1\n").unwrap();
+        assert!(Snapshot::read(&stray).is_err());
     }
 
     #[test]

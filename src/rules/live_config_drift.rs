@@ -133,14 +133,32 @@ fn against_files(context: &LiveContext) -> Vec<Diagnostic> {
                 .with_key(key)
                 .with_label(line_label(line, "shadowed by the override".to_string()))
                 .with_label(context.at(&running.line, "the dynamic override".to_string()))
-                .with_help(format!(
-                    "delete the override (kafka-configs.sh --bootstrap-server HOST:PORT --alter --delete-config \
-                     {key} {delete}) or write its value into the file, so that the file says what runs"
-                )),
+                .with_help(override_help(key, line.value(), &delete)),
             );
         }
     }
     diagnostics
+}
+
+/// How to make the file say what runs: delete the override, or write its value into the file.
+/// The cluster-wide `min.insync.replicas` is the exception: under eligible leader replicas
+/// (enabled on new KRaft clusters from Kafka 4.1) the controller refuses to delete it ("The
+/// removal of min.insync.replicas config at the cluster-level is not allowed", Kafka 4.1
+/// documentation, Operations, Eligible Leader Replicas), so it is set to the file's value, which
+/// every release accepts.
+fn override_help(key: &str, file_value: &str, delete: &str) -> String {
+    if key == "min.insync.replicas" && delete.ends_with("--entity-default") {
+        return format!(
+            "set it to the file's value (kafka-configs.sh --bootstrap-server HOST:PORT --alter --add-config \
+             {key}={} {delete}: under eligible leader replicas, Kafka 4.1+, the cluster-level {key} cannot be \
+             deleted) or write its value into the file, so that the file says what runs",
+            file_value.trim()
+        );
+    }
+    format!(
+        "delete the override (kafka-configs.sh --bootstrap-server HOST:PORT --alter --delete-config \
+         {key} {delete}) or write its value into the file, so that the file says what runs"
+    )
 }
 
 /// Live brokers that run different values of a cluster-wide setting.

@@ -1,6 +1,7 @@
 //! `live-group-coordinator`: consumer groups of a running cluster whose coordinator has no
 //! other in-sync replica to move to, or none at all; with `--group ID`, where that group's
-//! coordinator is and what would stop it.
+//! coordinator is and what would stop it; with `--transactional-id ID`, the same for a
+//! transactional producer's coordinator on `__transaction_state`.
 
 use std::collections::BTreeMap;
 
@@ -121,6 +122,90 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
                 "raise __consumer_offsets' replication factor (kafkalint live --fix writes the reassignment), \
                  and wait for its replicas to be in sync before stopping the broker",
             ),
+        );
+    }
+    diagnostics.extend(transactional_ids(context));
+    diagnostics
+}
+
+/// For each `--transactional-id`: the partition of `__transaction_state` that coordinates it
+/// (`Utils.abs(transactionalId.hashCode) % partitions`, apache/kafka core/src/main/scala/kafka/
+/// coordinator/transaction/TransactionStateManager.scala `partitionFor`, tag 3.9.0), the broker
+/// FindCoordinator names (its leader), and whether a stop of that broker stops the producer.
+fn transactional_ids(context: &LiveContext) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    let kind = crate::coordinator::Coordinated::TransactionalId;
+    for asked in context.transactional_ids {
+        let id = asked.escape_default().to_string();
+        let found = context
+            .snapshot
+            .transactional_ids
+            .iter()
+            .find(|found| &found.id == asked);
+        let line = found.map_or(&context.snapshot.bootstrap_line, |found| &found.line);
+        let Some((topic, partition)) = context.coordinator_partition_of(kind, asked) else {
+            diagnostics.push(
+                RULE.finding(format!(
+                    "transactional id `{id}`: the cluster has no {} yet, so no coordinator: the first \
+                     transactional producer creates it",
+                    kind.topic()
+                ))
+                .with_severity(Severity::Info)
+                .with_label(context.at(line, format!("transactional id `{id}`")))
+                .with_help(format!(
+                    "set {} on every broker before that (see internal-topic-replication)",
+                    kind.replication_key()
+                )),
+            );
+            continue;
+        };
+        let place = format!(
+            "partition {} of {} (replicas {}, in sync {})",
+            partition.index,
+            topic.name,
+            id_list(&partition.replicas),
+            id_list(&partition.isr)
+        );
+        let coordinator = found
+            .and_then(|found| found.coordinator)
+            .or(partition.leader);
+        let Some(coordinator) = coordinator else {
+            diagnostics.push(
+                RULE.finding(format!(
+                    "transactional id `{id}` has no coordinator: its {place} has no leader: {}",
+                    kind.outage()
+                ))
+                .with_label(context.at(&partition.line, "no leader: no coordinator".to_string()))
+                .with_label(context.at(line, format!("transactional id `{id}`")))
+                .with_help(
+                    "start a broker that holds a replica of that partition; then raise __transaction_state's \
+                     replication (see live-internal-topic-replication)",
+                ),
+            );
+            continue;
+        };
+        let at_risk = partition.isr.len() <= 1 && context.live_brokers() >= 2;
+        let (severity, outcome, help) = if at_risk {
+            (
+                Severity::Warning,
+                format!("when broker {coordinator} stops, {}", kind.outage()),
+                "raise __transaction_state's replication factor (kafkalint live --fix writes the reassignment)",
+            )
+        } else {
+            (
+                Severity::Info,
+                format!("when broker {coordinator} stops, another in-sync replica takes over"),
+                "nothing to do: the coordinator partition has another in-sync replica",
+            )
+        };
+        diagnostics.push(
+            RULE.finding(format!(
+                "transactional id `{id}` is coordinated by broker {coordinator}, the leader of {place}: {outcome}"
+            ))
+            .with_severity(severity)
+            .with_label(context.at(line, format!("coordinator {coordinator}")))
+            .with_label(context.at(&partition.line, format!("partition {}", partition.index)))
+            .with_help(help),
         );
     }
     diagnostics

@@ -32,20 +32,47 @@ pub struct Raise<'a> {
     pub intended: Option<Intended>,
 }
 
-/// The factor a topic should have: what is intended, at most the live brokers; and up to 3
-/// when it has a single replica on two or more live brokers, whatever is intended.
-fn target(factor: usize, intended: Option<&Intended>, live: usize) -> usize {
-    let from_intent = intended.map_or(0, |intended| intended.value.clamp(0, live as i64) as usize);
-    let at_least = if factor <= 1 { live.min(3) } else { 0 };
-    from_intent.max(at_least)
+/// The factor a topic should have: what is intended, at most the brokers the cluster has;
+/// and up to 3 when it has a single replica on two or more brokers and nothing intends 2 or
+/// more. The brokers the cluster has, not the live ones: while a broker is down the intent
+/// stays what it was, and a plan made then raises towards it. What is intended is the files'
+/// value, else what the brokers run with, which is the release's default when nothing sets it
+/// (DescribeConfigs answers it with source DEFAULT); unknown when no broker answered, and then
+/// only the single replica counts.
+fn target(factor: usize, intended: Option<&Intended>, brokers: usize) -> usize {
+    let from_intent = intended.map_or(0, |intended| {
+        intended.value.clamp(0, brokers as i64) as usize
+    });
+    if factor <= 1 && from_intent < 2 {
+        return brokers.min(3);
+    }
+    from_intent
+}
+
+/// How many brokers the cluster has: the live ones and those a replica is on (a broker that
+/// is down still holds its replicas), or the files' count when that is more.
+fn cluster_brokers(context: &LiveContext) -> usize {
+    let mut ids: Vec<i32> = context.snapshot.brokers.iter().map(|b| b.id).collect();
+    for topic in &context.snapshot.topics {
+        for partition in &topic.partitions {
+            ids.extend(&partition.replicas);
+        }
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    let from_files = context
+        .intent
+        .as_ref()
+        .map_or(0, |intent| intent.cluster.broker_count());
+    ids.len().max(from_files)
 }
 
 /// The internal topics whose replicas are fewer than they should be: fewer than the files
-/// (else the brokers) intend, at most the live brokers; or one, where two or more brokers run
-/// (then up to 3).
+/// (else the brokers) intend, at most the brokers the cluster has; or
+/// one, where it has two or more brokers (then up to 3).
 pub fn raises<'a>(context: &LiveContext<'a>) -> Vec<Raise<'a>> {
-    let live = context.live_brokers();
-    if live < 2 {
+    let brokers = cluster_brokers(context);
+    if brokers < 2 || context.live_brokers() == 0 {
         return Vec::new();
     }
     let brokers_topics = INTERNAL_TOPICS.iter().filter_map(|internal| {
@@ -66,7 +93,7 @@ pub fn raises<'a>(context: &LiveContext<'a>) -> Vec<Raise<'a>> {
         let Some(factor) = topic.partitions.iter().map(|p| p.replicas.len()).min() else {
             continue;
         };
-        let target = target(factor, intended.as_ref(), live);
+        let target = target(factor, intended.as_ref(), brokers);
         if factor < target {
             raises.push(Raise {
                 topic,
@@ -83,6 +110,12 @@ pub fn raises<'a>(context: &LiveContext<'a>) -> Vec<Raise<'a>> {
 
 fn check(context: &LiveContext) -> Vec<Diagnostic> {
     let live = context.live_brokers();
+    let brokers = cluster_brokers(context);
+    let on = if brokers > live {
+        format!("{} of {brokers}", live_brokers(live))
+    } else {
+        live_brokers(live)
+    };
     raises(context)
         .into_iter()
         .map(|raise| {
@@ -123,9 +156,8 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
             };
             let mut diagnostic = RULE
                 .finding(format!(
-                    "{} has {replicas} on {which}, on {}{why}{outage}",
+                    "{} has {replicas} on {which}, on {on}{why}{outage}",
                     raise.topic.name,
-                    live_brokers(live),
                 ))
                 .with_key(key)
                 .with_label(context.at(
@@ -147,4 +179,35 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
             diagnostic
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::Label;
+
+    fn intended(value: i64) -> Intended {
+        Intended {
+            value,
+            label: Label {
+                file: 0,
+                span: 0..0,
+                message: String::new(),
+            },
+            by: "broker 0".to_string(),
+        }
+    }
+
+    /// The target is the intent over the brokers the cluster has, whichever are live: never
+    /// the live count; a single replica raises to 3 only where nothing intends 2 or more.
+    #[test]
+    fn the_target_is_the_intent_not_the_live_count() {
+        assert_eq!(target(1, Some(&intended(3)), 3), 3);
+        assert_eq!(target(2, Some(&intended(3)), 3), 3);
+        assert_eq!(target(1, Some(&intended(2)), 3), 2);
+        assert_eq!(target(1, Some(&intended(1)), 5), 3);
+        assert_eq!(target(1, None, 2), 2);
+        assert_eq!(target(2, None, 3), 0);
+        assert_eq!(target(1, Some(&intended(5)), 3), 3);
+    }
 }

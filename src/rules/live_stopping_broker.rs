@@ -108,5 +108,45 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
             )),
         );
     }
+    diagnostics.extend(stopped_transactional_ids(context, stopping));
     diagnostics
+}
+
+/// The `--transactional-id`s whose coordinator partition of `__transaction_state` has no
+/// in-sync replica but `stopping`: their producers stop with it.
+fn stopped_transactional_ids(context: &LiveContext, stopping: i32) -> Vec<Diagnostic> {
+    let kind = crate::coordinator::Coordinated::TransactionalId;
+    let stopped: Vec<(&String, &Partition)> = context
+        .transactional_ids
+        .iter()
+        .filter_map(|id| Some((id, context.coordinator_partition_of(kind, id)?.1)))
+        .filter(|(_, partition)| {
+            partition.replicas.contains(&stopping) && partition.isr.iter().all(|id| *id == stopping)
+        })
+        .collect();
+    let Some((_, first)) = stopped.first() else {
+        return Vec::new();
+    };
+    let names: Vec<String> = stopped
+        .iter()
+        .map(|(id, _)| format!("`{}`", id.escape_default()))
+        .collect();
+    vec![
+        RULE.finding(format!(
+            "stopping broker {stopping} stops {} {}: {} no other in-sync replica ({})",
+            if names.len() == 1 { "transactional id" } else { "transactional ids" },
+            super::rule::and_list(&names),
+            if names.len() == 1 {
+                "its partition of __transaction_state has"
+            } else {
+                "their partitions of __transaction_state have"
+            },
+            kind.outage()
+        ))
+        .with_label(context.in_sync_at(first))
+        .with_help(format!(
+            "do not stop broker {stopping} yet: raise __transaction_state's replication factor (kafkalint live \
+             --fix writes the reassignment)"
+        )),
+    ]
 }

@@ -144,9 +144,18 @@ impl<'a> LiveContext<'a> {
 
     /// The partition of `__consumer_offsets` that coordinates `group`, and its topic.
     pub fn coordinator_partition(&self, group: &str) -> Option<(&'a Topic, &'a Partition)> {
-        let topic = self.snapshot.topic("__consumer_offsets")?;
+        self.coordinator_partition_of(crate::coordinator::Coordinated::Group, group)
+    }
+
+    /// The partition of `kind`'s topic that coordinates `id`, and its topic.
+    pub fn coordinator_partition_of(
+        &self,
+        kind: crate::coordinator::Coordinated,
+        id: &str,
+    ) -> Option<(&'a Topic, &'a Partition)> {
+        let topic = self.snapshot.topic(kind.topic())?;
         let count = u32::try_from(topic.partition_count.max(topic.partitions.len())).ok()?;
-        let index = crate::coordinator::partition_for(group, count);
+        let index = crate::coordinator::partition_for(id, count);
         let partition = topic
             .partitions
             .iter()

@@ -128,6 +128,8 @@ pub struct LiveContext<'a> {
     pub intent: Option<Intent<'a>>,
     /// `--group ID`: groups to say what would stop them, findings or not.
     pub groups: &'a [String],
+    /// `--transactional-id ID`: transactional ids to say what would stop them.
+    pub transactional_ids: &'a [String],
     /// `--stopping ID`: the broker about to stop.
     pub stopping: Option<i32>,
 }

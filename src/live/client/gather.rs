@@ -1,16 +1,18 @@
 //! The questions `kafkalint live` asks, all of them reads: Metadata (brokers, topics,
 //! partitions), DescribeCluster (what this principal may do on the cluster), DescribeConfigs
 //! (each broker's own settings with their sources, each topic's effective
-//! `min.insync.replicas`), ListGroups on every broker (the groups it coordinates) and
-//! FindCoordinator for groups asked about by name. What this principal is not shown is
-//! written down beside what it is ([`crate::live::partial`] says what is missing).
+//! `min.insync.replicas`), ListGroups on every broker (the groups it coordinates),
+//! FindCoordinator for groups asked about by name and ListPartitionReassignments (the moves in
+//! progress, which a plan must not overlap). What this principal is not shown is written down
+//! beside what it is ([`crate::live::partial`] says what is missing).
 
 use kafka_protocol::messages::describe_configs_request::DescribeConfigsResource;
 use kafka_protocol::messages::metadata_request::MetadataRequestTopic;
 use kafka_protocol::messages::{
     ApiKey, DescribeClusterRequest, DescribeClusterResponse, DescribeConfigsRequest,
     DescribeConfigsResponse, FindCoordinatorRequest, FindCoordinatorResponse, ListGroupsRequest,
-    ListGroupsResponse, MetadataRequest, MetadataResponse, TopicName,
+    ListGroupsResponse, ListPartitionReassignmentsRequest, ListPartitionReassignmentsResponse,
+    MetadataRequest, MetadataResponse, TopicName,
 };
 use kafka_protocol::protocol::StrBytes;
 
@@ -19,7 +21,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use super::connection::{Connection, Run, code_name};
 use super::{CONNECTIONS_AT_ONCE, Error, Target};
 use crate::live::snapshot::{
-    Broker, ConfigEntry, ConfigSource, Group, Partition, Snapshot, Topic, UnlistedTopic,
+    Broker, ConfigEntry, ConfigSource, Group, Partition, Reassignment, Snapshot, Topic,
+    UnlistedTopic,
 };
 
 /// DescribeConfigs' resource types (`ConfigResource.Type`).
@@ -98,11 +101,58 @@ pub fn gather(target: &Target) -> Result<Snapshot, Error> {
         if snapshot.groups.iter().any(|group| &group.id == id) {
             continue;
         }
-        let group = find_coordinator(&mut connection, id)?;
+        let group = find_coordinator(&mut connection, id, GROUP_KEY)?;
         snapshot.groups.push(group);
     }
+    for id in &target.transactional_ids {
+        let found = find_coordinator(&mut connection, id, TRANSACTION_KEY)?;
+        snapshot.transactional_ids.push(found);
+    }
+    snapshot.reassignments = reassignments(&snapshot, target, &run);
     snapshot.bootstrap = connection.address.clone();
     Ok(snapshot)
+}
+
+/// The reassignments in progress, asked of the controller as Kafka's Admin client asks it
+/// (`KafkaAdminClient.listPartitionReassignments`, `ControllerNodeProvider`): in ZooKeeper mode
+/// only the active controller answers (`KafkaController.listPartitionReassignments` refuses
+/// others with NOT_CONTROLLER, apache/kafka core/src/main/scala/kafka/controller/
+/// KafkaController.scala, tag 3.9.0); in KRaft the broker Metadata names forwards it
+/// (`KafkaApis`, `forwardToController`). `None` when it cannot be known: no controller named,
+/// a broker before 2.4 (no API 46), a refusal (it needs Describe on the cluster) or no answer.
+fn reassignments(snapshot: &Snapshot, target: &Target, run: &Run) -> Option<Vec<Reassignment>> {
+    let controller = snapshot.broker(snapshot.controller?)?;
+    if !is_host_name(&controller.host) {
+        return None;
+    }
+    let port = u16::try_from(controller.port).ok()?;
+    let mut connection = Connection::open(&controller.host, port, &target.client, run).ok()?;
+    let request = ListPartitionReassignmentsRequest::default()
+        .with_timeout_ms(i32::try_from(run.left()?.as_millis()).unwrap_or(i32::MAX))
+        .with_topics(None);
+    let (_, response): (_, ListPartitionReassignmentsResponse) = connection
+        .call(ApiKey::ListPartitionReassignments, &request, 0)
+        .ok()?;
+    if response.error_code != 0 {
+        return None;
+    }
+    let ids = |list: &[kafka_protocol::messages::BrokerId]| list.iter().map(|id| id.0).collect();
+    Some(
+        response
+            .topics
+            .iter()
+            .flat_map(|topic| {
+                topic.partitions.iter().map(|partition| Reassignment {
+                    topic: topic.name.0.to_string(),
+                    partition: partition.partition_index,
+                    replicas: ids(&partition.replicas),
+                    adding: ids(&partition.adding_replicas),
+                    removing: ids(&partition.removing_replicas),
+                    line: 0..0,
+                })
+            })
+            .collect(),
+    )
 }
 
 /// Each broker answers for its own settings and groups, over a connection of its own: at most
@@ -485,9 +535,19 @@ fn listed_groups(connection: &mut Connection<'_>, id: i32) -> Result<Vec<Group>,
         .collect())
 }
 
+/// FindCoordinator's key types (`FindCoordinatorRequest.CoordinatorType`): a group, a
+/// transactional id.
+const GROUP_KEY: i8 = 0;
+const TRANSACTION_KEY: i8 = 1;
+
 /// The coordinator of a group no broker lists (a new or empty one, or one whose coordinator
-/// is down): FindCoordinator, single key before version 4, batched since (KIP-699).
-fn find_coordinator(connection: &mut Connection<'_>, id: &str) -> Result<Group, Error> {
+/// is down), or of a transactional id (key type 1, FindCoordinator version 1 on): FindCoordinator,
+/// single key before version 4, batched since (KIP-699).
+fn find_coordinator(
+    connection: &mut Connection<'_>,
+    id: &str,
+    key_type: i8,
+) -> Result<Group, Error> {
     let key = StrBytes::from_string(id.to_string());
     let batched = connection
         .version::<FindCoordinatorRequest>(ApiKey::FindCoordinator, 6)
@@ -496,7 +556,8 @@ fn find_coordinator(connection: &mut Connection<'_>, id: &str) -> Result<Group, 
         FindCoordinatorRequest::default().with_coordinator_keys(vec![key])
     } else {
         FindCoordinatorRequest::default().with_key(key)
-    };
+    }
+    .with_key_type(key_type);
     let (version, response): (_, FindCoordinatorResponse) =
         connection.call(ApiKey::FindCoordinator, &request, 6)?;
     let (code, node) = if version >= 4 {
@@ -508,7 +569,8 @@ fn find_coordinator(connection: &mut Connection<'_>, id: &str) -> Result<Group, 
         (response.error_code, response.node_id.0)
     };
     let (coordinator, state) = match code {
-        0 => (Some(node), "unlisted".to_string()),
+        0 if key_type == GROUP_KEY => (Some(node), "unlisted".to_string()),
+        0 => (Some(node), "found".to_string()),
         _ => (
             None,
             code_name(code).map_or(format!("error-{code}"), str::to_string),

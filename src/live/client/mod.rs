@@ -34,6 +34,8 @@ pub struct Target {
     pub max_answer_bytes: usize,
     /// Groups to find the coordinator of, besides those the brokers list.
     pub groups: Vec<String>,
+    /// Transactional ids to find the coordinator of (`--transactional-id`).
+    pub transactional_ids: Vec<String>,
 }
 
 /// `host:port[,host:port...]`, as Kafka's tools take `--bootstrap-server` (an IPv6 host in

@@ -273,6 +273,28 @@ const DESCRIBE_CLUSTER: Shape = Shape {
     tagged: &[],
 };
 
+/// ListPartitionReassignmentsResponse.json: version 0 only, flexible (KIP-455, Kafka 2.4).
+const LIST_PARTITION_REASSIGNMENTS: Shape = Shape {
+    versions: (0, 0),
+    flexible_from: 0,
+    fields: &[
+        all(Int32),
+        all(Int16),
+        all(String),
+        // Topics: name, then partitions: index, replicas, adding, removing.
+        all(Structs(&[
+            all(String),
+            all(Structs(&[
+                all(Int32),
+                all(Int32s),
+                all(Int32s),
+                all(Int32s),
+            ])),
+        ])),
+    ],
+    tagged: &[],
+};
+
 fn shape(key: ApiKey) -> Option<&'static Shape> {
     Some(match key {
         ApiKey::ApiVersions => &API_VERSIONS,
@@ -283,6 +305,7 @@ fn shape(key: ApiKey) -> Option<&'static Shape> {
         ApiKey::ListGroups => &LIST_GROUPS,
         ApiKey::FindCoordinator => &FIND_COORDINATOR,
         ApiKey::DescribeCluster => &DESCRIBE_CLUSTER,
+        ApiKey::ListPartitionReassignments => &LIST_PARTITION_REASSIGNMENTS,
         _ => return None,
     })
 }
@@ -479,7 +502,7 @@ pub fn decode<Response: Decodable>(
 pub fn decode_reply(api_key: i16, version: i16, frame: &[u8]) -> Result<(), std::string::String> {
     use kafka_protocol::messages::{
         DescribeClusterResponse, DescribeConfigsResponse, FindCoordinatorResponse,
-        ListGroupsResponse, MetadataResponse,
+        ListGroupsResponse, ListPartitionReassignmentsResponse, MetadataResponse,
     };
     let key = ApiKey::try_from(api_key).map_err(|_| format!("no API key {api_key}"))?;
     let frame = bytes::Bytes::copy_from_slice(frame);
@@ -494,6 +517,9 @@ pub fn decode_reply(api_key: i16, version: i16, frame: &[u8]) -> Result<(), std:
         ApiKey::ListGroups => decode::<ListGroupsResponse>(key, version, frame).map(drop),
         ApiKey::FindCoordinator => decode::<FindCoordinatorResponse>(key, version, frame).map(drop),
         ApiKey::DescribeCluster => decode::<DescribeClusterResponse>(key, version, frame).map(drop),
+        ApiKey::ListPartitionReassignments => {
+            decode::<ListPartitionReassignmentsResponse>(key, version, frame).map(drop)
+        }
         _ => Err(format!("kafkalint reads no {key:?} reply")),
     }
 }
@@ -510,6 +536,9 @@ mod tests {
     };
     use kafka_protocol::messages::find_coordinator_response::Coordinator;
     use kafka_protocol::messages::list_groups_response::ListedGroup;
+    use kafka_protocol::messages::list_partition_reassignments_response::{
+        OngoingPartitionReassignment, OngoingTopicReassignment,
+    };
     use kafka_protocol::messages::metadata_response::{
         MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic,
     };
@@ -747,6 +776,30 @@ mod tests {
                         .map(|frame| (ApiKey::DescribeCluster, version, frame)),
                 );
             }
+            let moving = ListPartitionReassignmentsResponse::default()
+                .with_error_message(r.maybe())
+                .with_topics(
+                    (0..r.below(3))
+                        .map(|_| {
+                            OngoingTopicReassignment::default()
+                                .with_name(TopicName(r.text()))
+                                .with_partitions(
+                                    (0..r.below(3))
+                                        .map(|_| {
+                                            OngoingPartitionReassignment::default()
+                                                .with_replicas(r.ids())
+                                                .with_adding_replicas(r.ids())
+                                                .with_removing_replicas(r.ids())
+                                        })
+                                        .collect(),
+                                )
+                        })
+                        .collect(),
+                );
+            frames.extend(
+                encoded(&moving, ApiKey::ListPartitionReassignments, 0)
+                    .map(|frame| (ApiKey::ListPartitionReassignments, 0, frame)),
+            );
             for (key, version, frame) in frames {
                 *walked.entry((key as i16, version)).or_insert(0) += 1;
                 assert_eq!(
@@ -782,6 +835,7 @@ mod tests {
             (ApiKey::ListGroups, 0..=5),
             (ApiKey::FindCoordinator, 0..=6),
             (ApiKey::DescribeCluster, 0..=2),
+            (ApiKey::ListPartitionReassignments, 0..=0),
         ];
         for (key, range) in versions {
             for version in range {

@@ -208,6 +208,13 @@ public final class ClusterProof {
                     cluster.writeSeed();
                     new ScenarioPartial(this).run(cluster);
                 }
+                case "R" -> {
+                    say("[%s %s] scenario R: kafkalint live --fix with a broker down, racks, a throttle, a reassignment "
+                            + "in progress; each plan applied by kafka-reassign-partitions.sh", mode, version);
+                    cluster = new Cluster(work.resolve(mode + "-R"));
+                    cluster.writeSeed();
+                    new ScenarioPlans(this, cluster).run();
+                }
                 default -> throw new Failure("no scenario " + scenario);
             }
             say("  PASS scenario %s", scenario);
