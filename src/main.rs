@@ -28,6 +28,25 @@ macro_rules! eprintln {
     };
 }
 
+/// The go of `--stopping id`: what was judged, and what was not (a quorum not known).
+fn can_stop(snapshot: &kafkalint::live::snapshot::Snapshot, id: i32) -> String {
+    use kafkalint::live::snapshot::QuorumView;
+    let partitions = "every partition it holds keeps a leader and min.insync.replicas in sync, and every \
+                      group's coordinator another in-sync replica";
+    let quorum = match &snapshot.quorum {
+        QuorumView::Described(quorum) if quorum.voter(id).is_some() => {
+            "; the controller quorum keeps a majority of its voters without it"
+        }
+        QuorumView::Described(_) | QuorumView::ZooKeeper { .. } => "",
+        QuorumView::Unknown { .. } => "; the controller quorum is not known, so not counted",
+        QuorumView::NotAsked => "; the controller quorum was not asked, so not counted",
+    };
+    if snapshot.broker(id).is_none() {
+        return format!("controller {id} can stop: it is no broker{quorum}");
+    }
+    format!("broker {id} can stop: {partitions}{quorum}")
+}
+
 /// `--version`: kafkalint's own and the Kafka releases its catalogue covers, from the
 /// catalogue's data (`0.1.0 (Kafka 2.8 to 4.4)`).
 static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
@@ -680,10 +699,7 @@ fn main() -> ExitCode {
             if let Some(id) = stopping
                 && !report.fails_at(Severity::Warning)
             {
-                eprintln!(
-                    "kafkalint: broker {id} can stop: every partition it holds keeps a leader and min.insync.replicas \
-                     in sync, and every group's coordinator another in-sync replica"
-                );
+                eprintln!("kafkalint: {}", can_stop(&judged.snapshot, id));
             }
             let style = FullStyle {
                 color: use_color(color, output_file.as_deref()),
