@@ -382,9 +382,9 @@ mod hostile {
     };
     use kafka_protocol::messages::{
         ApiKey, ApiVersionsResponse, BrokerId, DescribeConfigsRequest, DescribeConfigsResponse,
-        FindCoordinatorResponse, ListGroupsResponse, MetadataResponse, RequestHeader,
-        ResponseHeader, SaslAuthenticateRequest, SaslAuthenticateResponse, SaslHandshakeResponse,
-        TopicName,
+        DescribeQuorumResponse, FindCoordinatorResponse, ListGroupsResponse, MetadataResponse,
+        RequestHeader, ResponseHeader, SaslAuthenticateRequest, SaslAuthenticateResponse,
+        SaslHandshakeResponse, TopicName,
     };
     use kafka_protocol::protocol::{Decodable, Encodable, StrBytes};
 
@@ -577,6 +577,7 @@ mod hostile {
                         range(ApiKey::FindCoordinator, 6),
                         range(ApiKey::SaslHandshake, 1),
                         range(ApiKey::SaslAuthenticate, 2),
+                        range(ApiKey::DescribeQuorum, 2),
                     ]),
                 )
             }
@@ -613,8 +614,61 @@ mod hostile {
                     .with_mechanisms(vec![StrBytes::from_static_str("PLAIN")]),
             ),
             ApiKey::SaslAuthenticate => frame(request, &SaslAuthenticateResponse::default()),
+            ApiKey::DescribeQuorum => frame(request, &quorum(&[0, 1, 2], 1, &[])),
             other => panic!("kafkalint asked {other:?}"),
         }
+    }
+
+    /// A quorum of `voters` led by `leader`, as a 3.9 controller describes it (version 2): every
+    /// voter fetched and caught up 100 ms before the leader's answer, but those of `silent`, 40 s
+    /// before; each voter advertises a controller listener.
+    pub fn quorum(voters: &[i32], leader: i32, silent: &[i32]) -> DescribeQuorumResponse {
+        use kafka_protocol::messages::describe_quorum_response::{
+            Listener, Node, PartitionData, ReplicaState, TopicData,
+        };
+        const NOW: i64 = 1_765_000_000_000;
+        let state = |id: i32| {
+            let time = if id == leader {
+                NOW
+            } else if silent.contains(&id) {
+                NOW - 40_000
+            } else {
+                NOW - 100
+            };
+            ReplicaState::default()
+                .with_replica_id(BrokerId(id))
+                .with_log_end_offset(if silent.contains(&id) { 500 } else { 900 })
+                .with_last_fetch_timestamp(time)
+                .with_last_caught_up_timestamp(time)
+        };
+        let nodes = voters
+            .iter()
+            .map(|id| {
+                Node::default()
+                    .with_node_id(BrokerId(*id))
+                    .with_listeners(vec![
+                        Listener::default()
+                            .with_name(StrBytes::from_static_str("CONTROLLER"))
+                            .with_host(StrBytes::from_static_str("127.0.0.1"))
+                            .with_port(19190 + *id as u16),
+                    ])
+            })
+            .collect();
+        DescribeQuorumResponse::default()
+            .with_error_message(None)
+            .with_topics(vec![
+                TopicData::default()
+                    .with_topic_name(TopicName(StrBytes::from_static_str("__cluster_metadata")))
+                    .with_partitions(vec![
+                        PartitionData::default()
+                            .with_error_message(None)
+                            .with_leader_id(BrokerId(leader))
+                            .with_leader_epoch(3)
+                            .with_high_watermark(900)
+                            .with_current_voters(voters.iter().map(|id| state(*id)).collect()),
+                    ]),
+            ])
+            .with_nodes(nodes)
     }
 
     /// The SASL token a SaslAuthenticate request carries.
@@ -749,6 +803,7 @@ fn a_huge_array_length_in_any_reply_is_refused_before_it_is_allocated() {
         ApiKey::DescribeConfigs,
         ApiKey::ListGroups,
         ApiKey::FindCoordinator,
+        ApiKey::DescribeQuorum,
     ] {
         for at in 0.. {
             let past_the_end = Arc::new(AtomicBool::new(false));
@@ -1334,5 +1389,103 @@ fn stopping_a_replica_of_a_factor_at_min_isr_says_to_raise_the_factor() {
     assert!(
         stdout.contains("raise orders's replication factor above min.insync.replicas=2"),
         "{stdout}"
+    );
+}
+
+/// A KRaft broker forwards DescribeQuorum to the leader of the quorum: its answer becomes the
+/// snapshot's quorum lines. Voter 0 silent for 40 s leaves 2 of 3 counted: no majority to spare,
+/// an error; a host that is no host name in a voter's endpoint is not written down.
+#[test]
+fn the_controller_quorum_is_asked_and_judged() {
+    let cluster = Cluster::start(3, |request| match request.key {
+        ApiKey::DescribeQuorum => {
+            let mut quorum = hostile::quorum(&[0, 1, 2], 1, &[0]);
+            quorum.nodes[2].listeners[0].host =
+                kafka_protocol::protocol::StrBytes::from_static_str("evil\nhost");
+            Reply::Bytes(hostile::frame(request, &quorum))
+        }
+        _ => Reply::Healthy,
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let saved = dir.path().join("live.snapshot");
+    let output = kafkalint(&[
+        "live",
+        "--bootstrap-server",
+        &cluster.address(),
+        "--format",
+        "concise",
+        "--save-snapshot",
+        saved.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(
+            "error[live-controller-quorum] the controller quorum counts on 2 of its 3 voters"
+        ),
+        "{stdout}"
+    );
+    let snapshot = std::fs::read_to_string(&saved).unwrap();
+    assert!(
+        snapshot.contains("quorum=leader=1 epoch=3 high.watermark=900\n"),
+        "{snapshot}"
+    );
+    assert!(
+        snapshot.contains("quorum.voter.0=log.end.offset=500 last.fetch=1764999960000 last.caught.up=1764999960000 endpoints=CONTROLLER://127.0.0.1:19190\n"),
+        "{snapshot}"
+    );
+    assert!(snapshot.contains("quorum.voter.2=log.end.offset=900 last.fetch=1764999999900 last.caught.up=1764999999900\n"), "{snapshot}");
+    assert!(!snapshot.contains("evil"), "{snapshot}");
+}
+
+/// A principal without Describe on the cluster gets CLUSTER_AUTHORIZATION_FAILED: the quorum is
+/// not known, one note says so, and nothing of it is judged.
+#[test]
+fn a_refused_describe_quorum_leaves_the_quorum_not_known() {
+    let cluster = Cluster::start(3, |request| match request.key {
+        ApiKey::DescribeQuorum => Reply::Bytes(hostile::frame(
+            request,
+            &kafka_protocol::messages::DescribeQuorumResponse::default()
+                .with_error_code(31)
+                .with_error_message(Some(kafka_protocol::protocol::StrBytes::from_static_str(
+                    "secret server text",
+                ))),
+        )),
+        _ => Reply::Healthy,
+    });
+    let output = kafkalint(&[
+        "live",
+        "--bootstrap-server",
+        &cluster.address(),
+        "--format",
+        "concise",
+    ]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    let notes: Vec<&str> = stdout
+        .lines()
+        .filter(|line| line.contains("live-controller-quorum"))
+        .collect();
+    assert_eq!(notes.len(), 1, "{stdout}");
+    assert!(
+        notes[0].contains("info[live-controller-quorum] the controller quorum is not known"),
+        "{stdout}"
+    );
+    assert!(
+        notes[0].contains("CLUSTER_AUTHORIZATION_FAILED (error 31)"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("secret server text"), "{stdout}");
+    let stopping = kafkalint(&[
+        "live",
+        "--bootstrap-server",
+        &cluster.address(),
+        "--stopping",
+        "1",
+    ]);
+    let stderr = String::from_utf8_lossy(&stopping.stderr);
+    assert!(
+        stderr.contains("the controller quorum is not known, so not counted"),
+        "{stderr}"
     );
 }
