@@ -428,10 +428,13 @@ fn zookeeper(context: &LiveContext, line: &crate::properties::Span) -> Vec<Diagn
     let servers = ensemble_servers(&first.value);
     let count = servers.len();
     if count == 1 || (count > 1 && count.is_multiple_of(2)) {
+        // A note, not a warning: what runs behind the names Kafka's protocol does not say, and
+        // a name may resolve to several servers (ZooKeeper's client takes every address of a
+        // name: StaticHostProvider).
         let message = if count == 1 {
             format!(
-                "broker {}'s zookeeper.connect names a single ZooKeeper server: when it stops, no controller \
-                 is elected and no broker joins",
+                "broker {}'s zookeeper.connect names a single ZooKeeper address: if one server stands behind it, \
+                 when it stops no controller is elected and no broker joins",
                 first.broker
             )
         } else {
@@ -444,12 +447,15 @@ fn zookeeper(context: &LiveContext, line: &crate::properties::Span) -> Vec<Diagn
         };
         diagnostics.push(
             RULE.finding(message)
-                .with_severity(Severity::Warning)
+                .with_severity(Severity::Info)
                 .with_key("zookeeper.connect")
-                .with_label(context.at(&first.line, format!("{count} server{}", if count == 1 { "" } else { "s" })))
+                .with_label(context.at(
+                    &first.line,
+                    format!("{count} address{}", if count == 1 { "" } else { "es" }),
+                ))
                 .with_help(
-                    "run 3 or 5 ZooKeeper servers and list them all in zookeeper.connect (whether each runs is \
-                     not something Kafka's protocol tells: ask them with the four-letter word srvr)",
+                    "run 3 or 5 ZooKeeper servers and list them all in zookeeper.connect (whether each runs, Kafka's \
+                     protocol does not tell: ask them with the four-letter word srvr)",
                 ),
         );
     }
