@@ -1374,6 +1374,16 @@ fn stopping_counts_the_controller_quorum() {
         stderr.contains("the controller quorum was not asked"),
         "{stderr}"
     );
+    // ZooKeeper mode: stopping the controller broker moves the controller, a note.
+    let zookeeper =
+        "bootstrap=k0:9092\ncontroller=0\nbroker.0=k0:9092\nbroker.1=k1:9092\nquorum=zookeeper\n";
+    let output = judged(zookeeper, &["--stopping", "0"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("info[live-stopping-broker] broker 0 is the controller"),
+        "{stdout}"
+    );
 }
 
 /// Two replicas and min.insync.replicas=2: no replica may ever stop, so the help says to raise

@@ -144,6 +144,21 @@ fn quorum(context: &LiveContext, stopping: i32) -> Option<Diagnostic> {
                 .with_help("run kafka-metadata-quorum.sh describe --status before stopping a controller"),
             );
         }
+        QuorumView::ZooKeeper { line } if context.snapshot.controller == Some(stopping) => {
+            // KafkaController: the broker that holds the /controller znode; another is elected
+            // when its session ends, and until then no metadata changes.
+            return Some(
+                RULE.finding(format!(
+                    "broker {stopping} is the controller: when it stops, another broker is elected controller, \
+                     and metadata changes (leader elections included) wait until it has loaded the cluster's state"
+                ))
+                .with_severity(Severity::Info)
+                .with_label(context.at(line, "ZooKeeper mode".to_string()))
+                .with_help(
+                    "stop the controller last in a rolling restart, so that the controller moves once",
+                ),
+            );
+        }
         QuorumView::ZooKeeper { .. } | QuorumView::NotAsked => return None,
     };
     let voter = quorum.voter(stopping)?;
