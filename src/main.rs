@@ -42,7 +42,14 @@ fn can_stop(snapshot: &kafkalint::live::snapshot::Snapshot, id: i32) -> String {
         QuorumView::NotAsked => "; the controller quorum was not asked, so not counted",
     };
     if snapshot.broker(id).is_none() {
-        return format!("controller {id} can stop: it is no broker{quorum}");
+        return match &snapshot.quorum {
+            QuorumView::Described(described) if described.voter(id).is_none() => {
+                format!(
+                    "node {id} can stop: it is no live broker, and no voter of the controller quorum"
+                )
+            }
+            _ => format!("controller {id} can stop: it is no broker{quorum}"),
+        };
     }
     format!("broker {id} can stop: {partitions}{quorum}")
 }

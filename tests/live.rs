@@ -1362,6 +1362,15 @@ fn stopping_counts_the_controller_quorum() {
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     assert!(stderr.contains("controller 3 can stop"), "{stderr}");
     assert!(stderr.contains("keeps a majority"), "{stderr}");
+    // An observer that is no live broker (a controller never added to a dynamic quorum).
+    let observer = format!("{FIVE_VOTERS}quorum.observer.7=log.end.offset=900\n");
+    let output = judged(&observer, &["--stopping", "7"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("node 7 can stop: it is no live broker, and no voter"),
+        "{stderr}"
+    );
     refused(
         &judged(FIVE_VOTERS, &["--stopping", "9"]),
         "no live broker or controller has id 9",
