@@ -156,16 +156,27 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
             ))
             .with_severity(Severity::Info)
             .with_label(context.at(line, "DescribeQuorum not answered".to_string()))
-            .with_help(
-                "grant the principal Describe on the Cluster resource (kafka-acls.sh --add --allow-principal \
-                 User:NAME --operation Describe --cluster), or run kafka-metadata-quorum.sh describe --status",
-            ),
+            .with_help(unknown_help(why)),
         ],
         QuorumView::Described(quorum) => {
             let mut diagnostics = described(context, quorum);
             diagnostics.extend(against_files(context, quorum));
             diagnostics
         }
+    }
+}
+
+/// What lets the quorum be asked: Describe on the cluster when that was refused
+/// (`ControllerApis.handleDescribeQuorum` authorizes `DESCRIBE` on `CLUSTER`), else Kafka's own
+/// tool.
+pub fn unknown_help(why: &str) -> String {
+    if why.contains("CLUSTER_AUTHORIZATION_FAILED") {
+        "grant the principal Describe on the cluster (kafka-acls.sh --bootstrap-server HOST:PORT --add \
+         --allow-principal User:NAME --operation Describe --cluster), or ask kafka-metadata-quorum.sh \
+         describe --status as a principal that has it"
+            .to_string()
+    } else {
+        "ask kafka-metadata-quorum.sh --bootstrap-server HOST:PORT describe --status".to_string()
     }
 }
 

@@ -141,7 +141,7 @@ fn quorum(context: &LiveContext, stopping: i32) -> Option<Diagnostic> {
                 ))
                 .with_severity(Severity::Info)
                 .with_label(context.at(line, "DescribeQuorum not answered".to_string()))
-                .with_help("run kafka-metadata-quorum.sh describe --status before stopping a controller"),
+                .with_help(super::live_controller_quorum::unknown_help(why)),
             );
         }
         QuorumView::ZooKeeper { line } if context.snapshot.controller == Some(stopping) => {
