@@ -15,7 +15,7 @@ pub const RULE: Rule = Rule {
     group: Group::Availability,
     fix: FixAvailability::None,
     verified: Verified::Releases(KafkaVersion::new(3, 3), KafkaVersion::new(4, 4)),
-    summary: "a controller quorum without a leader or a majority to spare, a voter that lags or does not fetch, one or an even number of voters, voters other than the files' controllers",
+    summary: "a controller quorum with no leader or no majority to spare, a voter behind, one or an even number of voters",
     check: Check::Live(check),
 };
 

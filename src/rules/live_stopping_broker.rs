@@ -14,7 +14,7 @@ pub const RULE: Rule = Rule {
     group: Group::Availability,
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
-    summary: "with --stopping ID: partitions and groups that stop, or stop taking acks=all writes, and a controller quorum that loses its majority, when that node stops",
+    summary: "with --stopping ID: partitions, groups and a quorum majority that stop, or acks=all writes refused, when that node stops",
     check: Check::Live(check),
 };
 
