@@ -1508,3 +1508,28 @@ fn a_refused_describe_quorum_leaves_the_quorum_not_known() {
         "{stderr}"
     );
 }
+
+/// Four voters tolerate one failure, as three do: a warning; five in sync, none.
+#[test]
+fn an_even_quorum_is_reported() {
+    let four = FIVE_VOTERS.replace(
+        "quorum.voter.4=log.end.offset=900 last.fetch=1000000039900 last.caught.up=1000000039900\n",
+        "",
+    );
+    let output = judged(&four, &[]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(
+            "warning[live-controller-quorum] the controller quorum has 4 voters (0,1,2,3): it tolerates 1 failure, no more than 3 voters would"
+        ),
+        "{stdout}"
+    );
+    let output = judged(FIVE_VOTERS, &[]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+}

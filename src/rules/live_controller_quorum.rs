@@ -287,9 +287,12 @@ fn size_finding(context: &LiveContext, quorum: &Quorum, leader: i32) -> Option<D
         )
     } else {
         format!(
-            "the controller quorum has {count} voters ({}): it tolerates {} failures, no more than {} voters would",
+            "the controller quorum has {count} voters ({}): it tolerates {}, no more than {} voters would",
             id_list(&ids),
-            (count - 1) / 2,
+            match (count - 1) / 2 {
+                1 => "1 failure".to_string(),
+                tolerated => format!("{tolerated} failures"),
+            },
             count - 1
         )
     };

@@ -71,6 +71,75 @@ final class ScenarioQuorum {
         proof.say("  kafkalint live --stopping 1 (three voters in sync): exit %d, %s", go.exit(), go.summary());
         ClusterProof.check(go.exit() == 0, "--stopping a voter of three in sync should be a go");
 
+        Process controller = addedController(cluster, clusterId, files);
+        try {
+            lostMargin(cluster, files);
+        } finally {
+            controller.destroyForcibly();
+            controller.waitFor(10, TimeUnit.SECONDS);
+            cluster.forget("controller-3", controller);
+        }
+        cluster.killAllNodes();
+        single(cluster.dir.getParent().resolve(cluster.dir.getFileName() + "-single"));
+    }
+
+    /**
+     * A fourth node, controller only, formatted --no-initial-controllers and started: the quorum
+     * has it as an observer, which kafkalint reports against its file; Kafka's own tool then adds it
+     * with the command kafkalint's help gives, and the quorum of four voters is reported as even.
+     */
+    Process addedController(ClusterProof.Cluster cluster, String clusterId, String files) throws Exception {
+        int port = ClusterProof.freePorts(1)[0];
+        Path file = cluster.config.resolve("controller-3.properties");
+        Files.writeString(file, String.join("\n",
+                "# Node 3: a controller only, joining the dynamic quorum of nodes 0 to 2.",
+                "process.roles=controller",
+                "node.id=3",
+                bootstrapServers(cluster),
+                "listeners=CONTROLLER://127.0.0.1:" + port,
+                "advertised.listeners=CONTROLLER://127.0.0.1:" + port,
+                "controller.listener.names=CONTROLLER",
+                "listener.security.protocol.map=CONTROLLER:PLAINTEXT",
+                "log.dirs=" + cluster.dir.resolve("data/node-3"),
+                ""), StandardCharsets.ISO_8859_1);
+        format(cluster, "controller-3", file, clusterId, "--no-initial-controllers");
+        List<String> cmd = cluster.java("controller-3", "256m");
+        cmd.add("kafka.Kafka");
+        cmd.add(file.toString());
+        Process controller = cluster.launch("controller-3", cmd);
+        // Until it fetches, the quorum knows it not at all (a finding of its own); then as an observer.
+        ClusterProof.Verdict observer = awaitVerdict(cluster, v -> v.findings().stream().anyMatch(
+                f -> f.rule().equals("live-controller-quorum") && f.file().endsWith("/controller-3.properties")
+                        && f.help() != null && f.help().contains("add-controller")), files);
+        String help = observer.findings().stream().filter(f -> f.rule().equals("live-controller-quorum"))
+                .map(ClusterProof.Finding::help).findFirst().orElse("");
+        proof.say("  controller 3 started (formatted --no-initial-controllers): kafkalint live %s: exit %d, %s; help: %s",
+                proof.rel(cluster.config), observer.exit(), observer.summary(), help);
+        ClusterProof.check(help.contains("add-controller"), "the help should name add-controller");
+        long deadline = System.nanoTime() + ClusterProof.DETECT_TIMEOUT.toNanos();
+        while (true) {
+            ClusterProof.Command added = cluster.tool("add-controller", "org.apache.kafka.tools.MetadataQuorumCommand",
+                    "--bootstrap-controller", "127.0.0.1:" + cluster.controllerPorts[0], "--command-config",
+                    file.toString(), "add-controller");
+            if (added.exit() == 0) {
+                proof.say("  kafka-metadata-quorum.sh --bootstrap-controller ... --command-config controller-3.properties "
+                        + "add-controller: exit 0");
+                break;
+            }
+            ClusterProof.check(System.nanoTime() < deadline, "add-controller kept failing: "
+                    + ClusterProof.lastLine(added.stdout()));
+            Thread.sleep(2000);
+        }
+        ClusterProof.Verdict even = awaitVerdict(cluster, v -> v.findings().stream().anyMatch(
+                f -> f.rule().equals("live-controller-quorum") && f.help() != null && f.help().contains("odd number"))
+                && !v.has("live-controller-quorum", "warning", "controller-3.properties", null), files);
+        proof.say("  kafkalint live with four voters: exit %d, %s (an even quorum; controller 3 a voter)",
+                even.exit(), even.summary());
+        return controller;
+    }
+
+    /** One voter killed: the margin lost, another voter's stop a no-go, checked. */
+    void lostMargin(ClusterProof.Cluster cluster, String files) throws Exception {
         long killed = System.nanoTime();
         cluster.kill(0);
         proof.say("  SIGKILL node 0 (a voter)");
@@ -104,9 +173,9 @@ final class ScenarioQuorum {
         // The cluster still changes its metadata with two voters of three...
         try (Admin admin = admin(cluster, 2)) {
             long t = System.nanoTime();
-            admin.createTopics(List.of(new NewTopic("quorum-two-of-three", 1, (short) 1)))
+            admin.createTopics(List.of(new NewTopic("quorum-three-of-four", 1, (short) 1)))
                     .all().get(60, TimeUnit.SECONDS);
-            proof.say("  with voters 1 and 2: createTopics quorum-two-of-three succeeds in %s",
+            proof.say("  with voters 1, 2 and 3 of four: createTopics quorum-three-of-four succeeds in %s",
                     ClusterProof.secs(System.nanoTime() - t));
         }
         // ...and no longer with one: the no-go, checked.
@@ -115,17 +184,15 @@ final class ScenarioQuorum {
         try (Admin admin = admin(cluster, 2)) {
             long t = System.nanoTime();
             try {
-                admin.createTopics(List.of(new NewTopic("quorum-one-of-three", 1, (short) 1)),
+                admin.createTopics(List.of(new NewTopic("quorum-two-of-four", 1, (short) 1)),
                         new CreateTopicsOptions().timeoutMs(15_000)).all().get(40, TimeUnit.SECONDS);
-                throw new ClusterProof.Failure("createTopics succeeded with one voter of three");
+                throw new ClusterProof.Failure("createTopics succeeded with two voters of four");
             } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
                 Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
-                proof.say("  with voter 2 alone: createTopics quorum-one-of-three fails after %s (%s)",
+                proof.say("  with voters 2 and 3 of four: createTopics quorum-two-of-four fails after %s (%s)",
                         ClusterProof.secs(System.nanoTime() - t), cause.getClass().getSimpleName());
             }
         }
-        cluster.killAllNodes();
-        single(cluster.dir.getParent().resolve(cluster.dir.getFileName() + "-single"));
     }
 
     /** A single node formatted --standalone: a quorum of one voter. */
@@ -195,15 +262,20 @@ final class ScenarioQuorum {
 
     /** kafka-storage format of one node, with the quorum arguments given. */
     void format(ClusterProof.Cluster cluster, int id, String clusterId, String... quorum) throws Exception {
-        List<String> cmd = cluster.java("format-" + id, "128m");
-        cmd.addAll(List.of("kafka.tools.StorageTool", "format", "-t", clusterId, "-c",
-                cluster.config.resolve("server-" + id + ".properties").toString()));
+        format(cluster, "node-" + id, cluster.config.resolve("server-" + id + ".properties"), clusterId, quorum);
+    }
+
+    void format(ClusterProof.Cluster cluster, String node, Path file, String clusterId, String... quorum)
+            throws Exception {
+        String name = "format-" + node;
+        List<String> cmd = cluster.java(name, "128m");
+        cmd.addAll(List.of("kafka.tools.StorageTool", "format", "-t", clusterId, "-c", file.toString()));
         cmd.addAll(List.of(quorum));
-        Process p = cluster.launch("format-" + id, cmd);
-        ClusterProof.check(p.waitFor(60, TimeUnit.SECONDS), "kafka-storage format of node " + id + " took over 60 s");
-        cluster.forget("format-" + id, p);
-        ClusterProof.check(p.exitValue() == 0, "kafka-storage format of node " + id + " failed: "
-                + ClusterProof.tail(cluster.logs.resolve("format-" + id + ".out"), 20));
+        Process p = cluster.launch(name, cmd);
+        ClusterProof.check(p.waitFor(60, TimeUnit.SECONDS), "kafka-storage format of " + node + " took over 60 s");
+        cluster.forget(name, p);
+        ClusterProof.check(p.exitValue() == 0, "kafka-storage format of " + node + " failed: "
+                + ClusterProof.tail(cluster.logs.resolve(name + ".out"), 20));
     }
 
     /** An admin client of node {@code id} alone. */
