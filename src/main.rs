@@ -225,9 +225,10 @@ enum Command {
         /// more).
         #[arg(long = "group", value_name = "ID")]
         groups: Vec<String>,
-        /// Before taking this broker down: report the partitions and groups that would stop or
-        /// refuse acks=all writes without it (exit 1 if any).
-        #[arg(long, value_name = "BROKER_ID")]
+        /// Before taking this node down (a broker, or in KRaft a controller): report the
+        /// partitions and groups that would stop or refuse acks=all writes without it, and a
+        /// controller quorum it would leave without a majority (exit 1 if any).
+        #[arg(long, value_name = "NODE_ID")]
         stopping: Option<i32>,
         /// Seconds the whole run may take to ask the cluster: one deadline for every look-up,
         /// connection, request and answer.
