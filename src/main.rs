@@ -28,6 +28,32 @@ macro_rules! eprintln {
     };
 }
 
+/// The go of `--stopping id`: what was judged, and what was not (a quorum not known).
+fn can_stop(snapshot: &kafkalint::live::snapshot::Snapshot, id: i32) -> String {
+    use kafkalint::live::snapshot::QuorumView;
+    let partitions = "every partition it holds keeps a leader and min.insync.replicas in sync, and every \
+                      group's coordinator another in-sync replica";
+    let quorum = match &snapshot.quorum {
+        QuorumView::Described(quorum) if quorum.voter(id).is_some() => {
+            "; the controller quorum keeps a majority of its voters without it"
+        }
+        QuorumView::Described(_) | QuorumView::ZooKeeper { .. } => "",
+        QuorumView::Unknown { .. } => "; the controller quorum is not known, so not counted",
+        QuorumView::NotAsked => "; the controller quorum was not asked, so not counted",
+    };
+    if snapshot.broker(id).is_none() {
+        return match &snapshot.quorum {
+            QuorumView::Described(described) if described.voter(id).is_none() => {
+                format!(
+                    "node {id} can stop: it is no live broker, and no voter of the controller quorum"
+                )
+            }
+            _ => format!("controller {id} can stop: it is no broker{quorum}"),
+        };
+    }
+    format!("broker {id} can stop: {partitions}{quorum}")
+}
+
 /// `--version`: kafkalint's own and the Kafka releases its catalogue covers, from the
 /// catalogue's data (`0.1.0 (Kafka 2.8 to 4.4)`).
 static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
@@ -203,9 +229,10 @@ enum Command {
         /// __transaction_state) and say what would stop it (repeat for more).
         #[arg(long = "transactional-id", value_name = "ID")]
         transactional_ids: Vec<String>,
-        /// Before taking this broker down: report the partitions and groups that would stop or
-        /// refuse acks=all writes without it (exit 1 if any).
-        #[arg(long, value_name = "BROKER_ID")]
+        /// Before taking this node down (a broker, or in KRaft a controller): report the
+        /// partitions and groups that would stop or refuse acks=all writes without it, and a
+        /// controller quorum it would leave without a majority (exit 1 if any).
+        #[arg(long, value_name = "NODE_ID")]
         stopping: Option<i32>,
         /// Seconds the whole run may take to ask the cluster: one deadline for every look-up,
         /// connection, request and answer.
@@ -768,10 +795,7 @@ fn main() -> ExitCode {
                 && !report.fails_at(Severity::Warning)
                 && partial.is_none()
             {
-                eprintln!(
-                    "kafkalint: broker {id} can stop: every partition it holds keeps a leader and min.insync.replicas \
-                     in sync, and every group's coordinator another in-sync replica"
-                );
+                eprintln!("kafkalint: {}", can_stop(&judged.snapshot, id));
             }
             let style = FullStyle {
                 color: use_color(color, output_file.as_deref()),

@@ -7,7 +7,7 @@
 use libfuzzer_sys::fuzz_target;
 
 /// The replies kafkalint reads, by the API key of the request it sends.
-const KEYS: [i16; 7] = [
+const KEYS: [i16; 8] = [
     18, // ApiVersions
     17, // SaslHandshake
     36, // SaslAuthenticate
@@ -15,6 +15,7 @@ const KEYS: [i16; 7] = [
     32, // DescribeConfigs
     16, // ListGroups
     10, // FindCoordinator
+    55, // DescribeQuorum
 ];
 
 fuzz_target!(|data: &[u8]| {

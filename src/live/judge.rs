@@ -4,7 +4,7 @@
 
 use crate::cluster::{self, Cluster};
 use crate::diagnostic::Diagnostic;
-use crate::live::snapshot::Snapshot;
+use crate::live::snapshot::{QuorumView, Snapshot};
 use crate::report::{self, Report};
 use crate::rules::{self, Intent, LiveContext};
 use crate::source::SourceFile;
@@ -53,16 +53,9 @@ pub fn judge(
         .map_err(|error| format!("{}: {error}", document.path))?;
     if let Some(id) = options.stopping
         && snapshot.broker(id).is_none()
+        && !is_quorum_member(&snapshot, id)
     {
-        let live: Vec<String> = snapshot.brokers.iter().map(|b| b.id.to_string()).collect();
-        return Err(format!(
-            "--stopping {id}: no live broker has id {id} (the live brokers: {})",
-            if live.is_empty() {
-                "none".to_string()
-            } else {
-                live.join(", ")
-            }
-        ));
+        return Err(unknown_node(&snapshot, id));
     }
     files.files.push(document);
     let document = files.files.len() - 1;
@@ -128,6 +121,40 @@ pub fn judge(
         beside,
         missing,
     })
+}
+
+/// Whether node `id` is a voter or an observer of the controller quorum: a controller that is
+/// no broker can be stopped too.
+fn is_quorum_member(snapshot: &Snapshot, id: i32) -> bool {
+    match &snapshot.quorum {
+        QuorumView::Described(quorum) => {
+            quorum.voter(id).is_some() || quorum.observer(id).is_some()
+        }
+        _ => false,
+    }
+}
+
+/// Why `--stopping id` names no node: the ids it can name.
+fn unknown_node(snapshot: &Snapshot, id: i32) -> String {
+    let live: Vec<String> = snapshot.brokers.iter().map(|b| b.id.to_string()).collect();
+    let live = if live.is_empty() {
+        "none".to_string()
+    } else {
+        live.join(", ")
+    };
+    match &snapshot.quorum {
+        QuorumView::Described(quorum) => {
+            let mut voters: Vec<i32> = quorum.voters.iter().map(|voter| voter.id).collect();
+            voters.sort_unstable();
+            let voters: Vec<String> = voters.iter().map(i32::to_string).collect();
+            format!(
+                "--stopping {id}: no live broker or controller has id {id} (the live brokers: {live}; the \
+                 controller quorum's voters: {})",
+                voters.join(", ")
+            )
+        }
+        _ => format!("--stopping {id}: no live broker has id {id} (the live brokers: {live})"),
+    }
 }
 
 /// The cluster of the files that is the running one: the one whose broker ids the live

@@ -16,6 +16,8 @@
 //! group.testGroup=coordinator=0 state=Stable
 //! reassignments=1
 //! reassignment.orders-0=replicas=0,1,2 adding=2 removing=
+//! quorum=leader=1 epoch=4 high.watermark=2301
+//! quorum.voter.1=log.end.offset=2301 last.fetch=1700000009000 last.caught.up=1700000009000
 //! ```
 //!
 //! Values Kafka marks sensitive (passwords, unknown keys) come back as null and are not
@@ -60,6 +62,8 @@ pub struct Snapshot {
     /// The reassignments in progress (ListPartitionReassignments); `None`: not asked (a
     /// snapshot saved before kafkalint asked, a broker before 2.4, or a refusal), not "none".
     pub reassignments: Option<Vec<Reassignment>>,
+    /// The KRaft controller quorum, as DescribeQuorum answered.
+    pub quorum: QuorumView,
     /// Where a line is, once read from the document (empty when built from replies).
     pub bootstrap_line: Span,
     /// `configs` in order of broker, key and source, for look-ups in a logarithmic time: a
@@ -88,6 +92,72 @@ impl PartialEq for ConfigOrder {
 }
 
 impl Eq for ConfigOrder {}
+
+/// What is known of the controller quorum.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum QuorumView {
+    /// Not asked: a snapshot saved before kafkalint asked DescribeQuorum (no `quorum` line).
+    #[default]
+    NotAsked,
+    /// ZooKeeper mode: the controller is a broker (Metadata's controller id), and no KRaft
+    /// quorum exists (`quorum=zookeeper`).
+    ZooKeeper {
+        line: Span,
+    },
+    /// Asked, not answered: why (`quorum.unknown=...`).
+    Unknown {
+        why: String,
+        line: Span,
+    },
+    Described(Quorum),
+}
+
+/// The quorum of `__cluster_metadata` as its leader describes it (DescribeQuorumResponse.json
+/// at apache/kafka tag 3.9.0: v1 adds the fetch and caught-up times, KIP-836; v2 the voters'
+/// directory ids and endpoints, KIP-853).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Quorum {
+    /// `None`: no leader (the election is under way, or the majority is lost).
+    pub leader: Option<i32>,
+    pub epoch: i32,
+    pub high_watermark: i64,
+    pub voters: Vec<QuorumMember>,
+    /// Nodes that replicate the metadata log without a vote: brokers, and controllers not
+    /// (yet) added to the voters of a dynamic quorum.
+    pub observers: Vec<QuorumMember>,
+    pub line: Span,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct QuorumMember {
+    pub id: i32,
+    /// The metadata log directory's id (KIP-853), when the leader gives one.
+    pub directory: Option<String>,
+    /// Its log end offset as the leader last saw it; -1 when unknown.
+    pub log_end_offset: i64,
+    /// The leader's clock when it last fetched; the leader gives its own clock for itself.
+    pub last_fetch: Option<i64>,
+    /// The leader's clock when it was last caught up with the leader's log.
+    pub last_caught_up: Option<i64>,
+    /// Where a voter listens for the quorum, `NAME://host:port` (v2 only).
+    pub endpoints: Vec<String>,
+    pub line: Span,
+}
+
+impl Quorum {
+    pub fn voter(&self, id: i32) -> Option<&QuorumMember> {
+        self.voters.iter().find(|voter| voter.id == id)
+    }
+
+    pub fn observer(&self, id: i32) -> Option<&QuorumMember> {
+        self.observers.iter().find(|observer| observer.id == id)
+    }
+
+    /// The leader's clock when it answered (it reports its own caught-up time as now).
+    pub fn now(&self) -> Option<i64> {
+        self.voter(self.leader?)?.last_caught_up
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Broker {
@@ -408,6 +478,7 @@ impl Snapshot {
                 );
             }
         }
+        render_quorum(&mut out, &self.quorum);
         out
     }
 
@@ -606,6 +677,9 @@ impl Snapshot {
                         .ok_or_else(|| bad("no `reassignments` line before it"))?
                         .push(moving);
                 }
+                "quorum" => {
+                    read_quorum(&mut snapshot.quorum, rest, value, span).map_err(|why| bad(&why))?
+                }
                 _ => return Err(bad("not a line of a kafkalint live snapshot")),
             }
         }
@@ -614,6 +688,120 @@ impl Snapshot {
         }
         Ok(snapshot)
     }
+}
+
+fn render_quorum(out: &mut String, quorum: &QuorumView) {
+    match quorum {
+        QuorumView::NotAsked => {}
+        QuorumView::ZooKeeper { .. } => line(out, "quorum", "zookeeper"),
+        QuorumView::Unknown { why, .. } => line(out, "quorum.unknown", why),
+        QuorumView::Described(quorum) => {
+            let leader = quorum
+                .leader
+                .map_or("none".to_string(), |id| id.to_string());
+            line(
+                out,
+                "quorum",
+                &format!(
+                    "leader={leader} epoch={} high.watermark={}",
+                    quorum.epoch, quorum.high_watermark
+                ),
+            );
+            let mut voters: Vec<&QuorumMember> = quorum.voters.iter().collect();
+            voters.sort_by_key(|voter| voter.id);
+            let mut observers: Vec<&QuorumMember> = quorum.observers.iter().collect();
+            observers.sort_by_key(|observer| observer.id);
+            let members = voters
+                .into_iter()
+                .map(|member| ("voter", member))
+                .chain(observers.into_iter().map(|member| ("observer", member)));
+            for (kind, member) in members {
+                let mut value = format!("log.end.offset={}", member.log_end_offset);
+                let times = [
+                    ("last.fetch", member.last_fetch),
+                    ("last.caught.up", member.last_caught_up),
+                ];
+                for (name, time) in times {
+                    if let Some(time) = time {
+                        value.push_str(&format!(" {name}={time}"));
+                    }
+                }
+                if let Some(directory) = &member.directory {
+                    value.push_str(&format!(" directory={directory}"));
+                }
+                if !member.endpoints.is_empty() {
+                    value.push_str(&format!(" endpoints={}", member.endpoints.join(",")));
+                }
+                line(out, &format!("quorum.{kind}.{}", member.id), &value);
+            }
+        }
+    }
+}
+
+/// Reads a `quorum` line (`rest` is what follows `quorum.` in its key) into `view`.
+fn read_quorum(view: &mut QuorumView, rest: &str, value: &str, span: Span) -> Result<(), String> {
+    let number = |fields: &[(&str, &str)], name: &str| -> Result<Option<i64>, String> {
+        fields
+            .iter()
+            .find(|(key, _)| *key == name)
+            .map(|(_, text)| text.parse().map_err(|_| name.to_string()))
+            .transpose()
+    };
+    match rest {
+        "" if value == "zookeeper" => *view = QuorumView::ZooKeeper { line: span },
+        "" => {
+            let fields = fields(value);
+            let leader = match fields.iter().find(|(key, _)| *key == "leader") {
+                Some((_, "none")) | None => None,
+                Some((_, id)) => Some(id.parse().map_err(|_| "leader".to_string())?),
+            };
+            *view = QuorumView::Described(Quorum {
+                leader,
+                epoch: i32::try_from(number(&fields, "epoch")?.unwrap_or(0))
+                    .map_err(|_| "epoch")?,
+                high_watermark: number(&fields, "high.watermark")?.unwrap_or(-1),
+                line: span,
+                ..Quorum::default()
+            });
+        }
+        "unknown" => {
+            *view = QuorumView::Unknown {
+                why: value.to_string(),
+                line: span,
+            }
+        }
+        _ => {
+            let (kind, id) = rest.split_once('.').ok_or("unknown quorum field")?;
+            let id: i32 = id.parse().map_err(|_| "not a node id")?;
+            let QuorumView::Described(quorum) = view else {
+                return Err("a quorum member before its `quorum` line".to_string());
+            };
+            let fields = fields(value);
+            let text = |name: &str| {
+                fields
+                    .iter()
+                    .find(|(key, _)| *key == name)
+                    .map(|(_, text)| text.to_string())
+            };
+            let member = QuorumMember {
+                id,
+                directory: text("directory"),
+                log_end_offset: number(&fields, "log.end.offset")?.unwrap_or(-1),
+                last_fetch: number(&fields, "last.fetch")?,
+                last_caught_up: number(&fields, "last.caught.up")?,
+                endpoints: text("endpoints")
+                    .map(|list| list.split(',').map(str::to_string).collect())
+                    .unwrap_or_default(),
+                line: span,
+            };
+            match kind {
+                "voter" => quorum.voters.push(member),
+                "observer" => quorum.observers.push(member),
+                _ => return Err("unknown quorum field".to_string()),
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The document `bytes` (a [`Snapshot::render`] text, or a saved one) as a file named `path`,
@@ -794,6 +982,34 @@ mod tests {
                 removing: vec![],
                 line: 0..0,
             }]),
+            quorum: QuorumView::Described(Quorum {
+                leader: Some(1),
+                epoch: 4,
+                high_watermark: 2301,
+                voters: vec![
+                    QuorumMember {
+                        id: 1,
+                        directory: Some("AAAAAAAAAAAAAAAAAAAAAQ".into()),
+                        log_end_offset: 2301,
+                        last_fetch: Some(1_700_000_009_000),
+                        last_caught_up: Some(1_700_000_009_000),
+                        endpoints: vec!["CONTROLLER://[::1]:9093".into(), "X://h:1".into()],
+                        line: 0..0,
+                    },
+                    QuorumMember {
+                        id: 0,
+                        log_end_offset: -1,
+                        ..QuorumMember::default()
+                    },
+                ],
+                observers: vec![QuorumMember {
+                    id: 7,
+                    log_end_offset: 2000,
+                    last_fetch: Some(1_700_000_008_000),
+                    ..QuorumMember::default()
+                }],
+                line: 0..0,
+            }),
             bootstrap_line: 0..0,
             config_order: Default::default(),
         }
@@ -809,6 +1025,17 @@ mod tests {
         }
         snapshot.configs.iter_mut().for_each(|c| c.line = 0..0);
         snapshot.groups.iter_mut().for_each(|g| g.line = 0..0);
+        match &mut snapshot.quorum {
+            QuorumView::Described(quorum) => {
+                quorum.line = 0..0;
+                quorum.voters.sort_by_key(|v| v.id);
+                quorum.observers.sort_by_key(|o| o.id);
+                let members = quorum.voters.iter_mut().chain(&mut quorum.observers);
+                members.for_each(|member| member.line = 0..0);
+            }
+            QuorumView::Unknown { line, .. } | QuorumView::ZooKeeper { line } => *line = 0..0,
+            QuorumView::NotAsked => {}
+        }
         snapshot
             .unlisted_topics
             .iter_mut()
@@ -821,6 +1048,36 @@ mod tests {
             moving.line = 0..0;
         }
         snapshot
+    }
+
+    #[test]
+    fn every_quorum_view_reads_back_the_same() {
+        let views = [
+            QuorumView::NotAsked,
+            QuorumView::ZooKeeper { line: 0..0 },
+            QuorumView::Unknown {
+                why: "CLUSTER_AUTHORIZATION_FAILED (error 31): x".into(),
+                line: 0..0,
+            },
+        ];
+        for view in views {
+            let snapshot = Snapshot {
+                quorum: view,
+                ..sample()
+            };
+            let properties = crate::properties::parse(snapshot.render().as_bytes()).unwrap();
+            let read = Snapshot::read(&properties).unwrap();
+            assert_eq!(without_lines(read), without_lines(snapshot));
+        }
+    }
+
+    /// A snapshot saved before the quorum was asked has no `quorum` line: not asked, never
+    /// "no voters".
+    #[test]
+    fn an_old_snapshot_has_its_quorum_not_asked() {
+        let properties = crate::properties::parse(b"bootstrap=a:1\nbroker.0=a:1\n").unwrap();
+        let read = Snapshot::read(&properties).unwrap();
+        assert_eq!(read.quorum, QuorumView::NotAsked);
     }
 
     #[test]

@@ -1,10 +1,12 @@
-//! `live-stopping-broker` (`kafkalint live --stopping ID`): what stops when one broker of a
-//! running cluster is taken down, judged from the in-sync replicas of now.
+//! `live-stopping-broker` (`kafkalint live --stopping ID`): what stops when one node of a
+//! running cluster is taken down, judged from the in-sync replicas of now and, in KRaft, from
+//! the controller quorum's voters that the leader counts on now.
 
+use super::live_controller_quorum::{VoterState, majority, voter_states};
 use super::live_support::{partition_list, some_of};
 use super::{Check, FixAvailability, Group, LiveContext, Rule, Verified};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::live::snapshot::Partition;
+use crate::live::snapshot::{Partition, QuorumView};
 
 pub const RULE: Rule = Rule {
     name: "live-stopping-broker",
@@ -12,7 +14,7 @@ pub const RULE: Rule = Rule {
     group: Group::Availability,
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
-    summary: "with --stopping ID: partitions and groups that stop, or stop taking acks=all writes, when that broker stops",
+    summary: "with --stopping ID: partitions, groups and a quorum majority that stop, or acks=all writes refused, when that node stops",
     check: Check::Live(check),
 };
 
@@ -20,7 +22,7 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
     let Some(stopping) = context.stopping else {
         return Vec::new();
     };
-    let mut diagnostics = Vec::new();
+    let mut diagnostics: Vec<Diagnostic> = quorum(context, stopping).into_iter().collect();
     for topic in &context.snapshot.topics {
         let min_isr = topic.min_insync_replicas.unwrap_or(1) as usize;
         let after = |partition: &Partition| -> usize {
@@ -60,6 +62,22 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
             );
         }
         if let Some(first) = unwritable.first() {
+            // With as few replicas as min.insync.replicas, no replica may ever stop: waiting
+            // does not help, a larger factor does.
+            let too_few = unwritable
+                .iter()
+                .any(|partition| partition.replicas.len() <= min_isr);
+            let help = if too_few {
+                format!(
+                    "do not stop broker {stopping} yet: raise {}'s replication factor above min.insync.replicas={min_isr} \
+                     (a reassignment with kafka-reassign-partitions.sh), or lower its min.insync.replicas",
+                    topic.name
+                )
+            } else {
+                format!(
+                    "do not stop broker {stopping} yet: wait until every replica of these partitions is in sync"
+                )
+            };
             diagnostics.push(
                 RULE.finding(format!(
                     "stopping broker {stopping} leaves {} with fewer in-sync replicas than \
@@ -70,9 +88,7 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
                 ))
                 .with_key("min.insync.replicas")
                 .with_label(context.in_sync_at(first))
-                .with_help(format!(
-                    "do not stop broker {stopping} yet: wait until every replica of these partitions is in sync"
-                )),
+                .with_help(help),
             );
         }
     }
@@ -149,4 +165,82 @@ fn stopped_transactional_ids(context: &LiveContext, stopping: i32) -> Vec<Diagno
              --fix writes the reassignment)"
         )),
     ]
+}
+
+/// What stopping node `stopping` does to the controller quorum: a voter that the leader counts
+/// on now, stopped, leaves one fewer; fewer than a majority and the quorum elects no leader
+/// and commits nothing (KafkaRaftClient: a record commits on a majority of voters).
+fn quorum(context: &LiveContext, stopping: i32) -> Option<Diagnostic> {
+    let quorum = match &context.snapshot.quorum {
+        QuorumView::Described(quorum) => quorum,
+        QuorumView::Unknown { why, line } => {
+            return Some(
+                RULE.finding(format!(
+                    "the controller quorum is not known ({why}): whether stopping node {stopping} keeps a majority \
+                     of its voters is not judged"
+                ))
+                .with_severity(Severity::Info)
+                .with_label(context.at(line, "DescribeQuorum not answered".to_string()))
+                .with_help(super::live_controller_quorum::unknown_help(why)),
+            );
+        }
+        QuorumView::ZooKeeper { line } if context.snapshot.controller == Some(stopping) => {
+            // KafkaController: the broker that holds the /controller znode; another is elected
+            // when its session ends, and until then no metadata changes.
+            return Some(
+                RULE.finding(format!(
+                    "broker {stopping} is the controller: when it stops, another broker is elected controller, \
+                     and metadata changes (leader elections included) wait until it has loaded the cluster's state"
+                ))
+                .with_severity(Severity::Info)
+                .with_label(context.at(line, "ZooKeeper mode".to_string()))
+                .with_help(
+                    "stop the controller last in a rolling restart, so that the controller moves once",
+                ),
+            );
+        }
+        QuorumView::ZooKeeper { .. } | QuorumView::NotAsked => return None,
+    };
+    let voter = quorum.voter(stopping)?;
+    let count = quorum.voters.len();
+    let needed = majority(count);
+    let states = voter_states(context, quorum);
+    let counted = states.iter().filter(|(_, state)| state.counts()).count();
+    let own = states
+        .iter()
+        .find(|(member, _)| member.id == stopping)
+        .map(|(_, state)| *state)?;
+    let after = counted - usize::from(own.counts());
+    if quorum.leader.is_some() && after >= needed {
+        return None;
+    }
+    let absent: Vec<String> = states
+        .iter()
+        .filter(|(member, state)| member.id != stopping && !state.counts())
+        .map(|(member, state)| match state {
+            VoterState::Lagging { .. } => format!("{} lags", member.id),
+            _ => format!("{} does not fetch", member.id),
+        })
+        .collect();
+    let why = if absent.is_empty() {
+        String::new()
+    } else {
+        format!(" (voter {})", super::rule::and_list(&absent))
+    };
+    Some(
+        RULE.finding(format!(
+            "stopping node {stopping} leaves the controller quorum {after} of its {count} voters to count on{why}, fewer than \
+             the majority of {needed}: metadata changes stop (no topic is created, no partition leader elected, \
+             no broker registered) until it returns"
+        ))
+        .with_label(context.at(&voter.line, format!("voter {stopping}")))
+        .with_label(context.at(
+            &quorum.line,
+            format!("{counted} of {count} voters counted now, {needed} needed"),
+        ))
+        .with_help(format!(
+            "do not stop node {stopping} yet: bring the other voters back in sync first \
+             (kafka-metadata-quorum.sh describe --replication shows each one's lag)"
+        )),
+    )
 }

@@ -20,6 +20,7 @@ mod kafka_version_hint;
 mod kraft_controller_config;
 mod listener_config;
 mod live_config_drift;
+pub mod live_controller_quorum;
 mod live_group_coordinator;
 pub mod live_internal_topic_replication;
 mod live_partition_health;
@@ -115,6 +116,7 @@ pub const RULES: &[Rule] = &[
     live_partition_health::RULE,
     live_group_coordinator::RULE,
     live_config_drift::RULE,
+    live_controller_quorum::RULE,
     live_stopping_broker::RULE,
     live_unregistered_broker::RULE,
 ];

@@ -2,17 +2,19 @@
 //! partitions), DescribeCluster (what this principal may do on the cluster), DescribeConfigs
 //! (each broker's own settings with their sources, each topic's effective
 //! `min.insync.replicas`), ListGroups on every broker (the groups it coordinates),
-//! FindCoordinator for groups asked about by name and ListPartitionReassignments (the moves in
-//! progress, which a plan must not overlap). What this principal is not shown is written down
-//! beside what it is ([`crate::live::partial`] says what is missing).
+//! FindCoordinator for groups asked about by name, ListPartitionReassignments (the moves in
+//! progress, which a plan must not overlap) and DescribeQuorum (the KRaft controller quorum).
+//! What this principal is not shown is written down beside what it is
+//! ([`crate::live::partial`] says what is missing).
 
 use kafka_protocol::messages::describe_configs_request::DescribeConfigsResource;
 use kafka_protocol::messages::metadata_request::MetadataRequestTopic;
 use kafka_protocol::messages::{
     ApiKey, DescribeClusterRequest, DescribeClusterResponse, DescribeConfigsRequest,
-    DescribeConfigsResponse, FindCoordinatorRequest, FindCoordinatorResponse, ListGroupsRequest,
-    ListGroupsResponse, ListPartitionReassignmentsRequest, ListPartitionReassignmentsResponse,
-    MetadataRequest, MetadataResponse, TopicName,
+    DescribeConfigsResponse, DescribeQuorumRequest, DescribeQuorumResponse, FindCoordinatorRequest,
+    FindCoordinatorResponse, ListGroupsRequest, ListGroupsResponse,
+    ListPartitionReassignmentsRequest, ListPartitionReassignmentsResponse, MetadataRequest,
+    MetadataResponse, TopicName,
 };
 use kafka_protocol::protocol::StrBytes;
 
@@ -21,8 +23,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use super::connection::{Connection, Run, code_name};
 use super::{CONNECTIONS_AT_ONCE, Error, Target};
 use crate::live::snapshot::{
-    Broker, ConfigEntry, ConfigSource, Group, Partition, Reassignment, Snapshot, Topic,
-    UnlistedTopic,
+    Broker, ConfigEntry, ConfigSource, Group, Partition, Quorum, QuorumMember, QuorumView,
+    Reassignment, Snapshot, Topic, UnlistedTopic,
 };
 
 /// DescribeConfigs' resource types (`ConfigResource.Type`).
@@ -109,6 +111,18 @@ pub fn gather(target: &Target) -> Result<Snapshot, Error> {
         snapshot.transactional_ids.push(found);
     }
     snapshot.reassignments = reassignments(&snapshot, target, &run);
+    // Last on the bootstrap connection: a broker waits for an active controller to forward
+    // it to, and a quorum without a leader leaves it unanswered until the deadline.
+    snapshot.quorum = match describe_quorum(&mut connection)? {
+        Some(view) => view,
+        None if runs_zookeeper(&snapshot) => QuorumView::ZooKeeper { line: 0..0 },
+        None => QuorumView::Unknown {
+            why: "the broker does not offer DescribeQuorum (Kafka before 3.3 in KRaft mode, \
+                  or ZooKeeper mode)"
+                .to_string(),
+            line: 0..0,
+        },
+    };
     snapshot.bootstrap = connection.address.clone();
     Ok(snapshot)
 }
@@ -582,6 +596,139 @@ fn find_coordinator(
         state,
         line: 0..0,
     })
+}
+
+/// The metadata log: the one partition of `__cluster_metadata` (KafkaRaftClient's log; the
+/// admin client's `CLUSTER_METADATA_TOPIC_NAME` and partition 0).
+const METADATA_LOG: &str = "__cluster_metadata";
+
+/// The quorum as DescribeQuorum answers it, asked as Kafka's admin client asks it
+/// (`KafkaAdminClient.describeMetadataQuorum` at apache/kafka tag 3.9.0: one partition,
+/// `__cluster_metadata`-0): a KRaft broker forwards it to the active controller
+/// (`KafkaApis`: `forwardToControllerOrFail`), which answers when the principal may Describe
+/// the cluster (`ControllerApis.handleDescribeQuorum`). `None` when the broker does not offer
+/// it: ZooKeeper-mode brokers do not (DescribeQuorumRequest.json lists the `broker` and
+/// `controller` listeners only). What keeps it from being known otherwise is
+/// [`QuorumView::Unknown`]; only a reply past the answer bound stops the run.
+fn describe_quorum(connection: &mut Connection<'_>) -> Result<Option<QuorumView>, Error> {
+    use kafka_protocol::messages::TopicName;
+    use kafka_protocol::messages::describe_quorum_request::{PartitionData, TopicData};
+    if connection
+        .version::<DescribeQuorumRequest>(ApiKey::DescribeQuorum, 2)
+        .is_none()
+    {
+        return Ok(None);
+    }
+    let request = DescribeQuorumRequest::default().with_topics(vec![
+        TopicData::default()
+            .with_topic_name(TopicName(StrBytes::from_static_str(METADATA_LOG)))
+            .with_partitions(vec![PartitionData::default().with_partition_index(0)]),
+    ]);
+    let unknown = |why: String| Ok(Some(QuorumView::Unknown { why, line: 0..0 }));
+    let response: DescribeQuorumResponse =
+        match connection.call(ApiKey::DescribeQuorum, &request, 2) {
+            Ok((_, response)) => response,
+            Err(error @ Error::AnswerLimit { .. }) => return Err(error),
+            Err(error) => return unknown(format!("no answer to DescribeQuorum: {error}")),
+        };
+    if response.error_code != 0 {
+        return unknown(
+            connection
+                .refused("DescribeQuorum", response.error_code)
+                .to_string(),
+        );
+    }
+    let partition = response
+        .topics
+        .iter()
+        .filter(|topic| topic.topic_name.as_str() == METADATA_LOG)
+        .flat_map(|topic| &topic.partitions)
+        .find(|partition| partition.partition_index == 0);
+    let Some(partition) = partition else {
+        return unknown("DescribeQuorum: the reply does not describe __cluster_metadata".into());
+    };
+    if partition.error_code != 0 {
+        return unknown(
+            connection
+                .refused("DescribeQuorum", partition.error_code)
+                .to_string(),
+        );
+    }
+    let members =
+        |states: &[kafka_protocol::messages::describe_quorum_response::ReplicaState]| {
+            states
+                .iter()
+                .map(|state| quorum_member(state, &response.nodes))
+                .collect::<Vec<_>>()
+        };
+    let mut observers = members(&partition.observers);
+    // A leader keeps an observer per (id, directory): one line per id, the latest fetch.
+    observers.sort_by_key(|member| (member.id, std::cmp::Reverse(member.last_fetch)));
+    observers.dedup_by_key(|member| member.id);
+    Ok(Some(QuorumView::Described(Quorum {
+        leader: Some(partition.leader_id.0).filter(|id| *id >= 0),
+        epoch: partition.leader_epoch,
+        high_watermark: partition.high_watermark,
+        voters: members(&partition.current_voters),
+        observers,
+        line: 0..0,
+    })))
+}
+
+fn quorum_member(
+    state: &kafka_protocol::messages::describe_quorum_response::ReplicaState,
+    nodes: &[kafka_protocol::messages::describe_quorum_response::Node],
+) -> QuorumMember {
+    use base64::Engine;
+    // -1: unknown, or a version without the field (ReplicaState in DescribeQuorumResponse.json).
+    let time = |value: i64| Some(value).filter(|value| *value >= 0);
+    let directory = state.replica_directory_id;
+    let endpoints = nodes
+        .iter()
+        .filter(|node| node.node_id == state.replica_id)
+        .flat_map(|node| &node.listeners)
+        .filter(|listener| is_listener_name(&listener.name) && is_host_name(&listener.host))
+        .map(|listener| {
+            let host = listener.host.as_str();
+            let host = if host.contains(':') {
+                format!("[{host}]")
+            } else {
+                host.to_string()
+            };
+            format!("{}://{host}:{}", listener.name.as_str(), listener.port)
+        })
+        .collect();
+    QuorumMember {
+        id: state.replica_id.0,
+        // As Kafka's `Uuid.toString` writes it: URL-safe base64 without padding.
+        directory: (!directory.is_nil())
+            .then(|| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(directory.as_bytes())),
+        log_end_offset: state.log_end_offset,
+        last_fetch: time(state.last_fetch_timestamp),
+        last_caught_up: time(state.last_caught_up_timestamp),
+        endpoints,
+        line: 0..0,
+    }
+}
+
+/// Whether the brokers run in ZooKeeper mode: one of them read `zookeeper.connect` from its
+/// file (KRaft nodes do not set it; Kafka 4 has no such setting).
+fn runs_zookeeper(snapshot: &Snapshot) -> bool {
+    snapshot.configs.iter().any(|entry| {
+        entry.key == "zookeeper.connect"
+            && entry.source == ConfigSource::Static
+            && !entry.value.trim().is_empty()
+    })
+}
+
+/// A listener name as Kafka's `ListenerName` takes them from `listeners`: letters, digits,
+/// `_` and `-` (anything else a server sends is not written down).
+fn is_listener_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-')
 }
 
 /// A group's state as ListGroups gives it (version 4 on): one of Kafka's state names

@@ -295,6 +295,56 @@ const LIST_PARTITION_REASSIGNMENTS: Shape = Shape {
     tagged: &[],
 };
 
+/// DescribeQuorumResponse.json's ReplicaState: id, directory id (2+), log end offset, last
+/// fetch and last caught-up times (1+).
+const REPLICA_STATE: &[Part] = &[
+    all(Int32),
+    since(2, Uuid),
+    all(Int64),
+    since(1, Int64),
+    since(1, Int64),
+];
+
+/// DescribeQuorumResponse.json (apache/kafka tag 3.9.0): flexible from 0; version 1 adds the
+/// fetch times (KIP-836), version 2 the error messages, directory ids and the voters' nodes
+/// (KIP-853).
+const DESCRIBE_QUORUM: Shape = Shape {
+    versions: (0, 2),
+    flexible_from: 0,
+    fields: &[
+        all(Int16),
+        since(2, String),
+        // Topics: name, partitions.
+        all(Structs(&[
+            all(String),
+            // Partitions: index, error, message, leader, epoch, high watermark, voters,
+            // observers.
+            all(Structs(&[
+                all(Int32),
+                all(Int16),
+                since(2, String),
+                all(Int32),
+                all(Int32),
+                all(Int64),
+                all(Structs(REPLICA_STATE)),
+                all(Structs(REPLICA_STATE)),
+            ])),
+        ])),
+        // Nodes: id, listeners (name, host, port as uint16).
+        since(
+            2,
+            Structs(&[
+                since(2, Int32),
+                since(
+                    2,
+                    Structs(&[since(2, String), since(2, String), since(2, Int16)]),
+                ),
+            ]),
+        ),
+    ],
+    tagged: &[],
+};
+
 fn shape(key: ApiKey) -> Option<&'static Shape> {
     Some(match key {
         ApiKey::ApiVersions => &API_VERSIONS,
@@ -306,6 +356,7 @@ fn shape(key: ApiKey) -> Option<&'static Shape> {
         ApiKey::FindCoordinator => &FIND_COORDINATOR,
         ApiKey::DescribeCluster => &DESCRIBE_CLUSTER,
         ApiKey::ListPartitionReassignments => &LIST_PARTITION_REASSIGNMENTS,
+        ApiKey::DescribeQuorum => &DESCRIBE_QUORUM,
         _ => return None,
     })
 }
@@ -501,8 +552,9 @@ pub fn decode<Response: Decodable>(
 /// `kafkalint live` decodes it: `Ok` when it decodes, else why not. For the fuzz target.
 pub fn decode_reply(api_key: i16, version: i16, frame: &[u8]) -> Result<(), std::string::String> {
     use kafka_protocol::messages::{
-        DescribeClusterResponse, DescribeConfigsResponse, FindCoordinatorResponse,
-        ListGroupsResponse, ListPartitionReassignmentsResponse, MetadataResponse,
+        DescribeClusterResponse, DescribeConfigsResponse, DescribeQuorumResponse,
+        FindCoordinatorResponse, ListGroupsResponse, ListPartitionReassignmentsResponse,
+        MetadataResponse,
     };
     let key = ApiKey::try_from(api_key).map_err(|_| format!("no API key {api_key}"))?;
     let frame = bytes::Bytes::copy_from_slice(frame);
@@ -520,6 +572,7 @@ pub fn decode_reply(api_key: i16, version: i16, frame: &[u8]) -> Result<(), std:
         ApiKey::ListPartitionReassignments => {
             decode::<ListPartitionReassignmentsResponse>(key, version, frame).map(drop)
         }
+        ApiKey::DescribeQuorum => decode::<DescribeQuorumResponse>(key, version, frame).map(drop),
         _ => Err(format!("kafkalint reads no {key:?} reply")),
     }
 }
@@ -567,6 +620,63 @@ mod tests {
         fn ids(&mut self) -> Vec<BrokerId> {
             (0..self.below(5)).map(|i| BrokerId(i as i32)).collect()
         }
+    }
+
+    /// A DescribeQuorum reply with the fields `version` has, filled at random.
+    fn describe_quorum_response(r: &mut Random, version: i16) -> DescribeQuorumResponse {
+        use kafka_protocol::messages::describe_quorum_response::{
+            Listener, Node, PartitionData, ReplicaState, TopicData,
+        };
+        let replicas = |r: &mut Random| -> Vec<ReplicaState> {
+            (0..r.below(4))
+                .map(|i| {
+                    let mut replica = ReplicaState::default()
+                        .with_replica_id(BrokerId(i as i32))
+                        .with_log_end_offset(r.next() as i64);
+                    if version >= 1 {
+                        replica = replica
+                            .with_last_fetch_timestamp(r.next() as i64)
+                            .with_last_caught_up_timestamp(r.next() as i64);
+                    }
+                    replica
+                })
+                .collect()
+        };
+        let partitions = (0..r.below(3))
+            .map(|i| {
+                let mut partition = PartitionData::default()
+                    .with_partition_index(i as i32)
+                    .with_leader_id(BrokerId(1))
+                    .with_current_voters(replicas(r))
+                    .with_observers(replicas(r));
+                if version >= 2 {
+                    partition = partition.with_error_message(r.maybe());
+                }
+                partition
+            })
+            .collect();
+        let mut quorum = DescribeQuorumResponse::default().with_topics(vec![
+            TopicData::default()
+                .with_topic_name(TopicName(r.text()))
+                .with_partitions(partitions),
+        ]);
+        if version >= 2 {
+            let nodes = (0..r.below(3))
+                .map(|i| {
+                    Node::default()
+                        .with_node_id(BrokerId(i as i32))
+                        .with_listeners(
+                            (0..r.below(3))
+                                .map(|_| {
+                                    Listener::default().with_name(r.text()).with_host(r.text())
+                                })
+                                .collect(),
+                        )
+                })
+                .collect();
+            quorum = quorum.with_error_message(r.maybe()).with_nodes(nodes);
+        }
+        quorum
     }
 
     /// The frame kafka-protocol encodes, or `None` when the message holds a field `version`
@@ -800,6 +910,13 @@ mod tests {
                 encoded(&moving, ApiKey::ListPartitionReassignments, 0)
                     .map(|frame| (ApiKey::ListPartitionReassignments, 0, frame)),
             );
+            for version in 0..=DescribeQuorumResponse::VERSIONS.max {
+                let quorum = describe_quorum_response(r, version);
+                frames.extend(
+                    encoded(&quorum, ApiKey::DescribeQuorum, version)
+                        .map(|frame| (ApiKey::DescribeQuorum, version, frame)),
+                );
+            }
             for (key, version, frame) in frames {
                 *walked.entry((key as i16, version)).or_insert(0) += 1;
                 assert_eq!(
@@ -836,6 +953,7 @@ mod tests {
             (ApiKey::FindCoordinator, 0..=6),
             (ApiKey::DescribeCluster, 0..=2),
             (ApiKey::ListPartitionReassignments, 0..=0),
+            (ApiKey::DescribeQuorum, 0..=2),
         ];
         for (key, range) in versions {
             for version in range {

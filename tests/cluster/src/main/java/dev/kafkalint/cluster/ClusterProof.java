@@ -215,6 +215,11 @@ public final class ClusterProof {
                     cluster.writeSeed();
                     new ScenarioPlans(this, cluster).run();
                 }
+                case "Q" -> {
+                    say("[%s %s] scenario Q: the controller quorum (dynamic, three voters; one voter)", mode, version);
+                    cluster = new Cluster(work.resolve(mode + "-Q"));
+                    new ScenarioQuorum(this).run(cluster);
+                }
                 default -> throw new Failure("no scenario " + scenario);
             }
             say("  PASS scenario %s", scenario);
