@@ -14,6 +14,9 @@
 //! partition.__consumer_offsets-49=leader=0 replicas=0 isr=0
 //! config.0.static.offsets.topic.replication.factor=3
 //! group.testGroup=coordinator=0 state=Stable
+//! group.checkout=coordinator=1 state=Stable type=share
+//! logdir.0./var/lib/kafka/data=ok
+//! logdir.1./mnt/disk2/kafka=KAFKA_STORAGE_ERROR
 //! ```
 //!
 //! Values Kafka marks sensitive (passwords, unknown keys) come back as null and are not
@@ -37,6 +40,9 @@ pub struct Snapshot {
     /// Each broker's settings as it answered DescribeConfigs for its own broker resource.
     pub configs: Vec<ConfigEntry>,
     pub groups: Vec<Group>,
+    /// Each broker's log directories as it answered DescribeLogDirs; none for a broker that
+    /// was not asked (a saved snapshot of an earlier kafkalint, a refusal, an older broker).
+    pub log_dirs: Vec<LogDir>,
     /// Where a line is, once read from the document (empty when built from replies).
     pub bootstrap_line: Span,
 }
@@ -138,6 +144,31 @@ pub struct Group {
     pub coordinator: Option<i32>,
     /// Its state (`Stable`, `Empty`, ...), or Kafka's error when it has no coordinator.
     pub state: String,
+    /// ListGroups' type (version 5 on, KIP-848) when it is not a consumer group (`classic`,
+    /// `consumer`): `share` (KIP-932), `streams` (KIP-1071); `None` for a consumer group or a
+    /// broker that does not say.
+    pub group_type: Option<String>,
+    pub line: Span,
+}
+
+impl Group {
+    /// How messages name it: `share group`, `streams group`, else `group`.
+    pub fn kind(&self) -> String {
+        match &self.group_type {
+            Some(kind) => format!("{kind} group"),
+            None => "group".to_string(),
+        }
+    }
+}
+
+/// A log directory of a broker, as DescribeLogDirs answers it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogDir {
+    pub broker: i32,
+    /// Its absolute path, as the broker gives it.
+    pub path: String,
+    /// Kafka's error for it (`KAFKA_STORAGE_ERROR`: offline), `None` when it is online.
+    pub error: Option<String>,
     pub line: Span,
 }
 
@@ -262,10 +293,19 @@ impl Snapshot {
             let coordinator = group
                 .coordinator
                 .map_or("none".to_string(), |id| id.to_string());
+            let mut value = format!("coordinator={coordinator} state={}", group.state);
+            if let Some(kind) = &group.group_type {
+                value.push_str(&format!(" type={kind}"));
+            }
+            line(&mut out, &format!("group.{}", group.id), &value);
+        }
+        let mut log_dirs: Vec<&LogDir> = self.log_dirs.iter().collect();
+        log_dirs.sort_by(|a, b| (a.broker, &a.path).cmp(&(b.broker, &b.path)));
+        for dir in log_dirs {
             line(
                 &mut out,
-                &format!("group.{}", group.id),
-                &format!("coordinator={coordinator} state={}", group.state),
+                &format!("logdir.{}.{}", dir.broker, dir.path),
+                dir.error.as_deref().unwrap_or("ok"),
             );
         }
         out
@@ -407,10 +447,28 @@ impl Snapshot {
                         .iter()
                         .find(|(key, _)| *key == "state")
                         .map_or("", |(_, state)| state);
+                    let group_type = fields
+                        .iter()
+                        .find(|(key, _)| *key == "type")
+                        .map(|(_, kind)| kind.to_string());
                     snapshot.groups.push(Group {
                         id: rest.to_string(),
                         coordinator,
                         state: state.to_string(),
+                        group_type,
+                        line: span,
+                    });
+                }
+                "logdir" => {
+                    let (broker, path) = rest
+                        .split_once('.')
+                        .and_then(|(id, path)| Some((id.parse().ok()?, path)))
+                        .filter(|(_, path)| !path.is_empty())
+                        .ok_or_else(|| bad("not logdir.<broker>.<path>"))?;
+                    snapshot.log_dirs.push(LogDir {
+                        broker,
+                        path: path.to_string(),
+                        error: (value != "ok").then(|| value.to_string()),
                         line: span,
                     });
                 }
@@ -568,8 +626,23 @@ mod tests {
                 id: "g =:#!\u{e9}\n".into(),
                 coordinator: None,
                 state: "COORDINATOR_NOT_AVAILABLE".into(),
+                group_type: Some("share".into()),
                 line: 0..0,
             }],
+            log_dirs: vec![
+                LogDir {
+                    broker: 1,
+                    path: "/data/b=1:x".into(),
+                    error: Some("KAFKA_STORAGE_ERROR".into()),
+                    line: 0..0,
+                },
+                LogDir {
+                    broker: 0,
+                    path: "/data/a".into(),
+                    error: None,
+                    line: 0..0,
+                },
+            ],
             bootstrap_line: 0..0,
         }
     }
@@ -584,6 +657,8 @@ mod tests {
         }
         snapshot.configs.iter_mut().for_each(|c| c.line = 0..0);
         snapshot.groups.iter_mut().for_each(|g| g.line = 0..0);
+        snapshot.log_dirs.sort_by_key(|d| d.broker);
+        snapshot.log_dirs.iter_mut().for_each(|d| d.line = 0..0);
         snapshot
     }
 
@@ -611,6 +686,20 @@ mod tests {
         });
         let effective = snapshot.effective(0, "listeners").unwrap();
         assert_eq!(effective.source, ConfigSource::DynamicDefault);
+    }
+
+    /// A snapshot saved before log directories and group types were asked reads as "not
+    /// asked": no log directory, every group a consumer group.
+    #[test]
+    fn an_older_snapshot_has_no_log_dirs_and_consumer_groups() {
+        let properties = crate::properties::parse(
+            b"bootstrap=a:1\nbroker.0=a:1\ngroup.g=coordinator=0 state=Stable\n",
+        )
+        .unwrap();
+        let read = Snapshot::read(&properties).unwrap();
+        assert!(read.log_dirs.is_empty());
+        assert_eq!(read.groups[0].group_type, None);
+        assert_eq!(read.groups[0].kind(), "group");
     }
 
     #[test]

@@ -22,9 +22,12 @@ mod listener_config;
 mod live_config_drift;
 mod live_group_coordinator;
 pub mod live_internal_topic_replication;
+mod live_log_dirs;
 mod live_partition_health;
+mod live_rack_spread;
 mod live_stopping_broker;
 mod live_support;
+mod live_topic_replication;
 mod localhost_advertised;
 mod log_dirs_in_tmp;
 mod malformed_escape;
@@ -112,6 +115,9 @@ pub const RULES: &[Rule] = &[
     invalid_syntax::RULE,
     live_internal_topic_replication::RULE,
     live_partition_health::RULE,
+    live_topic_replication::RULE,
+    live_rack_spread::RULE,
+    live_log_dirs::RULE,
     live_group_coordinator::RULE,
     live_config_drift::RULE,
     live_stopping_broker::RULE,

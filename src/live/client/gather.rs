@@ -1,13 +1,13 @@
 //! The questions `kafkalint live` asks, all of them reads: Metadata (brokers, topics,
 //! partitions), DescribeConfigs (each broker's own settings with their sources, each topic's
-//! effective `min.insync.replicas`), ListGroups on every broker (the groups it coordinates)
-//! and FindCoordinator for groups asked about by name.
+//! effective `min.insync.replicas`), ListGroups and DescribeLogDirs on every broker (the groups
+//! it coordinates, its log directories) and FindCoordinator for groups asked about by name.
 
 use kafka_protocol::messages::describe_configs_request::DescribeConfigsResource;
 use kafka_protocol::messages::{
-    ApiKey, DescribeConfigsRequest, DescribeConfigsResponse, FindCoordinatorRequest,
-    FindCoordinatorResponse, ListGroupsRequest, ListGroupsResponse, MetadataRequest,
-    MetadataResponse,
+    ApiKey, DescribeConfigsRequest, DescribeConfigsResponse, DescribeLogDirsRequest,
+    DescribeLogDirsResponse, FindCoordinatorRequest, FindCoordinatorResponse, ListGroupsRequest,
+    ListGroupsResponse, MetadataRequest, MetadataResponse,
 };
 use kafka_protocol::protocol::StrBytes;
 
@@ -15,15 +15,17 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use super::connection::{Connection, Run, code_name};
 use super::{CONNECTIONS_AT_ONCE, Error, Target};
-use crate::live::snapshot::{Broker, ConfigEntry, ConfigSource, Group, Partition, Snapshot, Topic};
+use crate::live::snapshot::{
+    Broker, ConfigEntry, ConfigSource, Group, LogDir, Partition, Snapshot, Topic,
+};
 
 /// DescribeConfigs' resource types (`ConfigResource.Type`).
 const TOPIC_RESOURCE: i8 = 2;
 const BROKER_RESOURCE: i8 = 4;
 
-/// What one broker answers for itself: its settings (or why not), and the groups it
-/// coordinates.
-type BrokerAnswer = (Result<Vec<ConfigEntry>, Error>, Vec<Group>);
+/// What one broker answers for itself: its settings (or why not), the groups it coordinates
+/// and its log directories.
+type BrokerAnswer = (Result<Vec<ConfigEntry>, Error>, Vec<Group>, Vec<LogDir>);
 
 /// Asks the cluster behind `target` what it has, within `target.timeout` in all.
 pub fn gather(target: &Target) -> Result<Snapshot, Error> {
@@ -47,12 +49,13 @@ pub fn gather(target: &Target) -> Result<Snapshot, Error> {
     let mut snapshot = metadata(&mut connection)?;
     topic_min_isr(&mut connection, &mut snapshot)?;
     let answers = ask_brokers(&snapshot.brokers, target, &run)?;
-    for (broker, (configs, groups)) in snapshot.brokers.iter_mut().zip(answers) {
+    for (broker, (configs, groups, log_dirs)) in snapshot.brokers.iter_mut().zip(answers) {
         match configs {
             Ok(configs) => snapshot.configs.extend(configs),
             Err(error) => broker.unreached = Some(error.to_string()),
         }
         snapshot.groups.extend(groups);
+        snapshot.log_dirs.extend(log_dirs);
     }
     for id in &target.groups {
         if snapshot.groups.iter().any(|group| &group.id == id) {
@@ -89,6 +92,7 @@ fn ask_brokers(brokers: &[Broker], target: &Target, run: &Run) -> Result<Vec<Bro
                                     message: "not asked".to_string(),
                                 }),
                                 Vec::new(),
+                                Vec::new(),
                             )
                         } else {
                             ask_broker(broker, target, run)
@@ -122,6 +126,7 @@ fn ask_brokers(brokers: &[Broker], target: &Target, run: &Run) -> Result<Vec<Bro
                         address: String::new(),
                         message: "the broker's reader stopped".to_string(),
                     }),
+                    Vec::new(),
                     Vec::new(),
                 )
             })
@@ -183,6 +188,7 @@ fn metadata(connection: &mut Connection<'_>) -> Result<Snapshot, Error> {
         topics,
         configs: Vec::new(),
         groups: Vec::new(),
+        log_dirs: Vec::new(),
         bootstrap_line: 0..0,
     })
 }
@@ -224,8 +230,8 @@ fn topic_min_isr(connection: &mut Connection<'_>, snapshot: &mut Snapshot) -> Re
     Ok(())
 }
 
-/// One broker's own settings (with their synonyms: the file's value under a dynamic one) and
-/// the groups it coordinates.
+/// One broker's own settings (with their synonyms: the file's value under a dynamic one), the
+/// groups it coordinates and its log directories.
 fn ask_broker(broker: &Broker, target: &Target, run: &Run) -> BrokerAnswer {
     let not_asked = |message: String| {
         (
@@ -233,6 +239,7 @@ fn ask_broker(broker: &Broker, target: &Target, run: &Run) -> BrokerAnswer {
                 address: format!("broker {}", broker.id),
                 message,
             }),
+            Vec::new(),
             Vec::new(),
         )
     };
@@ -249,11 +256,14 @@ fn ask_broker(broker: &Broker, target: &Target, run: &Run) -> BrokerAnswer {
     let port = u16::try_from(broker.port).unwrap_or(0);
     let mut connection = match Connection::open(&broker.host, port, &target.client, run) {
         Ok(connection) => connection,
-        Err(error) => return (Err(error), Vec::new()),
+        Err(error) => return (Err(error), Vec::new(), Vec::new()),
     };
     let configs = broker_configs(&mut connection, broker.id);
     let groups = listed_groups(&mut connection, broker.id).unwrap_or_default();
-    (configs, groups)
+    // Asked last: a broker that refuses it (no Describe on the cluster) or that closes the
+    // connection loses nothing else; its directories are then "not asked".
+    let log_dirs = log_dirs(&mut connection, broker.id).unwrap_or_default();
+    (configs, groups, log_dirs)
 }
 
 fn broker_configs(connection: &mut Connection<'_>, id: i32) -> Result<Vec<ConfigEntry>, Error> {
@@ -321,6 +331,41 @@ fn listed_groups(connection: &mut Connection<'_>, id: i32) -> Result<Vec<Group>,
             id: group.group_id.0.to_string(),
             coordinator: Some(id),
             state: group_state(&group.group_state),
+            group_type: group_type(&group.group_type),
+            line: 0..0,
+        })
+        .collect())
+}
+
+/// The broker's log directories and whether each is online: DescribeLogDirs with an empty
+/// topic list, so that the answer names the directories and no partition (apache/kafka tag
+/// 3.7.0, core/src/main/scala/kafka/server/KafkaApis.scala `handleDescribeLogDirsRequest`: a
+/// null list means every partition; ReplicaManager.scala `describeLogDirs` answers each of
+/// `log.dirs`, `KAFKA_STORAGE_ERROR` for an offline one). Needs Describe on the cluster; a
+/// broker without the API is not asked.
+fn log_dirs(connection: &mut Connection<'_>, id: i32) -> Result<Vec<LogDir>, Error> {
+    if connection
+        .version::<DescribeLogDirsRequest>(ApiKey::DescribeLogDirs, 4)
+        .is_none()
+    {
+        return Ok(Vec::new());
+    }
+    let request = DescribeLogDirsRequest::default().with_topics(Some(Vec::new()));
+    let (_, response): (_, DescribeLogDirsResponse) =
+        connection.call(ApiKey::DescribeLogDirs, &request, 4)?;
+    if response.error_code != 0 {
+        return Err(connection.refused("DescribeLogDirs", response.error_code));
+    }
+    Ok(response
+        .results
+        .iter()
+        .map(|result| LogDir {
+            broker: id,
+            path: result.log_dir.to_string(),
+            error: (result.error_code != 0).then(|| {
+                code_name(result.error_code)
+                    .map_or(format!("error-{}", result.error_code), str::to_string)
+            }),
             line: 0..0,
         })
         .collect())
@@ -359,6 +404,7 @@ fn find_coordinator(connection: &mut Connection<'_>, id: &str) -> Result<Group, 
         id: id.to_string(),
         coordinator,
         state,
+        group_type: None,
         line: 0..0,
     })
 }
@@ -374,6 +420,17 @@ fn group_state(state: &str) -> String {
         state.to_string()
     } else {
         "Unknown".to_string()
+    }
+}
+
+/// A group's type as ListGroups gives it (version 5 on, KIP-848: `classic`, `consumer`,
+/// `share`, `streams`): kept when it is not a consumer group's and is a short word of letters,
+/// as a state is.
+fn group_type(kind: &str) -> Option<String> {
+    let word = group_state(kind);
+    match word.as_str() {
+        "listed" | "Unknown" | "classic" | "consumer" => None,
+        _ => Some(word.to_ascii_lowercase()),
     }
 }
 
@@ -426,6 +483,15 @@ mod tests {
         let too_long = format!("{}a", "a.".repeat(127));
         for bad in ["", ".", "a..b", &"a".repeat(64), &too_long] {
             assert!(!is_host_name(bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_group_type_is_kept_when_it_is_not_a_consumer_groups() {
+        assert_eq!(group_type("share").as_deref(), Some("share"));
+        assert_eq!(group_type("Streams").as_deref(), Some("streams"));
+        for consumer in ["", "classic", "consumer", "x\ny"] {
+            assert_eq!(group_type(consumer), None, "{consumer:?}");
         }
     }
 
