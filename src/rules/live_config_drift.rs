@@ -130,15 +130,15 @@ fn against_files(context: &LiveContext) -> Vec<Diagnostic> {
                 }
                 _ => {}
             }
-            if started.is_none()
-                && let Some(line) = line
-                && let Some(finding) = added_since_start(context, broker.id, key, line, &name)
-            {
-                diagnostics.push(finding);
-            }
             let Some(running) = context.snapshot.effective(broker.id, key) else {
                 continue;
             };
+            if started.is_none()
+                && let Some(line) = line
+                && let Some(finding) = added_since_start(context, running, line, &name)
+            {
+                diagnostics.push(finding);
+            }
             match running.source {
                 ConfigSource::DynamicDefault => {
                     defaults
@@ -166,12 +166,11 @@ fn against_files(context: &LiveContext) -> Vec<Diagnostic> {
 /// A key the file sets that the broker did not read at start: it runs Kafka's default.
 fn added_since_start(
     context: &LiveContext,
-    broker: i32,
-    key: &str,
+    running: &ConfigEntry,
     line: Line,
     name: &crate::diagnostic::NodeRef,
 ) -> Option<Diagnostic> {
-    let running = context.snapshot.effective(broker, key)?;
+    let (key, broker) = (running.key.as_str(), running.broker);
     if running.source != ConfigSource::Default || same(&running.value, line.value()) {
         return None;
     }

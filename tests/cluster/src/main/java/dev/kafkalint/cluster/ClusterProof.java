@@ -201,6 +201,12 @@ public final class ClusterProof {
                     cluster.writeSeed();
                     scenarioS(cluster);
                 }
+                case "T" -> {
+                    say("[%s %s] scenario T: user topics, racks, a failed log directory, drift", mode, version);
+                    cluster = new Cluster(work.resolve(mode + "-T"));
+                    cluster.writeSeed();
+                    new ScenarioTopics(this).run(cluster);
+                }
                 default -> throw new Failure("no scenario " + scenario);
             }
             say("  PASS scenario %s", scenario);
