@@ -147,7 +147,8 @@ fn against_files(context: &LiveContext) -> Vec<Diagnostic> {
                         .push((running, line, name.clone()));
                 }
                 ConfigSource::DynamicBroker => {
-                    if let Some(finding) = broker_override(context, running, line, &name) {
+                    let file = intent.context.id_line(node);
+                    if let Some(finding) = broker_override(context, running, line, file, &name) {
                         diagnostics.push(finding);
                     }
                 }
@@ -198,6 +199,7 @@ fn broker_override(
     context: &LiveContext,
     running: &ConfigEntry,
     line: Option<Line>,
+    id_line: Option<Line>,
     name: &crate::diagnostic::NodeRef,
 ) -> Option<Diagnostic> {
     let (key, broker) = (running.key.as_str(), running.broker);
@@ -216,11 +218,13 @@ fn broker_override(
             ))
             .with_label(line_label(line, "shadowed by the override".to_string())),
         None if TOOL_THROTTLES.contains(&key) || files_agree(context, running, None) => return None,
-        None => RULE.finding(format!(
-            "runs with {key}={} from a dynamic override for broker {broker}, a key its file does not set: the \
-             file does not say what runs, and the override outlives restarts",
-            quoted(key, &running.value)
-        )),
+        None => RULE
+            .finding(format!(
+                "runs with {key}={} from a dynamic override for broker {broker}, a key its file does not set: the \
+                 file does not say what runs, and the override outlives restarts",
+                quoted(key, &running.value)
+            ))
+            .with_labels(id_line.map(|line| line_label(line, format!("this broker's file: no {key}")))),
     };
     Some(
         finding

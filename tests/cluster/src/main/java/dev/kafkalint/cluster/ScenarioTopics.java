@@ -11,6 +11,7 @@ import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -18,6 +19,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -54,8 +56,8 @@ final class ScenarioTopics {
         }
 
         ClusterProof.Verdict first = proof.live(cluster, files);
-        proof.say("  kafkalint live %s (racks, user topics): exit %d, %s", proof.rel(cluster.config), first.exit,
-                first.summary);
+        proof.say("  kafkalint live %s (racks, user topics): exit %d, %s", proof.rel(cluster.config), first.exit(),
+                first.summary());
         ClusterProof.check(first.count("live-topic-replication") == 3,
                 "three live-topic-replication findings expected (1 replica, no spare, min ISR above), got "
                         + first.count("live-topic-replication"));
@@ -141,8 +143,8 @@ final class ScenarioTopics {
             cluster.checkAlive();
         }
         ClusterProof.Verdict disk = proof.live(cluster, files);
-        proof.say("  kafkalint live: exit %d, %s", disk.exit, disk.summary);
-        ClusterProof.check(disk.exit == 1 && disk.count("live-log-dirs") == 1 && disk.has("live-log-dirs", "error", null, null),
+        proof.say("  kafkalint live: exit %d, %s", disk.exit(), disk.summary());
+        ClusterProof.check(disk.exit() == 1 && disk.count("live-log-dirs") == 1 && disk.has("live-log-dirs", "error", null, null),
                 "one live-log-dirs error expected for node 1, got " + disk.count("live-log-dirs"));
     }
 
@@ -157,10 +159,14 @@ final class ScenarioTopics {
                 "log.cleaner.threads=2");
         configs(cluster, "drift-default", "--alter", "--entity-type", "brokers", "--entity-default", "--add-config",
                 "message.max.bytes=2097152");
+        awaitConfig(cluster, 2, "log.cleaner.threads", "2");
+        for (int id = 0; id < ClusterProof.NODES; id++) {
+            awaitConfig(cluster, id, "message.max.bytes", "2097152");
+        }
         proof.say("  server-0.properties gains num.replica.fetchers=2 (not restarted); kafka-configs.sh --alter: broker 2 "
                 + "log.cleaner.threads=2, --entity-default message.max.bytes=2097152");
         ClusterProof.Verdict drift = proof.live(cluster, files);
-        proof.say("  kafkalint live: exit %d, %s", drift.exit, drift.summary);
+        proof.say("  kafkalint live: exit %d, %s", drift.exit(), drift.summary());
         ClusterProof.check(drift.count("live-config-drift") == 3,
                 "three drifts expected (added, per-broker override, one cluster-wide default), got "
                         + drift.count("live-config-drift"));
@@ -178,12 +184,32 @@ final class ScenarioTopics {
             }
         }
         ClusterProof.check(ran == 2, "the two dynamic findings' help should each hold a kafka-configs.sh command, got " + ran);
+        awaitConfig(cluster, 2, "log.cleaner.threads", "1");
+        for (int id = 0; id < ClusterProof.NODES; id++) {
+            awaitConfig(cluster, id, "message.max.bytes", "1048588");
+        }
         ClusterProof.Verdict after = proof.live(cluster, files);
         ClusterProof.check(after.count("live-config-drift") == 1
                         && after.has("live-config-drift", "warning", "server-0.properties", "num.replica.fetchers"),
-                "after the help's kafka-configs.sh commands, only the added key should remain: " + after.summary);
+                "after the help's kafka-configs.sh commands, only the added key should remain: " + after.summary());
         proof.say("  both kafka-configs.sh commands of the help accepted by Kafka; kafkalint live then: %s (the key "
-                + "added to the file only)", after.summary);
+                + "added to the file only)", after.summary());
+    }
+
+    /** Waits until broker `id` runs `key`=`value` (a dynamic change reaches the brokers a moment later). */
+    static void awaitConfig(ClusterProof.Cluster cluster, int id, String key, String value) throws Exception {
+        ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, Integer.toString(id));
+        long deadline = System.nanoTime() + ClusterProof.RECOVER_TIMEOUT.toNanos();
+        try (Admin admin = cluster.admin()) {
+            while (true) {
+                Config config = admin.describeConfigs(List.of(broker)).all().get(30, TimeUnit.SECONDS).get(broker);
+                if (config.get(key) != null && value.equals(config.get(key).value())) {
+                    return;
+                }
+                ClusterProof.check(System.nanoTime() < deadline, "broker " + id + " does not run " + key + "=" + value);
+                Thread.sleep(250);
+            }
+        }
     }
 
     /** `kafka-configs.sh ARGS` in a help text, HOST:PORT made the cluster's address. */
