@@ -1374,7 +1374,18 @@ fn version_names_the_catalogues_releases() {
 
 #[test]
 fn live_takes_the_same_controls() {
-    let snapshot = "fixtures/live-partition-health/bad-broker-down/live.snapshot";
+    // A snapshot that one live rule alone reports on: replicas out of sync.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("live.snapshot");
+    std::fs::write(
+        &path,
+        "bootstrap=kafka-0:9092\nbroker.0=kafka-0:9092\nbroker.1=kafka-1:9092\n\
+         topic.orders=internal=false partitions=2 min.insync.replicas=1\n\
+         partition.orders-0=leader=0 replicas=0,1 isr=0\n\
+         partition.orders-1=leader=1 replicas=1,0 isr=1\n",
+    )
+    .unwrap();
+    let snapshot = path.to_str().unwrap();
     let live =
         |args: &[&str]| kafkalint(&[&["live", "--snapshot", snapshot], args].concat(), root());
     let all = live(&["--format", "concise"]);

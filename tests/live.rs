@@ -2037,3 +2037,94 @@ fn an_even_quorum_is_reported() {
         String::from_utf8_lossy(&output.stdout)
     );
 }
+
+/// Each broker is asked for its log directories (DescribeLogDirs with an empty topic list: the
+/// directories, no partition) and for its groups' types; the snapshot keeps both, and an offline
+/// directory and a share group are reported as such.
+#[test]
+fn log_directories_and_group_types_are_asked_of_each_broker() {
+    use kafka_protocol::messages::api_versions_response::ApiVersion;
+    use kafka_protocol::messages::describe_log_dirs_response::DescribeLogDirsResult;
+    use kafka_protocol::messages::list_groups_response::ListedGroup;
+    use kafka_protocol::messages::{
+        ApiVersionsResponse, DescribeLogDirsRequest, DescribeLogDirsResponse, GroupId,
+        ListGroupsResponse,
+    };
+    use kafka_protocol::protocol::{Decodable, StrBytes};
+    let cluster = Cluster::start(2, |request| match request.key {
+        ApiKey::ApiVersions => {
+            let range = |key: ApiKey, max: i16| {
+                ApiVersion::default()
+                    .with_api_key(key as i16)
+                    .with_min_version(0)
+                    .with_max_version(max)
+            };
+            Reply::Bytes(hostile::frame(
+                request,
+                &ApiVersionsResponse::default().with_api_keys(vec![
+                    range(ApiKey::ApiVersions, 3),
+                    range(ApiKey::Metadata, 12),
+                    range(ApiKey::DescribeConfigs, 4),
+                    range(ApiKey::ListGroups, 5),
+                    range(ApiKey::FindCoordinator, 6),
+                    range(ApiKey::DescribeLogDirs, 4),
+                ]),
+            ))
+        }
+        ApiKey::DescribeLogDirs => {
+            let asked =
+                DescribeLogDirsRequest::decode(&mut request.body.clone(), request.version).unwrap();
+            assert_eq!(asked.topics, Some(Vec::new()), "no partition asked for");
+            let dir = |path: &'static str, error_code: i16| {
+                DescribeLogDirsResult::default()
+                    .with_log_dir(StrBytes::from_static_str(path))
+                    .with_error_code(error_code)
+            };
+            Reply::Bytes(hostile::frame(
+                request,
+                &DescribeLogDirsResponse::default()
+                    .with_results(vec![dir("/data/a", 0), dir("/data/b", 56)]),
+            ))
+        }
+        ApiKey::ListGroups => Reply::Bytes(hostile::frame(
+            request,
+            &ListGroupsResponse::default().with_groups(vec![
+                ListedGroup::default()
+                    .with_group_id(GroupId(StrBytes::from_static_str("checkout")))
+                    .with_group_state(StrBytes::from_static_str("Stable"))
+                    .with_group_type(StrBytes::from_static_str("share")),
+            ]),
+        )),
+        _ => Reply::Healthy,
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let saved = dir.path().join("live.snapshot");
+    let output = kafkalint(&[
+        "live",
+        "--bootstrap-server",
+        &cluster.address(),
+        "--save-snapshot",
+        saved.to_str().unwrap(),
+        "--format",
+        "concise",
+    ]);
+    let snapshot = std::fs::read_to_string(&saved).unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    for line in [
+        "logdir.0./data/a=ok\n",
+        "logdir.0./data/b=KAFKA_STORAGE_ERROR\n",
+        "logdir.1./data/b=KAFKA_STORAGE_ERROR\n",
+        "group.checkout=coordinator=",
+        " type=share\n",
+    ] {
+        assert!(
+            snapshot.contains(line),
+            "{line:?} in {snapshot} {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    assert!(
+        stdout.contains("error[live-log-dirs] broker 0 runs with log directory /data/b offline"),
+        "{stdout}"
+    );
+}

@@ -18,6 +18,9 @@
 //! reassignment.orders-0=replicas=0,1,2 adding=2 removing=
 //! quorum=leader=1 epoch=4 high.watermark=2301
 //! quorum.voter.1=log.end.offset=2301 last.fetch=1700000009000 last.caught.up=1700000009000
+//! group.checkout=coordinator=1 state=Stable type=share
+//! logdir.0./var/lib/kafka/data=ok
+//! logdir.1./mnt/disk2/kafka=KAFKA_STORAGE_ERROR
 //! ```
 //!
 //! Values Kafka marks sensitive (passwords, unknown keys) come back as null and are not
@@ -64,6 +67,9 @@ pub struct Snapshot {
     pub reassignments: Option<Vec<Reassignment>>,
     /// The KRaft controller quorum, as DescribeQuorum answered.
     pub quorum: QuorumView,
+    /// Each broker's log directories as it answered DescribeLogDirs; none for a broker that
+    /// was not asked (a saved snapshot of an earlier kafkalint, a refusal, an older broker).
+    pub log_dirs: Vec<LogDir>,
     /// Where a line is, once read from the document (empty when built from replies).
     pub bootstrap_line: Span,
     /// `configs` in order of broker, key and source, for look-ups in a logarithmic time: a
@@ -268,6 +274,31 @@ pub struct Group {
     pub coordinator: Option<i32>,
     /// Its state (`Stable`, `Empty`, ...), or Kafka's error when it has no coordinator.
     pub state: String,
+    /// ListGroups' type (version 5 on, KIP-848) when it is not a consumer group (`classic`,
+    /// `consumer`): `share` (KIP-932), `streams` (KIP-1071); `None` for a consumer group or a
+    /// broker that does not say.
+    pub group_type: Option<String>,
+    pub line: Span,
+}
+
+impl Group {
+    /// How messages name it: `share group`, `streams group`, else `group`.
+    pub fn kind(&self) -> String {
+        match &self.group_type {
+            Some(kind) => format!("{kind} group"),
+            None => "group".to_string(),
+        }
+    }
+}
+
+/// A log directory of a broker, as DescribeLogDirs answers it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogDir {
+    pub broker: i32,
+    /// Its absolute path, as the broker gives it.
+    pub path: String,
+    /// Kafka's error for it (`KAFKA_STORAGE_ERROR`: offline), `None` when it is online.
+    pub error: Option<String>,
     pub line: Span,
 }
 
@@ -443,10 +474,19 @@ impl Snapshot {
             let coordinator = group
                 .coordinator
                 .map_or("none".to_string(), |id| id.to_string());
+            let mut value = format!("coordinator={coordinator} state={}", group.state);
+            if let Some(kind) = &group.group_type {
+                value.push_str(&format!(" type={kind}"));
+            }
+            line(&mut out, &format!("group.{}", group.id), &value);
+        }
+        let mut log_dirs: Vec<&LogDir> = self.log_dirs.iter().collect();
+        log_dirs.sort_by(|a, b| (a.broker, &a.path).cmp(&(b.broker, &b.path)));
+        for dir in log_dirs {
             line(
                 &mut out,
-                &format!("group.{}", group.id),
-                &format!("coordinator={coordinator} state={}", group.state),
+                &format!("logdir.{}.{}", dir.broker, dir.path),
+                dir.error.as_deref().unwrap_or("ok"),
             );
         }
         let mut transactional: Vec<&Group> = self.transactional_ids.iter().collect();
@@ -635,10 +675,15 @@ impl Snapshot {
                         .iter()
                         .find(|(key, _)| *key == "state")
                         .map_or("", |(_, state)| state);
+                    let group_type = fields
+                        .iter()
+                        .find(|(key, _)| *key == "type")
+                        .map(|(_, kind)| kind.to_string());
                     let read = Group {
                         id: rest.to_string(),
                         coordinator,
                         state: state.to_string(),
+                        group_type,
                         line: span,
                     };
                     if kind == "group" {
@@ -646,6 +691,19 @@ impl Snapshot {
                     } else {
                         snapshot.transactional_ids.push(read);
                     }
+                }
+                "logdir" => {
+                    let (broker, path) = rest
+                        .split_once('.')
+                        .and_then(|(id, path)| Some((id.parse().ok()?, path)))
+                        .filter(|(_, path)| !path.is_empty())
+                        .ok_or_else(|| bad("not logdir.<broker>.<path>"))?;
+                    snapshot.log_dirs.push(LogDir {
+                        broker,
+                        path: path.to_string(),
+                        error: (value != "ok").then(|| value.to_string()),
+                        line: span,
+                    });
                 }
                 "reassignments" if rest.is_empty() => {
                     value.parse::<usize>().map_err(|_| bad("not a count"))?;
@@ -966,12 +1024,14 @@ mod tests {
                 id: "g =:#!\u{e9}\n".into(),
                 coordinator: None,
                 state: "COORDINATOR_NOT_AVAILABLE".into(),
+                group_type: Some("share".into()),
                 line: 0..0,
             }],
             transactional_ids: vec![Group {
                 id: "tx-1".into(),
                 coordinator: Some(0),
                 state: "found".into(),
+                group_type: None,
                 line: 0..0,
             }],
             reassignments: Some(vec![Reassignment {
@@ -1010,6 +1070,20 @@ mod tests {
                 }],
                 line: 0..0,
             }),
+            log_dirs: vec![
+                LogDir {
+                    broker: 1,
+                    path: "/data/b=1:x".into(),
+                    error: Some("KAFKA_STORAGE_ERROR".into()),
+                    line: 0..0,
+                },
+                LogDir {
+                    broker: 0,
+                    path: "/data/a".into(),
+                    error: None,
+                    line: 0..0,
+                },
+            ],
             bootstrap_line: 0..0,
             config_order: Default::default(),
         }
@@ -1036,6 +1110,8 @@ mod tests {
             QuorumView::Unknown { line, .. } | QuorumView::ZooKeeper { line } => *line = 0..0,
             QuorumView::NotAsked => {}
         }
+        snapshot.log_dirs.sort_by_key(|d| d.broker);
+        snapshot.log_dirs.iter_mut().for_each(|d| d.line = 0..0);
         snapshot
             .unlisted_topics
             .iter_mut()
@@ -1120,6 +1196,20 @@ mod tests {
         let stray =
             crate::properties::parse(b"bootstrap=a:1\nreassignment.t-0=replicas=1\n").unwrap();
         assert!(Snapshot::read(&stray).is_err());
+    }
+
+    /// A snapshot saved before log directories and group types were asked reads as "not
+    /// asked": no log directory, every group a consumer group.
+    #[test]
+    fn an_older_snapshot_has_no_log_dirs_and_consumer_groups() {
+        let properties = crate::properties::parse(
+            b"bootstrap=a:1\nbroker.0=a:1\ngroup.g=coordinator=0 state=Stable\n",
+        )
+        .unwrap();
+        let read = Snapshot::read(&properties).unwrap();
+        assert!(read.log_dirs.is_empty());
+        assert_eq!(read.groups[0].group_type, None);
+        assert_eq!(read.groups[0].kind(), "group");
     }
 
     #[test]

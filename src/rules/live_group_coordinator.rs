@@ -1,4 +1,4 @@
-//! `live-group-coordinator`: consumer groups of a running cluster whose coordinator has no
+//! `live-group-coordinator`: groups (consumer, share, streams) of a running cluster whose coordinator has no
 //! other in-sync replica to move to, or none at all; with `--group ID`, where that group's
 //! coordinator is and what would stop it; with `--transactional-id ID`, the same for a
 //! transactional producer's coordinator on `__transaction_state`.
@@ -15,14 +15,14 @@ pub const RULE: Rule = Rule {
     group: Group::Availability,
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
-    summary: "consumer groups with no coordinator, or whose coordinator partition has one in-sync replica",
+    summary: "groups with no coordinator, or whose coordinator partition has one in-sync replica",
     check: Check::Live(check),
 };
 
 fn check(context: &LiveContext) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     // Listed groups coordinated by one broker alone, by that broker: said once per broker.
-    let mut alone: BTreeMap<i32, Vec<&str>> = BTreeMap::new();
+    let mut alone: BTreeMap<i32, Vec<&crate::live::snapshot::Group>> = BTreeMap::new();
     let mut alone_partition = BTreeMap::new();
     for group in &context.snapshot.groups {
         let asked = context.groups.contains(&group.id);
@@ -46,11 +46,12 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
             }
             diagnostics.push(
                 RULE.finding(format!(
-                    "group `{id}` has no coordinator ({}): its {place} has no leader",
+                    "{} `{id}` has no coordinator ({}): its {place} has no leader",
+                    group.kind(),
                     group.state
                 ))
                 .with_label(context.at(&partition.line, "no leader: no coordinator".to_string()))
-                .with_label(context.at(&group.line, format!("group `{id}`")))
+                .with_label(context.at(&group.line, format!("{} `{id}`", group.kind())))
                 .with_help(
                     "start a broker that holds a replica of that partition; then raise __consumer_offsets' \
                      replication (see live-internal-topic-replication)",
@@ -73,7 +74,8 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
             };
             diagnostics.push(
                 RULE.finding(format!(
-                    "group `{id}` is coordinated by broker {coordinator}, the leader of {place}: {outcome}"
+                    "{} `{id}` is coordinated by broker {coordinator}, the leader of {place}: {outcome}",
+                    group.kind()
                 ))
                 .with_severity(severity)
                 .with_label(context.at(&group.line, format!("coordinator {coordinator}")))
@@ -85,7 +87,7 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
                 }),
             );
         } else if at_risk {
-            alone.entry(coordinator).or_default().push(&group.id);
+            alone.entry(coordinator).or_default().push(group);
             alone_partition.entry(coordinator).or_insert(partition);
         }
     }
@@ -93,7 +95,7 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
         let mut shown: Vec<String> = groups
             .iter()
             .take(5)
-            .map(|id| format!("`{}`", id.escape_default()))
+            .map(|group| format!("`{}`", group.id.escape_default()))
             .collect();
         if groups.len() > 5 {
             shown.push(format!("{} more", groups.len() - 5));
@@ -101,13 +103,10 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
         let partition = alone_partition[&broker];
         diagnostics.push(
             RULE.finding(format!(
-                "{} coordinated by broker {broker} alone ({}): {} of __consumer_offsets {} no other in-sync \
-                 replica: {} when broker {broker} stops",
-                if groups.len() == 1 {
-                    "1 group is".to_string()
-                } else {
-                    format!("{} groups are", groups.len())
-                },
+                "{} {} coordinated by broker {broker} alone ({}): {} of __consumer_offsets {} no other \
+                 in-sync replica: {} when broker {broker} stops",
+                super::live_support::groups_phrase(&groups, "group"),
+                if groups.len() == 1 { "is" } else { "are" },
                 super::rule::and_list(&shown),
                 if groups.len() == 1 { "its partition" } else { "their partitions" },
                 if groups.len() == 1 { "has" } else { "have" },

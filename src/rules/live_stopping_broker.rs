@@ -94,6 +94,7 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
     }
     let mut stopped: Vec<String> = Vec::new();
     let mut first_line = None;
+    let mut stopped_groups = Vec::new();
     for group in &context.snapshot.groups {
         let Some((_, partition)) = context.coordinator_partition(&group.id) else {
             continue;
@@ -101,6 +102,7 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
         if partition.replicas.contains(&stopping) && partition.isr.iter().all(|id| *id == stopping)
         {
             stopped.push(format!("`{}`", group.id.escape_default()));
+            stopped_groups.push(group);
             first_line.get_or_insert(&group.line);
         }
     }
@@ -113,7 +115,7 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
         diagnostics.push(
             RULE.finding(format!(
                 "stopping broker {stopping} stops {} ({}): {} no other in-sync replica",
-                if count == 1 { "1 consumer group".to_string() } else { format!("{count} consumer groups") },
+                super::live_support::groups_phrase(&stopped_groups, "consumer group"),
                 super::rule::and_list(&stopped),
                 if count == 1 { "its coordinator partition has" } else { "their coordinator partitions have" },
             ))

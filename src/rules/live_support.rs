@@ -169,6 +169,43 @@ impl<'a> LiveContext<'a> {
     }
 }
 
+/// How many groups, named by kind: `1 consumer group` (`consumer` the word for consumer
+/// groups: `consumer group`, or `group`), `3 share groups`, `4 groups` when they are of several
+/// kinds.
+pub fn groups_phrase(groups: &[&crate::live::snapshot::Group], consumer: &str) -> String {
+    let kind = |group: &crate::live::snapshot::Group| match &group.group_type {
+        Some(kind) => format!("{kind} group"),
+        None => consumer.to_string(),
+    };
+    let first = groups
+        .first()
+        .map_or("group".to_string(), |group| kind(group));
+    let noun = if groups.iter().all(|group| kind(group) == first) {
+        first
+    } else {
+        "group".to_string()
+    };
+    if groups.len() == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{} {noun}s", groups.len())
+    }
+}
+
+/// `a, b, c` or `a, b, c and 17 more`: names (topics) in a message, at most `shown`, each
+/// escaped.
+pub fn name_list(names: &[&str], shown: usize) -> String {
+    let listed: Vec<String> = names
+        .iter()
+        .take(shown)
+        .map(|name| name.escape_default().to_string())
+        .collect();
+    match names.len().saturating_sub(shown) {
+        0 => listed.join(", "),
+        more => format!("{} and {more} more", listed.join(", ")),
+    }
+}
+
 /// `0,1,2` as messages write a replica list, `none` for an empty one.
 pub fn id_list(ids: &[i32]) -> String {
     if ids.is_empty() {

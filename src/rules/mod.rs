@@ -23,9 +23,12 @@ mod live_config_drift;
 pub mod live_controller_quorum;
 mod live_group_coordinator;
 pub mod live_internal_topic_replication;
+mod live_log_dirs;
 mod live_partition_health;
+mod live_rack_spread;
 mod live_stopping_broker;
 mod live_support;
+mod live_topic_replication;
 mod live_unregistered_broker;
 mod localhost_advertised;
 mod log_dirs_in_tmp;
@@ -114,6 +117,9 @@ pub const RULES: &[Rule] = &[
     invalid_syntax::RULE,
     live_internal_topic_replication::RULE,
     live_partition_health::RULE,
+    live_topic_replication::RULE,
+    live_rack_spread::RULE,
+    live_log_dirs::RULE,
     live_group_coordinator::RULE,
     live_config_drift::RULE,
     live_controller_quorum::RULE,

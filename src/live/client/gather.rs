@@ -1,20 +1,20 @@
 //! The questions `kafkalint live` asks, all of them reads: Metadata (brokers, topics,
 //! partitions), DescribeCluster (what this principal may do on the cluster), DescribeConfigs
 //! (each broker's own settings with their sources, each topic's effective
-//! `min.insync.replicas`), ListGroups on every broker (the groups it coordinates),
-//! FindCoordinator for groups asked about by name, ListPartitionReassignments (the moves in
-//! progress, which a plan must not overlap) and DescribeQuorum (the KRaft controller quorum).
-//! What this principal is not shown is written down beside what it is
-//! ([`crate::live::partial`] says what is missing).
+//! `min.insync.replicas`), ListGroups and DescribeLogDirs on every broker (the groups it
+//! coordinates, its log directories), FindCoordinator for groups asked about by name,
+//! ListPartitionReassignments (the moves in progress, which a plan must not overlap) and
+//! DescribeQuorum (the KRaft controller quorum). What this principal is not shown is written
+//! down beside what it is ([`crate::live::partial`] says what is missing).
 
 use kafka_protocol::messages::describe_configs_request::DescribeConfigsResource;
 use kafka_protocol::messages::metadata_request::MetadataRequestTopic;
 use kafka_protocol::messages::{
     ApiKey, DescribeClusterRequest, DescribeClusterResponse, DescribeConfigsRequest,
-    DescribeConfigsResponse, DescribeQuorumRequest, DescribeQuorumResponse, FindCoordinatorRequest,
-    FindCoordinatorResponse, ListGroupsRequest, ListGroupsResponse,
-    ListPartitionReassignmentsRequest, ListPartitionReassignmentsResponse, MetadataRequest,
-    MetadataResponse, TopicName,
+    DescribeConfigsResponse, DescribeLogDirsRequest, DescribeLogDirsResponse,
+    DescribeQuorumRequest, DescribeQuorumResponse, FindCoordinatorRequest, FindCoordinatorResponse,
+    ListGroupsRequest, ListGroupsResponse, ListPartitionReassignmentsRequest,
+    ListPartitionReassignmentsResponse, MetadataRequest, MetadataResponse, TopicName,
 };
 use kafka_protocol::protocol::StrBytes;
 
@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use super::connection::{Connection, Run, code_name};
 use super::{CONNECTIONS_AT_ONCE, Error, Target};
 use crate::live::snapshot::{
-    Broker, ConfigEntry, ConfigSource, Group, Partition, Quorum, QuorumMember, QuorumView,
+    Broker, ConfigEntry, ConfigSource, Group, LogDir, Partition, Quorum, QuorumMember, QuorumView,
     Reassignment, Snapshot, Topic, UnlistedTopic,
 };
 
@@ -31,9 +31,13 @@ use crate::live::snapshot::{
 const TOPIC_RESOURCE: i8 = 2;
 const BROKER_RESOURCE: i8 = 4;
 
-/// What one broker answers for itself: its settings (or why not), and the groups it
-/// coordinates (or why not).
-type BrokerAnswer = (Result<Vec<ConfigEntry>, Error>, Result<Vec<Group>, String>);
+/// What one broker answers for itself: its settings (or why not), the groups it coordinates
+/// (or why not) and its log directories (none when not asked or refused).
+type BrokerAnswer = (
+    Result<Vec<ConfigEntry>, Error>,
+    Result<Vec<Group>, String>,
+    Vec<LogDir>,
+);
 
 /// Kafka's `AclOperation` codes and names (apache/kafka,
 /// clients/src/main/java/org/apache/kafka/common/acl/AclOperation.java, tag 4.0.0): an
@@ -89,7 +93,7 @@ pub fn gather(target: &Target) -> Result<Snapshot, Error> {
     snapshot.unlisted_topics = unlisted_internal_topics(&mut connection, &snapshot.topics)?;
     topic_min_isr(&mut connection, &mut snapshot)?;
     let answers = ask_brokers(&snapshot.brokers, target, &run)?;
-    for (broker, (configs, groups)) in snapshot.brokers.iter_mut().zip(answers) {
+    for (broker, (configs, groups, log_dirs)) in snapshot.brokers.iter_mut().zip(answers) {
         match configs {
             Ok(configs) => snapshot.configs.extend(configs),
             Err(error) => broker.unreached = Some(error.to_string()),
@@ -98,6 +102,7 @@ pub fn gather(target: &Target) -> Result<Snapshot, Error> {
             Ok(groups) => snapshot.groups.extend(groups),
             Err(why) => broker.groups_unknown = Some(why),
         }
+        snapshot.log_dirs.extend(log_dirs);
     }
     for id in &target.groups {
         if snapshot.groups.iter().any(|group| &group.id == id) {
@@ -193,6 +198,7 @@ fn ask_brokers(brokers: &[Broker], target: &Target, run: &Run) -> Result<Vec<Bro
                                     message: "not asked".to_string(),
                                 }),
                                 Err("not asked".to_string()),
+                                Vec::new(),
                             )
                         } else {
                             ask_broker(broker, target, run)
@@ -227,6 +233,7 @@ fn ask_brokers(brokers: &[Broker], target: &Target, run: &Run) -> Result<Vec<Bro
                         message: "the broker's reader stopped".to_string(),
                     }),
                     Err("the broker's reader stopped".to_string()),
+                    Vec::new(),
                 )
             })
         })
@@ -444,8 +451,8 @@ fn topic_min_isr(connection: &mut Connection<'_>, snapshot: &mut Snapshot) -> Re
     Ok(())
 }
 
-/// One broker's own settings (with their synonyms: the file's value under a dynamic one) and
-/// the groups it coordinates.
+/// One broker's own settings (with their synonyms: the file's value under a dynamic one), the
+/// groups it coordinates and its log directories.
 fn ask_broker(broker: &Broker, target: &Target, run: &Run) -> BrokerAnswer {
     let not_asked = |message: String| {
         (
@@ -454,6 +461,7 @@ fn ask_broker(broker: &Broker, target: &Target, run: &Run) -> BrokerAnswer {
                 message: message.clone(),
             }),
             Err(message),
+            Vec::new(),
         )
     };
     // The host comes from the server: one that is no host name is neither looked up nor shown.
@@ -471,12 +479,15 @@ fn ask_broker(broker: &Broker, target: &Target, run: &Run) -> BrokerAnswer {
         Ok(connection) => connection,
         Err(error) => {
             let why = error.to_string();
-            return (Err(error), Err(why));
+            return (Err(error), Err(why), Vec::new());
         }
     };
     let configs = broker_configs(&mut connection, broker.id);
     let groups = listed_groups(&mut connection, broker.id).map_err(|error| error.to_string());
-    (configs, groups)
+    // Asked last: a broker that refuses it (no Describe on the cluster) or that closes the
+    // connection loses nothing else; its directories are then "not asked".
+    let log_dirs = log_dirs(&mut connection, broker.id).unwrap_or_default();
+    (configs, groups, log_dirs)
 }
 
 fn broker_configs(connection: &mut Connection<'_>, id: i32) -> Result<Vec<ConfigEntry>, Error> {
@@ -544,6 +555,41 @@ fn listed_groups(connection: &mut Connection<'_>, id: i32) -> Result<Vec<Group>,
             id: group.group_id.0.to_string(),
             coordinator: Some(id),
             state: group_state(&group.group_state),
+            group_type: group_type(&group.group_type),
+            line: 0..0,
+        })
+        .collect())
+}
+
+/// The broker's log directories and whether each is online: DescribeLogDirs with an empty
+/// topic list, so that the answer names the directories and no partition (apache/kafka tag
+/// 3.7.0, core/src/main/scala/kafka/server/KafkaApis.scala `handleDescribeLogDirsRequest`: a
+/// null list means every partition; ReplicaManager.scala `describeLogDirs` answers each of
+/// `log.dirs`, `KAFKA_STORAGE_ERROR` for an offline one). Needs Describe on the cluster; a
+/// broker without the API is not asked.
+fn log_dirs(connection: &mut Connection<'_>, id: i32) -> Result<Vec<LogDir>, Error> {
+    if connection
+        .version::<DescribeLogDirsRequest>(ApiKey::DescribeLogDirs, 4)
+        .is_none()
+    {
+        return Ok(Vec::new());
+    }
+    let request = DescribeLogDirsRequest::default().with_topics(Some(Vec::new()));
+    let (_, response): (_, DescribeLogDirsResponse) =
+        connection.call(ApiKey::DescribeLogDirs, &request, 4)?;
+    if response.error_code != 0 {
+        return Err(connection.refused("DescribeLogDirs", response.error_code));
+    }
+    Ok(response
+        .results
+        .iter()
+        .map(|result| LogDir {
+            broker: id,
+            path: result.log_dir.to_string(),
+            error: (result.error_code != 0).then(|| {
+                code_name(result.error_code)
+                    .map_or(format!("error-{}", result.error_code), str::to_string)
+            }),
             line: 0..0,
         })
         .collect())
@@ -594,6 +640,7 @@ fn find_coordinator(
         id: id.to_string(),
         coordinator,
         state,
+        group_type: None,
         line: 0..0,
     })
 }
@@ -745,6 +792,17 @@ fn group_state(state: &str) -> String {
     }
 }
 
+/// A group's type as ListGroups gives it (version 5 on, KIP-848: `classic`, `consumer`,
+/// `share`, `streams`): kept when it is not a consumer group's and is a short word of letters,
+/// as a state is.
+fn group_type(kind: &str) -> Option<String> {
+    let word = group_state(kind);
+    match word.as_str() {
+        "listed" | "Unknown" | "classic" | "consumer" => None,
+        _ => Some(word.to_ascii_lowercase()),
+    }
+}
+
 /// Whether a host from Metadata can be a host to connect to: an IP address, or a DNS name of
 /// letters, digits, hyphens and underscores (as Kafka's own `advertised.listeners` hosts are)
 /// in dot-separated labels of at most 63 bytes, 253 in all. Anything else (a line feed, a
@@ -808,6 +866,15 @@ mod tests {
         );
         assert_eq!(operation_names(0), Some(Vec::new()));
         assert_eq!(operation_names(OPERATIONS_OMITTED), None);
+    }
+
+    #[test]
+    fn a_group_type_is_kept_when_it_is_not_a_consumer_groups() {
+        assert_eq!(group_type("share").as_deref(), Some("share"));
+        assert_eq!(group_type("Streams").as_deref(), Some("streams"));
+        for consumer in ["", "classic", "consumer", "x\ny"] {
+            assert_eq!(group_type(consumer), None, "{consumer:?}");
+        }
     }
 
     #[test]

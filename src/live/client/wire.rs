@@ -295,6 +295,29 @@ const LIST_PARTITION_REASSIGNMENTS: Shape = Shape {
     tagged: &[],
 };
 
+/// DescribeLogDirsResponse.json: versions 1 to 4 as kafka-protocol reads them, flexible from 2.
+const DESCRIBE_LOG_DIRS: Shape = Shape {
+    versions: (1, 4),
+    flexible_from: 2,
+    fields: &[
+        all(Int32),
+        since(3, Int16),
+        // Results: error, log dir, topics, total and usable bytes.
+        all(Structs(&[
+            all(Int16),
+            all(String),
+            // Topics: name, partitions (index, size, offset lag, future key).
+            all(Structs(&[
+                all(String),
+                all(Structs(&[all(Int32), all(Int64), all(Int64), all(Boolean)])),
+            ])),
+            since(4, Int64),
+            since(4, Int64),
+        ])),
+    ],
+    tagged: &[],
+};
+
 /// DescribeQuorumResponse.json's ReplicaState: id, directory id (2+), log end offset, last
 /// fetch and last caught-up times (1+).
 const REPLICA_STATE: &[Part] = &[
@@ -357,6 +380,7 @@ fn shape(key: ApiKey) -> Option<&'static Shape> {
         ApiKey::DescribeCluster => &DESCRIBE_CLUSTER,
         ApiKey::ListPartitionReassignments => &LIST_PARTITION_REASSIGNMENTS,
         ApiKey::DescribeQuorum => &DESCRIBE_QUORUM,
+        ApiKey::DescribeLogDirs => &DESCRIBE_LOG_DIRS,
         _ => return None,
     })
 }
@@ -552,9 +576,9 @@ pub fn decode<Response: Decodable>(
 /// `kafkalint live` decodes it: `Ok` when it decodes, else why not. For the fuzz target.
 pub fn decode_reply(api_key: i16, version: i16, frame: &[u8]) -> Result<(), std::string::String> {
     use kafka_protocol::messages::{
-        DescribeClusterResponse, DescribeConfigsResponse, DescribeQuorumResponse,
-        FindCoordinatorResponse, ListGroupsResponse, ListPartitionReassignmentsResponse,
-        MetadataResponse,
+        DescribeClusterResponse, DescribeConfigsResponse, DescribeLogDirsResponse,
+        DescribeQuorumResponse, FindCoordinatorResponse, ListGroupsResponse,
+        ListPartitionReassignmentsResponse, MetadataResponse,
     };
     let key = ApiKey::try_from(api_key).map_err(|_| format!("no API key {api_key}"))?;
     let frame = bytes::Bytes::copy_from_slice(frame);
@@ -573,6 +597,7 @@ pub fn decode_reply(api_key: i16, version: i16, frame: &[u8]) -> Result<(), std:
             decode::<ListPartitionReassignmentsResponse>(key, version, frame).map(drop)
         }
         ApiKey::DescribeQuorum => decode::<DescribeQuorumResponse>(key, version, frame).map(drop),
+        ApiKey::DescribeLogDirs => decode::<DescribeLogDirsResponse>(key, version, frame).map(drop),
         _ => Err(format!("kafkalint reads no {key:?} reply")),
     }
 }
@@ -586,6 +611,9 @@ mod tests {
     use kafka_protocol::messages::describe_cluster_response::DescribeClusterBroker;
     use kafka_protocol::messages::describe_configs_response::{
         DescribeConfigsResourceResult, DescribeConfigsResult, DescribeConfigsSynonym,
+    };
+    use kafka_protocol::messages::describe_log_dirs_response::{
+        DescribeLogDirsPartition, DescribeLogDirsResult, DescribeLogDirsTopic,
     };
     use kafka_protocol::messages::find_coordinator_response::Coordinator;
     use kafka_protocol::messages::list_groups_response::ListedGroup;
@@ -917,6 +945,35 @@ mod tests {
                         .map(|frame| (ApiKey::DescribeQuorum, version, frame)),
                 );
             }
+            let log_dirs = DescribeLogDirsResponse::default().with_results(
+                (0..r.below(3))
+                    .map(|_| {
+                        DescribeLogDirsResult::default()
+                            .with_log_dir(r.text())
+                            .with_topics(
+                                (0..r.below(3))
+                                    .map(|_| {
+                                        DescribeLogDirsTopic::default()
+                                            .with_name(TopicName(r.text()))
+                                            .with_partitions(
+                                                (0..r.below(3))
+                                                    .map(|_| DescribeLogDirsPartition::default())
+                                                    .collect(),
+                                            )
+                                    })
+                                    .collect(),
+                            )
+                    })
+                    .collect(),
+            );
+            for version in
+                DescribeLogDirsResponse::VERSIONS.min..=DescribeLogDirsResponse::VERSIONS.max
+            {
+                frames.extend(
+                    encoded(&log_dirs, ApiKey::DescribeLogDirs, version)
+                        .map(|frame| (ApiKey::DescribeLogDirs, version, frame)),
+                );
+            }
             for (key, version, frame) in frames {
                 *walked.entry((key as i16, version)).or_insert(0) += 1;
                 assert_eq!(
@@ -954,6 +1011,7 @@ mod tests {
             (ApiKey::DescribeCluster, 0..=2),
             (ApiKey::ListPartitionReassignments, 0..=0),
             (ApiKey::DescribeQuorum, 0..=2),
+            (ApiKey::DescribeLogDirs, 1..=4),
         ];
         for (key, range) in versions {
             for version in range {

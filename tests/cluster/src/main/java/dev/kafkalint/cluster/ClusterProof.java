@@ -220,6 +220,12 @@ public final class ClusterProof {
                     cluster = new Cluster(work.resolve(mode + "-Q"));
                     new ScenarioQuorum(this).run(cluster);
                 }
+                case "U" -> {
+                    say("[%s %s] scenario U: user topics, racks, a failed log directory, drift", mode, version);
+                    cluster = new Cluster(work.resolve(mode + "-U"));
+                    cluster.writeSeed();
+                    new ScenarioTopics(this).run(cluster);
+                }
                 default -> throw new Failure("no scenario " + scenario);
             }
             say("  PASS scenario %s", scenario);
