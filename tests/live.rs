@@ -98,7 +98,7 @@ fn bad_arguments_and_files_are_named() {
     )
     .unwrap();
     let jks = with_config("jks.properties");
-    refused(&jks, "keytool -exportcert -rfc");
+    refused(&jks, "keytool -exportcert -rfc -keystore trust.jks");
     assert!(!String::from_utf8_lossy(&jks.stderr).contains("hunter2"));
     std::fs::write(path("bad.snapshot"), "broker.0=kafka-0:9092\n").unwrap();
     refused(
@@ -1246,5 +1246,117 @@ fn a_broker_host_from_metadata_is_never_printed_raw() {
     assert!(
         printed.contains("is no host name or IP address") || printed.contains("\\u{"),
         "{printed}"
+    );
+}
+
+/// A TLS client to a listener that hangs up on it (a PLAINTEXT listener reads a ClientHello as a
+/// size past `socket.request.max.bytes` and closes): the hint says the TLS side is kafkalint's.
+/// No trust store is configured: the system's roots are read (here `SSL_CERT_FILE`, a test CA).
+#[test]
+fn a_plaintext_listener_reached_over_tls_is_named_so() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    let server = std::thread::spawn(move || {
+        let (mut stream, _) = listener.accept().unwrap();
+        let mut hello = [0u8; 5];
+        let _ = stream.read_exact(&mut hello);
+        assert_eq!(&hello[..2], [0x16, 0x03], "a TLS ClientHello");
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("client.properties");
+    std::fs::write(&config, "security.protocol=SSL\n").unwrap();
+    let ca = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/live/tls/ca.pem");
+    let output = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+        .args(["live", "--bootstrap-server", &address, "--command-config"])
+        .arg(&config)
+        .env("SSL_CERT_FILE", ca)
+        .env_remove("SSL_CERT_DIR")
+        .output()
+        .unwrap();
+    refused(
+        &output,
+        "a PLAINTEXT or SASL_PLAINTEXT listener reached over TLS",
+    );
+    server.join().unwrap();
+}
+
+/// Client certificates: a Java key store is refused with the commands that make a PEM one from
+/// the configured path; an encrypted key is refused with the command that decrypts it; neither
+/// error, nor one about a malformed key, shows a byte of the key.
+#[test]
+fn client_certificates_are_read_as_pem_and_their_keys_never_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        kafkalint(&[
+            "live",
+            "--bootstrap-server",
+            "127.0.0.1:9",
+            "--command-config",
+            &path.display().to_string(),
+        ])
+    };
+    let ssl = "security.protocol=SSL\nssl.truststore.type=PEM\nssl.truststore.location=ca.pem\n";
+    std::fs::write(dir.path().join("ca.pem"), "").unwrap();
+    let jks = run(
+        "jks.properties",
+        &format!(
+            "{ssl}ssl.keystore.location=/etc/kafka/client.keystore.jks\nssl.keystore.password=store-secret-9\n"
+        ),
+    );
+    refused(
+        &jks,
+        "keytool -importkeystore -srckeystore /etc/kafka/client.keystore.jks",
+    );
+    assert!(!String::from_utf8_lossy(&jks.stderr).contains("store-secret"));
+    let key_text = "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgCANARYKEYBYTES";
+    let encrypted = run(
+        "encrypted.properties",
+        &format!(
+            "{ssl}ssl.keystore.type=PEM\nssl.key.password=key-secret-7\n\
+             ssl.keystore.key=-----BEGIN ENCRYPTED PRIVATE KEY----- \\\n  {key_text} \\\n  -----END ENCRYPTED PRIVATE KEY-----\n\
+             ssl.keystore.certificate.chain=-----BEGIN CERTIFICATE----- QUJD -----END CERTIFICATE-----\n"
+        ),
+    );
+    refused(&encrypted, "openssl pkcs8 -topk8 -nocrypt");
+    let malformed = run(
+        "malformed.properties",
+        &format!(
+            "{ssl}ssl.keystore.type=PEM\n\
+             ssl.keystore.key=-----BEGIN PRIVATE KEY----- {key_text}!! -----END PRIVATE KEY-----\n\
+             ssl.keystore.certificate.chain=-----BEGIN CERTIFICATE----- {key_text}!! -----END CERTIFICATE-----\n"
+        ),
+    );
+    refused(&malformed, "ssl.keystore.certificate.chain");
+    for output in [&encrypted, &malformed] {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            !stderr.contains("CANARYKEY") && !stderr.contains("key-secret"),
+            "{stderr}"
+        );
+    }
+}
+
+/// A broker before 2.4 does not know ApiVersions v3 and answers UNSUPPORTED_VERSION in version
+/// 0's format with no versions (Kafka 2.3's `ApiVersionsRequest.getErrorResponse`): one line
+/// saying which releases kafkalint speaks to, exit 2.
+#[test]
+fn a_broker_before_2_4_is_told_apart_in_one_line() {
+    let cluster = Cluster::start(1, |request| {
+        if request.key != ApiKey::ApiVersions {
+            return Reply::Healthy;
+        }
+        let mut body = request.correlation.to_be_bytes().to_vec();
+        body.extend_from_slice(&35i16.to_be_bytes());
+        body.extend_from_slice(&0i32.to_be_bytes());
+        let mut frame = (body.len() as u32).to_be_bytes().to_vec();
+        frame.extend_from_slice(&body);
+        Reply::Bytes(frame)
+    });
+    let output = kafkalint(&["live", "--bootstrap-server", &cluster.address()]);
+    refused(
+        &output,
+        "runs a Kafka release before 2.4 (it answered ApiVersions in the old format): kafkalint live supports Kafka 2.8 and later",
     );
 }

@@ -239,8 +239,7 @@ impl<'run> Connection<'run> {
             .with_client_software_version(StrBytes::from_static_str(env!("CARGO_PKG_VERSION")));
         let mut version = 3;
         let response: ApiVersionsResponse = loop {
-            let response: ApiVersionsResponse =
-                self.exchange(ApiKey::ApiVersions, version, &request)?;
+            let response = self.api_versions(version, &request)?;
             if response.error_code == 35 && version > 0 {
                 version = response
                     .api_keys
@@ -260,6 +259,33 @@ impl<'run> Connection<'run> {
             .map(|key| (key.api_key, key.min_version, key.max_version))
             .collect();
         Ok(())
+    }
+
+    /// One ApiVersions exchange at `version`. A broker that does not know that version answers
+    /// UNSUPPORTED_VERSION in version 0's format, which Kafka's client reads by decoding again
+    /// at version 0 (`ApiVersionsResponse.parse`, apache/kafka
+    /// clients/src/main/java/org/apache/kafka/common/requests/ApiVersionsResponse.java, tag
+    /// 3.9.0). From 2.4 on (KIP-511) such an answer lists the ApiVersions versions the broker
+    /// has, and is read at the version asked; one that is only readable at version 0 comes from
+    /// a broker before 2.4, whose requests kafkalint does not speak.
+    fn api_versions(
+        &mut self,
+        version: i16,
+        request: &ApiVersionsRequest,
+    ) -> Result<ApiVersionsResponse, Error> {
+        let frame = self.send(ApiKey::ApiVersions, version, request)?;
+        let error = match self.decoded(ApiKey::ApiVersions, version, frame.clone()) {
+            Ok(response) => return Ok(response),
+            Err(error) => error,
+        };
+        match self.decoded::<ApiVersionsResponse>(ApiKey::ApiVersions, 0, frame) {
+            Ok(old) if version > 0 && old.error_code == 35 => Err(self.protocol(
+                "the broker runs a Kafka release before 2.4 (it answered ApiVersions in the \
+                 old format): kafkalint live supports Kafka 2.8 and later"
+                    .to_string(),
+            )),
+            _ => Err(error),
+        }
     }
 
     /// SaslHandshake, then SaslAuthenticate rounds (KIP-152).
@@ -364,6 +390,34 @@ impl<'run> Connection<'run> {
         version: i16,
         request: &Request,
     ) -> Result<Response, Error> {
+        let frame = self.send(key, version, request)?;
+        self.decoded(key, version, frame)
+    }
+
+    /// A reply's frame, read as `key`'s response at `version`, and answering the last request.
+    fn decoded<Response: Decodable>(
+        &self,
+        key: ApiKey,
+        version: i16,
+        frame: bytes::Bytes,
+    ) -> Result<Response, Error> {
+        let (correlation_id, response) =
+            super::wire::decode(key, version, frame).map_err(|why| self.protocol(why))?;
+        if correlation_id != self.correlation_id {
+            return Err(self.protocol(
+                "it does not answer as a Kafka broker (a reply to another request)".to_string(),
+            ));
+        }
+        Ok(response)
+    }
+
+    /// Sends one request at `version` and reads the frame of its reply.
+    fn send<Request: Encodable>(
+        &mut self,
+        key: ApiKey,
+        version: i16,
+        request: &Request,
+    ) -> Result<bytes::Bytes, Error> {
         self.correlation_id += 1;
         let header = RequestHeader::default()
             .with_request_api_key(key as i16)
@@ -426,15 +480,7 @@ impl<'run> Connection<'run> {
             .map_err(|error| self.io_error(error))?;
             body.truncate(start + read);
         }
-        let (correlation_id, response) =
-            super::wire::decode(key, version, bytes::Bytes::from(body))
-                .map_err(|why| self.protocol(why))?;
-        if correlation_id != self.correlation_id {
-            return Err(self.protocol(
-                "it does not answer as a Kafka broker (a reply to another request)".to_string(),
-            ));
-        }
-        Ok(response)
+        Ok(bytes::Bytes::from(body))
     }
 
     fn protocol(&self, message: String) -> Error {
@@ -449,9 +495,7 @@ impl<'run> Connection<'run> {
         let message = match error.kind() {
             ErrorKind::WouldBlock | ErrorKind::TimedOut => self.run.too_late(),
             ErrorKind::UnexpectedEof | ErrorKind::ConnectionReset | ErrorKind::BrokenPipe => {
-                "the broker closed the connection (a TLS or SASL listener reached as PLAINTEXT, \
-                 or a port that is no Kafka listener? --command-config sets security.protocol)"
-                    .to_string()
+                self.closed_why().to_string()
             }
             _ => match error
                 .get_ref()
@@ -464,6 +508,27 @@ impl<'run> Connection<'run> {
         Error::Connect {
             address: self.address.clone(),
             message,
+        }
+    }
+
+    /// The broker hung up: which listener kinds it may be, seen from the side kafkalint
+    /// speaks. A PLAINTEXT listener reads a TLS ClientHello's first bytes as a size of about
+    /// 369 MB and closes the connection (`NetworkReceive`, `socket.request.max.bytes`); a SASL
+    /// listener closes it on a request other than ApiVersions before the login
+    /// (`SaslServerAuthenticator`); a TLS listener reached without TLS answers a TLS alert,
+    /// said where the reply is read.
+    fn closed_why(&self) -> &'static str {
+        match self.stream {
+            Stream::Tls(_) => {
+                "the broker closed the connection (a PLAINTEXT or SASL_PLAINTEXT listener \
+                 reached over TLS, or a port that is no Kafka listener? --command-config sets \
+                 security.protocol)"
+            }
+            Stream::Plain(_) => {
+                "the broker closed the connection (a TLS or SASL listener reached as \
+                 PLAINTEXT, or a port that is no Kafka listener? --command-config sets \
+                 security.protocol)"
+            }
         }
     }
 

@@ -8,6 +8,7 @@ mod connection;
 mod error;
 mod gather;
 mod kafka_errors;
+mod key_store;
 mod scram;
 mod tls;
 mod wire;
