@@ -1360,3 +1360,138 @@ fn a_broker_before_2_4_is_told_apart_in_one_line() {
         "runs a Kafka release before 2.4 (it answered ApiVersions in the old format): kafkalint live supports Kafka 2.8 and later",
     );
 }
+
+/// A token endpoint on 127.0.0.1 that answers every request with `answer`, and hands the
+/// requests it read to the test.
+fn token_endpoint(answer: &'static str) -> (String, std::sync::mpsc::Receiver<String>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!(
+        "http://{}/realms/kafka/token",
+        listener.local_addr().unwrap()
+    );
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let mut request = Vec::new();
+            let mut piece = [0u8; 4096];
+            while !String::from_utf8_lossy(&request).contains("grant_type") {
+                match stream.read(&mut piece) {
+                    Ok(0) | Err(_) => break,
+                    Ok(read) => request.extend_from_slice(&piece[..read]),
+                }
+            }
+            let _ = sender.send(String::from_utf8_lossy(&request).into_owned());
+            let _ = stream.write_all(answer.as_bytes());
+        }
+    });
+    (url, receiver)
+}
+
+/// OAUTHBEARER with the client-credentials grant: kafkalint asks the token endpoint once, as
+/// Kafka's HttpAccessTokenRetriever does (Basic client id and secret, a form body with the
+/// scope), and logs in with the token (RFC 7628's first message); neither the secret nor the
+/// token is printed. An endpoint that refuses, whatever its body says, is one line with its
+/// HTTP status, exit 2.
+#[test]
+fn oauthbearer_logs_in_with_a_client_credentials_token_never_shown() {
+    const TOKEN: &str = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJrYWZrYWxpbnQifQ.c2lnbmF0dXJlLWNhbmFyeQ";
+    let json = format!("{{\"access_token\":\"{TOKEN}\",\"token_type\":\"Bearer\"}}");
+    let answer: &'static str = Box::leak(
+        format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n\
+             {:x}\r\n{json}\r\n0\r\n\r\n",
+            json.len()
+        )
+        .into_boxed_str(),
+    );
+    let (url, requests) = token_endpoint(answer);
+    let logins = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = logins.clone();
+    let cluster = Cluster::start(1, move |request| match request.key {
+        ApiKey::SaslHandshake => Reply::Bytes(hostile::frame(
+            request,
+            &kafka_protocol::messages::SaslHandshakeResponse::default().with_mechanisms(vec![
+                kafka_protocol::protocol::StrBytes::from_static_str("OAUTHBEARER"),
+            ]),
+        )),
+        ApiKey::SaslAuthenticate => {
+            seen.lock().unwrap().push(hostile::sasl_token(request));
+            Reply::Healthy
+        }
+        _ => Reply::Healthy,
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("client.properties");
+    std::fs::write(
+        &config,
+        format!(
+            "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=OAUTHBEARER\n\
+             sasl.oauthbearer.token.endpoint.url={url}\n\
+             sasl.login.callback.handler.class=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler\n\
+             sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required \
+             clientId=\"kafkalint\" clientSecret=\"client-secret-canary\" scope=\"kafka read\";\n"
+        ),
+    )
+    .unwrap();
+    let config = config.display().to_string();
+    let output = kafkalint(&[
+        "live",
+        "--bootstrap-server",
+        &cluster.address(),
+        "--command-config",
+        &config,
+        "--format",
+        "json",
+    ]);
+    let shown = hostile::text(&output);
+    assert_eq!(output.status.code(), Some(0), "{shown}");
+    let asked = requests.recv().unwrap();
+    assert!(
+        asked.starts_with("POST /realms/kafka/token HTTP/1.1\r\n"),
+        "{asked}"
+    );
+    // base64("kafkalint:client-secret-canary")
+    assert!(asked.contains("Authorization: Basic a2Fma2FsaW50OmNsaWVudC1zZWNyZXQtY2FuYXJ5\r\n"));
+    assert!(
+        asked.ends_with("grant_type=client_credentials&scope=kafka+read"),
+        "{asked}"
+    );
+    assert!(requests.try_recv().is_err(), "one token a run");
+    let logins = logins.lock().unwrap();
+    // The bootstrap connection and the broker's own, with the one token.
+    let first_message = format!("n,,\u{1}auth=Bearer {TOKEN}\u{1}\u{1}").into_bytes();
+    assert_eq!(logins.len(), 2);
+    assert!(logins.iter().all(|login| *login == first_message));
+    assert!(
+        !shown.contains("client-secret") && !shown.contains("c2lnbmF0dXJl"),
+        "{shown}"
+    );
+
+    let (refusing, _requests) = token_endpoint(
+        "HTTP/1.1 401 Unauthorized\r\nContent-Length: 41\r\n\r\n{\"error\":\"client-secret-canary is wrong\"}",
+    );
+    std::fs::write(
+        &config,
+        format!(
+            "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=OAUTHBEARER\n\
+             sasl.oauthbearer.token.endpoint.url={refusing}\n\
+             sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required \
+             clientId=\"kafkalint\" clientSecret=\"client-secret-canary\";\n"
+        ),
+    )
+    .unwrap();
+    let output = kafkalint(&[
+        "live",
+        "--bootstrap-server",
+        &cluster.address(),
+        "--command-config",
+        &config,
+    ]);
+    refused(
+        &output,
+        "no OAUTHBEARER token: the token endpoint http://127.0.0.1:",
+    );
+    refused(&output, "it answered HTTP 401");
+    assert!(!hostile::text(&output).contains("canary"));
+}

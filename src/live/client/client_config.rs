@@ -59,6 +59,7 @@ pub enum Mechanism {
     Plain,
     ScramSha256,
     ScramSha512,
+    OAuthBearer,
 }
 
 impl Mechanism {
@@ -67,6 +68,7 @@ impl Mechanism {
             Mechanism::Plain => "PLAIN",
             Mechanism::ScramSha256 => "SCRAM-SHA-256",
             Mechanism::ScramSha512 => "SCRAM-SHA-512",
+            Mechanism::OAuthBearer => "OAUTHBEARER",
         }
     }
 }
@@ -74,7 +76,16 @@ impl Mechanism {
 #[derive(Clone)]
 pub struct Sasl {
     pub mechanism: Mechanism,
-    pub credentials: Credentials,
+    pub login: Login,
+}
+
+/// What the mechanism logs in with.
+#[derive(Debug, Clone)]
+pub enum Login {
+    /// PLAIN and SCRAM: the JAAS line's user and password.
+    Password(Credentials),
+    /// OAUTHBEARER: where its token comes from.
+    Token(super::oauth::ClientCredentials),
 }
 
 /// A user and password from `sasl.jaas.config`.
@@ -143,25 +154,29 @@ impl ClientConfig {
                 "PLAIN" => Mechanism::Plain,
                 "SCRAM-SHA-256" => Mechanism::ScramSha256,
                 "SCRAM-SHA-512" => Mechanism::ScramSha512,
+                "OAUTHBEARER" => Mechanism::OAuthBearer,
                 _ => {
                     return Err(invalid(
                         "sasl.mechanism",
-                        "kafkalint live speaks PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 (GSSAPI and OAUTHBEARER are not supported)",
+                        "kafkalint live speaks PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 and OAUTHBEARER (GSSAPI is not supported)",
                     ));
                 }
             };
             let jaas = get("sasl.jaas.config")
-                .ok_or_else(|| invalid("sasl.jaas.config", "missing: SASL needs a user"))?;
-            let credentials = jaas_credentials(&jaas).ok_or_else(|| {
-                invalid(
-                    "sasl.jaas.config",
-                    "no username=\"...\" and password=\"...\" options in it",
-                )
-            })?;
-            Some(Sasl {
-                mechanism,
-                credentials,
-            })
+                .ok_or_else(|| invalid("sasl.jaas.config", "missing: SASL needs a login"))?;
+            let login = if mechanism == Mechanism::OAuthBearer {
+                let folder = path.parent().unwrap_or(Path::new("."));
+                let options = jaas_options(&jaas);
+                Login::Token(super::oauth::read(&get, &options, folder, &invalid)?)
+            } else {
+                Login::Password(jaas_credentials(&jaas).ok_or_else(|| {
+                    invalid(
+                        "sasl.jaas.config",
+                        "no username=\"...\" and password=\"...\" options in it",
+                    )
+                })?)
+            };
+            Some(Sasl { mechanism, login })
         } else {
             None
         };
@@ -184,7 +199,7 @@ impl ClientConfig {
 /// The certificates to trust: `ssl.truststore.certificates` (PEM in the file), or
 /// `ssl.truststore.location` of type PEM, or, with neither, the system's. Java key stores (JKS,
 /// PKCS12) are refused with the command that exports their certificates as PEM.
-fn trust_store(
+pub(super) fn trust_store(
     get: &dyn Fn(&str) -> Option<String>,
     folder: &Path,
     invalid: &dyn Fn(&str, &str) -> Error,

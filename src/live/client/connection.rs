@@ -9,6 +9,7 @@
 
 use std::io::{Read, Write};
 use std::net::{IpAddr, SocketAddr, TcpStream, ToSocketAddrs};
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -21,7 +22,7 @@ use kafka_protocol::protocol::{
 };
 
 use super::Error;
-use super::client_config::{ClientConfig, Mechanism};
+use super::client_config::{ClientConfig, Login, Mechanism};
 
 /// A frame larger than this is no Kafka answer to what kafkalint asks (the first bytes of an
 /// HTTP or TLS reply read as a size are larger): refused before anything is allocated. A
@@ -42,6 +43,9 @@ pub struct Run {
     /// `--max-answer-mib`, in bytes.
     max_answer_bytes: usize,
     answered: AtomicUsize,
+    /// The OAUTHBEARER token of the run, asked for once by the first connection that logs in
+    /// (the others wait for it), or why there is none.
+    token: OnceLock<Result<super::oauth::Token, String>>,
 }
 
 impl Run {
@@ -51,6 +55,7 @@ impl Run {
             timeout,
             max_answer_bytes,
             answered: AtomicUsize::new(0),
+            token: OnceLock::new(),
         }
     }
 
@@ -87,13 +92,24 @@ impl Run {
         }
     }
 
+    /// The run's OAUTHBEARER token, from `source` the first time.
+    fn token(
+        &self,
+        source: &super::oauth::ClientCredentials,
+    ) -> Result<&super::oauth::Token, String> {
+        self.token
+            .get_or_init(|| source.token(self))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
     fn max_answer_mib(&self) -> usize {
         self.max_answer_bytes >> 20
     }
 }
 
 /// A TCP stream whose every read and write waits at most for what is left of the deadline.
-struct Timed {
+pub(super) struct Timed {
     tcp: TcpStream,
     deadline: Instant,
 }
@@ -181,38 +197,10 @@ impl<'run> Connection<'run> {
         } else {
             format!("{host}:{port}")
         };
-        let connect_error = |message: String| Error::Connect {
+        let tcp = connect(host, port, run).map_err(|message| Error::Connect {
             address: address.clone(),
             message,
-        };
-        let addresses = resolve(host, port, run).map_err(connect_error)?;
-        let mut last_error = None;
-        let mut tcp = None;
-        for socket_address in &addresses {
-            let Some(left) = run.left() else {
-                last_error = Some(std::io::Error::from(std::io::ErrorKind::TimedOut));
-                break;
-            };
-            match TcpStream::connect_timeout(socket_address, left) {
-                Ok(stream) => {
-                    tcp = Some(stream);
-                    break;
-                }
-                Err(error) => last_error = Some(error),
-            }
-        }
-        let tcp = tcp.ok_or_else(|| {
-            connect_error(match last_error {
-                Some(error) if error.kind() == std::io::ErrorKind::TimedOut => run.too_late(),
-                Some(error) => error.to_string(),
-                None => "the host has no address".to_string(),
-            })
         })?;
-        let _ = tcp.set_nodelay(true);
-        let tcp = Timed {
-            tcp,
-            deadline: run.deadline,
-        };
         let stream = match &config.tls {
             Some(tls) => Stream::Tls(Box::new(super::tls::wrap(tcp, host, tls, &address)?)),
             None => Stream::Plain(tcp),
@@ -304,42 +292,71 @@ impl<'run> Connection<'run> {
                 ),
             });
         }
-        let credentials = &sasl.credentials;
+        match &sasl.login {
+            Login::Password(credentials) => self.password_login(sasl.mechanism, credentials),
+            Login::Token(source) => self.token_login(source),
+        }
+    }
+
+    /// PLAIN (RFC 4616) or SCRAM (RFC 5802) with the JAAS line's user and password.
+    fn password_login(
+        &mut self,
+        mechanism: Mechanism,
+        credentials: &super::client_config::Credentials,
+    ) -> Result<(), Error> {
+        let who = format!("user `{}`", credentials.username);
         let auth_error = |address: &str, message: String| Error::Auth {
             address: address.to_string(),
-            message: format!("user `{}`: {message}", credentials.username),
+            message: format!("{who}: {message}"),
         };
-        match sasl.mechanism {
-            Mechanism::Plain => {
+        let hash = match mechanism {
+            Mechanism::ScramSha256 => super::scram::Hash::Sha256,
+            Mechanism::ScramSha512 => super::scram::Hash::Sha512,
+            _ => {
                 let mut token = vec![0u8];
                 token.extend_from_slice(credentials.username.as_bytes());
                 token.push(0);
                 token.extend_from_slice(credentials.password.as_bytes());
-                self.sasl_round(token, &credentials.username)?;
+                self.sasl_round(token, &who)?;
+                return Ok(());
             }
-            Mechanism::ScramSha256 | Mechanism::ScramSha512 => {
-                let hash = if sasl.mechanism == Mechanism::ScramSha256 {
-                    super::scram::Hash::Sha256
-                } else {
-                    super::scram::Hash::Sha512
-                };
-                let (mut scram, first) =
-                    super::scram::Scram::start(hash, &credentials.username, &credentials.password)
-                        .map_err(|message| auth_error(&self.address, message))?;
-                let server_first = self.sasl_round(first, &credentials.username)?;
-                let last = scram
-                    .answer(&server_first)
-                    .map_err(|message| auth_error(&self.address, message))?;
-                let server_final = self.sasl_round(last, &credentials.username)?;
-                scram
-                    .finish(&server_final)
-                    .map_err(|message| auth_error(&self.address, message))?;
-            }
+        };
+        let (mut scram, first) =
+            super::scram::Scram::start(hash, &credentials.username, &credentials.password)
+                .map_err(|message| auth_error(&self.address, message))?;
+        let server_first = self.sasl_round(first, &who)?;
+        let last = scram
+            .answer(&server_first)
+            .map_err(|message| auth_error(&self.address, message))?;
+        let server_final = self.sasl_round(last, &who)?;
+        scram
+            .finish(&server_final)
+            .map_err(|message| auth_error(&self.address, message))
+    }
+
+    /// OAUTHBEARER (RFC 7628) with the run's one token. A broker that refuses the token
+    /// answers with an error challenge (JSON, not shown), to which the client sends a lone
+    /// 0x01 and the broker then fails the login with its error code
+    /// (`OAuthBearerSaslClient`, `OAuthBearerSaslServer`, apache/kafka tag 3.9.0).
+    fn token_login(&mut self, source: &super::oauth::ClientCredentials) -> Result<(), Error> {
+        let token = self.run.token(source).map_err(|message| Error::Auth {
+            address: self.address.clone(),
+            message: format!("no OAUTHBEARER token: {message}"),
+        })?;
+        let who = "the OAUTHBEARER token";
+        let challenge = self.sasl_round(super::oauth::initial_response(token), who)?;
+        if !challenge.is_empty() {
+            self.sasl_round(vec![1], who)?;
+            return Err(Error::Auth {
+                address: self.address.clone(),
+                message: format!("{who}: refused (its error challenge is not shown)"),
+            });
         }
         Ok(())
     }
 
-    fn sasl_round(&mut self, token: Vec<u8>, username: &str) -> Result<Vec<u8>, Error> {
+    /// One SaslAuthenticate round; `who` names the login in an error.
+    fn sasl_round(&mut self, token: Vec<u8>, who: &str) -> Result<Vec<u8>, Error> {
         let request = SaslAuthenticateRequest::default().with_auth_bytes(token.into());
         let (_, response): (_, SaslAuthenticateResponse) =
             self.call(ApiKey::SaslAuthenticate, &request, 2)?;
@@ -348,7 +365,7 @@ impl<'run> Connection<'run> {
             // token holds the password).
             return Err(Error::Auth {
                 address: self.address.clone(),
-                message: format!("user `{username}`: {}", kafka_error(response.error_code)),
+                message: format!("{who}: {}", kafka_error(response.error_code)),
             });
         }
         Ok(response.auth_bytes.to_vec())
@@ -540,6 +557,34 @@ impl<'run> Connection<'run> {
             message: format!("{request}: {}", kafka_error(code)),
         }
     }
+}
+
+/// A TCP connection to `host:port` whose reads and writes end with `run`'s deadline; else why
+/// not, in one line.
+pub(super) fn connect(host: &str, port: u16, run: &Run) -> Result<Timed, String> {
+    let addresses = resolve(host, port, run)?;
+    let mut last_error = None;
+    for socket_address in &addresses {
+        let Some(left) = run.left() else {
+            last_error = Some(std::io::Error::from(std::io::ErrorKind::TimedOut));
+            break;
+        };
+        match TcpStream::connect_timeout(socket_address, left) {
+            Ok(tcp) => {
+                let _ = tcp.set_nodelay(true);
+                return Ok(Timed {
+                    tcp,
+                    deadline: run.deadline,
+                });
+            }
+            Err(error) => last_error = Some(error),
+        }
+    }
+    Err(match last_error {
+        Some(error) if error.kind() == std::io::ErrorKind::TimedOut => run.too_late(),
+        Some(error) => error.to_string(),
+        None => "the host has no address".to_string(),
+    })
 }
 
 /// `host:port`'s addresses, looked up within what is left of the deadline: a name server

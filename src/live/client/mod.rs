@@ -9,6 +9,7 @@ mod error;
 mod gather;
 mod kafka_errors;
 mod key_store;
+mod oauth;
 mod scram;
 mod tls;
 mod wire;
