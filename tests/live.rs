@@ -1493,5 +1493,6 @@ fn oauthbearer_logs_in_with_a_client_credentials_token_never_shown() {
         "no OAUTHBEARER token: the token endpoint http://127.0.0.1:",
     );
     refused(&output, "it answered HTTP 401");
+    refused(&output, "cannot log in to 127.0.0.1:");
     assert!(!hostile::text(&output).contains("canary"));
 }

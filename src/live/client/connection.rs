@@ -339,7 +339,7 @@ impl<'run> Connection<'run> {
     /// 0x01 and the broker then fails the login with its error code
     /// (`OAuthBearerSaslClient`, `OAuthBearerSaslServer`, apache/kafka tag 3.9.0).
     fn token_login(&mut self, source: &super::oauth::ClientCredentials) -> Result<(), Error> {
-        let token = self.run.token(source).map_err(|message| Error::Auth {
+        let token = self.run.token(source).map_err(|message| Error::Login {
             address: self.address.clone(),
             message: format!("no OAUTHBEARER token: {message}"),
         })?;

@@ -196,7 +196,7 @@ impl ClientCredentials {
 impl Endpoint {
     fn token(&self, run: &Run) -> Result<Token, String> {
         let answer = self.post(run)?;
-        let (status, body) = http_answer(&answer)?;
+        let (status, body) = http_answer(&answer, true)?;
         if !(200..300).contains(&status) {
             // The body is not shown: an endpoint may echo what it was sent.
             return Err(format!("it answered HTTP {status}"));
@@ -293,16 +293,16 @@ fn exchange(mut stream: impl Read + Write, request: &[u8], run: &Run) -> Result<
         if answer.len() > LARGEST_ANSWER {
             return Err(format!("an answer past {} KiB", LARGEST_ANSWER >> 10));
         }
-        if http_answer(&answer).is_ok() {
+        if http_answer(&answer, false).is_ok() {
             break;
         }
     }
     Ok(answer)
 }
 
-/// The status and body of a whole HTTP/1.1 answer (`Content-Length`, chunked, or to the end);
-/// `Err` while it is incomplete or when it is no HTTP.
-fn http_answer(answer: &[u8]) -> Result<(u16, Vec<u8>), String> {
+/// The status and body of a whole HTTP/1.1 answer (`Content-Length`, chunked, or to the end
+/// once `ended`, the server having closed); `Err` while it is incomplete or when it is no HTTP.
+fn http_answer(answer: &[u8], ended: bool) -> Result<(u16, Vec<u8>), String> {
     let incomplete = || "an incomplete HTTP answer".to_string();
     let end = memchr::memmem::find(answer, b"\r\n\r\n").ok_or_else(incomplete)?;
     let head = std::str::from_utf8(&answer[..end]).map_err(|_| "no HTTP answer".to_string())?;
@@ -330,8 +330,9 @@ fn http_answer(answer: &[u8]) -> Result<(u16, Vec<u8>), String> {
     match header("content-length").and_then(|length| length.parse::<usize>().ok()) {
         Some(length) if body.len() >= length => Ok((status, body[..length].to_vec())),
         Some(_) => Err(incomplete()),
-        // Neither: the body ends with the connection, which the caller has seen end.
-        None => Ok((status, body.to_vec())),
+        // Neither: the body ends with the connection.
+        None if ended => Ok((status, body.to_vec())),
+        None => Err(incomplete()),
     }
 }
 
@@ -385,18 +386,25 @@ mod tests {
     #[test]
     fn answers_by_length_chunks_or_close() {
         let by_length = b"HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nabcdEXTRA";
-        assert_eq!(http_answer(by_length).unwrap(), (200, b"abcd".to_vec()));
-        assert!(http_answer(b"HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\nabcd").is_err());
-        let chunked = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;x\r\nde\r\n0\r\n\r\n";
-        assert_eq!(http_answer(chunked).unwrap(), (200, b"abcde".to_vec()));
-        assert!(
-            http_answer(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nab").is_err()
-        );
         assert_eq!(
-            http_answer(b"HTTP/1.0 401 No\r\n\r\nsecret").unwrap().0,
-            401
+            http_answer(by_length, false).unwrap(),
+            (200, b"abcd".to_vec())
         );
-        assert!(http_answer(b"SSH-2.0\r\n\r\n").is_err());
+        assert!(http_answer(b"HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\nabcd", true).is_err());
+        let chunked = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;x\r\nde\r\n0\r\n\r\n";
+        assert_eq!(
+            http_answer(chunked, false).unwrap(),
+            (200, b"abcde".to_vec())
+        );
+        let cut = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nab";
+        assert!(http_answer(cut, true).is_err());
+        let to_the_end = b"HTTP/1.0 401 No\r\n\r\nsecret";
+        assert!(http_answer(to_the_end, false).is_err());
+        assert_eq!(
+            http_answer(to_the_end, true).unwrap(),
+            (401, b"secret".to_vec())
+        );
+        assert!(http_answer(b"SSH-2.0\r\n\r\n", true).is_err());
     }
 
     #[test]
