@@ -1,13 +1,13 @@
 //! `--command-config FILE`: the client properties Kafka's own tools take
 //! (`kafka-topics.sh --command-config`), read with the same `Properties` parser as broker
 //! files: `security.protocol`, `sasl.mechanism`, `sasl.jaas.config`, `ssl.truststore.*`,
-//! `ssl.keystore.*` (`super::key_store`) and `ssl.endpoint.identification.algorithm`.
+//! `ssl.keystore.*` (`super::stores`) and `ssl.endpoint.identification.algorithm`.
 //!
 //! Secrets read here (a password of the JAAS line, a private key) live in [`Credentials`] and
 //! `Identity`, whose `Debug` hides them, and no error message quotes a value of this file but a
 //! store's path.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::Error;
 
@@ -18,7 +18,7 @@ pub struct ClientConfig {
     /// With SASL: the mechanism and the JAAS line's user.
     pub sasl: Option<Sasl>,
     /// With SSL: the certificates to trust (PEM), and whether the broker's name is checked.
-    pub tls: Option<Tls>,
+    pub tls: Option<super::stores::Tls>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -104,21 +104,6 @@ impl std::fmt::Debug for Credentials {
     }
 }
 
-#[derive(Debug, Clone)]
-pub struct Tls {
-    /// PEM text of the certificates to trust; `None`, when no trust store is configured: the
-    /// system's trusted roots, as Kafka's Java client then trusts the JDK's (a null trust store
-    /// in `DefaultSslEngineFactory.getTrustManagers`, apache/kafka
-    /// clients/src/main/java/org/apache/kafka/common/security/ssl/DefaultSslEngineFactory.java,
-    /// tag 3.9.0).
-    pub trusted_pem: Option<Vec<u8>>,
-    /// `ssl.endpoint.identification.algorithm=https` (Kafka's default since 2.0): the broker's
-    /// certificate must name the host connected to. Empty turns it off.
-    pub verify_host_name: bool,
-    /// The client's own certificate and key, for a listener with `ssl.client.auth=required`.
-    pub identity: Option<super::key_store::Identity>,
-}
-
 impl ClientConfig {
     /// Reads `path`; errors name the file and the key, never a value.
     pub fn read(path: &Path) -> Result<ClientConfig, Error> {
@@ -182,8 +167,8 @@ impl ClientConfig {
         };
         let tls = if protocol.uses_tls() {
             let folder = path.parent().unwrap_or(Path::new("."));
-            let mut tls = trust_store(&get, folder, &invalid)?;
-            tls.identity = super::key_store::read(&get, folder, &invalid)?;
+            let mut tls = super::stores::trust_store(&get, folder, &invalid)?;
+            tls.identity = super::stores::identity(&get, folder, &invalid)?;
             Some(tls)
         } else {
             None
@@ -193,54 +178,6 @@ impl ClientConfig {
             sasl,
             tls,
         })
-    }
-}
-
-/// The certificates to trust: `ssl.truststore.certificates` (PEM in the file), or
-/// `ssl.truststore.location` of type PEM, or, with neither, the system's. Java key stores (JKS,
-/// PKCS12) are refused with the command that exports their certificates as PEM.
-pub(super) fn trust_store(
-    get: &dyn Fn(&str) -> Option<String>,
-    folder: &Path,
-    invalid: &dyn Fn(&str, &str) -> Error,
-) -> Result<Tls, Error> {
-    let store_type = get("ssl.truststore.type").unwrap_or_else(|| "JKS".to_string());
-    let verify_host_name =
-        get("ssl.endpoint.identification.algorithm").is_none_or(|algorithm| !algorithm.is_empty());
-    let tls = |trusted_pem| Tls {
-        trusted_pem,
-        verify_host_name,
-        identity: None,
-    };
-    if let Some(pem) = get("ssl.truststore.certificates") {
-        return Ok(tls(Some(super::key_store::pem_lines(pem.as_bytes()))));
-    }
-    let Some(location) = get("ssl.truststore.location") else {
-        return Ok(tls(None));
-    };
-    if !store_type.eq_ignore_ascii_case("PEM") {
-        let command = format!(
-            "kafkalint reads PEM trust stores: export the CA with `keytool -exportcert -rfc -keystore {location} -alias ALIAS -file ca.pem` and set ssl.truststore.type=PEM and ssl.truststore.location=ca.pem"
-        );
-        return Err(invalid("ssl.truststore.type", &command));
-    }
-    let location = resolved(folder, &location);
-    let trusted_pem = crate::source::read_file(&location).map_err(|error| {
-        invalid(
-            "ssl.truststore.location",
-            &format!("{}: {error}", location.display()),
-        )
-    })?;
-    Ok(tls(Some(super::key_store::pem_lines(&trusted_pem))))
-}
-
-/// A path of the file, relative to the file's folder when it is not absolute.
-pub(super) fn resolved(folder: &Path, location: &str) -> PathBuf {
-    let location = PathBuf::from(location);
-    if location.is_relative() {
-        folder.join(location)
-    } else {
-        location
     }
 }
 

@@ -8,10 +8,11 @@ mod connection;
 mod error;
 mod gather;
 mod kafka_errors;
-mod key_store;
 mod oauth;
 mod scram;
+mod stores;
 mod tls;
+mod transport;
 mod wire;
 
 use std::time::Duration;

@@ -14,20 +14,28 @@
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use base64::Engine;
 
 use super::Error;
-use super::client_config::Tls;
-use super::connection::Run;
+use super::stores::Tls;
+use super::transport::Run;
 
 /// What one token answer may hold: an access token is a few KiB.
 const LARGEST_ANSWER: usize = 1 << 20;
 
+/// Where the token comes from, and the run's one token once asked for (the first connection
+/// that logs in asks, the others wait for its answer).
+#[derive(Debug, Clone)]
+pub struct ClientCredentials {
+    source: Source,
+    token: Arc<OnceLock<Result<Token, String>>>,
+}
+
 /// Where the token comes from and with what.
 #[derive(Debug, Clone)]
-pub enum ClientCredentials {
+enum Source {
     /// `file:` URL: the token itself, read at each run.
     File(PathBuf),
     Endpoint(Box<Endpoint>),
@@ -86,8 +94,8 @@ pub fn read(
     })?;
     if let Some(path) = url.strip_prefix("file:") {
         let path = path.strip_prefix("//").unwrap_or(path);
-        return Ok(ClientCredentials::File(super::client_config::resolved(
-            folder, path,
+        return Ok(ClientCredentials::new(Source::File(
+            super::stores::resolved(folder, path),
         )));
     }
     let option = |name: &str| {
@@ -131,25 +139,27 @@ pub fn read(
         host_and_port(authority, if https { 443 } else { 80 }).ok_or_else(bad_url)?;
     let tls = if https {
         let jaas_get = |key: &str| option(key);
-        let mut tls = super::client_config::trust_store(&jaas_get, folder, invalid)?;
+        let mut tls = super::stores::trust_store(&jaas_get, folder, invalid)?;
         tls.verify_host_name = true;
         Some(tls)
     } else {
         None
     };
     let scheme = if https { "https" } else { "http" };
-    Ok(ClientCredentials::Endpoint(Box::new(Endpoint {
-        shown: format!("{scheme}://{authority}"),
-        host,
-        port,
-        target,
-        tls,
-        client_id,
-        client_secret,
-        scope,
-        urlencode_header: get("sasl.oauthbearer.header.urlencode")
-            .is_some_and(|value| value.eq_ignore_ascii_case("true")),
-    })))
+    Ok(ClientCredentials::new(Source::Endpoint(Box::new(
+        Endpoint {
+            shown: format!("{scheme}://{authority}"),
+            host,
+            port,
+            target,
+            tls,
+            client_id,
+            client_secret,
+            scope,
+            urlencode_header: get("sasl.oauthbearer.header.urlencode")
+                .is_some_and(|value| value.eq_ignore_ascii_case("true")),
+        },
+    ))))
 }
 
 /// `host`, `host:port` or `[v6]:port`; a user before `@` is refused (it would be shown).
@@ -173,11 +183,27 @@ fn host_and_port(authority: &str, default_port: u16) -> Option<(String, u16)> {
 }
 
 impl ClientCredentials {
-    /// A token, within what is left of `run`'s deadline; else why not, in one line that shows
-    /// no secret.
-    pub fn token(&self, run: &Run) -> Result<Token, String> {
+    fn new(source: Source) -> ClientCredentials {
+        ClientCredentials {
+            source,
+            token: Arc::new(OnceLock::new()),
+        }
+    }
+
+    /// The run's token, asked for within what is left of `run`'s deadline the first time; else
+    /// why not, in one line that shows no secret.
+    pub fn token(&self, run: &Run) -> Result<&Token, String> {
+        self.token
+            .get_or_init(|| self.source.token(run))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
+impl Source {
+    fn token(&self, run: &Run) -> Result<Token, String> {
         match self {
-            ClientCredentials::File(path) => {
+            Source::File(path) => {
                 let bytes = crate::source::read_file(path)
                     .map_err(|error| format!("{}: {error}", path.display()))?;
                 let token = String::from_utf8_lossy(&bytes).trim().to_string();
@@ -186,7 +212,7 @@ impl ClientCredentials {
                 }
                 Ok(Token(token))
             }
-            ClientCredentials::Endpoint(endpoint) => endpoint
+            Source::Endpoint(endpoint) => endpoint
                 .token(run)
                 .map_err(|why| format!("the token endpoint {}: {why}", endpoint.shown)),
         }
@@ -213,7 +239,7 @@ impl Endpoint {
     /// authorization, a form body, `Accept: application/json`), and the whole answer.
     fn post(&self, run: &Run) -> Result<Vec<u8>, String> {
         let request = self.request();
-        let tcp = super::connection::connect(&self.host, self.port, run)?;
+        let tcp = super::transport::connect(&self.host, self.port, run)?;
         match &self.tls {
             None => exchange(tcp, &request, run),
             Some(tls) => {
@@ -437,8 +463,9 @@ mod tests {
                 &invalid,
             )
         };
-        let ClientCredentials::Endpoint(endpoint) =
-            read_url("http://idp:8080/realms/x/token?a=b").unwrap()
+        let Source::Endpoint(endpoint) = read_url("http://idp:8080/realms/x/token?a=b")
+            .unwrap()
+            .source
         else {
             panic!("an endpoint")
         };
@@ -453,8 +480,8 @@ mod tests {
             .to_string();
         assert!(!error.contains("pw"), "{error}");
         assert!(matches!(
-            read_url("file:///run/token").unwrap(),
-            ClientCredentials::File(path) if path == Path::new("/run/token")
+            read_url("file:///run/token").unwrap().source,
+            Source::File(path) if path == Path::new("/run/token")
         ));
     }
 }

@@ -13,7 +13,7 @@ use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use rustls::{DigitallySignedStruct, RootCertStore, SignatureScheme};
 
 use super::Error;
-use super::client_config::Tls;
+use super::stores::Tls;
 
 /// A TLS client over `tcp` for `host`, trusting the certificates of `tls` alone (the system's
 /// when it names none).

@@ -246,8 +246,11 @@ final class ScenarioSecure {
                             + "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;",
                     "listener.name.oauth.oauthbearer.sasl.server.callback.handler.class="
                             + "org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler",
+                    // The form OAuthBearerValidatorCallbackHandler's doc gives, and the broker-wide one
+                    // its ConfigurationUtils falls back to.
                     "listener.name.oauth.oauthbearer.sasl.oauthbearer.jwks.endpoint.url=" + jwks,
-                    "listener.name.oauth.oauthbearer.sasl.oauthbearer.expected.audience=kafka",
+                    "sasl.oauthbearer.jwks.endpoint.url=" + jwks,
+                    "sasl.oauthbearer.expected.audience=kafka",
                     "");
             Files.writeString(file, text, StandardCharsets.ISO_8859_1);
         }

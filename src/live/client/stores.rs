@@ -1,6 +1,8 @@
-//! The client's certificate and key, for a listener with `ssl.client.auth=required` (mutual
-//! TLS), read from the keys Kafka's clients take, as `DefaultSslEngineFactory.createKeystore`
-//! reads them (apache/kafka,
+//! The trust store and the key store of a TLS client: the certificates to trust
+//! (`ssl.truststore.*`, else the system's), and the client's certificate and key, for a
+//! listener with `ssl.client.auth=required` (mutual TLS), read from the keys Kafka's clients
+//! take, as `DefaultSslEngineFactory.createTruststore` and `.createKeystore` read them
+//! (apache/kafka,
 //! clients/src/main/java/org/apache/kafka/common/security/ssl/DefaultSslEngineFactory.java, tag
 //! 3.9.0): `ssl.keystore.key` with `ssl.keystore.certificate.chain` (PEM in the file, type PEM),
 //! or a PEM file at `ssl.keystore.location` (type PEM) holding the key and the chain. A JKS or
@@ -9,12 +11,75 @@
 //! The key is never shown: no error quotes the key's text, nor the PEM reader's message about
 //! it (which may quote a line of it).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 
 use super::Error;
+
+#[derive(Debug, Clone)]
+pub struct Tls {
+    /// PEM text of the certificates to trust; `None`, when no trust store is configured: the
+    /// system's trusted roots, as Kafka's Java client then trusts the JDK's (a null trust store
+    /// in `DefaultSslEngineFactory.getTrustManagers`, apache/kafka
+    /// clients/src/main/java/org/apache/kafka/common/security/ssl/DefaultSslEngineFactory.java,
+    /// tag 3.9.0).
+    pub trusted_pem: Option<Vec<u8>>,
+    /// `ssl.endpoint.identification.algorithm=https` (Kafka's default since 2.0): the broker's
+    /// certificate must name the host connected to. Empty turns it off.
+    pub verify_host_name: bool,
+    /// The client's own certificate and key, for a listener with `ssl.client.auth=required`.
+    pub identity: Option<Identity>,
+}
+
+/// The certificates to trust: `ssl.truststore.certificates` (PEM in the file), or
+/// `ssl.truststore.location` of type PEM, or, with neither, the system's. Java key stores (JKS,
+/// PKCS12) are refused with the command that exports their certificates as PEM.
+pub fn trust_store(
+    get: &dyn Fn(&str) -> Option<String>,
+    folder: &Path,
+    invalid: &dyn Fn(&str, &str) -> Error,
+) -> Result<Tls, Error> {
+    let store_type = get("ssl.truststore.type").unwrap_or_else(|| "JKS".to_string());
+    let verify_host_name =
+        get("ssl.endpoint.identification.algorithm").is_none_or(|algorithm| !algorithm.is_empty());
+    let tls = |trusted_pem| Tls {
+        trusted_pem,
+        verify_host_name,
+        identity: None,
+    };
+    if let Some(pem) = get("ssl.truststore.certificates") {
+        return Ok(tls(Some(pem_lines(pem.as_bytes()))));
+    }
+    let Some(location) = get("ssl.truststore.location") else {
+        return Ok(tls(None));
+    };
+    if !store_type.eq_ignore_ascii_case("PEM") {
+        let command = format!(
+            "kafkalint reads PEM trust stores: export the CA with `keytool -exportcert -rfc -keystore {location} -alias ALIAS -file ca.pem` and set ssl.truststore.type=PEM and ssl.truststore.location=ca.pem"
+        );
+        return Err(invalid("ssl.truststore.type", &command));
+    }
+    let location = resolved(folder, &location);
+    let trusted_pem = crate::source::read_file(&location).map_err(|error| {
+        invalid(
+            "ssl.truststore.location",
+            &format!("{}: {error}", location.display()),
+        )
+    })?;
+    Ok(tls(Some(pem_lines(&trusted_pem))))
+}
+
+/// A path of the file, relative to the file's folder when it is not absolute.
+pub fn resolved(folder: &Path, location: &str) -> PathBuf {
+    let location = PathBuf::from(location);
+    if location.is_relative() {
+        folder.join(location)
+    } else {
+        location
+    }
+}
 
 /// A client certificate chain and its private key, decoded.
 pub struct Identity {
@@ -42,7 +107,7 @@ impl std::fmt::Debug for Identity {
 
 /// The identity the file configures, or `None` when it configures none (a listener that does
 /// not ask for one).
-pub fn read(
+pub fn identity(
     get: &dyn Fn(&str) -> Option<String>,
     folder: &Path,
     invalid: &dyn Fn(&str, &str) -> Error,
@@ -81,7 +146,7 @@ pub fn read(
     if !is_pem {
         return Err(invalid("ssl.keystore.type", &export_command(&location)));
     }
-    let path = super::client_config::resolved(folder, &location);
+    let path = resolved(folder, &location);
     let pem = crate::source::read_file(&path).map_err(|error| {
         invalid(
             "ssl.keystore.location",
@@ -220,7 +285,7 @@ mod tests {
             "ssl.keystore.certificate.chain" => Some(chain.to_string()),
             _ => None,
         };
-        let error = read(&get, Path::new("."), &invalid)
+        let error = identity(&get, Path::new("."), &invalid)
             .unwrap_err()
             .to_string();
         assert!(
