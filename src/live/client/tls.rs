@@ -67,7 +67,12 @@ pub fn client_config(tls: &Tls) -> Result<rustls::ClientConfig, String> {
                 identity.certificate_chain.clone(),
                 identity.private_key.clone_key(),
             )
-            .map_err(|error| format!("the client certificate or its key is unusable ({error})")),
+            .map_err(|error| {
+                format!(
+                    "the client certificate or its key is unusable ({error}; an EC key as Java \
+                     writes it lacks its public key, which `openssl ec -in KEY -out key.pem` adds)"
+                )
+            }),
     }
 }
 

@@ -99,7 +99,8 @@ final class ScenarioSecure {
                         "-validity", "2"),
                 List.of("-importcert", "-alias", "ca", "-keystore", "server.p12", "-file", "ca.pem", "-noprompt"),
                 List.of("-importcert", "-alias", "server", "-keystore", "server.p12", "-file", "server.pem"),
-                List.of("-genkeypair", "-alias", "client", "-keyalg", "EC", "-groupname", "secp256r1", "-dname",
+                // RSA: an EC key as Java encodes it (PKCS#8 without its public key) is not one ring reads.
+                List.of("-genkeypair", "-alias", "client", "-keyalg", "RSA", "-keysize", "2048", "-dname",
                         "CN=kafkalint-client", "-validity", "2", "-keystore", "client.p12", "-storetype", "PKCS12"),
                 List.of("-certreq", "-alias", "client", "-keystore", "client.p12", "-file", "client.csr"),
                 List.of("-gencert", "-alias", "ca", "-keystore", "ca.p12", "-infile", "client.csr", "-outfile",
@@ -251,6 +252,8 @@ final class ScenarioSecure {
                     "listener.name.oauth.oauthbearer.sasl.oauthbearer.jwks.endpoint.url=" + jwks,
                     "sasl.oauthbearer.jwks.endpoint.url=" + jwks,
                     "sasl.oauthbearer.expected.audience=kafka",
+                    // Required by 4.4's broker validator (its configure() refuses to start without it).
+                    "sasl.oauthbearer.expected.issuer=proof-idp",
                     "");
             Files.writeString(file, text, StandardCharsets.ISO_8859_1);
         }
