@@ -44,7 +44,8 @@ import org.apache.kafka.clients.admin.Admin;
  *       ({@code sasl.oauthbearer.jwks.endpoint.url}, allowed through the system property
  *       {@code org.apache.kafka.sasl.oauthbearer.allowed.urls} Kafka 4 requires,
  *       ConfigurationUtils.throwIfURLIsNotAllowed); a wrong client secret and a token signed by
- *       another key are refused, each in one line, no secret printed.</li>
+ *       another key are refused, each in one line, no secret printed;</li>
+ *   <li>the PLAINTEXT listener reached over TLS: the hint names the TLS side as kafkalint's.</li>
  * </ul>
  */
 final class ScenarioSecure {
@@ -329,6 +330,8 @@ final class ScenarioSecure {
         List<Refused> refused = List.of(
                 new Refused("the MTLS listener without a client certificate", "security.protocol=SSL\n" + trust,
                         mtlsPorts[0], "cannot connect to 127.0.0.1:" + mtlsPorts[0]),
+                new Refused("the PLAINTEXT listener reached over TLS", "security.protocol=SSL\n" + trust,
+                        cluster.brokerPort(0), "a PLAINTEXT or SASL_PLAINTEXT listener reached over TLS"),
                 new Refused("a wrong client secret", oauth.replace(CLIENT_SECRET, "not-the-secret-8080"),
                         oauthPorts[0], "it answered HTTP 401"),
                 new Refused("a token signed by a key the JWKS does not have", oauth.replace("/token\n", "/forged\n"),
