@@ -98,7 +98,7 @@ fn bad_arguments_and_files_are_named() {
     )
     .unwrap();
     let jks = with_config("jks.properties");
-    refused(&jks, "keytool -exportcert -rfc");
+    refused(&jks, "keytool -exportcert -rfc -keystore trust.jks");
     assert!(!String::from_utf8_lossy(&jks.stderr).contains("hunter2"));
     std::fs::write(path("bad.snapshot"), "broker.0=kafka-0:9092\n").unwrap();
     refused(
@@ -2127,4 +2127,253 @@ fn log_directories_and_group_types_are_asked_of_each_broker() {
         stdout.contains("error[live-log-dirs] broker 0 runs with log directory /data/b offline"),
         "{stdout}"
     );
+}
+
+/// A TLS client to a listener that hangs up on it (a PLAINTEXT listener reads a ClientHello as a
+/// size past `socket.request.max.bytes` and closes): the hint says the TLS side is kafkalint's.
+/// No trust store is configured: the system's roots are read (here `SSL_CERT_FILE`, a test CA).
+#[test]
+fn a_plaintext_listener_reached_over_tls_is_named_so() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    let server = std::thread::spawn(move || {
+        let (mut stream, _) = listener.accept().unwrap();
+        let mut hello = [0u8; 5];
+        let _ = stream.read_exact(&mut hello);
+        assert_eq!(&hello[..2], [0x16, 0x03], "a TLS ClientHello");
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("client.properties");
+    std::fs::write(&config, "security.protocol=SSL\n").unwrap();
+    let ca = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/live/tls/ca.pem");
+    let output = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+        .args(["live", "--bootstrap-server", &address, "--command-config"])
+        .arg(&config)
+        .env("SSL_CERT_FILE", ca)
+        .env_remove("SSL_CERT_DIR")
+        .output()
+        .unwrap();
+    refused(
+        &output,
+        "a PLAINTEXT or SASL_PLAINTEXT listener reached over TLS",
+    );
+    server.join().unwrap();
+}
+
+/// Client certificates: a Java key store is refused with the commands that make a PEM one from
+/// the configured path; an encrypted key is refused with the command that decrypts it; neither
+/// error, nor one about a malformed key, shows a byte of the key.
+#[test]
+fn client_certificates_are_read_as_pem_and_their_keys_never_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        kafkalint(&[
+            "live",
+            "--bootstrap-server",
+            "127.0.0.1:9",
+            "--command-config",
+            &path.display().to_string(),
+        ])
+    };
+    let ssl = "security.protocol=SSL\nssl.truststore.type=PEM\nssl.truststore.location=ca.pem\n";
+    std::fs::write(dir.path().join("ca.pem"), "").unwrap();
+    let jks = run(
+        "jks.properties",
+        &format!(
+            "{ssl}ssl.keystore.location=/etc/kafka/client.keystore.jks\nssl.keystore.password=store-secret-9\n"
+        ),
+    );
+    refused(
+        &jks,
+        "keytool -importkeystore -srckeystore /etc/kafka/client.keystore.jks",
+    );
+    assert!(!String::from_utf8_lossy(&jks.stderr).contains("store-secret"));
+    let key_text = "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgCANARYKEYBYTES";
+    let encrypted = run(
+        "encrypted.properties",
+        &format!(
+            "{ssl}ssl.keystore.type=PEM\nssl.key.password=key-secret-7\n\
+             ssl.keystore.key=-----BEGIN ENCRYPTED PRIVATE KEY----- \\\n  {key_text} \\\n  -----END ENCRYPTED PRIVATE KEY-----\n\
+             ssl.keystore.certificate.chain=-----BEGIN CERTIFICATE----- QUJD -----END CERTIFICATE-----\n"
+        ),
+    );
+    refused(&encrypted, "openssl pkcs8 -topk8 -nocrypt");
+    let malformed = run(
+        "malformed.properties",
+        &format!(
+            "{ssl}ssl.keystore.type=PEM\n\
+             ssl.keystore.key=-----BEGIN PRIVATE KEY----- {key_text}!! -----END PRIVATE KEY-----\n\
+             ssl.keystore.certificate.chain=-----BEGIN CERTIFICATE----- {key_text}!! -----END CERTIFICATE-----\n"
+        ),
+    );
+    refused(&malformed, "ssl.keystore.certificate.chain");
+    for output in [&encrypted, &malformed] {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            !stderr.contains("CANARYKEY") && !stderr.contains("key-secret"),
+            "{stderr}"
+        );
+    }
+}
+
+/// A broker before 2.4 does not know ApiVersions v3 and answers UNSUPPORTED_VERSION in version
+/// 0's format with no versions (Kafka 2.3's `ApiVersionsRequest.getErrorResponse`): one line
+/// saying which releases kafkalint speaks to, exit 2.
+#[test]
+fn a_broker_before_2_4_is_told_apart_in_one_line() {
+    let cluster = Cluster::start(1, |request| {
+        if request.key != ApiKey::ApiVersions {
+            return Reply::Healthy;
+        }
+        let mut body = request.correlation.to_be_bytes().to_vec();
+        body.extend_from_slice(&35i16.to_be_bytes());
+        body.extend_from_slice(&0i32.to_be_bytes());
+        let mut frame = (body.len() as u32).to_be_bytes().to_vec();
+        frame.extend_from_slice(&body);
+        Reply::Bytes(frame)
+    });
+    let output = kafkalint(&["live", "--bootstrap-server", &cluster.address()]);
+    refused(
+        &output,
+        "runs a Kafka release before 2.4 (it answered ApiVersions in the old format): kafkalint live supports Kafka 2.8 and later",
+    );
+}
+
+/// A token endpoint on 127.0.0.1 that answers every request with `answer`, and hands the
+/// requests it read to the test.
+fn token_endpoint(answer: &'static str) -> (String, std::sync::mpsc::Receiver<String>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!(
+        "http://{}/realms/kafka/token",
+        listener.local_addr().unwrap()
+    );
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let mut request = Vec::new();
+            let mut piece = [0u8; 4096];
+            while !String::from_utf8_lossy(&request).contains("grant_type") {
+                match stream.read(&mut piece) {
+                    Ok(0) | Err(_) => break,
+                    Ok(read) => request.extend_from_slice(&piece[..read]),
+                }
+            }
+            let _ = sender.send(String::from_utf8_lossy(&request).into_owned());
+            let _ = stream.write_all(answer.as_bytes());
+        }
+    });
+    (url, receiver)
+}
+
+/// OAUTHBEARER with the client-credentials grant: kafkalint asks the token endpoint once, as
+/// Kafka's HttpAccessTokenRetriever does (Basic client id and secret, a form body with the
+/// scope), and logs in with the token (RFC 7628's first message); neither the secret nor the
+/// token is printed. An endpoint that refuses, whatever its body says, is one line with its
+/// HTTP status, exit 2.
+#[test]
+fn oauthbearer_logs_in_with_a_client_credentials_token_never_shown() {
+    const TOKEN: &str = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJrYWZrYWxpbnQifQ.c2lnbmF0dXJlLWNhbmFyeQ";
+    let json = format!("{{\"access_token\":\"{TOKEN}\",\"token_type\":\"Bearer\"}}");
+    let answer: &'static str = Box::leak(
+        format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n\
+             {:x}\r\n{json}\r\n0\r\n\r\n",
+            json.len()
+        )
+        .into_boxed_str(),
+    );
+    let (url, requests) = token_endpoint(answer);
+    let logins = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = logins.clone();
+    let cluster = Cluster::start(1, move |request| match request.key {
+        ApiKey::SaslHandshake => Reply::Bytes(hostile::frame(
+            request,
+            &kafka_protocol::messages::SaslHandshakeResponse::default().with_mechanisms(vec![
+                kafka_protocol::protocol::StrBytes::from_static_str("OAUTHBEARER"),
+            ]),
+        )),
+        ApiKey::SaslAuthenticate => {
+            seen.lock().unwrap().push(hostile::sasl_token(request));
+            Reply::Healthy
+        }
+        _ => Reply::Healthy,
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("client.properties");
+    std::fs::write(
+        &config,
+        format!(
+            "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=OAUTHBEARER\n\
+             sasl.oauthbearer.token.endpoint.url={url}\n\
+             sasl.login.callback.handler.class=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler\n\
+             sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required \
+             clientId=\"kafkalint\" clientSecret=\"client-secret-canary\" scope=\"kafka read\";\n"
+        ),
+    )
+    .unwrap();
+    let config = config.display().to_string();
+    let output = kafkalint(&[
+        "live",
+        "--bootstrap-server",
+        &cluster.address(),
+        "--command-config",
+        &config,
+        "--format",
+        "json",
+    ]);
+    let shown = hostile::text(&output);
+    assert_eq!(output.status.code(), Some(0), "{shown}");
+    let asked = requests.recv().unwrap();
+    assert!(
+        asked.starts_with("POST /realms/kafka/token HTTP/1.1\r\n"),
+        "{asked}"
+    );
+    // base64("kafkalint:client-secret-canary")
+    assert!(asked.contains("Authorization: Basic a2Fma2FsaW50OmNsaWVudC1zZWNyZXQtY2FuYXJ5\r\n"));
+    assert!(
+        asked.ends_with("grant_type=client_credentials&scope=kafka+read"),
+        "{asked}"
+    );
+    assert!(requests.try_recv().is_err(), "one token a run");
+    let logins = logins.lock().unwrap();
+    // The bootstrap connection, the broker's own and the controller's (asked for the
+    // reassignments in progress), each with the one token.
+    let first_message = format!("n,,\u{1}auth=Bearer {TOKEN}\u{1}\u{1}").into_bytes();
+    assert_eq!(logins.len(), 3);
+    assert!(logins.iter().all(|login| *login == first_message));
+    assert!(
+        !shown.contains("client-secret") && !shown.contains("c2lnbmF0dXJl"),
+        "{shown}"
+    );
+
+    let (refusing, _requests) = token_endpoint(
+        "HTTP/1.1 401 Unauthorized\r\nContent-Length: 41\r\n\r\n{\"error\":\"client-secret-canary is wrong\"}",
+    );
+    std::fs::write(
+        &config,
+        format!(
+            "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=OAUTHBEARER\n\
+             sasl.oauthbearer.token.endpoint.url={refusing}\n\
+             sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required \
+             clientId=\"kafkalint\" clientSecret=\"client-secret-canary\";\n"
+        ),
+    )
+    .unwrap();
+    let output = kafkalint(&[
+        "live",
+        "--bootstrap-server",
+        &cluster.address(),
+        "--command-config",
+        &config,
+    ]);
+    refused(
+        &output,
+        "no OAUTHBEARER token: the token endpoint http://127.0.0.1:",
+    );
+    refused(&output, "it answered HTTP 401");
+    refused(&output, "cannot log in to 127.0.0.1:");
+    assert!(!hostile::text(&output).contains("canary"));
 }

@@ -1,12 +1,13 @@
 //! `--command-config FILE`: the client properties Kafka's own tools take
 //! (`kafka-topics.sh --command-config`), read with the same `Properties` parser as broker
-//! files: `security.protocol`, `sasl.mechanism`, `sasl.jaas.config`, `ssl.truststore.*` and
-//! `ssl.endpoint.identification.algorithm`.
+//! files: `security.protocol`, `sasl.mechanism`, `sasl.jaas.config`, `ssl.truststore.*`,
+//! `ssl.keystore.*` (`super::stores`) and `ssl.endpoint.identification.algorithm`.
 //!
-//! Secrets read here (a password of the JAAS line) live in [`Credentials`], whose `Debug`
-//! hides them, and no error message quotes a value of this file.
+//! Secrets read here (a password of the JAAS line, a private key) live in [`Credentials`] and
+//! `Identity`, whose `Debug` hides them, and no error message quotes a value of this file but a
+//! store's path.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::Error;
 
@@ -17,7 +18,7 @@ pub struct ClientConfig {
     /// With SASL: the mechanism and the JAAS line's user.
     pub sasl: Option<Sasl>,
     /// With SSL: the certificates to trust (PEM), and whether the broker's name is checked.
-    pub tls: Option<Tls>,
+    pub tls: Option<super::stores::Tls>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -58,6 +59,7 @@ pub enum Mechanism {
     Plain,
     ScramSha256,
     ScramSha512,
+    OAuthBearer,
 }
 
 impl Mechanism {
@@ -66,6 +68,7 @@ impl Mechanism {
             Mechanism::Plain => "PLAIN",
             Mechanism::ScramSha256 => "SCRAM-SHA-256",
             Mechanism::ScramSha512 => "SCRAM-SHA-512",
+            Mechanism::OAuthBearer => "OAUTHBEARER",
         }
     }
 }
@@ -73,7 +76,16 @@ impl Mechanism {
 #[derive(Clone)]
 pub struct Sasl {
     pub mechanism: Mechanism,
-    pub credentials: Credentials,
+    pub login: Login,
+}
+
+/// What the mechanism logs in with.
+#[derive(Debug, Clone)]
+pub enum Login {
+    /// PLAIN and SCRAM: the JAAS line's user and password.
+    Password(Credentials),
+    /// OAUTHBEARER: where its token comes from.
+    Token(super::oauth::ClientCredentials),
 }
 
 /// A user and password from `sasl.jaas.config`.
@@ -90,15 +102,6 @@ impl std::fmt::Debug for Credentials {
             .field("password", &"<hidden>")
             .finish()
     }
-}
-
-#[derive(Debug, Clone)]
-pub struct Tls {
-    /// PEM text of the certificates to trust.
-    pub trusted_pem: Vec<u8>,
-    /// `ssl.endpoint.identification.algorithm=https` (Kafka's default since 2.0): the broker's
-    /// certificate must name the host connected to. Empty turns it off.
-    pub verify_host_name: bool,
 }
 
 impl ClientConfig {
@@ -136,31 +139,37 @@ impl ClientConfig {
                 "PLAIN" => Mechanism::Plain,
                 "SCRAM-SHA-256" => Mechanism::ScramSha256,
                 "SCRAM-SHA-512" => Mechanism::ScramSha512,
+                "OAUTHBEARER" => Mechanism::OAuthBearer,
                 _ => {
                     return Err(invalid(
                         "sasl.mechanism",
-                        "kafkalint live speaks PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 (GSSAPI and OAUTHBEARER are not supported)",
+                        "kafkalint live speaks PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 and OAUTHBEARER (GSSAPI is not supported)",
                     ));
                 }
             };
             let jaas = get("sasl.jaas.config")
-                .ok_or_else(|| invalid("sasl.jaas.config", "missing: SASL needs a user"))?;
-            let credentials = jaas_credentials(&jaas).ok_or_else(|| {
-                invalid(
-                    "sasl.jaas.config",
-                    "no username=\"...\" and password=\"...\" options in it",
-                )
-            })?;
-            Some(Sasl {
-                mechanism,
-                credentials,
-            })
+                .ok_or_else(|| invalid("sasl.jaas.config", "missing: SASL needs a login"))?;
+            let login = if mechanism == Mechanism::OAuthBearer {
+                let folder = path.parent().unwrap_or(Path::new("."));
+                let options = jaas_options(&jaas);
+                Login::Token(super::oauth::read(&get, &options, folder, &invalid)?)
+            } else {
+                Login::Password(jaas_credentials(&jaas).ok_or_else(|| {
+                    invalid(
+                        "sasl.jaas.config",
+                        "no username=\"...\" and password=\"...\" options in it",
+                    )
+                })?)
+            };
+            Some(Sasl { mechanism, login })
         } else {
             None
         };
         let tls = if protocol.uses_tls() {
             let folder = path.parent().unwrap_or(Path::new("."));
-            Some(trust_store(&get, folder, &invalid)?)
+            let mut tls = super::stores::trust_store(&get, folder, &invalid)?;
+            tls.identity = super::stores::identity(&get, folder, &invalid)?;
+            Some(tls)
         } else {
             None
         };
@@ -170,53 +179,6 @@ impl ClientConfig {
             tls,
         })
     }
-}
-
-/// The certificates to trust: `ssl.truststore.certificates` (PEM in the file), or
-/// `ssl.truststore.location` of type PEM. Java key stores (JKS, PKCS12) are refused with the
-/// command that exports their certificates as PEM.
-fn trust_store(
-    get: &dyn Fn(&str) -> Option<String>,
-    folder: &Path,
-    invalid: &dyn Fn(&str, &str) -> Error,
-) -> Result<Tls, Error> {
-    let store_type = get("ssl.truststore.type").unwrap_or_else(|| "JKS".to_string());
-    let verify_host_name =
-        get("ssl.endpoint.identification.algorithm").is_none_or(|algorithm| !algorithm.is_empty());
-    if let Some(pem) = get("ssl.truststore.certificates") {
-        return Ok(Tls {
-            trusted_pem: pem.into_bytes(),
-            verify_host_name,
-        });
-    }
-    let Some(location) = get("ssl.truststore.location") else {
-        return Err(invalid(
-            "ssl.truststore.location",
-            "missing: kafkalint trusts only the certificates it is given (ssl.truststore.type=PEM)",
-        ));
-    };
-    if !store_type.eq_ignore_ascii_case("PEM") {
-        return Err(invalid(
-            "ssl.truststore.type",
-            "kafkalint reads PEM trust stores: export the CA with `keytool -exportcert -rfc -keystore STORE -alias ALIAS -file ca.pem` and set ssl.truststore.type=PEM",
-        ));
-    }
-    let location = PathBuf::from(location);
-    let location = if location.is_relative() {
-        folder.join(location)
-    } else {
-        location
-    };
-    let trusted_pem = crate::source::read_file(&location).map_err(|error| {
-        invalid(
-            "ssl.truststore.location",
-            &format!("{}: {error}", location.display()),
-        )
-    })?;
-    Ok(Tls {
-        trusted_pem,
-        verify_host_name,
-    })
 }
 
 /// `username="u" password="p"` of a JAAS line (`...LoginModule required username="u"

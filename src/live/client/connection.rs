@@ -8,9 +8,6 @@
 //! message for the error code are shown instead (`super::kafka_errors`).
 
 use std::io::{Read, Write};
-use std::net::{IpAddr, SocketAddr, TcpStream, ToSocketAddrs};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
 
 use kafka_protocol::messages::{
     ApiKey, ApiVersionsRequest, ApiVersionsResponse, RequestHeader, SaslAuthenticateRequest,
@@ -21,7 +18,8 @@ use kafka_protocol::protocol::{
 };
 
 use super::Error;
-use super::client_config::{ClientConfig, Mechanism};
+use super::client_config::{ClientConfig, Login, Mechanism};
+use super::transport::{Run, Timed, connect};
 
 /// A frame larger than this is no Kafka answer to what kafkalint asks (the first bytes of an
 /// HTTP or TLS reply read as a size are larger): refused before anything is allocated. A
@@ -31,98 +29,6 @@ const LARGEST_FRAME: usize = 256 << 20;
 /// A reply is read a piece at a time, its buffer growing with the bytes that came (at most
 /// doubling): a size said and not sent holds no memory.
 const FIRST_PIECE: usize = 64 << 10;
-
-/// What every connection of one run shares: one deadline for the whole run (a server that
-/// sends a byte a second cannot stretch it) and one bound on the bytes of all replies together
-/// (connections read side by side).
-pub struct Run {
-    deadline: Instant,
-    /// `--timeout`, for messages.
-    timeout: Duration,
-    /// `--max-answer-mib`, in bytes.
-    max_answer_bytes: usize,
-    answered: AtomicUsize,
-}
-
-impl Run {
-    pub fn new(timeout: Duration, max_answer_bytes: usize) -> Run {
-        Run {
-            deadline: Instant::now() + timeout,
-            timeout,
-            max_answer_bytes,
-            answered: AtomicUsize::new(0),
-        }
-    }
-
-    /// What is left of the deadline; `None` once it has passed.
-    pub fn left(&self) -> Option<Duration> {
-        Some(self.deadline.saturating_duration_since(Instant::now())).filter(|left| !left.is_zero())
-    }
-
-    /// Why a broker was not asked, or stopped answering, when the deadline passed.
-    pub fn too_late(&self) -> String {
-        format!(
-            "no answer within {} s (--timeout bounds the whole run)",
-            self.timeout.as_secs()
-        )
-    }
-
-    /// Counts a reply of `size` bytes against the bound, or says that it would pass it.
-    fn admit(&self, size: usize) -> Result<(), usize> {
-        let mut answered = self.answered.load(Ordering::SeqCst);
-        loop {
-            let total = answered.saturating_add(size);
-            if total > self.max_answer_bytes {
-                return Err(answered);
-            }
-            match self.answered.compare_exchange(
-                answered,
-                total,
-                Ordering::SeqCst,
-                Ordering::SeqCst,
-            ) {
-                Ok(_) => return Ok(()),
-                Err(now) => answered = now,
-            }
-        }
-    }
-
-    fn max_answer_mib(&self) -> usize {
-        self.max_answer_bytes >> 20
-    }
-}
-
-/// A TCP stream whose every read and write waits at most for what is left of the deadline.
-struct Timed {
-    tcp: TcpStream,
-    deadline: Instant,
-}
-
-impl Timed {
-    fn left(&self) -> std::io::Result<Duration> {
-        Some(self.deadline.saturating_duration_since(Instant::now()))
-            .filter(|left| !left.is_zero())
-            .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::TimedOut))
-    }
-}
-
-impl Read for Timed {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        self.tcp.set_read_timeout(Some(self.left()?))?;
-        self.tcp.read(buf)
-    }
-}
-
-impl Write for Timed {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.tcp.set_write_timeout(Some(self.left()?))?;
-        self.tcp.write(buf)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.tcp.flush()
-    }
-}
 
 /// What kafkalint sends as its client id and software name (KIP-511).
 const CLIENT_ID: &str = "kafkalint";
@@ -181,38 +87,10 @@ impl<'run> Connection<'run> {
         } else {
             format!("{host}:{port}")
         };
-        let connect_error = |message: String| Error::Connect {
+        let tcp = connect(host, port, run).map_err(|message| Error::Connect {
             address: address.clone(),
             message,
-        };
-        let addresses = resolve(host, port, run).map_err(connect_error)?;
-        let mut last_error = None;
-        let mut tcp = None;
-        for socket_address in &addresses {
-            let Some(left) = run.left() else {
-                last_error = Some(std::io::Error::from(std::io::ErrorKind::TimedOut));
-                break;
-            };
-            match TcpStream::connect_timeout(socket_address, left) {
-                Ok(stream) => {
-                    tcp = Some(stream);
-                    break;
-                }
-                Err(error) => last_error = Some(error),
-            }
-        }
-        let tcp = tcp.ok_or_else(|| {
-            connect_error(match last_error {
-                Some(error) if error.kind() == std::io::ErrorKind::TimedOut => run.too_late(),
-                Some(error) => error.to_string(),
-                None => "the host has no address".to_string(),
-            })
         })?;
-        let _ = tcp.set_nodelay(true);
-        let tcp = Timed {
-            tcp,
-            deadline: run.deadline,
-        };
         let stream = match &config.tls {
             Some(tls) => Stream::Tls(Box::new(super::tls::wrap(tcp, host, tls, &address)?)),
             None => Stream::Plain(tcp),
@@ -239,8 +117,7 @@ impl<'run> Connection<'run> {
             .with_client_software_version(StrBytes::from_static_str(env!("CARGO_PKG_VERSION")));
         let mut version = 3;
         let response: ApiVersionsResponse = loop {
-            let response: ApiVersionsResponse =
-                self.exchange(ApiKey::ApiVersions, version, &request)?;
+            let response = self.api_versions(version, &request)?;
             if response.error_code == 35 && version > 0 {
                 version = response
                     .api_keys
@@ -262,6 +139,33 @@ impl<'run> Connection<'run> {
         Ok(())
     }
 
+    /// One ApiVersions exchange at `version`. A broker that does not know that version answers
+    /// UNSUPPORTED_VERSION in version 0's format, which Kafka's client reads by decoding again
+    /// at version 0 (`ApiVersionsResponse.parse`, apache/kafka
+    /// clients/src/main/java/org/apache/kafka/common/requests/ApiVersionsResponse.java, tag
+    /// 3.9.0). From 2.4 on (KIP-511) such an answer lists the ApiVersions versions the broker
+    /// has, and is read at the version asked; one that is only readable at version 0 comes from
+    /// a broker before 2.4, whose requests kafkalint does not speak.
+    fn api_versions(
+        &mut self,
+        version: i16,
+        request: &ApiVersionsRequest,
+    ) -> Result<ApiVersionsResponse, Error> {
+        let frame = self.send(ApiKey::ApiVersions, version, request)?;
+        let error = match self.decoded(ApiKey::ApiVersions, version, frame.clone()) {
+            Ok(response) => return Ok(response),
+            Err(error) => error,
+        };
+        match self.decoded::<ApiVersionsResponse>(ApiKey::ApiVersions, 0, frame) {
+            Ok(old) if version > 0 && old.error_code == 35 => Err(self.protocol(
+                "the broker runs a Kafka release before 2.4 (it answered ApiVersions in the \
+                 old format): kafkalint live supports Kafka 2.8 and later"
+                    .to_string(),
+            )),
+            _ => Err(error),
+        }
+    }
+
     /// SaslHandshake, then SaslAuthenticate rounds (KIP-152).
     fn authenticate(&mut self, sasl: &super::client_config::Sasl) -> Result<(), Error> {
         let handshake = SaslHandshakeRequest::default()
@@ -278,42 +182,71 @@ impl<'run> Connection<'run> {
                 ),
             });
         }
-        let credentials = &sasl.credentials;
+        match &sasl.login {
+            Login::Password(credentials) => self.password_login(sasl.mechanism, credentials),
+            Login::Token(source) => self.token_login(source),
+        }
+    }
+
+    /// PLAIN (RFC 4616) or SCRAM (RFC 5802) with the JAAS line's user and password.
+    fn password_login(
+        &mut self,
+        mechanism: Mechanism,
+        credentials: &super::client_config::Credentials,
+    ) -> Result<(), Error> {
+        let who = format!("user `{}`", credentials.username);
         let auth_error = |address: &str, message: String| Error::Auth {
             address: address.to_string(),
-            message: format!("user `{}`: {message}", credentials.username),
+            message: format!("{who}: {message}"),
         };
-        match sasl.mechanism {
-            Mechanism::Plain => {
+        let hash = match mechanism {
+            Mechanism::ScramSha256 => super::scram::Hash::Sha256,
+            Mechanism::ScramSha512 => super::scram::Hash::Sha512,
+            _ => {
                 let mut token = vec![0u8];
                 token.extend_from_slice(credentials.username.as_bytes());
                 token.push(0);
                 token.extend_from_slice(credentials.password.as_bytes());
-                self.sasl_round(token, &credentials.username)?;
+                self.sasl_round(token, &who)?;
+                return Ok(());
             }
-            Mechanism::ScramSha256 | Mechanism::ScramSha512 => {
-                let hash = if sasl.mechanism == Mechanism::ScramSha256 {
-                    super::scram::Hash::Sha256
-                } else {
-                    super::scram::Hash::Sha512
-                };
-                let (mut scram, first) =
-                    super::scram::Scram::start(hash, &credentials.username, &credentials.password)
-                        .map_err(|message| auth_error(&self.address, message))?;
-                let server_first = self.sasl_round(first, &credentials.username)?;
-                let last = scram
-                    .answer(&server_first)
-                    .map_err(|message| auth_error(&self.address, message))?;
-                let server_final = self.sasl_round(last, &credentials.username)?;
-                scram
-                    .finish(&server_final)
-                    .map_err(|message| auth_error(&self.address, message))?;
-            }
+        };
+        let (mut scram, first) =
+            super::scram::Scram::start(hash, &credentials.username, &credentials.password)
+                .map_err(|message| auth_error(&self.address, message))?;
+        let server_first = self.sasl_round(first, &who)?;
+        let last = scram
+            .answer(&server_first)
+            .map_err(|message| auth_error(&self.address, message))?;
+        let server_final = self.sasl_round(last, &who)?;
+        scram
+            .finish(&server_final)
+            .map_err(|message| auth_error(&self.address, message))
+    }
+
+    /// OAUTHBEARER (RFC 7628) with the run's one token. A broker that refuses the token
+    /// answers with an error challenge (JSON, not shown), to which the client sends a lone
+    /// 0x01 and the broker then fails the login with its error code
+    /// (`OAuthBearerSaslClient`, `OAuthBearerSaslServer`, apache/kafka tag 3.9.0).
+    fn token_login(&mut self, source: &super::oauth::ClientCredentials) -> Result<(), Error> {
+        let token = source.token(self.run).map_err(|message| Error::Login {
+            address: self.address.clone(),
+            message: format!("no OAUTHBEARER token: {message}"),
+        })?;
+        let who = "the OAUTHBEARER token";
+        let challenge = self.sasl_round(super::oauth::initial_response(token), who)?;
+        if !challenge.is_empty() {
+            self.sasl_round(vec![1], who)?;
+            return Err(Error::Auth {
+                address: self.address.clone(),
+                message: format!("{who}: refused (its error challenge is not shown)"),
+            });
         }
         Ok(())
     }
 
-    fn sasl_round(&mut self, token: Vec<u8>, username: &str) -> Result<Vec<u8>, Error> {
+    /// One SaslAuthenticate round; `who` names the login in an error.
+    fn sasl_round(&mut self, token: Vec<u8>, who: &str) -> Result<Vec<u8>, Error> {
         let request = SaslAuthenticateRequest::default().with_auth_bytes(token.into());
         let (_, response): (_, SaslAuthenticateResponse) =
             self.call(ApiKey::SaslAuthenticate, &request, 2)?;
@@ -322,7 +255,7 @@ impl<'run> Connection<'run> {
             // token holds the password).
             return Err(Error::Auth {
                 address: self.address.clone(),
-                message: format!("user `{username}`: {}", kafka_error(response.error_code)),
+                message: format!("{who}: {}", kafka_error(response.error_code)),
             });
         }
         Ok(response.auth_bytes.to_vec())
@@ -364,6 +297,34 @@ impl<'run> Connection<'run> {
         version: i16,
         request: &Request,
     ) -> Result<Response, Error> {
+        let frame = self.send(key, version, request)?;
+        self.decoded(key, version, frame)
+    }
+
+    /// A reply's frame, read as `key`'s response at `version`, and answering the last request.
+    fn decoded<Response: Decodable>(
+        &self,
+        key: ApiKey,
+        version: i16,
+        frame: bytes::Bytes,
+    ) -> Result<Response, Error> {
+        let (correlation_id, response) =
+            super::wire::decode(key, version, frame).map_err(|why| self.protocol(why))?;
+        if correlation_id != self.correlation_id {
+            return Err(self.protocol(
+                "it does not answer as a Kafka broker (a reply to another request)".to_string(),
+            ));
+        }
+        Ok(response)
+    }
+
+    /// Sends one request at `version` and reads the frame of its reply.
+    fn send<Request: Encodable>(
+        &mut self,
+        key: ApiKey,
+        version: i16,
+        request: &Request,
+    ) -> Result<bytes::Bytes, Error> {
         self.correlation_id += 1;
         let header = RequestHeader::default()
             .with_request_api_key(key as i16)
@@ -426,15 +387,7 @@ impl<'run> Connection<'run> {
             .map_err(|error| self.io_error(error))?;
             body.truncate(start + read);
         }
-        let (correlation_id, response) =
-            super::wire::decode(key, version, bytes::Bytes::from(body))
-                .map_err(|why| self.protocol(why))?;
-        if correlation_id != self.correlation_id {
-            return Err(self.protocol(
-                "it does not answer as a Kafka broker (a reply to another request)".to_string(),
-            ));
-        }
-        Ok(response)
+        Ok(bytes::Bytes::from(body))
     }
 
     fn protocol(&self, message: String) -> Error {
@@ -449,9 +402,7 @@ impl<'run> Connection<'run> {
         let message = match error.kind() {
             ErrorKind::WouldBlock | ErrorKind::TimedOut => self.run.too_late(),
             ErrorKind::UnexpectedEof | ErrorKind::ConnectionReset | ErrorKind::BrokenPipe => {
-                "the broker closed the connection (a TLS or SASL listener reached as PLAINTEXT, \
-                 or a port that is no Kafka listener? --command-config sets security.protocol)"
-                    .to_string()
+                self.closed_why().to_string()
             }
             _ => match error
                 .get_ref()
@@ -467,6 +418,27 @@ impl<'run> Connection<'run> {
         }
     }
 
+    /// The broker hung up: which listener kinds it may be, seen from the side kafkalint
+    /// speaks. A PLAINTEXT listener reads a TLS ClientHello's first bytes as a size of about
+    /// 369 MB and closes the connection (`NetworkReceive`, `socket.request.max.bytes`); a SASL
+    /// listener closes it on a request other than ApiVersions before the login
+    /// (`SaslServerAuthenticator`); a TLS listener reached without TLS answers a TLS alert,
+    /// said where the reply is read.
+    fn closed_why(&self) -> &'static str {
+        match self.stream {
+            Stream::Tls(_) => {
+                "the broker closed the connection (a PLAINTEXT or SASL_PLAINTEXT listener \
+                 reached over TLS, or a port that is no Kafka listener? --command-config sets \
+                 security.protocol)"
+            }
+            Stream::Plain(_) => {
+                "the broker closed the connection (a TLS or SASL listener reached as \
+                 PLAINTEXT, or a port that is no Kafka listener? --command-config sets \
+                 security.protocol)"
+            }
+        }
+    }
+
     /// An error code in a reply, as one line: Kafka's name and message for it, never the
     /// server's own text.
     pub fn refused(&self, request: &str, code: i16) -> Error {
@@ -474,33 +446,6 @@ impl<'run> Connection<'run> {
             address: self.address.clone(),
             message: format!("{request}: {}", kafka_error(code)),
         }
-    }
-}
-
-/// `host:port`'s addresses, looked up within what is left of the deadline: a name server
-/// that does not answer holds a thread of its own, not the run (the thread ends with the
-/// look-up, or with the process).
-fn resolve(host: &str, port: u16, run: &Run) -> Result<Vec<SocketAddr>, String> {
-    if let Ok(ip) = host.parse::<IpAddr>() {
-        return Ok(vec![SocketAddr::new(ip, port)]);
-    }
-    let left = run.left().ok_or_else(|| run.too_late())?;
-    let (sender, receiver) = std::sync::mpsc::channel();
-    let name = host.to_string();
-    std::thread::Builder::new()
-        .name("kafkalint-resolve".to_string())
-        .spawn(move || {
-            let _ = sender.send(
-                (name.as_str(), port)
-                    .to_socket_addrs()
-                    .map(Iterator::collect::<Vec<_>>),
-            );
-        })
-        .map_err(|error| format!("cannot resolve the host ({error})"))?;
-    match receiver.recv_timeout(left) {
-        Ok(Ok(addresses)) => Ok(addresses),
-        Ok(Err(error)) => Err(format!("cannot resolve the host ({error})")),
-        Err(_) => Err(run.too_late()),
     }
 }
 

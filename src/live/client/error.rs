@@ -13,6 +13,9 @@ pub enum Error {
     Protocol { address: String, message: String },
     #[error("{address} refused the SASL login: {message}")]
     Auth { address: String, message: String },
+    /// The login could not be tried: no OAUTHBEARER token (the token endpoint's failure).
+    #[error("cannot log in to {address}: {message}")]
+    Login { address: String, message: String },
     #[error("{address} refused the request {message}")]
     Refused { address: String, message: String },
     /// The replies of the run would pass `--max-answer-mib`: the run stops (exit 2), whichever

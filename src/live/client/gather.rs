@@ -20,7 +20,8 @@ use kafka_protocol::protocol::StrBytes;
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use super::connection::{Connection, Run, code_name};
+use super::connection::{Connection, code_name};
+use super::transport::Run;
 use super::{CONNECTIONS_AT_ONCE, Error, Target};
 use crate::live::snapshot::{
     Broker, ConfigEntry, ConfigSource, Group, LogDir, Partition, Quorum, QuorumMember, QuorumView,

@@ -8,8 +8,11 @@ mod connection;
 mod error;
 mod gather;
 mod kafka_errors;
+mod oauth;
 mod scram;
+mod stores;
 mod tls;
+mod transport;
 mod wire;
 
 use std::time::Duration;

@@ -226,6 +226,13 @@ public final class ClusterProof {
                     cluster.writeSeed();
                     new ScenarioTopics(this).run(cluster);
                 }
+                case "T" -> {
+                    say("[%s %s] scenario T: kafkalint live over mutual TLS, the system trust store and OAUTHBEARER",
+                            mode, version);
+                    cluster = new Cluster(work.resolve(mode + "-T"));
+                    cluster.writeSeed();
+                    new ScenarioSecure(this, cluster).run();
+                }
                 default -> throw new Failure("no scenario " + scenario);
             }
             say("  PASS scenario %s", scenario);
@@ -1047,6 +1054,8 @@ public final class ClusterProof {
         final int[] brokerPorts = new int[NODES];
         final int[] controllerPorts = new int[NODES];
         int zkPort;
+        /** JVM options of every node (system properties a scenario needs). */
+        final List<String> nodeOptions = new ArrayList<>();
         /** Three ports per node for the listeners scenario S adds. */
         final int[] extraPorts;
         final Process[] nodes = new Process[NODES];
@@ -1243,10 +1252,12 @@ public final class ClusterProof {
             String logConfig = version.startsWith("3.")
                     ? "-Dlog4j.configuration=file:" + dir.resolve("support/log4j.properties")
                     : "-Dlog4j2.configurationFile=" + dir.resolve("support/log4j2.properties");
-            return new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-Xms64m", "-Xmx" + heap, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-                    "-Djava.awt.headless=true", "-Dkafka.proof.log=" + logs.resolve(log + ".log"), logConfig,
-                    "-cp", classpath));
+                    "-Djava.awt.headless=true", "-Dkafka.proof.log=" + logs.resolve(log + ".log"), logConfig));
+            command.addAll(nodeOptions);
+            command.addAll(List.of("-cp", classpath));
+            return command;
         }
 
         Process launch(String name, List<String> cmd) throws IOException {
