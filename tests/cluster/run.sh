@@ -104,7 +104,7 @@ for mode in "${modes[@]}"; do
     fi
     classpath "$version" "$profile"
     mkdir -p "$work/$mode"
-    # The harness's own clients log to a file, like the nodes; 12 minutes at most per mode.
+    # The harness's own clients log to a file, like the nodes; 25 minutes at most per mode.
     if [ "$profile" = kafka3 ]; then
         printf '%s\n' 'log4j.rootLogger=INFO, file' 'log4j.appender.file=org.apache.log4j.FileAppender' \
             "log4j.appender.file.File=$work/$mode/clients.log" 'log4j.appender.file.layout=org.apache.log4j.PatternLayout' \
@@ -117,7 +117,7 @@ for mode in "${modes[@]}"; do
             'rootLogger.appenderRef.file.ref = file' >"$work/$mode/clients-log4j2.properties"
         logging="-Dlog4j2.configurationFile=$work/$mode/clients-log4j2.properties"
     fi
-    timeout --signal=TERM --kill-after=20 720 "$java_bin" -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
+    timeout --signal=TERM --kill-after=20 1500 "$java_bin" -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
         "$logging" -cp "$(cat "target/classpath-$version.txt.run")" dev.kafkalint.cluster.ClusterProof \
         --mode "$mode" --kafka-version "$version" --classpath "target/classpath-$version.txt.run" \
         --kafkalint "$kafkalint" --work "$work" --scenarios "$scenarios" &
