@@ -30,13 +30,7 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
         let Some((topic, partition)) = context.coordinator_partition(&group.id) else {
             continue;
         };
-        let place = format!(
-            "partition {} of {} (replicas {}, in sync {})",
-            partition.index,
-            topic.name,
-            id_list(&partition.replicas),
-            id_list(&partition.isr)
-        );
+        let place = place_of(&topic.name, partition);
         let Some(coordinator) = group.coordinator else {
             // A partition with a leader has a coordinator: FindCoordinator named none for
             // another reason (this principal may not describe the group, the coordinator still
@@ -158,13 +152,7 @@ fn transactional_ids(context: &LiveContext) -> Vec<Diagnostic> {
             );
             continue;
         };
-        let place = format!(
-            "partition {} of {} (replicas {}, in sync {})",
-            partition.index,
-            topic.name,
-            id_list(&partition.replicas),
-            id_list(&partition.isr)
-        );
+        let place = place_of(&topic.name, partition);
         let coordinator = found
             .and_then(|found| found.coordinator)
             .or(partition.leader);
@@ -208,4 +196,14 @@ fn transactional_ids(context: &LiveContext) -> Vec<Diagnostic> {
         );
     }
     diagnostics
+}
+
+/// Where a coordinator partition is, with its replicas and in-sync set, as a finding says it.
+fn place_of(topic: &str, partition: &crate::live::snapshot::Partition) -> String {
+    format!(
+        "partition {} of {topic} (replicas {}, in sync {})",
+        partition.index,
+        id_list(&partition.replicas),
+        id_list(&partition.isr)
+    )
 }
