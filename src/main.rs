@@ -823,8 +823,17 @@ fn main() -> ExitCode {
                 report.fails_at(fail_on.threshold()) && !shown.exit_zero,
             );
             match (stopping, &partial) {
+                // What is known already stops something: a no-go, whatever the rest holds.
+                (Some(id), Some(words)) if report.fails_at(Severity::Error) => {
+                    eprintln!(
+                        "kafkalint: note: --stopping {id}: a no-go on what is known; the view is \
+                         partial, not known: {}",
+                        output::printable(words)
+                    );
+                    exit
+                }
                 (Some(id), Some(words)) => {
-                    // A go/no-go on a view that is not whole is no answer: exit 2.
+                    // A go on a view that is not whole is no answer: exit 2.
                     eprintln!(
                         "kafkalint: error: --stopping {id}: no go/no-go on {}: ask again once every \
                          broker answers, as a principal that may describe the cluster, its topics \

@@ -2377,3 +2377,32 @@ fn oauthbearer_logs_in_with_a_client_credentials_token_never_shown() {
     refused(&output, "cannot log in to 127.0.0.1:");
     assert!(!hostile::text(&output).contains("canary"));
 }
+
+/// On a partial view `--stopping` gives no "go", but a no-go that what is known proves stands:
+/// exit 1 with the finding and a note that the view is partial; with nothing found, exit 2.
+#[test]
+fn a_partial_view_gives_a_no_go_it_can_prove_and_no_go_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("live.snapshot");
+    // No `cluster.operations` line: what the principal may see is not known.
+    let stops = "bootstrap=k0:9092\nbroker.0=k0:9092\nbroker.1=k1:9092\n\
+        topic.orders=internal=false partitions=1 min.insync.replicas=1\n\
+        partition.orders-0=leader=0 replicas=0 isr=0\n";
+    std::fs::write(&path, stops).unwrap();
+    let snapshot = path.to_str().unwrap();
+    let (code, text) = exit_and_text(&["live", "--snapshot", snapshot, "--stopping", "0"]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("error[live-stopping-broker]") || text.contains("live-stopping-broker"),
+        "{text}"
+    );
+    assert!(
+        text.contains("--stopping 0: a no-go on what is known; the view is partial"),
+        "{text}"
+    );
+    assert!(!text.contains("can stop"), "{text}");
+    let (code, text) = exit_and_text(&["live", "--snapshot", snapshot, "--stopping", "1"]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("--stopping 1: no go/no-go on"), "{text}");
+    assert!(!text.contains("can stop"), "{text}");
+}
