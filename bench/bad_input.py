@@ -144,7 +144,8 @@ def large_snapshot(brokers, topics, partitions, lone_replica_every=10):
     of `partitions` partitions, three replicas each placed round the brokers, every
     `lone_replica_every`-th topic with one replica (each a finding once a broker is named in
     `--stopping`), 200 groups. Deterministic: no randomness."""
-    out = ["bootstrap=127.0.0.1:9092", "cluster.id=MkU3OEVBNTcwNTJENDM2Qk", "controller=0"]
+    out = ["bootstrap=127.0.0.1:9092", "cluster.id=MkU3OEVBNTcwNTJENDM2Qk", "controller=0",
+           "cluster.operations=ALTER,DESCRIBE,DESCRIBE_CONFIGS"]
     for b in range(brokers):
         out += [f"broker.{b}=10.0.{b // 250}.{b % 250}:9092", f"broker.{b}.rack=rack-{b % 3}"]
     names = sorted(["__consumer_offsets"] + [f"topic-{n:06d}" for n in range(topics - 1)])
