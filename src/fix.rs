@@ -215,11 +215,13 @@ fn recheck(report: &Report, bytes: Vec<Vec<u8>>, options: &Options) -> Report {
         .iter()
         .map(|cluster| cluster.reread(&files))
         .collect();
+    let unbound_topics = crate::cluster::topics::reread(&report.unbound_topics, &files);
     let found = Discovered {
         files,
         clusters,
         skipped: report.skipped.clone(),
         notes: report.notes.clone(),
+        unbound_topics,
     };
     report::run(found, options, report.only.as_deref())
 }

@@ -72,6 +72,8 @@ pub struct Report {
     /// With [`Retain::Drawn`]: the style, and each diagnostic as `--format full` draws it, in
     /// the order of `diagnostics`.
     pub drawn: Option<(FullStyle, Vec<String>)>,
+    /// Declared topics bound to no cluster, checked alone.
+    pub unbound_topics: Vec<cluster::topics::DeclaredTopic>,
 }
 
 impl Report {
@@ -165,7 +167,8 @@ impl<'a> FileSettings<'a> {
         }
         for cluster in clusters {
             let components = cluster.components.iter().map(|component| &component.file);
-            for file in cluster.files.iter().chain(components) {
+            let topics = cluster.topics.iter().map(|topic| &topic.file);
+            for file in cluster.files.iter().chain(components).chain(topics) {
                 configs[*file] = cluster.config.as_deref();
             }
         }
@@ -225,6 +228,10 @@ pub(crate) fn run(
         placements.push(placed);
     }
     diagnostics.extend(unparsed_files(&found.files).filter(reported));
+    let unbound = rules::check_unbound_topics(&found.unbound_topics, &found.files, &|rule| {
+        options.selection.runs(None, rule)
+    });
+    diagnostics.extend(unbound.into_iter().filter(reported));
     let judged = |rule: &str, file: usize| settings.judged(rule, file);
     let (diagnostics, suppressed) = suppress::apply(&found.files, diagnostics, &judged);
     let mut diagnostics: Vec<Diagnostic> = diagnostics
@@ -237,7 +244,13 @@ pub(crate) fn run(
         .collect();
     sort(&found.files, &mut diagnostics);
     drop_repeats(&mut diagnostics);
-    sources::restrict_fixes(&found.files, &mut diagnostics);
+    let topics: Vec<&cluster::topics::DeclaredTopic> = found
+        .clusters
+        .iter()
+        .flat_map(|cluster| &cluster.topics)
+        .chain(&found.unbound_topics)
+        .collect();
+    sources::restrict_fixes(&found.files, &topics, &mut diagnostics);
     group_across_nodes(&mut diagnostics);
     // A finding in a rendered Helm template also points at the values line its value came from.
     sources::helm::trace::label_values(&mut found.files, &mut diagnostics);
@@ -254,6 +267,7 @@ pub(crate) fn run(
         suppressed,
         only: only.map(<[usize]>::to_vec),
         drawn: None,
+        unbound_topics: found.unbound_topics,
     }
 }
 
@@ -360,6 +374,7 @@ impl Report {
             suppressed: suppress::Suppressed::default(),
             only: None,
             drawn: None,
+            unbound_topics: Vec::new(),
         };
         for mut report in reports {
             if let Some((_, texts)) = report.drawn.take() {
@@ -390,6 +405,12 @@ impl Report {
                 Some(only) => only.into_iter().map(|file| file + offset).collect(),
                 None => (offset..merged.files.len()).collect::<Vec<_>>(),
             });
+            merged
+                .unbound_topics
+                .extend(report.unbound_topics.into_iter().map(|mut topic| {
+                    topic.file += offset;
+                    topic
+                }));
             merged.skipped.extend(report.skipped);
             merged.not_checked.extend(report.not_checked);
             merged.notes.extend(report.notes);

@@ -35,6 +35,8 @@ pub struct Discovered {
     pub skipped: Vec<String>,
     /// What was assumed in reading the files (a Helm chart's line), shown to the user.
     pub notes: Vec<String>,
+    /// Declared topics bound to no cluster (see [`super::topics`]): checked alone.
+    pub unbound_topics: Vec<super::topics::DeclaredTopic>,
 }
 
 /// What a walk looks for, for a message when it finds none of it.
@@ -319,6 +321,10 @@ fn discover_from(
     let mut named_files = Vec::new();
     // Directory -> node files found in it by walking (none of a declared cluster).
     let mut walked: BTreeMap<PathBuf, Vec<SourceFile>> = BTreeMap::new();
+    // Files that may declare topics, read for them once the clusters are known.
+    let mut topic_sources: Vec<super::topics::TopicSource> = Vec::new();
+    // Their folders: a cluster there waits for them before it is handed on.
+    let mut topic_dirs: std::collections::BTreeSet<PathBuf> = Default::default();
 
     for path in paths {
         let metadata = std::fs::metadata(path).map_err(|error| DiscoveryError::Io {
@@ -333,9 +339,16 @@ fn discover_from(
                 .unwrap_or_default();
             if sources::is_deployment_name(&name) {
                 let shown = file.path.clone();
+                // A file that declares topics is checked for them, cluster or not.
+                let declares_topics = sources::topics::read(&shown, &file.bytes)
+                    .is_some_and(|read| !read.topics.is_empty());
+                if declares_topics {
+                    topic_sources.push((shown.clone(), file.bytes.to_vec()));
+                }
                 let read =
                     sources::read_named(path, file.path, file.bytes.to_vec(), walk_how.stated);
-                add_yaml(&mut found, read, declared_brokers, Some(&shown))?;
+                let named = (!declares_topics).then_some(shown.as_str());
+                add_yaml(&mut found, read, declared_brokers, named)?;
                 continue;
             }
             // An Ansible inventory named alone that Ansible cannot parse: `invalid-syntax`.
@@ -404,6 +417,10 @@ fn discover_from(
                     && sources::is_deployment_name(&entry.file_name().to_string_lossy())
                 {
                     let file = read(entry.path())?;
+                    if sources::topics::worth_reading(&file.path, &file.bytes) {
+                        topic_dirs.insert(parent_dir(entry.path()));
+                        topic_sources.push((file.path.clone(), file.bytes.to_vec()));
+                    }
                     if sources::worth_reading(&file.path, &file.bytes) {
                         yaml_by_dir
                             .entry(parent_dir(entry.path()))
@@ -449,8 +466,11 @@ fn discover_from(
                     None => None,
                 };
                 // A folder whose files a compose file above it may mount waits for it.
-                let beside_yaml =
-                    |dir: &Path| yaml_by_dir.contains_key(dir) || compose_above.mounts(dir, path);
+                let beside_yaml = |dir: &Path| {
+                    yaml_by_dir.contains_key(dir)
+                        || topic_dirs.contains(dir)
+                        || compose_above.mounts(dir, path)
+                };
                 let done = take_finished(&mut walked, next.as_deref(), beside_yaml);
                 if !done.is_empty() {
                     finished(
@@ -548,6 +568,9 @@ fn discover_from(
     }
     let mut found = group(found, &named_files, &by_dir, declared_brokers);
     place_mounted(&mut found, &mounts);
+    let unbound = super::topics::bind(&mut found.files, &mut found.clusters, topic_sources);
+    found.skipped.extend(unbound.notes);
+    found.unbound_topics = unbound.topics;
     Ok(found)
 }
 
@@ -1361,6 +1384,7 @@ fn push_clusters(
             overlays,
             placements: Vec::new(),
             mounted: Vec::new(),
+            topics: Vec::new(),
             membership: Membership {
                 gathered: gathered.clone(),
                 share: part.share,

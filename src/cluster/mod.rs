@@ -17,6 +17,7 @@ pub mod quorum;
 pub mod setting;
 pub mod storage;
 mod target;
+pub mod topics;
 pub mod topology;
 pub mod version;
 
@@ -65,6 +66,9 @@ pub struct Cluster {
     /// The node files a compose service of the walk bind-mounts into its container: each runs
     /// there (see [`MountedFile`]).
     pub mounted: Vec<MountedFile>,
+    /// The topics declared for the cluster (see [`topics`]), each in a file of `files` or
+    /// beside them.
+    pub topics: Vec<topics::DeclaredTopic>,
 }
 
 impl Cluster {
@@ -89,6 +93,7 @@ impl Cluster {
             overlays: self.overlays.iter().map(reread).collect(),
             placements: Vec::new(),
             target: Target::newest(),
+            topics: self.reread_topics(files),
             ..self.clone()
         }
     }
@@ -109,6 +114,21 @@ impl Cluster {
         placed.for_each(|placement| placement.file += offset);
         let mounted = self.mounted.iter_mut();
         mounted.for_each(|mounted| mounted.file += offset);
+        let topics = self.topics.iter_mut();
+        topics.for_each(|topic| topic.file += offset);
+    }
+
+    /// The name of the Strimzi or Confluent `Kafka` resource the cluster is, when it is one.
+    pub fn kafka_resource(&self) -> Option<&str> {
+        match &self.membership.gathered {
+            Gathered::Strimzi { resource } => {
+                resource.rsplit_once(": Kafka ").map(|(_, name)| name)
+            }
+            Gathered::Confluent { resource } => resource
+                .rsplit_once(": Confluent Kafka ")
+                .map(|(_, name)| name),
+            _ => None,
+        }
     }
 
     /// Broker-role nodes (ZooKeeper brokers, KRaft brokers and combined nodes).

@@ -102,6 +102,7 @@ mod tests {
             suppressed: Default::default(),
             only: None,
             drawn: None,
+            unbound_topics: Vec::new(),
         };
         let label = Label {
             file: 0,

@@ -55,6 +55,10 @@ mod shared_advertised_address;
 mod shared_log_dir;
 mod strimzi_forbidden_key;
 mod support;
+mod topic_min_isr;
+mod topic_replication_above_brokers;
+mod topic_single_replica;
+mod topic_support;
 mod unclean_leader_election;
 mod unknown_key;
 pub(crate) mod unused_suppression;
@@ -62,7 +66,8 @@ mod utf8_in_latin1_file;
 mod zookeeper_migration_consistency;
 
 pub use rule::{
-    Check, Context, FixAvailability, Folders, Group, Intent, LiveContext, Rule, Verified, and_list,
+    Check, Context, FixAvailability, Folders, Group, Intent, LiveContext, Rule, TopicContext,
+    Verified, and_list,
 };
 pub use selection::{GROUPS, Selection, Selector};
 
@@ -125,6 +130,9 @@ pub const RULES: &[Rule] = &[
     live_controller_quorum::RULE,
     live_stopping_broker::RULE,
     live_unregistered_broker::RULE,
+    topic_replication_above_brokers::RULE,
+    topic_single_replica::RULE,
+    topic_min_isr::RULE,
 ];
 
 /// The name of every rule, in registry order: what `kafkalint.toml` may name.
@@ -190,12 +198,18 @@ pub fn check_selected(
     selected: &dyn Fn(&str) -> bool,
 ) -> Vec<Diagnostic> {
     let name: std::sync::Arc<str> = cluster.name.as_str().into();
+    let topics = TopicContext {
+        topics: &cluster.topics,
+        cluster: Some((cluster, context)),
+        files: context.files,
+    };
     RULES
         .iter()
         .filter(|rule| selected(rule.name))
         .flat_map(|rule| match rule.check {
             Check::Files(check) => check(cluster, context),
-            Check::Live(_) => Vec::new(),
+            Check::Topics(check) if !cluster.topics.is_empty() => check(&topics),
+            Check::Topics(_) | Check::Live(_) => Vec::new(),
         })
         .map(|diagnostic| scrub(diagnostic.in_cluster(&name)))
         .collect()
@@ -214,9 +228,34 @@ pub fn check_live(
         .filter(|rule| selected(rule.name))
         .flat_map(|rule| match rule.check {
             Check::Live(check) => check(context),
-            Check::Files(_) => Vec::new(),
+            Check::Files(_) | Check::Topics(_) => Vec::new(),
         })
         .map(|diagnostic| scrub(diagnostic.in_cluster(&name)))
+        .collect()
+}
+
+/// Runs the topic rules that `selected` accepts over topics bound to no cluster.
+pub fn check_unbound_topics(
+    topics: &[crate::cluster::topics::DeclaredTopic],
+    files: &[crate::source::SourceFile],
+    selected: &dyn Fn(&str) -> bool,
+) -> Vec<Diagnostic> {
+    if topics.is_empty() {
+        return Vec::new();
+    }
+    let context = TopicContext {
+        topics,
+        cluster: None,
+        files,
+    };
+    RULES
+        .iter()
+        .filter(|rule| selected(rule.name))
+        .flat_map(|rule| match rule.check {
+            Check::Topics(check) => check(&context),
+            Check::Files(_) | Check::Live(_) => Vec::new(),
+        })
+        .map(scrub)
         .collect()
 }
 

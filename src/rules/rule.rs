@@ -115,6 +115,18 @@ pub struct Rule {
 pub enum Check {
     Files(fn(&Cluster, &Context) -> Vec<Diagnostic>),
     Live(fn(&LiveContext) -> Vec<Diagnostic>),
+    /// The topics declared as code for a cluster, or bound to none.
+    Topics(fn(&TopicContext) -> Vec<Diagnostic>),
+}
+
+/// What a topic rule sees: the declared topics of one cluster, with that cluster, or topics
+/// bound to no cluster.
+pub struct TopicContext<'a> {
+    pub topics: &'a [crate::cluster::topics::DeclaredTopic],
+    /// The cluster they land on, with what its rules see; `None` for topics bound to none:
+    /// then what depends on the cluster (its brokers, defaults, release) is not judged.
+    pub cluster: Option<(&'a Cluster, &'a Context<'a>)>,
+    pub(super) files: &'a [SourceFile],
 }
 
 /// What a live rule sees: the cluster's answers, and its files when they are given.

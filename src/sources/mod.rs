@@ -17,6 +17,7 @@ mod redact;
 mod spec;
 pub mod strimzi;
 pub mod terraform;
+pub mod topics;
 pub mod unknown_image;
 pub mod unreadable;
 pub mod yaml;
@@ -38,10 +39,7 @@ pub use yaml::is_yaml_name;
 /// Why a Helm (Go) template is not read as it stands.
 const TEMPLATE: &str = "a Helm or Go template (`{{ ... }}`), which holds its values only once rendered: check what `helm template` prints (`helm template NAME CHART | kafkalint check --stdin-filename rendered.yaml -`)";
 
-/// Whether a file holds Go template actions (`{{ .Values.x }}`).
-fn is_template(text: &str) -> bool {
-    text.find("{{").is_some_and(|at| text[at..].contains("}}"))
-}
+use yaml::is_template;
 
 /// Whether a document's values hold a Helm or Go template's `{{ ... }}`.
 fn holds_template(node: &yaml::Node) -> bool {
@@ -884,11 +882,18 @@ fn part_mapped(spec: NodeSpec, shift: &dyn Fn(&Span) -> Span) -> YamlPart {
 
 /// Keeps a fix on YAML only when each of its edits replaces an exact one-line scalar value byte
 /// for byte with text that reads back as the same YAML string; otherwise the finding has no fix.
-pub fn restrict_fixes(files: &[SourceFile], diagnostics: &mut [Diagnostic]) {
+pub fn restrict_fixes(
+    files: &[SourceFile],
+    topics: &[&topics::DeclaredTopic],
+    diagnostics: &mut [Diagnostic],
+) {
     for diagnostic in diagnostics {
         let Some(fix) = &diagnostic.fix else { continue };
         let allowed = fix.edits.iter().all(|edit| match &files[edit.file].yaml {
             None => true,
+            Some(_) if topics::editable_number(topics, edit.file, &edit.span) => {
+                edit.replacement.iter().all(u8::is_ascii_digit)
+            }
             Some(yaml) => yaml
                 .editable(&edit.span)
                 .is_some_and(|style| safe_replacement(&edit.replacement, style)),
@@ -937,8 +942,18 @@ impl SourceFile {
                     read_files_beside(vec![(self.path.clone(), bytes.clone())], &beside);
                 match found.files.pop().or_else(|| found.unreadable.pop()) {
                     Some(file) => file,
-                    // The bytes no longer give any node: a file without parts.
-                    None => SourceFile::from_yaml(self.path.clone(), bytes, YamlFile::default()),
+                    // The bytes no longer give any node: a file without parts, which may
+                    // declare topics (and hides what their reader hides).
+                    None => {
+                        let secrets = topics::read(&self.path, &bytes)
+                            .map(|read| read.hidden)
+                            .unwrap_or_else(|| yaml.secrets.clone());
+                        let yaml = YamlFile {
+                            secrets,
+                            ..YamlFile::default()
+                        };
+                        SourceFile::from_yaml(self.path.clone(), bytes, yaml)
+                    }
                 }
             }
         }

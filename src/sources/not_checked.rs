@@ -35,6 +35,9 @@ pub enum Kind {
     /// What a running cluster did not show `kafkalint live` (topics or groups the principal
     /// may not describe, a broker not reached, settings refused).
     PartialView,
+    /// Declared topics bound to no cluster among the files read: what depends on the cluster
+    /// (its brokers, defaults, release) is not judged.
+    TopicsWithoutCluster,
 }
 
 impl Kind {
@@ -52,6 +55,7 @@ impl Kind {
             Kind::JinjaNotRendered => "jinja-not-rendered",
             Kind::KustomizeOverlay => "kustomize-overlay",
             Kind::PartialView => "partial-view",
+            Kind::TopicsWithoutCluster => "topics-without-cluster",
         }
     }
 
@@ -90,6 +94,10 @@ impl Kind {
                 "part of a cluster's answers not known",
                 "parts of a cluster's answers not known",
             ),
+            Kind::TopicsWithoutCluster => (
+                "file of topics bound to no cluster",
+                "files of topics bound to no cluster",
+            ),
         };
         format!("{count} {}", if count == 1 { one } else { many })
     }
@@ -108,7 +116,9 @@ pub fn of_note(note: &str) -> Option<NotChecked> {
     let (file, reason) = split_path(note)?;
     let has = |phrase: &str| reason.contains(phrase);
     let gave_up = has("not checked") || has("not read") || has("are unknown");
-    let kind = if has("a Helm or Go template") || (has("a Helm chart") && gave_up) {
+    let kind = if has("not checked against a cluster") {
+        Kind::TopicsWithoutCluster
+    } else if has("a Helm or Go template") || (has("a Helm chart") && gave_up) {
         Kind::HelmTemplate
     } else if has("kafkalint does not render") || has("Jinja kafkalint cannot evaluate") {
         Kind::JinjaNotRendered

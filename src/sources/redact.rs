@@ -81,6 +81,12 @@ const STRUCTURAL_KEYS: &[&str] = &[
     "minId",
     "minBrokerId",
     "strimzi.io/cluster",
+    // Topics declared as code (Strimzi and Confluent `KafkaTopic`s, the bitnami chart's
+    // `provisioning.topics`)
+    "topicName",
+    "partitions",
+    "partitionCount",
+    "replicationFactor",
 ];
 
 /// Variables the Kafka images read that are no Kafka key and hold no secret: the cluster id

@@ -17,6 +17,11 @@ use yaml_rust2::scanner::{Marker, TScalarStyle};
 use crate::properties::Span;
 pub use crate::yaml_view::Style;
 
+/// Whether a text holds Go template actions (`{{ .Values.x }}`).
+pub fn is_template(text: &str) -> bool {
+    text.find("{{").is_some_and(|at| text[at..].contains("}}"))
+}
+
 /// A `.yml` or `.yaml` file name.
 pub fn is_yaml_name(name: &str) -> bool {
     let name = name.to_ascii_lowercase();

@@ -1,0 +1,214 @@
+//! Declared topics bound to the cluster they land on.
+//!
+//! A topic binds, in this order, to: the cluster its declaration names (a Strimzi
+//! `KafkaTopic`'s `strimzi.io/cluster` label, a Confluent `KafkaTopic`'s `kafkaClusterRef`), the
+//! nearest of that name; the cluster of its own file (a compose file's init service, a Helm
+//! values file's `provisioning.topics`); else the one cluster of its folder, or of the folders
+//! beside it under the same parent. Two clusters as near, or none, leave it unbound: then the
+//! checks that need a cluster (brokers, defaults, release) are skipped, and said so.
+
+use std::path::Path;
+
+use super::Cluster;
+use crate::source::SourceFile;
+pub use crate::sources::topics::{ClusterRef, DeclaredTopic, TopicForm, TopicSetting, Written};
+use crate::yaml_view::YamlFile;
+
+/// A walked file that may declare topics: its path (as shown) and bytes.
+pub type TopicSource = (String, Vec<u8>);
+
+/// What binding gives: each cluster's topics (in `clusters`), the topics bound to none, and
+/// a note per file whose topics are unbound.
+#[derive(Debug, Default)]
+pub struct Unbound {
+    pub topics: Vec<DeclaredTopic>,
+    pub notes: Vec<String>,
+}
+
+/// Reads `sources` for topics and binds each to a cluster of `clusters`; files read for the
+/// first time are added to `files`.
+pub fn bind(
+    files: &mut Vec<SourceFile>,
+    clusters: &mut [Cluster],
+    sources: Vec<TopicSource>,
+) -> Unbound {
+    let mut unbound = Unbound::default();
+    for (path, bytes) in sources {
+        let Some(read) = crate::sources::topics::read(&path, &bytes) else {
+            continue;
+        };
+        for note in &read.notes {
+            unbound.notes.push(format!("{path}: {note}"));
+        }
+        if read.topics.is_empty() {
+            continue;
+        }
+        let file = match files.iter().position(|file| file.path == path) {
+            Some(index) => index,
+            None => {
+                let yaml = YamlFile {
+                    secrets: read.hidden,
+                    ..YamlFile::default()
+                };
+                files.push(SourceFile::from_yaml(path.clone(), bytes, yaml));
+                files.len() - 1
+            }
+        };
+        let mut left = Vec::new();
+        for mut topic in read.topics {
+            topic.file = file;
+            match cluster_of(&topic, file, files, clusters) {
+                Ok(cluster) => clusters[cluster].topics.push(topic),
+                Err(why) => left.push((topic, why)),
+            }
+        }
+        if let Some((_, why)) = left.first() {
+            let names: Vec<String> = left
+                .iter()
+                .map(|(topic, _)| format!("`{}`", topic.shown_name()))
+                .collect();
+            unbound.notes.push(format!(
+                "{path}: topic{} {} not checked against a cluster ({why}): the replication \
+                 factor, min.insync.replicas and the release's topic configs are judged only \
+                 where they are wrong on any cluster",
+                if names.len() == 1 { "" } else { "s" },
+                names.join(", ")
+            ));
+            unbound
+                .topics
+                .extend(left.into_iter().map(|(topic, _)| topic));
+        }
+    }
+    unbound
+}
+
+/// The index of the cluster `topic` lands on, or why none.
+fn cluster_of(
+    topic: &DeclaredTopic,
+    file: usize,
+    files: &[SourceFile],
+    clusters: &[Cluster],
+) -> Result<usize, String> {
+    let folder = folder_of(&files[file].path);
+    if let Some(named) = &topic.cluster {
+        let (name, strimzi) = match named {
+            ClusterRef::Strimzi { name, .. } => (name, true),
+            ClusterRef::Confluent { name, .. } => (name, false),
+        };
+        let named: Vec<usize> = (0..clusters.len())
+            .filter(|index| {
+                let cluster = &clusters[*index];
+                let form_matches = matches!(
+                    (&cluster.membership.gathered, strimzi),
+                    (super::Gathered::Strimzi { .. }, true)
+                        | (super::Gathered::Confluent { .. }, false)
+                );
+                form_matches && cluster.kafka_resource() == Some(name.as_str())
+            })
+            .collect();
+        return nearest(&named, folder, files, clusters, usize::MAX)
+            .ok_or_else(|| format!("it names the Kafka `{name}`, which no file read declares"));
+    }
+    let own: Vec<usize> = (0..clusters.len())
+        .filter(|index| clusters[*index].holds_file(file))
+        .collect();
+    if let [only] = own.as_slice() {
+        return Ok(*only);
+    }
+    let all: Vec<usize> = (0..clusters.len()).collect();
+    // A script beside a cluster's folder (`scripts/` beside `config/`) is for that cluster; a
+    // file further away may be for any.
+    nearest(&all, folder, files, clusters, 1)
+        .ok_or_else(|| "no single cluster in its folder or beside it".to_string())
+}
+
+/// Of `candidates`, the one cluster whose folder is nearest `folder` (the deepest common
+/// folder), at most `up` folders above `folder`; none on a tie.
+fn nearest(
+    candidates: &[usize],
+    folder: &Path,
+    files: &[SourceFile],
+    clusters: &[Cluster],
+    up: usize,
+) -> Option<usize> {
+    let depth = folder.components().count();
+    let mut best: Vec<usize> = Vec::new();
+    let mut best_shared = 0;
+    for &index in candidates {
+        let Some(first) = clusters[index].first_file() else {
+            continue;
+        };
+        let other = folder_of(&files[first].path);
+        let shared = folder
+            .components()
+            .zip(other.components())
+            .take_while(|(a, b)| a == b)
+            .count();
+        if depth.saturating_sub(shared) > up {
+            continue;
+        }
+        if best.is_empty() || shared > best_shared {
+            best = vec![index];
+            best_shared = shared;
+        } else if shared == best_shared {
+            best.push(index);
+        }
+    }
+    match best.as_slice() {
+        [only] => Some(*only),
+        _ => None,
+    }
+}
+
+fn folder_of(path: &str) -> &Path {
+    Path::new(path).parent().unwrap_or(Path::new(""))
+}
+
+impl Cluster {
+    /// Whether `file` is one of the cluster's node, overlay or component files.
+    fn holds_file(&self, file: usize) -> bool {
+        self.files.contains(&file)
+            || self
+                .components
+                .iter()
+                .any(|component| component.file == file)
+    }
+
+    /// The file the cluster was found by (its first node's or component's).
+    fn first_file(&self) -> Option<usize> {
+        self.files
+            .first()
+            .or_else(|| self.components.first().map(|component| &component.file))
+            .copied()
+    }
+
+    /// Its topics read again from `files` (the same files, their bytes changed by fixes,
+    /// which never add or remove a topic): each file's topics, in the same order.
+    pub(super) fn reread_topics(&self, files: &[SourceFile]) -> Vec<DeclaredTopic> {
+        reread(&self.topics, files)
+    }
+}
+
+/// `topics` read again from `files` (see [`Cluster::reread_topics`]).
+pub fn reread(topics: &[DeclaredTopic], files: &[SourceFile]) -> Vec<DeclaredTopic> {
+    let mut again = Vec::with_capacity(topics.len());
+    let mut by_file: std::collections::HashMap<usize, std::vec::IntoIter<DeclaredTopic>> =
+        Default::default();
+    for topic in topics {
+        let fresh = by_file.entry(topic.file).or_insert_with(|| {
+            let file = &files[topic.file];
+            crate::sources::topics::read(&file.path, &file.bytes)
+                .map(|read| read.topics)
+                .unwrap_or_default()
+                .into_iter()
+        });
+        // The same declaration, found again by its name and form.
+        let found = fresh.find(|candidate| {
+            candidate.form == topic.form && candidate.name.text == topic.name.text
+        });
+        let mut fresh_topic = found.unwrap_or_else(|| topic.clone());
+        fresh_topic.file = topic.file;
+        again.push(fresh_topic);
+    }
+    again
+}

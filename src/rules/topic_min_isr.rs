@@ -1,0 +1,106 @@
+//! `topic-min-isr`: a declared topic's `min.insync.replicas` (its own, else the cluster's) at or
+//! above its replication factor. Kafka never checks the two against each other when a topic is
+//! created or altered (`ReplicationControlManager.createTopics`,
+//! `ControllerConfigurationValidator`, `LogConfig.validate`: apache/kafka at 3.9.0).
+//!
+//! Above the factor: up to 3.6 the leader compares the ISR size with the raw setting
+//! (`core/src/main/scala/kafka/cluster/Partition.scala`, `appendRecordsToLeader`, at 3.6.0), so
+//! every acks=all write fails with NOT_ENOUGH_REPLICAS; from 3.7 it uses
+//! `min(minInSyncReplicas, replicas)` (`Partition.scala` at 3.7.0, KAFKA-15583), so writes
+//! succeed but the durability asked for is silently not had. Equal to the factor (2 or more):
+//! acks=all writes fail as soon as one replica's broker stops.
+
+use super::topic_support::TopicValue;
+use super::{Check, FixAvailability, Group, Rule, TopicContext, Verified};
+use crate::catalog::KafkaVersion;
+use crate::diagnostic::{Diagnostic, Severity};
+
+pub const RULE: Rule = Rule {
+    name: "topic-min-isr",
+    severity: Severity::Error,
+    group: Group::Availability,
+    fix: FixAvailability::None,
+    verified: Verified::CATALOGUE,
+    summary: "a declared topic's min.insync.replicas at or above its replication factor: acks=all writes fail when a broker stops (above it: always, up to Kafka 3.6)",
+    check: Check::Topics(check),
+};
+
+/// The first release that caps the minimum ISR at the replica count (KAFKA-15583).
+const CAPPED_FROM: KafkaVersion = KafkaVersion::new(3, 7);
+
+fn check(context: &TopicContext) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    for topic in context.topics {
+        let (Some(factor), Some(min_isr)) = (context.factor(topic), context.min_isr(topic)) else {
+            continue;
+        };
+        // Both from the cluster's defaults: the broker rules judge those.
+        if !matches!(factor, TopicValue::Declared(..))
+            && !matches!(min_isr, TopicValue::Declared(..))
+        {
+            continue;
+        }
+        let (replicas, minimum) = (factor.value(), min_isr.value());
+        if replicas < 1
+            || minimum < 1
+            || minimum < replicas
+            || (minimum == replicas && replicas < 2)
+        {
+            continue;
+        }
+        let name = context.topic_name(topic);
+        let shown = format!(
+            "min.insync.replicas {minimum}{} with {}{}",
+            min_isr.origin(),
+            replicas_shown(replicas),
+            factor.origin()
+        );
+        let finding = if minimum == replicas {
+            RULE.finding(format!(
+                "{name}: {shown}: acks=all writes fail (NOT_ENOUGH_REPLICAS) as soon as one \
+                 replica's broker stops"
+            ))
+            .with_severity(Severity::Warning)
+        } else {
+            match context.version() {
+                Some(version) if version < CAPPED_FROM => RULE.finding(format!(
+                    "{name}: {shown}: every acks=all write fails (NOT_ENOUGH_REPLICAS): Kafka \
+                     {version} never has that many replicas in sync"
+                )),
+                known => RULE
+                    .finding(format!(
+                        "{name}: {shown}: Kafka{} caps it at {replicas} without a word, so \
+                         acks=all writes fail as soon as one replica's broker stops, and the \
+                         durability asked for is not had",
+                        known
+                            .map(|v| format!(" {v}"))
+                            .unwrap_or_else(|| " 3.7 and later".into())
+                    ))
+                    .with_severity(Severity::Warning),
+            }
+        };
+        let mut labels = context.value_labels(topic, &min_isr, format!("min ISR {minimum}"));
+        labels.extend(context.value_labels(topic, &factor, replicas_shown(replicas)));
+        labels.dedup_by(|a, b| a.span == b.span && a.file == b.file);
+        let help = if replicas == 1 {
+            format!(
+                "raise the replication factor above {minimum} (to {}), or set the topic's \
+                 min.insync.replicas to 1 if one copy is meant",
+                minimum + 1
+            )
+        } else {
+            format!(
+                "keep min.insync.replicas below the replication factor: {} with {replicas} \
+                 replicas, or raise the factor to {}",
+                replicas - 1,
+                minimum + 1
+            )
+        };
+        diagnostics.push(finding.with_labels(labels).with_help(help));
+    }
+    diagnostics
+}
+
+fn replicas_shown(replicas: i64) -> String {
+    format!("{replicas} replica{}", if replicas == 1 { "" } else { "s" })
+}

@@ -1,0 +1,69 @@
+//! `topic-single-replica`: a declared topic with fewer replicas than the cluster can give it
+//! (one replica on a cluster of several brokers, or fewer than three where there are three):
+//! when the broker holding a partition's only replica stops, the partition is offline.
+
+use super::support::{brokers, wanted_replication};
+use super::topic_support::TopicValue;
+use super::{Check, FixAvailability, Group, Rule, TopicContext, Verified};
+use crate::diagnostic::{Diagnostic, Fix, Severity};
+
+pub const RULE: Rule = Rule {
+    name: "topic-single-replica",
+    severity: Severity::Warning,
+    group: Group::Availability,
+    fix: FixAvailability::Unsafe,
+    verified: Verified::CATALOGUE,
+    summary: "a declared topic with fewer replicas than min(3, brokers): a partition goes offline, or acks=all stops, when one broker stops",
+    check: Check::Topics(check),
+};
+
+fn check(context: &TopicContext) -> Vec<Diagnostic> {
+    let Some(broker_count) = context.broker_count() else {
+        return Vec::new();
+    };
+    let wanted = wanted_replication(broker_count);
+    let mut diagnostics = Vec::new();
+    for topic in context.topics {
+        // A factor left to the cluster's default is the broker rules' (`auto-create-single-replica`).
+        let Some(value @ TopicValue::Declared(factor, written)) = context.factor(topic) else {
+            continue;
+        };
+        if broker_count < 2 || factor < 1 || factor >= wanted {
+            continue;
+        }
+        let consequence = if factor == 1 {
+            "when the broker holding a partition stops, that partition is offline: its reads \
+             and writes fail until the broker returns, and its data is lost with the broker's disk"
+                .to_string()
+        } else {
+            format!(
+                "with {factor} replicas, one broker stopping leaves a partition one failure away \
+                 from offline, and acks=all writes stop when min.insync.replicas is {factor}"
+            )
+        };
+        let fix = context.set_number(topic, written, wanted).map(|edit| Fix {
+            description: format!("set the replication factor to {wanted}"),
+            edits: vec![edit],
+        });
+        diagnostics.push(
+            RULE.finding(format!(
+                "{} has {factor} replica{} on {}: {consequence}",
+                context.topic_name(topic),
+                if factor == 1 { "" } else { "s" },
+                brokers(broker_count)
+            ))
+            .with_labels(context.value_labels(
+                topic,
+                &value,
+                format!("{factor} of {} brokers", broker_count),
+            ))
+            .with_help(format!(
+                "set the replication factor to {wanted}; a topic that exists already keeps its \
+                 replicas until they are reassigned (kafka-reassign-partitions.sh, or \
+                 `kafkalint live --fix` for the plan)"
+            ))
+            .with_fix(fix),
+        );
+    }
+    diagnostics
+}

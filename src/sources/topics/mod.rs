@@ -1,0 +1,47 @@
+//! Topics declared as code: Strimzi and Confluent for Kubernetes `KafkaTopic` resources,
+//! Terraform `kafka_topic` resources, `kafka-topics.sh --create` commands, and the other forms
+//! teams keep their topics in. Each reader gives the topics a file declares, as written (with
+//! the spans of their values), and what output must hide of the file; the model binds each
+//! topic to the cluster it lands on (`cluster::topics`).
+
+mod declared;
+pub mod kubernetes;
+
+pub use declared::{ClusterRef, DeclaredTopic, TopicFile, TopicForm, TopicSetting, Written};
+
+use crate::properties::Span;
+
+/// Whether a walked file may declare topics: cheap, on the name and the bytes.
+pub fn worth_reading(path: &str, bytes: &[u8]) -> bool {
+    let has = |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
+    let name = path.rsplit('/').next().unwrap_or(path);
+    super::yaml::is_yaml_name(name) && has(b"KafkaTopic")
+}
+
+/// The topics the file at `path` declares, when its form is one kafkalint reads for topics;
+/// `None` when it declares none.
+pub fn read(path: &str, bytes: &[u8]) -> Option<TopicFile> {
+    if !worth_reading(path, bytes) {
+        return None;
+    }
+    let text = std::str::from_utf8(bytes).ok()?;
+    let read = kubernetes::read(text);
+    (!read.topics.is_empty() || !read.notes.is_empty()).then_some(read)
+}
+
+/// Whether `span` of `file` is a number some topic of `topics` writes as it is (a factor a fix
+/// may replace with another number).
+pub fn editable_number(topics: &[&DeclaredTopic], file: usize, span: &Span) -> bool {
+    topics
+        .iter()
+        .filter(|topic| topic.file == file)
+        .any(|topic| {
+            [&topic.replicas, &topic.partitions]
+                .into_iter()
+                .flatten()
+                .chain(topic.configs.iter().map(|setting| &setting.value))
+                .any(|written| {
+                    written.literal && written.integer().is_some() && written.span == *span
+                })
+        })
+}
