@@ -37,8 +37,8 @@ fn check(context: &TopicContext) -> Vec<Diagnostic> {
                 .to_string()
         } else {
             format!(
-                "with {factor} replicas, one broker stopping leaves a partition one failure away \
-                 from offline, and acks=all writes stop when min.insync.replicas is {factor}"
+                "while one broker is down for maintenance, a partition with {factor} replicas is \
+                 one failure away from offline"
             )
         };
         let fix = context.set_number(topic, written, wanted).map(|edit| Fix {
