@@ -57,8 +57,12 @@ pub fn bind(
         let mut left = Vec::new();
         for mut topic in read.topics {
             topic.file = file;
-            match cluster_of(&topic, file, files, clusters) {
-                Ok(cluster) => clusters[cluster].topics.push(topic),
+            match clusters_of(&topic, file, files, clusters) {
+                Ok(bound) => {
+                    for cluster in bound {
+                        clusters[cluster].topics.push(topic.clone());
+                    }
+                }
                 Err(why) => left.push((topic, why)),
             }
         }
@@ -82,13 +86,16 @@ pub fn bind(
     unbound
 }
 
-/// The index of the cluster `topic` lands on, or why none.
-fn cluster_of(
+/// The clusters `topic` lands on, or why none: one, but for a `Kafka` it names that several
+/// files as near declare with as many brokers (a `prod` and a `stage` variant of one name):
+/// the topic is applied against whichever runs, so it lands on each. Variants of different
+/// sizes leave it unbound.
+fn clusters_of(
     topic: &DeclaredTopic,
     file: usize,
     files: &[SourceFile],
     clusters: &[Cluster],
-) -> Result<usize, String> {
+) -> Result<Vec<usize>, String> {
     let folder = folder_of(&files[file].path);
     if let Some(named) = &topic.cluster {
         let (name, strimzi) = match named {
@@ -106,31 +113,50 @@ fn cluster_of(
                 form_matches && cluster.kafka_resource() == Some(name.as_str())
             })
             .collect();
-        return nearest(&named, folder, files, clusters, usize::MAX)
-            .ok_or_else(|| format!("it names the Kafka `{name}`, which no file read declares"));
+        let nearest = nearest(&named, folder, files, clusters, usize::MAX);
+        let size = |index: &usize| {
+            let cluster = &clusters[*index];
+            (cluster.broker_count_is_known(files)).then(|| cluster.broker_count())
+        };
+        return match nearest.split_first() {
+            None => Err(format!(
+                "it names the Kafka `{name}`, which no file read declares"
+            )),
+            Some((first, rest)) if rest.iter().any(|other| size(other) != size(first)) => {
+                Err(format!(
+                    "it names the Kafka `{name}`, which {} files as near declare with different \
+                     broker counts: which one it is for is not known",
+                    nearest.len()
+                ))
+            }
+            Some(_) => Ok(nearest),
+        };
     }
     let own: Vec<usize> = (0..clusters.len())
         .filter(|index| clusters[*index].holds_file(file))
         .collect();
     if let [only] = own.as_slice() {
-        return Ok(*only);
+        return Ok(vec![*only]);
     }
     let all: Vec<usize> = (0..clusters.len()).collect();
     // A script beside a cluster's folder (`scripts/` beside `config/`) is for that cluster; a
     // file further away may be for any.
-    nearest(&all, folder, files, clusters, 1)
-        .ok_or_else(|| "no single cluster in its folder or beside it".to_string())
+    match nearest(&all, folder, files, clusters, 1).as_slice() {
+        [only] => Ok(vec![*only]),
+        [] => Err("no cluster in its folder or beside it".to_string()),
+        _ => Err("several clusters as near: which one it is for is not known".to_string()),
+    }
 }
 
-/// Of `candidates`, the one cluster whose folder is nearest `folder` (the deepest common
-/// folder), at most `up` folders above `folder`; none on a tie.
+/// Of `candidates`, the clusters whose folder is nearest `folder` (the deepest common folder),
+/// at most `up` folders above `folder`.
 fn nearest(
     candidates: &[usize],
     folder: &Path,
     files: &[SourceFile],
     clusters: &[Cluster],
     up: usize,
-) -> Option<usize> {
+) -> Vec<usize> {
     let depth = folder.components().count();
     let mut best: Vec<usize> = Vec::new();
     let mut best_shared = 0;
@@ -154,10 +180,7 @@ fn nearest(
             best.push(index);
         }
     }
-    match best.as_slice() {
-        [only] => Some(*only),
-        _ => None,
-    }
+    best
 }
 
 fn folder_of(path: &str) -> &Path {

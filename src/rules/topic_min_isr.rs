@@ -79,8 +79,13 @@ fn check(context: &TopicContext) -> Vec<Diagnostic> {
                     .with_severity(Severity::Warning),
             }
         };
-        let mut labels = context.value_labels(topic, &min_isr, format!("min ISR {minimum}"));
-        labels.extend(context.value_labels(topic, &factor, replicas_shown(replicas)));
+        // The primary label on what the topic writes: its own minimum, else its factor.
+        let min_isr_labels = context.value_labels(topic, &min_isr, format!("min ISR {minimum}"));
+        let factor_labels = context.value_labels(topic, &factor, replicas_shown(replicas));
+        let mut labels = match min_isr {
+            TopicValue::Declared(..) => [min_isr_labels, factor_labels].concat(),
+            TopicValue::ClusterDefault(..) => [factor_labels, min_isr_labels].concat(),
+        };
         labels.dedup_by(|a, b| a.span == b.span && a.file == b.file);
         let help = if replicas == 1 {
             format!(
