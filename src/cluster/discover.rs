@@ -316,6 +316,7 @@ fn discover_from(
     // The `.properties` files compose files of the walk mount into their containers.
     let mut mounts: Vec<sources::compose::mounts::MountedProperties> = Vec::new();
     let compose_above = ComposeAbove::default();
+    let topics_beside = TopicsBeside::default();
     let mut read_files: std::collections::HashMap<PathBuf, usize> = Default::default();
     let mut found = Discovered::default();
     let mut named_files = Vec::new();
@@ -470,6 +471,7 @@ fn discover_from(
                     yaml_by_dir.contains_key(dir)
                         || topic_dirs.contains(dir)
                         || compose_above.mounts(dir, path)
+                        || topics_beside.near(dir, path)
                 };
                 let done = take_finished(&mut walked, next.as_deref(), beside_yaml);
                 if !done.is_empty() {
@@ -654,6 +656,54 @@ impl ComposeAbove {
             })
             .unwrap_or(false);
         self.known.borrow_mut().insert(folder.to_path_buf(), holds);
+        holds
+    }
+}
+
+/// Whether a file that may declare topics sits in a walked folder's parent or in a folder
+/// beside it (`scripts/create-topics.sh` beside `config/`): such a folder's cluster waits for
+/// them, as a topic there may bind to it (see [`super::topics`]). Answers are kept by parent.
+#[derive(Default)]
+struct TopicsBeside {
+    known: std::cell::RefCell<std::collections::HashMap<PathBuf, bool>>,
+}
+
+impl TopicsBeside {
+    fn near(&self, dir: &Path, root: &Path) -> bool {
+        match dir.parent() {
+            Some(parent) if parent.starts_with(root) => self.holds(parent),
+            _ => false,
+        }
+    }
+
+    fn holds(&self, parent: &Path) -> bool {
+        if let Some(known) = self.known.borrow().get(parent) {
+            return *known;
+        }
+        let in_folder = |folder: &Path| {
+            std::fs::read_dir(folder)
+                .map(|entries| {
+                    entries.filter_map(Result::ok).any(|entry| {
+                        let path = entry.path();
+                        entry.file_type().is_ok_and(|kind| kind.is_file())
+                            && sources::topics::may_declare(&path.to_string_lossy())
+                            && crate::source::read_file(&path).is_ok_and(|bytes| {
+                                sources::topics::worth_reading(&path.to_string_lossy(), &bytes)
+                            })
+                    })
+                })
+                .unwrap_or(false)
+        };
+        let holds = in_folder(parent)
+            || std::fs::read_dir(parent)
+                .map(|entries| {
+                    entries
+                        .filter_map(Result::ok)
+                        .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_dir()))
+                        .any(|entry| in_folder(&entry.path()))
+                })
+                .unwrap_or(false);
+        self.known.borrow_mut().insert(parent.to_path_buf(), holds);
         holds
     }
 }

@@ -11,11 +11,16 @@ pub use declared::{ClusterRef, DeclaredTopic, TopicFile, TopicForm, TopicSetting
 
 use crate::properties::Span;
 
+/// Whether a file of this name may declare topics (before its bytes are read).
+pub fn may_declare(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    super::yaml::is_yaml_name(name)
+}
+
 /// Whether a walked file may declare topics: cheap, on the name and the bytes.
 pub fn worth_reading(path: &str, bytes: &[u8]) -> bool {
     let has = |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
-    let name = path.rsplit('/').next().unwrap_or(path);
-    super::yaml::is_yaml_name(name) && has(b"KafkaTopic")
+    may_declare(path) && has(b"KafkaTopic")
 }
 
 /// The topics the file at `path` declares, when its form is one kafkalint reads for topics;

@@ -1,0 +1,106 @@
+//! Topics declared as code, end to end through the command line: which cluster a topic binds
+//! to (also when a walk hands clusters on early), what is said of a topic bound to none, and
+//! `--fix` on a declaration.
+
+use std::path::Path;
+use std::process::Command;
+
+const BROKER: &str = "zookeeper.connect=zk-1:2181,zk-2:2181,zk-3:2181/kafka
+listeners=PLAINTEXT://kafka-ID.internal:9092
+log.dirs=/var/lib/kafka/data
+offsets.topic.replication.factor=3
+transaction.state.log.replication.factor=3
+transaction.state.log.min.isr=2
+default.replication.factor=3
+min.insync.replicas=2
+";
+
+const ONE_REPLICA_TOPIC: &str = "apiVersion: kafka.strimzi.io/v1beta2
+kind: KafkaTopic
+metadata:
+  name: orders
+spec:
+  partitions: 3
+  replicas: 1
+";
+
+fn three_brokers(dir: &Path) {
+    std::fs::create_dir_all(dir).unwrap();
+    for id in 0..3 {
+        let text = format!("broker.id={id}\n{}", BROKER.replace("ID", &id.to_string()));
+        std::fs::write(dir.join(format!("server-{id}.properties")), text).unwrap();
+    }
+}
+
+fn kafkalint(args: &[&str], dir: &Path) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_topic_in_a_folder_beside_the_brokers_binds_to_them_in_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    three_brokers(&dir.path().join("config"));
+    std::fs::create_dir(dir.path().join("topics")).unwrap();
+    std::fs::write(dir.path().join("topics/orders.yaml"), ONE_REPLICA_TOPIC).unwrap();
+    // `concise` and `full` hand clusters on as the walk leaves their folder, before the
+    // topic's folder is walked: the brokers' folder must wait for it.
+    for format in ["concise", "full", "json"] {
+        let (code, stdout, _) = kafkalint(&["check", "--format", format, "."], dir.path());
+        assert_eq!(code, 1, "{format}: findings: {stdout}");
+        assert!(
+            stdout.contains("topic-single-replica") && stdout.contains("on 3 brokers"),
+            "{format}: the topic is judged against the 3 brokers beside it: {stdout}"
+        );
+    }
+}
+
+#[test]
+fn a_topic_bound_to_no_cluster_is_said_not_checked_never_clean() {
+    let dir = tempfile::tempdir().unwrap();
+    let topic = ONE_REPLICA_TOPIC.replace(
+        "  name: orders\n",
+        "  name: orders\n  labels:\n    strimzi.io/cluster: elsewhere\n",
+    );
+    std::fs::write(dir.path().join("orders.yaml"), topic).unwrap();
+    let (code, stdout, stderr) = kafkalint(&["check", "orders.yaml"], dir.path());
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        !stdout.contains("No problems found ("),
+        "nothing is called clean over a topic whose cluster is unknown: {stdout}"
+    );
+    assert!(
+        stdout.contains("1 file of topics bound to no cluster"),
+        "the summary counts it: {stdout}"
+    );
+    assert!(
+        stderr.contains("names the Kafka `elsewhere`, which no file read declares"),
+        "one line says why: {stderr}"
+    );
+    let (_, json, _) = kafkalint(&["check", "--format", "json", "orders.yaml"], dir.path());
+    assert!(json.contains("\"topics-without-cluster\""), "{json}");
+}
+
+#[test]
+fn fix_raises_a_written_factor_in_place_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    three_brokers(dir.path());
+    std::fs::write(dir.path().join("topic.yaml"), ONE_REPLICA_TOPIC).unwrap();
+    let (code, stdout, stderr) = kafkalint(&["check", "--fix", "."], dir.path());
+    assert!(code < 2, "{stdout}{stderr}");
+    let fixed = std::fs::read_to_string(dir.path().join("topic.yaml")).unwrap();
+    assert_eq!(
+        fixed,
+        ONE_REPLICA_TOPIC.replace("replicas: 1", "replicas: 3")
+    );
+    let (_, stdout, _) = kafkalint(&["check", "--format", "concise", "."], dir.path());
+    assert!(!stdout.contains("topic-single-replica"), "{stdout}");
+}
