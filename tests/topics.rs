@@ -104,3 +104,53 @@ fn fix_raises_a_written_factor_in_place_and_nothing_else() {
     let (_, stdout, _) = kafkalint(&["check", "--format", "concise", "."], dir.path());
     assert!(!stdout.contains("topic-single-replica"), "{stdout}");
 }
+
+#[test]
+fn an_editor_buffer_of_topics_binds_to_the_kafka_beside_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let kafka = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/topic-single-replica/bad/kafka.yaml"),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("kafka.yaml"), kafka).unwrap();
+    let topic = ONE_REPLICA_TOPIC.replace(
+        "  name: orders\n",
+        "  name: orders\n  labels:\n    strimzi.io/cluster: my-cluster\n",
+    );
+    // The unsaved text differs from the file on disk: the text is what is judged.
+    std::fs::write(
+        dir.path().join("topic.yaml"),
+        topic.replace("replicas: 1", "replicas: 3"),
+    )
+    .unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+        .args([
+            "check",
+            "--format",
+            "concise",
+            "--stdin-filename",
+            "topic.yaml",
+            "-",
+        ])
+        .current_dir(dir.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(topic.as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("topic.yaml:9:13: warning[topic-single-replica]")
+            && stdout.contains("on 3 brokers"),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("kafka.yaml:"),
+        "findings on the buffer only: {stdout}"
+    );
+}

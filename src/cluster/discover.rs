@@ -750,6 +750,60 @@ fn folder_cluster(
     group(found, &[], &by_dir, declared_brokers)
 }
 
+/// Adds the clusters of the YAML and Terraform files beside `path` (an open buffer's unsaved
+/// text in place of its file), each read as when it is named: the clusters a topic declared in
+/// `path` may bind to.
+fn add_clusters_beside(
+    found: &mut Discovered,
+    path: &Path,
+    open: &[Buffer],
+    declared_brokers: Option<usize>,
+    stated: &Stated,
+) {
+    let dir = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut siblings: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_file()))
+        .map(|entry| entry.path())
+        .filter(|sibling| {
+            sibling.file_name() != path.file_name()
+                && sibling
+                    .file_name()
+                    .is_some_and(|name| sources::is_deployment_name(&name.to_string_lossy()))
+        })
+        .collect();
+    siblings.sort();
+    for sibling in siblings {
+        let bytes = match open.iter().find(|other| other.path == sibling) {
+            Some(other) => other.bytes.to_vec(),
+            None => match crate::source::read_file(&sibling) {
+                Ok(bytes) => bytes,
+                Err(_) => continue,
+            },
+        };
+        let shown = display_path(&sibling);
+        if !sources::worth_reading(&shown, &bytes) {
+            continue;
+        }
+        let read = sources::read_named(&sibling, shown, bytes, stated);
+        // What cannot be read beside the buffer is said when that file is checked itself.
+        let read = sources::Found {
+            notes: Vec::new(),
+            info: Vec::new(),
+            errors: Vec::new(),
+            unreadable: Vec::new(),
+            ..read
+        };
+        let _ = add_yaml(found, read, declared_brokers, None);
+    }
+}
+
 /// An editor's unsaved buffer: the bytes of `path`, read from standard input.
 #[derive(Debug, Clone, Copy)]
 pub struct Buffer<'a> {
@@ -793,11 +847,24 @@ pub fn discover_buffer_among(
         // A YAML file is a cluster of its own, read with what the YAML files beside it add
         // (node pools, ConfigMaps), as when it is named.
         let shown = display_path(buffer.path);
+        let declares_topics =
+            sources::topics::read(&shown, buffer.bytes).is_some_and(|read| !read.topics.is_empty());
         let read = sources::read_named(buffer.path, shown.clone(), buffer.bytes.to_vec(), stated);
         let mut found = Discovered::default();
-        add_yaml(&mut found, read, declared_brokers, Some(&shown))?;
-        let index = found.files.len().saturating_sub(1);
-        return Ok((found, index));
+        let named = (!declares_topics).then_some(shown.as_str());
+        add_yaml(&mut found, read, declared_brokers, named)?;
+        if !declares_topics {
+            let index = found.files.len().saturating_sub(1);
+            return Ok((found, index));
+        }
+        // Its topics bind to its own clusters or to those of the YAML files beside it.
+        add_clusters_beside(&mut found, buffer.path, open, declared_brokers, stated);
+        let topic_source = vec![(shown.clone(), buffer.bytes.to_vec())];
+        let unbound = super::topics::bind(&mut found.files, &mut found.clusters, topic_source);
+        found.skipped.extend(unbound.notes);
+        found.unbound_topics = unbound.topics;
+        let index = found.files.iter().rposition(|file| file.path == shown);
+        return Ok((found, index.unwrap_or_default()));
     }
     let file = SourceFile::new(display_path(buffer.path), buffer.bytes.to_vec());
     if let Some(refused) = sources::ansible::role::refused_inventory(&file) {
