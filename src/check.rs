@@ -465,14 +465,17 @@ fn declared_clusters(config: Option<&Config>) -> Result<Vec<cluster::Declared>, 
     };
     let walked = cluster::node_files_under(&config.dir)?;
     let files = config.cluster_files(&walked)?;
+    let topics = config.topic_files();
     Ok(config
         .clusters
         .iter()
         .zip(files)
-        .map(|(declared, files)| cluster::Declared {
+        .zip(topics)
+        .map(|((declared, files), topics)| cluster::Declared {
             name: declared.name.clone(),
             files,
             brokers: declared.brokers,
+            topics,
         })
         .collect())
 }

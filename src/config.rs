@@ -31,7 +31,7 @@ pub const TOP_KEYS: &[&str] = &[
 /// The keys of a `[rules.NAME]` table.
 pub const RULE_KEYS: &[&str] = &["severity"];
 /// The keys of a `[[clusters]]` entry.
-pub const CLUSTER_KEYS: &[&str] = &["name", "files", "brokers", "kafka-version"];
+pub const CLUSTER_KEYS: &[&str] = &["name", "files", "topics", "brokers", "kafka-version"];
 /// What `severity` may be.
 pub const SEVERITIES: &[&str] = &["error", "warning", "info", "off"];
 
@@ -56,6 +56,9 @@ pub struct DeclaredCluster {
     glob_positions: Vec<(usize, usize)>,
     pub brokers: Option<usize>,
     pub kafka_version: Option<KafkaVersion>,
+    /// The globs of the files that declare its topics (`topics = ["topics/*.yaml"]`), as written.
+    pub topic_globs: Vec<String>,
+    topic_matchers: Vec<GlobMatcher>,
 }
 
 #[derive(Debug, Clone)]
@@ -266,6 +269,44 @@ impl Config {
             }
         }
         Ok(files)
+    }
+}
+
+impl Config {
+    /// The files under the config file's folder that `[[clusters]]` entries name in `topics`:
+    /// per cluster, in walk order (the same folders skipped as a walk skips).
+    pub fn topic_files(&self) -> Vec<Vec<PathBuf>> {
+        let mut files = vec![Vec::new(); self.clusters.len()];
+        if self
+            .clusters
+            .iter()
+            .all(|cluster| cluster.topic_matchers.is_empty())
+        {
+            return files;
+        }
+        let walker = walkdir::WalkDir::new(&self.dir)
+            .follow_links(false)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_entry(|entry| !crate::source::is_skipped_folder(entry));
+        for entry in walker.filter_map(Result::ok) {
+            if !entry.file_type().is_file() {
+                continue;
+            }
+            let Some(relative) = relative_to(entry.path(), &self.dir) else {
+                continue;
+            };
+            let owner = self.clusters.iter().position(|cluster| {
+                cluster
+                    .topic_matchers
+                    .iter()
+                    .any(|matcher| matcher.is_match(&relative))
+            });
+            if let Some(owner) = owner {
+                files[owner].push(entry.path().to_path_buf());
+            }
+        }
+        files
     }
 }
 
@@ -625,6 +666,8 @@ impl Parser<'_> {
         let mut brokers = None;
         let mut kafka_version = None;
         let mut has_files = false;
+        let mut topic_globs = Vec::new();
+        let mut topic_matchers = Vec::new();
         for (key, value) in in_source_order(table) {
             match key.get_ref().as_ref() {
                 "name" => name = Some(self.string("name", value)?.to_string()),
@@ -652,6 +695,12 @@ impl Parser<'_> {
                     })?);
                 }
                 "kafka-version" => kafka_version = Some(self.version(value)?),
+                "topics" => {
+                    for (pattern, offset) in self.strings("topics", value)? {
+                        topic_matchers.push(self.glob(pattern, offset)?);
+                        topic_globs.push(pattern.to_string());
+                    }
+                }
                 _ => return Err(self.unknown(key, CLUSTER_KEYS, "[[clusters]]")),
             }
         }
@@ -670,6 +719,8 @@ impl Parser<'_> {
             glob_positions,
             brokers,
             kafka_version,
+            topic_globs,
+            topic_matchers,
         })
     }
 }

@@ -74,6 +74,14 @@ fn not_regular(file_type: std::fs::FileType) -> std::io::Error {
     )
 }
 
+/// Whether a walk passes over this folder: a hidden one, a build's `target`, `node_modules`.
+pub fn is_skipped_folder(entry: &walkdir::DirEntry) -> bool {
+    let name = entry.file_name().to_string_lossy();
+    entry.depth() > 0
+        && entry.file_type().is_dir()
+        && (name.starts_with('.') || name == "target" || name == "node_modules")
+}
+
 /// What a file that is neither a regular file nor a folder is, for messages.
 pub fn special_kind(file_type: std::fs::FileType) -> &'static str {
     #[cfg(unix)]

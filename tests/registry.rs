@@ -308,7 +308,7 @@ fn code_lines_where(source: &str, matches: impl Fn(&str) -> bool) -> Vec<usize> 
 /// The lines `scan` finds in each rule file (all of `src/rules/` but the model's side of the
 /// rules layer: what a rule sees, and the registry), as `src/rules/<file>:<line>`.
 fn scan_rule_files(scan: fn(&str) -> Vec<usize>) -> Vec<String> {
-    const MODEL_SIDE: &[&str] = &["mod.rs", "rule.rs", "support.rs"];
+    const MODEL_SIDE: &[&str] = &["mod.rs", "rule.rs", "support.rs", "topic_support.rs"];
     let mut found = Vec::new();
     for name in names_in(&root().join("src/rules")) {
         if MODEL_SIDE.contains(&name.as_str()) {

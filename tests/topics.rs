@@ -154,3 +154,38 @@ fn an_editor_buffer_of_topics_binds_to_the_kafka_beside_it() {
         "findings on the buffer only: {stdout}"
     );
 }
+
+#[test]
+fn a_clusters_entry_claims_topic_files_wherever_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    three_brokers(&dir.path().join("prod"));
+    std::fs::create_dir_all(dir.path().join("teams/orders")).unwrap();
+    std::fs::write(
+        dir.path().join("teams/orders/topic.yaml"),
+        ONE_REPLICA_TOPIC,
+    )
+    .unwrap();
+    // Far from the brokers: no folder binds it.
+    let (_, stdout, stderr) = kafkalint(&["check", "--format", "concise", "."], dir.path());
+    assert!(!stdout.contains("topic-single-replica"), "{stdout}");
+    assert!(stderr.contains("not checked against a cluster"), "{stderr}");
+    std::fs::write(
+        dir.path().join("kafkalint.toml"),
+        "[[clusters]]\nname = \"prod\"\nfiles = [\"prod/*.properties\"]\ntopics = [\"teams/**/*.yaml\"]\n",
+    )
+    .unwrap();
+    // Claimed: checked against the entry's cluster, also when only the topics are linted.
+    for path in [".", "teams"] {
+        let (code, stdout, stderr) = kafkalint(&["check", "--format", "concise", path], dir.path());
+        assert_eq!(code, 1, "{path}: {stdout}{stderr}");
+        assert!(
+            stdout.contains("teams/orders/topic.yaml:7:13: warning[topic-single-replica]")
+                && stdout.contains("on 3 brokers"),
+            "{path}: {stdout}"
+        );
+        assert!(
+            !stderr.contains("not checked against a cluster"),
+            "{stderr}"
+        );
+    }
+}

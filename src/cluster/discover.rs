@@ -118,12 +118,7 @@ fn io_message(error: &std::io::Error) -> String {
     }
 }
 
-fn skip_dir(entry: &walkdir::DirEntry) -> bool {
-    let name = entry.file_name().to_string_lossy();
-    entry.depth() > 0
-        && entry.file_type().is_dir()
-        && (name.starts_with('.') || name == "target" || name == "node_modules")
-}
+use crate::source::is_skipped_folder as skip_dir;
 
 /// Reads the files under `paths` and groups the node files into clusters.
 pub fn discover(
@@ -141,6 +136,8 @@ pub struct Declared {
     pub files: Vec<PathBuf>,
     /// Its declared broker count; `--brokers` wins over it.
     pub brokers: Option<usize>,
+    /// The files that declare its topics (`topics` globs).
+    pub topics: Vec<PathBuf>,
 }
 
 /// Every node file under `dir`, as a walk finds them (the same folders skipped).
@@ -313,6 +310,15 @@ fn discover_from(
     mut finished: Option<&mut dyn FnMut(Vec<Discovered>)>,
 ) -> Result<Discovered, DiscoveryError> {
     let owners = owners(declared);
+    // The topic files `[[clusters]]` entries claim: one read touches its cluster too.
+    let topic_owners: std::collections::HashMap<PathBuf, usize> = declared
+        .iter()
+        .enumerate()
+        .flat_map(|(index, cluster)| {
+            let topics = cluster.topics.iter();
+            topics.map(move |path| (crate::config::absolute(path), index))
+        })
+        .collect();
     // The `.properties` files compose files of the walk mount into their containers.
     let mut mounts: Vec<sources::compose::mounts::MountedProperties> = Vec::new();
     let compose_above = ComposeAbove::default();
@@ -344,6 +350,9 @@ fn discover_from(
                 let declares_topics = sources::topics::read(&shown, &file.bytes)
                     .is_some_and(|read| !read.topics.is_empty());
                 if declares_topics {
+                    if let Some(owner) = topic_owners.get(&crate::config::absolute(path)) {
+                        touched[*owner] = true;
+                    }
                     topic_sources.push((shown.clone(), file.bytes.to_vec()));
                 }
                 let read =
@@ -384,7 +393,7 @@ fn discover_from(
             walker = walker.max_depth(1);
         }
         // A named folder that holds nothing to check is a wrong path, not a clean cluster.
-        let seen_before = (found.files.len(), found.skipped.len());
+        let seen_before = (found.files.len(), found.skipped.len(), topic_sources.len());
         let mut accepted = 0;
         let mut yaml_by_dir: BTreeMap<PathBuf, Vec<(String, Vec<u8>)>> = BTreeMap::new();
         // kustomization files met: their overlays are built (or said not checked) below.
@@ -419,6 +428,10 @@ fn discover_from(
                 {
                     let file = read(entry.path())?;
                     if sources::topics::worth_reading(&file.path, &file.bytes) {
+                        let absolute = crate::config::absolute(entry.path());
+                        if let Some(owner) = topic_owners.get(&absolute) {
+                            touched[*owner] = true;
+                        }
                         topic_dirs.insert(parent_dir(entry.path()));
                         topic_sources.push((file.path.clone(), file.bytes.to_vec()));
                     }
@@ -507,7 +520,7 @@ fn discover_from(
         found.skipped.retain(|note| said.insert(note.clone()));
         if !walk_how.shallow
             && accepted == 0
-            && (found.files.len(), found.skipped.len()) == seen_before
+            && (found.files.len(), found.skipped.len(), topic_sources.len()) == seen_before
         {
             // The working folder (a repository's root, the GitHub Action's default) may hold
             // no Kafka at all: said, not an error. Another folder named is a wrong path.
@@ -570,7 +583,27 @@ fn discover_from(
     }
     let mut found = group(found, &named_files, &by_dir, declared_brokers);
     place_mounted(&mut found, &mounts);
-    let unbound = super::topics::bind(&mut found.files, &mut found.clusters, topic_sources);
+    // The topic files a `[[clusters]]` entry claims: read when its cluster is, wherever they are.
+    let mut claims = Vec::new();
+    for (index, cluster) in declared.iter().enumerate() {
+        for path in &cluster.topics {
+            let absolute = crate::config::absolute(path);
+            let shown = display_path(path);
+            let known = topic_sources
+                .iter()
+                .any(|(read, _)| crate::config::absolute(Path::new(read)) == absolute);
+            if !known && touched[index] {
+                topic_sources.push((shown, read(path)?.bytes.to_vec()));
+            }
+            claims.push((absolute, index));
+        }
+    }
+    let unbound = super::topics::bind(
+        &mut found.files,
+        &mut found.clusters,
+        topic_sources,
+        &claims,
+    );
     found.skipped.extend(unbound.notes);
     found.unbound_topics = unbound.topics;
     Ok(found)
@@ -860,7 +893,7 @@ pub fn discover_buffer_among(
         // Its topics bind to its own clusters or to those of the YAML files beside it.
         add_clusters_beside(&mut found, buffer.path, open, declared_brokers, stated);
         let topic_source = vec![(shown.clone(), buffer.bytes.to_vec())];
-        let unbound = super::topics::bind(&mut found.files, &mut found.clusters, topic_source);
+        let unbound = super::topics::bind(&mut found.files, &mut found.clusters, topic_source, &[]);
         found.skipped.extend(unbound.notes);
         found.unbound_topics = unbound.topics;
         let index = found.files.iter().rposition(|file| file.path == shown);

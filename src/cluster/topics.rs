@@ -26,11 +26,14 @@ pub struct Unbound {
 }
 
 /// Reads `sources` for topics and binds each to a cluster of `clusters`; files read for the
-/// first time are added to `files`.
+/// first time are added to `files`. `claims` are the topic files (absolute paths) that a
+/// `[[clusters]]` entry of the config file names, with the entry's index: their topics bind
+/// to that cluster, whatever else they name.
 pub fn bind(
     files: &mut Vec<SourceFile>,
     clusters: &mut [Cluster],
     sources: Vec<TopicSource>,
+    claims: &[(std::path::PathBuf, usize)],
 ) -> Unbound {
     let mut unbound = Unbound::default();
     for (path, bytes) in sources {
@@ -54,10 +57,19 @@ pub fn bind(
                 files.len() - 1
             }
         };
+        let absolute = crate::config::absolute(Path::new(&path));
+        let claimed = claims
+            .iter()
+            .find(|(claimed, _)| *claimed == absolute)
+            .map(|(_, entry)| *entry);
         let mut left = Vec::new();
         for mut topic in read.topics {
             topic.file = file;
-            match clusters_of(&topic, file, files, clusters) {
+            let bound = match claimed {
+                Some(entry) => declared_clusters(entry, clusters),
+                None => clusters_of(&topic, file, files, clusters),
+            };
+            match bound {
                 Ok(bound) => {
                     for cluster in bound {
                         clusters[cluster].topics.push(topic.clone());
@@ -84,6 +96,17 @@ pub fn bind(
         }
     }
     unbound
+}
+
+/// The clusters of the config file's `[[clusters]]` entry `entry`, or why none.
+fn declared_clusters(entry: usize, clusters: &[Cluster]) -> Result<Vec<usize>, String> {
+    let bound: Vec<usize> = (0..clusters.len())
+        .filter(|index| clusters[*index].declared == Some(entry))
+        .collect();
+    match bound.is_empty() {
+        true => Err("the [[clusters]] entry that names it has no node file read".to_string()),
+        false => Ok(bound),
+    }
 }
 
 /// The clusters `topic` lands on, or why none: one, but for a `Kafka` it names that several
