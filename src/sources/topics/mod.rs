@@ -6,6 +6,7 @@
 
 mod declared;
 pub mod kubernetes;
+pub mod terraform;
 
 pub use declared::{ClusterRef, DeclaredTopic, TopicFile, TopicForm, TopicSetting, Written};
 
@@ -15,6 +16,9 @@ use crate::properties::Span;
 pub fn worth_reading(path: &str, bytes: &[u8]) -> bool {
     let has = |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
     let name = path.rsplit('/').next().unwrap_or(path);
+    if super::terraform::is_terraform_name(name) {
+        return has(b"\"kafka_topic\"") || has(b"\"confluent_kafka_topic\"");
+    }
     super::yaml::is_yaml_name(name) && has(b"KafkaTopic")
 }
 
@@ -25,7 +29,11 @@ pub fn read(path: &str, bytes: &[u8]) -> Option<TopicFile> {
         return None;
     }
     let text = std::str::from_utf8(bytes).ok()?;
-    let read = kubernetes::read(text);
+    let read = if super::terraform::is_terraform_name(path) {
+        terraform::read(path, text)
+    } else {
+        kubernetes::read(text)
+    };
     (!read.topics.is_empty() || !read.notes.is_empty()).then_some(read)
 }
 
