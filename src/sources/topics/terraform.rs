@@ -4,15 +4,15 @@
 //! `.tfvars` beside), `for_each` over a known map or set (a local, a `for` expression,
 //! `yamldecode(file("topics.yaml"))`) and `count` give one topic per instance.
 //!
-//! Mongey/terraform-provider-kafka `kafka/resource_kafka_topic.go` (v0.2.x onwards, the same
-//! schema at v0.13.1): `name` (required, ForceNew), `partitions` (required; a decrease forces
-//! a new resource, `customPartitionDiff`: the topic is destroyed and created again),
-//! `replication_factor` (required, ForceNew), `config` (a map of strings).
+//! Mongey/terraform-provider-kafka `kafka/resource_kafka_topic.go` (at commit 04cd9d7c):
+//! `name` (required, ForceNew), `partitions` (required; a decrease forces a new resource in
+//! `customPartitionDiff`: the topic is destroyed and created again), `replication_factor`
+//! (required, ForceNew), `config` (a map of strings).
 //!
-//! confluentinc/terraform-provider-confluent `internal/provider/resource_kafka_topic.go`
-//! (v1.x, v2.x): `topic_name` (required, ForceNew), `partitions_count` (optional, `Default: 6`),
-//! `config` (a map of strings). It has no replication factor: Confluent Cloud fixes it, so
-//! the factor of such a topic is unknown here and no check judges it.
+//! confluentinc/terraform-provider-confluent `internal/provider/resource_kafka_topic.go` (at
+//! commit bd8cc091): `topic_name` (required, ForceNew), `partitions_count` (optional,
+//! `Default: 6`), `config` (a map of strings). It has no replication factor: Confluent Cloud
+//! fixes it, so the factor of such a topic is unknown here and no check judges it.
 //!
 //! A value Terraform works out when it runs (a variable without default, a data source, a
 //! module's output) is unknown: the checks that need it skip it.
