@@ -119,6 +119,11 @@ fn clusters_of(
     files: &[SourceFile],
     clusters: &[Cluster],
 ) -> Result<Vec<usize>, String> {
+    // A `confluent_kafka_topic` lands on the Confluent Cloud cluster its `kafka_cluster`
+    // names, which Confluent runs: never on a cluster of the files read.
+    if topic.form == TopicForm::TerraformConfluentTopic {
+        return Err("a Confluent Cloud topic, on a cluster Confluent runs".to_string());
+    }
     let folder = folder_of(&files[file].path);
     if let Some(named) = &topic.cluster {
         let (name, strimzi) = match named {

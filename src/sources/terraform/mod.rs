@@ -50,7 +50,38 @@ pub struct Read {
     /// The configuration that calls the file's folder as a module, when it is read as that
     /// call gives its variables (`envs/prod: module.kafka`).
     pub scope: Option<String>,
+    /// Its `kafka_topic` and `confluent_kafka_topic` resources.
+    pub topics: Vec<TopicResource>,
+    /// What could not be read of its topic resources, one line each.
+    pub topic_notes: Vec<String>,
 }
+
+/// A resource that declares Kafka topics: `kafka_topic` (the Mongey/kafka provider) or
+/// `confluent_kafka_topic` (the confluentinc/confluent provider).
+#[derive(Debug)]
+pub struct TopicResource {
+    /// `kafka_topic` or `confluent_kafka_topic`.
+    pub resource_type: String,
+    /// `kafka_topic.orders`.
+    pub label: String,
+    /// The resource's name label, where the declaration starts.
+    pub anchor: Span,
+    /// Each instance (one per `for_each` item or `count` index): its topic attributes
+    /// ([`TOPIC_ATTRIBUTES`]) by name, evaluated.
+    pub instances: Vec<Node>,
+}
+
+/// The attributes of a topic resource that say what the topic is: shown as they are (a
+/// topic's name and settings are no secret); every other one (`credentials`, `rest_endpoint`)
+/// is hidden.
+pub const TOPIC_ATTRIBUTES: &[&str] = &[
+    "name",
+    "topic_name",
+    "partitions",
+    "partitions_count",
+    "replication_factor",
+    "config",
+];
 
 /// A `helm_release` of the bitnami/kafka chart.
 #[derive(Debug)]
@@ -268,6 +299,23 @@ fn read_module(
                     }
                 }
             }
+            (
+                "resource",
+                [
+                    resource_type @ ("kafka_topic" | "confluent_kafka_topic"),
+                    name,
+                ],
+            ) => match eval.topic_resource(resource_type, name, block) {
+                Ok(resource) => {
+                    read.topics.push(resource);
+                    TOPIC_ATTRIBUTES
+                }
+                Err(why) => {
+                    read.topic_notes
+                        .push(format!("{resource_type}.{name}: {why}"));
+                    &[]
+                }
+            },
             // Amazon MSK starts its brokers with its own defaults (a replication factor by
             // the number of Availability Zones, auto-creation off: docs.aws.amazon.com/msk/
             // latest/developerguide/msk-default-configuration.html) and refuses keys Apache
@@ -1932,6 +1980,44 @@ impl Eval<'_> {
                 vec![("count".to_string(), Node::Map(vec![(name, value)]))]
             })
             .collect())
+    }
+
+    /// The topic attributes of each instance of a topic resource, evaluated; `Err` with why
+    /// when Terraform works out how many instances there are.
+    fn topic_resource(
+        &mut self,
+        resource_type: &str,
+        name: &str,
+        block: &hcl_edit::structure::Block,
+    ) -> Result<TopicResource, String> {
+        let label = format!("{resource_type}.{name}");
+        let instances = self
+            .instances(&label, block)
+            .map_err(|why| format!("{why}; its topics are not read"))?;
+        let outer = self.bindings.len();
+        let mut read = Vec::new();
+        for instance in instances {
+            self.bindings.truncate(outer);
+            self.bindings.extend(instance);
+            let mut attributes = Vec::new();
+            for attribute in block.body.attributes() {
+                let key = attribute.key.value().as_str();
+                if !TOPIC_ATTRIBUTES.contains(&key) {
+                    continue;
+                }
+                let at = attribute.key.span().unwrap_or(0..0);
+                let key = self.scalar(key.to_string(), Style::Plain, at.clone(), true, at);
+                attributes.push((key, self.expr(&attribute.value)));
+            }
+            read.push(Node::Map(attributes));
+        }
+        self.bindings.truncate(outer);
+        Ok(TopicResource {
+            resource_type: resource_type.to_string(),
+            label,
+            anchor: block.labels.get(1).map_or(0..0, label_span),
+            instances: read,
+        })
     }
 
     /// The Kubernetes objects a resource applies (a `kubernetes_manifest`'s `manifest`, a

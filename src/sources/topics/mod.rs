@@ -6,6 +6,7 @@
 
 mod declared;
 pub mod kubernetes;
+pub mod terraform;
 
 pub use declared::{ClusterRef, DeclaredTopic, TopicFile, TopicForm, TopicSetting, Written};
 
@@ -14,12 +15,16 @@ use crate::properties::Span;
 /// Whether a file of this name may declare topics (before its bytes are read).
 pub fn may_declare(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
-    super::yaml::is_yaml_name(name)
+    super::yaml::is_yaml_name(name) || super::terraform::is_terraform_name(name)
 }
 
 /// Whether a walked file may declare topics: cheap, on the name and the bytes.
 pub fn worth_reading(path: &str, bytes: &[u8]) -> bool {
     let has = |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if super::terraform::is_terraform_name(name) {
+        return has(b"\"kafka_topic\"") || has(b"\"confluent_kafka_topic\"");
+    }
     may_declare(path) && has(b"KafkaTopic")
 }
 
@@ -30,7 +35,11 @@ pub fn read(path: &str, bytes: &[u8]) -> Option<TopicFile> {
         return None;
     }
     let text = std::str::from_utf8(bytes).ok()?;
-    let read = kubernetes::read(text);
+    let read = if super::terraform::is_terraform_name(path) {
+        terraform::read(path, text)
+    } else {
+        kubernetes::read(text)
+    };
     (!read.topics.is_empty() || !read.notes.is_empty()).then_some(read)
 }
 
