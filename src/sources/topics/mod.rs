@@ -6,6 +6,7 @@
 
 mod declared;
 pub mod kubernetes;
+pub mod shell;
 
 pub use declared::{ClusterRef, DeclaredTopic, TopicFile, TopicForm, TopicSetting, Written};
 
@@ -15,7 +16,7 @@ use crate::properties::Span;
 pub fn worth_reading(path: &str, bytes: &[u8]) -> bool {
     let has = |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
     let name = path.rsplit('/').next().unwrap_or(path);
-    super::yaml::is_yaml_name(name) && has(b"KafkaTopic")
+    super::yaml::is_yaml_name(name) && has(b"KafkaTopic") || shell::worth_reading(path, bytes)
 }
 
 /// The topics the file at `path` declares, when its form is one kafkalint reads for topics;
@@ -25,7 +26,11 @@ pub fn read(path: &str, bytes: &[u8]) -> Option<TopicFile> {
         return None;
     }
     let text = std::str::from_utf8(bytes).ok()?;
-    let read = kubernetes::read(text);
+    let read = if shell::is_script_name(path) {
+        shell::read(text)
+    } else {
+        kubernetes::read(text)
+    };
     (!read.topics.is_empty() || !read.notes.is_empty()).then_some(read)
 }
 
