@@ -37,9 +37,25 @@ pub fn is_script_name(path: &str) -> bool {
 /// The topics the `kafka-topics --create` commands of a shell script declare.
 pub fn read(text: &str) -> TopicFile {
     let mut read = TopicFile::default();
+    read_script(text, 0..text.len(), &mut read, 0);
+    read.hidden = hidden(text, &read.topics);
+    read
+}
+
+/// How deep `sh -c '...'` scripts are followed into one another.
+const MAX_NESTED_SCRIPTS: usize = 4;
+
+/// Reads the script written at `range` of `text` into `read`.
+fn read_script(text: &str, range: Span, read: &mut TopicFile, depth: usize) {
     let mut variables = Variables::default();
-    for statement in statements(text) {
+    for statement in statements(text, range) {
         variables.follow(&statement);
+        // `docker exec kafka sh -c 'kafka-topics --create ...'`: the script the shell runs,
+        // when its bytes are its text.
+        if let Some(script) = nested_script(&statement).filter(|_| depth < MAX_NESTED_SCRIPTS) {
+            read_script(text, script, read, depth + 1);
+            continue;
+        }
         let Some(tool) = statement.iter().position(is_kafka_topics) else {
             continue;
         };
@@ -55,8 +71,26 @@ pub fn read(text: &str) -> TopicFile {
             )),
         }
     }
-    read.hidden = hidden(text, &read.topics);
-    read
+}
+
+/// The bytes of the script a `sh -c SCRIPT` (`bash -ec`, ...) of the statement runs, when it
+/// names kafka-topics and is written as it is (single quotes, or double quotes without
+/// expansions or escapes).
+fn nested_script(statement: &[Word]) -> Option<Span> {
+    let shell = statement.iter().position(|word| {
+        let name = word.text.rsplit('/').next().unwrap_or_default();
+        matches!(name, "sh" | "bash" | "ash" | "dash")
+    })?;
+    let rest = &statement[shell + 1..];
+    let flag = rest
+        .iter()
+        .position(|word| word.text.starts_with('-') && word.text.contains('c'))?;
+    let script = rest.get(flag + 1)?;
+    script
+        .text
+        .contains("kafka-topics")
+        .then(|| script.exact.clone())
+        .flatten()
 }
 
 /// What output hides of the script: what the start-up scripts' judge hides, but for the
@@ -351,14 +385,15 @@ fn suffix(word: &Word, skip: usize) -> Written {
 
 /// The script's simple commands, each as its words: split at newlines, `;`, `&`, `|` and
 /// parentheses outside quotes, with line continuations joined and comments dropped.
-fn statements(text: &str) -> Vec<Vec<Word>> {
+fn statements(text: &str, range: Span) -> Vec<Vec<Word>> {
     let mut lexer = Lexer {
-        text,
+        // Up to the range's end only: what lies after is not this script's.
+        text: &text[..range.end],
         statements: Vec::new(),
         words: Vec::new(),
         word: None,
     };
-    lexer.run();
+    lexer.run(range.start);
     lexer.statements
 }
 
@@ -379,9 +414,9 @@ struct Partial {
 }
 
 impl Lexer<'_> {
-    fn run(&mut self) {
+    fn run(&mut self, start: usize) {
         let bytes = self.text.as_bytes();
-        let mut at = 0;
+        let mut at = start;
         while at < bytes.len() {
             let c = self.text[at..].chars().next().expect("in bounds");
             match c {
@@ -672,6 +707,17 @@ mod tests {
         assert!(!replicas.literal);
         assert_eq!(read.notes.len(), 1, "{:?}", read.notes);
         assert!(read.notes[0].contains("no --topic"));
+    }
+
+    #[test]
+    fn scripts_run_by_a_shell_in_a_container() {
+        let text = "docker exec kafka bash -c 'kafka-topics --bootstrap-server kafka:9092 --create --topic a --replication-factor 1 && kafka-topics --create --topic b --replication-factor 2'\ndocker exec kafka sh -c \"kafka-topics --create --topic c --replication-factor $RF\"\n";
+        let read = read(text);
+        let names: Vec<_> = read.topics.iter().map(|t| t.name.text.as_str()).collect();
+        assert_eq!(names, ["a", "b"]);
+        let replicas = read.topics[1].replicas.as_ref().unwrap();
+        assert!(replicas.literal);
+        assert_eq!((at(text, replicas), replicas.integer()), ("2", Some(2)));
     }
 
     #[test]
