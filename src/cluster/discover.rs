@@ -344,6 +344,18 @@ fn discover_from(
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
+            // A shell script that creates topics (`kafka-topics --create`) is read for them.
+            if sources::topics::shell::is_script_name(&name) {
+                let declares_topics = sources::topics::read(&file.path, &file.bytes)
+                    .is_some_and(|read| !read.topics.is_empty());
+                if declares_topics {
+                    if let Some(owner) = topic_owners.get(&crate::config::absolute(path)) {
+                        touched[*owner] = true;
+                    }
+                    topic_sources.push((file.path.clone(), file.bytes.to_vec()));
+                    continue;
+                }
+            }
             if sources::is_deployment_name(&name) {
                 let shown = file.path.clone();
                 // A file that declares topics is checked for them, cluster or not.
@@ -422,6 +434,21 @@ fn discover_from(
                     )
                 {
                     kustomizations.push(entry.path().to_path_buf());
+                }
+                // Shell scripts that create topics: read for them once the clusters are known.
+                if entry.file_type().is_file()
+                    && sources::topics::shell::is_script_name(&entry.file_name().to_string_lossy())
+                {
+                    let file = read(entry.path())?;
+                    if sources::topics::worth_reading(&file.path, &file.bytes) {
+                        let absolute = crate::config::absolute(entry.path());
+                        if let Some(owner) = topic_owners.get(&absolute) {
+                            touched[*owner] = true;
+                        }
+                        topic_dirs.insert(parent_dir(entry.path()));
+                        topic_sources.push((file.path.clone(), file.bytes.to_vec()));
+                        continue;
+                    }
                 }
                 if entry.file_type().is_file()
                     && sources::is_deployment_name(&entry.file_name().to_string_lossy())

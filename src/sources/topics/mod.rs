@@ -6,6 +6,7 @@
 
 mod declared;
 pub mod kubernetes;
+pub mod shell;
 pub mod terraform;
 
 pub use declared::{ClusterRef, DeclaredTopic, TopicFile, TopicForm, TopicSetting, Written};
@@ -15,7 +16,9 @@ use crate::properties::Span;
 /// Whether a file of this name may declare topics (before its bytes are read).
 pub fn may_declare(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
-    super::yaml::is_yaml_name(name) || super::terraform::is_terraform_name(name)
+    super::yaml::is_yaml_name(name)
+        || super::terraform::is_terraform_name(name)
+        || shell::is_script_name(name)
 }
 
 /// Whether a walked file may declare topics: cheap, on the name and the bytes.
@@ -25,7 +28,7 @@ pub fn worth_reading(path: &str, bytes: &[u8]) -> bool {
     if super::terraform::is_terraform_name(name) {
         return has(b"\"kafka_topic\"") || has(b"\"confluent_kafka_topic\"");
     }
-    may_declare(path) && has(b"KafkaTopic")
+    super::yaml::is_yaml_name(name) && has(b"KafkaTopic") || shell::worth_reading(path, bytes)
 }
 
 /// The topics the file at `path` declares, when its form is one kafkalint reads for topics;
@@ -37,6 +40,8 @@ pub fn read(path: &str, bytes: &[u8]) -> Option<TopicFile> {
     let text = std::str::from_utf8(bytes).ok()?;
     let read = if super::terraform::is_terraform_name(path) {
         terraform::read(path, text)
+    } else if shell::is_script_name(path) {
+        shell::read(text)
     } else {
         kubernetes::read(text)
     };
