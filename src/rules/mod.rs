@@ -55,6 +55,7 @@ mod shared_advertised_address;
 mod shared_log_dir;
 mod strimzi_forbidden_key;
 mod support;
+mod topic_invalid_name;
 mod topic_min_isr;
 mod topic_replication_above_brokers;
 mod topic_single_replica;
@@ -133,6 +134,7 @@ pub const RULES: &[Rule] = &[
     topic_replication_above_brokers::RULE,
     topic_single_replica::RULE,
     topic_min_isr::RULE,
+    topic_invalid_name::RULE,
 ];
 
 /// The name of every rule, in registry order: what `kafkalint.toml` may name.
