@@ -57,6 +57,7 @@ mod strimzi_forbidden_key;
 mod support;
 mod topic_invalid_name;
 mod topic_min_isr;
+mod topic_name_collision;
 mod topic_replication_above_brokers;
 mod topic_single_replica;
 mod topic_support;
@@ -135,6 +136,7 @@ pub const RULES: &[Rule] = &[
     topic_single_replica::RULE,
     topic_min_isr::RULE,
     topic_invalid_name::RULE,
+    topic_name_collision::RULE,
 ];
 
 /// The name of every rule, in registry order: what `kafkalint.toml` may name.
