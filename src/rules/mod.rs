@@ -55,7 +55,9 @@ mod shared_advertised_address;
 mod shared_log_dir;
 mod strimzi_forbidden_key;
 mod support;
+mod topic_invalid_name;
 mod topic_min_isr;
+mod topic_name_collision;
 mod topic_replication_above_brokers;
 mod topic_single_replica;
 mod topic_support;
@@ -133,6 +135,8 @@ pub const RULES: &[Rule] = &[
     topic_replication_above_brokers::RULE,
     topic_single_replica::RULE,
     topic_min_isr::RULE,
+    topic_invalid_name::RULE,
+    topic_name_collision::RULE,
 ];
 
 /// The name of every rule, in registry order: what `kafkalint.toml` may name.
