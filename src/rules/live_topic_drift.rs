@@ -51,7 +51,53 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
     if !not_known.is_empty() {
         diagnostics.push(presence_not_known(context, &not_known));
     }
+    if intent
+        .cluster
+        .config
+        .as_deref()
+        .is_some_and(|config| config.all_topics_declared)
+    {
+        diagnostics.extend(undeclared(context, &intent.cluster.topics));
+    }
     diagnostics
+}
+
+/// Running topics none of `declared` names (Kafka's own aside), said once: only when the
+/// config says the declarations are all of the cluster's topics, and only when every declared
+/// name is known (a templated name may be any of them).
+fn undeclared(context: &LiveContext, declared: &[DeclaredTopic]) -> Option<Diagnostic> {
+    if declared.iter().any(|topic| !topic.name.known) {
+        return None;
+    }
+    let running: Vec<&Topic> = context
+        .snapshot
+        .topics
+        .iter()
+        .filter(|topic| !topic.internal && !topic.name.starts_with("__"))
+        .filter(|topic| !declared.iter().any(|d| d.name.text == topic.name))
+        .collect();
+    if running.is_empty() {
+        return None;
+    }
+    let names: Vec<&str> = running.iter().map(|topic| topic.name.as_str()).collect();
+    Some(
+        RULE.finding(format!(
+            "{} running topic{} no declaration names ({}), while the config says every topic is declared",
+            running.len(),
+            if running.len() == 1 { "" } else { "s" },
+            super::live_support::name_list(&names, 5)
+        ))
+        .with_severity(Severity::Info)
+        .with_labels(
+            running
+                .iter()
+                .take(3)
+                .map(|topic| context.at(&topic.line, "declared nowhere".to_string())),
+        )
+        .with_help(
+            "declare them, delete them if nothing uses them, or set all-topics-declared = false in kafkalint.toml",
+        ),
+    )
 }
 
 /// Whether a topic the cluster did not list is known to be absent: the principal was asked
