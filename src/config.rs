@@ -22,6 +22,7 @@ pub const TOP_KEYS: &[&str] = &[
     "bitnami-kafka-chart",
     "images",
     "strict",
+    "all-topics-declared",
     "select",
     "ignore",
     "rules",
@@ -75,6 +76,9 @@ pub struct Config {
     /// built from.
     pub images: crate::sources::images::Aliases,
     pub strict: bool,
+    /// `all-topics-declared`: the topic declarations beside a cluster are all of its topics,
+    /// so that `kafkalint live` may say which running topics none declares.
+    pub all_topics_declared: bool,
     /// `select`: the rules that run (every rule when absent).
     pub select: Option<Vec<&'static str>>,
     pub ignore: Vec<&'static str>,
@@ -143,6 +147,7 @@ impl Config {
             bitnami_kafka_chart: None,
             images: crate::sources::images::Aliases::default(),
             strict: false,
+            all_topics_declared: false,
             select: None,
             ignore: Vec::new(),
             severities: BTreeMap::new(),
@@ -157,6 +162,9 @@ impl Config {
                 }
                 "images" => config.images = parser.images(value)?,
                 "strict" => config.strict = parser.boolean("strict", value)?,
+                "all-topics-declared" => {
+                    config.all_topics_declared = parser.boolean("all-topics-declared", value)?
+                }
                 "select" => config.select = Some(parser.rule_names("select", value)?),
                 "ignore" => config.ignore = parser.rule_names("ignore", value)?,
                 "rules" => {

@@ -2406,3 +2406,51 @@ fn a_partial_view_gives_a_no_go_it_can_prove_and_no_go_line() {
     assert!(text.contains("--stopping 1: no go/no-go on"), "{text}");
     assert!(!text.contains("can stop"), "{text}");
 }
+
+/// A declared topic the cluster did not list is absent only on a whole view: a snapshot that
+/// does not record what the principal may do on the cluster (no `cluster.operations=` line)
+/// may leave out every topic it may not describe, so the topic's presence is not known. The
+/// same snapshot with the line says it is absent.
+#[test]
+fn a_declared_topic_is_never_called_absent_on_a_partial_view() {
+    let fixture = format!(
+        "{}/fixtures/live-topic-drift/bad-not-applied",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["kafka.yaml", "topic.yaml"] {
+        std::fs::copy(format!("{fixture}/{name}"), dir.path().join(name)).unwrap();
+    }
+    let whole = std::fs::read_to_string(format!("{fixture}/live.snapshot")).unwrap();
+    assert!(whole.contains("cluster.operations="));
+    let partial: String = whole
+        .lines()
+        .filter(|line| !line.starts_with("cluster.operations="))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    let judged = |snapshot: &str| {
+        let path = dir.path().join("live.snapshot");
+        std::fs::write(&path, snapshot).unwrap();
+        let output = kafkalint(&[
+            "live",
+            "--snapshot",
+            path.to_str().unwrap(),
+            "--format",
+            "json",
+            dir.path().to_str().unwrap(),
+        ]);
+        String::from_utf8_lossy(&output.stdout).to_string()
+    };
+    let said = judged(&whole);
+    assert!(
+        said.contains("is declared but not on the cluster"),
+        "{said}"
+    );
+    let said = judged(&partial);
+    assert!(!said.contains("not on the cluster"), "{said}");
+    assert!(
+        said.contains("1 declared topic not listed by the cluster (`orders`)")
+            && said.contains("whether they exist is not known"),
+        "{said}"
+    );
+}

@@ -28,6 +28,7 @@ mod live_partition_health;
 mod live_rack_spread;
 mod live_stopping_broker;
 mod live_support;
+mod live_topic_drift;
 mod live_topic_replication;
 mod live_unregistered_broker;
 mod localhost_advertised;
@@ -125,6 +126,7 @@ pub const RULES: &[Rule] = &[
     live_internal_topic_replication::RULE,
     live_partition_health::RULE,
     live_topic_replication::RULE,
+    live_topic_drift::RULE,
     live_rack_spread::RULE,
     live_log_dirs::RULE,
     live_group_coordinator::RULE,
