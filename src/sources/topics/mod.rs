@@ -4,6 +4,8 @@
 //! the spans of their values), and what output must hide of the file; the model binds each
 //! topic to the cluster it lands on (`cluster::topics`).
 
+pub mod bitnami_provisioning;
+pub mod create_topics;
 mod declared;
 pub mod kubernetes;
 
@@ -13,9 +15,27 @@ use crate::properties::Span;
 
 /// Whether a walked file may declare topics: cheap, on the name and the bytes.
 pub fn worth_reading(path: &str, bytes: &[u8]) -> bool {
-    let has = |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
     let name = path.rsplit('/').next().unwrap_or(path);
-    super::yaml::is_yaml_name(name) && has(b"KafkaTopic")
+    super::yaml::is_yaml_name(name) && !yaml_forms(bytes).is_empty()
+}
+
+/// A reader of YAML files for topics.
+type YamlReader = fn(&str) -> TopicFile;
+
+/// The readers of the forms whose marks `bytes` hold.
+fn yaml_forms(bytes: &[u8]) -> Vec<YamlReader> {
+    let has = |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
+    let mut readers: Vec<YamlReader> = Vec::new();
+    if has(b"KafkaTopic") {
+        readers.push(kubernetes::read);
+    }
+    if has(b"KAFKA_CREATE_TOPICS") {
+        readers.push(create_topics::read);
+    }
+    if has(b"provisioning") && has(b"topics") {
+        readers.push(bitnami_provisioning::read);
+    }
+    readers
 }
 
 /// The topics the file at `path` declares, when its form is one kafkalint reads for topics;
@@ -25,7 +45,15 @@ pub fn read(path: &str, bytes: &[u8]) -> Option<TopicFile> {
         return None;
     }
     let text = std::str::from_utf8(bytes).ok()?;
-    let read = kubernetes::read(text);
+    let mut read = TopicFile::default();
+    for reader in yaml_forms(bytes) {
+        let form = reader(text);
+        read.topics.extend(form.topics);
+        read.notes.extend(form.notes);
+        read.hidden.extend(form.hidden);
+    }
+    read.hidden.sort_by_key(|span| (span.start, span.end));
+    read.hidden.dedup();
     (!read.topics.is_empty() || !read.notes.is_empty()).then_some(read)
 }
 
