@@ -8,6 +8,7 @@ pub mod bitnami_provisioning;
 pub mod create_topics;
 mod declared;
 pub mod kubernetes;
+pub mod topicctl;
 
 pub use declared::{ClusterRef, DeclaredTopic, TopicFile, TopicForm, TopicSetting, Written};
 
@@ -34,6 +35,9 @@ fn yaml_forms(bytes: &[u8]) -> Vec<YamlReader> {
     }
     if has(b"provisioning") && has(b"topics") {
         readers.push(bitnami_provisioning::read);
+    }
+    if has(b"meta") && has(b"replicationFactor") && has(b"placement") {
+        readers.push(topicctl::read);
     }
     readers
 }
