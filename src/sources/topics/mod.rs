@@ -4,10 +4,13 @@
 //! the spans of their values), and what output must hide of the file; the model binds each
 //! topic to the cluster it lands on (`cluster::topics`).
 
+pub mod bitnami_provisioning;
+pub mod create_topics;
 mod declared;
 pub mod kubernetes;
 pub mod shell;
 pub mod terraform;
+pub mod topicctl;
 
 pub use declared::{ClusterRef, DeclaredTopic, TopicFile, TopicForm, TopicSetting, Written};
 
@@ -23,12 +26,35 @@ pub fn may_declare(path: &str) -> bool {
 
 /// Whether a walked file may declare topics: cheap, on the name and the bytes.
 pub fn worth_reading(path: &str, bytes: &[u8]) -> bool {
-    let has = |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
     let name = path.rsplit('/').next().unwrap_or(path);
     if super::terraform::is_terraform_name(name) {
+        let has = |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
         return has(b"\"kafka_topic\"") || has(b"\"confluent_kafka_topic\"");
     }
-    super::yaml::is_yaml_name(name) && has(b"KafkaTopic") || shell::worth_reading(path, bytes)
+    super::yaml::is_yaml_name(name) && !yaml_forms(bytes).is_empty()
+        || shell::worth_reading(path, bytes)
+}
+
+/// A reader of YAML files for topics.
+type YamlReader = fn(&str) -> TopicFile;
+
+/// The readers of the forms whose marks `bytes` hold.
+fn yaml_forms(bytes: &[u8]) -> Vec<YamlReader> {
+    let has = |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
+    let mut readers: Vec<YamlReader> = Vec::new();
+    if has(b"KafkaTopic") {
+        readers.push(kubernetes::read);
+    }
+    if has(b"KAFKA_CREATE_TOPICS") {
+        readers.push(create_topics::read);
+    }
+    if has(b"provisioning") && has(b"topics") {
+        readers.push(bitnami_provisioning::read);
+    }
+    if has(b"meta") && has(b"replicationFactor") && has(b"placement") {
+        readers.push(topicctl::read);
+    }
+    readers
 }
 
 /// The topics the file at `path` declares, when its form is one kafkalint reads for topics;
@@ -38,13 +64,23 @@ pub fn read(path: &str, bytes: &[u8]) -> Option<TopicFile> {
         return None;
     }
     let text = std::str::from_utf8(bytes).ok()?;
-    let read = if super::terraform::is_terraform_name(path) {
-        terraform::read(path, text)
-    } else if shell::is_script_name(path) {
-        shell::read(text)
-    } else {
-        kubernetes::read(text)
-    };
+    if super::terraform::is_terraform_name(path) {
+        let read = terraform::read(path, text);
+        return (!read.topics.is_empty() || !read.notes.is_empty()).then_some(read);
+    }
+    if shell::is_script_name(path) {
+        let read = shell::read(text);
+        return (!read.topics.is_empty() || !read.notes.is_empty()).then_some(read);
+    }
+    let mut read = TopicFile::default();
+    for reader in yaml_forms(bytes) {
+        let form = reader(text);
+        read.topics.extend(form.topics);
+        read.notes.extend(form.notes);
+        read.hidden.extend(form.hidden);
+    }
+    read.hidden.sort_by_key(|span| (span.start, span.end));
+    read.hidden.dedup();
     (!read.topics.is_empty() || !read.notes.is_empty()).then_some(read)
 }
 
