@@ -92,12 +92,13 @@ pub struct Cluster<'a> {
     pub zookeeper: Option<bool>,
     /// The cluster's value of a broker key (the one [`cluster_default_key`] names for a topic
     /// key). From Kafka 3.6 a topic key left unset is validated with the cluster's value
-    /// (`KafkaConfig.extractLogConfigMap`).
+    /// (`KafkaConfig.extractLogConfigMap`); before, with the ConfigDef default. A running topic
+    /// always takes the cluster's value (the ineffective-config check reads it in every release).
     pub broker_value: &'a dyn Fn(&str) -> ClusterValue,
 }
 
 /// The file that holds `LogConfig` in release `version`, at the tag the catalogue dumps (4.x:
-/// the release branches of confluentinc/kafka, which carry Apache Kafka's code).
+/// read on the release branches of confluentinc/kafka, which carry Apache Kafka's code).
 fn log_config_source(version: KafkaVersion) -> &'static str {
     match (version.major, version.minor) {
         (2, _) => "apache/kafka core/src/main/scala/kafka/log/LogConfig.scala@2.8.2",
@@ -112,13 +113,12 @@ fn log_config_source(version: KafkaVersion) -> &'static str {
             "apache/kafka storage/src/main/java/org/apache/kafka/storage/internals/log/LogConfig.java@3.9.0"
         }
         _ => {
-            "confluentinc/kafka storage/src/main/java/org/apache/kafka/storage/internals/log/LogConfig.java@4.x"
+            "apache/kafka storage/src/main/java/org/apache/kafka/storage/internals/log/LogConfig.java (4.x release branches; checked against the 4.0.2 to 4.4.0 jars, catalog/data/topic-verdicts.tsv)"
         }
     }
 }
 
-const UNIFIED_LOG: &str =
-    "apache/kafka core/src/main/scala/kafka/log/UnifiedLog.scala@3.9.0 (Log.scala@2.8.2)";
+const UNIFIED_LOG: &str = "apache/kafka core/src/main/scala/kafka/log/UnifiedLog.scala@3.9.0 (Log.scala@2.8.2; storage/src/main/java/org/apache/kafka/storage/internals/log/UnifiedLog.java in 4.x)";
 
 /// From 3.6 `LogConfig.validate` parses the topic's configs over the broker's
 /// (`extractLogConfigMap`) and runs the tiered-storage checks; before, over the ConfigDef's
@@ -144,14 +144,22 @@ pub fn judge(
             problems.push(problem);
         }
     }
-    let values = Values {
+    // What CreateTopics validates with (the cluster's values from 3.6), and what a broker runs
+    // the topic with (the cluster's values, always: `LogConfig.fromProps` over the broker's
+    // `extractLogConfigMap`).
+    let validated = Values {
         version,
         configs,
         cluster,
+        with_cluster: version >= CLUSTER_VALUES_FROM,
     };
-    compaction_lag(&values, &mut problems);
-    tiered_storage(&values, &mut problems);
-    segment_fits_message(&values, &mut problems);
+    let running = Values {
+        with_cluster: true,
+        ..validated
+    };
+    compaction_lag(&validated, &mut problems);
+    tiered_storage(&validated, &running, &mut problems);
+    segment_fits_message(&running, &mut problems);
     problems
 }
 
@@ -209,12 +217,14 @@ struct Effective {
     set_by_topic: bool,
 }
 
-/// Where `LogConfig.validate` takes each value from: the topic's config, else (3.6+) the
-/// cluster's value of the synonym broker key, else the ConfigDef default.
+/// Where Kafka takes each value from: the topic's config, else (`with_cluster`) the cluster's
+/// value of the synonym broker key, else the ConfigDef default.
+#[derive(Clone, Copy)]
 struct Values<'a> {
     version: KafkaVersion,
     configs: &'a [(&'a str, Option<&'a str>)],
     cluster: &'a Cluster<'a>,
+    with_cluster: bool,
 }
 
 impl Values<'_> {
@@ -230,7 +240,7 @@ impl Values<'_> {
                 set_by_topic: true,
             });
         }
-        let from_cluster = if self.version >= CLUSTER_VALUES_FROM {
+        let from_cluster = if self.with_cluster {
             cluster_default_key(self.version, key)
                 .map(|broker_key| (self.cluster.broker_value)(broker_key))
         } else {
@@ -301,13 +311,14 @@ fn compaction_lag(values: &Values<'_>, problems: &mut Vec<TopicProblem>) {
 
 /// `LogConfig.validateTopicLogConfigValues` (3.6 on), for a topic with remote storage enabled;
 /// before 3.6 the local retention checks of the `LogConfig` constructor (3.0 to 3.5), which run
-/// when a broker opens the topic's log rather than at creation.
-fn tiered_storage(values: &Values<'_>, problems: &mut Vec<TopicProblem>) {
+/// where Kafka builds the topic's `LogConfig` (`running` values) rather than in `validate`.
+fn tiered_storage(validated: &Values<'_>, running: &Values<'_>, problems: &mut Vec<TopicProblem>) {
+    let values = validated;
     let version = values.version;
     zookeeper_remote_keys(values, problems);
     if version < CLUSTER_VALUES_FROM {
         if spec(version, "local.retention.ms").is_some() {
-            local_retention(values, problems, false);
+            local_retention(running, problems, false);
         }
         return;
     }
@@ -434,20 +445,40 @@ fn local_retention(values: &Values<'_>, problems: &mut Vec<TopicProblem>, at_cre
         };
         let quoted = format!("Invalid value {local} for configuration {local_key}: {reason}");
         let version = values.version;
-        let message = if at_creation {
-            format!("Kafka {version} refuses the topic: \"{quoted}\"")
+        // Before 3.6 the LogConfig constructor refuses them. In ZooKeeper mode CreateTopics
+        // builds one to describe the new topic's configs in its response
+        // (`ZkAdminManager.maybePopulateMetadataAndConfigs`, core/src/main/scala/kafka/server/
+        // ZkAdminManager.scala@3.4.1), so creation fails; in KRaft mode brokers build it when
+        // they open the topic's log.
+        let zookeeper = values.cluster.zookeeper == Some(true);
+        let (message, refused, source) = if at_creation {
+            (
+                format!("Kafka {version} refuses the topic: \"{quoted}\""),
+                true,
+                log_config_source(version),
+            )
+        } else if zookeeper {
+            (
+                format!("Kafka {version} in ZooKeeper mode refuses the topic: \"{quoted}\""),
+                true,
+                "apache/kafka core/src/main/scala/kafka/server/ZkAdminManager.scala@3.4.1 (maybePopulateMetadataAndConfigs)",
+            )
         } else {
-            format!(
-                "Kafka {version} creates the topic, but its brokers refuse these values when they open the topic's log: \"{quoted}\""
+            (
+                format!(
+                    "Kafka {version} accepts the topic, but its brokers refuse these values when they open the topic's log: \"{quoted}\""
+                ),
+                false,
+                log_config_source(version),
             )
         };
         problems.push(TopicProblem {
             kind: ProblemKind::TieredStorage,
             key: values.pointed(local_key, total_key),
             message,
-            kafka_refuses: at_creation,
+            kafka_refuses: refused,
             suggestion: None,
-            source: log_config_source(version),
+            source,
         });
     }
 }

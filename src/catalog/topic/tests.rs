@@ -360,3 +360,69 @@ fn cluster_values_stand_in_for_unset_keys_from_3_6() {
         .is_empty()
     );
 }
+
+/// Before 3.6 the local retention checks are the LogConfig constructor's: CreateTopics fails in
+/// ZooKeeper mode (it builds one for its response), brokers fail to open the log in KRaft mode.
+#[test]
+fn local_retention_before_3_6_is_refused_where_a_log_config_is_built() {
+    let configs = [
+        ("retention.ms", Some("1000")),
+        ("local.retention.ms", Some("2000")),
+    ];
+    let judged = |zookeeper| {
+        let cluster = Cluster {
+            remote_storage_system_enabled: None,
+            zookeeper,
+            broker_value: &unset,
+        };
+        judge(KafkaVersion::new(3, 4), &configs, &cluster)
+    };
+    let in_zookeeper = judged(Some(true));
+    assert_eq!(in_zookeeper.len(), 1, "{in_zookeeper:#?}");
+    assert_eq!(in_zookeeper[0].kind, ProblemKind::TieredStorage);
+    assert_eq!(in_zookeeper[0].key, "local.retention.ms");
+    assert!(in_zookeeper[0].kafka_refuses);
+    assert!(in_zookeeper[0].message.contains(
+        "Invalid value 2000 for configuration local.retention.ms: Value must not be more than property: retention.ms value."
+    ));
+    for zookeeper in [Some(false), None] {
+        let problems = judged(zookeeper);
+        assert_eq!(problems.len(), 1, "{problems:#?}");
+        assert!(!problems[0].kafka_refuses);
+    }
+    // Without remote storage, 3.6 and later never look at it.
+    let cluster = Cluster {
+        remote_storage_system_enabled: None,
+        zookeeper: Some(true),
+        broker_value: &unset,
+    };
+    assert!(judge(KafkaVersion::new(3, 6), &configs, &cluster).is_empty());
+}
+
+/// A running topic takes the cluster's segment size in every release.
+#[test]
+fn ineffective_reads_the_cluster_values_in_every_release() {
+    let small_segments = |broker_key: &str| match broker_key {
+        "log.segment.bytes" => ClusterValue::Value("1048576".to_owned()),
+        _ => ClusterValue::Unset,
+    };
+    let cluster = Cluster {
+        remote_storage_system_enabled: None,
+        zookeeper: None,
+        broker_value: &small_segments,
+    };
+    for version in VERSIONS {
+        let problems = judge(
+            *version,
+            &[("max.message.bytes", Some("2000000"))],
+            &cluster,
+        );
+        let found: Vec<(ProblemKind, &str)> =
+            problems.iter().map(|p| (p.kind, p.key.as_str())).collect();
+        assert_eq!(
+            found,
+            [(ProblemKind::Ineffective, "max.message.bytes")],
+            "{version}"
+        );
+    }
+}
