@@ -173,7 +173,8 @@ fn key_problem(version: KafkaVersion, key: &str, value: Option<&str>) -> Option<
         suggestion,
         source: log_config_source(version),
     };
-    let unknown = format!("Kafka {version} refuses it: \"Unknown topic config name: {key}\"");
+    let unknown =
+        format!("Kafka {version} refuses the topic with \"Unknown topic config name: {key}\"");
     if spec(version, key).is_none() {
         if let Some(removed) = removal(version, key) {
             return Some(refused(
