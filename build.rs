@@ -260,10 +260,12 @@ fn component_keys(catalogue: &Value, versions: &[String], code: &mut String) {
 }
 
 /// The type, default and validator of each key of the components whose validators were dumped
-/// (Connect workers, MirrorMaker 2, Streams): (component, key, variants), sorted by component
-/// and key, a variant per run of releases with the same spec. Only the validators that are
-/// plain data are kept: those Kafka writes as code (lambdas, its own classes; `custom.rs`
-/// knows broker keys only) and composites are left out, so such values are not judged.
+/// (Connect workers, MirrorMaker 2, Streams, the topic-level `LogConfig`): (component, key,
+/// variants), sorted by component and key, a variant per run of releases with the same spec.
+/// Only the validators that are plain data are kept: those Kafka writes as code (lambdas, its
+/// own classes) and composites are left out, so such values are not judged. The topic's keep
+/// theirs as `Validator::Custom`: `custom.rs` knows them by key (`compression.gzip.level`,
+/// `message.format.version`) and lets the others pass.
 fn component_specs(catalogue: &Value, versions: &[String], code: &mut String) {
     code.push_str("pub static COMPONENT_SPECS: &[(&str, &str, &[Variant])] = &[\n");
     if let Some(components) = catalogue["other_components_validators"].as_object() {
@@ -283,17 +285,21 @@ fn component_specs(catalogue: &Value, versions: &[String], code: &mut String) {
                             panic!("{component} {key}: unknown release {minor}")
                         });
                     let mut validator = attribute(validators, "validator", minor).clone();
-                    if !matches!(
-                        validator["kind"].as_str(),
-                        Some(
-                            "range"
-                                | "valid_string"
-                                | "case_insensitive_valid_string"
-                                | "valid_list"
-                                | "non_empty_string"
-                                | "non_null"
+                    let custom = *component == "topic"
+                        && matches!(validator["kind"].as_str(), Some("lambda" | "other"));
+                    if !custom
+                        && !matches!(
+                            validator["kind"].as_str(),
+                            Some(
+                                "range"
+                                    | "valid_string"
+                                    | "case_insensitive_valid_string"
+                                    | "valid_list"
+                                    | "non_empty_string"
+                                    | "non_null"
+                            )
                         )
-                    ) {
+                    {
                         validator = Value::Null;
                     }
                     // `ValidString.in(null, ...)` (Streams' `upgrade.from`) lets the key stay

@@ -26,6 +26,30 @@ pub fn validate(key: &str, class: &str, accepted: &[&str], value: &Parsed) -> Re
                 refuse("must be -1 or a pool size of at least 1".to_owned())
             }
         }
+        // ThrottledReplicaListValidator (kafka.server in Scala to 3.4, then
+        // org.apache.kafka.storage.internals.log): the literal `*`, or every element
+        // `<partition>:<broker>` (or empty), each trimmed.
+        (_, Parsed::List(items)) if class.contains("ThrottledReplicaListValidator") => {
+            let replica = |item: &str| {
+                item.is_empty()
+                    || item.split_once(':').is_some_and(|(partition, broker)| {
+                        [partition, broker]
+                            .iter()
+                            .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+                    })
+            };
+            let trimmed: Vec<&str> = items
+                .iter()
+                .map(|item| super::value::java_trim(item))
+                .collect();
+            if trimmed.iter().all(|item| replica(item)) || trimmed.concat() == "*" {
+                Ok(())
+            } else {
+                refuse(format!(
+                    "{key} must be the literal '*' or a list of replicas in the following format: [partitionId]:[brokerId],[partitionId]:[brokerId],..."
+                ))
+            }
+        }
         // MetadataVersion.fromVersionString / ApiVersion.apply.
         (_, Parsed::Text(text)) if class.contains("VersionValidator") => {
             if metadata_version_known(text, accepted) {

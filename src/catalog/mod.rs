@@ -10,6 +10,7 @@ pub mod families;
 mod parsed;
 mod spec;
 pub mod suggest;
+pub mod topic;
 pub mod value;
 
 pub use component::ComponentKind;

@@ -40,13 +40,15 @@ final class Components {
 
     /**
      * The components whose defaults and validators are dumped too ({@code other_components_defaults},
-     * {@code other_components_validators}): they create
+     * {@code other_components_validators}): Connect, MirrorMaker 2 and Streams create
      * topics of their own (Connect's config, offset and status topics, MirrorMaker 2's heartbeats,
      * checkpoints and offset syncs, Streams' changelog and repartition topics), and a linter needs
-     * each release's default replication factor of those.
+     * each release's default replication factor of those; the topic-level ConfigDef
+     * ({@code LogConfig}) validates every config of a topic created or altered, and a linter checks
+     * a declared topic's configs the way it does.
      */
     private static final Set<String> WITH_DEFAULTS =
-            Set.of("connect-distributed", "mirror-maker", "mirror-connector", "streams");
+            Set.of("connect-distributed", "mirror-maker", "mirror-connector", "streams", "topic");
 
     /** The components, each with the locations that hold its keys in some release. */
     private static List<Component> components() {
