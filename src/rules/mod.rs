@@ -56,12 +56,15 @@ mod shared_advertised_address;
 mod shared_log_dir;
 mod strimzi_forbidden_key;
 mod support;
+mod topic_ineffective_config;
+mod topic_invalid_config;
 mod topic_invalid_name;
 mod topic_min_isr;
 mod topic_name_collision;
 mod topic_replication_above_brokers;
 mod topic_single_replica;
 mod topic_support;
+mod topic_tiered_storage;
 mod unclean_leader_election;
 mod unknown_key;
 pub(crate) mod unused_suppression;
@@ -138,6 +141,9 @@ pub const RULES: &[Rule] = &[
     topic_single_replica::RULE,
     topic_min_isr::RULE,
     topic_invalid_name::RULE,
+    topic_invalid_config::RULE,
+    topic_tiered_storage::RULE,
+    topic_ineffective_config::RULE,
     topic_name_collision::RULE,
 ];
 

@@ -3,8 +3,9 @@
 
 use super::TopicContext;
 use crate::catalog::KafkaVersion;
-use crate::cluster::topics::{DeclaredTopic, Written};
-use crate::cluster::{Effective, Node};
+use crate::catalog::topic::judge::{self, ProblemKind, TopicProblem};
+use crate::cluster::topics::{DeclaredTopic, TopicSetting, Written};
+use crate::cluster::{Effective, Mode, Node};
 use crate::diagnostic::{Edit, Label};
 
 /// A value a topic gets: written in its declaration, or the cluster's default.
@@ -165,4 +166,173 @@ impl<'a> TopicContext<'a> {
     pub fn topic_name(&self, topic: &DeclaredTopic) -> String {
         format!("topic `{}`", topic.shown_name())
     }
+}
+
+/// A problem of a declared topic's configs, with the setting it points at.
+pub struct ConfigProblem<'a> {
+    pub problem: TopicProblem,
+    pub setting: &'a TopicSetting,
+    /// The release it was judged for; `None` for a topic bound to no cluster, judged wrong in
+    /// every release of the catalogue.
+    pub version: Option<KafkaVersion>,
+}
+
+/// Topic keys of Confluent Server (`confluent.*`), which Apache Kafka does not know: a cluster
+/// of Confluent's images may accept them, so they are never called unknown.
+const VENDOR_PREFIXES: &[&str] = &["confluent."];
+
+impl<'a> TopicContext<'a> {
+    /// The problems of `topic`'s configs as Kafka validates them when it creates the topic
+    /// (`catalog::topic::judge`), for the release of its cluster; for a topic bound to no
+    /// cluster, those of every release of the catalogue alike (same kind, same key).
+    pub fn config_problems(&self, topic: &'a DeclaredTopic) -> Vec<ConfigProblem<'a>> {
+        let configs: Vec<(&str, Option<&str>)> = topic
+            .configs
+            .iter()
+            .map(|setting| {
+                let value = setting.value.known.then_some(setting.value.text.as_str());
+                (setting.key.as_str(), value)
+            })
+            .collect();
+        let vendor = |problem: &TopicProblem| {
+            matches!(problem.kind, ProblemKind::Unknown)
+                && VENDOR_PREFIXES
+                    .iter()
+                    .any(|prefix| problem.key.starts_with(prefix))
+        };
+        let (problems, version) = match self.version() {
+            Some(version) => {
+                let lookup = |key: &str| self.cluster_value(key);
+                let cluster = judge::Cluster {
+                    remote_storage_system_enabled: self.remote_storage_enabled(),
+                    zookeeper: self.zookeeper(),
+                    broker_value: &lookup,
+                };
+                (judge::judge(version, &configs, &cluster), Some(version))
+            }
+            None => (self.wrong_in_every_release(&configs), None),
+        };
+        problems
+            .into_iter()
+            .filter(|problem| !vendor(problem))
+            .filter_map(|problem| {
+                let setting = topic.config(&problem.key)?;
+                Some(ConfigProblem {
+                    problem,
+                    setting,
+                    version,
+                })
+            })
+            .collect()
+    }
+
+    /// The problems that every release of the catalogue finds alike, with nothing known of the
+    /// cluster: the newest release's words.
+    fn wrong_in_every_release(&self, configs: &[(&str, Option<&str>)]) -> Vec<TopicProblem> {
+        let unknown = |_: &str| judge::ClusterValue::Unknown;
+        let cluster = judge::Cluster {
+            remote_storage_system_enabled: None,
+            zookeeper: None,
+            broker_value: &unknown,
+        };
+        let mut releases = crate::catalog::VERSIONS.iter().rev();
+        let Some(newest) = releases.next() else {
+            return Vec::new();
+        };
+        let mut problems = judge::judge(*newest, configs, &cluster);
+        for release in releases {
+            let older = judge::judge(*release, configs, &cluster);
+            problems.retain(|problem| {
+                older
+                    .iter()
+                    .any(|other| other.kind == problem.kind && other.key == problem.key)
+            });
+        }
+        problems
+    }
+
+    /// The nodes whose settings Kafka validates and runs a topic with: brokers, and in KRaft
+    /// the controllers (`ControllerConfigurationValidator` validates with the controller's).
+    fn topic_nodes(&self) -> impl Iterator<Item = &'a Node> + use<'a> {
+        let nodes = self.cluster.map(|(cluster, _)| cluster.nodes.as_slice());
+        nodes
+            .unwrap_or_default()
+            .iter()
+            .filter(|node| node.roles.broker || node.roles.controller)
+    }
+
+    /// The value every such node gives broker key `key`, as Kafka resolves it (a `.ms` key
+    /// left unset, from its `.minutes` or `.hours` sibling); unknown when they disagree.
+    fn cluster_value(&self, key: &str) -> judge::ClusterValue {
+        let Some((cluster, context)) = self.cluster else {
+            return judge::ClusterValue::Unknown;
+        };
+        let version = cluster.target.version;
+        let mut agreed: Option<judge::ClusterValue> = None;
+        for node in self.topic_nodes() {
+            let value = node_value(context, node, key, version);
+            match &agreed {
+                Some(known) if *known != value => return judge::ClusterValue::Unknown,
+                _ => agreed = Some(value),
+            }
+        }
+        agreed.unwrap_or(judge::ClusterValue::Unknown)
+    }
+
+    /// `remote.log.storage.system.enable` of every broker and controller: `None` when they
+    /// differ or one is not known.
+    fn remote_storage_enabled(&self) -> Option<bool> {
+        match self.cluster_value("remote.log.storage.system.enable") {
+            judge::ClusterValue::Value(value) => value.trim().parse().ok(),
+            judge::ClusterValue::Unset => Some(false),
+            judge::ClusterValue::Unknown => None,
+        }
+    }
+
+    /// Whether the cluster runs in ZooKeeper mode; `None` when its nodes do not say alike.
+    fn zookeeper(&self) -> Option<bool> {
+        let mut modes = self.topic_nodes().map(|node| node.mode);
+        let first = modes.next()?;
+        if modes.any(|mode| mode != first) {
+            return None;
+        }
+        match first {
+            Mode::ZooKeeper => Some(true),
+            Mode::KRaft => Some(false),
+            Mode::Unknown => None,
+        }
+    }
+}
+
+/// What `node` sets for broker key `key`: a `.ms` key left unset takes its `.minutes` or
+/// `.hours` sibling, as `KafkaConfig` reads `log.retention.ms` and `log.roll.ms`.
+fn node_value(
+    context: &super::Context,
+    node: &Node,
+    key: &str,
+    version: KafkaVersion,
+) -> judge::ClusterValue {
+    let set = |key: &str| {
+        let effective = context.effective(node, key, version)?;
+        effective.line()?;
+        Some(effective.value().trim().to_string())
+    };
+    let known = |text: String| match crate::cluster::setting::is_placeholder(&text) {
+        true => judge::ClusterValue::Unknown,
+        false => judge::ClusterValue::Value(text),
+    };
+    if let Some(value) = set(key) {
+        return known(value);
+    }
+    if let Some(base) = key.strip_suffix(".ms") {
+        for (unit, millis) in [("minutes", 60_000i64), ("hours", 3_600_000)] {
+            if let Some(value) = set(&format!("{base}.{unit}")) {
+                return match value.parse::<i64>() {
+                    Ok(count) => judge::ClusterValue::Value((count * millis).to_string()),
+                    Err(_) => judge::ClusterValue::Unknown,
+                };
+            }
+        }
+    }
+    judge::ClusterValue::Unset
 }

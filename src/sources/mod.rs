@@ -420,8 +420,8 @@ pub fn read_files_beside(files: Vec<(String, Vec<u8>)>, beside: &Beside) -> Foun
                     compose::dotenv::MAX_NESTING
                 ));
             }
-            if !nodes.is_empty() {
-                take(path.clone(), Form::Compose, nodes, &mut yaml);
+            for (suffix, nodes) in compose::quorums(nodes) {
+                take(format!("{path}{suffix}"), Form::Compose, nodes, &mut yaml);
             }
         }
         let mut strimzi_names = Vec::new();

@@ -883,3 +883,80 @@ pub fn service_environments(path: &Path) -> Result<(Vec<ServiceEnvironment>, Vec
     }
     Ok((found, notes))
 }
+
+/// The Kafka services of one compose file split into the clusters they form: one, but for
+/// KRaft services that name quorums of their own (each group its own `controller.quorum.voters`)
+/// and reuse each other's node ids: two clusters side by side (a MirrorMaker 2 demo's source
+/// and target), not one cluster with clashing ids. Each group after the first is named by its
+/// first service; the components (Connect, Schema Registry) stay with the first group.
+pub fn quorums(nodes: Vec<NodeSpec>) -> Vec<(String, Vec<NodeSpec>)> {
+    let setting = |spec: &NodeSpec, key: &str| {
+        let entry = spec.entries.iter().rev().find(|entry| entry.key == key);
+        entry.map(|entry| entry.value.trim().to_string())
+    };
+    let kafka = |spec: &NodeSpec| spec.component.is_none();
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for spec in nodes.iter().filter(|spec| kafka(spec)) {
+        let (Some(voters), Some(id)) = (
+            setting(spec, "controller.quorum.voters"),
+            setting(spec, "node.id").or_else(|| setting(spec, "broker.id")),
+        ) else {
+            return whole(nodes);
+        };
+        if crate::properties::is_placeholder(&voters) || crate::properties::is_placeholder(&id) {
+            return whole(nodes);
+        }
+        match groups.iter_mut().find(|(known, _)| *known == voters) {
+            Some((_, ids)) => ids.push(id),
+            None => groups.push((voters, vec![id])),
+        }
+    }
+    // Apart only when the groups reuse each other's ids: quorums that differ only in how one
+    // service writes an address stay one cluster (inconsistent-cluster-value says so).
+    let ids_clash = groups.iter().enumerate().any(|(at, (_, ids))| {
+        groups[at + 1..]
+            .iter()
+            .any(|(_, others)| ids.iter().any(|id| others.contains(id)))
+    });
+    let own_ids = groups.iter().all(|(_, ids)| {
+        let mut sorted = ids.clone();
+        sorted.sort();
+        sorted.windows(2).all(|pair| pair[0] != pair[1])
+    });
+    if groups.len() < 2 || !ids_clash || !own_ids {
+        return whole(nodes);
+    }
+    let mut split: Vec<(String, Vec<NodeSpec>)> = groups
+        .iter()
+        .map(|(voters, _)| (voters.clone(), Vec::new()))
+        .collect();
+    let mut components = Vec::new();
+    for spec in nodes {
+        match setting(&spec, "controller.quorum.voters").filter(|_| kafka(&spec)) {
+            Some(voters) => {
+                let group = split.iter_mut().find(|(known, _)| *known == voters);
+                group.expect("every service was grouped").1.push(spec);
+            }
+            None => components.push(spec),
+        }
+    }
+    split[0].1.extend(components);
+    split
+        .into_iter()
+        .enumerate()
+        .map(|(index, (_, specs))| {
+            let suffix = match index {
+                0 => String::new(),
+                _ => format!(" ({})", specs[0].label),
+            };
+            (suffix, specs)
+        })
+        .collect()
+}
+
+fn whole(nodes: Vec<NodeSpec>) -> Vec<(String, Vec<NodeSpec>)> {
+    match nodes.is_empty() {
+        true => Vec::new(),
+        false => vec![(String::new(), nodes)],
+    }
+}
