@@ -64,8 +64,9 @@ final class ScenarioTopicVerdicts {
     static final Set<String> UNKNOWABLE = Set.of("name-exists-live", "name-collides-live");
 
     /**
-     * Keys Kafka 4.0 removed from the topic ConfigDef (KIP-724 and the 4.0 removals of deprecated
-     * configs): a 4.x ConfigDef cannot list them, so they are named here.
+     * Keys Kafka 4.0 removed from the topic ConfigDef, deprecated in 3.x (the old message formats,
+     * KIP-724; the timestamp difference, KIP-937): a 4.x ConfigDef cannot list them, so they are named
+     * here. 3.9's ConfigDef still has them (kind config-deprecated there).
      */
     static final List<String[]> REMOVED_IN_4 = List.of(
             new String[] {"message.format.version", "3.0-IV1"},
@@ -139,7 +140,11 @@ final class ScenarioTopicVerdicts {
                 new Variant("plain", "KRaft, no tiered storage", List.of(), List.of()),
                 // LocalTieredStorage (kafka-storage test fixtures) keeps segments in a local folder:
                 // enough for a broker that starts with the system flag on. The metadata manager is
-                // Kafka's default (TopicBasedRemoteLogMetadataManager), reached over PLAINTEXT.
+                // Kafka's default (TopicBasedRemoteLogMetadataManager), reached over PLAINTEXT. The
+                // nodes are combined: the controller's own flag is what validates remote.storage.enable
+                // (ControllerConfigurationValidator.validate calls LogConfig.validate with
+                // remoteLogManagerConfig.isRemoteStorageSystemEnabled(), core/src/main/scala/kafka/
+                // server/ControllerConfigurationValidator.scala, 3.9.0).
                 new Variant("tiered", "KRaft, remote.log.storage.system.enable=true", List.of(
                         "remote.log.storage.system.enable=true",
                         "remote.log.storage.manager.class.name=org.apache.kafka.server.log.remote.storage.LocalTieredStorage",
@@ -281,11 +286,23 @@ final class ScenarioTopicVerdicts {
         ClusterProof.Command run = proof.kafkalintRun(args);
         ClusterProof.check(run.exit() == 0 || run.exit() == 1,
                 "kafkalint check failed (exit " + run.exit() + "): " + run.stderr());
+        Map<Integer, LintVerdict> verdicts = lintVerdicts(run.stdout(), caseOfLine);
+        long onScript = verdicts.values().stream().filter(v -> !v.errors.isEmpty() || !v.warnings.isEmpty()).count();
+        proof.say("  kafkalint check %s: exit %d, findings on %d of %d lines of %s", proof.rel(cluster.config),
+                run.exit(), onScript, cases.size(), SCRIPT);
+        return verdicts;
+    }
+
+    /**
+     * The rules of kafkalint's error and warning findings per case, from its JSON: a finding is on a
+     * case when its place, or one of its also_on places, is the case's line of the script.
+     */
+    static Map<Integer, LintVerdict> lintVerdicts(String json, Map<Integer, Integer> caseOfLine) {
         Map<Integer, LintVerdict> verdicts = new TreeMap<>();
-        for (Case c : cases) {
-            verdicts.put(c.id, new LintVerdict(new TreeSet<>(), new TreeSet<>()));
+        for (int id : caseOfLine.values()) {
+            verdicts.put(id, new LintVerdict(new TreeSet<>(), new TreeSet<>()));
         }
-        Object doc = new ClusterProof.Json(run.stdout()).value();
+        Object doc = new ClusterProof.Json(json).value();
         for (Object d : (List<?>) ((Map<?, ?>) doc).get("diagnostics")) {
             Map<?, ?> m = (Map<?, ?>) d;
             List<Map<?, ?>> places = new ArrayList<>();
@@ -298,7 +315,7 @@ final class ScenarioTopicVerdicts {
             }
             for (Map<?, ?> place : places) {
                 String file = String.valueOf(place.get("file"));
-                if (!file.endsWith(SCRIPT)) {
+                if (!file.equals(SCRIPT) && !file.endsWith("/" + SCRIPT)) {
                     continue;
                 }
                 Integer id = caseOfLine.get(((Number) place.get("line")).intValue());
@@ -314,9 +331,6 @@ final class ScenarioTopicVerdicts {
                 }
             }
         }
-        long onScript = verdicts.values().stream().filter(v -> !v.errors.isEmpty() || !v.warnings.isEmpty()).count();
-        proof.say("  kafkalint check %s: exit %d, findings on %d of %d lines of %s", proof.rel(cluster.config),
-                run.exit(), onScript, cases.size(), SCRIPT);
         return verdicts;
     }
 
@@ -507,6 +521,9 @@ final class ScenarioTopicVerdicts {
                         add(kindPrefix + "valid", kv(key, valid));
                     }
                 }
+                for (String variant : v.caseVariants) {
+                    add(kindPrefix + "case", kv(key, variant));
+                }
                 for (String out : v.outOfRange) {
                     add(kindPrefix + "out-of-range", kv(key, out));
                 }
@@ -516,11 +533,13 @@ final class ScenarioTopicVerdicts {
             }
         }
 
-        record Values(List<String> valid, List<String> outOfRange, List<String> wrongType) {}
+        /** Values a key's validator accepts, the same in capitals, values past it, values of another type. */
+        record Values(List<String> valid, List<String> caseVariants, List<String> outOfRange, List<String> wrongType) {}
 
         /** Values for a key, from its type and its validator's own description of what it accepts. */
         static Values values(ConfigDef.ConfigKey k) {
             List<String> valid = new ArrayList<>();
+            List<String> capitals = new ArrayList<>();
             List<String> out = new ArrayList<>();
             List<String> wrong = new ArrayList<>();
             String described = k.validator == null ? "" : k.validator.toString().trim();
@@ -531,6 +550,8 @@ final class ScenarioTopicVerdicts {
                     if (range != null && range.min != null) {
                         valid.add(range.min);
                         out.add(minusOne(range.min));
+                    } else {
+                        valid.add("1");
                     }
                     if (range != null && range.max != null) {
                         out.add(plusOne(range.max));
@@ -552,13 +573,16 @@ final class ScenarioTopicVerdicts {
                 case BOOLEAN -> {
                     valid.add("true");
                     valid.add("false");
-                    valid.add("TRUE");
+                    capitals.add("TRUE");
                     wrong.add("yes");
                 }
                 case STRING, LIST -> {
                     valid.addAll(allowed);
                     if (!allowed.isEmpty()) {
-                        valid.add(allowed.get(0).toUpperCase(Locale.ROOT));
+                        String upper = allowed.get(0).toUpperCase(Locale.ROOT);
+                        if (!upper.equals(allowed.get(0))) {
+                            capitals.add(upper);
+                        }
                         out.add(allowed.get(0) + "x");
                         if (k.type == ConfigDef.Type.LIST && allowed.size() > 1) {
                             valid.add(allowed.get(0) + "," + allowed.get(1));
@@ -568,7 +592,7 @@ final class ScenarioTopicVerdicts {
                 }
                 default -> { }
             }
-            return new Values(dedupe(valid), dedupe(out), dedupe(wrong));
+            return new Values(dedupe(valid), dedupe(capitals), dedupe(out), dedupe(wrong));
         }
 
         static List<String> dedupe(List<String> values) {
