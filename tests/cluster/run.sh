@@ -4,8 +4,8 @@
 #
 #   tests/cluster/run.sh [kraft|zookeeper]...
 #
-# Without arguments: KRaft with Kafka 4.4.0 (scenarios A, B, C, D, S, P, Q, R, T, U), then ZooKeeper mode with
-# Kafka 3.9.2 and a real ZooKeeper (A, B, D, R, U). Builds kafkalint (cargo build --release), compiles the Java
+# Without arguments: KRaft with Kafka 4.4.0 (scenarios A, B, C, D, S, P, Q, R, T, U, V), then ZooKeeper mode with
+# Kafka 3.9.2 and a real ZooKeeper (A, B, D, R, U, V). Builds kafkalint (cargo build --release), compiles the Java
 # harness and resolves each release's jars with Maven (offline first, Maven Central when something
 # is missing). Run files, logs and data go to tests/cluster/target/run/, kept for debugging.
 # Exits non-zero when a scenario fails. Every process it starts is killed when it ends.
@@ -98,9 +98,9 @@ trap 'exit 130' INT TERM
 status=0
 for mode in "${modes[@]}"; do
     if [ "$mode" = kraft ]; then
-        version=$KRAFT_VERSION profile=kafka4 scenarios=${KRAFT_SCENARIOS:-A,B,C,D,S,P,Q,R,T,U}
+        version=$KRAFT_VERSION profile=kafka4 scenarios=${KRAFT_SCENARIOS:-A,B,C,D,S,P,Q,R,T,U,V}
     else
-        version=$ZOOKEEPER_VERSION profile=kafka3 scenarios=${ZOOKEEPER_SCENARIOS:-A,B,D,R,U}
+        version=$ZOOKEEPER_VERSION profile=kafka3 scenarios=${ZOOKEEPER_SCENARIOS:-A,B,D,R,U,V}
     fi
     classpath "$version" "$profile"
     mkdir -p "$work/$mode"

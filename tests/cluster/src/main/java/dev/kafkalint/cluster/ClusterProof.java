@@ -235,6 +235,11 @@ public final class ClusterProof {
                     cluster.writeSeed();
                     new ScenarioTopics(this).run(cluster);
                 }
+                case "V" -> {
+                    say("[%s %s] scenario V: topic declarations, kafkalint's verdicts against CreateTopics (validateOnly)",
+                            mode, version);
+                    new ScenarioTopicVerdicts(this).run();
+                }
                 case "T" -> {
                     say("[%s %s] scenario T: kafkalint live over mutual TLS, the system trust store and OAUTHBEARER",
                             mode, version);
