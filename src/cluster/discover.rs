@@ -440,13 +440,14 @@ fn discover_from(
                     && sources::topics::shell::is_script_name(&entry.file_name().to_string_lossy())
                 {
                     let file = read(entry.path())?;
-                    if sources::topics::worth_reading(&file.path, &file.bytes) {
-                        let absolute = crate::config::absolute(entry.path());
-                        if let Some(owner) = topic_owners.get(&absolute) {
-                            touched[*owner] = true;
-                        }
-                        topic_dirs.insert(parent_dir(entry.path()));
-                        topic_sources.push((file.path.clone(), file.bytes.to_vec()));
+                    if offer_topics(
+                        entry.path(),
+                        &file,
+                        &topic_owners,
+                        &mut touched,
+                        &mut topic_dirs,
+                        &mut topic_sources,
+                    ) {
                         continue;
                     }
                 }
@@ -454,14 +455,14 @@ fn discover_from(
                     && sources::is_deployment_name(&entry.file_name().to_string_lossy())
                 {
                     let file = read(entry.path())?;
-                    if sources::topics::worth_reading(&file.path, &file.bytes) {
-                        let absolute = crate::config::absolute(entry.path());
-                        if let Some(owner) = topic_owners.get(&absolute) {
-                            touched[*owner] = true;
-                        }
-                        topic_dirs.insert(parent_dir(entry.path()));
-                        topic_sources.push((file.path.clone(), file.bytes.to_vec()));
-                    }
+                    offer_topics(
+                        entry.path(),
+                        &file,
+                        &topic_owners,
+                        &mut touched,
+                        &mut topic_dirs,
+                        &mut topic_sources,
+                    );
                     if sources::worth_reading(&file.path, &file.bytes) {
                         yaml_by_dir
                             .entry(parent_dir(entry.path()))
@@ -718,6 +719,28 @@ impl ComposeAbove {
         self.known.borrow_mut().insert(folder.to_path_buf(), holds);
         holds
     }
+}
+
+/// Keeps a walked file that may declare topics (read for them once the clusters are known) and
+/// its folder (whose cluster waits for them); one a `[[clusters]]` entry claims touches that
+/// cluster. Whether it was kept.
+fn offer_topics(
+    path: &Path,
+    file: &SourceFile,
+    owners: &std::collections::HashMap<PathBuf, usize>,
+    touched: &mut [bool],
+    dirs: &mut std::collections::BTreeSet<PathBuf>,
+    kept: &mut Vec<super::topics::TopicSource>,
+) -> bool {
+    if !sources::topics::worth_reading(&file.path, &file.bytes) {
+        return false;
+    }
+    if let Some(owner) = owners.get(&crate::config::absolute(path)) {
+        touched[*owner] = true;
+    }
+    dirs.insert(parent_dir(path));
+    kept.push((file.path.clone(), file.bytes.to_vec()));
+    true
 }
 
 /// Whether a file that may declare topics sits in a walked folder's parent or in a folder

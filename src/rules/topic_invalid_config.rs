@@ -8,6 +8,7 @@
 use super::topic_support::ConfigProblem;
 use super::{Check, FixAvailability, Group, Rule, TopicContext, Verified};
 use crate::catalog::topic::judge::ProblemKind;
+use crate::cluster::topics::DeclaredTopic;
 use crate::diagnostic::{Diagnostic, Severity};
 
 pub const RULE: Rule = Rule {
@@ -23,6 +24,7 @@ pub const RULE: Rule = Rule {
 fn check(context: &TopicContext) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     for topic in context.topics {
+        diagnostics.extend(counts(context, topic));
         for found in context.config_problems(topic) {
             let ConfigProblem {
                 problem,
@@ -74,4 +76,35 @@ fn check(context: &TopicContext) -> Vec<Diagnostic> {
         }
     }
     diagnostics
+}
+
+/// A replication factor or partition count Kafka refuses: 0, or below -1 (-1 asks for the
+/// cluster's default). KRaft: `ReplicationControlManager.createTopic` ("Replication factor must be
+/// larger than 0, or -1 to use the default value.", "Number of partitions was set to an invalid
+/// non-positive value."); ZooKeeper mode: `ZkAdminManager.createTopics` ("Replication factor must
+/// be larger than 0.", "Number of partitions must be larger than 0."): apache/kafka at 3.9.0.
+fn counts(context: &TopicContext, topic: &DeclaredTopic) -> Vec<Diagnostic> {
+    let what = [
+        (
+            &topic.replicas,
+            "replication factor",
+            "INVALID_REPLICATION_FACTOR",
+        ),
+        (&topic.partitions, "partition count", "INVALID_PARTITIONS"),
+    ];
+    what.into_iter()
+        .filter_map(|(written, name, error)| {
+            let written = written.as_ref()?;
+            let count = written.integer()?;
+            (count == 0 || count < -1).then(|| {
+                RULE.finding(format!(
+                    "{}: {name} {count}: Kafka refuses to create the topic ({error}): it must be \
+                     1 or more, or -1 for the cluster's default",
+                    context.topic_name(topic)
+                ))
+                .with_label(context.label(topic, &written.span, "refused".into()))
+                .with_help(format!("set the {name} to 1 or more"))
+            })
+        })
+        .collect()
 }

@@ -86,7 +86,7 @@ impl<'a> Default<'a> {
     /// in the file: it points at the topic, and no fix may edit it.
     fn value(&self, topic_at: &Span) -> Written {
         match self.written {
-            Some(scalar) => written(scalar),
+            Some(scalar) => Written::from_scalar(scalar),
             None => Written {
                 text: CHART_DEFAULT.to_string(),
                 span: topic_at.clone(),
@@ -104,14 +104,14 @@ fn empty(scalar: &Scalar) -> bool {
 
 fn topic(entry: &Node, partitions: &Default, replicas: &Default) -> Option<DeclaredTopic> {
     let (name_key, name_node) = entry.get_entry("name")?;
-    let name = written(name_node.scalar().filter(|s| !s.is_null())?);
+    let name = Written::from_scalar(name_node.scalar().filter(|s| !s.is_null())?);
     let declared_at = name_key.scalar()?.span.clone();
     let own = |key: &str| {
         entry
             .get(key)
             .and_then(Node::scalar)
             .filter(|s| !empty(s))
-            .map(written)
+            .map(Written::from_scalar)
     };
     let configs = entry
         .get("config")
@@ -123,7 +123,7 @@ fn topic(entry: &Node, partitions: &Default, replicas: &Default) -> Option<Decla
             Some(TopicSetting {
                 key: key.value.clone(),
                 key_span: key.span.clone(),
-                value: written(value.scalar()?),
+                value: Written::from_scalar(value.scalar()?),
             })
         })
         .collect();
@@ -137,20 +137,6 @@ fn topic(entry: &Node, partitions: &Default, replicas: &Default) -> Option<Decla
         configs,
         cluster: None,
     })
-}
-
-/// A scalar as written; a template (`{{ }}`) or a variable is no value kafkalint knows.
-fn written(scalar: &Scalar) -> Written {
-    let text = scalar.value.clone();
-    if yaml::is_template(&text) || text.contains("${") {
-        return Written::unknown(text, scalar.span.clone());
-    }
-    Written {
-        text,
-        span: scalar.span.clone(),
-        known: true,
-        literal: scalar.exact,
-    }
 }
 
 #[cfg(test)]

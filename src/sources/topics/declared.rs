@@ -89,6 +89,21 @@ impl Written {
         }
     }
 
+    /// A YAML scalar as written: a Helm or Go template (`{{ }}`), or a variable an overlay or a
+    /// tool substitutes (`${...}`), is no value kafkalint knows.
+    pub fn from_scalar(scalar: &crate::sources::yaml::Scalar) -> Written {
+        let text = scalar.value.clone();
+        if crate::sources::yaml::is_template(&text) || text.contains("${") {
+            return Written::unknown(text, scalar.span.clone());
+        }
+        Written {
+            text,
+            span: scalar.span.clone(),
+            known: true,
+            literal: scalar.exact,
+        }
+    }
+
     /// The value as an integer, when it is known and one.
     pub fn integer(&self) -> Option<i64> {
         self.known.then(|| self.text.trim().parse().ok()).flatten()

@@ -61,7 +61,7 @@ fn topic(document: &Node, form: TopicForm) -> Option<DeclaredTopic> {
         .filter(|scalar| !scalar.is_null())
         .or_else(|| document.at(&["metadata", "name"]).and_then(Node::scalar))
         .filter(|scalar| !scalar.is_null())
-        .map(written)?;
+        .map(Written::from_scalar)?;
     let cluster = match form {
         TopicForm::StrimziKafkaTopic => document
             .at(&["metadata", "labels", "strimzi.io/cluster"])
@@ -99,26 +99,11 @@ fn topic(document: &Node, form: TopicForm) -> Option<DeclaredTopic> {
     })
 }
 
-/// A scalar as written: a Helm or Go template, or a variable an overlay substitutes, is no
-/// value kafkalint knows.
-fn written(scalar: &Scalar) -> Written {
-    let text = scalar.value.clone();
-    if yaml::is_template(&text) || text.contains("${") {
-        return Written::unknown(text, scalar.span.clone());
-    }
-    Written {
-        text,
-        span: scalar.span.clone(),
-        known: true,
-        literal: scalar.exact,
-    }
-}
-
 /// A value node: a scalar, or a list (`cleanup.policy: [compact, delete]`) joined as Kafka
 /// reads a list (`compact,delete`).
 fn value(node: &Node) -> Option<Written> {
     match node {
-        Node::Scalar(scalar) if !scalar.is_null() => Some(written(scalar)),
+        Node::Scalar(scalar) if !scalar.is_null() => Some(Written::from_scalar(scalar)),
         Node::Seq(items) => {
             let scalars: Vec<&Scalar> = items.iter().filter_map(Node::scalar).collect();
             let first = scalars.first()?;

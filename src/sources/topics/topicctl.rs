@@ -35,8 +35,12 @@ pub fn read(text: &str) -> TopicFile {
 
 fn topic(meta: &Node, spec: &Node) -> Option<DeclaredTopic> {
     let (name_key, name) = meta.get_entry("name")?;
-    let name = written(name.scalar().filter(|s| !s.is_null())?);
-    let value = |key: &str| spec.get(key).and_then(Node::scalar).map(written);
+    let name = Written::from_scalar(name.scalar().filter(|s| !s.is_null())?);
+    let value = |key: &str| {
+        spec.get(key)
+            .and_then(Node::scalar)
+            .map(Written::from_scalar)
+    };
     let mut configs: Vec<TopicSetting> = spec
         .get("settings")
         .map(Node::entries)
@@ -63,7 +67,7 @@ fn topic(meta: &Node, spec: &Node) -> Option<DeclaredTopic> {
 fn retention(spec: &Node) -> Option<TopicSetting> {
     let (key, value) = spec.get_entry("retentionMinutes")?;
     let (key, scalar) = (key.scalar()?, value.scalar()?);
-    let minutes = written(scalar);
+    let minutes = Written::from_scalar(scalar);
     let value = match minutes.integer() {
         Some(count) if count > 0 => Written {
             text: count.saturating_mul(60_000).to_string(),
@@ -84,7 +88,7 @@ fn retention(spec: &Node) -> Option<TopicSetting> {
 fn setting(key: &Node, value: &Node) -> Option<TopicSetting> {
     let key = key.scalar()?;
     let value = match value {
-        Node::Scalar(scalar) if !scalar.is_null() => written(scalar),
+        Node::Scalar(scalar) if !scalar.is_null() => Written::from_scalar(scalar),
         Node::Seq(items) => {
             let scalars: Vec<&Scalar> = items.iter().filter_map(Node::scalar).collect();
             let (first, last) = (scalars.first()?, scalars.last()?);
@@ -100,20 +104,6 @@ fn setting(key: &Node, value: &Node) -> Option<TopicSetting> {
         key_span: key.span.clone(),
         value,
     })
-}
-
-/// A scalar as written; a Go template or a variable is no value kafkalint knows.
-fn written(scalar: &Scalar) -> Written {
-    let text = scalar.value.clone();
-    if yaml::is_template(&text) || text.contains("${") {
-        return Written::unknown(text, scalar.span.clone());
-    }
-    Written {
-        text,
-        span: scalar.span.clone(),
-        known: true,
-        literal: scalar.exact,
-    }
 }
 
 #[cfg(test)]
