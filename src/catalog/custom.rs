@@ -40,7 +40,7 @@ pub fn validate(key: &str, class: &str, accepted: &[&str], value: &Parsed) -> Re
             };
             let trimmed: Vec<&str> = items
                 .iter()
-                .map(|item| super::value::java_trim(item))
+                .map(|item| super::parsed::java_trim(item))
                 .collect();
             if trimmed.iter().all(|item| replica(item)) || trimmed.concat() == "*" {
                 Ok(())

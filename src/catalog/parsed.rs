@@ -27,3 +27,9 @@ impl Parsed {
 pub struct Refusal {
     pub reason: String,
 }
+
+/// Java's `String.trim()`: strips every char up to U+0020 from both ends (control characters
+/// included), not Unicode whitespace.
+pub fn java_trim(text: &str) -> &str {
+    text.trim_matches(|c: char| c <= '\u{20}')
+}

@@ -1,19 +1,13 @@
 //! How Kafka reads a value: ConfigDef's `parseType` and validators, mirrored exactly, so that
 //! "Kafka will refuse to start" is said when, and only when, Kafka would.
 
-pub use super::parsed::{Parsed, Refusal};
+pub use super::parsed::{Parsed, Refusal, java_trim};
 use super::spec::{ConfigType, KeySpec, Validator};
 
 fn refuse(reason: impl Into<String>) -> Refusal {
     Refusal {
         reason: reason.into(),
     }
-}
-
-/// Java's `String.trim()`: strips every char up to U+0020 from both ends (control characters
-/// included), not Unicode whitespace.
-pub fn java_trim(text: &str) -> &str {
-    text.trim_matches(|c: char| c <= '\u{20}')
 }
 
 /// Java regex `\s`: the separators of `\s*,\s*`.
