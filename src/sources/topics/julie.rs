@@ -66,8 +66,8 @@ pub fn read(text: &str, naming: Naming) -> TopicFile {
     read
 }
 
-/// How the topology at `path` names its topics: configured when a properties file in its
-/// folder or the folder above sets the naming (JulieOps reads it from the file given as
+/// How the topology at `path` names its topics: configured when a `.properties` or `.conf`
+/// file in its folder or the folder above sets the naming (JulieOps reads it from the file given as
 /// `--clientConfig`, which kafkalint cannot know; one beside the topology is the usual place).
 pub fn naming_beside(path: &str) -> Naming {
     let folder = std::path::Path::new(path).parent();
@@ -99,7 +99,8 @@ pub fn naming_beside(path: &str) -> Naming {
     }
 }
 
-/// Whether `text` (a properties file) sets a naming other than the default one.
+/// Whether `text` (a properties file, or a HOCON file written flat) sets a naming other than
+/// the default one.
 pub fn sets_naming(text: &str) -> bool {
     // The keys and their defaults (reference.conf).
     const KEYS: [(&str, &str); 3] = [
@@ -116,7 +117,7 @@ pub fn sets_naming(text: &str) -> bool {
             let Some(value) = rest.strip_prefix(['=', ':']) else {
                 return false;
             };
-            value.trim() != *default
+            value.trim().trim_matches('"') != *default
         })
     })
 }
@@ -405,5 +406,24 @@ platform:
         assert!(sets_naming("topology.topic.prefix.separator = -\n"));
         assert!(!sets_naming("topology.topic.prefix.format=default\n"));
         assert!(!sets_naming("bootstrap.servers=localhost:9092\n"));
+        assert!(!sets_naming(
+            "topology.project.prefix.format = \"default\"\n"
+        ));
+    }
+
+    #[test]
+    fn a_properties_file_beside_the_topology_sets_the_naming() {
+        let folder = std::env::temp_dir().join(format!("julie-naming-{}", std::process::id()));
+        let topologies = folder.join("topologies");
+        std::fs::create_dir_all(&topologies).unwrap();
+        let topology = topologies.join("topology.yaml");
+        let path = topology.to_string_lossy().to_string();
+        assert_eq!(naming_beside(&path), Naming::Default);
+        let properties = "topology.topic.prefix.format={{context}}-{{topic}}\n\
+                          topology.project.prefix.format={{context}}\n";
+        std::fs::write(folder.join("julie.properties"), properties).unwrap();
+        let naming = naming_beside(&path);
+        std::fs::remove_dir_all(&folder).unwrap();
+        assert_eq!(naming, Naming::Configured);
     }
 }
