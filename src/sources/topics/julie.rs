@@ -47,8 +47,17 @@ pub enum Naming {
 /// The topics of a JulieOps topology, named by `naming`.
 pub fn read(text: &str, naming: Naming) -> TopicFile {
     let mut read = TopicFile::default();
-    let Ok(documents) = yaml::parse(text) else {
-        return read;
+    let documents = match yaml::parse(text) {
+        Ok(documents) => documents,
+        Err(error) if looks_like_a_topology(text) => {
+            // JulieOps refuses it too (Jackson's parser): say why no topic is read.
+            read.notes.push(format!(
+                "a JulieOps topology that cannot be read (line {}, column {}: {}): its topics are not read",
+                error.line, error.column, error.message
+            ));
+            return read;
+        }
+        Err(_) => return read,
     };
     read.hidden = crate::sources::redact::hidden_spans(text, &documents);
     for document in &documents {
@@ -64,6 +73,12 @@ pub fn read(text: &str, naming: Naming) -> TopicFile {
         }
     }
     read
+}
+
+/// Whether `text` starts keys `context` and `projects` at the top of a line, as a topology does.
+fn looks_like_a_topology(text: &str) -> bool {
+    let top = |key: &str| text.lines().any(|line| line.starts_with(key));
+    top("context:") && top("projects:")
 }
 
 /// How the topology at `path` names its topics: configured when a `.properties` or `.conf`
@@ -379,6 +394,16 @@ platform:
         assert_eq!(topic.partitions.as_ref().unwrap().text, "3");
         assert!(!topic.config("min.insync.replicas").unwrap().value.known);
         assert_eq!(read.notes.len(), 1, "{:?}", read.notes);
+    }
+
+    #[test]
+    fn a_topology_that_is_no_yaml_says_so() {
+        // A stray word under `config` (a committed topology, gft-nine/kafka-draft topic.yaml).
+        let text = "context: c\nprojects:\n  - name: p\n    topics:\n      - name: t\n        config:\n          num.partitions: \"3\"\n          cc\n";
+        let read = read(text, Naming::Default);
+        assert!(read.topics.is_empty());
+        assert_eq!(read.notes.len(), 1, "{:?}", read.notes);
+        assert!(read.notes[0].starts_with("a JulieOps topology that cannot be read (line "));
     }
 
     #[test]
