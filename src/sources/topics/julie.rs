@@ -22,6 +22,7 @@
 //! itself is then unknown. `schemas` register schemas and change neither name nor configuration.
 
 use super::declared::{DeclaredTopic, TopicFile, TopicForm, TopicSetting, Written};
+use crate::properties::Span;
 use crate::sources::yaml::{self, Node, Scalar};
 
 /// The separator of the default naming (`topology.topic.prefix.separator` in reference.conf).
@@ -59,10 +60,14 @@ pub fn read(text: &str, naming: Naming) -> TopicFile {
         }
         Err(_) => return read,
     };
-    read.hidden = crate::sources::redact::hidden_spans(text, &documents);
+    let hidden = crate::sources::redact::hidden_spans(text, &documents);
+    let mut shown = Vec::new();
     for document in &documents {
         if document.get("context").is_none() || document.get("projects").is_none() {
             continue;
+        }
+        if naming == Naming::Default {
+            shown.extend(name_scalars(document));
         }
         topology(document, naming, &mut read);
         if naming == Naming::Configured {
@@ -72,6 +77,10 @@ pub fn read(text: &str, naming: Naming) -> TopicFile {
             );
         }
     }
+    read.hidden = hidden
+        .into_iter()
+        .flat_map(|span| carve(span, &shown))
+        .collect();
     read
 }
 
@@ -145,7 +154,7 @@ fn topology(document: &Node, naming: Naming, read: &mut TopicFile) {
         .unwrap_or_default()
     {
         let project_prefix = prefix.as_ref().and_then(|prefix| {
-            let name = name_part(project.get("name")?)?;
+            let name = name_part("name", project.get("name")?)?;
             Some(format!("{prefix}{SEPARATOR}{name}{SEPARATOR}"))
         });
         for topic in project.get("topics").map(Node::items).unwrap_or_default() {
@@ -181,22 +190,82 @@ fn push(read: &mut TopicFile, node: &Node, naming: Name) {
 /// `context` and the other top-level scalars in file order, joined: `None` when one of them
 /// is no plain text (JulieOps takes a map's or a list's text as empty).
 fn topology_prefix(document: &Node) -> Option<String> {
-    let mut parts = vec![name_part(document.get("context")?)?];
+    let mut parts = vec![name_part("context", document.get("context")?)?];
     for (key, value) in document.entries() {
         let key = key.scalar()?;
         if NOT_NAME_PARTS.contains(&key.value.as_str()) {
             continue;
         }
-        parts.push(name_part(value)?);
+        parts.push(name_part(&key.value, value)?);
     }
     Some(parts.join(SEPARATOR))
 }
 
 /// A scalar's text as part of a name; `None` when it is not one kafkalint knows.
-fn name_part(node: &Node) -> Option<String> {
+fn name_part(key: &str, node: &Node) -> Option<String> {
+    name_scalar(key, node).map(|scalar| scalar.value.clone())
+}
+
+/// The scalar a name is made of, when kafkalint knows it and may show it: a value under a
+/// secret-like key, or one that reads as a credential, makes the name unknown.
+fn name_scalar<'a>(key: &str, node: &'a Node) -> Option<&'a Scalar> {
     let scalar = node.scalar().filter(|scalar| !scalar.is_null())?;
-    (!yaml::is_template(&scalar.value) && !scalar.value.contains("${"))
-        .then(|| scalar.value.clone())
+    let value = &scalar.value;
+    let known = !yaml::is_template(value) && !value.contains("${");
+    let showable =
+        !crate::secrets::has_secret_word(key) && !crate::secrets::looks_like_credential(value);
+    (known && showable).then_some(scalar)
+}
+
+/// The scalars the topics' names are made of: output shows them, as the names show them.
+fn name_scalars(document: &Node) -> Vec<Span> {
+    let entry = |node: &Node, key: &str| {
+        node.get(key)
+            .and_then(|value| name_scalar(key, value))
+            .map(|scalar| scalar.extent.clone())
+    };
+    let mut shown = Vec::new();
+    for (key, value) in document.entries() {
+        let Some(key) = key.scalar() else { continue };
+        if key.value == "context" || !NOT_NAME_PARTS.contains(&key.value.as_str()) {
+            shown.extend(name_scalar(&key.value, value).map(|scalar| scalar.extent.clone()));
+        }
+    }
+    for project in document
+        .get("projects")
+        .map(Node::items)
+        .unwrap_or_default()
+    {
+        shown.extend(entry(project, "name"));
+        for topic in project.get("topics").map(Node::items).unwrap_or_default() {
+            shown.extend(entry(topic, "name"));
+            shown.extend(entry(topic, "dataType"));
+        }
+    }
+    shown
+}
+
+/// `span` without the parts `shown` covers.
+fn carve(span: Span, shown: &[Span]) -> Vec<Span> {
+    let mut parts = vec![span];
+    for cut in shown {
+        parts = parts
+            .into_iter()
+            .flat_map(|part| {
+                if cut.end <= part.start || cut.start >= part.end {
+                    return vec![part];
+                }
+                [
+                    part.start..cut.start.max(part.start),
+                    cut.end.min(part.end)..part.end,
+                ]
+                .into_iter()
+                .filter(|piece| !piece.is_empty())
+                .collect()
+            })
+            .collect();
+    }
+    parts
 }
 
 /// How a topic's name is made.
@@ -263,7 +332,9 @@ fn full_name(topic: &Node, name: &Scalar, naming: Name) -> Written {
     };
     let data_type = match topic.get("dataType") {
         None => Some(String::new()),
-        Some(node) => name_part(node).map(|data_type| format!("{SEPARATOR}{data_type}")),
+        Some(node) => {
+            name_part("dataType", node).map(|data_type| format!("{SEPARATOR}{data_type}"))
+        }
     };
     match (prefix, data_type, written.known) {
         (Some(prefix), Some(data_type), true) => Written {
@@ -404,6 +475,22 @@ platform:
         assert!(read.topics.is_empty());
         assert_eq!(read.notes.len(), 1, "{:?}", read.notes);
         assert!(read.notes[0].starts_with("a JulieOps topology that cannot be read (line "));
+    }
+
+    #[test]
+    fn a_name_part_under_a_secret_like_key_leaves_the_name_unknown_and_hidden() {
+        let text = TOPOLOGY.replace("env: \"env\"", "token: \"s3cr3t\"");
+        let read = read(&text, Naming::Default);
+        assert!(read.topics.iter().all(|t| !t.name.known));
+        let at = text.find("s3cr3t").unwrap();
+        assert!(read.hidden.iter().any(|span| span.contains(&at)));
+    }
+
+    #[test]
+    fn the_parts_of_a_name_are_shown_as_the_name_shows_them() {
+        let read = read(TOPOLOGY, Naming::Default);
+        let at = TOPOLOGY.find("\"avro\"").unwrap() + 1;
+        assert!(read.hidden.iter().all(|span| !span.contains(&at)));
     }
 
     #[test]
