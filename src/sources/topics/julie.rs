@@ -14,8 +14,8 @@
 //! order (`company`, `env`, `source`, ...; `TopologyImpl.addOther`, `ProjectImpl.buildNamePrefix`),
 //! the project's name, the topic's name, then its `dataType` when set
 //! (`Topic.defaultTopicStructureString`), joined by the separator. Those settings live in
-//! JulieOps' own properties file: when a properties file beside the topology sets them, the
-//! names are unknown here. `special_topics` keep the name as written (`TopologyImpl.addSpecialTopic`).
+//! JulieOps' own properties (or HOCON) file: when such a file beside the topology sets them,
+//! the names are unknown here. `special_topics` keep the name as written (`TopologyImpl.addSpecialTopic`).
 //!
 //! A topic's `plan` adds the configuration of that plan, from a plans file, to what its
 //! `config` lacks (`TopicCustomDeserializer`, `putIfAbsent`): what the topic does not write
@@ -109,18 +109,30 @@ pub fn naming_beside(path: &str) -> Naming {
         .filter_map(|folder| std::fs::read_dir(folder).ok())
         .flat_map(|entries| entries.flatten())
         .filter(|entry| {
-            entry
-                .path()
-                .extension()
-                .is_some_and(|ext| ext == "properties")
+            // JulieOps takes its settings as a properties file or as HOCON (`.conf`).
+            let path = entry.path();
+            path.extension()
+                .is_some_and(|ext| ext == "properties" || ext == "conf")
         })
-        .filter_map(|entry| std::fs::read_to_string(entry.path()).ok())
-        .any(|text| sets_naming(&text));
+        .filter_map(|entry| {
+            let hocon = entry.path().extension().is_some_and(|ext| ext == "conf");
+            Some((hocon, std::fs::read_to_string(entry.path()).ok()?))
+        })
+        .any(|(hocon, text)| sets_naming(&text) || hocon && may_nest_naming(&text));
     if configured {
         Naming::Configured
     } else {
         Naming::Default
     }
+}
+
+/// Whether a HOCON file may set the naming in nested blocks (`topology { topic { prefix {
+/// format = ... } } }`, as reference.conf writes it): not read further, so any mention counts
+/// (names left unknown cost a miss, a wrong name a false alarm).
+fn may_nest_naming(text: &str) -> bool {
+    text.contains("topology")
+        && text.contains("prefix")
+        && (text.contains("format") || text.contains("separator"))
 }
 
 /// Whether `text` (a properties file, or a HOCON file written flat) sets a naming other than
@@ -533,9 +545,22 @@ platform:
         assert_eq!(naming_beside(&path), Naming::Default);
         let properties = "topology.topic.prefix.format={{context}}-{{topic}}\n\
                           topology.project.prefix.format={{context}}\n";
+        std::fs::write(
+            topologies.join("julie.conf"),
+            "bootstrap.servers = \"kafka:9092\"\n",
+        )
+        .unwrap();
+        assert_eq!(naming_beside(&path), Naming::Default);
+        std::fs::write(
+            topologies.join("julie.conf"),
+            "topology {\n  topic {\n    prefix {\n      separator = \"_\"\n    }\n  }\n}\n",
+        )
+        .unwrap();
+        let in_conf = naming_beside(&path);
+        std::fs::remove_file(topologies.join("julie.conf")).unwrap();
         std::fs::write(folder.join("julie.properties"), properties).unwrap();
         let naming = naming_beside(&path);
         std::fs::remove_dir_all(&folder).unwrap();
-        assert_eq!(naming, Naming::Configured);
+        assert_eq!((in_conf, naming), (Naming::Configured, Naming::Configured));
     }
 }
