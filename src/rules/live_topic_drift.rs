@@ -176,6 +176,11 @@ fn factor_on_apply(form: TopicForm) -> &'static str {
         | TopicForm::BitnamiProvisioning => {
             "creating the topic again does nothing to one that exists, so the declaration does not say what runs"
         }
+        // kafka-ops/julie v4.4.1, actions/topics/builders/TopicConfigUpdatePlanBuilder.java: an
+        // existing topic's plan holds partitions and configs, never its factor.
+        TopicForm::JulieOps => {
+            "JulieOps never changes the factor of a topic that exists, so the declaration does not say what runs"
+        }
         _ => "the declaration does not say what runs",
     }
 }
@@ -242,6 +247,11 @@ fn fewer_partitions_on_apply(form: TopicForm) -> (Severity, &'static str) {
             "Strimzi's topic operator refuses it (NotSupported: Decreasing partitions not supported)",
         ),
         TopicForm::Topicctl => (Severity::Error, "topicctl apply refuses it"),
+        // TopicConfigUpdatePlanBuilder (above) adds partitions only when more are declared.
+        TopicForm::JulieOps => (
+            Severity::Warning,
+            "JulieOps leaves the count alone (it only ever adds partitions), so the declaration does not say what runs",
+        ),
         _ => (Severity::Warning, "the declaration does not say what runs"),
     }
 }
@@ -333,4 +343,17 @@ fn label(declared: &DeclaredTopic, span: &crate::properties::Span, message: Stri
 /// The topic's name as messages show it.
 fn shown(declared: &DeclaredTopic) -> String {
     format!("`{}`", declared.shown_name().escape_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn julieops_leaves_an_existing_topics_factor_and_fewer_partitions_alone() {
+        assert!(factor_on_apply(TopicForm::JulieOps).starts_with("JulieOps never changes"));
+        let (severity, consequence) = fewer_partitions_on_apply(TopicForm::JulieOps);
+        assert_eq!(severity, Severity::Warning);
+        assert!(consequence.contains("only ever adds partitions"));
+    }
 }

@@ -7,6 +7,7 @@
 pub mod bitnami_provisioning;
 pub mod create_topics;
 mod declared;
+pub mod julie;
 pub mod kubernetes;
 pub mod shell;
 pub mod terraform;
@@ -35,24 +36,27 @@ pub fn worth_reading(path: &str, bytes: &[u8]) -> bool {
         || shell::worth_reading(path, bytes)
 }
 
-/// A reader of YAML files for topics.
-type YamlReader = fn(&str) -> TopicFile;
+/// A reader of YAML files for topics: given the file's path and text.
+type YamlReader = fn(&str, &str) -> TopicFile;
 
 /// The readers of the forms whose marks `bytes` hold.
 fn yaml_forms(bytes: &[u8]) -> Vec<YamlReader> {
     let has = |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
     let mut readers: Vec<YamlReader> = Vec::new();
     if has(b"KafkaTopic") {
-        readers.push(kubernetes::read);
+        readers.push(|_, text| kubernetes::read(text));
     }
     if has(b"KAFKA_CREATE_TOPICS") {
-        readers.push(create_topics::read);
+        readers.push(|_, text| create_topics::read(text));
     }
     if has(b"provisioning") && has(b"topics") {
-        readers.push(bitnami_provisioning::read);
+        readers.push(|_, text| bitnami_provisioning::read(text));
     }
     if has(b"meta") && has(b"replicationFactor") && has(b"placement") {
-        readers.push(topicctl::read);
+        readers.push(|_, text| topicctl::read(text));
+    }
+    if has(b"context:") && has(b"projects:") {
+        readers.push(|path, text| julie::read(text, julie::naming_beside(path)));
     }
     readers
 }
@@ -74,7 +78,7 @@ pub fn read(path: &str, bytes: &[u8]) -> Option<TopicFile> {
     }
     let mut read = TopicFile::default();
     for reader in yaml_forms(bytes) {
-        let form = reader(text);
+        let form = reader(path, text);
         read.topics.extend(form.topics);
         read.notes.extend(form.notes);
         read.hidden.extend(form.hidden);
