@@ -308,6 +308,13 @@ fn configs(context: &LiveContext, declared: &DeclaredTopic, running: &Topic) -> 
         let Ok(want) = check_value(version, &setting.key, &setting.value.text) else {
             continue;
         };
+        // The effective min.insync.replicas is compared on its own (`min_isr`): a value that
+        // differs is said there, once.
+        let min_isr_differs = setting.key == "min.insync.replicas"
+            && running.min_insync_replicas.map(i64::from) != want.as_integer();
+        if min_isr_differs {
+            continue;
+        }
         match running.override_of(&setting.key) {
             Some(set) => {
                 let same = match check_value(version, &setting.key, &set.value) {
@@ -318,10 +325,6 @@ fn configs(context: &LiveContext, declared: &DeclaredTopic, running: &Topic) -> 
                     diagnostics.push(config_differs(context, declared, setting, set));
                 }
             }
-            // The effective min.insync.replicas is compared on its own (`min_isr`): a value
-            // that differs is said there.
-            None if setting.key == "min.insync.replicas"
-                && running.min_insync_replicas.map(i64::from) != want.as_integer() => {}
             None => diagnostics.push(config_not_set(context, declared, setting, running)),
         }
     }
@@ -342,12 +345,16 @@ fn config_differs(
         config_on_apply(declared.form)
     ))
     .with_key(key)
-    .with_label(label(declared, &setting.value.span, format!("declared: {want}")))
+    .with_label(label(
+        declared,
+        &setting.value.span,
+        format!("declared: {want}"),
+    ))
     .with_label(context.at(&set.line, format!("running: {have}")))
-    .with_help(
-        "apply the declaration, or write the running value into it (kafka-configs.sh --bootstrap-server \
-         HOST:PORT --describe --entity-type topics --entity-name TOPIC shows what is set on the topic)",
-    )
+    .with_help(format!(
+        "{}, or write the running value into the declaration",
+        set_it(declared.form, key)
+    ))
 }
 
 fn config_not_set(
@@ -368,10 +375,23 @@ fn config_not_set(
     .with_label(label(declared, &setting.value.span, format!("declared: {want}")))
     .with_label(context.at(&running.line, format!("{key} not set on the topic")))
     .with_help(format!(
-        "apply the declaration, or remove {key} from it if the cluster's value is meant \
-         (kafka-configs.sh --bootstrap-server HOST:PORT --alter --entity-type topics --entity-name TOPIC \
-         --add-config {key}=VALUE sets it on the running topic)"
+        "{}, or remove {key} from the declaration if the cluster's value is meant",
+        set_it(declared.form, key)
     ))
+}
+
+/// How the declared value of `key` reaches the running topic: an apply, or (for the forms that
+/// only create) a command.
+fn set_it(form: TopicForm, key: &str) -> String {
+    let command = format!(
+        "kafka-configs.sh --bootstrap-server HOST:PORT --alter --entity-type topics --entity-name TOPIC \
+         --add-config {key}=VALUE"
+    );
+    if form.creates_only() {
+        format!("the declaration never reaches a topic that exists: set it with {command}")
+    } else {
+        format!("apply the declaration ({command} sets it at once)")
+    }
 }
 
 /// What the next apply of `form` does to a config the running topic does not have: forms
