@@ -234,7 +234,10 @@ fn replay(listener: TcpListener, exchanges: Vec<Exchange>, ports: Vec<(u16, u16)
                         None if request[..2] == DESCRIBE_CLUSTER => {
                             describe_cluster_answer(i16::from_be_bytes([request[2], request[3]]))
                         }
-                        None => return,
+                        None => match recorded_topic_configs(&exchanges, &request) {
+                            Some(response) => response,
+                            None => return,
+                        },
                     };
                     let body = [correlation, response].concat();
                     let mut answer = (body.len() as u32).to_be_bytes().to_vec();
@@ -246,6 +249,46 @@ fn replay(listener: TcpListener, exchanges: Vec<Exchange>, ports: Vec<(u16, u16)
             });
         }
     });
+}
+
+/// The topics' DescribeConfigs, asked since for every key (these recordings asked for
+/// `min.insync.replicas` alone), answered with what the brokers answered then for the same
+/// topics: each topic's effective `min.insync.replicas` and no config set on the topic, so the
+/// replayed snapshots say `overrides=0` (the real `__consumer_offsets` has three).
+fn recorded_topic_configs(exchanges: &[Exchange], request: &[u8]) -> Option<Vec<u8>> {
+    let resources = |asked: kafka_protocol::messages::DescribeConfigsRequest| {
+        let names = asked.resources.into_iter();
+        names
+            .map(|r| (r.resource_type, r.resource_name))
+            .collect::<Vec<_>>()
+    };
+    let asked = resources(describe_configs_request(request)?);
+    exchanges
+        .iter()
+        .find(|(recorded, _)| {
+            describe_configs_request(recorded).is_some_and(|old| resources(old) == asked)
+        })
+        .map(|(_, response)| response.clone())
+}
+
+/// A recorded or replayed request (its correlation id cut out) read as DescribeConfigs.
+fn describe_configs_request(
+    request: &[u8],
+) -> Option<kafka_protocol::messages::DescribeConfigsRequest> {
+    use kafka_protocol::messages::{ApiKey, DescribeConfigsRequest, RequestHeader};
+    use kafka_protocol::protocol::Decodable;
+    if request.len() < 4 || request[..2] != (ApiKey::DescribeConfigs as i16).to_be_bytes() {
+        return None;
+    }
+    let version = i16::from_be_bytes([request[2], request[3]]);
+    let framed = [&request[..4], &[0u8; 4][..], &request[4..]].concat();
+    let mut body = bytes::Bytes::from(framed);
+    RequestHeader::decode(
+        &mut body,
+        ApiKey::DescribeConfigs.request_header_version(version),
+    )
+    .ok()?;
+    DescribeConfigsRequest::decode(&mut body, version).ok()
 }
 
 /// kafkalint live against the recorded answers of a real cluster of `release` gives the snapshot
@@ -2452,5 +2495,117 @@ fn a_declared_topic_is_never_called_absent_on_a_partial_view() {
         said.contains("1 declared topic not listed by the cluster (`orders`)")
             && said.contains("whether they exist is not known"),
         "{said}"
+    );
+}
+
+/// The topics' configs are asked in one DescribeConfigs, every key; the snapshot keeps those set
+/// on the topic itself (source DYNAMIC_TOPIC_CONFIG), never a sensitive one nor one the topic
+/// takes from the brokers, and a saved snapshot read back compares them with a declaration: a
+/// value set otherwise is drift, pointed at its snapshot line, and a value Kafka writes in
+/// another form (a list's spaces) is not.
+#[test]
+fn the_configs_set_on_a_topic_are_asked_saved_and_compared() {
+    use kafka_protocol::messages::describe_configs_response::{
+        DescribeConfigsResourceResult, DescribeConfigsResult,
+    };
+    use kafka_protocol::messages::{DescribeConfigsRequest, DescribeConfigsResponse};
+    use kafka_protocol::protocol::{Decodable, StrBytes};
+    let cluster = Cluster::start(3, |request| {
+        if request.key != ApiKey::DescribeConfigs {
+            return Reply::Healthy;
+        }
+        let asked =
+            DescribeConfigsRequest::decode(&mut request.body.clone(), request.version).unwrap();
+        if asked.resources.iter().all(|r| r.resource_type != 2) {
+            return Reply::Healthy;
+        }
+        assert!(
+            asked
+                .resources
+                .iter()
+                .all(|r| r.configuration_keys.is_none())
+        );
+        let entry = |name: &'static str, value: Option<&'static str>, source: i8| {
+            DescribeConfigsResourceResult::default()
+                .with_name(StrBytes::from_static_str(name))
+                .with_value(value.map(StrBytes::from_static_str))
+                .with_config_source(source)
+        };
+        let results = asked
+            .resources
+            .iter()
+            .map(|resource| {
+                DescribeConfigsResult::default()
+                    .with_resource_type(2)
+                    .with_resource_name(resource.resource_name.clone())
+                    .with_configs(vec![
+                        entry("cleanup.policy", Some("compact,delete"), 1),
+                        entry("min.insync.replicas", Some("2"), 4),
+                        entry("retention.ms", Some("86400000"), 1),
+                        entry("segment.bytes", Some("1073741824"), 5),
+                        entry("x.secret", None, 1).with_is_sensitive(true),
+                    ])
+            })
+            .collect();
+        Reply::Bytes(hostile::frame(
+            request,
+            &DescribeConfigsResponse::default().with_results(results),
+        ))
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let saved = dir.path().join("live.snapshot");
+    let output = kafkalint(&[
+        "live",
+        "--bootstrap-server",
+        &cluster.address(),
+        "--save-snapshot",
+        saved.to_str().unwrap(),
+    ]);
+    let snapshot = std::fs::read_to_string(&saved).unwrap();
+    assert!(
+        snapshot.contains(
+            "topic.orders=internal=false partitions=1 min.insync.replicas=2 overrides=2\n\
+             topic.orders/cleanup.policy=compact,delete\n\
+             topic.orders/retention.ms=86400000\n"
+        ),
+        "{snapshot} {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(!snapshot.contains("segment.bytes") && !snapshot.contains("x.secret"));
+
+    let fixture = format!(
+        "{}/fixtures/live-topic-drift/good/kafka.yaml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let files = dir.path().join("files");
+    std::fs::create_dir(&files).unwrap();
+    std::fs::copy(fixture, files.join("kafka.yaml")).unwrap();
+    std::fs::write(
+        files.join("topic.yaml"),
+        "apiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaTopic\nmetadata:\n  name: orders\n  \
+         labels:\n    strimzi.io/cluster: my-cluster\nspec:\n  config:\n    \
+         cleanup.policy: compact, delete\n    retention.ms: 604800000\n",
+    )
+    .unwrap();
+    let output = kafkalint(&[
+        "live",
+        "--snapshot",
+        saved.to_str().unwrap(),
+        "--format",
+        "concise",
+        files.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let drift: Vec<&str> = stdout
+        .lines()
+        .filter(|line| line.contains("[live-topic-drift]"))
+        .collect();
+    assert_eq!(drift.len(), 1, "{stdout}");
+    assert!(
+        drift[0].contains(
+            "topic.yaml:10:19: warning[live-topic-drift] topic `orders` is declared with \
+             retention.ms=`604800000` but runs with retention.ms=`86400000` set on it"
+        ),
+        "{stdout}"
     );
 }

@@ -380,6 +380,7 @@ mod tests {
                     line: 0..0,
                 })
                 .collect(),
+            overrides: None,
             line: 0..0,
         }
     }

@@ -10,7 +10,10 @@
 //! cluster.id=MkU3OEVBNTcwNTJENDM2Qk
 //! controller=1
 //! broker.0=127.0.0.1:9092
-//! topic.__consumer_offsets=internal=true partitions=50 min.insync.replicas=1
+//! topic.__consumer_offsets=internal=true partitions=50 min.insync.replicas=1 overrides=3
+//! topic.__consumer_offsets/cleanup.policy=compact
+//! topic.__consumer_offsets/compression.type=producer
+//! topic.__consumer_offsets/segment.bytes=104857600
 //! partition.__consumer_offsets-49=leader=0 replicas=0 isr=0
 //! config.0.static.offsets.topic.replication.factor=3
 //! group.testGroup=coordinator=0 state=Stable
@@ -24,7 +27,8 @@
 //! ```
 //!
 //! Values Kafka marks sensitive (passwords, unknown keys) come back as null and are not
-//! written at all.
+//! written at all. A topic's `overrides=N` says that the configs set on the topic itself were
+//! asked (N of them, each on a `topic.NAME/KEY=` line); a topic line without it: not asked.
 //!
 //! What this principal was not shown is written down too, so that a saved snapshot says it
 //! as the run did: `cluster.operations=` (what it may do on the cluster; no such line: not
@@ -197,7 +201,27 @@ pub struct Topic {
     /// How many partitions it has (a saved snapshot may list fewer of them).
     pub partition_count: usize,
     pub partitions: Vec<Partition>,
+    /// The configs set on the topic itself (DescribeConfigs' source DYNAMIC_TOPIC_CONFIG),
+    /// sensitive ones left out; `None`: not asked (a snapshot saved before kafkalint asked, or
+    /// a refused DescribeConfigs), never "none set".
+    pub overrides: Option<Vec<TopicOverride>>,
     pub line: Span,
+}
+
+/// A config set on a topic (`kafka-configs.sh --alter --entity-type topics`, or given at its
+/// creation), as DescribeConfigs answers it: Kafka's text form of the parsed value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TopicOverride {
+    pub key: String,
+    pub value: String,
+    pub line: Span,
+}
+
+impl Topic {
+    /// The value set on the topic itself for `key`; `None` when it is not set or not known.
+    pub fn override_of(&self, key: &str) -> Option<&TopicOverride> {
+        self.overrides.as_ref()?.iter().find(|o| o.key == key)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -432,7 +456,19 @@ impl Snapshot {
                 Some(min_isr) => value.push_str(&format!(" min.insync.replicas={min_isr}")),
                 None => value.push_str(" min.insync.replicas=unknown"),
             }
+            if let Some(overrides) = &topic.overrides {
+                value.push_str(&format!(" overrides={}", overrides.len()));
+            }
             line(&mut out, &format!("topic.{}", topic.name), &value);
+            let mut overrides: Vec<&TopicOverride> = topic.overrides.iter().flatten().collect();
+            overrides.sort_by(|a, b| a.key.cmp(&b.key));
+            for config in overrides {
+                line(
+                    &mut out,
+                    &format!("topic.{}{OVERRIDE_SEPARATOR}{}", topic.name, config.key),
+                    &config.value,
+                );
+            }
             let mut partitions: Vec<&Partition> = topic.partitions.iter().collect();
             partitions.sort_by_key(|partition| partition.index);
             for partition in partitions {
@@ -594,6 +630,21 @@ impl Snapshot {
                         _ => return Err(bad("unknown broker field")),
                     }
                 }
+                "topic" if rest.contains(OVERRIDE_SEPARATOR) => {
+                    let (name, key) = rest
+                        .split_once(OVERRIDE_SEPARATOR)
+                        .filter(|(name, key)| !name.is_empty() && !key.is_empty())
+                        .ok_or_else(|| bad("not topic.<name>/<key>"))?;
+                    let at = *topic_at
+                        .get(name)
+                        .ok_or_else(|| bad("a topic not listed before"))?;
+                    let overrides = snapshot.topics[at].overrides.get_or_insert_with(Vec::new);
+                    overrides.push(TopicOverride {
+                        key: key.to_string(),
+                        value: value.to_string(),
+                        line: span,
+                    });
+                }
                 "topic" => {
                     let fields = fields(value);
                     let field = |name: &str| {
@@ -617,6 +668,10 @@ impl Snapshot {
                             .transpose()?
                             .unwrap_or(0),
                         partitions: Vec::new(),
+                        overrides: field("overrides")
+                            .map(|v| v.parse::<usize>().map_err(|_| bad("overrides")))
+                            .transpose()?
+                            .map(|_| Vec::new()),
                         line: span,
                     });
                 }
@@ -868,17 +923,24 @@ pub fn document(path: String, bytes: Vec<u8>) -> crate::source::SourceFile {
     crate::source::SourceFile::written(path, bytes, secret_spans)
 }
 
-/// What output hides of a snapshot's document: the value of a broker setting that looks
-/// secret or whose key is no known setting (Kafka sends sensitive values as null, never
-/// written; this guards a document edited by hand), and every comment but the header.
+/// What output hides of a snapshot's document: the value of a broker setting or of a config set
+/// on a topic that looks secret or whose key is no known setting (Kafka sends sensitive values
+/// as null, never written; this guards a document edited by hand), and every comment but the
+/// header.
 pub fn secret_spans(properties: &PropertiesFile) -> Vec<Span> {
     use crate::secrets;
     let mut spans: Vec<Span> = Vec::new();
     for entry in &properties.entries {
-        let Some(rest) = entry.key.strip_prefix("config.") else {
+        let key = if let Some(rest) = entry.key.strip_prefix("config.") {
+            rest.splitn(3, '.').nth(2).unwrap_or(rest)
+        } else if let Some(rest) = entry.key.strip_prefix("topic.") {
+            match rest.split_once(OVERRIDE_SEPARATOR) {
+                Some((_, key)) => key,
+                None => continue,
+            }
+        } else {
             continue;
         };
-        let key = rest.splitn(3, '.').nth(2).unwrap_or(rest);
         let unknown = secrets::key_kind(key) == secrets::KeyKind::Unknown
             && secrets::shown_key_len(key) < key.len();
         if !entry.value_span.is_empty() && (unknown || secrets::is_hidden(key, &entry.value)) {
@@ -912,6 +974,13 @@ fn parse_ids(text: &str) -> Option<Vec<i32>> {
     }
     text.split(',').map(|id| id.parse().ok()).collect()
 }
+
+/// What separates a topic's name from a key in the line of a config set on the topic
+/// (`topic.orders/retention.ms=604800000`): a character no topic name holds (Kafka's
+/// `Topic.LEGAL_CHARS` are `[a-zA-Z0-9._-]`, apache/kafka
+/// clients/src/main/java/org/apache/kafka/common/internals/Topic.java, tag 4.0.0), where a dot
+/// would leave `topic.a.b=` ambiguous.
+const OVERRIDE_SEPARATOR: char = '/';
 
 /// A comment's text on one line.
 fn comment_safe(text: &str) -> String {
@@ -1002,6 +1071,18 @@ mod tests {
                         offline: vec![1],
                         line: 0..0,
                     }],
+                    overrides: Some(vec![
+                        TopicOverride {
+                            key: "retention.ms".into(),
+                            value: "604800000".into(),
+                            line: 0..0,
+                        },
+                        TopicOverride {
+                            key: "cleanup.policy".into(),
+                            value: "compact,delete".into(),
+                            line: 0..0,
+                        },
+                    ]),
                     line: 0..0,
                 },
                 Topic {
@@ -1010,6 +1091,7 @@ mod tests {
                     min_insync_replicas: None,
                     partition_count: 0,
                     partitions: vec![],
+                    overrides: None,
                     line: 0..0,
                 },
             ],
@@ -1096,6 +1178,10 @@ mod tests {
         for topic in &mut snapshot.topics {
             topic.line = 0..0;
             topic.partitions.iter_mut().for_each(|p| p.line = 0..0);
+            if let Some(overrides) = &mut topic.overrides {
+                overrides.sort_by(|a, b| a.key.cmp(&b.key));
+                overrides.iter_mut().for_each(|o| o.line = 0..0);
+            }
         }
         snapshot.configs.iter_mut().for_each(|c| c.line = 0..0);
         snapshot.groups.iter_mut().for_each(|g| g.line = 0..0);
@@ -1210,6 +1296,52 @@ mod tests {
         assert!(read.log_dirs.is_empty());
         assert_eq!(read.groups[0].group_type, None);
         assert_eq!(read.groups[0].kind(), "group");
+    }
+
+    /// The configs set on a topic read back on lines of their own, each pointing at its text; a
+    /// topic line without `overrides=` (a snapshot saved before they were asked) reads as "not
+    /// asked", one with `overrides=0` as "none set"; a dot in a topic's name stays in the name.
+    #[test]
+    fn topic_overrides_read_back_and_not_asked_differs_from_none() {
+        let text = sample().render();
+        assert!(text.contains(
+            "topic.a.b-c=internal=false partitions=1 min.insync.replicas=2 overrides=2\n"
+        ));
+        assert!(
+            text.contains("\ntopic.a.b-c/cleanup.policy=compact,delete\ntopic.a.b-c/retention.ms=")
+        );
+        let read = Snapshot::read(&crate::properties::parse(text.as_bytes()).unwrap()).unwrap();
+        let topic = read.topic("a.b-c").unwrap();
+        let retention = topic.override_of("retention.ms").unwrap();
+        assert_eq!(
+            &text[retention.line.clone()],
+            "topic.a.b-c/retention.ms=604800000"
+        );
+        assert_eq!(read.topic("unknown-min-isr").unwrap().overrides, None);
+        let none = crate::properties::parse(
+            b"bootstrap=a:1\ntopic.t=internal=false partitions=1 overrides=0\ntopic.old=partitions=1\n",
+        )
+        .unwrap();
+        let read = Snapshot::read(&none).unwrap();
+        assert_eq!(read.topic("t").unwrap().overrides, Some(Vec::new()));
+        assert_eq!(read.topic("old").unwrap().overrides, None);
+        let stray = crate::properties::parse(b"bootstrap=a:1\ntopic.t/retention.ms=1\n").unwrap();
+        assert!(
+            Snapshot::read(&stray)
+                .unwrap_err()
+                .contains("topic.t/retention.ms")
+        );
+    }
+
+    /// A topic's config passes the same hiding as a broker's: a secret-looking value of a
+    /// document edited by hand is never shown.
+    #[test]
+    fn a_secret_looking_topic_config_is_hidden() {
+        let text = b"bootstrap=a:1\ntopic.t=partitions=1 overrides=1\ntopic.t/sasl.jaas.config=x password=\"p\";\n";
+        let properties = crate::properties::parse(text).unwrap();
+        let spans = secret_spans(&properties);
+        assert_eq!(spans.len(), 1);
+        assert!(String::from_utf8_lossy(&text[spans[0].clone()]).contains("password"));
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! `live-topic-drift`: the topics the files declare for the running cluster against what it
 //! runs: a replication factor or a partition count that differs, a `min.insync.replicas` that
-//! differs, a declared topic the cluster does not have, and (only when the declarations say
-//! they are the whole cluster's) a running topic nobody declares.
+//! differs, a declared config that the running topic sets otherwise or does not set, a
+//! declared topic the cluster does not have, and (only when the declarations say they are the
+//! whole cluster's) a running topic nobody declares.
 //!
 //! What an apply does with a difference depends on the form that declares the topic; each
 //! finding says it, from the tool's own code:
@@ -19,9 +20,11 @@
 
 use super::support::quoted;
 use super::{Check, FixAvailability, Group, LiveContext, Rule, Verified};
+use crate::catalog::topic::check_value;
+use crate::cluster::topics::TopicSetting;
 use crate::cluster::topics::{DeclaredTopic, TopicForm, Written};
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::live::snapshot::Topic;
+use crate::live::snapshot::{Topic, TopicOverride};
 
 pub const RULE: Rule = Rule {
     name: "live-topic-drift",
@@ -29,7 +32,7 @@ pub const RULE: Rule = Rule {
     group: Group::Consistency,
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
-    summary: "a declared topic that differs from the running one (factor, partitions, min ISR), or that the cluster lacks",
+    summary: "a declared topic that differs from the running one (factor, partitions, configs), or that the cluster lacks",
     check: Check::Live(check),
 };
 
@@ -39,9 +42,15 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
     };
     let mut diagnostics = Vec::new();
     let mut not_known: Vec<&DeclaredTopic> = Vec::new();
+    let mut unknown_configs: Vec<(&DeclaredTopic, &Topic)> = Vec::new();
     for declared in intent.cluster.topics.iter().filter(|t| t.name.known) {
         match context.snapshot.topic(&declared.name.text) {
-            Some(running) => diagnostics.extend(drift(context, declared, running)),
+            Some(running) => {
+                diagnostics.extend(drift(context, declared, running));
+                if running.overrides.is_none() && declared.configs.iter().any(|c| c.value.known) {
+                    unknown_configs.push((declared, running));
+                }
+            }
             None if listing_is_whole(context, &declared.name.text) => {
                 diagnostics.push(absent(context, declared));
             }
@@ -50,6 +59,9 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
     }
     if !not_known.is_empty() {
         diagnostics.push(presence_not_known(context, &not_known));
+    }
+    if !unknown_configs.is_empty() {
+        diagnostics.push(configs_not_known(context, &unknown_configs));
     }
     if intent
         .cluster
@@ -119,6 +131,7 @@ fn drift(context: &LiveContext, declared: &DeclaredTopic, running: &Topic) -> Ve
     diagnostics.extend(factor(context, declared, running));
     diagnostics.extend(partitions(context, declared, running));
     diagnostics.extend(min_isr(context, declared, running));
+    diagnostics.extend(configs(context, declared, running));
     diagnostics
 }
 
@@ -256,8 +269,9 @@ fn fewer_partitions_on_apply(form: TopicForm) -> (Severity, &'static str) {
     }
 }
 
-/// The declared `min.insync.replicas` against the running topic's effective one: the only
-/// topic setting the cluster's answer holds.
+/// The declared `min.insync.replicas` against the running topic's effective one (its own,
+/// else the cluster's), which a snapshot holds even where the topic's own configs are not
+/// known.
 fn min_isr(context: &LiveContext, declared: &DeclaredTopic, running: &Topic) -> Option<Diagnostic> {
     const KEY: &str = "min.insync.replicas";
     let setting = declared.config(KEY)?;
@@ -280,6 +294,161 @@ fn min_isr(context: &LiveContext, declared: &DeclaredTopic, running: &Topic) -> 
             "apply the declaration, or write the running value into it (kafka-configs.sh --bootstrap-server \
              HOST:PORT --alter --entity-type topics --entity-name TOPIC --add-config {KEY}=N sets the running one)"
         )),
+    )
+}
+
+/// Each config the declaration writes (a value kafkalint reads and the release's `LogConfig`
+/// accepts: one it refuses is `topic-invalid-config`'s) against the config set on the running
+/// topic itself: set otherwise, or not set at all (the topic then runs with the cluster's
+/// value). Silent when the topic's own configs are not known.
+fn configs(context: &LiveContext, declared: &DeclaredTopic, running: &Topic) -> Vec<Diagnostic> {
+    let (Some(intent), Some(_)) = (&context.intent, &running.overrides) else {
+        return Vec::new();
+    };
+    let version = intent.cluster.target.version;
+    let mut diagnostics = Vec::new();
+    for (at, setting) in declared.configs.iter().enumerate() {
+        // The last of a key written twice is the one applied (`DeclaredTopic::config`).
+        let later = declared.configs[at + 1..]
+            .iter()
+            .any(|s| s.key == setting.key);
+        if later || !setting.value.known {
+            continue;
+        }
+        let Ok(want) = check_value(version, &setting.key, &setting.value.text) else {
+            continue;
+        };
+        // The effective min.insync.replicas is compared on its own (`min_isr`): a value that
+        // differs is said there, once.
+        let min_isr_differs = setting.key == "min.insync.replicas"
+            && running.min_insync_replicas.map(i64::from) != want.as_integer();
+        if min_isr_differs {
+            continue;
+        }
+        match running.override_of(&setting.key) {
+            Some(set) => {
+                let same = match check_value(version, &setting.key, &set.value) {
+                    Ok(have) => have == want,
+                    Err(_) => set.value.trim() == setting.value.text.trim(),
+                };
+                if !same {
+                    diagnostics.push(config_differs(context, declared, setting, set));
+                }
+            }
+            None => diagnostics.push(config_not_set(context, declared, setting, running)),
+        }
+    }
+    diagnostics
+}
+
+fn config_differs(
+    context: &LiveContext,
+    declared: &DeclaredTopic,
+    setting: &TopicSetting,
+    set: &TopicOverride,
+) -> Diagnostic {
+    let key = setting.key.as_str();
+    let (want, have) = (quoted(key, &setting.value.text), quoted(key, &set.value));
+    RULE.finding(format!(
+        "topic {} is declared with {key}={want} but runs with {key}={have} set on it: {}",
+        shown(declared),
+        config_on_apply(declared.form)
+    ))
+    .with_key(key)
+    .with_label(label(
+        declared,
+        &setting.value.span,
+        format!("declared: {want}"),
+    ))
+    .with_label(context.at(&set.line, format!("running: {have}")))
+    .with_help(format!(
+        "{}, or write the running value into the declaration",
+        set_it(declared.form, key)
+    ))
+}
+
+fn config_not_set(
+    context: &LiveContext,
+    declared: &DeclaredTopic,
+    setting: &TopicSetting,
+    running: &Topic,
+) -> Diagnostic {
+    let key = setting.key.as_str();
+    let want = quoted(key, &setting.value.text);
+    RULE.finding(format!(
+        "topic {} is declared with {key}={want}, but the running topic does not set {key}: it runs with \
+         the cluster's value; {}",
+        shown(declared),
+        config_on_apply(declared.form)
+    ))
+    .with_key(key)
+    .with_label(label(declared, &setting.value.span, format!("declared: {want}")))
+    .with_label(context.at(&running.line, format!("{key} not set on the topic")))
+    .with_help(format!(
+        "{}, or remove {key} from the declaration if the cluster's value is meant",
+        set_it(declared.form, key)
+    ))
+}
+
+/// How the declared value of `key` reaches the running topic: an apply, or (for the forms that
+/// only create) a command.
+fn set_it(form: TopicForm, key: &str) -> String {
+    let command = format!(
+        "kafka-configs.sh --bootstrap-server HOST:PORT --alter --entity-type topics --entity-name TOPIC \
+         --add-config {key}=VALUE"
+    );
+    if form.creates_only() {
+        format!("the declaration never reaches a topic that exists: set it with {command}")
+    } else {
+        format!("apply the declaration ({command} sets it at once)")
+    }
+}
+
+/// What the next apply of `form` does to a config the running topic does not have: forms
+/// that alter an existing topic's configs set it; the forms that only create never do.
+fn config_on_apply(form: TopicForm) -> &'static str {
+    match form {
+        TopicForm::StrimziKafkaTopic | TopicForm::ConfluentKafkaTopic => {
+            "the topic operator sets the declared value when it next reconciles the KafkaTopic"
+        }
+        TopicForm::TerraformKafkaTopic | TopicForm::TerraformConfluentTopic => {
+            "the next terraform apply sets the declared value"
+        }
+        TopicForm::Topicctl => "the next topicctl apply sets the declared value",
+        TopicForm::JulieOps => "the next JulieOps run sets the declared value",
+        TopicForm::KafkaTopicsCommand
+        | TopicForm::CreateTopicsVariable
+        | TopicForm::BitnamiProvisioning => {
+            "creating the topic again does nothing to one that exists, so the declaration never sets it"
+        }
+    }
+}
+
+/// Declared topics with configs whose running topic's own configs the snapshot does not hold
+/// (saved before kafkalint asked them, or DescribeConfigs refused): said once, never read as
+/// "none set".
+fn configs_not_known(context: &LiveContext, topics: &[(&DeclaredTopic, &Topic)]) -> Diagnostic {
+    let names: Vec<&str> = topics
+        .iter()
+        .map(|(declared, _)| declared.shown_name())
+        .collect();
+    let s = if topics.len() == 1 { "" } else { "s" };
+    RULE.finding(format!(
+        "{} declared topic{s} with configs ({}): the snapshot does not say what is set on the running \
+         topic{s}, so declared configs other than min.insync.replicas are not compared",
+        topics.len(),
+        super::live_support::name_list(&names, 5)
+    ))
+    .with_severity(Severity::Info)
+    .with_labels(
+        topics
+            .iter()
+            .take(3)
+            .map(|(_, running)| context.at(&running.line, "no overrides= field".to_string())),
+    )
+    .with_help(
+        "run kafkalint live again as a principal that may DESCRIBE_CONFIGS these topics, with a kafkalint \
+         that asks them (an overrides= field on each topic line of the snapshot)",
     )
 }
 

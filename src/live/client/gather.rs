@@ -1,13 +1,14 @@
 //! The questions `kafkalint live` asks, all of them reads: Metadata (brokers, topics,
 //! partitions), DescribeCluster (what this principal may do on the cluster), DescribeConfigs
 //! (each broker's own settings with their sources, each topic's effective
-//! `min.insync.replicas`), ListGroups and DescribeLogDirs on every broker (the groups it
+//! `min.insync.replicas` and the configs set on it), ListGroups and DescribeLogDirs on every broker (the groups it
 //! coordinates, its log directories), FindCoordinator for groups asked about by name,
 //! ListPartitionReassignments (the moves in progress, which a plan must not overlap) and
 //! DescribeQuorum (the KRaft controller quorum). What this principal is not shown is written
 //! down beside what it is ([`crate::live::partial`] says what is missing).
 
 use kafka_protocol::messages::describe_configs_request::DescribeConfigsResource;
+use kafka_protocol::messages::describe_configs_response::DescribeConfigsResourceResult;
 use kafka_protocol::messages::metadata_request::MetadataRequestTopic;
 use kafka_protocol::messages::{
     ApiKey, DescribeClusterRequest, DescribeClusterResponse, DescribeConfigsRequest,
@@ -25,7 +26,7 @@ use super::transport::Run;
 use super::{CONNECTIONS_AT_ONCE, Error, Target};
 use crate::live::snapshot::{
     Broker, ConfigEntry, ConfigSource, Group, LogDir, Partition, Quorum, QuorumMember, QuorumView,
-    Reassignment, Snapshot, Topic, UnlistedTopic,
+    Reassignment, Snapshot, Topic, TopicOverride, UnlistedTopic,
 };
 
 /// DescribeConfigs' resource types (`ConfigResource.Type`).
@@ -92,7 +93,7 @@ pub fn gather(target: &Target) -> Result<Snapshot, Error> {
         snapshot.cluster_operations = cluster_operations(&mut connection)?;
     }
     snapshot.unlisted_topics = unlisted_internal_topics(&mut connection, &snapshot.topics)?;
-    topic_min_isr(&mut connection, &mut snapshot)?;
+    topic_configs(&mut connection, &mut snapshot)?;
     let answers = ask_brokers(&snapshot.brokers, target, &run)?;
     for (broker, (configs, groups, log_dirs)) in snapshot.brokers.iter_mut().zip(answers) {
         match configs {
@@ -291,6 +292,7 @@ fn metadata(connection: &mut Connection<'_>) -> Result<Snapshot, Error> {
                         line: 0..0,
                     })
                     .collect(),
+                overrides: None,
                 line: 0..0,
             })
         })
@@ -415,8 +417,11 @@ fn unlisted_internal_topics(
         .collect())
 }
 
-/// Every topic's effective `min.insync.replicas`, in one request.
-fn topic_min_isr(connection: &mut Connection<'_>, snapshot: &mut Snapshot) -> Result<(), Error> {
+/// Every topic's configs, in one request: its effective `min.insync.replicas` and the configs
+/// set on the topic itself. All keys are asked (a null key list), as `kafka-configs.sh
+/// --describe --entity-type topics` asks them; a resource Kafka refuses (no DESCRIBE_CONFIGS on
+/// the topic) leaves both not known.
+fn topic_configs(connection: &mut Connection<'_>, snapshot: &mut Snapshot) -> Result<(), Error> {
     if snapshot.topics.is_empty() {
         return Ok(());
     }
@@ -427,13 +432,11 @@ fn topic_min_isr(connection: &mut Connection<'_>, snapshot: &mut Snapshot) -> Re
             DescribeConfigsResource::default()
                 .with_resource_type(TOPIC_RESOURCE)
                 .with_resource_name(StrBytes::from_string(topic.name.clone()))
-                .with_configuration_keys(Some(vec![StrBytes::from_static_str(
-                    "min.insync.replicas",
-                )]))
+                .with_configuration_keys(None)
         })
         .collect();
     let request = DescribeConfigsRequest::default().with_resources(resources);
-    let (_, response): (_, DescribeConfigsResponse) =
+    let (version, response): (_, DescribeConfigsResponse) =
         connection.call(ApiKey::DescribeConfigs, &request, 4)?;
     for result in response.results.iter().filter(|r| r.error_code == 0) {
         let Some(topic) = snapshot
@@ -448,8 +451,30 @@ fn topic_min_isr(connection: &mut Connection<'_>, snapshot: &mut Snapshot) -> Re
             .iter()
             .find(|config| config.name.as_str() == "min.insync.replicas")
             .and_then(|config| config.value.as_ref()?.trim().parse().ok());
+        // Version 0 has no config source (KIP-226 added it in version 1): which configs are
+        // the topic's own is then not known.
+        if version >= 1 {
+            topic.overrides = Some(topic_overrides(&result.configs));
+        }
     }
     Ok(())
+}
+
+/// The configs set on the topic itself: source DYNAMIC_TOPIC_CONFIG (1,
+/// `DescribeConfigsResponse.ConfigSource`), sensitive ones and null values left out.
+fn topic_overrides(configs: &[DescribeConfigsResourceResult]) -> Vec<TopicOverride> {
+    const DYNAMIC_TOPIC_CONFIG: i8 = 1;
+    configs
+        .iter()
+        .filter(|config| config.config_source == DYNAMIC_TOPIC_CONFIG && !config.is_sensitive)
+        .filter_map(|config| {
+            Some(TopicOverride {
+                key: config.name.to_string(),
+                value: config.value.as_ref()?.to_string(),
+                line: 0..0,
+            })
+        })
+        .collect()
 }
 
 /// One broker's own settings (with their synonyms: the file's value under a dynamic one), the

@@ -68,11 +68,32 @@ final class ScenarioTopics {
                 + first.count("live-rack-spread"));
         ClusterProof.check(first.count("live-log-dirs") == 0, "no log directory has failed yet");
         ClusterProof.check(first.count("live-config-drift") == 0, "no drift yet, got " + first.count("live-config-drift"));
+        topicOverrides(cluster, files);
 
         cappedTakesAcksAll(cluster);
         failLogDir(cluster, files, second);
         drift(cluster, files);
         brokerStops(cluster);
+    }
+
+    /**
+     * The configs set on each topic are saved with the snapshot, as DescribeConfigs answers them
+     * (source DYNAMIC_TOPIC_CONFIG): proof-tight's and proof-capped's min.insync.replicas, given at
+     * creation; none on proof-single, which takes every value from the brokers.
+     */
+    void topicOverrides(ClusterProof.Cluster cluster, String files) throws Exception {
+        Path saved = cluster.dir.resolve("topics.snapshot");
+        proof.live(cluster, "--save-snapshot", saved.toString(), files);
+        String snapshot = Files.readString(saved);
+        for (String line : List.of("\ntopic.proof-tight/min.insync.replicas=2\n",
+                "\ntopic.proof-capped/min.insync.replicas=3\n")) {
+            ClusterProof.check(snapshot.contains(line), "the snapshot should hold " + line.strip() + ":\n" + snapshot);
+        }
+        ClusterProof.check(snapshot.matches("(?s).*\ntopic\\.proof-single=[^\n]* overrides=0\n.*")
+                        && !snapshot.contains("\ntopic.proof-single/"),
+                "proof-single sets no config of its own:\n" + snapshot);
+        proof.say("  the configs set on the topics are saved (topic.proof-tight/min.insync.replicas=2, "
+                + "proof-single overrides=0)");
     }
 
     /** Node `id`'s log.dirs gains `added`, before the cluster is formatted and started. */
