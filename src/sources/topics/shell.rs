@@ -37,23 +37,78 @@ pub fn is_script_name(path: &str) -> bool {
 /// The topics the `kafka-topics --create` commands of a shell script declare.
 pub fn read(text: &str) -> TopicFile {
     let mut read = TopicFile::default();
-    read_script(text, 0..text.len(), &mut read, 0);
+    let in_place = |span: Span| (span, true);
+    let script = Embedding {
+        environment: &[],
+        opaque: &[],
+        locate: &in_place,
+    };
+    read_script(text, 0..text.len(), &mut read, 0, &script);
     read.hidden = hidden(text, &read.topics);
     read
+}
+
+/// Where a script's text comes from and what its shell starts with: a script a file holds as
+/// it is (a `.sh` file), or one a YAML value holds (a compose service's or a Kubernetes
+/// container's command), whose text is not the file's bytes.
+pub(super) struct Embedding<'a> {
+    /// The variables the shell starts with that have literal values (the container's
+    /// environment).
+    pub environment: &'a [(String, String)],
+    /// Variables whose `$NAME` something else replaces before the shell runs (compose
+    /// interpolation): never known, whatever the script sets.
+    pub opaque: &'a [String],
+    /// The file span of a range of the text, and whether the file holds that range byte for
+    /// byte (only then may a fix write there).
+    pub locate: &'a dyn Fn(Span) -> (Span, bool),
+}
+
+/// The topics and notes of a script whose text a YAML value holds (see [`Embedding`]).
+pub(super) fn read_embedded(text: &str, script: &Embedding) -> TopicFile {
+    let mut read = TopicFile::default();
+    read_script(text, 0..text.len(), &mut read, 0, script);
+    read
+}
+
+/// `written` placed in the file.
+fn relocate(written: &mut Written, script: &Embedding) {
+    let (span, exact) = (script.locate)(written.span.clone());
+    written.span = span;
+    written.literal &= exact;
+}
+
+/// `topic`, read from a script's text, placed in the file.
+fn relocate_topic(topic: &mut DeclaredTopic, script: &Embedding) {
+    relocate(&mut topic.name, script);
+    topic.declared_at = (script.locate)(topic.declared_at.clone()).0;
+    for written in [&mut topic.partitions, &mut topic.replicas]
+        .into_iter()
+        .flatten()
+    {
+        relocate(written, script);
+    }
+    for setting in &mut topic.configs {
+        setting.key_span = (script.locate)(setting.key_span.clone()).0;
+        relocate(&mut setting.value, script);
+    }
 }
 
 /// How deep `sh -c '...'` scripts are followed into one another.
 const MAX_NESTED_SCRIPTS: usize = 4;
 
 /// Reads the script written at `range` of `text` into `read`.
-fn read_script(text: &str, range: Span, read: &mut TopicFile, depth: usize) {
-    let mut variables = Variables::default();
+fn read_script(text: &str, range: Span, read: &mut TopicFile, depth: usize, script: &Embedding) {
+    let mut variables = Variables {
+        known: script.environment.to_vec(),
+        opaque: script.opaque.to_vec(),
+        depth: 0,
+    };
     for statement in statements(text, range) {
         variables.follow(&statement);
         // `docker exec kafka sh -c 'kafka-topics --create ...'`: the script the shell runs,
         // when its bytes are its text.
-        if let Some(script) = nested_script(&statement).filter(|_| depth < MAX_NESTED_SCRIPTS) {
-            read_script(text, script, read, depth + 1);
+        if let Some(nested) = nested_script(&statement).filter(|_| depth < MAX_NESTED_SCRIPTS) {
+            read_script(text, nested, read, depth + 1, script);
             continue;
         }
         let Some(tool) = statement.iter().position(is_kafka_topics) else {
@@ -64,10 +119,13 @@ fn read_script(text: &str, range: Span, read: &mut TopicFile, depth: usize) {
             continue;
         }
         match command(&statement[tool], arguments, &variables) {
-            Some(topic) => read.topics.push(topic),
+            Some(mut topic) => {
+                relocate_topic(&mut topic, script);
+                read.topics.push(topic);
+            }
             None => read.notes.push(format!(
                 "a kafka-topics --create command at byte {} names no --topic: not read",
-                statement[tool].span.start
+                (script.locate)(statement[tool].span.clone()).0.start
             )),
         }
     }
@@ -171,6 +229,8 @@ fn is_kafka_topics(word: &Word) -> bool {
 #[derive(Default)]
 struct Variables {
     known: Vec<(String, String)>,
+    /// Never known (see [`Embedding::opaque`]).
+    opaque: Vec<String>,
     /// Inside `for`/`while`/`if`... up to its `done`/`fi`: an assignment there may or may not run.
     depth: usize,
 }
@@ -217,6 +277,9 @@ impl Variables {
     }
 
     fn get(&self, name: &str) -> Option<&str> {
+        if self.opaque.iter().any(|opaque| opaque == name) {
+            return None;
+        }
         self.known
             .iter()
             .rev()
