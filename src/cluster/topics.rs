@@ -175,6 +175,7 @@ fn clusters_of(
         let (name, strimzi) = match named {
             ClusterRef::Strimzi { name, .. } => (name, true),
             ClusterRef::Confluent { name, .. } => (name, false),
+            ClusterRef::Service { .. } => return nearby_clusters(topic, file, files, clusters),
         };
         let named: Vec<usize> = (0..clusters.len())
             .filter(|index| {
@@ -206,9 +207,24 @@ fn clusters_of(
             Some(_) => Ok(nearest),
         };
     }
+    nearby_clusters(topic, file, files, clusters)
+}
+
+/// The cluster of `topic`'s own file, else the one of its folder or a sibling folder; between
+/// several as near, the one holding the compose service its command connects to.
+fn nearby_clusters(
+    topic: &DeclaredTopic,
+    file: usize,
+    files: &[SourceFile],
+    clusters: &[Cluster],
+) -> Result<Vec<usize>, String> {
+    let folder = folder_of(&files[file].path);
     let own: Vec<usize> = (0..clusters.len())
         .filter(|index| clusters[*index].holds_file(file))
         .collect();
+    if let Some(only) = by_service(topic, &own, files, clusters) {
+        return Ok(vec![only]);
+    }
     if let [only] = own.as_slice() {
         if quorums_apart(&clusters[*only], files) {
             return Err(
@@ -222,10 +238,45 @@ fn clusters_of(
     let all: Vec<usize> = (0..clusters.len()).collect();
     // A script beside a cluster's folder (`scripts/` beside `config/`) is for that cluster; a
     // file further away may be for any.
-    match nearest(&all, folder, files, clusters, 1).as_slice() {
+    let near = nearest(&all, folder, files, clusters, 1);
+    if let Some(only) = by_service(topic, &near, files, clusters) {
+        return Ok(vec![only]);
+    }
+    match near.as_slice() {
         [only] => Ok(vec![*only]),
         [] => Err("no cluster in its folder or beside it".to_string()),
         _ => Err("several clusters as near: which one it is for is not known".to_string()),
+    }
+}
+
+/// Of several `candidates`, the one cluster of a compose file that has a service named as the
+/// topic's command connects to (see [`ClusterRef::Service`]).
+fn by_service(
+    topic: &DeclaredTopic,
+    candidates: &[usize],
+    files: &[SourceFile],
+    clusters: &[Cluster],
+) -> Option<usize> {
+    let Some(ClusterRef::Service { name, .. }) = &topic.cluster else {
+        return None;
+    };
+    if candidates.len() < 2 {
+        return None;
+    }
+    let serves = |cluster: &Cluster| {
+        matches!(cluster.membership.gathered, super::Gathered::Compose { .. })
+            && cluster.nodes.iter().any(|node| {
+                files[node.file].bytes.get(node.declared_at.clone()) == Some(name.as_bytes())
+            })
+    };
+    match candidates
+        .iter()
+        .filter(|index| serves(&clusters[**index]))
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        [only] => Some(**only),
+        _ => None,
     }
 }
 

@@ -20,7 +20,7 @@
 //! otherwise it is unknown, and what depends on it is not judged. A loop's variable
 //! (`for t in a b; do kafka-topics --create --topic $t ...`) is unknown.
 
-use super::declared::{DeclaredTopic, TopicFile, TopicForm, TopicSetting, Written};
+use super::declared::{ClusterRef, DeclaredTopic, TopicFile, TopicForm, TopicSetting, Written};
 use crate::properties::Span;
 
 /// Whether the file at `path` may hold `kafka-topics --create` lines: a `.sh` script that
@@ -91,6 +91,49 @@ fn relocate_topic(topic: &mut DeclaredTopic, script: &Embedding) {
         setting.key_span = (script.locate)(setting.key_span.clone()).0;
         relocate(&mut setting.value, script);
     }
+    if let Some(ClusterRef::Service { span, .. }) = &mut topic.cluster {
+        *span = (script.locate)(span.clone()).0;
+    }
+}
+
+/// `docker compose exec [OPTIONS] SERVICE` (or `docker-compose exec`) before the tool: the
+/// service the command runs in.
+fn compose_exec_service(before: &[Word]) -> Option<ClusterRef> {
+    let exec = before.iter().position(|word| word.text == "exec")?;
+    let compose = exec > 0
+        && (before[exec - 1].text == "docker-compose"
+            || before[exec - 1].text == "compose" && exec > 1 && before[exec - 2].text == "docker");
+    if !compose {
+        return None;
+    }
+    // docker compose exec's options that take a value (docker/compose `cmd/compose/exec.go`).
+    const TAKES_VALUE: &[&str] = &["-e", "--env", "-u", "--user", "-w", "--workdir", "--index"];
+    let mut at = exec + 1;
+    while let Some(word) = before.get(at) {
+        if !word.text.starts_with('-') {
+            return service_ref(word);
+        }
+        at += if TAKES_VALUE.contains(&word.text.as_str()) {
+            2
+        } else {
+            1
+        };
+    }
+    None
+}
+
+/// A word naming a compose service, as a reference; `None` when it is not a plain name.
+fn service_ref(word: &Word) -> Option<ClusterRef> {
+    let plain = !word.text.is_empty()
+        && !word.expands
+        && word
+            .text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    plain.then(|| ClusterRef::Service {
+        name: word.text.clone(),
+        span: word.span.clone(),
+    })
 }
 
 /// How deep `sh -c '...'` scripts are followed into one another.
@@ -120,6 +163,9 @@ fn read_script(text: &str, range: Span, read: &mut TopicFile, depth: usize, scri
         }
         match command(&statement[tool], arguments, &variables) {
             Some(mut topic) => {
+                if let Some(service) = compose_exec_service(&statement[..tool]) {
+                    topic.cluster = Some(service);
+                }
                 relocate_topic(&mut topic, script);
                 read.topics.push(topic);
             }
@@ -355,6 +401,7 @@ fn command(tool: &Word, arguments: &[Word], variables: &Variables) -> Option<Dec
             "--partitions" => topic.partitions = Some(value),
             "--replication-factor" => topic.replicas = Some(value),
             "--replica-assignment" => assignment = Some(value),
+            "--bootstrap-server" => topic.cluster = bootstrap_service(&value),
             "--config" => topic.configs.extend(setting(value)),
             _ => {}
         }
@@ -364,6 +411,24 @@ fn command(tool: &Word, arguments: &[Word], variables: &Variables) -> Option<Dec
         topic.replicas = Some(assigned_factor(&assignment));
     }
     named.then_some(topic)
+}
+
+/// The host of the first address of `--bootstrap-server`, as a compose service it may name;
+/// `None` for an address of the machine itself or one not known.
+fn bootstrap_service(value: &Written) -> Option<ClusterRef> {
+    if !value.known {
+        return None;
+    }
+    let first = value.text.split(',').next().unwrap_or_default().trim();
+    let host = first.rsplit_once(':').map_or(first, |(host, _)| host);
+    let plain = !host.is_empty()
+        && host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    (plain && !matches!(host, "localhost" | "127.0.0.1" | "0.0.0.0")).then(|| ClusterRef::Service {
+        name: host.to_string(),
+        span: value.span.clone(),
+    })
 }
 
 /// The factor a `--replica-assignment` gives: its first partition's replica count, with the
