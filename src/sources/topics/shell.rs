@@ -151,7 +151,19 @@ fn read_script(text: &str, range: Span, read: &mut TopicFile, depth: usize, scri
         // `docker exec kafka sh -c 'kafka-topics --create ...'`: the script the shell runs,
         // when its bytes are its text.
         if let Some(nested) = nested_script(&statement).filter(|_| depth < MAX_NESTED_SCRIPTS) {
+            let before = read.topics.len();
             read_script(text, nested, read, depth + 1, script);
+            // `docker compose exec kafka bash -c '...'`: the topics of the script are the
+            // service's.
+            if let Some(ClusterRef::Service { name, span }) = compose_exec_service(&statement) {
+                let span = (script.locate)(span).0;
+                for topic in &mut read.topics[before..] {
+                    topic.cluster = Some(ClusterRef::Service {
+                        name: name.clone(),
+                        span: span.clone(),
+                    });
+                }
+            }
             continue;
         }
         let Some(tool) = statement.iter().position(is_kafka_topics) else {
@@ -846,6 +858,37 @@ mod tests {
         let replicas = read.topics[1].replicas.as_ref().unwrap();
         assert!(replicas.literal);
         assert_eq!((at(text, replicas), replicas.integer()), ("2", Some(2)));
+    }
+
+    #[test]
+    fn the_compose_service_a_command_connects_to() {
+        let text = "docker compose exec -T -u root kafka-2 kafka-topics --bootstrap-server localhost:9092 --create --topic a\n\
+                    kafka-topics --bootstrap-server kafka-3:29092,kafka-1:29092 --create --topic b\n\
+                    docker-compose exec kafka-1 bash -c 'kafka-topics --bootstrap-server kafka-3:9092 --create --topic c'\n\
+                    kafka-topics --bootstrap-server localhost:9092 --create --topic d\n\
+                    docker exec kafka-1 kafka-topics --bootstrap-server $HOST --create --topic e\n";
+        let read = read(text);
+        let services: Vec<Option<&str>> = read
+            .topics
+            .iter()
+            .map(|topic| match &topic.cluster {
+                Some(ClusterRef::Service { name, span }) => {
+                    assert!(text[span.clone()].contains(name.as_str()));
+                    Some(name.as_str())
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            services,
+            [
+                Some("kafka-2"),
+                Some("kafka-3"),
+                Some("kafka-1"),
+                None,
+                None
+            ]
+        );
     }
 
     #[test]
