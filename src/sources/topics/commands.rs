@@ -82,6 +82,8 @@ enum Runtime {
 /// One process a compose service or a Kubernetes container runs, as written.
 struct Process<'a> {
     runtime: Runtime,
+    /// The service or container, for notes (`service `init``).
+    what: String,
     /// The scalars of its words, in order: a compose string, or the items of lists.
     words: Vec<&'a Scalar>,
     /// Whether each scalar of `words` is a string compose splits into words.
@@ -94,9 +96,10 @@ fn compose_services<'a>(document: &'a Node, out: &mut Vec<Process<'a>>) {
     let Some(services) = document.get("services") else {
         return;
     };
-    for (_, service) in services.entries() {
+    for (name, service) in services.entries() {
         let mut process = Process {
             runtime: Runtime::Compose,
+            what: format!("service `{}`", name.text().unwrap_or("?")),
             words: Vec::new(),
             split: Vec::new(),
             environment: compose_environment(service.get("environment")),
@@ -180,6 +183,10 @@ fn kubernetes_container(container: &Node) -> Process<'_> {
         .collect();
     Process {
         runtime: Runtime::Kubernetes,
+        what: format!(
+            "container `{}`",
+            container.get("name").and_then(Node::text).unwrap_or("?")
+        ),
         split: vec![false; words.len()],
         words,
         environment,
@@ -193,6 +200,19 @@ impl Process<'_> {
             .iter()
             .any(|scalar| scalar.value.contains("kafka-topics"))
         {
+            return;
+        }
+        // A Helm template's actions (`{{ .Values.replicationFactor }}`) are filled in when the
+        // chart is rendered: the words are not known here.
+        if self
+            .words
+            .iter()
+            .any(|scalar| yaml::is_template(&scalar.value))
+        {
+            read.notes.push(format!(
+                "the command of {} is a Helm template: its kafka-topics commands are not read",
+                self.what
+            ));
             return;
         }
         let mut opaque = Vec::new();
@@ -802,6 +822,19 @@ mod tests {
                 .hidden
                 .iter()
                 .any(|span| span.start < factor.span.end && factor.span.start < span.end)
+        );
+    }
+
+    #[test]
+    fn a_templated_command_is_said_not_read() {
+        let text = "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: t\nspec:\n  template:\n    spec:\n      containers:\n        - name: create\n          image: bitnami/kafka:3.9\n          command: [sh, -c, \"kafka-topics.sh --create --topic a --replication-factor {{ .Values.rf }}\"]\n";
+        let read = read(text);
+        assert!(read.topics.is_empty());
+        assert_eq!(
+            read.notes,
+            [
+                "the command of container `create` is a Helm template: its kafka-topics commands are not read"
+            ]
         );
     }
 
