@@ -56,7 +56,7 @@ pub fn read(text: &str) -> TopicFile {
         return read;
     }
     for topic in &read.topics {
-        shown.extend(shown_spans(topic));
+        shown.extend(shown_spans(text, topic));
     }
     let mut hidden = crate::sources::redact::hidden_spans(text, &documents);
     hidden.extend(script_secrets(text, &scripts));
@@ -617,17 +617,28 @@ fn command_line(argv: &[Mapped]) -> Mapped {
     line
 }
 
-/// What findings show of a topic: its name, counts and configs a secret cannot be in.
-fn shown_spans(topic: &DeclaredTopic) -> Vec<Span> {
+/// What findings show of a topic: its name, counts and configs a secret cannot be in, each
+/// where the file's bytes are exactly what it is (a span that only places a value for a label
+/// shows nothing more).
+fn shown_spans(text: &str, topic: &DeclaredTopic) -> Vec<Span> {
+    let exactly = |span: &Span, value: &str| text.get(span.clone()) == Some(value);
     let counts = [&topic.partitions, &topic.replicas].into_iter().flatten();
     let configs = topic
         .configs
         .iter()
         .filter(|setting| crate::secrets::may_show(&setting.key, &setting.value.text))
-        .flat_map(|setting| [setting.key_span.clone(), setting.value.span.clone()]);
-    std::iter::once(topic.name.span.clone())
-        .chain(counts.map(|written| written.span.clone()))
+        .flat_map(|setting| {
+            [
+                (setting.key_span.clone(), setting.key.as_str()),
+                (setting.value.span.clone(), setting.value.text.as_str()),
+            ]
+        });
+    std::iter::once(&topic.name)
+        .chain(counts)
+        .map(|written| (written.span.clone(), written.text.as_str()))
         .chain(configs)
+        .filter(|(span, value)| exactly(span, value))
+        .map(|(span, _)| span)
         .collect()
 }
 
