@@ -837,6 +837,19 @@ mod tests {
     }
 
     #[test]
+    fn a_cronjob_and_a_statefulset_init_container() {
+        let text = "apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: c\nspec:\n  schedule: '@hourly'\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          containers:\n            - name: create\n              image: apache/kafka:3.9.0\n              command: [/opt/kafka/bin/kafka-topics.sh, --create, --topic, hourly, --replication-factor, '2', --bootstrap-server, kafka:9092]\n---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: app\nspec:\n  template:\n    spec:\n      initContainers:\n        - name: topics\n          image: apache/kafka:3.9.0\n          command:\n            - sh\n            - -ec\n            - /opt/kafka/bin/kafka-topics.sh --create --if-not-exists --topic app-events --replication-factor 1 --bootstrap-server kafka:9092\n      containers:\n        - name: app\n          image: example/app:1\n";
+        let read = read(text);
+        let names: Vec<_> = read.topics.iter().map(|t| t.name.text.as_str()).collect();
+        assert_eq!(names, ["hourly", "app-events"], "{:?}", read.notes);
+        for (topic, factor) in read.topics.iter().zip(["2", "1"]) {
+            let written = replicas(topic);
+            assert!(written.literal);
+            assert_eq!(at(text, &written.span), factor);
+        }
+    }
+
+    #[test]
     fn a_templated_command_is_said_not_read() {
         let text = "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: t\nspec:\n  template:\n    spec:\n      containers:\n        - name: create\n          image: bitnami/kafka:3.9\n          command: [sh, -c, \"kafka-topics.sh --create --topic a --replication-factor {{ .Values.rf }}\"]\n";
         let read = read(text);
