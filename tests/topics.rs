@@ -189,3 +189,91 @@ fn a_clusters_entry_claims_topic_files_wherever_they_are() {
         );
     }
 }
+
+/// Two one-node clusters side by side in one compose file (each its own quorum, both node id
+/// 1), and a topic created on each: by a service whose command connects to `target`, and by a
+/// script that runs the tool in `source` with `docker compose exec`.
+#[test]
+fn a_command_binds_to_the_cluster_of_the_compose_service_it_connects_to() {
+    let node = |name: &str| {
+        format!(
+            "  {name}:
+    image: apache/kafka:3.9.0
+    environment:
+      KAFKA_NODE_ID: 1
+      KAFKA_PROCESS_ROLES: broker,controller
+      KAFKA_LISTENERS: PLAINTEXT://:9092,CONTROLLER://:9093
+      KAFKA_ADVERTISED_LISTENERS: PLAINTEXT://{name}:9092
+      KAFKA_CONTROLLER_LISTENER_NAMES: CONTROLLER
+      KAFKA_CONTROLLER_QUORUM_VOTERS: 1@{name}:9093
+      KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: 1
+      KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR: 1
+      KAFKA_TRANSACTION_STATE_LOG_MIN_ISR: 1
+"
+        )
+    };
+    let compose = format!(
+        "services:\n{}{}  init-topics:
+    image: apache/kafka:3.9.0
+    command: [\"/bin/bash\", \"-c\", \"/opt/kafka/bin/kafka-topics.sh --bootstrap-server target:9092 --create --topic mirrored --replication-factor 2\"]
+",
+        node("source"),
+        node("target")
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("docker-compose.yml"), compose).unwrap();
+    std::fs::write(
+        dir.path().join("create-topics.sh"),
+        "docker compose exec -T source /opt/kafka/bin/kafka-topics.sh --bootstrap-server localhost:9092 --create --topic local --replication-factor 3\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = kafkalint(&["check", "--format", "concise", "."], dir.path());
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    for (topic, factor) in [("mirrored", 2), ("local", 3)] {
+        assert!(
+            stdout.contains(&format!(
+                "error[topic-replication-above-brokers] topic `{topic}` asks for {factor} replicas on 1 broker"
+            )),
+            "{topic}: {stdout}"
+        );
+    }
+    assert!(
+        !stdout.contains("not checked against a cluster"),
+        "{stdout}"
+    );
+}
+
+/// `--fix` writes a factor inside a compose command's literal block (the bytes of the script
+/// are the file's), and leaves alone one in a quoted command over several lines (escapes and
+/// folding: not the file's bytes).
+#[test]
+fn fix_writes_inside_a_literal_command_block_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/topic-single-replica/bad-compose-command/docker-compose.yml");
+    let original = std::fs::read_to_string(fixture).unwrap();
+    let quoted = "  init-more:
+    image: apache/kafka:3.9.0
+    command: \"bash -c '/opt/kafka/bin/kafka-topics.sh --bootstrap-server kafka-1:9092 \\
+      --create --topic audit --replication-factor 1'\"
+volumes:";
+    let text = original.replace(
+        "\nvolumes:\n  kafka-1-data:",
+        &format!("\n{quoted}\n  kafka-1-data:"),
+    );
+    std::fs::write(dir.path().join("docker-compose.yml"), &text).unwrap();
+    let (code, stdout, stderr) = kafkalint(&["check", "--fix", "."], dir.path());
+    assert!(code < 2, "{stdout}{stderr}");
+    let fixed = std::fs::read_to_string(dir.path().join("docker-compose.yml")).unwrap();
+    let line = "--topic orders --partitions 6 --replication-factor ";
+    assert_eq!(
+        fixed,
+        text.replace(&format!("{line}1"), &format!("{line}3"))
+    );
+    let (_, stdout, _) = kafkalint(&["check", "--format", "concise", "."], dir.path());
+    assert!(!stdout.contains("topic `orders`"), "{stdout}");
+    assert!(
+        stdout.contains("topic-single-replica] topic `audit` has 1 replica on 3 brokers"),
+        "{stdout}"
+    );
+}

@@ -47,7 +47,10 @@ pub fn bind(
             continue;
         }
         let file = match files.iter().position(|file| file.path == path) {
-            Some(index) => index,
+            Some(index) => {
+                reveal(&mut files[index], &read.topics);
+                index
+            }
             None => {
                 let yaml = YamlFile {
                     secrets: read.hidden,
@@ -98,6 +101,49 @@ pub fn bind(
     unbound
 }
 
+/// Shows what findings on `topics` point at in `file`, a file read already for its cluster
+/// (a compose file whose init service creates topics): its reader hid what it could not
+/// read word by word (a command over several quoted lines); a topic's name, its counts and
+/// the configs output may show are shown where the file's bytes are exactly that value.
+fn reveal(file: &mut SourceFile, topics: &[DeclaredTopic]) {
+    let bytes = file.bytes.clone();
+    let Some(yaml) = file.yaml.as_deref_mut() else {
+        return;
+    };
+    let written_as =
+        |written: &Written| bytes.get(written.span.clone()) == Some(written.text.as_bytes());
+    let mut shown: Vec<&Written> = Vec::new();
+    for topic in topics {
+        shown.push(&topic.name);
+        shown.extend([&topic.partitions, &topic.replicas].into_iter().flatten());
+        shown.extend(
+            topic
+                .configs
+                .iter()
+                .filter(|setting| crate::secrets::may_show(&setting.key, &setting.value.text))
+                .map(|setting| &setting.value),
+        );
+    }
+    for written in shown.into_iter().filter(|written| written_as(written)) {
+        let cut = &written.span;
+        yaml.secrets = std::mem::take(&mut yaml.secrets)
+            .into_iter()
+            .flat_map(|part| {
+                if cut.end <= part.start || cut.start >= part.end {
+                    return vec![part];
+                }
+                [
+                    part.start..cut.start.max(part.start),
+                    cut.end.min(part.end)..part.end,
+                ]
+                .into_iter()
+                .filter(|piece| !piece.is_empty())
+                .collect()
+            })
+            .collect();
+    }
+}
+
 /// The clusters of the config file's `[[clusters]]` entry `entry`, or why none.
 fn declared_clusters(entry: usize, clusters: &[Cluster]) -> Result<Vec<usize>, String> {
     let bound: Vec<usize> = (0..clusters.len())
@@ -129,6 +175,7 @@ fn clusters_of(
         let (name, strimzi) = match named {
             ClusterRef::Strimzi { name, .. } => (name, true),
             ClusterRef::Confluent { name, .. } => (name, false),
+            ClusterRef::Service { .. } => return nearby_clusters(topic, file, files, clusters),
         };
         let named: Vec<usize> = (0..clusters.len())
             .filter(|index| {
@@ -160,20 +207,102 @@ fn clusters_of(
             Some(_) => Ok(nearest),
         };
     }
+    nearby_clusters(topic, file, files, clusters)
+}
+
+/// The cluster of `topic`'s own file, else the one of its folder or a sibling folder; between
+/// several as near, the one holding the compose service its command connects to.
+fn nearby_clusters(
+    topic: &DeclaredTopic,
+    file: usize,
+    files: &[SourceFile],
+    clusters: &[Cluster],
+) -> Result<Vec<usize>, String> {
+    let folder = folder_of(&files[file].path);
     let own: Vec<usize> = (0..clusters.len())
         .filter(|index| clusters[*index].holds_file(file))
         .collect();
+    if let Some(only) = by_service(topic, &own, files, clusters) {
+        return Ok(vec![only]);
+    }
     if let [only] = own.as_slice() {
+        if quorums_apart(&clusters[*only], files) {
+            return Err(
+                "its cluster's KRaft nodes name quorums of different voters \
+                        (controller.quorum.voters): which one it lands on is not known"
+                    .to_string(),
+            );
+        }
         return Ok(vec![*only]);
     }
     let all: Vec<usize> = (0..clusters.len()).collect();
     // A script beside a cluster's folder (`scripts/` beside `config/`) is for that cluster; a
     // file further away may be for any.
-    match nearest(&all, folder, files, clusters, 1).as_slice() {
+    let near = nearest(&all, folder, files, clusters, 1);
+    if let Some(only) = by_service(topic, &near, files, clusters) {
+        return Ok(vec![only]);
+    }
+    match near.as_slice() {
         [only] => Ok(vec![*only]),
         [] => Err("no cluster in its folder or beside it".to_string()),
         _ => Err("several clusters as near: which one it is for is not known".to_string()),
     }
+}
+
+/// Of several `candidates`, the one cluster of a compose file that has a service named as the
+/// topic's command connects to (see [`ClusterRef::Service`]).
+fn by_service(
+    topic: &DeclaredTopic,
+    candidates: &[usize],
+    files: &[SourceFile],
+    clusters: &[Cluster],
+) -> Option<usize> {
+    let Some(ClusterRef::Service { name, .. }) = &topic.cluster else {
+        return None;
+    };
+    if candidates.len() < 2 {
+        return None;
+    }
+    let serves = |cluster: &Cluster| {
+        matches!(cluster.membership.gathered, super::Gathered::Compose { .. })
+            && cluster.nodes.iter().any(|node| {
+                files[node.file].bytes.get(node.declared_at.clone()) == Some(name.as_bytes())
+            })
+    };
+    match candidates
+        .iter()
+        .filter(|index| serves(&clusters[**index]))
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        [only] => Some(**only),
+        _ => None,
+    }
+}
+
+/// Whether the nodes of `cluster` name quorums of different voter ids: one file's KRaft
+/// services that each run a quorum of their own (two one-node clusters side by side with
+/// ids of their own, which the model keeps as one cluster and `inconsistent-cluster-value`
+/// reports), so a topic of that file lands on one of them, not on all its brokers. Quorums
+/// that differ only in how they write an address are one.
+fn quorums_apart(cluster: &Cluster, files: &[SourceFile]) -> bool {
+    let mut quorums: Vec<Vec<&str>> = Vec::new();
+    for node in &cluster.nodes {
+        let Some(entry) = node.entry(files, "controller.quorum.voters") else {
+            continue;
+        };
+        let mut ids: Vec<&str> = entry
+            .value
+            .split(',')
+            .filter_map(|voter| voter.split_once('@'))
+            .map(|(id, _)| id.trim())
+            .collect();
+        ids.sort_unstable();
+        if !quorums.contains(&ids) {
+            quorums.push(ids);
+        }
+    }
+    quorums.len() > 1
 }
 
 /// Of `candidates`, the clusters whose folder is nearest `folder` (the deepest common folder),

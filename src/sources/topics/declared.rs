@@ -125,6 +125,10 @@ pub enum ClusterRef {
     Strimzi { name: String, span: Span },
     /// The Confluent for Kubernetes `Kafka` of this name (`spec.kafkaClusterRef.name`).
     Confluent { name: String, span: Span },
+    /// The compose service a `kafka-topics` command connects to (`docker compose exec
+    /// SERVICE`, else the host of `--bootstrap-server HOST:PORT`): it chooses between clusters
+    /// that are otherwise as near (two clusters of one compose file), and binds nothing alone.
+    Service { name: String, span: Span },
 }
 
 /// One topic a file declares.

@@ -5,6 +5,7 @@
 //! topic to the cluster it lands on (`cluster::topics`).
 
 pub mod bitnami_provisioning;
+pub mod commands;
 pub mod create_topics;
 mod declared;
 pub mod julie;
@@ -51,6 +52,9 @@ fn yaml_forms(bytes: &[u8]) -> Vec<YamlReader> {
     }
     if has(b"provisioning") && has(b"topics") {
         readers.push(|_, text| bitnami_provisioning::read(text));
+    }
+    if has(b"kafka-topics") {
+        readers.push(commands::read);
     }
     if has(b"meta") && has(b"replicationFactor") && has(b"placement") {
         readers.push(|_, text| topicctl::read(text));

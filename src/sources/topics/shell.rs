@@ -20,7 +20,7 @@
 //! otherwise it is unknown, and what depends on it is not judged. A loop's variable
 //! (`for t in a b; do kafka-topics --create --topic $t ...`) is unknown.
 
-use super::declared::{DeclaredTopic, TopicFile, TopicForm, TopicSetting, Written};
+use super::declared::{ClusterRef, DeclaredTopic, TopicFile, TopicForm, TopicSetting, Written};
 use crate::properties::Span;
 
 /// Whether the file at `path` may hold `kafka-topics --create` lines: a `.sh` script that
@@ -37,23 +37,133 @@ pub fn is_script_name(path: &str) -> bool {
 /// The topics the `kafka-topics --create` commands of a shell script declare.
 pub fn read(text: &str) -> TopicFile {
     let mut read = TopicFile::default();
-    read_script(text, 0..text.len(), &mut read, 0);
+    let in_place = |span: Span| (span, true);
+    let script = Embedding {
+        environment: &[],
+        opaque: &[],
+        locate: &in_place,
+    };
+    read_script(text, 0..text.len(), &mut read, 0, &script);
     read.hidden = hidden(text, &read.topics);
     read
+}
+
+/// Where a script's text comes from and what its shell starts with: a script a file holds as
+/// it is (a `.sh` file), or one a YAML value holds (a compose service's or a Kubernetes
+/// container's command), whose text is not the file's bytes.
+pub(super) struct Embedding<'a> {
+    /// The variables the shell starts with that have literal values (the container's
+    /// environment).
+    pub environment: &'a [(String, String)],
+    /// Variables whose `$NAME` something else replaces before the shell runs (compose
+    /// interpolation): never known, whatever the script sets.
+    pub opaque: &'a [String],
+    /// The file span of a range of the text, and whether the file holds that range byte for
+    /// byte (only then may a fix write there).
+    pub locate: &'a dyn Fn(Span) -> (Span, bool),
+}
+
+/// The topics and notes of a script whose text a YAML value holds (see [`Embedding`]).
+pub(super) fn read_embedded(text: &str, script: &Embedding) -> TopicFile {
+    let mut read = TopicFile::default();
+    read_script(text, 0..text.len(), &mut read, 0, script);
+    read
+}
+
+/// `written` placed in the file.
+fn relocate(written: &mut Written, script: &Embedding) {
+    let (span, exact) = (script.locate)(written.span.clone());
+    written.span = span;
+    written.literal &= exact;
+}
+
+/// `topic`, read from a script's text, placed in the file.
+fn relocate_topic(topic: &mut DeclaredTopic, script: &Embedding) {
+    relocate(&mut topic.name, script);
+    topic.declared_at = (script.locate)(topic.declared_at.clone()).0;
+    for written in [&mut topic.partitions, &mut topic.replicas]
+        .into_iter()
+        .flatten()
+    {
+        relocate(written, script);
+    }
+    for setting in &mut topic.configs {
+        setting.key_span = (script.locate)(setting.key_span.clone()).0;
+        relocate(&mut setting.value, script);
+    }
+    if let Some(ClusterRef::Service { span, .. }) = &mut topic.cluster {
+        *span = (script.locate)(span.clone()).0;
+    }
+}
+
+/// `docker compose exec [OPTIONS] SERVICE` (or `docker-compose exec`) before the tool: the
+/// service the command runs in.
+fn compose_exec_service(before: &[Word]) -> Option<ClusterRef> {
+    let exec = before.iter().position(|word| word.text == "exec")?;
+    let compose = exec > 0
+        && (before[exec - 1].text == "docker-compose"
+            || before[exec - 1].text == "compose" && exec > 1 && before[exec - 2].text == "docker");
+    if !compose {
+        return None;
+    }
+    // docker compose exec's options that take a value (docker/compose `cmd/compose/exec.go`).
+    const TAKES_VALUE: &[&str] = &["-e", "--env", "-u", "--user", "-w", "--workdir", "--index"];
+    let mut at = exec + 1;
+    while let Some(word) = before.get(at) {
+        if !word.text.starts_with('-') {
+            return service_ref(word);
+        }
+        at += if TAKES_VALUE.contains(&word.text.as_str()) {
+            2
+        } else {
+            1
+        };
+    }
+    None
+}
+
+/// A word naming a compose service, as a reference; `None` when it is not a plain name.
+fn service_ref(word: &Word) -> Option<ClusterRef> {
+    let plain = !word.text.is_empty()
+        && !word.expands
+        && word
+            .text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    plain.then(|| ClusterRef::Service {
+        name: word.text.clone(),
+        span: word.span.clone(),
+    })
 }
 
 /// How deep `sh -c '...'` scripts are followed into one another.
 const MAX_NESTED_SCRIPTS: usize = 4;
 
 /// Reads the script written at `range` of `text` into `read`.
-fn read_script(text: &str, range: Span, read: &mut TopicFile, depth: usize) {
-    let mut variables = Variables::default();
+fn read_script(text: &str, range: Span, read: &mut TopicFile, depth: usize, script: &Embedding) {
+    let mut variables = Variables {
+        known: script.environment.to_vec(),
+        opaque: script.opaque.to_vec(),
+        depth: 0,
+    };
     for statement in statements(text, range) {
         variables.follow(&statement);
         // `docker exec kafka sh -c 'kafka-topics --create ...'`: the script the shell runs,
         // when its bytes are its text.
-        if let Some(script) = nested_script(&statement).filter(|_| depth < MAX_NESTED_SCRIPTS) {
-            read_script(text, script, read, depth + 1);
+        if let Some(nested) = nested_script(&statement).filter(|_| depth < MAX_NESTED_SCRIPTS) {
+            let before = read.topics.len();
+            read_script(text, nested, read, depth + 1, script);
+            // `docker compose exec kafka bash -c '...'`: the topics of the script are the
+            // service's.
+            if let Some(ClusterRef::Service { name, span }) = compose_exec_service(&statement) {
+                let span = (script.locate)(span).0;
+                for topic in &mut read.topics[before..] {
+                    topic.cluster = Some(ClusterRef::Service {
+                        name: name.clone(),
+                        span: span.clone(),
+                    });
+                }
+            }
             continue;
         }
         let Some(tool) = statement.iter().position(is_kafka_topics) else {
@@ -64,10 +174,16 @@ fn read_script(text: &str, range: Span, read: &mut TopicFile, depth: usize) {
             continue;
         }
         match command(&statement[tool], arguments, &variables) {
-            Some(topic) => read.topics.push(topic),
+            Some(mut topic) => {
+                if let Some(service) = compose_exec_service(&statement[..tool]) {
+                    topic.cluster = Some(service);
+                }
+                relocate_topic(&mut topic, script);
+                read.topics.push(topic);
+            }
             None => read.notes.push(format!(
                 "a kafka-topics --create command at byte {} names no --topic: not read",
-                statement[tool].span.start
+                (script.locate)(statement[tool].span.clone()).0.start
             )),
         }
     }
@@ -171,6 +287,8 @@ fn is_kafka_topics(word: &Word) -> bool {
 #[derive(Default)]
 struct Variables {
     known: Vec<(String, String)>,
+    /// Never known (see [`Embedding::opaque`]).
+    opaque: Vec<String>,
     /// Inside `for`/`while`/`if`... up to its `done`/`fi`: an assignment there may or may not run.
     depth: usize,
 }
@@ -217,6 +335,9 @@ impl Variables {
     }
 
     fn get(&self, name: &str) -> Option<&str> {
+        if self.opaque.iter().any(|opaque| opaque == name) {
+            return None;
+        }
         self.known
             .iter()
             .rev()
@@ -292,6 +413,7 @@ fn command(tool: &Word, arguments: &[Word], variables: &Variables) -> Option<Dec
             "--partitions" => topic.partitions = Some(value),
             "--replication-factor" => topic.replicas = Some(value),
             "--replica-assignment" => assignment = Some(value),
+            "--bootstrap-server" => topic.cluster = bootstrap_service(&value),
             "--config" => topic.configs.extend(setting(value)),
             _ => {}
         }
@@ -301,6 +423,24 @@ fn command(tool: &Word, arguments: &[Word], variables: &Variables) -> Option<Dec
         topic.replicas = Some(assigned_factor(&assignment));
     }
     named.then_some(topic)
+}
+
+/// The host of the first address of `--bootstrap-server`, as a compose service it may name;
+/// `None` for an address of the machine itself or one not known.
+fn bootstrap_service(value: &Written) -> Option<ClusterRef> {
+    if !value.known {
+        return None;
+    }
+    let first = value.text.split(',').next().unwrap_or_default().trim();
+    let host = first.rsplit_once(':').map_or(first, |(host, _)| host);
+    let plain = !host.is_empty()
+        && host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    (plain && !matches!(host, "localhost" | "127.0.0.1" | "0.0.0.0")).then(|| ClusterRef::Service {
+        name: host.to_string(),
+        span: value.span.clone(),
+    })
 }
 
 /// The factor a `--replica-assignment` gives: its first partition's replica count, with the
@@ -718,6 +858,37 @@ mod tests {
         let replicas = read.topics[1].replicas.as_ref().unwrap();
         assert!(replicas.literal);
         assert_eq!((at(text, replicas), replicas.integer()), ("2", Some(2)));
+    }
+
+    #[test]
+    fn the_compose_service_a_command_connects_to() {
+        let text = "docker compose exec -T -u root kafka-2 kafka-topics --bootstrap-server localhost:9092 --create --topic a\n\
+                    kafka-topics --bootstrap-server kafka-3:29092,kafka-1:29092 --create --topic b\n\
+                    docker-compose exec kafka-1 bash -c 'kafka-topics --bootstrap-server kafka-3:9092 --create --topic c'\n\
+                    kafka-topics --bootstrap-server localhost:9092 --create --topic d\n\
+                    docker exec kafka-1 kafka-topics --bootstrap-server $HOST --create --topic e\n";
+        let read = read(text);
+        let services: Vec<Option<&str>> = read
+            .topics
+            .iter()
+            .map(|topic| match &topic.cluster {
+                Some(ClusterRef::Service { name, span }) => {
+                    assert!(text[span.clone()].contains(name.as_str()));
+                    Some(name.as_str())
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            services,
+            [
+                Some("kafka-2"),
+                Some("kafka-3"),
+                Some("kafka-1"),
+                None,
+                None
+            ]
+        );
     }
 
     #[test]
