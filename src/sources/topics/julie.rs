@@ -337,7 +337,7 @@ fn declared(topic: &Node, naming: Name) -> Option<DeclaredTopic> {
 
 /// The name Kafka gets: known only when every part of it is.
 fn full_name(topic: &Node, name: &Scalar, naming: Name) -> Written {
-    let written = written(name);
+    let written = Written::from_scalar(name);
     let prefix = match naming {
         Name::AsWritten => return written,
         Name::Prefixed(prefix) => prefix,
@@ -372,25 +372,12 @@ fn configs(topic: &Node) -> Vec<TopicSetting> {
             Some(TopicSetting {
                 key: key.value.clone(),
                 key_span: key.span.clone(),
-                value: written(value),
+                value: Written::from_scalar(value),
             })
         })
         .collect()
 }
 
-/// A scalar as written; a template or a variable is no value kafkalint knows.
-fn written(scalar: &Scalar) -> Written {
-    let text = scalar.value.clone();
-    if yaml::is_template(&text) || text.contains("${") {
-        return Written::unknown(text, scalar.span.clone());
-    }
-    Written {
-        text,
-        span: scalar.span.clone(),
-        known: true,
-        literal: scalar.exact,
-    }
-}
 
 #[cfg(test)]
 mod tests {

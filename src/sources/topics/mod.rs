@@ -54,7 +54,7 @@ fn yaml_forms(bytes: &[u8]) -> Vec<YamlReader> {
         readers.push(|_, text| bitnami_provisioning::read(text));
     }
     if has(b"kafka-topics") {
-        readers.push(commands::read);
+        readers.push(|_, text| commands::read(text));
     }
     if has(b"meta") && has(b"replicationFactor") && has(b"placement") {
         readers.push(|_, text| topicctl::read(text));
