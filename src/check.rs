@@ -202,11 +202,15 @@ fn note_named_alone(report: &mut Report, named: &[PathBuf]) {
         };
         let path = &report.files[node.file].path;
         if cluster.declared_brokers.is_none() && named.contains(&config::absolute(path.as_ref())) {
-            report.notes.push(format!(
+            let note = format!(
                 "{path}: checked alone, as a cluster of one node (findings that depend on the \
                  broker count assume 1): where the cluster has more, pass --brokers N or the \
                  other nodes' files"
-            ));
+            );
+            // A file of two clusters of one node each (a compose file's side by side) says it once.
+            if !report.notes.contains(&note) {
+                report.notes.push(note);
+            }
         }
     }
 }

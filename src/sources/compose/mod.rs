@@ -886,7 +886,7 @@ pub fn service_environments(path: &Path) -> Result<(Vec<ServiceEnvironment>, Vec
 
 /// The Kafka services of one compose file split into the clusters they form: one, but for
 /// KRaft services that name quorums of their own (each group its own `controller.quorum.voters`)
-/// and reuse each other's node ids: two clusters side by side (a MirrorMaker 2 demo's source
+/// that reuse each other's node ids or share no voter: two clusters side by side (a MirrorMaker 2 demo's source
 /// and target), not one cluster with clashing ids. Each group after the first is named by its
 /// first service; the components (Connect, Schema Registry) stay with the first group.
 pub fn quorums(nodes: Vec<NodeSpec>) -> Vec<(String, Vec<NodeSpec>)> {
@@ -923,7 +923,22 @@ pub fn quorums(nodes: Vec<NodeSpec>) -> Vec<(String, Vec<NodeSpec>)> {
         sorted.sort();
         sorted.windows(2).all(|pair| pair[0] != pair[1])
     });
-    if groups.len() < 2 || !ids_clash || !own_ids {
+    // Or quorums of no voter in common: each service can only ever join its own.
+    let voter_ids = |voters: &str| -> Vec<String> {
+        voters
+            .split(',')
+            .filter_map(|voter| voter.split_once('@'))
+            .map(|(id, _)| id.trim().to_string())
+            .collect()
+    };
+    let disjoint = groups.iter().enumerate().all(|(at, (voters, _))| {
+        let ids = voter_ids(voters);
+        !ids.is_empty()
+            && groups[at + 1..]
+                .iter()
+                .all(|(others, _)| voter_ids(others).iter().all(|id| !ids.contains(id)))
+    });
+    if groups.len() < 2 || !(ids_clash || disjoint) || !own_ids {
         return whole(nodes);
     }
     let mut split: Vec<(String, Vec<NodeSpec>)> = groups

@@ -378,7 +378,6 @@ fn configs(topic: &Node) -> Vec<TopicSetting> {
         .collect()
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
