@@ -408,9 +408,19 @@ fn in_memory_yaml_is_read_as_a_walk_reads_it() {
             if paths.iter().any(|path| path.is_dir()) {
                 continue;
             }
+            // A folder of declared topics: its node files too, which the topics bind to.
+            let declares_topics = paths.iter().any(|path| {
+                let bytes = std::fs::read(path).unwrap_or_default();
+                kafkalint::sources::topics::worth_reading(&path.to_string_lossy(), &bytes)
+            });
             let files: Vec<(String, Vec<u8>)> = paths
                 .iter()
-                .filter(|path| kafkalint::sources::is_deployment_name(&path.to_string_lossy()))
+                .filter(|path| {
+                    let path = path.to_string_lossy();
+                    kafkalint::sources::is_deployment_name(&path)
+                        || kafkalint::sources::topics::may_declare(&path)
+                        || (declares_topics && path.ends_with(".properties"))
+                })
                 .map(|path| (path.display().to_string(), std::fs::read(path).unwrap()))
                 .collect();
             if files.is_empty() || dir.join("kafkalint.toml").exists() {

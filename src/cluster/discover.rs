@@ -1823,8 +1823,15 @@ pub fn discover_in_memory(
     declared_brokers: Option<usize>,
 ) -> Discovered {
     let mut found = Discovered::default();
+    // As a walk does: files that may declare topics, bound once the clusters are known.
+    let topic_sources: Vec<super::topics::TopicSource> = files
+        .iter()
+        .filter(|(path, bytes)| sources::topics::worth_reading(path, bytes))
+        .cloned()
+        .collect();
     let (yaml, properties): (Vec<_>, Vec<_>) = files
         .into_iter()
+        .filter(|(path, _)| !sources::topics::shell::is_script_name(path))
         .partition(|(path, _)| sources::is_deployment_name(path));
     // As a walk does: YAML that may hold Kafka settings, read with its folder's, first.
     let mut yaml_by_dir: BTreeMap<PathBuf, Vec<(String, Vec<u8>)>> = BTreeMap::new();
@@ -1844,6 +1851,13 @@ pub fn discover_in_memory(
         );
     }
     let mut by_dir: BTreeMap<PathBuf, Vec<usize>> = BTreeMap::new();
+    // In the order a walk reads them: by name, folder by folder.
+    let mut properties = properties;
+    properties.sort_by(|(one, _), (other, _)| {
+        Path::new(one)
+            .components()
+            .cmp(Path::new(other).components())
+    });
     for (path, bytes) in properties {
         let file = SourceFile::new(path, bytes);
         let path = Path::new(&file.path);
@@ -1861,5 +1875,9 @@ pub fn discover_in_memory(
         by_dir.entry(dir).or_default().push(found.files.len());
         found.files.push(file);
     }
-    group(found, &[], &by_dir, declared_brokers)
+    let mut found = group(found, &[], &by_dir, declared_brokers);
+    let unbound = super::topics::bind(&mut found.files, &mut found.clusters, topic_sources, &[]);
+    found.skipped.extend(unbound.notes);
+    found.unbound_topics = unbound.topics;
+    found
 }

@@ -36,6 +36,14 @@ pub fn bind(
     claims: &[(std::path::PathBuf, usize)],
 ) -> Unbound {
     let mut unbound = Unbound::default();
+    // In the order a walk meets them (by name, folder by folder), however they were gathered:
+    // which declaration comes second decides what a finding says.
+    let mut sources = sources;
+    sources.sort_by(|(one, _), (other, _)| {
+        Path::new(one)
+            .components()
+            .cmp(Path::new(other).components())
+    });
     for (path, bytes) in sources {
         let Some(read) = crate::sources::topics::read(&path, &bytes) else {
             continue;
