@@ -377,7 +377,8 @@ impl Cluster {
     }
 }
 
-/// `topics` read again from `files` (see [`Cluster::reread_topics`]).
+/// `topics` read again from `files` (the same files, their bytes changed by fixes, which never
+/// add or remove a topic): each file's topics, in the same order.
 pub fn reread(topics: &[DeclaredTopic], files: &[SourceFile]) -> Vec<DeclaredTopic> {
     let mut again = Vec::with_capacity(topics.len());
     let mut by_file: std::collections::HashMap<usize, std::vec::IntoIter<DeclaredTopic>> =
