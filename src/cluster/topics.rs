@@ -132,24 +132,12 @@ fn reveal(file: &mut SourceFile, topics: &[DeclaredTopic]) {
                 .map(|setting| &setting.value),
         );
     }
-    for written in shown.into_iter().filter(|written| written_as(written)) {
-        let cut = &written.span;
-        yaml.secrets = std::mem::take(&mut yaml.secrets)
-            .into_iter()
-            .flat_map(|part| {
-                if cut.end <= part.start || cut.start >= part.end {
-                    return vec![part];
-                }
-                [
-                    part.start..cut.start.max(part.start),
-                    cut.end.min(part.end)..part.end,
-                ]
-                .into_iter()
-                .filter(|piece| !piece.is_empty())
-                .collect()
-            })
-            .collect();
-    }
+    let cuts: Vec<&crate::properties::Span> = shown
+        .into_iter()
+        .filter(|written| written_as(written))
+        .map(|written| &written.span)
+        .collect();
+    yaml.secrets = crate::sources::topics::uncover(std::mem::take(&mut yaml.secrets), &cuts);
 }
 
 /// The clusters of the config file's `[[clusters]]` entry `entry`, or why none.

@@ -60,10 +60,7 @@ pub fn read(text: &str) -> TopicFile {
     }
     let mut hidden = crate::sources::redact::hidden_spans(text, &documents);
     hidden.extend(script_secrets(text, &scripts));
-    read.hidden = hidden
-        .into_iter()
-        .flat_map(|span| carve(span, &shown))
-        .collect();
+    read.hidden = super::declared::uncover(hidden, &shown);
     read.hidden.sort_by_key(|span| (span.start, span.end));
     read.hidden.dedup();
     read
@@ -659,29 +656,6 @@ fn script_secrets(text: &str, extents: &[Span]) -> Vec<Span> {
         ));
     }
     hidden
-}
-
-/// `span` without the parts of it that `shown` covers.
-fn carve(span: Span, shown: &[Span]) -> Vec<Span> {
-    let mut parts = vec![span];
-    for cut in shown {
-        parts = parts
-            .into_iter()
-            .flat_map(|part| {
-                if cut.end <= part.start || cut.start >= part.end {
-                    return vec![part];
-                }
-                [
-                    part.start..cut.start.max(part.start),
-                    cut.end.min(part.end)..part.end,
-                ]
-                .into_iter()
-                .filter(|piece| !piece.is_empty())
-                .collect()
-            })
-            .collect();
-    }
-    parts
 }
 
 #[cfg(test)]

@@ -177,3 +177,28 @@ pub struct TopicFile {
     /// What could not be read of it, each said in one line (without the path).
     pub notes: Vec<String>,
 }
+
+/// `hidden` less what `shown` covers: the spans output hides, with the values a reader shows
+/// taken out of them (a topic's name and counts inside a script a redactor hid whole), the rest
+/// of each still hidden.
+pub fn uncover<S: std::borrow::Borrow<Span>>(hidden: Vec<Span>, shown: &[S]) -> Vec<Span> {
+    let mut parts = hidden;
+    for cut in shown.iter().map(std::borrow::Borrow::borrow) {
+        parts = parts
+            .into_iter()
+            .flat_map(|part| {
+                if cut.end <= part.start || cut.start >= part.end {
+                    return vec![part];
+                }
+                [
+                    part.start..cut.start.max(part.start),
+                    cut.end.min(part.end)..part.end,
+                ]
+                .into_iter()
+                .filter(|piece| !piece.is_empty())
+                .collect()
+            })
+            .collect();
+    }
+    parts
+}

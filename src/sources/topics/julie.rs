@@ -77,10 +77,7 @@ pub fn read(text: &str, naming: Naming) -> TopicFile {
             );
         }
     }
-    read.hidden = hidden
-        .into_iter()
-        .flat_map(|span| carve(span, &shown))
-        .collect();
+    read.hidden = super::declared::uncover(hidden, &shown);
     read
 }
 
@@ -255,29 +252,6 @@ fn name_scalars(document: &Node) -> Vec<Span> {
         }
     }
     shown
-}
-
-/// `span` without the parts `shown` covers.
-fn carve(span: Span, shown: &[Span]) -> Vec<Span> {
-    let mut parts = vec![span];
-    for cut in shown {
-        parts = parts
-            .into_iter()
-            .flat_map(|part| {
-                if cut.end <= part.start || cut.start >= part.end {
-                    return vec![part];
-                }
-                [
-                    part.start..cut.start.max(part.start),
-                    cut.end.min(part.end)..part.end,
-                ]
-                .into_iter()
-                .filter(|piece| !piece.is_empty())
-                .collect()
-            })
-            .collect();
-    }
-    parts
 }
 
 /// How a topic's name is made.

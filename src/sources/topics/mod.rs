@@ -14,7 +14,9 @@ pub mod shell;
 pub mod terraform;
 pub mod topicctl;
 
-pub use declared::{ClusterRef, DeclaredTopic, TopicFile, TopicForm, TopicSetting, Written};
+pub use declared::{
+    ClusterRef, DeclaredTopic, TopicFile, TopicForm, TopicSetting, Written, uncover,
+};
 
 use crate::properties::Span;
 

@@ -234,33 +234,8 @@ fn hidden(text: &str, topics: &[DeclaredTopic]) -> Vec<Span> {
                 .chain(configs)
         })
         .collect();
-    crate::sources::kubernetes::shell_redact::hidden_spans(&lines)
-        .into_iter()
-        .flat_map(|span| carve(span, &shown))
-        .collect()
-}
-
-/// `span` without the parts of it that `shown` covers.
-fn carve(span: Span, shown: &[&Span]) -> Vec<Span> {
-    let mut parts = vec![span];
-    for cut in shown {
-        parts = parts
-            .into_iter()
-            .flat_map(|part| {
-                if cut.end <= part.start || cut.start >= part.end {
-                    return vec![part];
-                }
-                [
-                    part.start..cut.start.max(part.start),
-                    cut.end.min(part.end)..part.end,
-                ]
-                .into_iter()
-                .filter(|piece| !piece.is_empty())
-                .collect()
-            })
-            .collect();
-    }
-    parts
+    let hidden = crate::sources::kubernetes::shell_redact::hidden_spans(&lines);
+    super::declared::uncover(hidden, &shown)
 }
 
 /// One shell word: its text after quote removal, and where it is written.

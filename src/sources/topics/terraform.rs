@@ -45,7 +45,7 @@ pub fn read(path: &str, text: &str) -> TopicFile {
         }
     }
     let shown: Vec<Span> = file.topics.iter().flat_map(shown_spans).collect();
-    file.hidden = cut_out(std::mem::take(&mut file.hidden), &shown);
+    file.hidden = super::declared::uncover(std::mem::take(&mut file.hidden), &shown);
     file
 }
 
@@ -70,29 +70,6 @@ fn shown_spans(topic: &DeclaredTopic) -> Vec<Span> {
         .map(|written| written.span.clone())
         .chain(topic.configs.iter().map(|setting| setting.key_span.clone()))
         .collect()
-}
-
-/// `hidden`, each span less the `shown` spans it holds: the rest of it stays hidden.
-fn cut_out(hidden: Vec<Span>, shown: &[Span]) -> Vec<Span> {
-    let mut pieces = Vec::new();
-    for span in hidden {
-        let mut inside: Vec<&Span> = shown
-            .iter()
-            .filter(|cut| span.start <= cut.start && cut.end <= span.end && cut.start < cut.end)
-            .collect();
-        inside.sort_by_key(|cut| cut.start);
-        let mut start = span.start;
-        for cut in inside {
-            if start < cut.start {
-                pieces.push(start..cut.start);
-            }
-            start = start.max(cut.end);
-        }
-        if start < span.end {
-            pieces.push(start..span.end);
-        }
-    }
-    pieces
 }
 
 /// One instance's topic, and a note when its configuration as a whole is unknown.
