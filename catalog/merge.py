@@ -30,7 +30,7 @@ ATTRIBUTES = (
 )
 
 # Sections of catalog.json whose values are objects of objects: rendered one line per inner name.
-NESTED = ("classes", "other_components", "other_components_defaults", "other_components_validators")
+NESTED = ("abstract_implementations", "classes", "implementations", "other_components", "other_components_defaults", "other_components_validators")
 
 
 def version_key(version):
@@ -134,6 +134,8 @@ def merge(dumps):
 
     catalogue["topic_config_synonyms"] = merge_named(dumps, synonyms)
     catalogue["classes"] = merge_classes(dumps, minors)
+    catalogue["implementations"] = merge_implementations(dumps, minors, "concrete")
+    catalogue["abstract_implementations"] = merge_implementations(dumps, minors, "abstract")
     catalogue["zookeeper_system_properties"] = merge_named(
         dumps, lambda d: {k: {"system_property": v} for k, v in d.get("zookeeper_system_properties", {}).items()})
     return catalogue
@@ -153,6 +155,22 @@ def merge_classes(dumps, minors):
     return {
         package: {name: release_runs(present, minors) for name, present in names.items()}
         for package, names in by_class.items()
+    }
+
+
+def merge_implementations(dumps, minors, kind):
+    """required type -> class (full name) -> the minor lines where the class is a `kind`
+    ("concrete" or "abstract") implementation of the type, as runs."""
+    by_type = {}
+    for d in dumps:
+        minor = minor_of(d["kafka_version"])
+        for required, kinds in d.get("implementations", {}).items():
+            names = by_type.setdefault(required, {})
+            for name in kinds[kind]:
+                names.setdefault(name, set()).add(minor)
+    return {
+        required: {name: release_runs(present, minors) for name, present in names.items()}
+        for required, names in by_type.items()
     }
 
 
