@@ -115,7 +115,49 @@ fn generate(catalogue: &Value) -> String {
     topic_synonyms(catalogue, &mut code);
     prefix_families(catalogue, &versions, &mut code);
     classes(catalogue, &versions, &mut code);
+    implementations(catalogue, &versions, &mut code);
     code
+}
+
+/// Per required type (sorted), the classes of Kafka's own assignable to it, concrete and not,
+/// each with the releases where it is so.
+fn implementations(catalogue: &Value, versions: &[String], code: &mut String) {
+    let classes_of = |section: &str, required: &str| -> String {
+        let mut classes: Vec<(&String, u32)> = catalogue[section][required]
+            .as_object()
+            .map(|classes| {
+                classes
+                    .iter()
+                    .map(|(class, runs)| {
+                        (class, release_runs(runs.as_str().expect("runs"), versions))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        classes.sort();
+        let entries: Vec<String> = classes
+            .iter()
+            .map(|(class, mask)| format!("({class:?}, {mask:#x})"))
+            .collect();
+        entries.join(", ")
+    };
+    code.push_str("pub static IMPLEMENTATIONS: &[Implementations] = &[\n");
+    let mut required: Vec<&String> = catalogue["implementations"]
+        .as_object()
+        .expect("implementations")
+        .keys()
+        .collect();
+    required.sort();
+    for required in required {
+        writeln!(
+            code,
+            "    Implementations {{ required: {required:?}, concrete: &[{}], not_instantiable: &[{}] }},",
+            classes_of("implementations", required),
+            classes_of("abstract_implementations", required),
+        )
+        .unwrap();
+    }
+    code.push_str("];\n");
 }
 
 /// The public top-level classes of Kafka's own packages, per package (sorted): the simple names

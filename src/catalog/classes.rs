@@ -3,7 +3,7 @@
 
 use super::VERSIONS;
 use super::spec::{ClassPackage, KafkaVersion};
-use super::tables::CLASS_PACKAGES;
+use super::tables::{CLASS_PACKAGES, IMPLEMENTATIONS};
 
 /// What the catalogue can say of a class name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,6 +100,90 @@ pub fn nearest_shipped(name: &str, version: KafkaVersion) -> Option<String> {
         .map(|near| format!("{package}.{near}"))
 }
 
+/// What a class Kafka ships is, for a key that requires one of some types of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A class Kafka can create that is one of the types.
+    Implements,
+    /// One of the types, but an interface or an abstract class: Kafka cannot create it.
+    NotInstantiable,
+    /// None of the types.
+    Other,
+}
+
+/// What the class `name` is in release `version` for a key that requires any of `required`
+/// (full names): `None` when the catalogue cannot tell (a name outside Kafka's dumped
+/// packages, a class the release does not ship, or no required type in the release).
+pub fn kind(name: &str, required: &[&str], version: KafkaVersion) -> Option<Kind> {
+    let bit = version.release_bit()?;
+    let ships = |class: &str| matches!(class_name(class), ClassName::Kafka(releases) if releases.ships(version));
+    if !ships(name) {
+        return None;
+    }
+    let has = |classes: &[(&str, u32)]| {
+        classes
+            .iter()
+            .any(|(class, releases)| *class == name && releases & bit != 0)
+    };
+    let mut known = None;
+    for required in required.iter().filter(|required| ships(required)) {
+        let Some(entry) = IMPLEMENTATIONS.iter().find(|e| e.required == *required) else {
+            continue;
+        };
+        if has(entry.concrete) {
+            return Some(Kind::Implements);
+        }
+        if has(entry.not_instantiable) {
+            known = Some(Kind::NotInstantiable);
+        } else {
+            known = known.or(Some(Kind::Other));
+        }
+    }
+    known
+}
+
+/// The classes of Kafka's own, in release `version`, that Kafka can create and that are of any
+/// of the `required` types, sorted.
+pub fn concrete_implementations(required: &[&str], version: KafkaVersion) -> Vec<&'static str> {
+    let Some(bit) = version.release_bit() else {
+        return Vec::new();
+    };
+    let mut classes: Vec<&'static str> = IMPLEMENTATIONS
+        .iter()
+        .filter(|entry| required.contains(&entry.required))
+        .flat_map(|entry| entry.concrete.iter())
+        .filter(|(_, releases)| releases & bit != 0)
+        .map(|(class, _)| *class)
+        .collect();
+    classes.sort_unstable();
+    classes.dedup();
+    classes
+}
+
+/// The classes release `version` ships whose simple name is `simple`, as full names, sorted.
+pub fn with_simple_name(simple: &str, version: KafkaVersion) -> Vec<String> {
+    let Some(bit) = version.release_bit() else {
+        return Vec::new();
+    };
+    CLASS_PACKAGES
+        .iter()
+        .filter_map(|package| {
+            let position = package
+                .classes
+                .split(' ')
+                .position(|class| class == simple)?;
+            (package.releases[position] & bit != 0).then(|| format!("{}.{simple}", package.name))
+        })
+        .collect()
+}
+
+/// Whether any release dumped has a class of Kafka's own whose simple name is `simple`.
+pub fn is_simple_name_of_kafka_class(simple: &str) -> bool {
+    CLASS_PACKAGES
+        .iter()
+        .any(|package| package.classes.split(' ').any(|class| class == simple))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,6 +226,33 @@ mod tests {
         };
         assert_eq!(standard.added_after(v(3, 1)), Some(v(3, 2)));
         assert!(standard.ships(v(4, 4)));
+    }
+
+    #[test]
+    fn kinds_come_from_the_jars_per_release() {
+        let v = KafkaVersion::new;
+        let metrics = &["org.apache.kafka.common.metrics.MetricsReporter"];
+        let yammer = &["kafka.metrics.KafkaMetricsReporter"];
+        let authorizer = &[
+            "org.apache.kafka.server.authorizer.Authorizer",
+            "kafka.security.auth.Authorizer",
+        ];
+        let jmx = "org.apache.kafka.common.metrics.JmxReporter";
+        assert_eq!(kind(jmx, metrics, v(4, 1)), Some(Kind::Implements));
+        assert_eq!(kind(jmx, yammer, v(4, 1)), Some(Kind::Other));
+        assert_eq!(
+            kind("kafka.metrics.KafkaCSVMetricsReporter", metrics, v(3, 9)),
+            Some(Kind::Other)
+        );
+        assert_eq!(
+            kind(metrics[0], metrics, v(3, 9)),
+            Some(Kind::NotInstantiable)
+        );
+        // Kafka 2.8 still takes the Scala authorizer; 3.0 removed it with its trait.
+        let simple = "kafka.security.auth.SimpleAclAuthorizer";
+        assert_eq!(kind(simple, authorizer, v(2, 8)), Some(Kind::Implements));
+        assert_eq!(kind(simple, authorizer, v(3, 0)), None);
+        assert_eq!(kind("com.example.Authorizer", authorizer, v(4, 4)), None);
     }
 
     #[test]

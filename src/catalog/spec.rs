@@ -204,3 +204,17 @@ pub struct ClassPackage {
     /// [`super::VERSIONS`]).
     pub releases: &'static [u32],
 }
+
+/// The classes of Kafka's own (those of [`ClassPackage`]) assignable to a type that a key
+/// requires of the class it names (`org.apache.kafka.common.metrics.MetricsReporter`), in every
+/// release dumped. Each class comes with the releases where it is such a class (bits indexing
+/// [`super::VERSIONS`]).
+#[derive(Debug)]
+pub struct Implementations {
+    /// The required type's full name.
+    pub required: &'static str,
+    /// Classes Kafka can create: neither an interface nor abstract.
+    pub concrete: &'static [(&'static str, u32)],
+    /// Interfaces (the type itself among them) and abstract classes.
+    pub not_instantiable: &'static [(&'static str, u32)],
+}

@@ -5,13 +5,13 @@
 //! judged.
 
 use super::refusal::NodeCheck;
-use super::support::{is_placeholder, quoted};
+use super::startup_class_keys::{Place, class_names, is_class_key, loads, startup_key};
+use super::support::quoted;
 use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::classes::{self, ClassName, ClassReleases};
 use crate::catalog::value::Parsed;
-use crate::catalog::{self, ConfigType, KafkaVersion};
-use crate::cluster::setting::{Split, config_list_split, split};
-use crate::cluster::{Cluster, Line, Mode, Node};
+use crate::catalog::{self, KafkaVersion};
+use crate::cluster::{Cluster, Line, Mode};
 use crate::diagnostic::{Diagnostic, Label};
 
 pub const RULE: Rule = Rule {
@@ -23,87 +23,6 @@ pub const RULE: Rule = Rule {
     summary: "a key loaded at start-up names a class in Kafka's own packages that the release does not ship (kafka.security.auth.SimpleAclAuthorizer from 3.0, AclAuthorizer from 4.0): the node exits",
     check: Check::Files(check),
 };
-
-/// Which nodes load a key's class at start-up.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Loaders {
-    /// Every broker and controller.
-    EveryNode,
-    /// Brokers only (ZooKeeper brokers, KRaft brokers and combined nodes).
-    Brokers,
-    /// Brokers with tiered storage on (`remote.log.storage.system.enable=true`) that load the
-    /// class from the broker's own classpath (no `<key>.path`-style class path set).
-    TieredStorageBrokers { class_path_key: &'static str },
-}
-
-/// A key outside ConfigDef's CLASS type whose class a node loads while it starts. Every key
-/// of type CLASS is judged too: ConfigDef's `parseType` loads it (`Class.forName`) as
-/// `KafkaConfig` is built, on every node.
-struct StartupClassKey {
-    key: &'static str,
-    /// How the value becomes class names; `None` for one name.
-    list: Option<Split>,
-    loaders: Loaders,
-    /// The first release that loads it at start-up.
-    from: KafkaVersion,
-}
-
-/// Read from Kafka's source at 3.9.0-rc3 (apache/kafka) and from the 4.4.0 jars' bytecode:
-/// - `authorizer.class.name`: `KafkaConfig.createNewAuthorizer` (core/src/main/scala/kafka/
-///   server/KafkaConfig.scala) calls `AuthorizerUtils.createAuthorizer` (`Utils.newInstance`),
-///   from `BrokerServer.startup`, `ControllerServer.startup` and `KafkaServer.startup`;
-/// - `replica.selector.class`: `ReplicaManager.createReplicaSelector` (`CoreUtils.createObject`)
-///   as the broker's `ReplicaManager` is built (core/src/main/scala/kafka/server/
-///   ReplicaManager.scala);
-/// - `metric.reporters`: `DynamicMetricReporterState` creates them with
-///   `getConfiguredInstances` when `addReconfigurables` runs in `BrokerServer.startup` and
-///   `ControllerServer.startup` (core/src/main/scala/kafka/server/DynamicBrokerConfig.scala);
-/// - `kafka.metrics.reporters`: `KafkaMetricsReporter.startReporters` (`Csv.parseCsv`, then
-///   `CoreUtils.createObject`) in `KafkaRaftServer`'s constructor and `KafkaServer.startup`
-///   (4.4: `SharedServer`'s constructor);
-/// - `remote.log.metadata.manager.class.name`: `RemoteLogManager`'s constructor
-///   (core/src/main/java/kafka/log/remote/RemoteLogManager.java; in 4.4
-///   `org.apache.kafka.server.log.remote.storage.RemoteLogManager` of the storage module), which
-///   `BrokerServer` builds only when `remote.log.storage.system.enable` is true; with
-///   `remote.log.metadata.manager.class.path` set the class comes from that path instead.
-///
-/// Not judged: `remote.log.storage.manager.class.name`, whose only class in Kafka's packages
-/// (`LocalTieredStorage`) ships in the storage module's test jar, which Kafka's tiered storage
-/// quick start has people copy into `libs/`.
-const STARTUP_CLASS_KEYS: &[StartupClassKey] = &[
-    StartupClassKey {
-        key: "authorizer.class.name",
-        list: None,
-        loaders: Loaders::EveryNode,
-        from: KafkaVersion::new(2, 8),
-    },
-    StartupClassKey {
-        key: "replica.selector.class",
-        list: None,
-        loaders: Loaders::Brokers,
-        from: KafkaVersion::new(2, 8),
-    },
-    StartupClassKey {
-        key: "metric.reporters",
-        list: Some(Split::ConfigList),
-        loaders: Loaders::EveryNode,
-        from: KafkaVersion::new(2, 8),
-    },
-    StartupClassKey {
-        key: "kafka.metrics.reporters",
-        list: Some(Split::CsvList),
-        loaders: Loaders::EveryNode,
-        from: KafkaVersion::new(2, 8),
-    },
-    StartupClassKey {
-        key: "remote.log.metadata.manager.class.name",
-        list: None,
-        loaders: Loaders::TieredStorageBrokers {
-            class_path_key: "remote.log.metadata.manager.class.path",
-        },
-        from: KafkaVersion::new(3, 6),
-    },
-];
 
 /// Kafka's own replacements for the authorizers it removed: Kafka 3.0's upgrade notes
 /// (docs/upgrade.html: "The Scala Authorizer, SimpleAclAuthorizer and related classes have been
@@ -132,40 +51,24 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         // One pass over the node's lines: a few of them name classes.
         for line in context.lines(node) {
             let key = line.key();
-            if catalog::spec(key, version).is_some_and(|spec| spec.config_type == ConfigType::Class)
-            {
-                // A name ConfigDef cannot parse is invalid-value's.
+            if is_class_key(key, version) {
+                // A name ConfigDef cannot parse (an empty one among them) is invalid-value's.
                 let Some((Parsed::Text(class), _)) = context.parsed_value(node, key, version)
                 else {
                     continue;
                 };
-                let range = whole_value(&line);
+                let range = 0..line.value().len();
                 diagnostics.extend(judge(&at, line, &class, range, Loading::ConfigDef));
                 continue;
             }
-            let Some(startup) = STARTUP_CLASS_KEYS.iter().find(|k| k.key == key) else {
+            let Some(startup) = startup_key(key) else {
                 continue;
             };
-            if version < startup.from
-                || is_placeholder(line.value())
-                || !loads(context, node, place, version, startup.loaders)
-            {
+            if !loads(context, node, place, version, startup) {
                 continue;
             }
-            let names = match startup.list {
-                // ConfigDef's lists drop repeats from 4.2, as it splits them.
-                Some(Split::ConfigList) => split(line.value(), config_list_split(key, version))
-                    .into_iter()
-                    .map(|item| (item.text, item.range()))
-                    .collect(),
-                Some(list) => split(line.value(), list)
-                    .into_iter()
-                    .map(|item| (item.text, item.range()))
-                    .collect(),
-                None => vec![(catalog::value::java_trim(line.value()), whole_value(&line))],
-            };
-            for (class, range) in names {
-                if class.is_empty() || is_placeholder(class) {
+            for (class, range) in class_names(&line, startup, version) {
+                if class.is_empty() && !(startup.empty_loaded && startup.list.is_none()) {
                     continue;
                 }
                 diagnostics.extend(judge(&at, line, class, range, Loading::Startup(place)));
@@ -173,48 +76,6 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         }
     }
     diagnostics
-}
-
-/// The whole value as a range of the line's value.
-fn whole_value(line: &Line) -> std::ops::Range<usize> {
-    0..line.value().len()
-}
-
-/// Where the lines judged sit.
-#[derive(Clone, Copy)]
-enum Place {
-    /// In a node's own file.
-    Node,
-    /// In an overlay, merged into nodes kafkalint cannot name: a key loaded by brokers counts
-    /// when the cluster has brokers; tiered storage, whose switch may sit in the node files, is
-    /// not judged there.
-    Overlay { has_brokers: bool },
-}
-
-/// Whether the node (or the nodes an overlay is merged into) loads a key's class at start-up.
-fn loads(
-    context: &Context,
-    node: &Node,
-    place: Place,
-    version: KafkaVersion,
-    loaders: Loaders,
-) -> bool {
-    match (loaders, place) {
-        (Loaders::EveryNode, _) => true,
-        (Loaders::Brokers, Place::Node) => node.roles.broker,
-        (Loaders::Brokers, Place::Overlay { has_brokers }) => has_brokers,
-        (Loaders::TieredStorageBrokers { .. }, Place::Overlay { .. }) => false,
-        (Loaders::TieredStorageBrokers { class_path_key }, Place::Node) => {
-            let enabled = matches!(
-                context.parsed_value(node, "remote.log.storage.system.enable", version),
-                Some((Parsed::Boolean(true), _))
-            );
-            let own_class_path = context
-                .line(node, class_path_key)
-                .is_some_and(|line| !catalog::value::java_trim(line.value()).is_empty());
-            node.roles.broker && enabled && !own_class_path
-        }
-    }
 }
 
 /// When the class is loaded, which says how the node fails.
@@ -235,6 +96,9 @@ fn judge(
     loading: Loading,
 ) -> Option<Diagnostic> {
     let version = at.version;
+    if class.is_empty() || !class.contains('.') {
+        return judge_unqualified(at, line, class, range);
+    }
     let ClassName::Kafka(releases) = classes::class_name(class) else {
         return None;
     };
@@ -281,6 +145,65 @@ fn judge(
     ))
 }
 
+/// A finding for an empty name, which Kafka looks up as a class named "", and for a name
+/// without a package that is the simple name of one of Kafka's classes: the class loader looks
+/// it up in the default package, where no class of Kafka's is (`ClassNotFoundException`). Any
+/// other name without a package could be a plugin in the default package, which Java allows:
+/// kafkalint cannot see the classpath and says nothing of it.
+fn judge_unqualified(
+    at: &NodeCheck,
+    line: Line,
+    class: &str,
+    range: std::ops::Range<usize>,
+) -> Option<Diagnostic> {
+    let key = line.key();
+    let version = at.version;
+    let (why, label, help) = if class.is_empty() {
+        let help = match catalog::default_value(key, version).filter(|d| !d.is_empty()) {
+            Some(default) => format!("remove {key} to use Kafka's default, {default}"),
+            None => format!("remove {key}, or name a class"),
+        };
+        (
+            "is empty: Kafka looks up a class named \"\"".to_string(),
+            "no class has an empty name".to_string(),
+            help,
+        )
+    } else {
+        if !classes::is_simple_name_of_kafka_class(class) {
+            return None;
+        }
+        let full = classes::with_simple_name(class, version);
+        let help = match full.as_slice() {
+            [] => format!(
+                "Kafka {version} ships no class named {class}: name a class it ships, with its package"
+            ),
+            [one] => format!("write the class's full name: {one}"),
+            several => format!(
+                "write the class's full name, with its package: {}",
+                several.join(" or ")
+            ),
+        };
+        (
+            format!(
+                "names {} without its package: no class has that name",
+                quoted(key, class)
+            ),
+            "a class name needs its package".to_string(),
+            help,
+        )
+    };
+    Some(at.refusal(
+        key,
+        format!("{key} {why}"),
+        vec![Label {
+            file: line.file,
+            span: at.context.value_part_span(line, range),
+            message: label,
+        }],
+        help,
+    ))
+}
+
 fn first_release() -> KafkaVersion {
     catalog::VERSIONS[0]
 }
@@ -324,13 +247,14 @@ fn help(at: &NodeCheck, key: &str, class: &str, releases: ClassReleases) -> Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::catalog::ConfigType;
+    use crate::cluster::setting::{Split, split};
 
     #[test]
     fn every_default_class_ships_in_its_release() {
         for version in catalog::VERSIONS {
             for (key, spec) in catalog::keys(*version) {
-                let judged = spec.config_type == ConfigType::Class
-                    || STARTUP_CLASS_KEYS.iter().any(|k| k.key == key);
+                let judged = spec.config_type == ConfigType::Class || startup_key(key).is_some();
                 let catalog::Default::Value(default) = spec.default else {
                     continue;
                 };
@@ -346,17 +270,6 @@ mod tests {
                         );
                     }
                 }
-            }
-        }
-    }
-
-    #[test]
-    fn the_startup_keys_exist_where_they_are_judged() {
-        for startup in STARTUP_CLASS_KEYS {
-            for version in catalog::VERSIONS.iter().filter(|v| **v >= startup.from) {
-                let spec = catalog::spec(startup.key, *version)
-                    .unwrap_or_else(|| panic!("{} is no key of Kafka {version}", startup.key));
-                assert_ne!(spec.config_type, ConfigType::Class, "{}", startup.key);
             }
         }
     }

@@ -54,6 +54,7 @@ mod sasl_mechanism_name;
 pub mod selection;
 mod shared_advertised_address;
 mod shared_log_dir;
+mod startup_class_keys;
 mod strimzi_forbidden_key;
 mod support;
 mod topic_ineffective_config;
@@ -69,6 +70,7 @@ mod unclean_leader_election;
 mod unknown_key;
 pub(crate) mod unused_suppression;
 mod utf8_in_latin1_file;
+mod wrong_kind_class;
 mod zookeeper_migration_consistency;
 
 pub use rule::{
@@ -100,6 +102,7 @@ pub const RULES: &[Rule] = &[
     group_coordinator_config::RULE,
     principal_builder_class::RULE,
     missing_kafka_class::RULE,
+    wrong_kind_class::RULE,
     listener_config::RULE,
     kraft_controller_config::RULE,
     image_start_refusal::RULE,

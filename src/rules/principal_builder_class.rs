@@ -7,6 +7,7 @@ use super::refusal::NodeCheck;
 use super::support::{line_label, quoted};
 use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::catalog::KafkaVersion;
+use crate::catalog::classes::{self, Kind};
 use crate::catalog::value::Parsed;
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -23,40 +24,28 @@ pub const RULE: Rule = Rule {
 
 const KEY: &str = "principal.builder.class";
 
-/// The first release whose start-up check this rule was verified against.
-const OLDEST_CHECKED: KafkaVersion = KafkaVersion::new(3, 9);
+/// The first release whose `KafkaConfig` checks the class: `validateValues` requires
+/// `classOf[KafkaPrincipalSerde].isAssignableFrom(principalBuilderClass)` ("principal.builder.class
+/// must implement KafkaPrincipalSerde") from 3.0.0 (core/src/main/scala/kafka/server/
+/// KafkaConfig.scala at 3.0.0, 3.5.2, 3.8.0; `AbstractKafkaConfig` later); 2.8.2 has no such check.
+const OLDEST_CHECKED: KafkaVersion = KafkaVersion::new(3, 0);
 
-/// Kafka's own classes that are no principal builder Kafka accepts, what each one is, and the
-/// first release that accepts it after all. Kafka classes a release does not ship (the
-/// `PrincipalBuilder` and `DefaultPrincipalBuilder` removed in 3.0) are missing-kafka-class's.
-const KAFKA_CLASSES: &[(&str, &str, Option<KafkaVersion>)] = &[
-    (
-        "org.apache.kafka.common.security.auth.KafkaPrincipalBuilder",
-        "Kafka's principal builder interface, a KafkaPrincipalSerde only from Kafka 4.2",
-        Some(KafkaVersion::new(4, 2)),
-    ),
-    (
-        "org.apache.kafka.common.security.auth.KafkaPrincipal",
-        "Kafka's principal itself, not a builder",
-        None,
-    ),
-    (
-        "org.apache.kafka.common.security.ssl.SslPrincipalMapper",
-        "Kafka's SSL principal mapper (ssl.principal.mapping.rules), not a builder",
-        None,
-    ),
-];
+/// The type `KafkaConfig` requires. An interface or abstract class of that type passes the
+/// check (`KafkaPrincipalBuilder` itself from 4.2, where it extends `KafkaPrincipalSerde`):
+/// Kafka fails only when it creates a builder for a connection, not at start-up.
+const SERDE: &str = "org.apache.kafka.common.security.auth.KafkaPrincipalSerde";
 
 /// Packages of the JDK: none of their classes can implement a Kafka interface.
 const JDK_PACKAGES: &[&str] = &["java.", "javax.", "jdk.", "sun.", "com.sun."];
 
-/// What the class named is, when kafkalint knows that Kafka `version` cannot use it.
+/// What the class named is, when kafkalint knows that Kafka `version` refuses it: a JDK class,
+/// or one of Kafka's that is no `KafkaPrincipalSerde` (from the release's jars, `catalog/`).
+/// Kafka classes a release does not ship are missing-kafka-class's.
 fn unusable(class: &str, version: KafkaVersion) -> Option<String> {
-    if let Some((_, what, accepted_since)) = KAFKA_CLASSES.iter().find(|(name, ..)| *name == class)
-    {
-        return accepted_since
-            .is_none_or(|since| version < since)
-            .then(|| what.to_string());
+    if classes::kind(class, &[SERDE], version) == Some(Kind::Other) {
+        return Some(format!(
+            "a class of Kafka {version} that does not implement KafkaPrincipalSerde"
+        ));
     }
     JDK_PACKAGES
         .iter()
@@ -115,6 +104,13 @@ mod tests {
         );
         assert!(unusable("com.example.MyPrincipalBuilder", v44).is_none());
         assert!(unusable("javaish.Builder", v44).is_none());
+    }
+
+    #[test]
+    fn kafka_classes_are_judged_from_the_jars() {
+        let v30 = KafkaVersion::new(3, 0);
+        assert!(unusable("org.apache.kafka.common.metrics.JmxReporter", v30).is_some());
+        assert!(unusable("kafka.security.auth.SimpleAclAuthorizer", v30).is_none());
     }
 
     #[test]
