@@ -11,6 +11,7 @@ use super::Node;
 use super::address::{is_ip_literal, is_ipv4, is_ipv6, match_listener};
 use super::quorum::{NON_ROUTABLE_HOST, ProcessRoles, Voter};
 use super::setting::{Item, Lookup, Setting, Split, config_list_split, in_file, lookup, split};
+use crate::properties::is_unresolved;
 
 /// Kafka's security protocols.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -302,11 +303,15 @@ struct Parsed<'a> {
 #[derive(Debug, Clone)]
 pub struct ListenerList<'a> {
     pub setting: Setting<'a>,
-    /// Every entry, when none has a problem.
+    /// Every entry, when none has a problem; an entry whose host a template fills in is one
+    /// (its name, port and protocol are known).
     pub endpoints: Vec<Endpoint<'a>>,
     pub problems: Vec<ListenerProblem<'a>>,
     /// Whether the names could be looked up (the effective map is readable).
     pub resolved: bool,
+    /// Entries a template fills in beyond their host (`${LISTENERS}`, `%NAME%://:9092`): not
+    /// judged, and what needs the whole list is unknown. The others are judged all the same.
+    pub unknown: Vec<Item<'a>>,
 }
 
 impl<'a> ListenerList<'a> {
@@ -320,9 +325,14 @@ impl<'a> ListenerList<'a> {
         let items = listener_items(setting, key, version);
         let mut problems = Vec::new();
         let mut parsed = Vec::new();
+        let mut unknown = Vec::new();
         for item in items {
             match parse_entry(item) {
                 Ok(entry) => parsed.push(entry),
+                Err(_) if is_unresolved(item.text) => match placeholder_host_entry(item) {
+                    Some(entry) => parsed.push(entry),
+                    None => unknown.push(item),
+                },
                 Err(problem) => problems.push(ListenerProblem::Entry { item, problem }),
             }
         }
@@ -360,12 +370,19 @@ impl<'a> ListenerList<'a> {
             endpoints,
             problems,
             resolved: map.is_some(),
+            unknown,
         }
     }
 
-    /// The endpoints, when Kafka reads the whole list.
+    /// The endpoints, when Kafka reads the whole list and every host is known (none is a
+    /// placeholder a template fills in).
     pub fn endpoints(&self) -> Option<&[Endpoint<'a>]> {
-        (self.resolved && self.problems.is_empty()).then_some(&self.endpoints[..])
+        let known = self.unknown.is_empty()
+            && self
+                .endpoints
+                .iter()
+                .all(|endpoint| !endpoint.host.is_some_and(is_unresolved));
+        (self.resolved && self.problems.is_empty() && known).then_some(&self.endpoints[..])
     }
 }
 
@@ -389,6 +406,27 @@ fn parse_entry(item: Item<'_>) -> Result<Parsed<'_>, EntryProblem> {
     Ok(Parsed {
         name,
         host: (!host.is_empty()).then_some(host),
+        port,
+        item,
+    })
+}
+
+/// An entry whose host a template fills in (`PLAINTEXT://${HOST}:9092`, `INTERNAL://{{ .host
+/// }}:9093`): its name and port are written, so it is read with the placeholder as its host.
+/// `None` when the placeholder reaches into the name or the port.
+fn placeholder_host_entry(item: Item<'_>) -> Option<Parsed<'_>> {
+    let (name, address) = item.text.split_once("://")?;
+    let (host, port) = address.rsplit_once(':')?;
+    let name = normalised(name).filter(|name| !is_unresolved(name))?;
+    let port: i32 = port
+        .strip_prefix('-')
+        .unwrap_or(port)
+        .bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| port.parse().ok())??;
+    Some(Parsed {
+        name,
+        host: Some(host),
         port,
         item,
     })
@@ -423,21 +461,8 @@ fn validate<'a>(endpoints: &[Endpoint<'a>], distinct_ports: bool) -> Vec<Listene
         if group.len() < 2 {
             continue;
         }
-        let (ips, others): (Vec<&Endpoint>, Vec<&Endpoint>) = group
-            .iter()
-            .partition(|e| e.host.is_some_and(is_ip_literal));
-        let clash = if others.len() >= 2 {
-            Some(PortClash::Hosts)
-        } else if ips.is_empty() {
-            None
-        } else if let [first, second] = ips[..] {
-            let (a, b) = (first.host.unwrap_or(""), second.host.unwrap_or(""));
-            let one_of_each = (is_ipv4(a) && is_ipv6(b)) || (is_ipv6(a) && is_ipv4(b));
-            (!one_of_each || !others.is_empty()).then_some(PortClash::NotOneOfEachFamily)
-        } else {
-            Some(PortClash::IpBesideOthers)
-        };
-        if let Some(clash) = clash {
+        let hosts: Vec<Option<&str>> = group.iter().map(|e| e.host).collect();
+        if let Some(clash) = clash_whatever_fills_in(&hosts) {
             problems.push(ListenerProblem::SamePort {
                 port,
                 items: group.iter().map(|e| e.item).collect(),
@@ -448,6 +473,51 @@ fn validate<'a>(endpoints: &[Endpoint<'a>], distinct_ports: bool) -> Vec<Listene
     problems
 }
 
+/// How endpoints of one port clash, whatever a template fills into a placeholder host: the
+/// clash of a hostname, `None` when an IPv4 or an IPv6 address there would not clash.
+fn clash_whatever_fills_in(hosts: &[Option<&str>]) -> Option<PortClash> {
+    // A hostname, an IPv4 and an IPv6 address (RFC 5737, RFC 3849 documentation ranges).
+    const STAND_INS: [&str; 3] = ["placeholder.invalid", "192.0.2.1", "2001:db8::1"];
+    let unresolved: Vec<usize> = (0..hosts.len())
+        .filter(|at| hosts[*at].is_some_and(is_unresolved))
+        .collect();
+    // Past a few placeholders on one port, say nothing rather than try every filling.
+    if unresolved.len() > 3 {
+        return None;
+    }
+    let mut filled = hosts.to_vec();
+    let mut first = None;
+    for combination in 0..STAND_INS.len().pow(unresolved.len() as u32) {
+        let mut rest = combination;
+        for at in &unresolved {
+            filled[*at] = Some(STAND_INS[rest % STAND_INS.len()]);
+            rest /= STAND_INS.len();
+        }
+        let clash = clash_of(&filled)?;
+        first.get_or_insert(clash);
+    }
+    first
+}
+
+/// How endpoints of one port clash in `listenerListToEndPoints`, by their hosts.
+fn clash_of(hosts: &[Option<&str>]) -> Option<PortClash> {
+    let (ips, others): (Vec<Option<&str>>, Vec<Option<&str>>) = hosts
+        .iter()
+        .copied()
+        .partition(|host| host.is_some_and(is_ip_literal));
+    if others.len() >= 2 {
+        Some(PortClash::Hosts)
+    } else if ips.is_empty() {
+        None
+    } else if let [first, second] = ips[..] {
+        let (a, b) = (first.unwrap_or(""), second.unwrap_or(""));
+        let one_of_each = (is_ipv4(a) && is_ipv6(b)) || (is_ipv6(a) && is_ipv4(b));
+        (!one_of_each || !others.is_empty()).then_some(PortClash::NotOneOfEachFamily)
+    } else {
+        Some(PortClash::IpBesideOthers)
+    }
+}
+
 /// What `KafkaConfig` reads of a node's listeners.
 #[derive(Debug, Clone)]
 pub struct NodeListeners<'a> {
@@ -455,7 +525,8 @@ pub struct NodeListeners<'a> {
     pub map_setting: Setting<'a>,
     /// The effective map, or why Kafka cannot read it. A listener entry without a colon, met
     /// while Kafka decides whether to add controller mappings, also stops it: that entry is
-    /// reported with the listeners, and the map is then `Err` without problems of its own.
+    /// reported with the listeners, and the map is then `Err` without problems of its own. So
+    /// is the map when a template fills in the name of such an entry: it is unknown.
     pub map: Result<ProtocolMap<'a>, Vec<MapProblem<'a>>>,
     pub controller_names: ControllerNames<'a>,
     pub listeners: ListenerList<'a>,
@@ -644,9 +715,14 @@ fn controller_mappings<'a>(
     }
     for entry in listener_items(listeners, "listeners", version) {
         let Some(colon) = entry.text.find(':') else {
-            // `parseListenerName` throws; the entry is refused with the listeners too.
+            // `parseListenerName` throws; the entry is refused with the listeners too. (Or a
+            // template fills in the whole entry: which mappings Kafka adds is unknown.)
             return Err(Vec::new());
         };
+        if is_unresolved(&entry.text[..colon]) {
+            // A template fills in the name, which may be SSL or SASL: unknown, as above.
+            return Err(Vec::new());
+        }
         if is_ssl_or_sasl(&entry.text[..colon].to_uppercase()) {
             return Ok(Vec::new());
         }

@@ -2,8 +2,9 @@
 //! from a config provider. No rule can judge them.
 
 /// Whether a value is a placeholder that something fills in before Kafka reads the file (a
-/// template's `%ID%`, `{{ id }}`, `@ID@`), or a config-provider reference `${provider:path:key}`
-/// that Kafka resolves itself. Its real value is unknown, so no rule judges it.
+/// template's `%ID%`, `{{ id }}`, `{% if x %}`, `@ID@`), or a config-provider reference
+/// `${provider:path:key}` that Kafka resolves itself. Its real value is unknown, so no rule
+/// judges it.
 pub fn is_placeholder(value: &str) -> bool {
     // Most values have none of the marks: one pass over the bytes settles them.
     if !value
@@ -12,7 +13,9 @@ pub fn is_placeholder(value: &str) -> bool {
     {
         return false;
     }
-    if value.contains("${") || value.contains("{{") {
+    // `{% if ... %}`: a Jinja statement a template left in the value (an Ansible role's
+    // `listener.security.protocol.map=PLAINTEXT:PLAINTEXT{% if ssl %},SSL:SSL{% endif %}`).
+    if value.contains("${") || value.contains("{{") || value.contains("{%") {
         return true;
     }
     let wrapped = |mark: char| {
@@ -62,7 +65,7 @@ mod tests {
 
     /// `is_placeholder` as first written: every piece collected, no shortcut.
     fn placeholder_by_pieces(value: &str) -> bool {
-        if value.contains("${") || value.contains("{{") {
+        if value.contains("${") || value.contains("{{") || value.contains("{%") {
             return true;
         }
         let wrapped = |mark: char| {
@@ -100,6 +103,7 @@ mod tests {
         }
         assert!(is_placeholder("%ID%"));
         assert!(is_placeholder("x@a@y@"));
+        assert!(is_placeholder("PLAINTEXT:PLAINTEXT{% if ssl %}"));
         assert!(!is_placeholder("100%"));
         assert!(!has_format_field("plain"));
         assert!(has_format_field("a{0}"));

@@ -3,6 +3,7 @@
 //! it is advertised, its SASL mechanism, and in 3.x the inter-broker protocol version against
 //! KRaft, the message format and zstd.
 
+use super::listener_config::map_inputs;
 use super::refusal::{KRAFT_CHECKS_FROM, NodeCheck};
 use super::support::{is_placeholder, quoted};
 use super::{Check, Context, FixAvailability, Group, Rule, Verified};
@@ -31,6 +32,8 @@ const MECHANISMS: &str = "sasl.enabled.mechanisms";
 const IBP: &str = "inter.broker.protocol.version";
 const FORMAT: &str = "log.message.format.version";
 
+/// What the checks of the inter-broker listener's advertised address and SASL read; a
+/// placeholder in one of them skips those checks on the node.
 const INPUTS: &[&str] = &[
     "process.roles",
     NAME,
@@ -46,32 +49,44 @@ const INPUTS: &[&str] = &[
     "offsets.topic.compression.codec",
 ];
 
+/// What the inter-broker protocol version checks read.
+const VERSION_INPUTS: &[&str] = &[IBP, FORMAT, "offsets.topic.compression.codec"];
+
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
     let mut diagnostics = Vec::new();
-    for at in NodeCheck::judged(&RULE, cluster, context, INPUTS) {
+    for at in NodeCheck::judged(&RULE, cluster, context, &["process.roles"]) {
         let Some(roles) = at.roles() else {
             continue;
         };
+        let unresolved = |keys: &[&str]| context.any_placeholder(at.node, keys);
         let mut checker = Checker {
             at,
             roles,
             diagnostics: &mut diagnostics,
         };
-        let protocol = checker.protocol_versions();
+        let protocol = if unresolved(VERSION_INPUTS) {
+            None
+        } else {
+            checker.protocol_versions()
+        };
         let Some(listeners) = context.facts.listeners(at.node) else {
             continue;
         };
         let Ok(map) = &listeners.map else {
             continue;
         };
+        // Which listener brokers use between them reads the two keys and the map alone.
+        if unresolved(&[NAME, PROTOCOL]) || unresolved(map_inputs(context, at.node)) {
+            continue;
+        }
         match at.context.inter_broker(at.node, version, map) {
-            Some(Ok(inter_broker)) => {
+            Some(Ok(inter_broker)) if !unresolved(INPUTS) => {
                 checker.advertised(&inter_broker, listeners);
                 checker.sasl(&inter_broker, protocol);
             }
+            Some(Ok(_)) | None => {}
             Some(Err(problem)) => checker.resolution(problem),
-            None => {}
         }
     }
     diagnostics

@@ -28,7 +28,9 @@ pub const RULE: Rule = Rule {
 const MAP: &str = "listener.security.protocol.map";
 const CONTROLLER_NAMES: &str = "controller.listener.names";
 
-/// The keys the listener checks read; a placeholder in one of them skips the node.
+/// The keys the checks across listener keys read; a placeholder in one of them skips those
+/// checks on the node. The map and the entries of each list are judged apart: a placeholder
+/// in one entry leaves the others known (see [`ListenerList::unknown`]).
 const INPUTS: &[&str] = &[
     "process.roles",
     "listeners",
@@ -46,25 +48,46 @@ const INPUTS: &[&str] = &[
 /// without a host takes the node's address from the voters.
 const CONTROLLER_INPUTS: &[&str] = &["node.id", "broker.id", "controller.quorum.voters"];
 
+/// Without `process.roles` Kafka's mode, and so which checks apply, is unknown.
+const ROLE_INPUTS: &[&str] = &["process.roles"];
+
+/// What the effective security protocol map reads: the map alone when the file sets it; else
+/// the controller names that Kafka adds PLAINTEXT mappings for. (The listener names it reads
+/// too are the model's: an entry whose name a template fills in leaves the map unknown.)
+pub fn map_inputs(context: &Context, node: &crate::cluster::Node) -> &'static [&'static str] {
+    if context.in_file(node, MAP) {
+        &[MAP]
+    } else {
+        &[MAP, CONTROLLER_NAMES]
+    }
+}
+
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
-    for at in NodeCheck::judged(&RULE, cluster, context, INPUTS) {
+    for at in NodeCheck::judged(&RULE, cluster, context, ROLE_INPUTS) {
         let Some(roles) = at.roles() else {
             continue;
         };
         let Some(listeners) = context.facts.listeners(at.node) else {
             continue;
         };
+        let unresolved = |keys: &[&str]| context.any_placeholder(at.node, keys);
         let mut checker = Checker {
             at,
             roles,
             model: listeners,
             diagnostics: &mut diagnostics,
         };
+        if unresolved(map_inputs(context, at.node)) {
+            continue;
+        }
         checker.protocol_map();
         checker.list("listeners", &listeners.listeners);
         if let Some(advertised) = &listeners.advertised {
             checker.list("advertised.listeners", advertised);
+        }
+        if unresolved(INPUTS) {
+            continue;
         }
         checker.early_start();
         checker.advertised();
