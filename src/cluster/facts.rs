@@ -122,18 +122,33 @@ pub fn read_int<'a>(
     }
 }
 
-/// The log directories of `node` (see [`NodeFacts::log_dirs`]).
-fn log_dirs(files: &[SourceFile], node: &Node, version: KafkaVersion) -> Option<Vec<String>> {
-    // `log.dirs` wins whenever it is set, even to an empty value; it has no default.
-    let log_dirs = match lookup(files, node, "log.dirs", version) {
-        Lookup::Set(setting) => Some(setting.text),
-        Lookup::Null => None,
-        Lookup::Refused => return None,
-    };
+/// The setting Kafka `version` takes the node's log directories from, and its key: `log.dirs`
+/// whenever the file sets it (even to an empty value; it has no default), else `log.dir` (the
+/// file's or its default). `None` when ConfigDef refuses either, which stops Kafka first.
+pub fn log_dir_setting<'a>(
+    files: &'a [SourceFile],
+    node: &Node,
+    version: KafkaVersion,
+) -> Option<(&'static str, Setting<'a>)> {
     let Lookup::Set(log_dir) = lookup(files, node, "log.dir", version) else {
         return None;
     };
-    Some(storage::log_dirs(log_dirs, log_dir.text, version))
+    match lookup(files, node, "log.dirs", version) {
+        Lookup::Set(log_dirs) => Some(("log.dirs", log_dirs)),
+        Lookup::Null => Some(("log.dir", log_dir)),
+        Lookup::Refused => None,
+    }
+}
+
+/// The log directories of `node` (see [`NodeFacts::log_dirs`]).
+fn log_dirs(files: &[SourceFile], node: &Node, version: KafkaVersion) -> Option<Vec<String>> {
+    let (_, setting) = log_dir_setting(files, node, version)?;
+    Some(
+        storage::log_dir_items(setting.text, version)
+            .iter()
+            .map(|item| item.text.to_owned())
+            .collect(),
+    )
 }
 
 /// The facts of every node and overlay of one cluster.

@@ -4,7 +4,9 @@
 //! leaves unset when the key has no default (Kafka then falls back to another key).
 
 use crate::catalog::KafkaVersion;
-use crate::catalog::value::split_list;
+use crate::properties::is_unresolved;
+
+use super::setting::{Item, Split, split};
 
 const MILLIS_PER_MINUTE: i64 = 60_000;
 const MILLIS_PER_HOUR: i64 = 3_600_000;
@@ -59,21 +61,77 @@ pub fn log_roll_jitter(ms: Option<i64>, hours: i64) -> DerivedMillis {
     }
 }
 
+/// Kafka 4.2 (KIP-1161) made `log.dirs` and `log.dir` LIST keys: before, both are strings that
+/// `Csv.parseCsvList` splits (apache/kafka core/src/main/scala/kafka/server/KafkaConfig.scala
+/// `logDirs` at 3.9.1, server/src/main/java/org/apache/kafka/server/config/AbstractKafkaConfig.java
+/// `logDirs()` at 4.1.2); from 4.2 `getList` reads the list ConfigDef parsed
+/// (storage/src/main/java/org/apache/kafka/storage/internals/log/LogConfig.java at 4.2.0).
+const LIST_TYPED_FROM: KafkaVersion = KafkaVersion::new(4, 2);
+
+/// How Kafka `version` splits the log directories' value. Before 4.2, `Csv.parseCsvList` of the
+/// trimmed string: split on `\s*,\s*`, empty pieces dropped, repeats kept. From 4.2, ConfigDef's
+/// LIST: empty pieces kept (its validator then refuses them), exact repeats dropped with a
+/// warning (`ConfigDef.parseValue`, clients/src/main/java/org/apache/kafka/common/config/
+/// ConfigDef.java at 4.2.0).
+pub fn log_dir_split(version: KafkaVersion) -> Split {
+    if version >= LIST_TYPED_FROM {
+        Split::DistinctConfigList
+    } else {
+        Split::CsvList
+    }
+}
+
+/// The log directories in `text` (the value of `log.dirs`, else of `log.dir`) as Kafka
+/// `version` reads them, each with its place in `text`.
+pub fn log_dir_items(text: &str, version: KafkaVersion) -> Vec<Item<'_>> {
+    split(text, log_dir_split(version))
+}
+
 /// The log directories Kafka `version` uses, from the raw values of `log.dirs` (`None` when the
 /// file does not set it) and `log.dir` (the file's or the default). `log.dirs` wins whenever the
-/// file sets it, even to an empty value. Before 4.2 both are strings split at commas, empty
-/// pieces dropped and duplicates kept; from 4.2 they are lists (empty elements are refused
-/// while parsing) whose duplicates Kafka drops.
+/// file sets it, even to an empty value. See [`log_dir_split`] for how each release splits it.
 pub fn log_dirs(log_dirs: Option<&str>, log_dir: &str, version: KafkaVersion) -> Vec<String> {
-    let raw = log_dirs.unwrap_or(log_dir);
-    let mut dirs = split_list(raw);
-    if version >= KafkaVersion::new(4, 2) {
-        let mut seen = std::collections::HashSet::new();
-        dirs.retain(|dir| seen.insert(dir.clone()));
-    } else {
-        dirs.retain(|dir| !dir.is_empty());
+    log_dir_items(log_dirs.unwrap_or(log_dir), version)
+        .iter()
+        .map(|item| item.text.to_owned())
+        .collect()
+}
+
+/// The directory `path` names as `File.getCanonicalPath` finds it once Kafka has created it,
+/// worked out from the text alone: repeated and trailing slashes and `.` removed, `..` taken
+/// back with the name before it (`..` of the root is the root). On disk, `getCanonicalPath`
+/// also resolves symbolic links, before it takes `..` back: a link kafkalint cannot see can make
+/// two paths that read alike differ, or two that differ one directory. A relative path keeps
+/// its leading `..` and is never equal to an absolute one (the directory the process starts in
+/// is unknown). A path with a backslash or a drive letter (Windows) is compared as written.
+/// `None` for a path with a placeholder, whose text is not known.
+pub fn lexical_canonical_path(path: &str) -> Option<String> {
+    if is_unresolved(path) {
+        return None;
     }
-    dirs
+    if path.contains('\\') || path.as_bytes().get(1) == Some(&b':') {
+        return Some(path.to_owned());
+    }
+    let absolute = path.starts_with('/');
+    let mut names: Vec<&str> = Vec::new();
+    for name in path.split('/') {
+        match name {
+            "" | "." => {}
+            ".." => match names.last() {
+                Some(&last) if last != ".." => {
+                    names.pop();
+                }
+                _ if absolute => {}
+                _ => names.push(".."),
+            },
+            _ => names.push(name),
+        }
+    }
+    Some(match (absolute, names.is_empty()) {
+        (true, _) => format!("/{}", names.join("/")),
+        (false, true) => ".".to_owned(),
+        (false, false) => names.join("/"),
+    })
 }
 
 #[cfg(test)]
@@ -124,6 +182,23 @@ mod tests {
                 key: "log.roll.jitter.hours"
             }
         );
+    }
+
+    #[test]
+    fn canonical_paths_are_worked_out_from_the_text() {
+        let canonical = |path| lexical_canonical_path(path).unwrap();
+        assert_eq!(canonical("/var/lib/kafka/data/"), "/var/lib/kafka/data");
+        assert_eq!(canonical("/a//./b/"), "/a/b");
+        assert_eq!(canonical("/a/../a/b"), "/a/b");
+        assert_eq!(canonical("/../a"), "/a");
+        assert_eq!(canonical("/"), "/");
+        assert_eq!(canonical("data/"), "data");
+        assert_eq!(canonical("./data"), "data");
+        assert_eq!(canonical("../data/x/.."), "../data");
+        assert_eq!(canonical("a/.."), ".");
+        assert_eq!(canonical("C:\\kafka\\logs\\"), "C:\\kafka\\logs\\");
+        assert_eq!(lexical_canonical_path("/data/${ID}"), None);
+        assert_eq!(lexical_canonical_path("/data/%ID%"), None);
     }
 
     #[test]

@@ -8,6 +8,7 @@ mod cordoned_log_dirs;
 mod default_replication_above_brokers;
 mod deprecated_key;
 mod duplicate_key;
+mod duplicate_log_dir;
 mod duplicate_node_id;
 mod group_coordinator_config;
 mod image_start_refusal;
@@ -109,6 +110,7 @@ pub const RULES: &[Rule] = &[
     node_id_config::RULE,
     inter_broker_config::RULE,
     cordoned_log_dirs::RULE,
+    duplicate_log_dir::RULE,
     shared_advertised_address::RULE,
     port_clash_on_host::RULE,
     localhost_advertised::RULE,

@@ -206,6 +206,16 @@ impl<'a> Context<'a> {
         crate::cluster::setting::lookup(self.files, node, key, version)
     }
 
+    /// The setting the node's log directories come from, and its key (see
+    /// [`crate::cluster::facts::log_dir_setting`]).
+    pub fn log_dir_setting(
+        &self,
+        node: &Node,
+        version: KafkaVersion,
+    ) -> Option<(&'static str, Setting<'a>)> {
+        crate::cluster::facts::log_dir_setting(self.files, node, version)
+    }
+
     /// The value of an INT `key` on `node` as `lookup` finds it, parsed as Kafka parses it.
     pub fn int_setting(
         &self,
