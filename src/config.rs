@@ -380,7 +380,7 @@ pub fn find(path: &Path) -> Option<PathBuf> {
                 .is_ok_and(|metadata| !metadata.is_dir())
         })?;
     let cwd = absolute_cwd();
-    Some(match found.strip_prefix(&cwd) {
+    Some(match found.strip_prefix(cwd) {
         Ok(relative) => relative.to_path_buf(),
         Err(_) => {
             // Above the current folder: `../kafkalint.toml`, as a person would write it.
@@ -399,13 +399,21 @@ pub fn find(path: &Path) -> Option<PathBuf> {
     })
 }
 
-fn absolute_cwd() -> PathBuf {
-    std::env::current_dir().map_or_else(|_| PathBuf::from("/"), |cwd| normalize(&cwd))
+/// The working folder, asked of the system once: kafkalint never changes it, and a walk of
+/// thousands of files makes paths absolute many times a file.
+fn absolute_cwd() -> &'static Path {
+    static CWD: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    CWD.get_or_init(|| {
+        std::env::current_dir().map_or_else(|_| PathBuf::from("/"), |cwd| normalize(&cwd))
+    })
 }
 
 /// `path` made absolute and without `.` or `..` components, by the path alone (symbolic links
 /// are not resolved): two spellings of one file compare equal.
 pub fn absolute(path: &Path) -> PathBuf {
+    if path.is_absolute() {
+        return normalize(path);
+    }
     normalize(&absolute_cwd().join(path))
 }
 

@@ -457,10 +457,12 @@ pub fn chart_of_template(path: &Path) -> Option<PathBuf> {
     let parent = path.parent().filter(|parent| !parent.is_absolute())?;
     (1..=8).find_map(|up| {
         let chart: PathBuf = parent.join(std::iter::repeat_n("..", up).collect::<PathBuf>());
-        let is_chart = chart.join("Chart.yaml").is_file() && chart.join("templates").is_dir();
+        if !(chart.join("Chart.yaml").is_file() && chart.join("templates").is_dir()) {
+            return None;
+        }
         let absolute = std::fs::canonicalize(&chart).ok()?;
         let file = std::fs::canonicalize(path).ok()?;
-        (is_chart && in_templates(&absolute, &file)).then_some(chart)
+        in_templates(&absolute, &file).then_some(chart)
     })
 }
 

@@ -26,12 +26,21 @@ pub fn label_values(files: &mut Vec<SourceFile>, diagnostics: &mut [Diagnostic])
     // (finding, values file, the value's span, its key, whether output shows the value where
     // it is rendered), in the order found.
     let mut traced: Vec<(usize, PathBuf, Span, String, bool)> = Vec::new();
+    // Which files are templates of a chart, asked once a file: the question costs a look at
+    // the folders above the file, and a cluster's findings label its files many times over.
+    let mut charts: HashMap<usize, Option<PathBuf>> = HashMap::new();
     for (index, diagnostic) in diagnostics.iter().enumerate() {
         for label in &diagnostic.labels {
             let Some(file) = files.get(label.file) else {
                 continue;
             };
-            if let Some((path, span, key)) = trace(file, &label.span, &mut values_files) {
+            let chart = charts
+                .entry(label.file)
+                .or_insert_with(|| chart_of_rendered(file));
+            let Some(chart) = chart else {
+                continue;
+            };
+            if let Some((path, span, key)) = trace(file, chart, &label.span, &mut values_files) {
                 // Shown in the values file only where the rendered template shows it.
                 let hidden = file.yaml.as_ref().is_none_or(|yaml| {
                     yaml.secrets.iter().any(|secret| {
@@ -120,13 +129,20 @@ fn complement(shown: &[Span], len: usize) -> Vec<Span> {
 
 /// The values file, the span of the value and its key (`kafka.replicationFactor`) that the
 /// value at `span` of a rendered template came from, when exactly one values file holds it.
+/// The chart whose template `file` is, rendered: only a YAML file can be one (a broker's
+/// `.properties` file is never rendered), so no other file costs a look at the disk.
+fn chart_of_rendered(file: &SourceFile) -> Option<PathBuf> {
+    file.yaml.as_ref()?;
+    super::render::chart_of_template(Path::new(&file.path))
+}
+
 fn trace(
     file: &SourceFile,
+    chart: &Path,
     span: &Span,
     values_files: &mut ValuesFiles,
 ) -> Option<(PathBuf, Span, String)> {
     let path = Path::new(&file.path);
-    let chart = super::render::chart_of_template(path)?;
     let template = String::from_utf8(crate::source::read_file(path).ok()?).ok()?;
     let rendered = std::str::from_utf8(&file.bytes).ok()?;
     if rendered == template {
@@ -149,7 +165,7 @@ fn trace(
     let folder = if chart.as_os_str().is_empty() {
         PathBuf::from(".")
     } else {
-        chart.clone()
+        chart.to_path_buf()
     };
     let candidates = values_files.entry(folder.clone()).or_insert_with(|| {
         let mut names = vec!["values.yaml".to_string()];
