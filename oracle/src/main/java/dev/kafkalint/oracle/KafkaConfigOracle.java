@@ -81,6 +81,7 @@ public final class KafkaConfigOracle {
         Method fromProps = Class.forName("kafka.server.KafkaConfig")
                 .getMethod("fromProps", Properties.class, boolean.class);
         Method parseVoters = routableVoterParser();
+        StartupSteps steps = StartupSteps.load();
 
         List<String> files = Files.readAllLines(Path.of(listFile), StandardCharsets.UTF_8);
         StringBuilder line = new StringBuilder();
@@ -89,7 +90,7 @@ public final class KafkaConfigOracle {
             line.setLength(0);
             line.append("{\"file\":");
             Json.string(line, file);
-            Throwable refused = judge(loadProps, fromProps, parseVoters, file);
+            Throwable refused = judge(loadProps, fromProps, parseVoters, steps, file);
             if (refused == null) {
                 line.append(",\"accepted\":true}");
             } else {
@@ -106,13 +107,16 @@ public final class KafkaConfigOracle {
             System.err.println("KafkaConfigOracle: writing standard output failed");
             System.exit(1);
         }
+        // A plugin made for a file may have left a thread behind; the answers are all written.
+        System.exit(0);
     }
 
     /**
      * What Kafka threw for this file, or null when its KafkaConfig was built and, for a KRaft
      * node, the server's own parse of the voters passed.
      */
-    static Throwable judge(Method loadProps, Method fromProps, Method parseVoters, String file) {
+    static Throwable judge(Method loadProps, Method fromProps, Method parseVoters, StartupSteps steps,
+            String file) {
         try {
             // false, as in kafka.Kafka: it only turns off the INFO dump of every value.
             Properties props = (Properties) loadProps.invoke(null, file);
@@ -125,12 +129,19 @@ public final class KafkaConfigOracle {
                         .invoke(config, "controller.quorum.voters");
                 parseVoters.invoke(null, voters);
             }
+            // What the node makes of its config before it starts: plugins, log directories.
+            if (steps != null) steps.run(config);
             return null;
         } catch (InvocationTargetException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             if (cause instanceof VirtualMachineError vme) throw vme;
             return cause;
         } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot call Kafka for " + file, e);
+        } catch (RuntimeException e) {
+            // Thrown by a step's own code (a cast, say), not through reflection.
+            return e;
+        } catch (Exception e) {
             throw new IllegalStateException("cannot call Kafka for " + file, e);
         }
     }
