@@ -52,6 +52,12 @@ use mutations::{Case, Config, Mutation, Rng};
 const MIN_FILES: usize = 2_000;
 const MIN_AGREEMENT: f64 = 0.995;
 
+/// Whether the files about the start-up steps Kafka takes after `KafkaConfig` (see
+/// `Outcome::startup_step`) count in the asserted agreement. While kafkalint's rules for them
+/// are being written they are a group of their own: its agreement is printed and written to the
+/// report, and only false refusals fail the test. Set to `true` once the rules are in.
+const STARTUP_STEPS_ASSERTED: bool = false;
+
 #[test]
 fn kafka_3_9_refuses_what_kafkalint_refuses() {
     if !support::external_tools("tests/oracle.rs") {
@@ -110,6 +116,9 @@ enum Expect {
 #[derive(Debug)]
 struct Verdict {
     accepted: bool,
+    /// Where Kafka refused: `config` (the file, `KafkaConfig`, the voters) or `startup` (the
+    /// later steps: plugins, log directories).
+    stage: Option<String>,
     exception: Option<String>,
     message: Option<String>,
 }
@@ -129,6 +138,20 @@ impl Outcome {
     }
     fn agrees(&self) -> bool {
         self.kafka.accepted != self.kafkalint_refuses()
+    }
+    /// Whether the file is about the start-up steps after `KafkaConfig`: Kafka refused it there,
+    /// or one of its mutations is aimed there.
+    fn startup_step(&self) -> bool {
+        self.kafka.stage.as_deref() == Some("startup")
+            || self
+                .case
+                .mutations
+                .iter()
+                .any(|m| mutations::STARTUP_STEP_KINDS.contains(&m.kind))
+    }
+    /// Whether the file counts in the asserted agreement.
+    fn asserted(&self) -> bool {
+        STARTUP_STEPS_ASSERTED || !self.startup_step()
     }
 }
 
@@ -322,14 +345,15 @@ fn agree(minor: &str, release: &str, expect: Expect) {
         // agreement is printed above, not held to a margin.
         return;
     }
-    let agreeing = mutated.iter().filter(|o| o.agrees()).count();
+    let asserted: Vec<&Outcome> = mutated.iter().filter(|o| o.asserted()).collect();
+    let agreeing = asserted.iter().filter(|o| o.agrees()).count();
     assert!(
-        agreeing as f64 >= MIN_AGREEMENT * mutated.len() as f64,
+        agreeing as f64 >= MIN_AGREEMENT * asserted.len() as f64,
         "kafka {release}: kafkalint agrees on {agreeing} of {} files, under {:.1}% \
          ({} disagreements, grouped above)",
-        mutated.len(),
+        asserted.len(),
         MIN_AGREEMENT * 100.0,
-        mutated.len() - agreeing
+        asserted.len() - agreeing
     );
 }
 
@@ -399,6 +423,7 @@ fn run_oracle(release: &str, list: &Path, paths: &[PathBuf]) -> Vec<Verdict> {
             }
             Verdict {
                 accepted,
+                stage: text("stage"),
                 exception: text("exception"),
                 message: text("message"),
             }
@@ -496,6 +521,8 @@ fn summarize(minor: &str, release: &str, outcomes: &[Outcome], bases: usize) -> 
         .count();
     let agreeing = mutated.iter().filter(|o| o.agrees()).count();
     let accepted = mutated.iter().filter(|o| o.kafka.accepted).count();
+    let steps: Vec<&Outcome> = mutated.iter().filter(|o| o.startup_step()).collect();
+    let steps_agreeing = steps.iter().filter(|o| o.agrees()).count();
     let missed = mutated
         .iter()
         .filter(|o| !o.kafka.accepted && !o.kafkalint_refuses())
@@ -507,11 +534,19 @@ fn summarize(minor: &str, release: &str, outcomes: &[Outcome], bases: usize) -> 
     format!(
         "kafka {release} ({minor}): kafkalint agrees on {agreeing} of {} generated files ({:.2}%); \
          Kafka accepted {accepted} and refused {}; kafkalint missed {missed} refusals and \
-         raised {false_refusals} false ones; {} keys mutated",
+         raised {false_refusals} false ones; {} keys mutated. Of them, {} files are about the \
+         start-up steps after KafkaConfig ({}): kafkalint agrees on {steps_agreeing} ({:.2}%)",
         mutated.len(),
         100.0 * agreeing as f64 / mutated.len() as f64,
         mutated.len() - accepted,
-        keys.len()
+        keys.len(),
+        steps.len(),
+        if STARTUP_STEPS_ASSERTED {
+            "asserted"
+        } else {
+            "reported, not asserted"
+        },
+        100.0 * steps_agreeing as f64 / steps.len().max(1) as f64,
     )
 }
 
@@ -677,10 +712,21 @@ fn kind_table(outcomes: &[Outcome]) -> String {
         }
     }
     let mut out = String::from(
-        "| mutation | in files | Kafka refused | disagreements |\n| --- | ---: | ---: | ---: |\n",
+        "| mutation | in files | Kafka refused | disagreements | agreement |\n\
+         | --- | ---: | ---: | ---: | ---: |\n",
     );
     for (kind, (files, refused, disagree)) in counts {
-        let _ = writeln!(out, "| {kind} | {files} | {refused} | {disagree} |");
+        // The kinds aimed at the start-up steps after KafkaConfig are marked while unasserted.
+        let mark = if !STARTUP_STEPS_ASSERTED && mutations::STARTUP_STEP_KINDS.contains(&kind) {
+            " (start-up step, not asserted)"
+        } else {
+            ""
+        };
+        let agreement = 100.0 * (files - disagree) as f64 / files as f64;
+        let _ = writeln!(
+            out,
+            "| {kind}{mark} | {files} | {refused} | {disagree} | {agreement:.1}% |"
+        );
     }
     out
 }

@@ -90,14 +90,16 @@ public final class KafkaConfigOracle {
             line.setLength(0);
             line.append("{\"file\":");
             Json.string(line, file);
-            Throwable refused = judge(loadProps, fromProps, parseVoters, steps, file);
+            Refusal refused = judge(loadProps, fromProps, parseVoters, steps, file);
             if (refused == null) {
                 line.append(",\"accepted\":true}");
             } else {
-                line.append(",\"accepted\":false,\"exception\":");
-                Json.string(line, refused.getClass().getName());
+                line.append(",\"accepted\":false,\"stage\":");
+                Json.string(line, refused.stage());
+                line.append(",\"exception\":");
+                Json.string(line, refused.cause().getClass().getName());
                 line.append(",\"message\":");
-                Json.string(line, refused.getMessage());
+                Json.string(line, refused.cause().getMessage());
                 line.append('}');
             }
             json.println(line);
@@ -112,15 +114,24 @@ public final class KafkaConfigOracle {
     }
 
     /**
-     * What Kafka threw for this file, or null when its KafkaConfig was built and, for a KRaft
-     * node, the server's own parse of the voters passed.
+     * Where Kafka refused a file: {@code "config"} while loading the file, building its
+     * KafkaConfig or parsing the voters; {@code "startup"} in the later steps of {@link
+     * StartupSteps}.
      */
-    static Throwable judge(Method loadProps, Method fromProps, Method parseVoters, StartupSteps steps,
+    record Refusal(String stage, Throwable cause) {}
+
+    /**
+     * What Kafka threw for this file, or null when its KafkaConfig was built, for a KRaft node
+     * the server's own parse of the voters passed, and the start-up steps passed (none when
+     * {@code steps} is null).
+     */
+    static Refusal judge(Method loadProps, Method fromProps, Method parseVoters, StartupSteps steps,
             String file) {
+        Object config;
         try {
             // false, as in kafka.Kafka: it only turns off the INFO dump of every value.
             Properties props = (Properties) loadProps.invoke(null, file);
-            Object config = fromProps.invoke(null, props, false);
+            config = fromProps.invoke(null, props, false);
             // KafkaRaftServer's constructor (kafka.Kafka builds one for a node with roles)
             // parses the voters again, with routable addresses only, before it starts anything
             // but its storage: QuorumConfig.parseVoterConnections, from 3.8.
@@ -129,21 +140,30 @@ public final class KafkaConfigOracle {
                         .invoke(config, "controller.quorum.voters");
                 parseVoters.invoke(null, voters);
             }
-            // What the node makes of its config before it starts: plugins, log directories.
-            if (steps != null) steps.run(config);
-            return null;
         } catch (InvocationTargetException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            if (cause instanceof VirtualMachineError vme) throw vme;
-            return cause;
+            return new Refusal("config", cause(e));
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("cannot call Kafka for " + file, e);
+        }
+        if (steps == null) return null;
+        try {
+            // What the node makes of its config before it starts: plugins, log directories.
+            steps.run(config);
+            return null;
+        } catch (InvocationTargetException e) {
+            return new Refusal("startup", cause(e));
         } catch (RuntimeException e) {
             // Thrown by a step's own code (a cast, say), not through reflection.
-            return e;
+            return new Refusal("startup", e);
         } catch (Exception e) {
             throw new IllegalStateException("cannot call Kafka for " + file, e);
         }
+    }
+
+    private static Throwable cause(InvocationTargetException e) {
+        Throwable cause = e.getCause() == null ? e : e.getCause();
+        if (cause instanceof VirtualMachineError vme) throw vme;
+        return cause;
     }
 
     /** {@code QuorumConfig.parseVoterConnections(List)} of 3.8 and later; null before. */
