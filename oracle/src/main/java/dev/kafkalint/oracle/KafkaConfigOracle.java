@@ -23,7 +23,7 @@ import java.util.Properties;
  *
  * <pre>
  * {"file":"a.properties","accepted":true}
- * {"file":"b.properties","accepted":false,"exception":"org.apache.kafka.common.config.ConfigException","message":"..."}
+ * {"file":"b.properties","accepted":false,"stage":"config","exception":"org.apache.kafka.common.config.ConfigException","message":"..."}
  * </pre>
  *
  * <p>What is run is what {@code kafka.Kafka.main} does before it touches storage or the network, in
@@ -32,7 +32,9 @@ import java.util.Properties;
  * ConfigDef and runs {@code validateValues()}; for a KRaft node of 3.8 and later, the voters as
  * {@code KafkaRaftServer}'s constructor parses them again, routable addresses only ({@code
  * QuorumConfig.parseVoterConnections}; the constructor reads the storage first, which is not
- * run). Anything thrown there, for one file, is that file's
+ * run); then the later steps that need neither storage nor the network ({@link StartupSteps}:
+ * the plugins the node makes, its log directories). A refusal's {@code stage} says which:
+ * {@code config} up to the voters, {@code startup} after. Anything thrown there, for one file, is that file's
  * refusal; the next file still runs. Only {@link VirtualMachineError}s stop the run, since an out
  * of memory error says nothing about the file.
  *
