@@ -6,7 +6,7 @@
 #
 # VERSION is a Kafka release (3.9.2, 4.4.0). LISTFILE holds one path a line. Standard output gets
 # one JSON line per file, in list order: {"file":...,"accepted":true} or
-# {"file":...,"accepted":false,"exception":"<class>","message":"<message>"}. Nothing else is
+# {"file":...,"accepted":false,"stage":"config|startup","exception":"<class>","message":"<message>"}. Nothing else is
 # written to standard output; Maven's and the JVM's chatter go to standard error.
 # With --docker-wrapper, the release's KafkaDockerWrapper (the apache/kafka image's setup) writes
 # the server.properties of each environment of ENVFILE instead (format: DockerWrapperOracle.java).

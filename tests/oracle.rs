@@ -3,8 +3,10 @@
 //! For each release line covered here, generates thousands of broker config files by mutating
 //! valid base configs (`tests/oracle/bases/`) with values driven by Kafka's catalogue and with
 //! breaks of the cross-field checks Kafka runs at start-up, asks the real Kafka jars through
-//! `oracle/run.sh` (one JVM per release) whether `KafkaConfig` accepts each file, and asserts that
-//! kafkalint's verdict (some diagnostic with `stops_startup`) agrees for at least 99.5% of them.
+//! `oracle/run.sh` (one JVM per release) whether the node starts from each file (`KafkaConfig`,
+//! the KRaft voters, then the later start-up steps that need no storage or network: the plugins
+//! it makes and its log directories; see `oracle/README.md`), and asserts that kafkalint's
+//! verdict (some diagnostic with `stops_startup`) agrees for at least 99.5% of them.
 //! Every disagreement is printed with what was done to the file, both verdicts and Kafka's message.
 //!
 //! It needs Java 17+ and Maven (the first run fetches the Kafka jars from Maven Central); without
@@ -29,12 +31,23 @@
 //!   Kafka's dependencies that every release has (which kafkalint must leave alone); in Kafka's
 //!   packages, whose classes the catalogue holds per release, it names missing and removed ones.
 //!
+//! - a class outside Kafka's packages named on a key whose class the node makes at start-up
+//!   (`metric.reporters`, `authorizer.class.name`, ...) may be of the wrong kind, which is beyond
+//!   a static check, so the generator names only Kafka's own classes there.
+//!
 //! A false refusal (kafkalint says Kafka refuses a file Kafka accepts) is never justified: the
 //! test fails on the first.
 //!
-//! The oracle judges what `KafkaConfig` judges: parsing and validating the configuration, as the
-//! broker does before it opens storage or sockets. What fails only later (unformatted storage,
-//! missing keystores, a port in use, a class missing from the classpath) is out of its reach.
+//! The files about the start-up steps after `KafkaConfig` (Kafka refused them there, or a
+//! mutation of `mutations::STARTUP_STEP_KINDS` is aimed there: duplicate log directories, plugin
+//! classes of the wrong kind, empty and bare class names, placeholders beside a refusal) are a
+//! group of their own while `STARTUP_STEPS_ASSERTED` is false: their agreement is printed and
+//! shown per kind in the report's table, and a false refusal among them still fails the test.
+//! Once kafkalint's rules for them are in, setting it to true holds them to the margin too.
+//!
+//! The oracle judges the configuration as the node does before it opens storage or sockets,
+//! storage and network taken as fine. What fails only there (unformatted storage, missing
+//! keystores, a port in use, a class missing from the classpath) is out of its reach.
 
 #[path = "oracle/mutations.rs"]
 mod mutations;
@@ -51,6 +64,12 @@ use mutations::{Case, Config, Mutation, Rng};
 
 const MIN_FILES: usize = 2_000;
 const MIN_AGREEMENT: f64 = 0.995;
+
+/// Whether the files about the start-up steps Kafka takes after `KafkaConfig` (see
+/// `Outcome::startup_step`) count in the asserted agreement. While kafkalint's rules for them
+/// are being written they are a group of their own: its agreement is printed and written to the
+/// report, and only false refusals fail the test. Set to `true` once the rules are in.
+const STARTUP_STEPS_ASSERTED: bool = false;
 
 #[test]
 fn kafka_3_9_refuses_what_kafkalint_refuses() {
@@ -110,6 +129,9 @@ enum Expect {
 #[derive(Debug)]
 struct Verdict {
     accepted: bool,
+    /// Where Kafka refused: `config` (the file, `KafkaConfig`, the voters) or `startup` (the
+    /// later steps: plugins, log directories).
+    stage: Option<String>,
     exception: Option<String>,
     message: Option<String>,
 }
@@ -129,6 +151,20 @@ impl Outcome {
     }
     fn agrees(&self) -> bool {
         self.kafka.accepted != self.kafkalint_refuses()
+    }
+    /// Whether the file is about the start-up steps after `KafkaConfig`: Kafka refused it there,
+    /// or one of its mutations is aimed there.
+    fn startup_step(&self) -> bool {
+        self.kafka.stage.as_deref() == Some("startup")
+            || self
+                .case
+                .mutations
+                .iter()
+                .any(|m| mutations::STARTUP_STEP_KINDS.contains(&m.kind))
+    }
+    /// Whether the file counts in the asserted agreement.
+    fn asserted(&self) -> bool {
+        STARTUP_STEPS_ASSERTED || !self.startup_step()
     }
 }
 
@@ -322,14 +358,15 @@ fn agree(minor: &str, release: &str, expect: Expect) {
         // agreement is printed above, not held to a margin.
         return;
     }
-    let agreeing = mutated.iter().filter(|o| o.agrees()).count();
+    let asserted: Vec<&Outcome> = mutated.iter().filter(|o| o.asserted()).collect();
+    let agreeing = asserted.iter().filter(|o| o.agrees()).count();
     assert!(
-        agreeing as f64 >= MIN_AGREEMENT * mutated.len() as f64,
+        agreeing as f64 >= MIN_AGREEMENT * asserted.len() as f64,
         "kafka {release}: kafkalint agrees on {agreeing} of {} files, under {:.1}% \
          ({} disagreements, grouped above)",
-        mutated.len(),
+        asserted.len(),
         MIN_AGREEMENT * 100.0,
-        mutated.len() - agreeing
+        asserted.len() - agreeing
     );
 }
 
@@ -399,6 +436,7 @@ fn run_oracle(release: &str, list: &Path, paths: &[PathBuf]) -> Vec<Verdict> {
             }
             Verdict {
                 accepted,
+                stage: text("stage"),
                 exception: text("exception"),
                 message: text("message"),
             }
@@ -496,6 +534,8 @@ fn summarize(minor: &str, release: &str, outcomes: &[Outcome], bases: usize) -> 
         .count();
     let agreeing = mutated.iter().filter(|o| o.agrees()).count();
     let accepted = mutated.iter().filter(|o| o.kafka.accepted).count();
+    let steps: Vec<&Outcome> = mutated.iter().filter(|o| o.startup_step()).collect();
+    let steps_agreeing = steps.iter().filter(|o| o.agrees()).count();
     let missed = mutated
         .iter()
         .filter(|o| !o.kafka.accepted && !o.kafkalint_refuses())
@@ -507,11 +547,19 @@ fn summarize(minor: &str, release: &str, outcomes: &[Outcome], bases: usize) -> 
     format!(
         "kafka {release} ({minor}): kafkalint agrees on {agreeing} of {} generated files ({:.2}%); \
          Kafka accepted {accepted} and refused {}; kafkalint missed {missed} refusals and \
-         raised {false_refusals} false ones; {} keys mutated",
+         raised {false_refusals} false ones; {} keys mutated. Of them, {} files are about the \
+         start-up steps after KafkaConfig ({}): kafkalint agrees on {steps_agreeing} ({:.2}%)",
         mutated.len(),
         100.0 * agreeing as f64 / mutated.len() as f64,
         mutated.len() - accepted,
-        keys.len()
+        keys.len(),
+        steps.len(),
+        if STARTUP_STEPS_ASSERTED {
+            "asserted"
+        } else {
+            "reported, not asserted"
+        },
+        100.0 * steps_agreeing as f64 / steps.len().max(1) as f64,
     )
 }
 
@@ -677,10 +725,21 @@ fn kind_table(outcomes: &[Outcome]) -> String {
         }
     }
     let mut out = String::from(
-        "| mutation | in files | Kafka refused | disagreements |\n| --- | ---: | ---: | ---: |\n",
+        "| mutation | in files | Kafka refused | disagreements | agreement |\n\
+         | --- | ---: | ---: | ---: | ---: |\n",
     );
     for (kind, (files, refused, disagree)) in counts {
-        let _ = writeln!(out, "| {kind} | {files} | {refused} | {disagree} |");
+        // The kinds aimed at the start-up steps after KafkaConfig are marked while unasserted.
+        let mark = if !STARTUP_STEPS_ASSERTED && mutations::STARTUP_STEP_KINDS.contains(&kind) {
+            " (start-up step, not asserted)"
+        } else {
+            ""
+        };
+        let agreement = 100.0 * (files - disagree) as f64 / files as f64;
+        let _ = writeln!(
+            out,
+            "| {kind}{mark} | {files} | {refused} | {disagree} | {agreement:.1}% |"
+        );
     }
     out
 }

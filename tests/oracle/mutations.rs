@@ -275,6 +275,8 @@ pub struct Catalogue {
     foreign: Vec<String>,
     /// The classes of Kafka's own packages this release ships (`package.Name`).
     classes: BTreeSet<String>,
+    /// The keys of this release's broker catalogue.
+    names: BTreeSet<String>,
 }
 
 pub fn load_catalogue(minor: &str) -> Catalogue {
@@ -296,7 +298,7 @@ pub fn load_catalogue(minor: &str) -> Catalogue {
             validator: Some(c["validator"].clone()).filter(|v| !v.is_null()),
         })
         .collect();
-    let names: BTreeSet<&str> = keys.iter().map(|k| k.name.as_str()).collect();
+    let own_names: BTreeSet<&str> = keys.iter().map(|k| k.name.as_str()).collect();
     let mut foreign = BTreeSet::new();
     let mut dumps: Vec<_> = std::fs::read_dir(&dir)
         .expect("catalog/data")
@@ -311,7 +313,7 @@ pub fn load_catalogue(minor: &str) -> Catalogue {
     for path in dumps {
         for c in read(&path)["configs"].as_array().expect("configs") {
             let name = c["name"].as_str().expect("name");
-            if !names.contains(name) {
+            if !own_names.contains(name) {
                 foreign.insert(name.to_owned());
             }
         }
@@ -325,10 +327,12 @@ pub fn load_catalogue(minor: &str) -> Catalogue {
             ));
         }
     }
+    let names = keys.iter().map(|k| k.name.clone()).collect();
     Catalogue {
         keys,
         foreign: foreign.into_iter().collect(),
         classes,
+        names,
     }
 }
 
@@ -357,7 +361,8 @@ pub fn generate(rng: &mut Rng, bases: &[Base], catalogue: &Catalogue, minor: &st
     };
     let mut mutations = Vec::new();
     while mutations.len() < count {
-        let mutation = match rng.below(100) {
+        let mutation = match rng.below(110) {
+            100.. => startup_steps(rng, catalogue, &mut config),
             0..48 => Some(key_value(rng, catalogue, &mut config)),
             48..81 => cross_field(rng, base.mode, minor, &mut config),
             81..84 => listener_and_quorum_edges(rng, base.mode, minor, &mut config),
@@ -478,9 +483,14 @@ fn class_value(rng: &mut Rng, key: &Key, catalogue: &Catalogue) -> (&'static str
                 ("class-removed", rng.pick(&removed).to_string())
             }
         }
-        // Kafka checks that the principal builder is one (principal-builder-class): a plugin
-        // class there is refused for what it is, not for being missing.
-        (6, _) if key.name != "principal.builder.class" => {
+        // A node makes the class of a key of PLUGIN_KEYS at start-up and refuses one of another
+        // kind; whether a class outside Kafka's packages has the right kind is beyond a static
+        // check, so plugin classes go only on the keys whose class is merely loaded.
+        (6, _)
+            if !PLUGIN_KEYS
+                .iter()
+                .any(|(plugin_key, _)| *plugin_key == key.name) =>
+        {
             ("class-plugin", rng.pick(PLUGIN_CLASSES).to_string())
         }
         (_, Some(d)) => ("default", d),
@@ -2318,4 +2328,225 @@ fn listener_and_quorum_edges(
         key: sets[0].0.to_owned(),
         detail,
     })
+}
+
+/// The kinds of mutation aimed at the start-up steps Kafka takes after `KafkaConfig` (the
+/// oracle's `StartupSteps`): log directories, plugin classes, placeholders beside a refusal.
+pub const STARTUP_STEP_KINDS: &[&str] = &[
+    "logdir-exact-repeat",
+    "logdir-trailing-slash",
+    "logdir-dot",
+    "logdir-dot-dot",
+    "logdir-distinct",
+    "class-wrong-kind",
+    "class-right-kind",
+    "class-empty-name",
+    "class-bare-name",
+    "placeholder-beside-refusal",
+];
+
+/// Keys whose class a node makes at start-up, with the interface Kafka holds it to (in the
+/// oracle's `StartupSteps`, or `KafkaConfig` for the principal builder and the assignors), and
+/// classes Kafka ships that implement it.
+const PLUGIN_KEYS: &[(&str, &[&str])] = &[
+    (
+        "kafka.metrics.reporters",
+        &["kafka.metrics.KafkaCSVMetricsReporter"],
+    ),
+    (
+        "metric.reporters",
+        &["org.apache.kafka.common.metrics.JmxReporter"],
+    ),
+    (
+        "authorizer.class.name",
+        &[
+            "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+            "kafka.security.authorizer.AclAuthorizer",
+        ],
+    ),
+    (
+        "replica.selector.class",
+        &["org.apache.kafka.common.replica.RackAwareReplicaSelector"],
+    ),
+    (
+        "principal.builder.class",
+        &["org.apache.kafka.common.security.authenticator.DefaultKafkaPrincipalBuilder"],
+    ),
+    ("client.quota.callback.class", &[]),
+    ("create.topic.policy.class.name", &[]),
+    ("alter.config.policy.class.name", &[]),
+    (
+        "group.consumer.assignors",
+        &[
+            "org.apache.kafka.coordinator.group.assignor.UniformAssignor",
+            "org.apache.kafka.coordinator.group.assignor.RangeAssignor",
+        ],
+    ),
+];
+
+/// Refusals kafkalint already reports, to stand beside a placeholder: a file that goes silent
+/// because of the placeholder misses them.
+const PLAIN_REFUSALS: &[(&str, &str)] = &[
+    ("num.io.threads", "abc"),
+    ("num.network.threads", "0"),
+    ("num.partitions", "0"),
+    ("background.threads", "-1"),
+];
+
+/// Mutations of what a node makes of its config after `KafkaConfig`: its log directories
+/// (compared by canonical path in `LogManager`), its plugin classes (made and held to their
+/// interface), and template placeholders beside an unrelated refusal.
+fn startup_steps(rng: &mut Rng, catalogue: &Catalogue, config: &mut Config) -> Option<Mutation> {
+    match rng.below(10) {
+        0..4 => Some(log_dirs(rng, config)),
+        4..6 => plugin_class(rng, catalogue, config),
+        6 => empty_or_bare_class(rng, catalogue, config),
+        7 => empty_or_bare_class(rng, catalogue, config),
+        _ => Some(placeholder_beside_refusal(rng, config)),
+    }
+}
+
+/// Two spellings of one directory, or two directories: Kafka's `LogManager` refuses two paths of
+/// one canonical path; 4.2 and later drop exact repeats of `log.dirs` while parsing the list.
+fn log_dirs(rng: &mut Rng, config: &mut Config) -> Mutation {
+    let base = config
+        .get("log.dirs")
+        .unwrap_or("/var/lib/kafka/data")
+        .to_owned();
+    let first = base
+        .split(',')
+        .next()
+        .unwrap_or("/var/lib/kafka/data")
+        .trim()
+        .to_owned();
+    let (parent, leaf) = first.rsplit_once('/').unwrap_or(("", first.as_str()));
+    let (kind, value) = match rng.below(6) {
+        0 => ("logdir-exact-repeat", format!("{first},{first}")),
+        1 => ("logdir-trailing-slash", format!("{first},{first}/")),
+        2 => ("logdir-dot", format!("{first},{parent}/./{leaf}")),
+        3 => ("logdir-dot-dot", format!("{parent}/x/../{leaf},{first}")),
+        4 => (
+            "logdir-trailing-slash",
+            format!("{first}/,/srv/kafka,{first}"),
+        ),
+        _ => (
+            "logdir-distinct",
+            format!("{first},{first}-2,{parent}/./{leaf}-3"),
+        ),
+    };
+    let key = if rng.percent(80) || !config.has("log.dirs") {
+        "log.dirs"
+    } else {
+        // `log.dir` counts only when `log.dirs` is unset.
+        config.remove("log.dirs");
+        "log.dir"
+    };
+    config.set(key, &value);
+    Mutation {
+        kind,
+        key: key.to_owned(),
+        detail: show(key, &value),
+    }
+}
+
+/// The classes of `PLUGIN_KEYS` this release ships, with the key each one fits.
+fn shipped_plugins(catalogue: &Catalogue) -> Vec<(&'static str, &'static str)> {
+    PLUGIN_KEYS
+        .iter()
+        .filter(|(key, _)| catalogue.names.contains(*key))
+        .flat_map(|(key, classes)| classes.iter().map(move |class| (*key, *class)))
+        .filter(|(_, class)| catalogue.classes.contains(*class))
+        .collect()
+}
+
+/// A class Kafka ships named on a key whose interface it implements, or on one whose interface
+/// it does not (`metric.reporters=kafka.metrics.KafkaCSVMetricsReporter`).
+fn plugin_class(rng: &mut Rng, catalogue: &Catalogue, config: &mut Config) -> Option<Mutation> {
+    let plugins = shipped_plugins(catalogue);
+    let keys: Vec<&str> = PLUGIN_KEYS
+        .iter()
+        .map(|(key, _)| *key)
+        .filter(|key| catalogue.names.contains(*key))
+        .collect();
+    let key = *rng.pick(&keys);
+    let right: Vec<&str> = plugins
+        .iter()
+        .filter(|(k, _)| *k == key)
+        .map(|(_, c)| *c)
+        .collect();
+    let (kind, class) = if !right.is_empty() && rng.percent(35) {
+        ("class-right-kind", *rng.pick(&right))
+    } else {
+        let wrong: Vec<&str> = plugins
+            .iter()
+            .filter(|(k, _)| *k != key)
+            .map(|(_, c)| *c)
+            .collect();
+        ("class-wrong-kind", *rng.pick(&wrong))
+    };
+    config.set(key, class);
+    Some(Mutation {
+        kind,
+        key: key.to_owned(),
+        detail: show(key, class),
+    })
+}
+
+/// An empty name on a STRING key that names a class (`replica.selector.class=`: a broker loads a
+/// class named ""), or a class Kafka ships named without its package.
+fn empty_or_bare_class(
+    rng: &mut Rng,
+    catalogue: &Catalogue,
+    config: &mut Config,
+) -> Option<Mutation> {
+    if rng.percent(40) {
+        let key = *rng.pick(&["replica.selector.class", "authorizer.class.name"]);
+        let value = *rng.pick(&["", " "]);
+        config.set(key, value);
+        return Some(Mutation {
+            kind: "class-empty-name",
+            key: key.to_owned(),
+            detail: show(key, value),
+        });
+    }
+    let plugins = shipped_plugins(catalogue);
+    let (key, class) = *rng.pick(&plugins);
+    let bare = class.rsplit('.').next().expect("a class name");
+    config.set(key, bare);
+    Some(Mutation {
+        kind: "class-bare-name",
+        key: key.to_owned(),
+        detail: show(key, bare),
+    })
+}
+
+/// A template placeholder in a listener host or another value, beside a plain refusal of
+/// another key: only what depends on the placeholder may go unjudged.
+fn placeholder_beside_refusal(rng: &mut Rng, config: &mut Config) -> Mutation {
+    let placeholder = *rng.pick(&["%ENV%", "%ID%", "${HOSTNAME}", "{{ inventory_hostname }}"]);
+    let (key, value) = match rng.below(3) {
+        0 if config.has("advertised.listeners") => {
+            let mut listeners = parse_listeners(config.get("advertised.listeners").unwrap_or(""));
+            if let Some(first) = listeners.first_mut() {
+                first.host = placeholder.to_owned();
+            }
+            ("advertised.listeners", join_listeners(&listeners))
+        }
+        1 => ("broker.rack", placeholder.to_owned()),
+        _ => {
+            let mut listeners = listeners_of(config);
+            if let Some(first) = listeners.first_mut() {
+                first.host = placeholder.to_owned();
+            }
+            ("listeners", join_listeners(&listeners))
+        }
+    };
+    config.set(key, &value);
+    let (refused_key, refused_value) = *rng.pick(PLAIN_REFUSALS);
+    config.set(refused_key, refused_value);
+    Mutation {
+        kind: "placeholder-beside-refusal",
+        key: refused_key.to_owned(),
+        detail: format!("{} {}", show(key, &value), show(refused_key, refused_value)),
+    }
 }

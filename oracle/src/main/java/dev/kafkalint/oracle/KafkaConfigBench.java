@@ -88,7 +88,7 @@ public final class KafkaConfigBench {
         int refused = 0;
         for (String file : files) {
             // KafkaConfig alone: what the benchmark compares kafkalint with.
-            if (KafkaConfigOracle.judge(loadProps, fromProps, null, file) != null) refused++;
+            if (KafkaConfigOracle.judge(loadProps, fromProps, null, null, file) != null) refused++;
         }
         return refused;
     }

@@ -23,7 +23,7 @@ import java.util.Properties;
  *
  * <pre>
  * {"file":"a.properties","accepted":true}
- * {"file":"b.properties","accepted":false,"exception":"org.apache.kafka.common.config.ConfigException","message":"..."}
+ * {"file":"b.properties","accepted":false,"stage":"config","exception":"org.apache.kafka.common.config.ConfigException","message":"..."}
  * </pre>
  *
  * <p>What is run is what {@code kafka.Kafka.main} does before it touches storage or the network, in
@@ -32,7 +32,9 @@ import java.util.Properties;
  * ConfigDef and runs {@code validateValues()}; for a KRaft node of 3.8 and later, the voters as
  * {@code KafkaRaftServer}'s constructor parses them again, routable addresses only ({@code
  * QuorumConfig.parseVoterConnections}; the constructor reads the storage first, which is not
- * run). Anything thrown there, for one file, is that file's
+ * run); then the later steps that need neither storage nor the network ({@link StartupSteps}:
+ * the plugins the node makes, its log directories). A refusal's {@code stage} says which:
+ * {@code config} up to the voters, {@code startup} after. Anything thrown there, for one file, is that file's
  * refusal; the next file still runs. Only {@link VirtualMachineError}s stop the run, since an out
  * of memory error says nothing about the file.
  *
@@ -81,6 +83,7 @@ public final class KafkaConfigOracle {
         Method fromProps = Class.forName("kafka.server.KafkaConfig")
                 .getMethod("fromProps", Properties.class, boolean.class);
         Method parseVoters = routableVoterParser();
+        StartupSteps steps = StartupSteps.load();
 
         List<String> files = Files.readAllLines(Path.of(listFile), StandardCharsets.UTF_8);
         StringBuilder line = new StringBuilder();
@@ -89,14 +92,16 @@ public final class KafkaConfigOracle {
             line.setLength(0);
             line.append("{\"file\":");
             Json.string(line, file);
-            Throwable refused = judge(loadProps, fromProps, parseVoters, file);
+            Refusal refused = judge(loadProps, fromProps, parseVoters, steps, file);
             if (refused == null) {
                 line.append(",\"accepted\":true}");
             } else {
-                line.append(",\"accepted\":false,\"exception\":");
-                Json.string(line, refused.getClass().getName());
+                line.append(",\"accepted\":false,\"stage\":");
+                Json.string(line, refused.stage());
+                line.append(",\"exception\":");
+                Json.string(line, refused.cause().getClass().getName());
                 line.append(",\"message\":");
-                Json.string(line, refused.getMessage());
+                Json.string(line, refused.cause().getMessage());
                 line.append('}');
             }
             json.println(line);
@@ -106,17 +111,29 @@ public final class KafkaConfigOracle {
             System.err.println("KafkaConfigOracle: writing standard output failed");
             System.exit(1);
         }
+        // A plugin made for a file may have left a thread behind; the answers are all written.
+        System.exit(0);
     }
 
     /**
-     * What Kafka threw for this file, or null when its KafkaConfig was built and, for a KRaft
-     * node, the server's own parse of the voters passed.
+     * Where Kafka refused a file: {@code "config"} while loading the file, building its
+     * KafkaConfig or parsing the voters; {@code "startup"} in the later steps of {@link
+     * StartupSteps}.
      */
-    static Throwable judge(Method loadProps, Method fromProps, Method parseVoters, String file) {
+    record Refusal(String stage, Throwable cause) {}
+
+    /**
+     * What Kafka threw for this file, or null when its KafkaConfig was built, for a KRaft node
+     * the server's own parse of the voters passed, and the start-up steps passed (none when
+     * {@code steps} is null).
+     */
+    static Refusal judge(Method loadProps, Method fromProps, Method parseVoters, StartupSteps steps,
+            String file) {
+        Object config;
         try {
             // false, as in kafka.Kafka: it only turns off the INFO dump of every value.
             Properties props = (Properties) loadProps.invoke(null, file);
-            Object config = fromProps.invoke(null, props, false);
+            config = fromProps.invoke(null, props, false);
             // KafkaRaftServer's constructor (kafka.Kafka builds one for a node with roles)
             // parses the voters again, with routable addresses only, before it starts anything
             // but its storage: QuorumConfig.parseVoterConnections, from 3.8.
@@ -125,14 +142,30 @@ public final class KafkaConfigOracle {
                         .invoke(config, "controller.quorum.voters");
                 parseVoters.invoke(null, voters);
             }
-            return null;
         } catch (InvocationTargetException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            if (cause instanceof VirtualMachineError vme) throw vme;
-            return cause;
+            return new Refusal("config", cause(e));
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("cannot call Kafka for " + file, e);
         }
+        if (steps == null) return null;
+        try {
+            // What the node makes of its config before it starts: plugins, log directories.
+            steps.run(config);
+            return null;
+        } catch (InvocationTargetException e) {
+            return new Refusal("startup", cause(e));
+        } catch (RuntimeException e) {
+            // Thrown by a step's own code (a cast, say), not through reflection.
+            return new Refusal("startup", e);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot call Kafka for " + file, e);
+        }
+    }
+
+    private static Throwable cause(InvocationTargetException e) {
+        Throwable cause = e.getCause() == null ? e : e.getCause();
+        if (cause instanceof VirtualMachineError vme) throw vme;
+        return cause;
     }
 
     /** {@code QuorumConfig.parseVoterConnections(List)} of 3.8 and later; null before. */
