@@ -69,7 +69,7 @@ const MIN_AGREEMENT: f64 = 0.995;
 /// `Outcome::startup_step`) count in the asserted agreement. While kafkalint's rules for them
 /// are being written they are a group of their own: its agreement is printed and written to the
 /// report, and only false refusals fail the test. Set to `true` once the rules are in.
-const STARTUP_STEPS_ASSERTED: bool = false;
+const STARTUP_STEPS_ASSERTED: bool = true;
 
 #[test]
 fn kafka_3_9_refuses_what_kafkalint_refuses() {
