@@ -40,10 +40,9 @@
 //!
 //! The files about the start-up steps after `KafkaConfig` (Kafka refused them there, or a
 //! mutation of `mutations::STARTUP_STEP_KINDS` is aimed there: duplicate log directories, plugin
-//! classes of the wrong kind, empty and bare class names, placeholders beside a refusal) are a
-//! group of their own while `STARTUP_STEPS_ASSERTED` is false: their agreement is printed and
-//! shown per kind in the report's table, and a false refusal among them still fails the test.
-//! Once kafkalint's rules for them are in, setting it to true holds them to the margin too.
+//! classes of the wrong kind, empty and bare class names, placeholders beside a refusal) count
+//! in the agreement like every other file; the summary line gives their own figure too, and the
+//! report's table shows the agreement per kind of mutation.
 //!
 //! The oracle judges the configuration as the node does before it opens storage or sockets,
 //! storage and network taken as fine. What fails only there (unformatted storage, missing
@@ -64,12 +63,6 @@ use mutations::{Case, Config, Mutation, Rng};
 
 const MIN_FILES: usize = 2_000;
 const MIN_AGREEMENT: f64 = 0.995;
-
-/// Whether the files about the start-up steps Kafka takes after `KafkaConfig` (see
-/// `Outcome::startup_step`) count in the asserted agreement. While kafkalint's rules for them
-/// are being written they are a group of their own: its agreement is printed and written to the
-/// report, and only false refusals fail the test. Set to `true` once the rules are in.
-const STARTUP_STEPS_ASSERTED: bool = true;
 
 #[test]
 fn kafka_3_9_refuses_what_kafkalint_refuses() {
@@ -161,10 +154,6 @@ impl Outcome {
                 .mutations
                 .iter()
                 .any(|m| mutations::STARTUP_STEP_KINDS.contains(&m.kind))
-    }
-    /// Whether the file counts in the asserted agreement.
-    fn asserted(&self) -> bool {
-        STARTUP_STEPS_ASSERTED || !self.startup_step()
     }
 }
 
@@ -358,15 +347,14 @@ fn agree(minor: &str, release: &str, expect: Expect) {
         // agreement is printed above, not held to a margin.
         return;
     }
-    let asserted: Vec<&Outcome> = mutated.iter().filter(|o| o.asserted()).collect();
-    let agreeing = asserted.iter().filter(|o| o.agrees()).count();
+    let agreeing = mutated.iter().filter(|o| o.agrees()).count();
     assert!(
-        agreeing as f64 >= MIN_AGREEMENT * asserted.len() as f64,
+        agreeing as f64 >= MIN_AGREEMENT * mutated.len() as f64,
         "kafka {release}: kafkalint agrees on {agreeing} of {} files, under {:.1}% \
          ({} disagreements, grouped above)",
-        asserted.len(),
+        mutated.len(),
         MIN_AGREEMENT * 100.0,
-        asserted.len() - agreeing
+        mutated.len() - agreeing
     );
 }
 
@@ -548,17 +536,12 @@ fn summarize(minor: &str, release: &str, outcomes: &[Outcome], bases: usize) -> 
         "kafka {release} ({minor}): kafkalint agrees on {agreeing} of {} generated files ({:.2}%); \
          Kafka accepted {accepted} and refused {}; kafkalint missed {missed} refusals and \
          raised {false_refusals} false ones; {} keys mutated. Of them, {} files are about the \
-         start-up steps after KafkaConfig ({}): kafkalint agrees on {steps_agreeing} ({:.2}%)",
+         start-up steps after KafkaConfig: kafkalint agrees on {steps_agreeing} ({:.2}%)",
         mutated.len(),
         100.0 * agreeing as f64 / mutated.len() as f64,
         mutated.len() - accepted,
         keys.len(),
         steps.len(),
-        if STARTUP_STEPS_ASSERTED {
-            "asserted"
-        } else {
-            "reported, not asserted"
-        },
         100.0 * steps_agreeing as f64 / steps.len().max(1) as f64,
     )
 }
@@ -729,16 +712,10 @@ fn kind_table(outcomes: &[Outcome]) -> String {
          | --- | ---: | ---: | ---: | ---: |\n",
     );
     for (kind, (files, refused, disagree)) in counts {
-        // The kinds aimed at the start-up steps after KafkaConfig are marked while unasserted.
-        let mark = if !STARTUP_STEPS_ASSERTED && mutations::STARTUP_STEP_KINDS.contains(&kind) {
-            " (start-up step, not asserted)"
-        } else {
-            ""
-        };
         let agreement = 100.0 * (files - disagree) as f64 / files as f64;
         let _ = writeln!(
             out,
-            "| {kind}{mark} | {files} | {refused} | {disagree} | {agreement:.1}% |"
+            "| {kind} | {files} | {refused} | {disagree} | {agreement:.1}% |"
         );
     }
     out

@@ -330,6 +330,26 @@ fn unusable_assignor(list: &AssignorList, entry: &str, version: KafkaVersion) ->
     None
 }
 
+/// Whether this rule speaks for `entry` of the assignor list `key` in `version`: a built-in
+/// assignor's name (`uniform` from 4.0), which is no class, or an entry this rule refuses.
+/// `wrong-kind-class` and `missing-kafka-class` judge the other entries by the catalogue, so
+/// that an entry is judged once.
+pub fn speaks_for_assignor(key: &str, entry: &str, version: KafkaVersion) -> bool {
+    let Some(list) = ASSIGNOR_LISTS.iter().find(|list| list.key == key) else {
+        return false;
+    };
+    let built_in = version >= list.built_in_since && list.built_in.contains(&entry);
+    built_in || (version >= list.since && unusable_assignor(list, entry, version).is_some())
+}
+
+/// The names of the built-in assignors the list `key` takes in `version`, besides classes.
+pub fn built_in_assignors(key: &str, version: KafkaVersion) -> &'static [&'static str] {
+    ASSIGNOR_LISTS
+        .iter()
+        .find(|list| list.key == key && version >= list.built_in_since)
+        .map_or(&[], |list| list.built_in)
+}
+
 /// The name an entry's assignor reports, when kafkalint knows it.
 fn assignor_name<'e>(list: &AssignorList, entry: &'e str) -> Option<&'e str> {
     if list.built_in.contains(&entry) {

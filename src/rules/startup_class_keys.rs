@@ -3,6 +3,7 @@
 //! exist) and `wrong-kind-class` (it must be of the type the key requires).
 
 use super::Context;
+use super::group_coordinator_config::speaks_for_assignor;
 use super::support::is_placeholder;
 use crate::catalog::value::{Parsed, java_trim};
 use crate::catalog::{self, ConfigType, KafkaVersion};
@@ -42,6 +43,11 @@ pub struct StartupClassKey {
     /// Whether an empty value names a class Kafka looks up (`Option(getString(key))` is
     /// `Some("")`), rather than nothing.
     pub empty_loaded: bool,
+    /// Whether the key is a group coordinator's assignor list, whose entries may be the names
+    /// of Kafka's built-in assignors (`uniform`) rather than classes: `group-coordinator-config`
+    /// knows those names per release, and judges them and the entries it refuses itself (names
+    /// without a package, Kafka's own assignors in the wrong list, JDK classes).
+    pub assignor_list: bool,
 }
 
 const AUTHORIZER: &str = "org.apache.kafka.server.authorizer.Authorizer";
@@ -80,15 +86,28 @@ const SCALA_AUTHORIZER: &str = "kafka.security.auth.Authorizer";
 ///   `RemoteLogMetadataManager`; in 4.4 `org.apache.kafka.server.log.remote.storage.
 ///   RemoteLogManager` of the storage module), which `BrokerServer` builds only when
 ///   `remote.log.storage.system.enable` is true; with
-///   `remote.log.metadata.manager.class.path` set the class comes from that path instead.
+///   `remote.log.metadata.manager.class.path` set the class comes from that path instead;
+/// - the group coordinator's assignor lists, created as `KafkaConfig` is built, on every node
+///   of every mode: `group.consumer.assignors` from 3.6, `getConfiguredInstances(...,
+///   classOf[PartitionAssignor])` in `KafkaConfig`'s body at 3.6.2 and 3.7.0
+///   (`org.apache.kafka.coordinator.group.assignor`; at 3.5.2 it is only `getList`), the
+///   `ConsumerGroupPartitionAssignor` of `...group.api.assignor` at 3.8.0, from 3.9 in the
+///   constructor of the `GroupCoordinatorConfig` that `KafkaConfig` builds
+///   (group-coordinator/src/main/java/org/apache/kafka/coordinator/group/
+///   GroupCoordinatorConfig.java at 3.9.0-rc3: a ClassCastException from `Utils.newInstance`);
+///   from 4.0 (the 4.0.2 to 4.4.0 jars' bytecode) `GroupCoordinatorConfig.
+///   consumerGroupAssignors` takes a built-in assignor's name (`uniform`, `range`) first and
+///   else `Utils.newInstance(name, ConsumerGroupPartitionAssignor.class)`, a ConfigException
+///   "Class is not an instance of ..."; `group.share.assignors` from 4.1 (`simple`, else a
+///   `ShareGroupPartitionAssignor`) and `group.streams.assignors` from 4.4 (`sticky`, else a
+///   `TaskAssignor` of `...group.api.streams.assignor`) the same way.
 ///
 /// Not here: `principal.builder.class` (`principal-builder-class` judges its start-up check,
 /// KafkaConfig's `KafkaPrincipalSerde` requirement; the principal builder itself is created per
 /// connection), `remote.log.storage.manager.class.name`, whose only class in Kafka's packages
 /// (`LocalTieredStorage`) ships in the storage module's test jar, which Kafka's tiered storage
 /// quick start has people copy into `libs/`, the SASL and SSL classes (created per listener
-/// and mechanism, often under `listener.name.` prefixes), the config providers and the group
-/// coordinator's assignors (named by alias from 4.0).
+/// and mechanism, often under `listener.name.` prefixes) and the config providers.
 pub const STARTUP_CLASS_KEYS: &[StartupClassKey] = &[
     StartupClassKey {
         key: "authorizer.class.name",
@@ -97,6 +116,7 @@ pub const STARTUP_CLASS_KEYS: &[StartupClassKey] = &[
         from: KafkaVersion::new(2, 8),
         requires: &[AUTHORIZER, SCALA_AUTHORIZER],
         empty_loaded: false,
+        assignor_list: false,
     },
     StartupClassKey {
         key: "replica.selector.class",
@@ -107,6 +127,7 @@ pub const STARTUP_CLASS_KEYS: &[StartupClassKey] = &[
         // `KafkaConfig.replicaSelectorClassName` is `Option(getString(...))` (2.8.2 to 4.4):
         // an empty value is a class named "", which `createObject` cannot find.
         empty_loaded: true,
+        assignor_list: false,
     },
     StartupClassKey {
         key: "metric.reporters",
@@ -115,6 +136,7 @@ pub const STARTUP_CLASS_KEYS: &[StartupClassKey] = &[
         from: KafkaVersion::new(2, 8),
         requires: &["org.apache.kafka.common.metrics.MetricsReporter"],
         empty_loaded: false,
+        assignor_list: false,
     },
     StartupClassKey {
         key: "kafka.metrics.reporters",
@@ -123,6 +145,7 @@ pub const STARTUP_CLASS_KEYS: &[StartupClassKey] = &[
         from: KafkaVersion::new(2, 8),
         requires: &["kafka.metrics.KafkaMetricsReporter"],
         empty_loaded: false,
+        assignor_list: false,
     },
     StartupClassKey {
         key: "client.quota.callback.class",
@@ -131,6 +154,7 @@ pub const STARTUP_CLASS_KEYS: &[StartupClassKey] = &[
         from: KafkaVersion::new(2, 8),
         requires: &["org.apache.kafka.server.quota.ClientQuotaCallback"],
         empty_loaded: false,
+        assignor_list: false,
     },
     StartupClassKey {
         key: "create.topic.policy.class.name",
@@ -139,6 +163,7 @@ pub const STARTUP_CLASS_KEYS: &[StartupClassKey] = &[
         from: KafkaVersion::new(2, 8),
         requires: &["org.apache.kafka.server.policy.CreateTopicPolicy"],
         empty_loaded: false,
+        assignor_list: false,
     },
     StartupClassKey {
         key: "alter.config.policy.class.name",
@@ -147,6 +172,7 @@ pub const STARTUP_CLASS_KEYS: &[StartupClassKey] = &[
         from: KafkaVersion::new(2, 8),
         requires: &["org.apache.kafka.server.policy.AlterConfigPolicy"],
         empty_loaded: false,
+        assignor_list: false,
     },
     StartupClassKey {
         key: "remote.log.metadata.manager.class.name",
@@ -157,6 +183,38 @@ pub const STARTUP_CLASS_KEYS: &[StartupClassKey] = &[
         from: KafkaVersion::new(3, 6),
         requires: &["org.apache.kafka.server.log.remote.storage.RemoteLogMetadataManager"],
         empty_loaded: false,
+        assignor_list: false,
+    },
+    StartupClassKey {
+        key: "group.consumer.assignors",
+        list: Some(Split::ConfigList),
+        loaders: Loaders::EveryNode,
+        from: KafkaVersion::new(3, 6),
+        // The interface moved to the group coordinator's API module in 3.8.
+        requires: &[
+            "org.apache.kafka.coordinator.group.api.assignor.ConsumerGroupPartitionAssignor",
+            "org.apache.kafka.coordinator.group.assignor.PartitionAssignor",
+        ],
+        empty_loaded: false,
+        assignor_list: true,
+    },
+    StartupClassKey {
+        key: "group.share.assignors",
+        list: Some(Split::ConfigList),
+        loaders: Loaders::EveryNode,
+        from: KafkaVersion::new(4, 1),
+        requires: &["org.apache.kafka.coordinator.group.api.assignor.ShareGroupPartitionAssignor"],
+        empty_loaded: false,
+        assignor_list: true,
+    },
+    StartupClassKey {
+        key: "group.streams.assignors",
+        list: Some(Split::ConfigList),
+        loaders: Loaders::EveryNode,
+        from: KafkaVersion::new(4, 4),
+        requires: &["org.apache.kafka.coordinator.group.api.streams.assignor.TaskAssignor"],
+        empty_loaded: false,
+        assignor_list: true,
     },
 ];
 
@@ -217,7 +275,8 @@ pub fn loads(
 }
 
 /// The class names a line of `startup`'s key holds, each with its range in the value; empty
-/// names are kept (Kafka looks a class named "" up), placeholders are not.
+/// names are kept (Kafka looks a class named "" up), placeholders are not, nor the entries of
+/// an assignor list that are built-in names or that `group-coordinator-config` refuses.
 pub fn class_names<'a>(
     line: &Line<'a>,
     startup: &StartupClassKey,
@@ -241,6 +300,9 @@ pub fn class_names<'a>(
     names
         .into_iter()
         .filter(|(name, _)| !is_placeholder(name))
+        .filter(|(name, _)| {
+            !(startup.assignor_list && speaks_for_assignor(startup.key, name, version))
+        })
         .collect()
 }
 

@@ -5,6 +5,7 @@
 //! type, per release, comes from its jars (`catalog/`, implementations); a class outside
 //! Kafka's packages is a plugin and is not judged.
 
+use super::group_coordinator_config::built_in_assignors;
 use super::refusal::NodeCheck;
 use super::startup_class_keys::{
     Place, StartupClassKey, class_names, is_class_key, loads, startup_key,
@@ -133,10 +134,18 @@ fn simple(name: &str) -> &str {
     name.rsplit('.').next().unwrap_or(name)
 }
 
-/// What to name instead: the classes of Kafka's own of the required type, when there are few.
+/// What to name instead: the built-in assignors of an assignor list, else the classes of
+/// Kafka's own of the required type, when there are few.
 fn help(startup: &StartupClassKey, key: &str, version: KafkaVersion) -> String {
     let ours = classes::concrete_implementations(startup.requires, version);
     let required = required_name(startup, version);
+    let built_in = built_in_assignors(key, version);
+    if !built_in.is_empty() {
+        return format!(
+            "name Kafka's built-in assignors ({}) or a class that implements {required}, or remove {key}",
+            built_in.join(", ")
+        );
+    }
     match ours.as_slice() {
         [] => format!("name a class that implements {required}, or remove {key}"),
         [one] => {

@@ -130,9 +130,21 @@ final class StartupSteps {
         metricsReporter = Class.forName("org.apache.kafka.common.metrics.MetricsReporter");
         processRoles = kafkaConfig.getMethod("processRoles");
         scalaContains = Class.forName("scala.collection.immutable.Set").getMethod("contains", Object.class);
-        Class<?> role = Class.forName("org.apache.kafka.server.ProcessRole");
-        brokerRole = role.getField("BrokerRole").get(null);
-        controllerRole = role.getField("ControllerRole").get(null);
+        brokerRole = processRole("BrokerRole");
+        controllerRole = processRole("ControllerRole");
+    }
+
+    /**
+     * A value of {@code KafkaConfig.processRoles}: the Java enum {@code org.apache.kafka.server.ProcessRole}
+     * (server module, 3.8 on), or before it the Scala objects of {@code KafkaRaftServer}
+     * (core/src/main/scala/kafka/server/KafkaRaftServer.scala at 3.6.2 and 3.7.0).
+     */
+    private static Object processRole(String name) throws ReflectiveOperationException {
+        try {
+            return Class.forName("org.apache.kafka.server.ProcessRole").getField(name).get(null);
+        } catch (ClassNotFoundException e) {
+            return Class.forName("kafka.server.KafkaRaftServer$" + name + "$").getField("MODULE$").get(null);
+        }
     }
 
     /** Looks the steps up once, before the first file: a release without them is a broken run. */
@@ -206,8 +218,7 @@ final class StartupSteps {
     private void logManager(Object config) throws Exception {
         @SuppressWarnings("unchecked")
         Map<String, Object> defaults = (Map<String, Object>) extractLogConfigMap.invoke(config);
-        Object remote = remoteLogManagerConfig.invoke(config);
-        boolean remoteStorage = (boolean) remote.getClass().getMethod("isRemoteStorageSystemEnabled").invoke(remote);
+        boolean remoteStorage = remoteStorageEnabled(config);
         validateBrokerLogConfigValues.invoke(null, defaults, remoteStorage);
         logConfig.newInstance(defaults);
 
@@ -224,6 +235,20 @@ final class StartupSteps {
                 throw (Exception) kafkaException.newInstance(
                         "Duplicate log directory found: " + String.join(", ", shown));
             }
+        }
+    }
+
+    /**
+     * What {@code LogManager.apply} passes as tiered storage being on: {@code
+     * config.isRemoteLogStorageSystemEnabled} at 3.6.2 and 3.7.0 (core/src/main/scala/kafka/log/
+     * LogManager.scala), later {@code remoteLogManagerConfig.isRemoteStorageSystemEnabled}.
+     */
+    private boolean remoteStorageEnabled(Object config) throws Exception {
+        try {
+            return (boolean) config.getClass().getMethod("isRemoteLogStorageSystemEnabled").invoke(config);
+        } catch (NoSuchMethodException e) {
+            Object remote = remoteLogManagerConfig.invoke(config);
+            return (boolean) remote.getClass().getMethod("isRemoteStorageSystemEnabled").invoke(remote);
         }
     }
 
