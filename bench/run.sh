@@ -11,7 +11,8 @@
 # build and the Kafka jars are cached. Targets are printed PASS or MISS; the script fails only
 # when a tool fails, never on a missed target.
 #
-# BENCH_CLUSTERS (default 1000) and BENCH_BROKERS (default 10) size the corpus.
+# BENCH_CLUSTERS (default 1000) and BENCH_BROKERS (default 10) size the corpus; BENCH_SCALES
+# (default "1000 3000 10000" clusters) the corpora of the growth table ("" leaves it out).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -114,6 +115,30 @@ rss() { # FORMAT
 }
 rss_json="$(rss json)"
 rss_full="$(rss full)"
+
+say "growth"
+# The same kind of corpus at each size of BENCH_SCALES (clusters of BENCH_BROKERS; default
+# 1,000, 3,000 and 10,000 clusters: 10,000, 30,000 and 100,000 files, the largest 720 MB on
+# disk), each timed once after a warm-up with hyperfine, `cat` beside it, and its peak RSS.
+: >"$out/scaling.tsv"
+for scale in ${BENCH_SCALES-1000 3000 10000}; do
+    if [ "$scale" -eq "$clusters" ]; then
+        grown="$corpus"
+    else
+        grown="$out/corpus-$scale"
+        python3 bench/corpus.py "$grown" --clusters "$scale" --brokers "$brokers" >/dev/null
+    fi
+    hyperfine --style basic --runs 1 --warmup 1 -i -N --export-json "$out/scale-json.json" \
+        "$kafkalint check --format json $grown" >&2
+    hyperfine --style basic --runs 1 --warmup 1 --export-json "$out/scale-cat.json" \
+        "find $grown -name '*.properties' -print0 | xargs -0 cat > /dev/null" >&2
+    peak="$({ /usr/bin/time -v "$kafkalint" check --format json "$grown" >/dev/null || true; } 2>&1 \
+        | sed -n 's/.*Maximum resident set size (kbytes): //p')"
+    median() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["median"])' "$1"; }
+    printf '%s\t%s\t%s\t%s\n' "$((scale * brokers))" "$(median "$out/scale-json.json")" \
+        "$(median "$out/scale-cat.json")" "$peak" >>"$out/scaling.tsv"
+    [ "$grown" = "$corpus" ] || rm -rf "$grown"
+done
 
 say "findings"
 "$kafkalint" check --format json "$corpus" >"$out/findings.json" || true

@@ -286,14 +286,11 @@ fn with_chart_templates(
     let mut charts: Vec<(PathBuf, Vec<PathBuf>)> = Vec::new();
     let mut others = Vec::new();
     for path in paths {
-        let template = path
-            .is_file()
+        // The name first: it costs nothing, and the chart is looked for up the folders.
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        let template = (crate::sources::is_yaml_name(&name) && path.is_file())
             .then(|| render::chart_of_template(path))
-            .flatten()
-            .filter(|_| {
-                let name = path.file_name().unwrap_or_default().to_string_lossy();
-                crate::sources::is_yaml_name(&name)
-            });
+            .flatten();
         match template {
             Some(chart) => match charts.iter_mut().find(|(known, _)| *known == chart) {
                 Some((_, named)) => named.push(path.clone()),

@@ -11,10 +11,7 @@ const MIN_PARALLEL_ITEMS: usize = 16;
 /// `work` applied to every item, on up to one thread per core; the results in `items`' order.
 /// Items are handed out one at a time, so a slow item does not hold up a whole share.
 pub fn map<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism()
-        .map(NonZeroUsize::get)
-        .unwrap_or(1)
-        .min(items.len());
+    let threads = cores().min(items.len());
     if threads <= 1 || items.len() < MIN_PARALLEL_ITEMS {
         return items.iter().map(work).collect();
     }
@@ -45,6 +42,17 @@ pub fn map<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<
     });
     results.sort_unstable_by_key(|(index, _)| *index);
     results.into_iter().map(|(_, result)| result).collect()
+}
+
+/// The cores this process may use, asked of the system once: the answer reads the cgroup's
+/// quota files, and a walk hands out work in many batches.
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| {
+        std::thread::available_parallelism()
+            .map(NonZeroUsize::get)
+            .unwrap_or(1)
+    })
 }
 
 /// [`map`] over items the work takes by value.
