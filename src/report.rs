@@ -257,13 +257,23 @@ pub(crate) fn run(
     for (cluster, placed) in found.clusters.iter_mut().zip(placements) {
         cluster.placements = placed;
     }
+    let mut not_checked = sources::not_checked::of_notes(&found.skipped);
+    let template_text =
+        cluster::template_text::not_judged(&found.files, &found.clusters, &not_checked);
+    let mut notes = found.notes;
+    notes.extend(
+        template_text
+            .iter()
+            .map(|item| format!("{}: {}", item.file, item.reason)),
+    );
+    not_checked.extend(template_text);
     Report {
         files: found.files,
         clusters: found.clusters,
         diagnostics,
-        not_checked: sources::not_checked::of_notes(&found.skipped),
+        not_checked,
         skipped: found.skipped,
-        notes: found.notes,
+        notes,
         suppressed,
         only: only.map(<[usize]>::to_vec),
         drawn: None,

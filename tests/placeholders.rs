@@ -273,3 +273,101 @@ fn a_placeholder_silences_only_what_reads_it() {
         silenced.join("\n")
     );
 }
+
+/// Runs `kafkalint check ARGS server.properties` on `text` in `dir`: standard output, standard
+/// error.
+fn run(dir: &std::path::Path, text: &str, args: &[&str]) -> (String, String) {
+    std::fs::write(dir.join("server.properties"), text).unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+        .arg("check")
+        .args(args)
+        .arg("server.properties")
+        .current_dir(dir)
+        .output()
+        .expect("runs");
+    let text = |bytes: Vec<u8>| String::from_utf8(bytes).unwrap();
+    (text(output.stdout), text(output.stderr))
+}
+
+/// A clean single-node file whose advertised host and keystore password a template fills in.
+fn templated() -> String {
+    let base = BASES
+        .iter()
+        .find(|(name, _)| *name == "kraft-combined")
+        .unwrap()
+        .1;
+    let file = set(base, "advertised.listeners", "PLAINTEXT://%HOST%:9092");
+    let file = set(&file, "log.dirs", "{{ data_dir }}");
+    format!("{file}ssl.keystore.password=hunter2-%SUFFIX%\n")
+}
+
+#[test]
+fn a_file_a_template_fills_in_says_so_once_and_gets_no_clean_bill() {
+    let dir = tempfile::tempdir().unwrap();
+    let (shown, notes) = run(dir.path(), &templated(), &[]);
+    assert!(
+        shown.contains("No problems found in what was checked (1 file in 1 cluster")
+            && shown.contains(
+                "; 1 file not checked: 1 file of settings a template fills in; see the notes."
+            ),
+        "{shown}"
+    );
+    assert!(!shown.contains("No problems found ("), "{shown}");
+    let said: Vec<&str> = notes
+        .lines()
+        .filter(|line| line.contains("template text"))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "kafkalint: note: server.properties: advertised.listeners, log.dirs hold template text (%HOST%, {{ data_dir }}) filled in before Kafka reads the file: what depends on them is not judged"
+        ],
+        "{notes}"
+    );
+    // The password's placeholder is how it is kept out of the file: neither named nor shown.
+    assert!(!notes.contains("ssl.keystore.password"), "{notes}");
+    assert!(!format!("{shown}{notes}").contains("hunter2"));
+}
+
+#[test]
+fn json_lists_the_file_a_template_fills_in_as_not_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let (shown, _) = run(dir.path(), &templated(), &["--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&shown).unwrap();
+    assert_eq!(
+        json["not_checked"],
+        serde_json::json!([{
+            "file": "server.properties",
+            "kind": "template-text",
+            "reason": "advertised.listeners, log.dirs hold template text (%HOST%, {{ data_dir }}) filled in before Kafka reads the file: what depends on them is not judged"
+        }])
+    );
+    assert!(!shown.contains("hunter2"));
+}
+
+#[test]
+fn credentials_kept_out_of_the_file_leave_the_clean_bill() {
+    let base = BASES
+        .iter()
+        .find(|(name, _)| *name == "kraft-combined")
+        .unwrap()
+        .1;
+    let file = format!(
+        "{base}ssl.keystore.password=${{file:/etc/kafka/secrets.properties:keystore}}\nssl.key.password=%KEY_PASSWORD%\n"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let (shown, notes) = run(dir.path(), &file, &[]);
+    assert!(
+        shown.contains("No problems found (1 file in 1 cluster"),
+        "{shown}"
+    );
+    assert!(!notes.contains("template text"), "{notes}");
+    // A non-credential key Kafka reads from a config provider is unknown: said so.
+    let file = set(base, "log.dirs", "${env:KAFKA_LOG_DIRS}");
+    let (shown, notes) = run(dir.path(), &file, &[]);
+    assert!(shown.contains("1 file not checked"), "{shown}");
+    assert!(
+        notes.contains("server.properties: log.dirs holds a config-provider reference (${env:KAFKA_LOG_DIRS}) Kafka resolves when it starts: what depends on it is not judged"),
+        "{notes}"
+    );
+}

@@ -17,6 +17,7 @@ pub mod quorum;
 pub mod setting;
 pub mod storage;
 mod target;
+pub mod template_text;
 pub mod topics;
 pub mod topology;
 pub mod version;

@@ -13,7 +13,7 @@ mod placeholder;
 pub use bytes::Span;
 pub(crate) use bytes::is_whitespace;
 pub use escape::{EscapeError, ParseError};
-pub use placeholder::{has_format_field, is_placeholder, is_unresolved};
+pub use placeholder::{has_format_field, is_placeholder, is_unresolved, placeholders_in};
 
 /// One `key=value` pair as Kafka sees it, with where it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]

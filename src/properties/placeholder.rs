@@ -59,6 +59,58 @@ pub fn is_unresolved(value: &str) -> bool {
     is_placeholder(value) || has_format_field(value)
 }
 
+/// The placeholders of `value`, in order, as a note names them (`%HOST%`, `${ID}`,
+/// `{{ host }}`, `{% if ssl %}`, `@ID@`, `{0}`): each of the forms [`is_unresolved`] tells, as
+/// written, short enough to read in a line.
+pub fn placeholders_in(value: &str) -> Vec<&str> {
+    const LONGEST: usize = 40;
+    let mut found = Vec::new();
+    let mut at = 0;
+    while let Some(offset) = value[at..].find(['$', '{', '%', '@']) {
+        let start = at + offset;
+        match placeholder_at(&value[start..]) {
+            Some(length) => {
+                if length <= LONGEST {
+                    found.push(&value[start..start + length]);
+                }
+                at = start + length;
+            }
+            None => at = start + 1,
+        }
+    }
+    found
+}
+
+/// The length of the placeholder `text` starts with, if it starts with one.
+fn placeholder_at(text: &str) -> Option<usize> {
+    let closed_by = |open: &str, close: &str| {
+        let inner = text.strip_prefix(open)?;
+        inner.find(close).map(|end| open.len() + end + close.len())
+    };
+    let name = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.');
+    let wrapped = |mark: char, also: char| {
+        let inner = text.strip_prefix(mark)?;
+        let end = inner.find(mark)?;
+        let body = &inner[..end];
+        (!body.is_empty() && body.chars().all(|c| name(c) || c == also)).then_some(end + 2)
+    };
+    if text.starts_with("${") {
+        closed_by("${", "}")
+    } else if text.starts_with("{{") {
+        closed_by("{{", "}}")
+    } else if text.starts_with("{%") {
+        closed_by("{%", "%}")
+    } else if text.starts_with('{') {
+        let end = text.find('}')?;
+        let body = &text[1..end];
+        (!body.is_empty() && body.chars().all(name)).then_some(end + 1)
+    } else if text.starts_with('%') {
+        wrapped('%', '@')
+    } else {
+        wrapped('@', '@').filter(|_| text.starts_with('@'))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,5 +159,22 @@ mod tests {
         assert!(!is_placeholder("100%"));
         assert!(!has_format_field("plain"));
         assert!(has_format_field("a{0}"));
+    }
+
+    #[test]
+    fn placeholders_are_named_as_written() {
+        assert_eq!(
+            placeholders_in("PLAINTEXT://eht-kafka-%ENV%0%ID%:9092"),
+            ["%ENV%", "%ID%"]
+        );
+        assert_eq!(
+            placeholders_in("PUBLIC://%@PUBLIC_BIND@%:9092"),
+            ["%@PUBLIC_BIND@%"]
+        );
+        assert_eq!(
+            placeholders_in("${A}/{{ b }}{% if c %}x{% endif %}@D@{0} 100%"),
+            ["${A}", "{{ b }}", "{% if c %}", "{% endif %}", "@D@", "{0}"]
+        );
+        assert_eq!(placeholders_in("100% of {"), Vec::<&str>::new());
     }
 }

@@ -38,6 +38,9 @@ pub enum Kind {
     /// Declared topics bound to no cluster among the files read: what depends on the cluster
     /// (its brokers, defaults, release) is not judged.
     TopicsWithoutCluster,
+    /// Settings whose value holds template text (`%HOST%`, `${ID}`, `{{ id }}`) that something
+    /// fills in before Kafka reads the file: the checks that read them are skipped.
+    TemplateText,
 }
 
 impl Kind {
@@ -56,6 +59,7 @@ impl Kind {
             Kind::KustomizeOverlay => "kustomize-overlay",
             Kind::PartialView => "partial-view",
             Kind::TopicsWithoutCluster => "topics-without-cluster",
+            Kind::TemplateText => "template-text",
         }
     }
 
@@ -97,6 +101,10 @@ impl Kind {
             Kind::TopicsWithoutCluster => (
                 "file of topics bound to no cluster",
                 "files of topics bound to no cluster",
+            ),
+            Kind::TemplateText => (
+                "file of settings a template fills in",
+                "files of settings a template fills in",
             ),
         };
         format!("{count} {}", if count == 1 { one } else { many })
