@@ -108,7 +108,7 @@ pub const EXTERNAL: &[(&str, &[&str])] = &[
     ("tests/coordinator.rs (Java's hashCode)", &["javac", "java"]),
     ("tests/docker_wrapper.rs", &["java", "mvn"]),
     ("tests/editors.rs (Neovim)", &["nvim"]),
-    ("tests/editors.rs (pytest-lsp)", &["pytest"]),
+    ("tests/editors.rs (pytest-lsp)", &["pytest", "pytest-plugin:pytest_lsp"]),
     ("tests/formats.rs (junitparser)", &["junit-read"]),
     ("tests/helm.rs", &["helm"]),
     ("tests/kustomize.rs", &["kustomize"]),
@@ -123,6 +123,21 @@ pub const EXTERNAL: &[(&str, &[&str])] = &[
 /// Set by `scripts/test-all`: every suite runs, and a missing tool fails its test.
 #[allow(dead_code)]
 pub const FULL: &str = "KAFKALINT_FULL_TESTS";
+
+/// A tool of [`EXTERNAL`]: a program on the PATH, or `pytest-plugin:MODULE`, a plugin the
+/// `pytest` on the PATH loads (a pytest without pytest-lsp collects no test of the suite: that
+/// is a missing tool, not a failure).
+fn present(tool: &str) -> bool {
+    match tool.strip_prefix("pytest-plugin:") {
+        // `--help` loads the plugins named with `-p` (`--version` returns before it does), and
+        // exits non-zero when one cannot be imported.
+        Some(plugin) => std::process::Command::new("pytest")
+            .args(["-p", plugin, "--help"])
+            .output()
+            .is_ok_and(|output| output.status.success()),
+        None => on_path(tool),
+    }
+}
 
 fn on_path(tool: &str) -> bool {
     let Some(path) = std::env::var_os("PATH") else {
@@ -154,7 +169,7 @@ pub fn external_tools(suite: &str) -> bool {
         .iter()
         .find(|(name, _)| *name == suite)
         .unwrap_or_else(|| panic!("{suite} is not in support::EXTERNAL"));
-    let missing: Vec<&str> = tools.iter().copied().filter(|t| !on_path(t)).collect();
+    let missing: Vec<&str> = tools.iter().copied().filter(|t| !present(t)).collect();
     if missing.is_empty() {
         return true;
     }
@@ -203,7 +218,7 @@ fn notice_once() {
          and runs every test):\n",
     );
     for (suite, tools) in EXTERNAL {
-        let missing: Vec<&str> = tools.iter().copied().filter(|t| !on_path(t)).collect();
+        let missing: Vec<&str> = tools.iter().copied().filter(|t| !present(t)).collect();
         if !missing.is_empty() {
             text.push_str(&format!("  {suite}: needs {}\n", missing.join(", ")));
         }
