@@ -372,32 +372,46 @@ fn write_stderr(text: &str) {
 /// annotations (`output::guard_lines`); `Some(exit code)` when that fails. A closed pipe
 /// (`kafkalint check | head`) is not an error worth reporting.
 fn print_or_fail(text: &str, annotations: bool) -> Option<ExitCode> {
-    let text = output::guard_lines(text, annotations);
-    match std::io::stdout().lock().write_all(text.as_bytes()) {
-        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
-            eprintln!("kafkalint: error: cannot write output: {error}");
-            Some(ExitCode::from(EXIT_ERROR))
-        }
-        _ => None,
-    }
+    emit(None, text, annotations)
 }
 
 /// Writes the output to `--output-file` (see [`kafkalint::output_path::write_output`]) or
 /// stdout; `Some(exit code)` on failure. `annotations`: the text is `--format github`'s (see
 /// [`print_or_fail`]).
 fn emit(output_file: Option<&std::path::Path>, text: &str, annotations: bool) -> Option<ExitCode> {
+    emit_with(output_file, annotations, |out| {
+        out.write_all(text.as_bytes())
+    })
+}
+
+/// Writes what `write` writes, as it writes it, to `--output-file` or stdout, each line through
+/// `output::GuardedWriter` (the guard of `output::guard_lines`); `Some(exit code)` on failure.
+/// A closed stdout (`kafkalint check | head`) is not an error worth reporting.
+fn emit_with(
+    output_file: Option<&std::path::Path>,
+    annotations: bool,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Option<ExitCode> {
+    let guarded = |sink: &mut dyn Write| {
+        let mut guarded = output::GuardedWriter::new(sink, annotations);
+        write(&mut guarded)?;
+        guarded.finish().map(drop)
+    };
     match output_file {
-        Some(path) => match kafkalint::output_path::write_output(
-            path,
-            output::guard_lines(text, annotations).as_bytes(),
-        ) {
+        Some(path) => match kafkalint::output_path::write_output_with(path, guarded) {
             Ok(()) => None,
             Err(error) => {
                 eprintln!("kafkalint: error: {}: {error}", path.display());
                 Some(ExitCode::from(EXIT_ERROR))
             }
         },
-        None => print_or_fail(text, annotations),
+        None => match guarded(&mut std::io::stdout().lock()) {
+            Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
+                eprintln!("kafkalint: error: cannot write output: {error}");
+                Some(ExitCode::from(EXIT_ERROR))
+            }
+            _ => None,
+        },
     }
 }
 
@@ -405,11 +419,11 @@ fn emit(output_file: Option<&std::path::Path>, text: &str, annotations: bool) ->
 /// output cannot be written.
 fn finish(
     output_file: Option<&std::path::Path>,
-    text: &str,
     annotations: bool,
     fails: bool,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> ExitCode {
-    if let Some(failed) = emit(output_file, text, annotations) {
+    if let Some(failed) = emit_with(output_file, annotations, write) {
         return failed;
     }
     if fails {
@@ -607,23 +621,29 @@ fn statistics(report: &kafkalint::Report, format: Format) -> String {
     }
 }
 
-/// The formats for programs: one document on stdout, nothing for people around it.
-fn for_programs(report: &kafkalint::Report, format: Format) -> String {
-    match format {
-        Format::Json => output::json(report),
+/// The formats for programs: one document on stdout, nothing for people around it. JSON and
+/// the drawn findings are written as they are made, not held whole first.
+fn write_for_programs(
+    report: &kafkalint::Report,
+    format: Format,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let text = match format {
+        Format::Json => return output::write_json(report, out),
+        Format::Full => {
+            let style = FullStyle {
+                color: false,
+                width: 100,
+            };
+            return output::write_findings_full(report, style, out);
+        }
         Format::Github => output::github(report),
         Format::Sarif => output::sarif(report),
         Format::Gitlab => output::gitlab(report),
         Format::Junit => output::junit(report),
-        Format::Full => output::findings_full(
-            report,
-            FullStyle {
-                color: false,
-                width: 100,
-            },
-        ),
         Format::Concise => output::concise(report),
-    }
+    };
+    out.write_all(text.as_bytes())
 }
 
 /// Exit codes: 0 clean, 1 findings at `--fail-on`'s severity or above, 2 usage or I/O error.
@@ -804,23 +824,26 @@ fn main() -> ExitCode {
             let summary =
                 (!shown.quiet).then(|| output::summary_in(report, &scope, partial.as_deref()));
             let text = match format {
-                _ if shown.statistics => statistics(report, format),
+                _ if shown.statistics => Some(statistics(report, format)),
                 Format::Full => {
                     let mut text = output::draw_each(report, style).concat();
                     text.push_str(&summary.unwrap_or_default());
-                    text
+                    Some(text)
                 }
                 Format::Concise => {
                     eprint!("{}", summary.unwrap_or_default());
-                    output::concise(report)
+                    Some(output::concise(report))
                 }
-                other => for_programs(report, other),
+                _ => None,
             };
             let exit = finish(
                 output_file.as_deref(),
-                &text,
                 matches!(format, Format::Github) && !shown.statistics,
                 report.fails_at(fail_on.threshold()) && !shown.exit_zero,
+                |out| match &text {
+                    Some(text) => out.write_all(text.as_bytes()),
+                    None => write_for_programs(report, format, out),
+                },
             );
             match (stopping, &partial) {
                 // What is known already stops something: a no-go, whatever the rest holds.
@@ -982,32 +1005,38 @@ fn main() -> ExitCode {
                 report = fixed.report;
             }
             let summary = (!shown.quiet).then(|| output::summary(&report));
-            let text = match format {
-                _ if shown.statistics => statistics(&report, format),
+            // After the findings `--format full` draws: the summary and the tally of fixes,
+            // for people.
+            let mut full_tail = String::new();
+            match format {
+                _ if shown.statistics => {}
                 Format::Concise => {
                     // Only the findings on stdout, for the editor; the tally is for people.
                     eprint!("{}", summary.unwrap_or_default());
                     eprint!("{}", fixed_line.take().unwrap_or_default());
-                    output::concise(&report)
                 }
                 Format::Full => {
-                    let mut text = output::findings_full(&report, full_style);
-                    text.push_str(&summary.unwrap_or_default());
-                    // The tally of fixes joins the summary, for people.
-                    text.push_str(&fixed_line.take().unwrap_or_default());
-                    text
+                    full_tail.push_str(&summary.unwrap_or_default());
+                    full_tail.push_str(&fixed_line.take().unwrap_or_default());
                 }
-                other => for_programs(&report, other),
-            };
+                _ => {}
+            }
             // Formats for programs keep their document intact: the tally goes to stderr.
             if let Some(line) = fixed_line {
                 eprint!("{line}");
             }
             finish(
                 output_file.as_deref(),
-                &text,
                 matches!(format, Format::Github) && !shown.statistics,
                 report.fails_at(fail_on.threshold()) && !shown.exit_zero,
+                |out| match format {
+                    _ if shown.statistics => out.write_all(statistics(&report, format).as_bytes()),
+                    Format::Full => {
+                        output::write_findings_full(&report, full_style, out)?;
+                        out.write_all(full_tail.as_bytes())
+                    }
+                    other => write_for_programs(&report, other, out),
+                },
             )
         }
     }

@@ -25,6 +25,16 @@ use std::path::{Path, PathBuf};
 ///
 /// Each refusal is an error whose message says what is at the path.
 pub fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_output_with(path, |out| out.write_all(bytes))
+}
+
+/// Writes what `write` writes to `path`, as [`write_output`] does, without holding it whole:
+/// a regular file's temporary file is written as `write` goes, and renamed over `path` only
+/// once `write` has succeeded (else removed).
+pub fn write_output_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let metadata = match std::fs::metadata(path) {
         Ok(metadata) => metadata,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
@@ -34,16 +44,16 @@ pub fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
                     "a symbolic link to nothing: name the file to write, not the link",
                 ));
             }
-            return replace_regular(path, bytes, None);
+            return replace_regular(path, write, None);
         }
         Err(error) => return Err(error),
     };
     if let Some(stream) = standard_stream(&metadata) {
-        return stream.write_to(bytes);
+        return stream.write_to(write);
     }
     let file_type = metadata.file_type();
     if file_type.is_file() {
-        return replace_regular(&link_target(path)?, bytes, Some(metadata.permissions()));
+        return replace_regular(&link_target(path)?, write, Some(metadata.permissions()));
     }
     if file_type.is_dir() {
         return Err(std::io::Error::new(
@@ -57,7 +67,7 @@ pub fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
             "a socket: kafkalint writes to files, named pipes and devices",
         ));
     }
-    write_through(path, file_type, bytes)
+    write_through(path, file_type, write)
 }
 
 /// Where a link at `path` leads, every link resolved; `path` itself when it is no link. Only
@@ -70,10 +80,10 @@ fn link_target(path: &Path) -> std::io::Result<PathBuf> {
     }
 }
 
-/// Writes `bytes` into a temporary file beside `path` and renames it over `path`.
+/// Writes into a temporary file beside `path` and renames it over `path`.
 fn replace_regular(
     path: &Path,
-    bytes: &[u8],
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
     permissions: Option<std::fs::Permissions>,
 ) -> std::io::Result<()> {
     let dir = match path.parent() {
@@ -93,7 +103,7 @@ fn replace_regular(
             .write(true)
             .create_new(true)
             .open(&temporary)?;
-        file.write_all(bytes)?;
+        write(&mut file)?;
         if let Some(permissions) = permissions {
             file.set_permissions(permissions)?;
         }
@@ -106,8 +116,12 @@ fn replace_regular(
     written
 }
 
-/// Opens what is at `path` (a pipe or a device) for writing, and writes `bytes` into it.
-fn write_through(path: &Path, file_type: std::fs::FileType, bytes: &[u8]) -> std::io::Result<()> {
+/// Opens what is at `path` (a pipe or a device) for writing, and writes into it.
+fn write_through(
+    path: &Path,
+    file_type: std::fs::FileType,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let mut options = std::fs::OpenOptions::new();
     options.write(true);
     // Without waiting: opening a pipe for writing waits for a reader, which may never come
@@ -139,7 +153,7 @@ fn write_through(path: &Path, file_type: std::fs::FileType, bytes: &[u8]) -> std
     }
     #[cfg(unix)]
     blocking(&file)?;
-    file.write_all(bytes)?;
+    write(&mut file)?;
     file.flush()
 }
 
@@ -202,16 +216,19 @@ enum StandardStream {
 }
 
 impl StandardStream {
-    fn write_to(self, bytes: &[u8]) -> std::io::Result<()> {
+    fn write_to(
+        self,
+        write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
         match self {
             StandardStream::Out => {
                 let mut out = std::io::stdout().lock();
-                out.write_all(bytes)?;
+                write(&mut out)?;
                 out.flush()
             }
             StandardStream::Err => {
                 let mut err = std::io::stderr().lock();
-                err.write_all(bytes)?;
+                write(&mut err)?;
                 err.flush()
             }
         }

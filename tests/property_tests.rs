@@ -467,3 +467,87 @@ fn repeated_key_with_a_control_character_is_fixed() {
     let (files, config, options) = invariants::pipeline_input(data).expect("a fuzz input");
     invariants::pipeline_holds(files, config, &options);
 }
+
+/// Text for the output guard: workflow command starts, `##[`, every line end, blanks a log
+/// reader drops, kafkalint's own annotations, multi-byte characters, and long lines so that
+/// a text passes the writer's chunk size.
+fn guarded_text() -> impl Strategy<Value = String> {
+    let long_line = "y".repeat(16 * 1024);
+    let pieces: Vec<String> = [
+        "::",
+        ":",
+        "#",
+        "##[",
+        "##",
+        "[",
+        "\r",
+        "\n",
+        "\r\n",
+        " ",
+        "\t",
+        "\u{feff}",
+        "\u{3000}",
+        "a",
+        "\u{e9}",
+        "::error ",
+        "::warning ",
+        "::notice x",
+        &long_line,
+    ]
+    .iter()
+    .map(|piece| piece.to_string())
+    .collect();
+    prop::collection::vec(prop::sample::select(pieces), 0..80).prop_map(|pieces| pieces.concat())
+}
+
+/// What `GuardedWriter` passes to its sink when `text` is written to it in the pieces that
+/// `cuts` (byte offsets) make, with a flush after the pieces that `flushes` names.
+fn written_through_guard(
+    text: &str,
+    cuts: &[usize],
+    flushes: &[bool],
+    annotations: bool,
+) -> Vec<u8> {
+    use std::io::Write;
+    let mut writer = kafkalint::output::GuardedWriter::new(Vec::new(), annotations);
+    let mut from = 0;
+    for (index, &cut) in cuts.iter().chain([&text.len()]).enumerate() {
+        writer.write_all(&text.as_bytes()[from..cut]).unwrap();
+        if flushes.get(index) == Some(&true) {
+            writer.flush().unwrap();
+        }
+        from = cut;
+    }
+    writer.finish().unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The writer that guards output as it is written makes the very bytes `guard_lines` makes
+    /// of the whole text, wherever the writes cut it (inside a line, a `::`, a `##[`, a `\r\n`
+    /// or a character) and whenever it is flushed.
+    #[test]
+    fn the_guarded_writer_writes_what_guard_lines_makes(
+        text in guarded_text(),
+        annotations in any::<bool>(),
+        cut_seeds in prop::collection::vec(any::<prop::sample::Index>(), 0..40),
+        flushes in prop::collection::vec(any::<bool>(), 0..40),
+    ) {
+        let whole = kafkalint::output::guard_lines(&text, annotations);
+        let expected = whole.as_bytes();
+        // At once, and cut where the generator says.
+        prop_assert_eq!(written_through_guard(&text, &[], &[], annotations), expected);
+        let mut cuts: Vec<usize> = cut_seeds.iter().map(|seed| seed.index(text.len() + 1)).collect();
+        cuts.sort_unstable();
+        prop_assert_eq!(written_through_guard(&text, &cuts, &flushes, annotations), expected);
+        if text.len() <= 512 {
+            // A byte at a time, and cut in two at every byte.
+            let every: Vec<usize> = (1..text.len()).collect();
+            prop_assert_eq!(written_through_guard(&text, &every, &flushes, annotations), expected);
+            for cut in 0..=text.len() {
+                prop_assert_eq!(written_through_guard(&text, &[cut], &[true], annotations), expected);
+            }
+        }
+    }
+}

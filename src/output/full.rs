@@ -403,6 +403,26 @@ pub fn findings_full(report: &Report, style: FullStyle) -> String {
     }
 }
 
+/// Writes the findings as [`findings_full`] shows them to `out`, a finding at a time: the
+/// drawings are not joined into one text first.
+pub fn write_findings_full(
+    report: &Report,
+    style: FullStyle,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let drawn_now;
+    let drawn = match &report.drawn {
+        Some((drawn_in, drawn)) if *drawn_in == style => drawn,
+        _ => {
+            drawn_now = draw_each(report, style);
+            &drawn_now
+        }
+    };
+    drawn
+        .iter()
+        .try_for_each(|finding| out.write_all(finding.as_bytes()))
+}
+
 /// Each finding of the report as `full` draws it, in order.
 pub fn draw_each(report: &Report, style: FullStyle) -> Vec<String> {
     // Runs of consecutive findings are drawn on all cores, each run with the display texts of

@@ -1,5 +1,7 @@
 //! `--format json`: one JSON document for programs.
 
+use std::io::Write;
+
 use serde::Serialize;
 
 use super::printable;
@@ -9,15 +11,40 @@ use crate::diagnostic::{Label, NodeKind, NodeRef, Severity, Subject};
 use crate::report::Report;
 use crate::yaml_view::NamedBy;
 
+/// The document. Its lists are written an item at a time as they are made ([`Items`]): the
+/// findings of 10,000 files are never all held as JSON values.
 #[derive(Serialize)]
-struct Document<'a> {
-    clusters: Vec<JsonCluster>,
-    diagnostics: Vec<JsonDiagnostic<'a>>,
+#[serde(bound(serialize = "Items<C>: Serialize, Items<D>: Serialize, Items<N>: Serialize"))]
+struct Document<C, D, N> {
+    clusters: Items<C>,
+    diagnostics: Items<D>,
     /// What the readers saw but could not judge: never hidden by a clean bill (absent when
     /// there is none, as a clean document was before it).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    not_checked: Vec<JsonNotChecked>,
+    #[serde(skip_serializing_if = "Items::is_empty")]
+    not_checked: Items<N>,
     summary: Summary,
+}
+
+/// A JSON array written from the items `make` gives, one at a time, as a `Vec` of them is.
+struct Items<F> {
+    len: usize,
+    make: F,
+}
+
+impl<F> Items<F> {
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl<F, I> Serialize for Items<F>
+where
+    F: Fn() -> I,
+    I: Iterator<Item: Serialize>,
+{
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq((self.make)())
+    }
 }
 
 /// One thing not checked: its file, why (`helm-template`, `unknown-image`, `vault`,
@@ -238,151 +265,45 @@ struct Summary {
     clusters: usize,
 }
 
+/// The document as text (for a program that wants it whole; the command line writes it with
+/// [`write_json`]).
 pub fn json(report: &Report) -> String {
-    let locate = |label: &Label| {
-        let file = &report.files[label.file];
-        let (line, column) = file.line_column(label.span.start);
-        (printable(&file.path), line, column)
-    };
-    let diagnostics = report
-        .diagnostics
-        .iter()
-        .map(|diagnostic| {
-            let (file, line, column) = locate(diagnostic.primary());
-            JsonDiagnostic {
-                rule: diagnostic.rule,
-                severity: diagnostic.severity,
-                stops_startup: diagnostic.stops_startup,
-                message: printable(&diagnostic.headline()),
-                subject: subject(&diagnostic.subject),
-                file,
-                line,
-                column,
-                key: diagnostic.key.as_deref().map(printable),
-                key_url: diagnostic
-                    .key
-                    .as_deref()
-                    .filter(|key| catalog::entry(key).is_some())
-                    .map(catalog::documentation_url),
-                labels: diagnostic
-                    .labels
-                    .iter()
-                    .map(|label| {
-                        let (file, line, column) = locate(label);
-                        JsonLabel {
-                            file,
-                            line,
-                            column,
-                            message: printable(&label.message),
-                        }
-                    })
-                    .collect(),
-                also_on: diagnostic
-                    .also_on
-                    .iter()
-                    .map(|also| {
-                        let (file, line, column) = locate(&diagnostic.labels[also.label]);
-                        JsonAlsoOn {
-                            node: json_node(&also.node),
-                            file,
-                            line,
-                            column,
-                        }
-                    })
-                    .collect(),
-                help: printable(&diagnostic.help),
-                url: diagnostic.url(),
-                fix: diagnostic.fix.as_ref().map(|fix| JsonFix {
-                    description: printable(&fix.description),
-                    edits: fix
-                        .edits
-                        .iter()
-                        .map(|edit| {
-                            let file = &report.files[edit.file];
-                            let (line, column) = file.line_column(edit.span.start);
-                            let (end_line, end_column) = file.line_column(edit.span.end);
-                            JsonEdit {
-                                file: printable(&file.path),
-                                line,
-                                column,
-                                end_line,
-                                end_column,
-                                // Fixes write digits or nothing; Latin-1 like the files.
-                                content: edit.replacement.iter().map(|b| char::from(*b)).collect(),
-                            }
-                        })
-                        .collect(),
-                }),
-            }
-        })
-        .collect();
-    let clusters = report
-        .clusters
-        .iter()
-        .map(|cluster| JsonCluster {
-            name: printable(&cluster.name),
-            kafka_version: cluster.target.version.to_string(),
-            kafka_version_from: match &cluster.target.chosen_by {
-                ChosenBy::Flag => "flag",
-                ChosenBy::Config => "config",
-                ChosenBy::Hint => "files",
-                ChosenBy::Image(tag) => match tag.named_by {
-                    NamedBy::ImageTag => "image",
-                    NamedBy::StrimziVersion => "strimzi",
-                    NamedBy::HelmChart => "chart",
-                    NamedBy::CpAnsible => "cp-ansible",
-                    NamedBy::AnsibleVariable | NamedBy::AnsibleArchive => "ansible",
-                },
-                ChosenBy::Newest => "newest",
-            },
-            kafka_version_image: cluster.target.image().map(|tag| printable(&tag.reference)),
-            config: cluster
-                .config
-                .as_ref()
-                .map(|config| printable(&config.path)),
-            files: cluster
-                .files
-                .iter()
-                .map(|file| printable(&report.files[*file].path))
-                .collect(),
-            components: cluster
-                .components
-                .iter()
-                .map(|component| JsonComponent {
-                    file: printable(&report.files[component.file].path),
-                    part: part_label(report, component.file, component.part),
-                    kind: component.kind.id(),
-                })
-                .collect(),
-            membership: membership(report, cluster),
-            nodes: cluster
-                .placements
-                .iter()
-                .map(|placement| JsonPlacement {
-                    file: printable(&report.files[placement.file].path),
-                    part: part_label(report, placement.file, placement.part),
-                    id: placement.id.as_deref().map(printable),
-                    runtime: placement.runtime,
-                    network: placement.network,
-                    disk: placement.disk,
-                    evidence: printable(&placement.evidence),
-                })
-                .collect(),
-        })
-        .collect();
-    let not_checked = report
-        .not_checked
-        .iter()
-        .map(|item| JsonNotChecked {
-            file: printable(&item.file),
-            kind: item.kind.id(),
-            reason: printable(&item.reason),
-        })
-        .collect();
+    let mut out = Vec::new();
+    write_json(report, &mut out).expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// Writes the document to `out` as it is made.
+pub fn write_json(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     let document = Document {
-        clusters,
-        diagnostics,
-        not_checked,
+        clusters: Items {
+            len: report.clusters.len(),
+            make: || {
+                report
+                    .clusters
+                    .iter()
+                    .map(|cluster| json_cluster(report, cluster))
+            },
+        },
+        diagnostics: Items {
+            len: report.diagnostics.len(),
+            make: || {
+                report
+                    .diagnostics
+                    .iter()
+                    .map(|diagnostic| json_diagnostic(report, diagnostic))
+            },
+        },
+        not_checked: Items {
+            len: report.not_checked.len(),
+            make: || {
+                report.not_checked.iter().map(|item| JsonNotChecked {
+                    file: printable(&item.file),
+                    kind: item.kind.id(),
+                    reason: printable(&item.reason),
+                })
+            },
+        },
         summary: Summary {
             errors: report.count(Severity::Error),
             warnings: report.count(Severity::Warning),
@@ -392,9 +313,144 @@ pub fn json(report: &Report) -> String {
             clusters: report.clusters.len(),
         },
     };
-    let mut text = serde_json::to_string_pretty(&document).expect("plain data serializes");
-    text.push('\n');
-    text
+    // serde_json writes a token at a time: gathered here, where a write is a plain copy, and
+    // passed on a chunk at a time.
+    let mut buffered = std::io::BufWriter::with_capacity(64 * 1024, out);
+    serde_json::to_writer_pretty(&mut buffered, &document)?;
+    buffered.write_all(b"\n")?;
+    buffered.flush()
+}
+
+/// Where a label is: its file's path as shown, line and column.
+fn locate(report: &Report, label: &Label) -> (String, usize, usize) {
+    let file = &report.files[label.file];
+    let (line, column) = file.line_column(label.span.start);
+    (printable(&file.path), line, column)
+}
+
+fn json_diagnostic<'a>(
+    report: &Report,
+    diagnostic: &'a crate::diagnostic::Diagnostic,
+) -> JsonDiagnostic<'a> {
+    let (file, line, column) = locate(report, diagnostic.primary());
+    JsonDiagnostic {
+        rule: diagnostic.rule,
+        severity: diagnostic.severity,
+        stops_startup: diagnostic.stops_startup,
+        message: printable(&diagnostic.headline()),
+        subject: subject(&diagnostic.subject),
+        file,
+        line,
+        column,
+        key: diagnostic.key.as_deref().map(printable),
+        key_url: diagnostic
+            .key
+            .as_deref()
+            .filter(|key| catalog::entry(key).is_some())
+            .map(catalog::documentation_url),
+        labels: diagnostic
+            .labels
+            .iter()
+            .map(|label| {
+                let (file, line, column) = locate(report, label);
+                JsonLabel {
+                    file,
+                    line,
+                    column,
+                    message: printable(&label.message),
+                }
+            })
+            .collect(),
+        also_on: diagnostic
+            .also_on
+            .iter()
+            .map(|also| {
+                let (file, line, column) = locate(report, &diagnostic.labels[also.label]);
+                JsonAlsoOn {
+                    node: json_node(&also.node),
+                    file,
+                    line,
+                    column,
+                }
+            })
+            .collect(),
+        help: printable(&diagnostic.help),
+        url: diagnostic.url(),
+        fix: diagnostic.fix.as_ref().map(|fix| JsonFix {
+            description: printable(&fix.description),
+            edits: fix
+                .edits
+                .iter()
+                .map(|edit| {
+                    let file = &report.files[edit.file];
+                    let (line, column) = file.line_column(edit.span.start);
+                    let (end_line, end_column) = file.line_column(edit.span.end);
+                    JsonEdit {
+                        file: printable(&file.path),
+                        line,
+                        column,
+                        end_line,
+                        end_column,
+                        // Fixes write digits or nothing; Latin-1 like the files.
+                        content: edit.replacement.iter().map(|b| char::from(*b)).collect(),
+                    }
+                })
+                .collect(),
+        }),
+    }
+}
+
+fn json_cluster(report: &Report, cluster: &crate::cluster::Cluster) -> JsonCluster {
+    JsonCluster {
+        name: printable(&cluster.name),
+        kafka_version: cluster.target.version.to_string(),
+        kafka_version_from: match &cluster.target.chosen_by {
+            ChosenBy::Flag => "flag",
+            ChosenBy::Config => "config",
+            ChosenBy::Hint => "files",
+            ChosenBy::Image(tag) => match tag.named_by {
+                NamedBy::ImageTag => "image",
+                NamedBy::StrimziVersion => "strimzi",
+                NamedBy::HelmChart => "chart",
+                NamedBy::CpAnsible => "cp-ansible",
+                NamedBy::AnsibleVariable | NamedBy::AnsibleArchive => "ansible",
+            },
+            ChosenBy::Newest => "newest",
+        },
+        kafka_version_image: cluster.target.image().map(|tag| printable(&tag.reference)),
+        config: cluster
+            .config
+            .as_ref()
+            .map(|config| printable(&config.path)),
+        files: cluster
+            .files
+            .iter()
+            .map(|file| printable(&report.files[*file].path))
+            .collect(),
+        components: cluster
+            .components
+            .iter()
+            .map(|component| JsonComponent {
+                file: printable(&report.files[component.file].path),
+                part: part_label(report, component.file, component.part),
+                kind: component.kind.id(),
+            })
+            .collect(),
+        membership: membership(report, cluster),
+        nodes: cluster
+            .placements
+            .iter()
+            .map(|placement| JsonPlacement {
+                file: printable(&report.files[placement.file].path),
+                part: part_label(report, placement.file, placement.part),
+                id: placement.id.as_deref().map(printable),
+                runtime: placement.runtime,
+                network: placement.network,
+                disk: placement.disk,
+                evidence: printable(&placement.evidence),
+            })
+            .collect(),
+    }
 }
 
 fn membership(report: &Report, cluster: &crate::cluster::Cluster) -> JsonMembership {

@@ -12,16 +12,16 @@ mod statistics;
 
 pub use crate::report::FullStyle;
 pub use concise::concise;
-pub use full::{draw_each, findings_full, full, summary, summary_in};
+pub use full::{draw_each, findings_full, full, summary, summary_in, write_findings_full};
 pub use github::github;
 pub use gitlab::gitlab;
-pub use json::json;
+pub use json::{json, write_json};
 pub use junit::junit;
 pub use sarif::sarif;
 pub use settings::settings;
 pub use statistics::{statistics_json, statistics_text};
 
-pub use crate::escape::{guard_lines, printable};
+pub use crate::escape::{GuardedWriter, guard_lines, printable};
 
 use crate::diagnostic::Label;
 use crate::report::Report;
