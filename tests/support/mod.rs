@@ -108,7 +108,10 @@ pub const EXTERNAL: &[(&str, &[&str])] = &[
     ("tests/coordinator.rs (Java's hashCode)", &["javac", "java"]),
     ("tests/docker_wrapper.rs", &["java", "mvn"]),
     ("tests/editors.rs (Neovim)", &["nvim"]),
-    ("tests/editors.rs (pytest-lsp)", &["pytest", "pytest-plugin:pytest_lsp"]),
+    (
+        "tests/editors.rs (pytest-lsp)",
+        &["pytest", "pytest-plugin:pytest_lsp"],
+    ),
     ("tests/formats.rs (junitparser)", &["junit-read"]),
     ("tests/helm.rs", &["helm"]),
     ("tests/kustomize.rs", &["kustomize"]),
