@@ -110,7 +110,7 @@ pub const EXTERNAL: &[(&str, &[&str])] = &[
     ("tests/editors.rs (Neovim)", &["nvim"]),
     (
         "tests/editors.rs (pytest-lsp)",
-        &["pytest", "pytest-plugin:pytest_lsp"],
+        &["pytest", "pytest-plugin:pytest-lsp"],
     ),
     ("tests/formats.rs (junitparser)", &["junit-read"]),
     ("tests/helm.rs", &["helm"]),
@@ -127,9 +127,10 @@ pub const EXTERNAL: &[(&str, &[&str])] = &[
 #[allow(dead_code)]
 pub const FULL: &str = "KAFKALINT_FULL_TESTS";
 
-/// A tool of [`EXTERNAL`]: a program on the PATH, or `pytest-plugin:MODULE`, a plugin the
-/// `pytest` on the PATH loads (a pytest without pytest-lsp collects no test of the suite: that
-/// is a missing tool, not a failure).
+/// A tool of [`EXTERNAL`]: a program on the PATH, or `pytest-plugin:NAME`, a plugin the
+/// `pytest` on the PATH loads by its entry point's name (a pytest without pytest-lsp collects no
+/// test of the suite: that is a missing tool, not a failure). The entry point's name, not the
+/// module's: `-p pytest_lsp` where the plugin is installed registers it twice and fails.
 fn present(tool: &str) -> bool {
     match tool.strip_prefix("pytest-plugin:") {
         // `--help` loads the plugins named with `-p` (`--version` returns before it does), and
