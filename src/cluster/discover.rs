@@ -98,7 +98,7 @@ fn looks_binary(bytes: &[u8]) -> bool {
             usize::from(count)
         })
         .sum();
-    bytes.contains(&0) || controls * 10 > bytes.len()
+    memchr::memchr(0, bytes).is_some() || controls * 10 > bytes.len()
 }
 
 fn read(path: &Path) -> Result<SourceFile, DiscoveryError> {

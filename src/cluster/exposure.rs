@@ -62,9 +62,10 @@ pub fn reach(host: Option<&str>) -> Reach {
     if name == "localhost" || name.ends_with(".localhost") {
         return Reach::Loopback;
     }
-    let internal = INTERNAL_SUFFIXES
-        .iter()
-        .any(|suffix| name == *suffix || name.ends_with(&format!(".{suffix}")));
+    let internal = INTERNAL_SUFFIXES.iter().any(|suffix| {
+        name.strip_suffix(suffix)
+            .is_some_and(|rest| rest.is_empty() || rest.ends_with('.'))
+    });
     // A name whose suffix is on no public list (`kafka-0.kafka-headless`, a Kubernetes
     // service's short name) resolves only inside some private network.
     let public_suffix = psl::suffix(name.as_bytes()).is_some_and(|suffix| suffix.is_known());

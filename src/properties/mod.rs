@@ -205,6 +205,11 @@ impl PropertiesFile {
         effective.iter().map(|at| &self.entries[*at as usize])
     }
 
+    /// Whether some key is set more than once.
+    pub fn has_repeated_keys(&self) -> bool {
+        self.effective_indices().len() < self.entries.len()
+    }
+
     fn effective_indices(&self) -> &[u32] {
         self.index.effective.get_or_init(|| {
             if self.entries.is_empty() {

@@ -7,10 +7,8 @@
 /// judges it.
 pub fn is_placeholder(value: &str) -> bool {
     // Most values have none of the marks: one pass over the bytes settles them.
-    if !value
-        .bytes()
-        .any(|b| matches!(b, b'$' | b'{' | b'%' | b'@'))
-    {
+    let bytes = value.as_bytes();
+    if memchr::memchr3(b'$', b'{', b'%', bytes).is_none() && memchr::memchr(b'@', bytes).is_none() {
         return false;
     }
     // `{% if ... %}`: a Jinja statement a template left in the value (an Ansible role's

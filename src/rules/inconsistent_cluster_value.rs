@@ -550,16 +550,21 @@ type Holder<'n> = (&'n Node, &'static str);
 fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let version = cluster.target.version;
     let mut diagnostics = Vec::new();
+    // One list of the nodes a setting concerns, refilled for each (most agree: no allocation
+    // a setting).
+    let mut in_scope: Vec<&Node> = Vec::with_capacity(cluster.nodes.len());
     for setting in SETTINGS {
-        let nodes: Vec<&Node> = match setting.scope {
-            Brokers => cluster.brokers().collect(),
-            AllNodes => cluster.nodes.iter().collect(),
-            ZooKeeperBrokers => cluster
-                .brokers()
-                .filter(|node| node.mode == Mode::ZooKeeper)
-                .collect(),
-        };
-        if nodes.len() < 2 {
+        in_scope.clear();
+        match setting.scope {
+            Brokers => in_scope.extend(cluster.brokers()),
+            AllNodes => in_scope.extend(cluster.nodes.iter()),
+            ZooKeeperBrokers => in_scope.extend(
+                cluster
+                    .brokers()
+                    .filter(|node| node.mode == Mode::ZooKeeper),
+            ),
+        }
+        if in_scope.len() < 2 {
             continue;
         }
         // Nodes that hold the same text agree however it is compared: the common case costs
@@ -568,20 +573,19 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             Retention => &RETENTION_KEYS,
             _ => std::slice::from_ref(&setting.key),
         };
-        let text = |node: &Node| -> Vec<Option<&str>> {
-            keys_read
-                .iter()
-                .map(|key| {
-                    context
-                        .effective(node, key, version)
-                        .map(|e| e.value().trim())
-                })
-                .collect()
+        let text = |node: &Node, key: &str| {
+            context
+                .effective(node, key, version)
+                .map(|e| e.value().trim())
         };
-        let first = text(nodes[0]);
-        if nodes[1..].iter().all(|node| text(node) == first) {
+        let all_agree = keys_read.iter().all(|key| {
+            let first = text(in_scope[0], key);
+            in_scope[1..].iter().all(|node| text(node, key) == first)
+        });
+        if all_agree {
             continue;
         }
+        let nodes = in_scope.clone();
         // A node whose value is not known (a placeholder, settings in a file kafkalint does not
         // read) is left out: it neither agrees nor disagrees.
         let unknown = |node: &Node, keys: &[&str]| {
