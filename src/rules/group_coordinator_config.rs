@@ -43,6 +43,21 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     let bounds: Vec<(&Bound, usize, usize)> = bounds(version)
         .map(|bound| (bound, key_index(bound.subject), key_index(bound.other)))
         .collect();
+    // A bound between two keys a node leaves unset is judged on Kafka's defaults, the same on
+    // every node: judged once here, and a node that sets neither key is passed over when they
+    // hold (Kafka's own defaults always do; a bound without a default value is never judged).
+    let holds_on_defaults: Vec<bool> = bounds
+        .iter()
+        .map(|(bound, _, _)| {
+            match (
+                default_integer(bound.subject, version),
+                default_integer(bound.other, version),
+            ) {
+                (Some(subject), Some(other)) => bound.holds(subject, other),
+                _ => true,
+            }
+        })
+        .collect();
     let mut diagnostics = Vec::new();
     for node in &cluster.nodes {
         let scope = Scope {
@@ -65,12 +80,32 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         diagnostics.extend(commit_required_acks(&scope));
         diagnostics.extend(snapshot_records(&scope));
         let mut ints = vec![None; keys.len()];
-        for (bound, subject, other) in &bounds {
+        let set: Vec<bool> = keys
+            .iter()
+            .map(|key| context.line(node, key).is_some())
+            .collect();
+        for ((bound, subject, other), on_defaults) in bounds.iter().zip(&holds_on_defaults) {
+            if *on_defaults && !set[*subject] && !set[*other] {
+                continue;
+            }
             diagnostics.extend(bound.check(&scope, &mut ints, (*subject, *other)));
         }
         diagnostics.extend(rack_aware_tags(&scope));
     }
     diagnostics
+}
+
+/// Kafka's default of an integer key, as a node that leaves it unset reads it (see
+/// [`Context::parsed_value`]): `None` when the key has no default value or it does not parse.
+fn default_integer(key: &str, version: KafkaVersion) -> Option<i64> {
+    let known = catalog::known(key, version)?;
+    let catalog::Default::Value(text) = known.spec.default else {
+        return None;
+    };
+    if crate::properties::is_placeholder(text) {
+        return None;
+    }
+    known.checked_default()?.as_ref().ok()?.as_integer()
 }
 
 /// One node checked against one release.
