@@ -315,6 +315,18 @@ impl SourceFile {
 
     /// The text output may show for this file.
     pub fn display_text(&self) -> DisplayText {
+        self.display_text_within(None)
+    }
+
+    /// The text output may show of the bytes `shown` (each a range of whole lines, see
+    /// [`SourceFile::lines_around`]): a comment outside them is hidden whole rather than
+    /// judged for secrets, which was most of drawing a finding in a file of many comment
+    /// lines. Only those ranges may be shown of it.
+    pub fn display_text_of(&self, shown: &[Span]) -> DisplayText {
+        self.display_text_within(Some(shown))
+    }
+
+    fn display_text_within(&self, shown: Option<&[Span]>) -> DisplayText {
         // Validated once for both passes over the file.
         let utf8 = std::str::from_utf8(&self.bytes).ok();
         match &self.yaml {
@@ -322,11 +334,20 @@ impl SourceFile {
             None => {
                 let hidden = match self.hidden_spans {
                     Some(hidden_spans) => hidden_spans(&self.properties),
-                    None => secret_spans(&self.bytes, utf8, &self.properties),
+                    None => secret_spans_within(&self.bytes, utf8, &self.properties, shown),
                 };
                 DisplayText::build(&self.bytes, utf8, &hidden)
             }
         }
+    }
+
+    /// The bytes of the lines `span` is on, and of `margin` lines before and after them.
+    pub fn lines_around(&self, span: &Span, margin: usize) -> Span {
+        let starts = self.line_starts();
+        let first = self.line(span.start).saturating_sub(1 + margin);
+        let last = self.line(span.end.max(span.start)) + margin;
+        let at = |line: usize| starts.get(line).map_or(self.bytes.len(), |at| *at as usize);
+        at(first)..at(last).max(at(first))
     }
 
     /// Keeps only the path of a file no finding points into, and what the parts of a YAML
@@ -391,6 +412,16 @@ pub(crate) fn secret_spans(
     utf8: Option<&str>,
     properties: &PropertiesFile,
 ) -> Vec<Span> {
+    secret_spans_within(bytes, utf8, properties, None)
+}
+
+/// [`secret_spans`], with every comment outside `shown` (when given) hidden whole, unjudged.
+fn secret_spans_within(
+    bytes: &[u8],
+    utf8: Option<&str>,
+    properties: &PropertiesFile,
+    shown: Option<&[Span]>,
+) -> Vec<Span> {
     let mut spans: Vec<Span> = Vec::new();
     for entry in &properties.entries {
         // A key output may not show whole (a value run into it: see `secrets::shown_key`)
@@ -407,6 +438,20 @@ pub(crate) fn secret_spans(
     for comment in &properties.comments {
         let body_start = comment.span.start + 1;
         let body = &bytes[body_start..comment.span.end];
+        let judged = shown.is_none_or(|shown| {
+            shown
+                .iter()
+                .any(|range| range.start < comment.span.end && comment.span.start < range.end)
+        });
+        if !judged {
+            if !body.is_empty() {
+                spans.push(body_start..comment.span.end);
+            }
+            let trailing_backslashes = body.iter().rev().take_while(|b| **b == b'\\').count();
+            continued_at =
+                (trailing_backslashes % 2 == 1).then(|| line_start(bytes, comment.span.start));
+            continue;
+        }
         // A comment of a UTF-8 file is sliced from the file validated once: a comment starts
         // after an ASCII `#` or `!` and ends before a line end, on char boundaries.
         let text = match utf8.and_then(|utf8| utf8.get(body_start..comment.span.end)) {
@@ -756,5 +801,49 @@ mod tests {
         assert_eq!(display.text, "log.dirs=caf\u{e9}\nnum.partitions=1\n");
         let z = &file.properties.entries[1];
         assert_eq!(&display.text[display.span(&z.value_span)], "1");
+    }
+
+    #[test]
+    fn only_the_lines_shown_are_judged() {
+        let mut text = String::from(
+            "# far away, plain prose
+",
+        );
+        for n in 0..30 {
+            text.push_str(&format!(
+                "key.{n}=v\
+"
+            ));
+            text.push_str(
+                "  continued
+",
+            );
+        }
+        text.push_str(
+            "# close by, plain prose
+# ssl.key.password=hunter2
+log.dirs=/a
+",
+        );
+        let file = source(text.as_bytes());
+        let dirs = &file.properties.entries.last().expect("an entry").value_span;
+        let shown = file.lines_around(dirs, 2);
+        // The two lines before the label's line, its line, and nothing after the file's end.
+        assert_eq!(
+            &file.bytes[shown.clone()],
+            b"# close by, plain prose\n# ssl.key.password=hunter2\nlog.dirs=/a\n"
+        );
+        let within = file.display_text_of(&[shown]);
+        let whole = file.display_text();
+        // Shown lines read as the whole file's text reads them, secrets hidden alike.
+        assert!(
+            within
+                .text
+                .ends_with(&whole.text[whole.text.find("# close").unwrap()..])
+        );
+        assert!(!within.text.contains("hunter2"));
+        // A comment outside them is hidden without being judged.
+        assert!(whole.text.contains("far away"));
+        assert!(!within.text.contains("far away"));
     }
 }

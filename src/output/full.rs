@@ -96,10 +96,45 @@ type Shown = Arc<(DisplayText, Indexed)>;
 /// Per file: its text once built, and how many runs still need it.
 type Cells = std::collections::HashMap<usize, (Arc<std::sync::OnceLock<Shown>>, usize)>;
 
-fn display(report: &Report, file: usize) -> Shown {
-    let text = report.files[file].display_text();
+/// `file`'s display text; with `shown`, of those lines only (see
+/// [`crate::source::SourceFile::display_text_of`]).
+fn display(report: &Report, file: usize, shown: Option<&[crate::properties::Span]>) -> Shown {
+    let text = match shown {
+        Some(shown) => report.files[file].display_text_of(shown),
+        None => report.files[file].display_text(),
+    };
     let shared = Indexed::new(Arc::from(text.text.as_str()));
     Arc::new((text, shared))
+}
+
+/// How many lines around a finding's labels in a file its drawing may show, at most: miette's
+/// one line of context, the [`MERGED_GAP`] lines between two labels' snippets drawn whole,
+/// and room to spare. Every line between a finding's first and last label in a file is
+/// counted as shown too.
+const SHOWN_MARGIN: usize = 2 * (1 + MERGED_GAP);
+
+/// Per file, the byte ranges of the lines `diagnostics` may show of it (each finding's labels
+/// in the file, from the first to the last, with [`SHOWN_MARGIN`] lines each way).
+fn shown_lines(
+    report: &Report,
+    diagnostics: &[crate::diagnostic::Diagnostic],
+) -> std::collections::HashMap<usize, Vec<crate::properties::Span>> {
+    let mut shown: std::collections::HashMap<usize, Vec<crate::properties::Span>> =
+        std::collections::HashMap::new();
+    for diagnostic in diagnostics {
+        let mut reach: std::collections::BTreeMap<usize, (usize, usize)> =
+            std::collections::BTreeMap::new();
+        for label in &diagnostic.labels {
+            let (start, end) = (label.span.start, label.span.end.max(label.span.start));
+            let bounds = reach.entry(label.file).or_insert((start, end));
+            *bounds = (bounds.0.min(start), bounds.1.max(end));
+        }
+        for (file, (start, end)) in reach {
+            let lines = report.files[file].lines_around(&(start..end), SHOWN_MARGIN);
+            shown.entry(file).or_default().push(lines);
+        }
+    }
+    shown
 }
 
 /// Each file's display text, built once however many findings and runs of findings show it
@@ -109,6 +144,8 @@ fn display(report: &Report, file: usize) -> Shown {
 struct SharedTexts<'a> {
     report: &'a Report,
     texts: std::sync::Mutex<Cells>,
+    /// Per file, the lines the runs may show of it.
+    shown: std::collections::HashMap<usize, Vec<crate::properties::Span>>,
 }
 
 impl<'a> SharedTexts<'a> {
@@ -130,6 +167,7 @@ impl<'a> SharedTexts<'a> {
         SharedTexts {
             report,
             texts: std::sync::Mutex::new(texts),
+            shown: shown_lines(report, &report.diagnostics),
         }
     }
 
@@ -143,9 +181,11 @@ impl<'a> SharedTexts<'a> {
             texts.get(&file).map(|(cell, _)| Arc::clone(cell))
         };
         match cell {
-            Some(cell) => Arc::clone(cell.get_or_init(|| display(self.report, file))),
-            // Not counted (no run was said to show it): built for this one.
-            None => display(self.report, file),
+            Some(cell) => Arc::clone(cell.get_or_init(|| {
+                display(self.report, file, self.shown.get(&file).map(Vec::as_slice))
+            })),
+            // Not counted (no run was said to show it): built whole for this one.
+            None => display(self.report, file, None),
         }
     }
 
