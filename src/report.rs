@@ -252,6 +252,14 @@ pub(crate) fn run(
         .collect();
     sources::restrict_fixes(&found.files, &topics, &mut diagnostics);
     group_across_nodes(&mut diagnostics);
+    // Kept until output, a tree's worth of them: grouping grew these lists by doubling.
+    for diagnostic in &mut diagnostics {
+        diagnostic.labels.shrink_to_fit();
+        diagnostic.also_on.shrink_to_fit();
+        if let Some(fix) = &mut diagnostic.fix {
+            fix.edits.shrink_to_fit();
+        }
+    }
     // A finding in a rendered Helm template also points at the values line its value came from.
     sources::helm::trace::label_values(&mut found.files, &mut diagnostics);
     for (cluster, placed) in found.clusters.iter_mut().zip(placements) {
@@ -374,10 +382,13 @@ impl Report {
             .flatten();
         let mut drawn: Vec<String> = Vec::new();
         let (mut only_parts, mut some_only) = (Vec::new(), false);
+        // Sized once: grown by doubling, the lists of a tree's reports held up to twice what
+        // they needed, and a copy of each while they grew.
+        let total = |count: fn(&Report) -> usize| reports.iter().map(count).sum::<usize>();
         let mut merged = Report {
-            files: Vec::new(),
-            clusters: Vec::new(),
-            diagnostics: Vec::new(),
+            files: Vec::with_capacity(total(|report| report.files.len())),
+            clusters: Vec::with_capacity(total(|report| report.clusters.len())),
+            diagnostics: Vec::with_capacity(total(|report| report.diagnostics.len())),
             skipped: Vec::new(),
             notes: Vec::new(),
             not_checked: Vec::new(),

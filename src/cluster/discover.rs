@@ -822,9 +822,11 @@ fn take_finished(
 /// One walked folder's files grouped as [`group`] groups a folder that is no lone node's.
 fn folder_cluster(
     dir: PathBuf,
-    files: Vec<SourceFile>,
+    mut files: Vec<SourceFile>,
     declared_brokers: Option<usize>,
 ) -> Discovered {
+    // A folder's files are kept until output: no room for more.
+    files.shrink_to_fit();
     let by_dir = BTreeMap::from([(dir, (0..files.len()).collect())]);
     let found = Discovered {
         files,
