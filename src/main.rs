@@ -168,7 +168,8 @@ enum Command {
         /// written into) instead of stdout.
         #[arg(long, value_name = "PATH")]
         output_file: Option<PathBuf>,
-        /// Colors in `--format full`: `auto` when stdout is a terminal and NO_COLOR is unset.
+        /// Colors in `--format full`: `auto` when FORCE_COLOR is set, else when stdout is a
+        /// terminal and NO_COLOR is unset.
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
         /// Apply the unambiguous fixes to the files (in place, atomically), then report what is
@@ -275,7 +276,8 @@ enum Command {
         /// written into) instead of stdout.
         #[arg(long, value_name = "PATH")]
         output_file: Option<PathBuf>,
-        /// Colors in `--format full`: `auto` when stdout is a terminal and NO_COLOR is unset.
+        /// Colors in `--format full`: `auto` when FORCE_COLOR is set, else when stdout is a
+        /// terminal and NO_COLOR is unset.
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
         /// The least severity that fails the run (exit 1).
@@ -331,16 +333,17 @@ enum FailOn {
     Warning,
 }
 
-/// Whether `--color` asks for colors here.
+/// Whether `--color` asks for colors here. `auto` follows force-color.org and no-color.org:
+/// `FORCE_COLOR` set to anything but the empty string colors, even off a terminal and over
+/// `NO_COLOR` (force-color.org's example reads it last); else `NO_COLOR` set to anything but
+/// the empty string turns colors off; else a terminal on stdout colors.
 fn use_color(color: Color, output_file: Option<&std::path::Path>) -> bool {
+    let set = |name: &str| std::env::var_os(name).is_some_and(|value| !value.is_empty());
     match color {
         Color::Always => true,
         Color::Never => false,
-        Color::Auto => {
-            output_file.is_none()
-                && std::io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-        }
+        Color::Auto if set("FORCE_COLOR") => true,
+        Color::Auto => output_file.is_none() && std::io::stdout().is_terminal() && !set("NO_COLOR"),
     }
 }
 
