@@ -304,6 +304,12 @@ enum Command {
         /// The rule's name, as `kafkalint rules` lists it.
         name: String,
     },
+    /// Print the script that completes kafkalint's subcommands and options in a shell
+    /// (`kafkalint completions bash > ~/.local/share/bash-completion/completions/kafkalint`).
+    Completions {
+        /// The shell the script is for.
+        shell: clap_complete::Shell,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -443,6 +449,16 @@ fn plural(count: usize, noun: &str) -> String {
     } else {
         format!("{count} {noun}s")
     }
+}
+
+/// `kafkalint completions SHELL`: clap_complete's script for the command line as declared
+/// here, so that it never lags behind a subcommand or an option.
+fn completions(shell: clap_complete::Shell) -> ExitCode {
+    use clap::CommandFactory;
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "kafkalint", &mut script);
+    let script = String::from_utf8_lossy(&script);
+    print_or_fail(&script, false).unwrap_or(ExitCode::SUCCESS)
 }
 
 /// Exits 2 with clap's usage message: arguments clap alone cannot check.
@@ -660,6 +676,7 @@ fn main() -> ExitCode {
         Command::Rules => {
             print_or_fail(&kafkalint::rules::listing(), false).unwrap_or(ExitCode::SUCCESS)
         }
+        Command::Completions { shell } => completions(shell),
         Command::Rule { name } => match kafkalint::rules::doc(&name) {
             Some(doc) => print_or_fail(doc, false).unwrap_or(ExitCode::SUCCESS),
             None => {

@@ -1514,3 +1514,48 @@ fn a_node_id_that_reads_as_a_credential_is_never_shown() {
         assert!(!shown.contains("Zq7keySecret"), "{args:?}: {shown}");
     }
 }
+
+/// Each shell's script names the subcommands, and a shell that is installed reads it without a
+/// syntax error (`bash -n`, `zsh -n`, `fish --no-execute`); a shell that is not is said skipped.
+#[test]
+fn completions_for_each_shell_name_the_subcommands_and_parse() {
+    let scratch = tempfile::tempdir().unwrap();
+    for (shell, check) in [
+        ("bash", Some(("bash", &["-n"][..]))),
+        ("zsh", Some(("zsh", &["-n"][..]))),
+        ("fish", Some(("fish", &["--no-execute"][..]))),
+        ("powershell", None),
+        ("elvish", None),
+    ] {
+        let output = kafkalint(&["completions", shell], root());
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{shell}: {}",
+            stderr(&output)
+        );
+        let script = stdout(&output);
+        for subcommand in ["check", "coordinator", "live", "completions"] {
+            assert!(script.contains(subcommand), "{shell}: no {subcommand}");
+        }
+        assert!(script.contains("kafka-version"), "{shell}: no option");
+        let Some((program, flags)) = check else {
+            continue;
+        };
+        let path = scratch.path().join(format!("kafkalint.{shell}"));
+        std::fs::write(&path, &script).unwrap();
+        match Command::new(program).args(flags).arg(&path).output() {
+            Ok(parsed) => assert!(
+                parsed.status.success(),
+                "{program} refuses the {shell} script: {}",
+                String::from_utf8_lossy(&parsed.stderr)
+            ),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                eprintln!("skipped: {program} is not installed, its script is not parsed");
+            }
+            Err(error) => panic!("{program}: {error}"),
+        }
+    }
+    let unknown = kafkalint(&["completions", "tcsh"], root());
+    assert_usage_error(&unknown, &["completions", "tcsh"], "tcsh");
+}
