@@ -181,7 +181,7 @@ enum Command {
         #[arg(long)]
         diff: bool,
         /// The least severity that fails the run (exit 1): `warning` fails on warnings and
-        /// errors, `error` on errors only. Notes never fail it.
+        /// errors, `error` on errors only. Findings of severity info never fail it.
         #[arg(long, value_enum, value_name = "SEVERITY", default_value_t = FailOn::Warning)]
         fail_on: FailOn,
         #[command(flatten)]

@@ -54,7 +54,7 @@ fn exit_0_when_clean_and_1_on_findings() {
     let bad = kafkalint(&["check", "fixtures/seed-zk-3-brokers"], root());
     assert_eq!(bad.status.code(), Some(1));
     assert!(stdout(&bad).contains(
-        "Found 6 errors, 1 warning, 3 notes (3 files in 1 cluster, checked against Kafka 3.9)."
+        "Found 6 errors, 1 warning, 3 infos (3 files in 1 cluster, checked against Kafka 3.9)."
     ));
 }
 
@@ -99,7 +99,7 @@ fn fail_on_sets_the_least_severity_that_exits_1() {
     for fail_on in ["warning", "error"] {
         let output = kafkalint(&["check", "--fail-on", fail_on, "."], dir.path());
         assert_eq!(output.status.code(), Some(0), "{fail_on}");
-        assert!(stdout(&output).contains("Found 0 errors, 0 warnings, 1 note"));
+        assert!(stdout(&output).contains("Found 0 errors, 0 warnings, 1 info"));
     }
 
     for bad in ["info", "never", "Error", ""] {

@@ -121,7 +121,7 @@ fn concise_is_one_line_per_finding_and_nothing_else() {
     // The tally goes to stderr, for the person watching.
     assert_eq!(
         String::from_utf8(output.stderr).unwrap(),
-        "Found 6 errors, 1 warning, 3 notes (3 files in 1 cluster, checked against Kafka 3.9).\n"
+        "Found 6 errors, 1 warning, 3 infos (3 files in 1 cluster, checked against Kafka 3.9).\n"
     );
 }
 
