@@ -1559,3 +1559,57 @@ fn completions_for_each_shell_name_the_subcommands_and_parse() {
     let unknown = kafkalint(&["completions", "tcsh"], root());
     assert_usage_error(&unknown, &["completions", "tcsh"], "tcsh");
 }
+
+/// A Kubernetes `$(NAME)` that stays as written because NAME is defined further down the `env`
+/// list (the kubelet expands only variables defined before the entry) is said so, naming both
+/// variables; the same reference with NAME defined first is expanded, and nothing is said.
+#[test]
+fn a_kubernetes_reference_to_a_later_variable_is_said_to_stay_unexpanded() {
+    let manifest = |env: &str| {
+        format!(
+            "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: kafka\nspec:\n  \
+             serviceName: kafka-headless\n  replicas: 3\n  template:\n    spec:\n      \
+             containers:\n        - name: kafka\n          image: confluentinc/cp-kafka:7.6.1\n          \
+             env:\n{env}"
+        )
+    };
+    let advertised = "            - name: KAFKA_ADVERTISED_LISTENERS\n              \
+                      value: PLAINTEXT://$(POD_NAME).kafka-headless:9092\n";
+    let pod_name = "            - name: POD_NAME\n              valueFrom:\n                \
+                    fieldRef:\n                  fieldPath: metadata.name\n";
+    let zookeeper = "            - name: KAFKA_ZOOKEEPER_CONNECT\n              value: zk:2181\n";
+    let dir = tempfile::tempdir().unwrap();
+    let later = dir.path().join("later.yaml");
+    std::fs::write(
+        &later,
+        manifest(&format!("{zookeeper}{advertised}{pod_name}")),
+    )
+    .unwrap();
+    let output = kafkalint(&["check", later.to_str().unwrap()], root());
+    let said = stderr(&output);
+    assert!(
+        said.contains(
+            "env KAFKA_ADVERTISED_LISTENERS (line 17) keeps `$(POD_NAME)` as written, unexpanded: \
+             Kubernetes expands a reference only to a variable defined earlier in the list, and \
+             POD_NAME is defined after KAFKA_ADVERTISED_LISTENERS; move POD_NAME above it"
+        ),
+        "{said}"
+    );
+    assert_eq!(
+        said.matches("keeps `$(POD_NAME)`").count(),
+        1,
+        "once, not per pod"
+    );
+    let earlier = dir.path().join("earlier.yaml");
+    std::fs::write(
+        &earlier,
+        manifest(&format!("{zookeeper}{pod_name}{advertised}")),
+    )
+    .unwrap();
+    let output = kafkalint(&["check", earlier.to_str().unwrap()], root());
+    assert!(
+        !stderr(&output).contains("keeps `$("),
+        "{}",
+        stderr(&output)
+    );
+}
