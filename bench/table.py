@@ -40,7 +40,7 @@ def verdict(passed):
 def main():
     out, files, clusters, rss_json, rss_full, elapsed, cores, conftest_version, kafka = sys.argv[1:10]
     summary = json.load(open(os.path.join(out, "findings.json")))["summary"]
-    findings = f"{summary['errors']:,} errors, {summary['warnings']:,} warnings, {summary['infos']:,} notes"
+    findings = f"{summary['errors']:,} errors, {summary['warnings']:,} warnings, {summary['infos']:,} infos"
     files, clusters, elapsed = int(files), int(clusters), int(elapsed)
     n = f"{files:,}"
     one = hyperfine(out, "kafkalint-1-file")

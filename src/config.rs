@@ -33,8 +33,11 @@ pub const TOP_KEYS: &[&str] = &[
 pub const RULE_KEYS: &[&str] = &["severity"];
 /// The keys of a `[[clusters]]` entry.
 pub const CLUSTER_KEYS: &[&str] = &["name", "files", "topics", "brokers", "kafka-version"];
-/// What `severity` may be.
+/// What `severity` may be: the words every output of kafkalint's own prints (`info`, never
+/// `note`).
 pub const SEVERITIES: &[&str] = &["error", "warning", "info", "off"];
+/// What other formats and tools call the `info` severity, for a hint when one is written.
+const OTHER_WORDS_FOR_INFO: &[&str] = &["note", "notice", "information", "infos", "hint"];
 
 /// A problem in a config file, at a line and column (1-based) of it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -656,7 +659,15 @@ impl Parser<'_> {
             "info" => Ok(Some(Severity::Info)),
             "off" => Ok(None),
             _ => {
-                let hint = nearest(text, SEVERITIES.iter().copied())
+                // Other tools' words for the least severity (SARIF's `note`, GitHub's
+                // `notice`, LSP's `information`) are refused, not read as `info`: kafkalint
+                // has one word for each severity, in its config as in its output.
+                let hint = if OTHER_WORDS_FOR_INFO.contains(&text.to_ascii_lowercase().as_str()) {
+                    Some("info")
+                } else {
+                    nearest(text, SEVERITIES.iter().copied())
+                };
+                let hint = hint
                     .map(|near| format!("; did you mean `{near}`?"))
                     .unwrap_or_default();
                 Err(self.error(

@@ -168,7 +168,8 @@ enum Command {
         /// written into) instead of stdout.
         #[arg(long, value_name = "PATH")]
         output_file: Option<PathBuf>,
-        /// Colors in `--format full`: `auto` when stdout is a terminal and NO_COLOR is unset.
+        /// Colors in `--format full`: `auto` when FORCE_COLOR is set, else when stdout is a
+        /// terminal and NO_COLOR is unset.
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
         /// Apply the unambiguous fixes to the files (in place, atomically), then report what is
@@ -180,7 +181,7 @@ enum Command {
         #[arg(long)]
         diff: bool,
         /// The least severity that fails the run (exit 1): `warning` fails on warnings and
-        /// errors, `error` on errors only. Notes never fail it.
+        /// errors, `error` on errors only. Findings of severity info never fail it.
         #[arg(long, value_enum, value_name = "SEVERITY", default_value_t = FailOn::Warning)]
         fail_on: FailOn,
         #[command(flatten)]
@@ -275,7 +276,8 @@ enum Command {
         /// written into) instead of stdout.
         #[arg(long, value_name = "PATH")]
         output_file: Option<PathBuf>,
-        /// Colors in `--format full`: `auto` when stdout is a terminal and NO_COLOR is unset.
+        /// Colors in `--format full`: `auto` when FORCE_COLOR is set, else when stdout is a
+        /// terminal and NO_COLOR is unset.
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
         /// The least severity that fails the run (exit 1).
@@ -301,6 +303,12 @@ enum Command {
     Rule {
         /// The rule's name, as `kafkalint rules` lists it.
         name: String,
+    },
+    /// Print the script that completes kafkalint's subcommands and options in a shell
+    /// (`kafkalint completions bash > ~/.local/share/bash-completion/completions/kafkalint`).
+    Completions {
+        /// The shell the script is for.
+        shell: clap_complete::Shell,
     },
 }
 
@@ -331,16 +339,17 @@ enum FailOn {
     Warning,
 }
 
-/// Whether `--color` asks for colors here.
+/// Whether `--color` asks for colors here. `auto` follows force-color.org and no-color.org:
+/// `FORCE_COLOR` set to anything but the empty string colors, even off a terminal and over
+/// `NO_COLOR` (force-color.org's example reads it last); else `NO_COLOR` set to anything but
+/// the empty string turns colors off; else a terminal on stdout colors.
 fn use_color(color: Color, output_file: Option<&std::path::Path>) -> bool {
+    let set = |name: &str| std::env::var_os(name).is_some_and(|value| !value.is_empty());
     match color {
         Color::Always => true,
         Color::Never => false,
-        Color::Auto => {
-            output_file.is_none()
-                && std::io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-        }
+        Color::Auto if set("FORCE_COLOR") => true,
+        Color::Auto => output_file.is_none() && std::io::stdout().is_terminal() && !set("NO_COLOR"),
     }
 }
 
@@ -440,6 +449,16 @@ fn plural(count: usize, noun: &str) -> String {
     } else {
         format!("{count} {noun}s")
     }
+}
+
+/// `kafkalint completions SHELL`: clap_complete's script for the command line as declared
+/// here, so that it never lags behind a subcommand or an option.
+fn completions(shell: clap_complete::Shell) -> ExitCode {
+    use clap::CommandFactory;
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "kafkalint", &mut script);
+    let script = String::from_utf8_lossy(&script);
+    print_or_fail(&script, false).unwrap_or(ExitCode::SUCCESS)
 }
 
 /// Exits 2 with clap's usage message: arguments clap alone cannot check.
@@ -670,6 +689,7 @@ fn main() -> ExitCode {
         Command::Rules => {
             print_or_fail(&kafkalint::rules::listing(), false).unwrap_or(ExitCode::SUCCESS)
         }
+        Command::Completions { shell } => completions(shell),
         Command::Rule { name } => match kafkalint::rules::doc(&name) {
             Some(doc) => print_or_fail(doc, false).unwrap_or(ExitCode::SUCCESS),
             None => {

@@ -351,6 +351,7 @@ fn the_seed_fails_with_annotations_a_summary_and_a_sarif_log() {
     for (name, value) in [
         ("errors", "6"),
         ("warnings", "1"),
+        ("infos", "3"),
         ("notes", "3"),
         ("sarif-file", "results/kafkalint.sarif"),
     ] {
@@ -361,7 +362,7 @@ fn the_seed_fails_with_annotations_a_summary_and_a_sarif_log() {
     assert!(summary.starts_with("### kafkalint\n\n"), "{summary}");
     assert!(
         summary.contains(
-            "\nFound 6 errors, 1 warning, 3 notes (3 files in 1 cluster, checked against Kafka 3.9).\n"
+            "\nFound 6 errors, 1 warning, 3 infos (3 files in 1 cluster, checked against Kafka 3.9).\n"
         ),
         "{summary}"
     );
@@ -615,7 +616,7 @@ fn kafka_version_and_config_inputs_reach_kafkalint() {
     );
     assert_eq!(run.status, 1, "{run:#?}");
     assert_eq!(run.outputs["errors"], "6");
-    assert_eq!(run.outputs["notes"], "0", "{run:#?}");
+    assert_eq!(run.outputs["infos"], "0", "{run:#?}");
     assert!(
         run.summary
             .contains("(3 files in 1 cluster, checked against Kafka 3.8)."),

@@ -1000,6 +1000,7 @@ fn execute(run: &Run, tree: &Tree, root: &Path, scratch: &Path) -> Printed {
         .args(&run.args)
         .current_dir(&cwd)
         .env_remove("NO_COLOR")
+        .env_remove("FORCE_COLOR")
         .env_remove("GITHUB_ACTIONS")
         .stdin(if input.is_some() {
             Stdio::piped()

@@ -54,7 +54,7 @@ fn exit_0_when_clean_and_1_on_findings() {
     let bad = kafkalint(&["check", "fixtures/seed-zk-3-brokers"], root());
     assert_eq!(bad.status.code(), Some(1));
     assert!(stdout(&bad).contains(
-        "Found 6 errors, 1 warning, 3 notes (3 files in 1 cluster, checked against Kafka 3.9)."
+        "Found 6 errors, 1 warning, 3 infos (3 files in 1 cluster, checked against Kafka 3.9)."
     ));
 }
 
@@ -99,7 +99,7 @@ fn fail_on_sets_the_least_severity_that_exits_1() {
     for fail_on in ["warning", "error"] {
         let output = kafkalint(&["check", "--fail-on", fail_on, "."], dir.path());
         assert_eq!(output.status.code(), Some(0), "{fail_on}");
-        assert!(stdout(&output).contains("Found 0 errors, 0 warnings, 1 note"));
+        assert!(stdout(&output).contains("Found 0 errors, 0 warnings, 1 info"));
     }
 
     for bad in ["info", "never", "Error", ""] {
@@ -1513,4 +1513,103 @@ fn a_node_id_that_reads_as_a_credential_is_never_shown() {
         assert!(shown.contains("kafka-2"), "{args:?}: {shown}");
         assert!(!shown.contains("Zq7keySecret"), "{args:?}: {shown}");
     }
+}
+
+/// Each shell's script names the subcommands, and a shell that is installed reads it without a
+/// syntax error (`bash -n`, `zsh -n`, `fish --no-execute`); a shell that is not is said skipped.
+#[test]
+fn completions_for_each_shell_name_the_subcommands_and_parse() {
+    let scratch = tempfile::tempdir().unwrap();
+    for (shell, check) in [
+        ("bash", Some(("bash", &["-n"][..]))),
+        ("zsh", Some(("zsh", &["-n"][..]))),
+        ("fish", Some(("fish", &["--no-execute"][..]))),
+        ("powershell", None),
+        ("elvish", None),
+    ] {
+        let output = kafkalint(&["completions", shell], root());
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{shell}: {}",
+            stderr(&output)
+        );
+        let script = stdout(&output);
+        for subcommand in ["check", "coordinator", "live", "completions"] {
+            assert!(script.contains(subcommand), "{shell}: no {subcommand}");
+        }
+        assert!(script.contains("kafka-version"), "{shell}: no option");
+        let Some((program, flags)) = check else {
+            continue;
+        };
+        let path = scratch.path().join(format!("kafkalint.{shell}"));
+        std::fs::write(&path, &script).unwrap();
+        match Command::new(program).args(flags).arg(&path).output() {
+            Ok(parsed) => assert!(
+                parsed.status.success(),
+                "{program} refuses the {shell} script: {}",
+                String::from_utf8_lossy(&parsed.stderr)
+            ),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                eprintln!("skipped: {program} is not installed, its script is not parsed");
+            }
+            Err(error) => panic!("{program}: {error}"),
+        }
+    }
+    let unknown = kafkalint(&["completions", "tcsh"], root());
+    assert_usage_error(&unknown, &["completions", "tcsh"], "tcsh");
+}
+
+/// A Kubernetes `$(NAME)` that stays as written because NAME is defined further down the `env`
+/// list (the kubelet expands only variables defined before the entry) is said so, naming both
+/// variables; the same reference with NAME defined first is expanded, and nothing is said.
+#[test]
+fn a_kubernetes_reference_to_a_later_variable_is_said_to_stay_unexpanded() {
+    let manifest = |env: &str| {
+        format!(
+            "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: kafka\nspec:\n  \
+             serviceName: kafka-headless\n  replicas: 3\n  template:\n    spec:\n      \
+             containers:\n        - name: kafka\n          image: confluentinc/cp-kafka:7.6.1\n          \
+             env:\n{env}"
+        )
+    };
+    let advertised = "            - name: KAFKA_ADVERTISED_LISTENERS\n              \
+                      value: PLAINTEXT://$(POD_NAME).kafka-headless:9092\n";
+    let pod_name = "            - name: POD_NAME\n              valueFrom:\n                \
+                    fieldRef:\n                  fieldPath: metadata.name\n";
+    let zookeeper = "            - name: KAFKA_ZOOKEEPER_CONNECT\n              value: zk:2181\n";
+    let dir = tempfile::tempdir().unwrap();
+    let later = dir.path().join("later.yaml");
+    std::fs::write(
+        &later,
+        manifest(&format!("{zookeeper}{advertised}{pod_name}")),
+    )
+    .unwrap();
+    let output = kafkalint(&["check", later.to_str().unwrap()], root());
+    let said = stderr(&output);
+    assert!(
+        said.contains(
+            "env KAFKA_ADVERTISED_LISTENERS (line 17) keeps `$(POD_NAME)` as written, unexpanded: \
+             Kubernetes expands a reference only to a variable defined earlier in the list, and \
+             POD_NAME is defined after KAFKA_ADVERTISED_LISTENERS; move POD_NAME above it"
+        ),
+        "{said}"
+    );
+    assert_eq!(
+        said.matches("keeps `$(POD_NAME)`").count(),
+        1,
+        "once, not per pod"
+    );
+    let earlier = dir.path().join("earlier.yaml");
+    std::fs::write(
+        &earlier,
+        manifest(&format!("{zookeeper}{pod_name}{advertised}")),
+    )
+    .unwrap();
+    let output = kafkalint(&["check", earlier.to_str().unwrap()], root());
+    assert!(
+        !stderr(&output).contains("keeps `$("),
+        "{}",
+        stderr(&output)
+    );
 }

@@ -319,6 +319,53 @@ fn a_severity_override_changes_the_reported_severity_and_the_exit_code() {
     assert!(findings(&off).is_empty());
 }
 
+/// One word for the least severity: `info` in the config, in `--format concise`, in JSON
+/// (`severity` and `summary.infos`) and in the closing line; other tools' words for it are
+/// refused with a hint, never read as it.
+#[test]
+fn info_is_the_one_word_for_the_least_severity() {
+    let dir = tempdir();
+    cluster(dir.path(), "c", [DUP, DUP, ""]);
+    write(
+        dir.path(),
+        "kafkalint.toml",
+        "[rules.duplicate-key]\nseverity = \"info\"\n",
+    );
+    let full = kafkalint(&["check", "--color", "never", "c"], dir.path());
+    let summary = String::from_utf8(full.stdout).unwrap();
+    let summary = summary.lines().last().unwrap().to_string();
+    assert!(
+        summary.starts_with("Found 0 errors, 0 warnings, 2 infos ("),
+        "{summary}"
+    );
+    let concise = kafkalint(&["check", "--format", "concise", "c"], dir.path());
+    let concise = String::from_utf8(concise.stdout).unwrap();
+    assert!(concise.contains(": info[duplicate-key] "), "{concise}");
+    let json = json(&kafkalint(&["check", "--format", "json", "c"], dir.path()));
+    assert_eq!(json["summary"]["infos"], 2);
+    assert_eq!(json["diagnostics"][0]["severity"], "info");
+
+    cluster(dir.path(), "c", [DUP, "", ""]);
+    write(
+        dir.path(),
+        "kafkalint.toml",
+        "[rules.duplicate-key]\nseverity = \"info\"\n",
+    );
+    let one = kafkalint(&["check", "--color", "never", "c"], dir.path());
+    let one = String::from_utf8(one.stdout).unwrap();
+    assert!(
+        one.contains("Found 0 errors, 0 warnings, 1 info ("),
+        "{one}"
+    );
+
+    for other in ["note", "notice", "Note", "information"] {
+        assert_config_error(
+            &format!("[rules.duplicate-key]\nseverity = \"{other}\"\n"),
+            "kafkalint.toml:2:12: severity is none of error, warning, info, off; did you mean `info`?",
+        );
+    }
+}
+
 #[test]
 fn per_path_ignores_drop_a_rule_under_a_glob_only() {
     let dir = tempdir();

@@ -327,7 +327,7 @@ fn the_fixed_seed_passes_the_internal_topic_rules() {
     assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
     assert!(
         stdout(&output).ends_with(
-            "Found 0 errors, 1 warning, 3 notes (3 files in 1 cluster, checked against Kafka 3.9).\n\
+            "Found 0 errors, 1 warning, 3 infos (3 files in 1 cluster, checked against Kafka 3.9).\n\
              Fixed 6 findings in 3 files.\n"
         ),
         "{}",

@@ -15,7 +15,11 @@ fn kafkalint(args: &[&str], dir: &Path) -> Output {
 
 fn kafkalint_env(args: &[&str], dir: &Path, env: &[(&str, &str)]) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_kafkalint"));
-    command.args(args).current_dir(dir).env_remove("NO_COLOR");
+    command
+        .args(args)
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .env_remove("FORCE_COLOR");
     for (key, value) in env {
         command.env(key, value);
     }
@@ -117,7 +121,7 @@ fn concise_is_one_line_per_finding_and_nothing_else() {
     // The tally goes to stderr, for the person watching.
     assert_eq!(
         String::from_utf8(output.stderr).unwrap(),
-        "Found 6 errors, 1 warning, 3 notes (3 files in 1 cluster, checked against Kafka 3.9).\n"
+        "Found 6 errors, 1 warning, 3 infos (3 files in 1 cluster, checked against Kafka 3.9).\n"
     );
 }
 
@@ -271,7 +275,7 @@ fn output_file_holds_what_stdout_would_and_replaces_the_file_whole() {
 }
 
 #[test]
-fn color_is_forced_by_always_and_off_with_never_or_off_a_terminal() {
+fn color_is_forced_by_always_or_force_color_and_off_with_never_or_off_a_terminal() {
     let escape = |output: &Output| output.stdout.contains(&0x1b);
     let run = |color: &str, env: &[(&str, &str)]| {
         kafkalint_env(&["check", "--color", color, SEED], root(), env)
@@ -281,6 +285,27 @@ fn color_is_forced_by_always_and_off_with_never_or_off_a_terminal() {
     assert!(!escape(&run("never", &[])));
     // Piped stdout: auto means no color.
     assert!(!escape(&run("auto", &[])));
+    // FORCE_COLOR, set and not empty (any value, as force-color.org has it), colors a pipe
+    // and wins over NO_COLOR; `never` wins over it; empty, it is unset.
+    assert!(escape(&run("auto", &[("FORCE_COLOR", "1")])));
+    assert!(escape(&run("auto", &[("FORCE_COLOR", "0")])), "any value");
+    assert!(
+        escape(&run("auto", &[("FORCE_COLOR", "1"), ("NO_COLOR", "1")])),
+        "FORCE_COLOR wins over NO_COLOR"
+    );
+    assert!(!escape(&run("auto", &[("FORCE_COLOR", "")])));
+    assert!(!escape(&run("never", &[("FORCE_COLOR", "1")])));
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("report.txt");
+    kafkalint_env(
+        &["check", "--output-file", out.to_str().unwrap(), SEED],
+        root(),
+        &[("FORCE_COLOR", "1")],
+    );
+    assert!(
+        std::fs::read(&out).unwrap().contains(&0x1b),
+        "--output-file"
+    );
     let never = stdout(&run("never", &[]));
     assert_eq!(never, stdout(&kafkalint(&["check", SEED], root())));
 }

@@ -1474,6 +1474,7 @@ fn execute(run: &Run, root: &Path, scratch: &Path) -> String {
         .args(&run.args)
         .current_dir(&cwd)
         .env_remove("NO_COLOR")
+        .env_remove("FORCE_COLOR")
         .stdin(if run.stdin.is_some() {
             Stdio::piped()
         } else {

@@ -257,7 +257,7 @@ fn a_commit_that_breaks_a_cluster_fails_and_its_fix_goes_through() {
     );
     assert!(
         report.contains(
-            "Found 6 errors, 1 warning, 3 notes (3 files in 1 cluster, checked against Kafka 3.9)."
+            "Found 6 errors, 1 warning, 3 infos (3 files in 1 cluster, checked against Kafka 3.9)."
         ),
         "{report}"
     );
@@ -481,7 +481,7 @@ fn only_findings_about_the_changed_files_block_a_commit() {
         "{report}"
     );
     assert!(
-        report.contains("Found 2 errors, 1 warning, 1 note (3 files in 1 cluster"),
+        report.contains("Found 2 errors, 1 warning, 1 info (3 files in 1 cluster"),
         "{report}"
     );
     assert_eq!(commits(dir), 2);
@@ -533,7 +533,7 @@ fn the_system_hook_runs_the_installed_kafkalint() {
     );
     assert!(
         report.contains(
-            "Found 6 errors, 1 warning, 3 notes (3 files in 1 cluster, checked against Kafka 3.9)."
+            "Found 6 errors, 1 warning, 3 infos (3 files in 1 cluster, checked against Kafka 3.9)."
         ),
         "{report}"
     );

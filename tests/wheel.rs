@@ -114,7 +114,7 @@ fn the_wheel_installs_kafkalint_into_a_fresh_venv() {
         "{report}"
     );
     assert!(
-        report.contains("Found 6 errors, 1 warning, 3 notes"),
+        report.contains("Found 6 errors, 1 warning, 3 infos"),
         "{report}"
     );
 

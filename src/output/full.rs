@@ -643,15 +643,17 @@ pub fn summary_in(report: &Report, scope: &str, not_known: Option<&str>) -> Stri
     }
 }
 
-/// `1 error`, `0 warnings` (and `2 notes` when there are any), as the closing line counts.
+/// `1 error`, `0 warnings` (and `2 infos` when there are any), as the closing line counts: the
+/// severities' own words, as `kafkalint.toml`, `--format concise` and JSON (`summary.infos`)
+/// write them. "Note" is what the readers say on stderr of what they could not judge.
 fn counts(report: &Report) -> Vec<String> {
     let mut parts = vec![
-        plural(report.count(Severity::Error), "error"),
-        plural(report.count(Severity::Warning), "warning"),
+        plural(report.count(Severity::Error), Severity::Error.as_str()),
+        plural(report.count(Severity::Warning), Severity::Warning.as_str()),
     ];
     let infos = report.count(Severity::Info);
     if infos > 0 {
-        parts.push(plural(infos, "note"));
+        parts.push(plural(infos, Severity::Info.as_str()));
     }
     parts
 }

@@ -17,7 +17,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::report::Report;
 
 /// GitLab's severities are `info`, `minor`, `major`, `critical` and `blocker`: a finding that
-/// keeps Kafka from starting blocks, other errors are critical, warnings major, notes info.
+/// keeps Kafka from starting blocks, other errors are critical, warnings major, info info.
 fn severity(diagnostic: &Diagnostic) -> &'static str {
     match diagnostic.severity {
         Severity::Error if diagnostic.stops_startup => "blocker",

@@ -13,7 +13,7 @@ pub const RULE: Rule = Rule {
     group: Group::Availability,
     fix: FixAvailability::None,
     verified: Verified::CATALOGUE,
-    summary: "log or metadata directories under /tmp (emptied on reboot; in a container, gone with it unless a volume holds them): warning on a multi-node cluster, note on a lone node or a cluster on loopback only",
+    summary: "log or metadata directories under /tmp (emptied on reboot; in a container, gone with it unless a volume holds them): warning on a multi-node cluster, info on a lone node or a cluster on loopback only",
     check: Check::Files(check),
 };
 

@@ -38,10 +38,61 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 entry,
                 "a literal secret (redacted here)".to_string(),
             ))
-            .with_help(help(key)),
+            .with_help(match compose_defaults(context, entry)[..] {
+                [] => help(key),
+                ref names => compose_help(key, names),
+            }),
         );
     }
     diagnostics
+}
+
+/// The variables whose `${NAME:-default}` (or `${NAME-default}`) defaults Compose wrote into
+/// the value, the variable being set neither in `.env` nor in an `env_file` (such a value is
+/// the project's, not this file's, and no finding): the value as written differs from the value
+/// read, and names them. Only the names: the default is the secret.
+fn compose_defaults(context: &Context, line: Line) -> Vec<String> {
+    let written = context.bytes(line.file).get(line.value_span());
+    let Some(written) = written.and_then(|bytes| std::str::from_utf8(bytes).ok()) else {
+        return Vec::new();
+    };
+    if written.trim() == line.value().trim() {
+        return Vec::new();
+    }
+    let mut names: Vec<String> = Vec::new();
+    for (at, _) in written.match_indices("${") {
+        let inner = &written[at + 2..];
+        let length = inner
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(inner.len());
+        let (name, operation) = inner.split_at(length);
+        let defaulted = operation.starts_with(":-") || operation.starts_with('-');
+        // A `${NAME` the value still holds was not interpolated (no Compose file).
+        let replaced = !line.value().contains(&format!("${{{name}"));
+        if !name.is_empty() && defaulted && replaced && !names.iter().any(|known| known == name) {
+            names.push(name.to_string());
+        }
+    }
+    names
+}
+
+/// The help for a secret that is a compose default: in Compose's terms, naming the variables.
+fn compose_help(key: &str, names: &[String]) -> String {
+    let shown: Vec<String> = names
+        .iter()
+        .map(|name| format!("${{{name}:-...}}"))
+        .collect();
+    let first = &names[0];
+    format!(
+        "the secret is the default written in {} (.env does not set {}): delete the default \
+         and set {} in .env (kept out of the repository) or the environment, writing \
+         ${{{first}:?{first} must be set}} so that Compose refuses to start without it, or \
+         mount the secret as a Compose secret and read {key} through a config provider; then \
+         rotate the secret",
+        shown.join(", "),
+        names.join(", "),
+        names.join(", ")
+    )
 }
 
 /// What secret a line holds literally, or `None` when it holds none or refers to one.

@@ -239,9 +239,11 @@ fn typo(
             ),
         ));
     }
-    let Some(nearest) = catalog::suggest::nearest_key(key, version) else {
-        // A listener's name before a broker key (`controller.sasl.jaas.config`): the
-        // per-listener form is what the broker reads.
+    let nearest = catalog::suggest::nearest_key(key, version)
+        .or_else(|| key_after_a_stray_word(key, version));
+    let Some(nearest) = nearest else {
+        // A listener's name before a broker key the broker reads per listener
+        // (`controller.sasl.jaas.config`): the per-listener form is what the broker reads.
         let per_listener = key.split_once('.').and_then(|(listener, rest)| {
             catalog::spec(rest, version)?;
             Some(if rest == "sasl.jaas.config" {
@@ -283,6 +285,33 @@ fn typo(
     ))
 }
 
+/// The broker key that follows a first word Kafka does not read there, when the broker does not
+/// read that key per listener either: `security.inter.broker.listener.name` is
+/// `inter.broker.listener.name` after a stray `security.` (Kafka's own key is
+/// `security.inter.broker.protocol`), and `listener.name.security.inter.broker.listener.name`
+/// would be ignored as well (KafkaConfig reads only some keys per listener). A key the broker
+/// reads per listener (`client.ssl.keystore.password`) is left to the per-listener help. Only
+/// keys of three words or more, in Kafka's namespaces: a short key after a word (`jmx.port`,
+/// what a compose `KAFKA_JMX_PORT` becomes) is another program's setting, not a stray word.
+fn key_after_a_stray_word(key: &str, version: KafkaVersion) -> Option<&'static str> {
+    let (word, rest) = key.split_once('.')?;
+    if rest.split('.').count() < 3 || !catalog::families::in_kafka_namespace(key, version) {
+        return None;
+    }
+    let known = catalog::entry(rest)
+        .map(|entry| entry.name)
+        .filter(|_| catalog::spec(rest, version).is_some())?;
+    let per_listener = format!("listener.name.{}.{rest}", word.to_lowercase());
+    let per_listener = if rest == "sasl.jaas.config" {
+        per_listener.replace(".sasl.jaas.config", ".plain.sasl.jaas.config")
+    } else {
+        per_listener
+    };
+    let read = catalog::families::elsewhere(&per_listener, version, |_| None)
+        == Some(catalog::families::Elsewhere::Read);
+    (!read).then_some(known)
+}
+
 /// `key` with a SASL mechanism written with dots put back with dashes
 /// (`listener.name.client.scram.sha.256.sasl.jaas.config` to `…scram-sha-256…`), when it has one.
 fn dashed_mechanism(key: &str) -> Option<String> {
@@ -294,7 +323,37 @@ fn dashed_mechanism(key: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::dashed_mechanism;
+    use super::{dashed_mechanism, key_after_a_stray_word};
+    use crate::catalog::KafkaVersion;
+
+    #[test]
+    fn a_stray_first_word_before_a_key_not_read_per_listener_names_the_key() {
+        for version in [KafkaVersion::new(2, 8), KafkaVersion::new(4, 1)] {
+            assert_eq!(
+                key_after_a_stray_word("security.inter.broker.listener.name", version),
+                Some("inter.broker.listener.name"),
+                "{version}"
+            );
+            // Read per listener: the per-listener form is the help.
+            assert_eq!(
+                key_after_a_stray_word("client.ssl.keystore.password", version),
+                None
+            );
+            assert_eq!(
+                key_after_a_stray_word("controller.sasl.jaas.config", version),
+                None
+            );
+            assert_eq!(
+                key_after_a_stray_word("security.no.such.key", version),
+                None
+            );
+            assert_eq!(key_after_a_stray_word("jmx.port", version), None);
+            assert_eq!(
+                key_after_a_stray_word("broker.log.retention.hours", version),
+                Some("log.retention.hours")
+            );
+        }
+    }
 
     #[test]
     fn a_mechanism_written_with_dots_gets_its_dashes_back() {

@@ -507,6 +507,23 @@ impl<'a> Workload<'a> {
                     },
                     env_appended: file.env_appended,
                 });
+                let line_of = |at: usize| {
+                    manifests.text[..at.min(manifests.text.len())]
+                        .matches('\n')
+                        .count()
+                        + 1
+                };
+                for reference in &environment.set_later {
+                    replica_notes.push(format!(
+                        "{label}: env {} (line {}) keeps `$({})` as written, unexpanded: Kubernetes expands a reference only to a variable defined earlier in the list, and {} is defined after {}; move {} above it",
+                        reference.name,
+                        line_of(reference.at),
+                        reference.later,
+                        reference.later,
+                        reference.name,
+                        reference.later
+                    ));
+                }
                 let Some(spec) = container::broker(&spec, mounted, &mut replica_notes) else {
                     notes.extend(replica_notes);
                     break;
@@ -594,7 +611,8 @@ impl<'a> Workload<'a> {
                 environment.unread = Some("a Secret");
             }
         }
-        for item in container.get("env").map(Node::items).unwrap_or_default() {
+        let env = container.get("env").map(Node::items).unwrap_or_default();
+        for (index, item) in env.iter().enumerate() {
             let Some(name) = item.get("name").and_then(Node::scalar) else {
                 continue;
             };
@@ -602,6 +620,15 @@ impl<'a> Workload<'a> {
                 (Some(Node::Scalar(value)), _) => {
                     // A reference to a variable set further down stays as written.
                     let expanded = expand(&value.value, &|name| environment.get(name));
+                    let later: Vec<SetLater> =
+                        set_later(&value.value, &environment, &env[index + 1..])
+                            .map(|later| SetLater {
+                                name: name.value.clone(),
+                                at: value.span.start,
+                                later,
+                            })
+                            .collect();
+                    environment.set_later.extend(later);
                     let edit = edit_of(value, expanded.as_deref());
                     (expanded, value.span.clone(), edit)
                 }
@@ -1010,6 +1037,60 @@ struct Environment {
     vars: Vec<EnvVar>,
     /// What set variables kafkalint cannot see, for notes (`a Secret`).
     unread: Option<&'static str>,
+    /// `$(NAME)` references left as written because NAME is set further down the list.
+    set_later: Vec<SetLater>,
+}
+
+/// An `env` entry's `value` that keeps `$(later)` as written: the kubelet expands a reference
+/// only to a variable defined before the entry (`k8s.io/kubernetes` `third_party/forked/golang/
+/// expansion`, fed the variables in list order by `kubelet_pods.go` `makeEnvironmentVariables`),
+/// and `later` is defined after it.
+struct SetLater {
+    /// The variable whose value holds the reference.
+    name: String,
+    /// Where its value starts in the file.
+    at: usize,
+    later: String,
+}
+
+/// The names `value` refers to as `$(NAME)` that are not set yet but are set by one of
+/// `following`, the `env` entries after it.
+fn set_later<'a>(
+    value: &'a str,
+    environment: &'a Environment,
+    following: &'a [Node],
+) -> impl Iterator<Item = String> + 'a {
+    let mut seen: Vec<&str> = Vec::new();
+    references(value).filter_map(move |name| {
+        let later = environment.get(name).is_none()
+            && !seen.contains(&name)
+            && following
+                .iter()
+                .any(|item| text(item, "name").as_deref() == Some(name));
+        seen.push(name);
+        later.then(|| name.to_string())
+    })
+}
+
+/// The names of the `$(NAME)` references of a value (not those escaped as `$$(NAME)`).
+fn references(value: &str) -> impl Iterator<Item = &str> {
+    let mut rest = value;
+    std::iter::from_fn(move || {
+        while let Some(at) = rest.find('$') {
+            let after = &rest[at + 1..];
+            if let Some(after) = after.strip_prefix('$') {
+                rest = after;
+            } else if let Some(inner) = after.strip_prefix('(')
+                && let Some(end) = inner.find(')')
+            {
+                rest = &inner[end + 1..];
+                return Some(&inner[..end]);
+            } else {
+                rest = after;
+            }
+        }
+        None
+    })
 }
 
 impl Environment {
@@ -1102,7 +1183,13 @@ fn runs_kafka_itself(container: &Node) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::expand;
+    use super::{expand, references};
+
+    #[test]
+    fn references_are_the_unescaped_names() {
+        let names: Vec<&str> = references("$(A)x$$(B)$(C)$(D").collect();
+        assert_eq!(names, ["A", "C"]);
+    }
 
     #[test]
     fn expands_as_the_kubelet_does() {

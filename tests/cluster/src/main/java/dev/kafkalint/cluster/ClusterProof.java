@@ -1050,7 +1050,7 @@ public final class ClusterProof {
             }
         }
         Map<?, ?> s = (Map<?, ?>) ((Map<?, ?>) doc).get("summary");
-        String summary = String.format(Locale.ROOT, "%s errors, %s warnings, %s notes", s.get("errors"),
+        String summary = String.format(Locale.ROOT, "%s errors, %s warnings, %s infos", s.get("errors"),
                 s.get("warnings"), s.get("infos"));
         return new Verdict(c.exit, summary, findings);
     }
