@@ -23,7 +23,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     for node in cluster.nodes.iter().chain(&cluster.overlays) {
         let file = node.file;
         // Most files set each key once: the key table already knows.
-        if !node.properties(context.files).has_repeated_keys() {
+        if !context.repeats_keys(node) {
             continue;
         }
         let entries: Vec<Line> = context.all_lines(node).collect();

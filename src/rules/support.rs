@@ -163,6 +163,11 @@ impl<'a> Context<'a> {
         entries.iter().map(move |entry| Line::new(file, entry))
     }
 
+    /// Whether the node's file sets some key more than once (its key table knows).
+    pub fn repeats_keys(&self, node: &Node) -> bool {
+        node.properties(self.files).has_repeated_keys()
+    }
+
     /// What a node or component read from a YAML file stands for.
     pub fn view(&self, file: usize, part: Option<u32>) -> Option<&'a YamlView> {
         self.files[file].view(part)
