@@ -104,14 +104,37 @@ fn concise_is_one_line_per_finding_and_nothing_else() {
     let text = stdout(&output);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), SEED_FINDINGS.len(), "{text}");
-    for (line, (file, row, column, severity, rule, _)) in lines.iter().zip(SEED_FINDINGS) {
+    // Sorted by file, line and column, whatever order the report holds them in.
+    let mut sorted = SEED_FINDINGS.to_vec();
+    sorted.sort_by_key(|&(file, row, column, ..)| (file, row, column));
+    for (line, (file, row, column, severity, rule, _)) in lines.iter().zip(sorted) {
         let prefix = format!("{SEED}/{file}.properties:{row}:{column}: {severity}[{rule}] ");
         assert!(line.starts_with(&prefix), "{line}\nexpected {prefix}");
     }
+    // No help on the line; a finding `--fix` fixes is marked `[*]`, one it leaves is not.
     assert_eq!(
         lines[2],
         format!(
-            "{SEED}/server-0.properties:28:34: error[internal-topic-replication] {SEED_FIRST_ERROR} (help: {SEED_FIRST_HELP})"
+            "{SEED}/server-0.properties:28:34: error[internal-topic-replication] [*] {SEED_FIRST_ERROR}"
+        )
+    );
+    assert!(
+        lines[0].starts_with(&format!(
+            "{SEED}/server-0.properties:1:1: warning[auto-create-single-replica] default."
+        )),
+        "{}",
+        lines[0]
+    );
+    assert!(!text.contains("(help: "), "{text}");
+    // `--show-help` puts the help back at the end of the line.
+    let with_help = kafkalint(
+        &["check", "--format", "concise", "--show-help", SEED],
+        root(),
+    );
+    assert_eq!(
+        stdout(&with_help).lines().nth(2).unwrap(),
+        format!(
+            "{SEED}/server-0.properties:28:34: error[internal-topic-replication] [*] {SEED_FIRST_ERROR} (help: {SEED_FIRST_HELP})"
         )
     );
     // The tally goes to stderr, for the person watching.
@@ -544,8 +567,17 @@ fn gitlab_validator() -> jsonschema::Validator {
 fn places_and(format: &str, paths: &[&str]) -> (Vec<Value>, Vec<u8>) {
     let json = kafkalint(&[&["check", "--format", "json"], paths].concat(), root());
     let document: Value = serde_json::from_slice(&json.stdout).unwrap();
-    let concise = kafkalint(&[&["check", "--format", "concise"], paths].concat(), root());
-    let lines: Vec<String> = stdout(&concise).lines().map(str::to_string).collect();
+    let concise = kafkalint(
+        &[&["check", "--format", "concise", "--show-help"], paths].concat(),
+        root(),
+    );
+    // Concise lines are sorted by place; each place of the report takes the first line left
+    // at its place, so that two findings at one place keep the report's order.
+    let mut lines: Vec<Option<String>> = stdout(&concise)
+        .lines()
+        .map(|line| Some(line.to_string()))
+        .collect();
+    let line_count = lines.len();
     let other = kafkalint(&[&["check", "--format", format], paths].concat(), root());
     assert_eq!(
         json.status.code(),
@@ -557,7 +589,6 @@ fn places_and(format: &str, paths: &[&str]) -> (Vec<Value>, Vec<u8>) {
         let also_on = finding["also_on"].as_array().unwrap().iter();
         let first = std::iter::once(finding.clone());
         for place in first.chain(also_on.cloned()) {
-            let line = &lines[places.len()];
             let prefix = format!(
                 "{}:{}:{}: {}[{}] ",
                 place["file"].as_str().unwrap(),
@@ -567,10 +598,20 @@ fn places_and(format: &str, paths: &[&str]) -> (Vec<Value>, Vec<u8>) {
                 finding["rule"].as_str().unwrap()
             );
             let help = format!(" (help: {})", finding["help"].as_str().unwrap());
+            let line = lines
+                .iter_mut()
+                .find(|line| {
+                    line.as_deref()
+                        .is_some_and(|line| line.starts_with(&prefix))
+                })
+                .and_then(Option::take)
+                .unwrap_or_else(|| panic!("no line {prefix}...{help}"));
             let message = line
                 .strip_prefix(&prefix)
+                .map(|rest| rest.strip_prefix("[*] ").unwrap_or(rest))
                 .and_then(|rest| rest.strip_suffix(&help))
-                .unwrap_or_else(|| panic!("{line}\nexpected {prefix}...{help}"));
+                .unwrap_or_else(|| panic!("{line}\nexpected {prefix}...{help}"))
+                .to_string();
             places.push(json!({
                 "rule": finding["rule"],
                 "severity": finding["severity"],
@@ -582,7 +623,7 @@ fn places_and(format: &str, paths: &[&str]) -> (Vec<Value>, Vec<u8>) {
             }));
         }
     }
-    assert_eq!(places.len(), lines.len(), "{paths:?}");
+    assert_eq!(places.len(), line_count, "{paths:?}");
     (places, other.stdout)
 }
 
@@ -825,7 +866,7 @@ fn concise_names_the_part_of_a_file_of_several_nodes() {
     let text = stdout(&output);
     assert!(
         text.lines().any(|line| line.contains(
-            "docker-compose.yml:24:47: error[internal-topic-replication] service `kafka-2`: \
+            "docker-compose.yml:24:47: error[internal-topic-replication] [*] service `kafka-2`: \
              offsets.topic.replication.factor=1"
         )),
         "{text}"
