@@ -93,9 +93,9 @@ const SEED_FINDINGS: [(&str, usize, usize, &str, &str, usize); 10] = [
 /// The message of the seed's first error: the file's name says which broker, so the broker's
 /// name does not lead it.
 const SEED_FIRST_ERROR: &str =
-    "offsets.topic.replication.factor=1 on 3 brokers: one broker down, some consumer groups stop";
+    "offsets.topic.replication.factor=1: one broker down, some consumer groups stop";
 
-const SEED_FIRST_HELP: &str = "set offsets.topic.replication.factor=3 on every broker; an existing __consumer_offsets keeps 1 replica until raised with kafka-reassign-partitions.sh";
+const SEED_FIRST_HELP: &str = "set offsets.topic.replication.factor=3 on every broker (the cluster has 3 brokers); an existing __consumer_offsets keeps 1 replica until raised with kafka-reassign-partitions.sh";
 
 #[test]
 fn concise_is_one_line_per_finding_and_nothing_else() {
@@ -189,7 +189,10 @@ fn paths_and_messages_are_escaped_per_format() {
     )
     .unwrap();
     let find = |format: &str| {
-        let output = kafkalint(&["check", "--format", format, "."], dir.path());
+        let output = kafkalint(
+            &["check", "--format", format, "--show-help", "."],
+            dir.path(),
+        );
         assert!(!output.stdout.contains(&0x1b), "{format}: raw ESC");
         stdout(&output)
     };
@@ -234,11 +237,13 @@ fn paths_and_messages_are_escaped_per_format() {
         "x%2Cy%3Az%25/server-0.properties"
     );
     assert_eq!(location["artifactLocation"]["uriBaseId"], "%SRCROOT%");
+    // Each node's value is its location's label (the message names no values when they are
+    // long: they lead the help).
     assert!(
-        result["message"]["text"]
+        result["locations"][0]["message"]["text"]
             .as_str()
             .unwrap()
-            .contains("has `zk:2181/a,b%c\\u{a}d:e\\u{1b}`")
+            .contains("`zk:2181/a,b%c\\u{a}d:e\\u{1b}`")
     );
 }
 
@@ -850,10 +855,10 @@ fn junit_and_gitlab_escape_what_the_files_hold() {
     assert!(!String::from_utf8_lossy(&gitlab.stdout).contains('\u{1b}'));
 }
 
-/// In `concise`, a finding in a file of several nodes is led by the node's part of the file,
-/// which the path does not say (`service `kafka-2``); one in a node's own file by nothing.
+/// In `concise`, a finding in a file of several nodes is led by the node's name without its
+/// file, which the path says already (`broker 2`); one in a node's own file by nothing.
 #[test]
-fn concise_names_the_part_of_a_file_of_several_nodes() {
+fn concise_names_the_node_of_a_file_of_several_nodes() {
     let output = kafkalint(
         &[
             "check",
@@ -866,7 +871,7 @@ fn concise_names_the_part_of_a_file_of_several_nodes() {
     let text = stdout(&output);
     assert!(
         text.lines().any(|line| line.contains(
-            "docker-compose.yml:24:47: error[internal-topic-replication] [*] service `kafka-2`: \
+            "docker-compose.yml:24:47: error[internal-topic-replication] [*] broker 2: \
              offsets.topic.replication.factor=1"
         )),
         "{text}"
