@@ -1,4 +1,5 @@
-//! Messages short enough to scan: over the fixtures, and over the corpus of real configuration
+//! Messages short enough to scan: over the fixtures and the examples of the rules' docs, and
+//! over the corpus of real configuration
 //! when it sits beside the checkout, the message a finding shows at each of its places (as
 //! `--format concise`, github, SARIF and the language server show it) is at most 100
 //! characters at the median and 140 at the 90th percentile. What a message leaves out lives in
@@ -13,6 +14,9 @@ use std::path::{Path, PathBuf};
 use kafkalint::Report;
 
 mod support;
+
+#[path = "support/rule_examples.rs"]
+mod rule_examples;
 
 const MEDIAN_AT_MOST: usize = 100;
 const P90_AT_MOST: usize = 140;
@@ -118,8 +122,36 @@ fn fixture_messages_are_short() {
             &support::check_folder(&cluster, &options).report,
         ));
     }
+    messages.extend(rule_doc_messages());
     assert!(messages.len() > 300, "fixture findings: {}", messages.len());
-    assert_short("fixtures", messages);
+    assert_short("fixtures and rule-doc examples", messages);
+}
+
+/// The messages of every example of every rule's doc (`rules/<name>.md`), checked as
+/// `tests/rule_docs.rs` checks them.
+fn rule_doc_messages() -> Vec<Shown> {
+    let mut messages = Vec::new();
+    for rule in kafkalint::rules::RULES {
+        let doc =
+            std::fs::read_to_string(Path::new("rules").join(format!("{}.md", rule.name))).unwrap();
+        for example in rule_examples::examples(&doc) {
+            let dir = tempfile::tempdir().unwrap();
+            for (name, body) in &example.files {
+                std::fs::write(dir.path().join(name), body).unwrap();
+            }
+            let options = kafkalint::Options {
+                kafka_version: example
+                    .kafka_version
+                    .as_deref()
+                    .map(|v| kafkalint::catalog::KafkaVersion::parse(v).unwrap()),
+                ..kafkalint::Options::default()
+            };
+            messages.extend(line_messages(
+                &support::check_folder(dir.path(), &options).report,
+            ));
+        }
+    }
+    messages
 }
 
 /// The corpus folder: `KAFKALINT_CORPUS`, else `shared/corpus` beside the checkout or beside a
