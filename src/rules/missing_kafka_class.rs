@@ -118,9 +118,8 @@ fn judge(
             format!("a class of Kafka {added} on"),
             format!("not in Kafka {version}: added in {added}"),
         ),
-        // The releases searched are the help's, to keep the message short.
         (None, None) => (
-            "a class no Kafka release has".to_string(),
+            format!("a class no release since {} has", first_release()),
             format!("no such class in Kafka {version}"),
         ),
     };
@@ -138,18 +137,7 @@ fn judge(
             span: at.context.value_part_span(line, range),
             message: label,
         }],
-        match (
-            releases.removed_before(version),
-            releases.added_after(version),
-        ) {
-            (None, None) => format!(
-                "{} (no release from {} to {} has the class)",
-                help(at, key, class, releases),
-                first_release(),
-                catalog::KafkaVersion::newest()
-            ),
-            _ => help(at, key, class, releases),
-        },
+        help(at, key, class, releases),
     ))
 }
 
