@@ -147,6 +147,15 @@ impl NodeRef {
     fn closes(&self) -> bool {
         self.kind.is_some() && self.id.is_some()
     }
+
+    /// `broker 1`: the name without its file, for a line that gives the file and the place in
+    /// it; `None` without a numeric id (a placeholder a template fills in names nothing yet).
+    fn short_name(&self) -> Option<String> {
+        let (kind, id) = (self.kind?, self.id.as_deref()?);
+        id.parse::<i64>()
+            .is_ok()
+            .then(|| format!("{} {id}", kind.as_str()))
+    }
 }
 
 impl NodeKind {
@@ -391,9 +400,10 @@ impl Diagnostic {
 
     /// The message as a format with a line a location shows it, for a finding located in
     /// `path`, whose name the line gives already: led by no name when the file's name says which
-    /// node it is (a `.properties` file holds one node), else by the node's part of the file
-    /// (``service `kafka-1`: ``, where the other formats say ``broker 1 (docker-compose.yml,
-    /// service `kafka-1`): ``).
+    /// node it is (a `.properties` file holds one node), else by the node's name without its file
+    /// (`node 1: `, where the other formats say ``node 1 (docker-compose.yml, service
+    /// `kafka-1`): ``; the line's place in the file shows the service), or for a node without
+    /// an id, by its part of the file (``service `kafka-1`: ``).
     pub fn headline_in(&self, path: &str) -> std::borrow::Cow<'_, str> {
         let file_name = path.rsplit(['/', '\\']).next().unwrap_or(path);
         let own_file = match (&self.subject.node, &self.subject.component) {
@@ -401,8 +411,11 @@ impl Diagnostic {
             (None, Some(component)) => Some(component.file.as_str()),
             (None, None) => None,
         };
-        if !self.also_on.is_empty() || self.subject.joint != Joint::Colon {
+        if !self.also_on.is_empty() {
             return self.headline();
+        }
+        if self.subject.joint == Joint::Space {
+            return self.inline_headline_in(file_name);
         }
         match own_file {
             Some(own) if own == file_name => std::borrow::Cow::Borrowed(&self.message),
@@ -410,9 +423,31 @@ impl Diagnostic {
                 .strip_prefix(file_name)
                 .and_then(|rest| rest.strip_prefix(", "))
             {
-                Some(part) => std::borrow::Cow::Owned(format!("{part}: {}", self.message)),
+                Some(part) => {
+                    let name = self.subject.node.as_ref().and_then(NodeRef::short_name);
+                    let name = name.as_deref().unwrap_or(part);
+                    std::borrow::Cow::Owned(format!("{name}: {}", self.message))
+                }
                 None => self.headline(),
             },
+            None => self.headline(),
+        }
+    }
+
+    /// [`Diagnostic::headline_in`] for a message the node's name is the subject of: the name
+    /// without the file the line names already (`node 1 advertises ...`); a node without an id
+    /// keeps its whole name.
+    fn inline_headline_in(&self, file_name: &str) -> std::borrow::Cow<'_, str> {
+        let Some(node) = self.subject.node.as_ref() else {
+            return self.headline();
+        };
+        let in_file = node.file == file_name
+            || node
+                .file
+                .strip_prefix(file_name)
+                .is_some_and(|rest| rest.starts_with(", "));
+        match node.short_name().filter(|_| in_file) {
+            Some(name) => std::borrow::Cow::Owned(format!("{name} {}", self.message)),
             None => self.headline(),
         }
     }

@@ -132,6 +132,10 @@ struct ReportArgs {
     /// Print the findings only: no summary, no skipped files or notes on stderr.
     #[arg(short, long)]
     quiet: bool,
+    /// Show each finding's help after its message in `--format concise` (the other formats
+    /// always show it).
+    #[arg(long)]
+    show_help: bool,
 }
 
 #[derive(Subcommand)]
@@ -632,6 +636,13 @@ fn tell_skipped_and_notes(report: &kafkalint::Report) {
     }
 }
 
+/// What `--format concise` shows beside each message.
+fn concise_style(shown: &ReportArgs) -> output::ConciseStyle {
+    output::ConciseStyle {
+        show_help: shown.show_help,
+    }
+}
+
 /// `--statistics`: a count per rule, as JSON with `--format json`, else as text.
 fn statistics(report: &kafkalint::Report, format: Format) -> String {
     match format {
@@ -645,6 +656,7 @@ fn statistics(report: &kafkalint::Report, format: Format) -> String {
 fn write_for_programs(
     report: &kafkalint::Report,
     format: Format,
+    concise: output::ConciseStyle,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
     let text = match format {
@@ -660,7 +672,7 @@ fn write_for_programs(
         Format::Sarif => output::sarif(report),
         Format::Gitlab => output::gitlab(report),
         Format::Junit => output::junit(report),
-        Format::Concise => output::concise(report),
+        Format::Concise => output::concise(report, concise),
     };
     out.write_all(text.as_bytes())
 }
@@ -865,7 +877,7 @@ fn main() -> ExitCode {
                 }
                 Format::Concise => {
                     eprint!("{}", summary.unwrap_or_default());
-                    Some(output::concise(report))
+                    Some(output::concise(report, concise_style(&shown)))
                 }
                 _ => None,
             };
@@ -875,7 +887,7 @@ fn main() -> ExitCode {
                 report.fails_at(fail_on.threshold()) && !shown.exit_zero,
                 |out| match &text {
                     Some(text) => out.write_all(text.as_bytes()),
-                    None => write_for_programs(report, format, out),
+                    None => write_for_programs(report, format, concise_style(&shown), out),
                 },
             );
             match (stopping, &partial) {
@@ -1068,7 +1080,7 @@ fn main() -> ExitCode {
                         output::write_findings_full(&report, full_style, out)?;
                         out.write_all(full_tail.as_bytes())
                     }
-                    other => write_for_programs(&report, other, out),
+                    other => write_for_programs(&report, other, concise_style(&shown), out),
                 },
             )
         }

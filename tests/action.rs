@@ -329,7 +329,7 @@ fn workspace_with_at(fixture: &str, folder: &str) -> tempfile::TempDir {
     workspace
 }
 
-const FIRST_ERROR: &str = "::error file=kafka/server-0.properties,line=28,col=34,endLine=28,endColumn=34,title=kafkalint(internal-topic-replication)::offsets.topic.replication.factor=1 on 3 brokers";
+const FIRST_ERROR: &str = "::error file=kafka/server-0.properties,line=28,col=34,endLine=28,endColumn=34,title=kafkalint(internal-topic-replication)::offsets.topic.replication.factor=1: one broker down";
 
 #[test]
 fn the_seed_fails_with_annotations_a_summary_and_a_sarif_log() {
@@ -375,7 +375,7 @@ fn the_seed_fails_with_annotations_a_summary_and_a_sarif_log() {
     assert_eq!(findings.len(), 10, "{summary}");
     assert!(
         findings[2].starts_with(
-            "    kafka/server-0.properties:28:34: error[internal-topic-replication] offsets.topic.replication.factor=1"
+            "    kafka/server-0.properties:28:34: error[internal-topic-replication] [*] offsets.topic.replication.factor=1"
         ),
         "{summary}"
     );

@@ -292,7 +292,8 @@ fn brokers_flag_declares_the_cluster_size_of_a_templated_file() {
         dir.path(),
     );
     assert_eq!(declared.status.code(), Some(1));
-    assert!(stdout(&declared).contains("offsets.topic.replication.factor=1 on 3 brokers"));
+    assert!(stdout(&declared).contains("offsets.topic.replication.factor=1: one broker down"));
+    assert!(stdout(&declared).contains("(the cluster has 3 brokers)"));
 }
 
 #[test]
@@ -610,7 +611,11 @@ fn stdin_buffer_replaces_its_file_within_the_folder_cluster() {
             && d["message"]
                 .as_str()
                 .unwrap()
-                .contains("offsets.topic.replication.factor=1 on 3 brokers")
+                .contains("offsets.topic.replication.factor=1: one broker down")
+            && d["help"]
+                .as_str()
+                .unwrap()
+                .contains("(the cluster has 3 brokers)")
     }));
     // The same findings for server-0 as a check of the whole folder, where each is one about
     // the three brokers: the same lines of server-0 in the formats with a line a place.
@@ -739,7 +744,11 @@ fn stdin_buffer_for_a_new_file_joins_the_folder_cluster() {
         d["message"]
             .as_str()
             .unwrap()
-            .contains("offsets.topic.replication.factor=1 on 3 brokers")
+            .contains("offsets.topic.replication.factor=1: one broker down")
+            && d["help"]
+                .as_str()
+                .unwrap()
+                .contains("(the cluster has 3 brokers)")
     }));
     // Not written to disk.
     assert!(!dir.path().join("server-2.properties").exists());

@@ -97,9 +97,9 @@ const SEED_FINDINGS: [(&str, usize, usize, &str, &str, usize); 10] = [
 /// The message of the seed's first error: the file's name says which broker, so the broker's
 /// name does not lead it.
 const SEED_FIRST_ERROR: &str =
-    "offsets.topic.replication.factor=1 on 3 brokers: one broker down, some consumer groups stop";
+    "offsets.topic.replication.factor=1: one broker down, some consumer groups stop";
 
-const SEED_FIRST_HELP: &str = "set offsets.topic.replication.factor=3 on every broker; an existing __consumer_offsets keeps 1 replica until raised with kafka-reassign-partitions.sh";
+const SEED_FIRST_HELP: &str = "set offsets.topic.replication.factor=3 on every broker (the cluster has 3 brokers); an existing __consumer_offsets keeps 1 replica until raised with kafka-reassign-partitions.sh";
 
 #[test]
 fn concise_is_one_line_per_finding_and_nothing_else() {
@@ -108,14 +108,37 @@ fn concise_is_one_line_per_finding_and_nothing_else() {
     let text = stdout(&output);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), SEED_FINDINGS.len(), "{text}");
-    for (line, (file, row, column, severity, rule, _)) in lines.iter().zip(SEED_FINDINGS) {
+    // Sorted by file, line and column, whatever order the report holds them in.
+    let mut sorted = SEED_FINDINGS.to_vec();
+    sorted.sort_by_key(|&(file, row, column, ..)| (file, row, column));
+    for (line, (file, row, column, severity, rule, _)) in lines.iter().zip(sorted) {
         let prefix = format!("{SEED}/{file}.properties:{row}:{column}: {severity}[{rule}] ");
         assert!(line.starts_with(&prefix), "{line}\nexpected {prefix}");
     }
+    // No help on the line; a finding `--fix` fixes is marked `[*]`, one it leaves is not.
     assert_eq!(
         lines[2],
         format!(
-            "{SEED}/server-0.properties:28:34: error[internal-topic-replication] {SEED_FIRST_ERROR} (help: {SEED_FIRST_HELP})"
+            "{SEED}/server-0.properties:28:34: error[internal-topic-replication] [*] {SEED_FIRST_ERROR}"
+        )
+    );
+    assert!(
+        lines[0].starts_with(&format!(
+            "{SEED}/server-0.properties:1:1: warning[auto-create-single-replica] default."
+        )),
+        "{}",
+        lines[0]
+    );
+    assert!(!text.contains("(help: "), "{text}");
+    // `--show-help` puts the help back at the end of the line.
+    let with_help = kafkalint(
+        &["check", "--format", "concise", "--show-help", SEED],
+        root(),
+    );
+    assert_eq!(
+        stdout(&with_help).lines().nth(2).unwrap(),
+        format!(
+            "{SEED}/server-0.properties:28:34: error[internal-topic-replication] [*] {SEED_FIRST_ERROR} (help: {SEED_FIRST_HELP})"
         )
     );
     // The tally goes to stderr, for the person watching.
@@ -170,7 +193,10 @@ fn paths_and_messages_are_escaped_per_format() {
     )
     .unwrap();
     let find = |format: &str| {
-        let output = kafkalint(&["check", "--format", format, "."], dir.path());
+        let output = kafkalint(
+            &["check", "--format", format, "--show-help", "."],
+            dir.path(),
+        );
         assert!(!output.stdout.contains(&0x1b), "{format}: raw ESC");
         stdout(&output)
     };
@@ -215,11 +241,13 @@ fn paths_and_messages_are_escaped_per_format() {
         "x%2Cy%3Az%25/server-0.properties"
     );
     assert_eq!(location["artifactLocation"]["uriBaseId"], "%SRCROOT%");
+    // Each node's value is its location's label (the message names no values when they are
+    // long: they lead the help).
     assert!(
-        result["message"]["text"]
+        result["locations"][0]["message"]["text"]
             .as_str()
             .unwrap()
-            .contains("has `zk:2181/a,b%c\\u{a}d:e\\u{1b}`")
+            .contains("`zk:2181/a,b%c\\u{a}d:e\\u{1b}`")
     );
 }
 
@@ -569,8 +597,17 @@ fn gitlab_validator() -> jsonschema::Validator {
 fn places_and(format: &str, paths: &[&str]) -> (Vec<Value>, Vec<u8>) {
     let json = kafkalint(&[&["check", "--format", "json"], paths].concat(), root());
     let document: Value = serde_json::from_slice(&json.stdout).unwrap();
-    let concise = kafkalint(&[&["check", "--format", "concise"], paths].concat(), root());
-    let lines: Vec<String> = stdout(&concise).lines().map(str::to_string).collect();
+    let concise = kafkalint(
+        &[&["check", "--format", "concise", "--show-help"], paths].concat(),
+        root(),
+    );
+    // Concise lines are sorted by place; each place of the report takes the first line left
+    // at its place, so that two findings at one place keep the report's order.
+    let mut lines: Vec<Option<String>> = stdout(&concise)
+        .lines()
+        .map(|line| Some(line.to_string()))
+        .collect();
+    let line_count = lines.len();
     let other = kafkalint(&[&["check", "--format", format], paths].concat(), root());
     assert_eq!(
         json.status.code(),
@@ -582,7 +619,6 @@ fn places_and(format: &str, paths: &[&str]) -> (Vec<Value>, Vec<u8>) {
         let also_on = finding["also_on"].as_array().unwrap().iter();
         let first = std::iter::once(finding.clone());
         for place in first.chain(also_on.cloned()) {
-            let line = &lines[places.len()];
             let prefix = format!(
                 "{}:{}:{}: {}[{}] ",
                 place["file"].as_str().unwrap(),
@@ -592,10 +628,20 @@ fn places_and(format: &str, paths: &[&str]) -> (Vec<Value>, Vec<u8>) {
                 finding["rule"].as_str().unwrap()
             );
             let help = format!(" (help: {})", finding["help"].as_str().unwrap());
+            let line = lines
+                .iter_mut()
+                .find(|line| {
+                    line.as_deref()
+                        .is_some_and(|line| line.starts_with(&prefix))
+                })
+                .and_then(Option::take)
+                .unwrap_or_else(|| panic!("no line {prefix}...{help}"));
             let message = line
                 .strip_prefix(&prefix)
+                .map(|rest| rest.strip_prefix("[*] ").unwrap_or(rest))
                 .and_then(|rest| rest.strip_suffix(&help))
-                .unwrap_or_else(|| panic!("{line}\nexpected {prefix}...{help}"));
+                .unwrap_or_else(|| panic!("{line}\nexpected {prefix}...{help}"))
+                .to_string();
             places.push(json!({
                 "rule": finding["rule"],
                 "severity": finding["severity"],
@@ -607,7 +653,7 @@ fn places_and(format: &str, paths: &[&str]) -> (Vec<Value>, Vec<u8>) {
             }));
         }
     }
-    assert_eq!(places.len(), lines.len(), "{paths:?}");
+    assert_eq!(places.len(), line_count, "{paths:?}");
     (places, other.stdout)
 }
 
@@ -834,10 +880,10 @@ fn junit_and_gitlab_escape_what_the_files_hold() {
     assert!(!String::from_utf8_lossy(&gitlab.stdout).contains('\u{1b}'));
 }
 
-/// In `concise`, a finding in a file of several nodes is led by the node's part of the file,
-/// which the path does not say (`service `kafka-2``); one in a node's own file by nothing.
+/// In `concise`, a finding in a file of several nodes is led by the node's name without its
+/// file, which the path says already (`broker 2`); one in a node's own file by nothing.
 #[test]
-fn concise_names_the_part_of_a_file_of_several_nodes() {
+fn concise_names_the_node_of_a_file_of_several_nodes() {
     let output = kafkalint(
         &[
             "check",
@@ -850,7 +896,7 @@ fn concise_names_the_part_of_a_file_of_several_nodes() {
     let text = stdout(&output);
     assert!(
         text.lines().any(|line| line.contains(
-            "docker-compose.yml:24:47: error[internal-topic-replication] service `kafka-2`: \
+            "docker-compose.yml:24:47: error[internal-topic-replication] [*] broker 2: \
              offsets.topic.replication.factor=1"
         )),
         "{text}"

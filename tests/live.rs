@@ -1841,6 +1841,7 @@ fn a_cluster_wide_min_isr_override_is_set_to_the_files_value_not_deleted() {
         dir.path().to_str().unwrap(),
         "--format",
         "concise",
+        "--show-help",
     ]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
@@ -1870,6 +1871,7 @@ fn judged(text: &str, args: &[&str]) -> Output {
         path.to_str().unwrap(),
         "--format",
         "concise",
+        "--show-help",
     ];
     all.extend_from_slice(args);
     kafkalint(&all)

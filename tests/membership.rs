@@ -430,7 +430,7 @@ fn a_base_file_beside_its_numbered_copies_is_the_first_node_of_their_set() {
     );
     let at_base = report.diagnostics.iter().any(|d| {
         d.rule == "internal-topic-replication"
-            && d.message.contains("on 3 brokers")
+            && d.help.contains("(the cluster has 3 brokers)")
             && d.labels.iter().any(|label| {
                 report.files[label.file]
                     .path

@@ -131,7 +131,10 @@ fn a_compose_projects_env_file_that_compose_refuses_is_an_error_at_its_line() {
 #[test]
 fn an_unterminated_heredoc_in_terraform_is_an_error_at_its_start() {
     let dir = folder(&[("infra/kafka.tf", OPEN_HEREDOC)]);
-    let output = kafkalint(&["check", "--format", "concise", "infra"], dir.path());
+    let output = kafkalint(
+        &["check", "--format", "concise", "--show-help", "infra"],
+        dir.path(),
+    );
     assert_invalid_syntax(&output, "infra/kafka.tf:4:5");
     assert!(text(&output.stdout).contains("terraform refuses this file"));
 }

@@ -33,7 +33,9 @@ const FORMATS: &[(&str, Retain, Format)] = &[
     ("full", Retain::Drawn(STYLE), |report| {
         output::full(report, STYLE)
     }),
-    ("concise", Retain::Positions, output::concise),
+    ("concise", Retain::Positions, |report| {
+        output::concise(report, output::ConciseStyle { show_help: true })
+    }),
     ("github", Retain::Positions, output::github),
     ("sarif", Retain::Positions, output::sarif),
 ];

@@ -55,7 +55,7 @@ const CONNECT_TOPICS: &[(&str, &str, &str)] = &[
     (
         "config",
         "config topic",
-        "connector configs can be neither read nor changed",
+        "connector configs cannot be read or changed",
     ),
     (
         "offset",

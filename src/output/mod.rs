@@ -11,7 +11,7 @@ mod settings;
 mod statistics;
 
 pub use crate::report::FullStyle;
-pub use concise::concise;
+pub use concise::{ConciseStyle, concise};
 pub use full::{draw_each, findings_full, full, summary, summary_in, write_findings_full};
 pub use github::github;
 pub use gitlab::gitlab;

@@ -49,14 +49,17 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
     // Topic auto-creation is on unless a file turns it on itself: "auto-created topics" says
     // it, and the label on the key shows it.
     let factor_origin = origin_note(factor_value);
-    let shown = match origin_note(auto_create) {
-        " (Kafka's default)" => format!("{FACTOR}=1{factor_origin}"),
-        auto_origin => format!("{FACTOR}=1{factor_origin} with {AUTO_CREATE}=true{auto_origin}"),
+    // Auto-creation turned on by a file is the help's to say, to keep the message short.
+    let shown = format!("{FACTOR}=1{factor_origin}");
+    let auto_set = match origin_note(auto_create) {
+        " (Kafka's default)" => String::new(),
+        auto_origin => format!("{AUTO_CREATE}=true{auto_origin} is set; "),
     };
+    // On every broker: the help gives the count; on some, the message says how many.
     let on = if qualifying.len() == broker_count {
-        brokers(broker_count)
+        String::new()
     } else {
-        format!("{} of {}", qualifying.len(), brokers(broker_count))
+        format!(" on {} of {}", qualifying.len(), brokers(broker_count))
     };
     // Every file that must change carries a label.
     let labels: Vec<_> = qualifying
@@ -74,15 +77,16 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         .collect();
     diagnostics.push(
         RULE.finding(format!(
-            "{shown} on {on}: auto-created topics get 1 replica"
+            "{shown}{on}: auto-created topics get 1 replica"
         ))
         .about(context.node_ref(node))
         .with_key(FACTOR)
         .with_labels(labels)
         .with_help(format!(
-            "set {FACTOR}={} on every broker (and KRaft controller), or {AUTO_CREATE}=false; existing topics keep 1 \
-             replica until reassigned with kafka-reassign-partitions.sh",
-            broker_count.min(3)
+            "{auto_set}set {FACTOR}={} on each of the {} (and KRaft controllers), or {AUTO_CREATE}=false; existing \
+             topics keep 1 replica until reassigned with kafka-reassign-partitions.sh",
+            broker_count.min(3),
+            brokers(broker_count)
         )),
     );
     diagnostics

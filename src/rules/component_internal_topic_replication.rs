@@ -76,13 +76,17 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     "set {} to at most {broker_count} (3 on a production cluster of 3 or more brokers)",
                     name(key)
                 );
+                // The message names the topic alone when its name is known.
+                let short = topic
+                    .name()
+                    .map_or_else(|| topic.topic.clone(), |name| format!("`{name}`"));
+                let which = &topic.topic;
                 match topic.when_too_few {
                     WhenTooFew::Fails(what) => (
                         Severity::Error,
                         format!(
-                            "{shown} on {}: {} cannot be created, so {what}",
+                            "{shown} on {}: {what}, unable to create {short}",
                             brokers(broker_count),
-                            topic.topic
                         ),
                         above,
                         lower,
@@ -90,23 +94,23 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     WhenTooFew::LeftToAutoCreation => (
                         Severity::Warning,
                         format!(
-                            "{shown} on {}: MirrorMaker 2 cannot create {}, left to the brokers' auto-creation",
+                            "{shown} on {}: its remote topics are left to the brokers' auto-creation",
                             brokers(broker_count),
-                            topic.topic
                         ),
                         above,
-                        lower,
+                        format!("{lower}; MirrorMaker 2 cannot create {}", topic.topic),
                     ),
                     WhenTooFew::CapsToLiveBrokers => (
                         Severity::Info,
                         format!(
-                            "{shown} on {}: Schema Registry creates {} with {broker_count} replica{}, kept when brokers are added",
+                            "{shown} on {}: {short} gets {broker_count} replica{}, kept when brokers are added",
                             brokers(broker_count),
-                            topic.topic,
                             if broker_count == 1 { "" } else { "s" }
                         ),
                         format!("{factor} replicas wanted, {broker_count} created"),
-                        "on a development cluster this is expected; in production run at least 3 brokers before Schema Registry first starts".into(),
+                        format!(
+                            "Schema Registry creates {which} with as many replicas as brokers are live; on a development cluster this is expected; in production run at least 3 brokers before Schema Registry first starts"
+                        ),
                     ),
                 }
             } else if factor == 1 && broker_count >= 2 {

@@ -66,11 +66,14 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         diagnostics.push(at.refusal(
             key,
             format!(
-                "{key} lists the directory {} {spelling}: the node exits with \"Duplicate log directory found\"",
+                "{key} lists the directory {} {spelling}",
                 quoted(key, first.text)
             ),
             labels,
-            format!("list every directory once in {key}: remove {repeat}"),
+            format!(
+                "the node exits with \"Duplicate log directory found\"; list every directory \
+                 once in {key}: remove {repeat}"
+            ),
         ));
     }
     diagnostics

@@ -328,7 +328,7 @@ fn unusable_assignor(list: &AssignorList, entry: &str, version: KafkaVersion) ->
     let no_such_name = || {
         if version >= list.built_in_since {
             format!(
-                "no such class, and the names known are {}",
+                "no such class (names: {})",
                 list.built_in
                     .iter()
                     .map(|name| format!("`{name}`"))
@@ -458,7 +458,7 @@ fn assignors(scope: &Scope, list: &AssignorList) -> Vec<Diagnostic> {
             .join("; ");
         diagnostics.push(scope.at.refusal(
             key,
-            format!("{key} names assignors Kafka cannot load or use: {said}"),
+            format!("{key} names assignors Kafka cannot use: {said}"),
             scope.label(&effective, label),
             help,
         ));

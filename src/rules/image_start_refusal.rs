@@ -30,18 +30,15 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 Runtime::Pod { .. } | Runtime::Machine { .. } => return None,
             };
             Some(
-                RULE.finding(format!(
-                    "the {image} container stops before Kafka starts: {}",
-                    exit.why
-                ))
-                .about(context.node_ref(node))
-                .stopping_startup()
-                .with_label(Label {
-                    file: node.file,
-                    span: exit.span.clone(),
-                    message: "exits at start".into(),
-                })
-                .with_help(exit.help.clone()),
+                RULE.finding(format!("{image} stops before Kafka starts: {}", exit.why))
+                    .about(context.node_ref(node))
+                    .stopping_startup()
+                    .with_label(Label {
+                        file: node.file,
+                        span: exit.span.clone(),
+                        message: "exits at start".into(),
+                    })
+                    .with_help(exit.help.clone()),
             )
         })
         .collect()

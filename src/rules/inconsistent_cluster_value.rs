@@ -754,16 +754,20 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             Retention => "the log retention".to_string(),
             _ => key.to_string(),
         };
+        // Who has what stays in the message while it is short (`3 nodes have `3`, 3 nodes have
+        // `1``); a longer list (nodes named with their files) leads the help instead.
+        let summary = summary.join(", ");
+        let (in_message, in_help) = if summary.chars().count() <= 48 {
+            (format!(" ({summary})"), String::new())
+        } else {
+            (String::new(), format!("{summary}; "))
+        };
         diagnostics.push(
-            RULE.finding(format!(
-                "{what} differs between nodes ({}): {}",
-                summary.join(", "),
-                setting.why
-            ))
+            RULE.finding(format!("{what} differs between nodes{in_message}: {}", setting.why))
             .with_severity(setting.severity)
             .with_key(key)
             .with_labels(labels)
-            .with_help(match setting.compare {
+            .with_help(in_help + &match setting.compare {
                 Retention => format!(
                     "give every broker of {} the same retention (one of log.retention.ms, .minutes or .hours, the same key on every node)",
                     cluster.name

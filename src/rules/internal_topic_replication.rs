@@ -71,14 +71,12 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             } else if factor == 1 && broker_count >= 2 {
                 (
                     Severity::Error,
-                    format!(
-                        "{key}=1{origin} on {}: one broker down, {}",
-                        brokers(broker_count),
-                        topic.partition_lost
-                    ),
+                    // "one broker down" says there are others; the count is the help's.
+                    format!("{key}=1{origin}: one broker down, {}", topic.partition_lost),
                     "1 replica".to_string(),
                     format!(
-                        "set {key}={wanted} on every broker; {}",
+                        "set {key}={wanted} on every broker (the cluster has {}); {}",
+                        brokers(broker_count),
                         existing_topic_help(topic.topic, factor)
                     ),
                 )
@@ -86,8 +84,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 (
                     Severity::Warning,
                     format!(
-                        "{key}={factor}{origin} on {}: {} survives only {} broker failure{}",
-                        brokers(broker_count),
+                        "{key}={factor}{origin}: {} survives only {} broker failure{}",
                         topic.topic,
                         factor - 1,
                         if factor == 2 { "" } else { "s" }

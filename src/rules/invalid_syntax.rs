@@ -27,13 +27,14 @@ fn check(_: &Cluster, _: &Context) -> Vec<Diagnostic> {
 /// `reason`; `refused_by` says what the tools that read it do with it
 /// (`crate::sources::refused_by`).
 pub(crate) fn finding(file: usize, span: Span, reason: &str, refused_by: &str) -> Diagnostic {
-    RULE.finding(format!(
-        "{reason}: {refused_by}, and kafkalint checks nothing in it"
-    ))
-    .with_label(Label {
-        file,
-        span,
-        message: "the parser stops here".to_string(),
-    })
-    .with_help("fix the syntax where the parser stops, then check again")
+    // What the tools that read the file do with it is the help's, to keep the message short.
+    RULE.finding(format!("{reason}: kafkalint checks nothing in it"))
+        .with_label(Label {
+            file,
+            span,
+            message: "the parser stops here".to_string(),
+        })
+        .with_help(format!(
+            "{refused_by}; fix the syntax where the parser stops, then check again"
+        ))
 }

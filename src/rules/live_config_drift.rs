@@ -303,7 +303,7 @@ fn cluster_default(context: &LiveContext, key: &str, seen: &DefaultSeen) -> Opti
     };
     Some(
         RULE.finding(format!(
-            "brokers {} run with {key}={} from a dynamic default for every broker, not their files' ({files}): \
+            "brokers {} run with {key}={} from a dynamic default for every broker, not their files': \
              the default outlives restarts",
             super::rule::and_list(&brokers),
             quoted(key, &first.value),
@@ -317,7 +317,7 @@ fn cluster_default(context: &LiveContext, key: &str, seen: &DefaultSeen) -> Opti
                 .take(3)
                 .map(|line| line_label(line, "shadowed by the default".to_string())),
         )
-        .with_help(help),
+        .with_help(format!("the files: {files}; {help}")),
     )
 }
 

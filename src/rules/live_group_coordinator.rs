@@ -97,13 +97,10 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
         let partition = alone_partition[&broker];
         diagnostics.push(
             RULE.finding(format!(
-                "{} {} coordinated by broker {broker} alone ({}): {} of __consumer_offsets {} no other \
-                 in-sync replica: {} when broker {broker} stops",
+                "{} {} coordinated by broker {broker} alone ({}): {} when broker {broker} stops",
                 super::live_support::groups_phrase(&groups, "group"),
                 if groups.len() == 1 { "is" } else { "are" },
                 super::rule::and_list(&shown),
-                if groups.len() == 1 { "its partition" } else { "their partitions" },
-                if groups.len() == 1 { "has" } else { "have" },
                 if groups.len() == 1 { "it stops" } else { "they stop" },
             ))
             .with_severity(Severity::Warning)
@@ -112,7 +109,8 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
                 format!("in sync: {}", id_list(&partition.isr)),
             ))
             .with_help(
-                "raise __consumer_offsets' replication factor (kafkalint live --fix writes the reassignment), \
+                "no other replica of the coordinating partition of __consumer_offsets is in sync; \
+                 raise __consumer_offsets' replication factor (kafkalint live --fix writes the reassignment), \
                  and wait for its replicas to be in sync before stopping the broker",
             ),
         );

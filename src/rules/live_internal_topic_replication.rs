@@ -134,7 +134,8 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
             };
             let why = match &raise.intended {
                 Some(intended) if intended.value as usize > raise.factor => {
-                    format!(", though {} sets {key}={}", intended.by, intended.value)
+                    // The message's length leaves it to the help.
+                    format!("{} sets {key}={}; ", intended.by, intended.value)
                 }
                 _ => String::new(),
             };
@@ -156,7 +157,7 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
             };
             let mut diagnostic = RULE
                 .finding(format!(
-                    "{} has {replicas} on {which}, on {on}{why}{outage}",
+                    "{} has {replicas} on {which}, on {on}{outage}",
                     raise.topic.name,
                 ))
                 .with_key(key)
@@ -169,7 +170,7 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
                     },
                 ))
                 .with_help(format!(
-                    "raise it to {} replicas: `kafkalint live --fix` writes the plan for \
+                    "{why}raise it to {} replicas: `kafkalint live --fix` writes the plan for \
                      kafka-reassign-partitions.sh --reassignment-json-file PLAN --execute (then --verify)",
                     raise.target
                 ));

@@ -171,8 +171,8 @@ fn away_from_preferred(context: &LiveContext) -> Option<Diagnostic> {
     }
     Some(
         RULE.finding(format!(
-            "leaders away from their preferred replica on more than leader.imbalance.per.broker.percentage={percent} \
-             of the partitions a broker should lead ({}): the leaders' load is uneven",
+            "leaders away from their preferred replica ({}), above \
+             leader.imbalance.per.broker.percentage={percent}: the leaders' load is uneven",
             shown.join(", ")
         ))
         .with_severity(Severity::Info)

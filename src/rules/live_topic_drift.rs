@@ -161,16 +161,17 @@ fn factor(context: &LiveContext, declared: &DeclaredTopic, running: &Topic) -> O
     };
     let name = shown(declared);
     Some(
+        // What the next apply does is the help's, to keep the message short.
         RULE.finding(format!(
-            "topic {name} is declared with {want} replicas but runs with {runs}: {}",
-            factor_on_apply(declared.form)
+            "topic {name} is declared with {want} replicas but runs with {runs}"
         ))
         .with_label(label(declared, &written.span, format!("declared: {want} replicas")))
         .with_label(context.at(&running.line, format!("running: {runs}")))
         .with_help(format!(
-            "write the running factor ({most}) into the declaration, or change the cluster's with a \
+            "{}; write the running factor ({most}) into the declaration, or change the cluster's with a \
              reassignment (kafka-reassign-partitions.sh --bootstrap-server HOST:PORT --reassignment-json-file \
-             PLAN --execute) so that the two agree"
+             PLAN --execute) so that the two agree",
+            factor_on_apply(declared.form)
         )),
     )
 }
@@ -238,12 +239,12 @@ fn partitions(
     Some(
         RULE.finding(format!(
             "topic {name} is declared with {want} partitions, fewer than the {have} it runs with: Kafka never \
-             removes partitions; {consequence}"
+             removes partitions"
         ))
         .with_severity(severity)
         .with_labels(labels)
         .with_help(format!(
-            "write the running count ({have}) into the declaration"
+            "{consequence}; write the running count ({have}) into the declaration"
         )),
     )
 }
@@ -349,10 +350,10 @@ fn config_differs(
 ) -> Diagnostic {
     let key = setting.key.as_str();
     let (want, have) = (quoted(key, &setting.value.text), quoted(key, &set.value));
+    // What the next apply does is the help's, to keep the message short.
     RULE.finding(format!(
-        "topic {} is declared with {key}={want} but runs with {key}={have} set on it: {}",
+        "topic {} is declared with {key}={want} but runs with {key}={have} set on it",
         shown(declared),
-        config_on_apply(declared.form)
     ))
     .with_key(key)
     .with_label(label(
@@ -362,7 +363,8 @@ fn config_differs(
     ))
     .with_label(context.at(&set.line, format!("running: {have}")))
     .with_help(format!(
-        "{}, or write the running value into the declaration",
+        "{}; {}, or write the running value into the declaration",
+        config_on_apply(declared.form),
         set_it(declared.form, key)
     ))
 }
@@ -376,16 +378,20 @@ fn config_not_set(
     let key = setting.key.as_str();
     let want = quoted(key, &setting.value.text);
     RULE.finding(format!(
-        "topic {} is declared with {key}={want}, but the running topic does not set {key}: it runs with \
-         the cluster's value; {}",
+        "topic {} is declared with {key}={want}, but runs with the cluster's value",
         shown(declared),
-        config_on_apply(declared.form)
     ))
     .with_key(key)
-    .with_label(label(declared, &setting.value.span, format!("declared: {want}")))
+    .with_label(label(
+        declared,
+        &setting.value.span,
+        format!("declared: {want}"),
+    ))
     .with_label(context.at(&running.line, format!("{key} not set on the topic")))
     .with_help(format!(
-        "{}, or remove {key} from the declaration if the cluster's value is meant",
+        "the running topic does not set {key}: {}; {}, or remove {key} from the declaration if the \
+         cluster's value is meant",
+        config_on_apply(declared.form),
         set_it(declared.form, key)
     ))
 }

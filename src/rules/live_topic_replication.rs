@@ -100,15 +100,14 @@ fn finding(context: &LiveContext, kind: Kind, topics: &[&Judged], live: usize) -
     let (message, label, help): (String, fn(&Judged) -> String, String) = match kind {
         Kind::MinIsrAboveFactor => (
             format!(
-                "{count} a min.insync.replicas above {} replica count ({}): before Kafka 3.7 every acks=all write \
-                 to {} fails with NOT_ENOUGH_REPLICAS; from 3.7 brokers cap it to the replica count, so acks=all \
-                 waits for fewer replicas than it says",
+                "{count} a min.insync.replicas above {} replica count ({}): acks=all writes fail (before \
+                 Kafka 3.7) or wait for fewer replicas than asked",
                 their(topics.len()),
                 detail(topics, |j| format!("{} > {}", j.min_isr.unwrap_or(0), j.factor)),
-                them(topics.len()),
             ),
             |j: &Judged| format!("min.insync.replicas={} on {} replica(s)", j.min_isr.unwrap_or(0), j.factor),
-            "lower each topic's min.insync.replicas to at most its replica count (kafka-configs.sh \
+            "before Kafka 3.7 every acks=all write fails with NOT_ENOUGH_REPLICAS; from 3.7 brokers \
+             cap the minimum to the replica count; lower each topic's min.insync.replicas to at most its replica count (kafka-configs.sh \
              --bootstrap-server HOST:PORT --alter --entity-type topics --entity-name TOPIC --add-config \
              min.insync.replicas=N), or raise its replication factor with a reassignment \
              (kafka-reassign-partitions.sh --bootstrap-server HOST:PORT --reassignment-json-file PLAN --execute)"
@@ -132,13 +131,14 @@ fn finding(context: &LiveContext, kind: Kind, topics: &[&Judged], live: usize) -
         ),
         Kind::NoSpareReplica => (
             format!(
-                "{count} as many replicas as {} min.insync.replicas ({}): with one of those brokers down, acks=all \
-                 writes fail with NOT_ENOUGH_REPLICAS",
+                "{count} as many replicas as {} min.insync.replicas ({}): one of those brokers down fails \
+                 acks=all writes",
                 their(topics.len()),
                 detail(topics, |j| format!("{} of {}", j.min_isr.unwrap_or(0), j.factor)),
             ),
             |j: &Judged| format!("{} replicas, min.insync.replicas={}", j.factor, j.min_isr.unwrap_or(0)),
-            "raise the replication factor above min.insync.replicas (3 replicas with min.insync.replicas=2 \
+            "acks=all writes fail with NOT_ENOUGH_REPLICAS while one replica's broker is down; raise the \
+             replication factor above min.insync.replicas (3 replicas with min.insync.replicas=2 \
              survive a broker stop): a reassignment applied with kafka-reassign-partitions.sh --bootstrap-server \
              HOST:PORT --reassignment-json-file PLAN --execute (then --verify)"
                 .to_string(),
@@ -159,8 +159,7 @@ fn finding(context: &LiveContext, kind: Kind, topics: &[&Judged], live: usize) -
 /// are not registered, so their partitions stay under-replicated until those return.
 fn wider_than_live(context: &LiveContext, topics: &[&Judged], live: usize) -> Diagnostic {
     RULE.finding(format!(
-        "{} more replicas than the {live} live broker{} ({}): {} partitions stay under-replicated until the \
-         brokers holding the others return",
+        "{} more replicas than the {live} live broker{} ({}): {} partitions stay under-replicated",
         topic_count(topics.len()),
         if live == 1 { "" } else { "s" },
         detail(topics, |j| j.widest.to_string()),
@@ -173,7 +172,8 @@ fn wider_than_live(context: &LiveContext, topics: &[&Judged], live: usize) -> Di
         )
     }))
     .with_help(
-        "start the brokers that are not registered, or move their replicas onto live brokers with \
+        "they stay so until the brokers holding the other replicas return; start the brokers that are \
+         not registered, or move their replicas onto live brokers with \
          kafka-reassign-partitions.sh --bootstrap-server HOST:PORT --reassignment-json-file PLAN --execute",
     )
 }
@@ -189,10 +189,6 @@ fn topic_count(count: usize) -> String {
 
 fn their(count: usize) -> &'static str {
     if count == 1 { "its" } else { "their" }
-}
-
-fn them(count: usize) -> &'static str {
-    if count == 1 { "it" } else { "them" }
 }
 
 /// `a: 3 > 2, b: 2 > 1 and 4 more`: at most five topics, each with what is said of it.

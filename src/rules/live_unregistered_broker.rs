@@ -49,8 +49,7 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
         }
         let mut finding = RULE
             .finding(format!(
-                "is not among the brokers the running cluster lists as live (brokers {}): stopped, fenced, \
-                 never started, or without the listener kafkalint asked through; the cluster runs \
+                "is not among the live brokers of the running cluster (brokers {}): it runs \
                  with one broker fewer than its files declare",
                 id_list(&live)
             ))
@@ -60,7 +59,8 @@ fn check(context: &LiveContext) -> Vec<Diagnostic> {
             finding = finding.with_label(context.at(span, "the live brokers".to_string()));
         }
         diagnostics.push(finding.with_help(format!(
-            "start broker {id} and read its log for why it did not register (a fenced broker \
+            "it is stopped, fenced, never started, or without the listener kafkalint asked \
+             through; start broker {id} and read its log for why it did not register (a fenced broker \
              registers once it has caught up with the metadata); if it was removed on purpose, \
              take its file out of the cluster's files"
         )));

@@ -71,7 +71,7 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
         let spread = elsewhere.spread;
         diagnostics.push(
             RULE.finding(format!(
-                "advertises {} for inter-broker traffic, but the brokers {spread}: the others cannot replicate from it",
+                "advertises {} to brokers {spread}: they cannot replicate from it",
                 quoted(key, endpoint.item.text)
             ))
             .about_inline(context.node_ref(broker.node))
@@ -129,7 +129,7 @@ fn elsewhere(
         );
         return Some(Elsewhere {
             label: at_endpoint(other_broker, other_endpoint, message),
-            spread: "run on several hosts",
+            spread: "on other hosts",
             own: "machine",
         });
     }
@@ -142,7 +142,7 @@ fn elsewhere(
     );
     Some(Elsewhere {
         label: at_endpoint(other_broker, other_endpoint, message),
-        spread: "run in separate containers",
+        spread: "in separate containers",
         own: "container",
     })
 }

@@ -97,29 +97,28 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                 ""
             };
             let loss = if orchestrator == Some(Orchestrator::Compose) {
-                "on no volume, lost when the container is re-created"
+                "on no volume, lost with the container"
             } else if orchestrator == Some(Orchestrator::Kubernetes) {
-                "on no volume, lost when the pod is replaced"
+                "on no volume, lost with the pod"
             } else {
                 "a reboot may empty /tmp and lose the node's data"
             };
-            let (severity, message) = if production {
-                (Severity::Warning, format!("{key}={paths}{default}: {loss}"))
+            // A note for a trial setup: the help says it is fine there.
+            let (severity, trial) = if production {
+                (Severity::Warning, "")
             } else {
-                (
-                    Severity::Info,
-                    format!("{key}={paths}{default}: fine for a trial, but {loss}"),
-                )
+                (Severity::Info, "fine for a trial; for lasting data, ")
             };
+            let message = format!("{key}={paths}{default}: {loss}");
             let help = if volumes.is_some() {
                 format!(
-                    "mount a volume at the directory (e.g. `volumes: [\"kafka-data:{}\"]`), or set {key} to a directory \
+                    "{trial}mount a volume at the directory (e.g. `volumes: [\"kafka-data:{}\"]`), or set {key} to a directory \
                      a volume holds",
                     tmp[0].path
                 )
             } else {
                 format!(
-                    "set {key} to a directory on a persistent disk only Kafka uses, e.g. {key}=/var/lib/kafka/data \
+                    "{trial}set {key} to a directory on a persistent disk only Kafka uses, e.g. {key}=/var/lib/kafka/data \
                      (a live node: stop it, copy the directory, restart it)"
                 )
             };

@@ -94,9 +94,8 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     continue;
                 }
                 let above = if min_isr > factor {
-                    format!(
-                        "{isr_key}={min_isr} above {rf_key}={factor} (Kafka {version} needs all {factor} in sync)"
-                    )
+                    // Kafka caps the minimum at the factor: the help says so.
+                    format!("{isr_key}={min_isr} above {rf_key}={factor}")
                 } else {
                     format!("{isr_key}={min_isr} equals {rf_key}={factor}")
                 };
@@ -104,7 +103,12 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     Severity::Warning,
                     format!("{above}: one broker down stops {}", pair.what),
                     format!(
-                        "set {isr_key}={} (one less than the replication factor) or raise {rf_key}",
+                        "{}set {isr_key}={} (one less than the replication factor) or raise {rf_key}",
+                        if min_isr > factor {
+                            format!("Kafka {version} needs all {factor} in sync; ")
+                        } else {
+                            String::new()
+                        },
                         factor - 1
                     ),
                 )
@@ -138,7 +142,12 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                         pair.what
                     ),
                     format!(
-                        "set {isr_key}={} (one less than the replication factor) or raise {rf_key}",
+                        "{}set {isr_key}={} (one less than the replication factor) or raise {rf_key}",
+                        if min_isr > factor {
+                            format!("Kafka {version} needs all {factor} in sync; ")
+                        } else {
+                            String::new()
+                        },
                         factor - 1
                     ),
                 )

@@ -1,7 +1,7 @@
 //! `min-isr-one`: `min.insync.replicas=1` beside a replication factor of 3 or more: acks=all
 //! then guarantees nothing beyond the leader.
 
-use super::support::{brokers, origin_note, pair_labels};
+use super::support::{origin_note, pair_labels};
 use super::{Check, Context, FixAvailability, Group, Rule, Verified};
 use crate::cluster::Cluster;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -37,17 +37,16 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             continue;
         }
         diagnostics.push(RULE.finding(format!(
-                "{MIN_ISR}=1{} with {FACTOR}={factor}{} on {}: acks=all writes may be acked with one copy",
+                "{MIN_ISR}=1{} with {factor}-replica topics: acks=all may mean one copy",
                 origin_note(&min_isr_value),
-                origin_note(&factor_value),
-                brokers(broker_count)
             )).about(context.node_ref(node)).with_key(MIN_ISR).with_labels(pair_labels(
                 node,
                 (&min_isr_value, "min ISR 1".to_string()),
                 (&factor_value, format!("replication factor {factor}")),
             )).with_help(format!(
-                "set {MIN_ISR}=2 on every broker; a topic's own {MIN_ISR} overrides it (kafka-configs.sh --alter \
+                "topics get {factor} replicas from {FACTOR}={factor}{}; set {MIN_ISR}=2 on every broker; a topic's own {MIN_ISR} overrides it (kafka-configs.sh --alter \
                  --entity-type topics)",
+                origin_note(&factor_value),
             )));
     }
     diagnostics

@@ -119,11 +119,7 @@ fn judge(
             format!("not in Kafka {version}: added in {added}"),
         ),
         (None, None) => (
-            format!(
-                "a class no release from {} to {} has",
-                first_release(),
-                catalog::KafkaVersion::newest()
-            ),
+            format!("a class no release since {} has", first_release()),
             format!("no such class in Kafka {version}"),
         ),
     };

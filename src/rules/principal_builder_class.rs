@@ -44,7 +44,7 @@ const JDK_PACKAGES: &[&str] = &["java.", "javax.", "jdk.", "sun.", "com.sun."];
 fn unusable(class: &str, version: KafkaVersion) -> Option<String> {
     if classes::kind(class, &[SERDE], version) == Some(Kind::Other) {
         return Some(format!(
-            "a class of Kafka {version} that does not implement KafkaPrincipalSerde"
+            "a class of Kafka {version}, but no KafkaPrincipalSerde"
         ));
     }
     JDK_PACKAGES

@@ -85,10 +85,8 @@ fn component_keys(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                      (last in {last})"
                 )
             } else {
-                format!(
-                    "{key} is a setting of {removed}, removed in Kafka {removed_in} (last in \
-                     {last})"
-                )
+                // Its last release is the label's.
+                format!("{key}, of {removed}, was removed in Kafka {removed_in}")
             };
             let who = component.kind.of_release(version);
             // The internal converters' lines change nothing: what they set (JSON) is what
@@ -103,7 +101,10 @@ fn component_keys(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
                     .with_severity(severity)
                     .about_component(context.component_ref(component))
                     .with_key(key)
-                    .with_label(key_label(entry, format!("removed in Kafka {removed_in}")))
+                    .with_label(key_label(
+                        entry,
+                        format!("removed in Kafka {removed_in} (last in {last})"),
+                    ))
                     .with_help(component_help(removed)),
             )
         })

@@ -32,7 +32,10 @@ fn check(context: &TopicContext) -> Vec<Diagnostic> {
                 ))
                 .with_key(found.setting.key.clone())
                 .with_label(context.label(topic, &found.setting.value.span, "not honoured".into()))
-                .with_help("keep max.message.bytes at or below segment.bytes"),
+                .with_help(
+                    "Kafka accepts the topic, but refuses at append any batch larger than a \
+                     segment; keep max.message.bytes at or below segment.bytes",
+                ),
             );
         }
     }

@@ -98,12 +98,13 @@ fn counts(context: &TopicContext, topic: &DeclaredTopic) -> Vec<Diagnostic> {
             let count = written.integer()?;
             (count == 0 || count < -1).then(|| {
                 RULE.finding(format!(
-                    "{}: {name} {count}: Kafka refuses to create the topic ({error}): it must be \
-                     1 or more, or -1 for the cluster's default",
+                    "{}: {name} {count}: Kafka refuses to create the topic ({error})",
                     context.topic_name(topic)
                 ))
                 .with_label(context.label(topic, &written.span, "refused".into()))
-                .with_help(format!("set the {name} to 1 or more"))
+                .with_help(format!(
+                    "set the {name} to 1 or more (or -1 for the cluster's default)"
+                ))
             })
         })
         .collect()

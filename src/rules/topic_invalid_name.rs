@@ -157,15 +157,16 @@ fn internal_topic(
     partitions_key: &str,
 ) -> Diagnostic {
     RULE.finding(format!(
-        "{} is one of Kafka's internal topics: declared, it is created with the declaration's \
-         partitions and configs instead of the brokers' `{partitions_key}` and settings, or \
-         its creation fails because it exists",
+        "{} is one of Kafka's internal topics: declared, it gets the declaration's settings, \
+         not the brokers'",
         context.topic_name(topic)
     ))
     .with_severity(Severity::Warning)
     .with_label(context.label(topic, &topic.name.span, "Kafka's own topic".into()))
     .with_help(format!(
-        "remove the declaration and set the broker keys instead (`{partitions_key}` and its \
+        "declared, it is created with the declaration's partitions and configs instead of \
+         the brokers' `{partitions_key}` and settings, or its creation fails because it exists; \
+         remove the declaration and set the broker keys instead (`{partitions_key}` and its \
          siblings); Kafka creates this topic itself"
     ))
 }

@@ -51,27 +51,25 @@ fn check(context: &TopicContext) -> Vec<Diagnostic> {
         let name = context.topic_name(topic);
         let shown = format!(
             "min.insync.replicas {minimum}{} with {}{}",
-            min_isr.origin(),
+            min_isr.origin_for("min.insync.replicas"),
             replicas_shown(replicas),
             factor.origin()
         );
         let finding = if minimum == replicas {
             RULE.finding(format!(
-                "{name}: {shown}: acks=all writes fail (NOT_ENOUGH_REPLICAS) as soon as one \
-                 replica's broker stops"
+                "{name}: {shown}: acks=all writes stop (NOT_ENOUGH_REPLICAS) when one replica is \
+                 down"
             ))
             .with_severity(Severity::Warning)
         } else {
             match context.version() {
+                // Why, and what follows, are the help's.
                 Some(version) if version < CAPPED_FROM => RULE.finding(format!(
-                    "{name}: {shown}: every acks=all write fails (NOT_ENOUGH_REPLICAS): Kafka \
-                     {version} never has that many replicas in sync"
+                    "{name}: {shown}: every acks=all write fails (NOT_ENOUGH_REPLICAS)"
                 )),
                 known => RULE
                     .finding(format!(
-                        "{name}: {shown}: Kafka{} caps it at {replicas} without a word, so \
-                         acks=all writes fail as soon as one replica's broker stops, and the \
-                         durability asked for is not had",
+                        "{name}: {shown}: Kafka{} silently caps it at {replicas}",
                         known
                             .map(|v| format!(" {v}"))
                             .unwrap_or_else(|| " 3.7 and later".into())
@@ -87,6 +85,14 @@ fn check(context: &TopicContext) -> Vec<Diagnostic> {
             TopicValue::ClusterDefault(..) => [factor_labels, min_isr_labels].concat(),
         };
         labels.dedup_by(|a, b| a.span == b.span && a.file == b.file);
+        // A capped minimum (Kafka 3.7 on) is not the durability asked for: the help says so.
+        let capped = minimum > replicas && context.version().is_none_or(|v| v >= CAPPED_FROM);
+        let never_met = match context.version() {
+            Some(version) if minimum > replicas && version < CAPPED_FROM => {
+                format!("Kafka {version} never has that many replicas in sync; ")
+            }
+            _ => String::new(),
+        };
         let help = if replicas == 1 {
             format!(
                 "raise the replication factor above {minimum} (to {}), or set the topic's \
@@ -100,6 +106,14 @@ fn check(context: &TopicContext) -> Vec<Diagnostic> {
                 replicas - 1,
                 minimum + 1
             )
+        };
+        let help = if capped {
+            format!(
+                "acks=all writes stop when one replica is down, and the durability asked for is \
+                 not had; {help}"
+            )
+        } else {
+            format!("{never_met}{help}")
         };
         diagnostics.push(finding.with_labels(labels).with_help(help));
     }

@@ -73,7 +73,7 @@ fn unify_collision_chars(name: &str) -> String {
 fn collision(context: &TopicContext, earlier: &DeclaredTopic, later: &DeclaredTopic) -> Diagnostic {
     RULE.finding(format!(
         "{} collides with {} once `.` and `_` are treated alike: Kafka refuses to create \
-         whichever comes second (INVALID_TOPIC_EXCEPTION, \"collides with existing topic\")",
+         whichever comes second",
         context.topic_name(later),
         context.topic_name(earlier)
     ))
@@ -84,8 +84,9 @@ fn collision(context: &TopicContext, earlier: &DeclaredTopic, later: &DeclaredTo
         "the topic it collides with".into(),
     ))
     .with_help(
-        "rename one of the two so that they differ in more than `.` against `_`; Kafka's \
-         metrics name a topic with `_` for `.`, so both would share them",
+        "Kafka answers INVALID_TOPIC_EXCEPTION (\"collides with existing topic\"); rename one of \
+         the two so that they differ in more than `.` against `_`; Kafka's metrics name a topic \
+         with `_` for `.`, so both would share them",
     )
 }
 

@@ -32,14 +32,17 @@ fn check(context: &TopicContext) -> Vec<Diagnostic> {
             continue;
         }
         let consequence = if factor == 1 {
-            "when the broker holding a partition stops, that partition is offline: its reads \
-             and writes fail until the broker returns, and its data is lost with the broker's disk"
-                .to_string()
+            "a broker down takes its partitions offline".to_string()
         } else {
-            format!(
-                "while one broker is down for maintenance, a partition with {factor} replicas is \
-                 one failure away from offline"
-            )
+            "with a broker down for maintenance, one more failure takes partitions offline"
+                .to_string()
+        };
+        // What offline means, kept from the message for its length.
+        let offline = if factor == 1 {
+            "an offline partition fails every read and write until its broker returns, and a \
+             lost disk loses its data; "
+        } else {
+            ""
         };
         let fix = context.set_number(topic, written, wanted).map(|edit| Fix {
             description: format!("set the replication factor to {wanted}"),
@@ -58,7 +61,7 @@ fn check(context: &TopicContext) -> Vec<Diagnostic> {
                 format!("{factor} of {} brokers", broker_count),
             ))
             .with_help(format!(
-                "set the replication factor to {wanted}; a topic that exists already keeps its \
+                "{offline}set the replication factor to {wanted}; a topic that exists already keeps its \
                  replicas until they are reassigned (kafka-reassign-partitions.sh, or \
                  `kafkalint live --fix` for the plan)"
             ))

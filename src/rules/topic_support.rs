@@ -26,6 +26,17 @@ impl TopicValue<'_> {
 
     /// What a message adds after the value: nothing when the topic writes it, else where it
     /// comes from.
+    /// [`TopicValue::origin`] after a value shown as `shown_key`'s: ` (the cluster's)` when the
+    /// cluster's key is that key.
+    pub fn origin_for(&self, shown_key: &str) -> String {
+        match self {
+            TopicValue::ClusterDefault(_, key, effective, _) if *key == shown_key => {
+                format!(" (the cluster's{})", super::support::origin_note(effective))
+            }
+            _ => self.origin(),
+        }
+    }
+
     pub fn origin(&self) -> String {
         match self {
             TopicValue::Declared(..) => String::new(),

@@ -92,12 +92,13 @@ fn judge(
     let required = required_name(startup, version);
     let (why, label) = match kind {
         Kind::Implements => return None,
+        // The type's full name is the help's, to keep the message short.
         Kind::Other => (
-            format!("does not implement {required}"),
-            format!("not a {}", simple(&required)),
+            format!("not {}", a_or_an(&simple_names(&required))),
+            format!("not {}", a_or_an(&simple_names(&required))),
         ),
         Kind::NotInstantiable => (
-            "is an interface or an abstract class: Kafka cannot create one".to_string(),
+            "an interface or abstract class".to_string(),
             "not a class Kafka can create".to_string(),
         ),
     };
@@ -107,7 +108,7 @@ fn judge(
     };
     Some(at.refusal(
         key,
-        format!("{key} names {}, which {why}{place}", quoted(key, class)),
+        format!("{key} names {}, {why}{place}", quoted(key, class)),
         vec![Label {
             file: line.file,
             span: at.context.value_part_span(line, range),
@@ -132,6 +133,23 @@ fn required_name(startup: &StartupClassKey, version: KafkaVersion) -> String {
 
 fn simple(name: &str) -> &str {
     name.rsplit('.').next().unwrap_or(name)
+}
+
+/// `a TaskAssignor`, `an Authorizer`.
+fn a_or_an(name: &str) -> String {
+    match name.chars().next() {
+        Some('A' | 'E' | 'I' | 'O' | 'U') => format!("an {name}"),
+        _ => format!("a {name}"),
+    }
+}
+
+/// `TaskAssignor`, or `A or B`: the required types without their packages.
+fn simple_names(required: &str) -> String {
+    required
+        .split(" or ")
+        .map(simple)
+        .collect::<Vec<_>>()
+        .join(" or ")
 }
 
 /// What to name instead: the built-in assignors of an assignor list, else the classes of

@@ -158,7 +158,10 @@ pub fn render_all(report: &Report) -> Vec<(&'static str, String)> {
                 },
             ),
         ),
-        ("concise", output::concise(report)),
+        (
+            "concise (help shown)",
+            output::concise(report, output::ConciseStyle { show_help: true }),
+        ),
         ("json", output::json(report)),
         ("github", output::github(report)),
         ("sarif", output::sarif(report)),

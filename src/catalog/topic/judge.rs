@@ -606,7 +606,7 @@ fn segment_fits_message(values: &Values<'_>, problems: &mut Vec<TopicProblem>) {
         kind: ProblemKind::Ineffective,
         key: values.pointed("max.message.bytes", "segment.bytes"),
         message: format!(
-            "max.message.bytes ({message_max}) is above segment.bytes ({segment}): Kafka accepts it, but refuses at append any batch larger than a segment, so no batch above {segment} bytes is ever written"
+            "max.message.bytes ({message_max}) is above segment.bytes ({segment}): no batch above {segment} bytes is ever written"
         ),
         kafka_refuses: false,
         suggestion: None,
