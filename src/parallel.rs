@@ -1,72 +1,29 @@
 //! Work spread over the machine's cores, results kept in input order so that output stays
-//! deterministic. Scoped standard threads: the work items are few and coarse (a file to read
-//! and parse, a cluster to check), so a work-stealing pool would add a dependency for nothing.
+//! deterministic. One pool of threads (rayon's) serves the whole run: a walk hands out work in
+//! hundreds of batches (files to read and parse, clusters to check, findings to draw), and a
+//! thread started for each batch cost the kernel a third of the run's CPU (a new stack and
+//! allocator cache each time).
 
-use std::num::NonZeroUsize;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use rayon::prelude::*;
 
 /// Below this many items the threads cost more than they save.
 const MIN_PARALLEL_ITEMS: usize = 16;
 
-/// `work` applied to every item, on up to one thread per core; the results in `items`' order.
-/// Items are handed out one at a time, so a slow item does not hold up a whole share.
-pub fn map<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let threads = cores().min(items.len());
-    if threads <= 1 || items.len() < MIN_PARALLEL_ITEMS {
+/// `work` applied to every item, on the pool's threads; the results in `items`' order. Items
+/// are handed out one at a time, so a slow item does not hold up a whole share.
+pub fn map<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
+    if items.len() < MIN_PARALLEL_ITEMS || rayon::current_num_threads() <= 1 {
         return items.iter().map(work).collect();
     }
-    let next = AtomicUsize::new(0);
-    let mut results: Vec<(usize, R)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(item) = items.get(index) else {
-                            break done;
-                        };
-                        done.push((index, work(item)));
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|worker| match worker.join() {
-                Ok(done) => done,
-                // A panic in `work` is a bug: let it surface as it would without threads.
-                Err(panic) => std::panic::resume_unwind(panic),
-            })
-            .collect()
-    });
-    results.sort_unstable_by_key(|(index, _)| *index);
-    results.into_iter().map(|(_, result)| result).collect()
-}
-
-/// The cores this process may use, asked of the system once: the answer reads the cgroup's
-/// quota files, and a walk hands out work in many batches.
-fn cores() -> usize {
-    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *CORES.get_or_init(|| {
-        std::thread::available_parallelism()
-            .map(NonZeroUsize::get)
-            .unwrap_or(1)
-    })
+    items.par_iter().with_max_len(1).map(work).collect()
 }
 
 /// [`map`] over items the work takes by value.
-pub fn map_owned<T: Send, R: Send>(items: Vec<T>, work: impl Fn(T) -> R + Sync) -> Vec<R> {
-    use std::sync::{Mutex, PoisonError};
-    // Each cell is taken once, by whichever thread is handed its index.
-    let cells: Vec<Mutex<Option<T>>> = items
-        .into_iter()
-        .map(|item| Mutex::new(Some(item)))
-        .collect();
-    map(&cells, |cell| {
-        let item = cell.lock().unwrap_or_else(PoisonError::into_inner).take();
-        work(item.expect("every item is handed out once"))
-    })
+pub fn map_owned<T: Send, R: Send>(items: Vec<T>, work: impl Fn(T) -> R + Sync + Send) -> Vec<R> {
+    if items.len() < MIN_PARALLEL_ITEMS || rayon::current_num_threads() <= 1 {
+        return items.into_iter().map(work).collect();
+    }
+    items.into_par_iter().with_max_len(1).map(work).collect()
 }
 
 #[cfg(test)]
