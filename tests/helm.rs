@@ -88,10 +88,15 @@ fn a_rendered_chart_is_checked_from_standard_input() {
         .iter()
         .filter(|(rule, message)| {
             rule == "internal-topic-replication"
-                && message.contains("offsets.topic.replication.factor=1 on 3 brokers")
+                && message.contains("offsets.topic.replication.factor=1: one broker down")
         })
         .collect();
     assert_eq!(offsets.len(), 1, "{found:?}");
+    // The broker count is the help's: the StatefulSet's three pods.
+    assert!(
+        String::from_utf8_lossy(&output.stdout).contains("(the cluster has 3 brokers)"),
+        "{output:?}"
+    );
     // The brokers are the StatefulSet's pods, named as Kubernetes names them.
     assert!(offsets[0].1.contains("pod `demo-kafka-0`"), "{offsets:?}");
 
