@@ -1,31 +1,11 @@
 //! Snapshot tests over `fixtures/`: the `full` and `json` output of every fixture cluster, and
 //! for `fixtures/<rule>/{bad,good}` that the bad cluster triggers the rule and the good one does not.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use kafkalint::output::{FullStyle, full, json};
 
 mod support;
-
-fn fixture_clusters() -> Vec<PathBuf> {
-    let root = Path::new("fixtures");
-    let mut clusters = Vec::new();
-    for entry in std::fs::read_dir(root).unwrap() {
-        let path = entry.unwrap().path();
-        let children: Vec<PathBuf> = std::fs::read_dir(&path)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.is_dir())
-            .collect();
-        if children.is_empty() {
-            clusters.push(path);
-        } else {
-            clusters.extend(children);
-        }
-    }
-    clusters.sort();
-    clusters
-}
 
 /// A fixture checked against one Kafka release names it in a `.kafka-version` file, as
 /// `--kafka-version` would.
@@ -49,7 +29,7 @@ fn snapshot_name(path: &Path) -> String {
 #[test]
 fn fixture_snapshots() {
     std::env::set_current_dir(env!("CARGO_MANIFEST_DIR")).unwrap();
-    let clusters = fixture_clusters();
+    let clusters = support::fixture_clusters();
     assert!(clusters.len() >= 16, "fixtures found: {clusters:?}");
     for cluster in clusters {
         let report = support::check_folder(&cluster, &fixture_options(&cluster)).report;

@@ -86,31 +86,11 @@ fn assert_short(what: &str, messages: Vec<Shown>) {
     );
 }
 
-/// Every fixture cluster: `fixtures/<rule>/<case>/`, or `fixtures/<name>/` holding files only.
-fn fixture_clusters() -> Vec<PathBuf> {
-    let mut clusters = Vec::new();
-    for entry in std::fs::read_dir("fixtures").unwrap() {
-        let path = entry.unwrap().path();
-        let children: Vec<PathBuf> = std::fs::read_dir(&path)
-            .unwrap()
-            .map(|entry| entry.unwrap().path())
-            .filter(|path| path.is_dir())
-            .collect();
-        if children.is_empty() {
-            clusters.push(path);
-        } else {
-            clusters.extend(children);
-        }
-    }
-    clusters.sort();
-    clusters
-}
-
 #[test]
 fn fixture_messages_are_short() {
     std::env::set_current_dir(env!("CARGO_MANIFEST_DIR")).unwrap();
     let mut messages = Vec::new();
-    for cluster in fixture_clusters() {
+    for cluster in support::fixture_clusters() {
         let kafka_version = std::fs::read_to_string(cluster.join(".kafka-version"))
             .ok()
             .map(|text| kafkalint::catalog::KafkaVersion::parse(text.trim()).unwrap());
@@ -135,20 +115,7 @@ fn rule_doc_messages() -> Vec<Shown> {
         let doc =
             std::fs::read_to_string(Path::new("rules").join(format!("{}.md", rule.name))).unwrap();
         for example in rule_examples::examples(&doc) {
-            let dir = tempfile::tempdir().unwrap();
-            for (name, body) in &example.files {
-                std::fs::write(dir.path().join(name), body).unwrap();
-            }
-            let options = kafkalint::Options {
-                kafka_version: example
-                    .kafka_version
-                    .as_deref()
-                    .map(|v| kafkalint::catalog::KafkaVersion::parse(v).unwrap()),
-                ..kafkalint::Options::default()
-            };
-            messages.extend(line_messages(
-                &support::check_folder(dir.path(), &options).report,
-            ));
+            messages.extend(line_messages(&example.report()));
         }
     }
     messages

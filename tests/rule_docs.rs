@@ -52,18 +52,7 @@ fn every_rule_has_a_doc_with_bad_and_good_examples_that_hold() {
             rule.name
         );
         for example in examples {
-            let dir = tempfile::tempdir().unwrap();
-            for (name, body) in &example.files {
-                std::fs::write(dir.path().join(name), body).unwrap();
-            }
-            let options = kafkalint::Options {
-                kafka_version: example
-                    .kafka_version
-                    .as_deref()
-                    .map(|v| kafkalint::catalog::KafkaVersion::parse(v).unwrap()),
-                ..kafkalint::Options::default()
-            };
-            let report = support::check_folder(dir.path(), &options).report;
+            let report = example.report();
             let hits = report
                 .diagnostics
                 .iter()

@@ -265,3 +265,25 @@ pub fn json_lines(output: std::process::Output, expected: usize) -> Vec<Value> {
     assert_eq!(answers.len(), expected, "one answer per input");
     answers
 }
+
+/// Every fixture cluster, sorted: `fixtures/<rule>/<case>/`, or `fixtures/<name>/` when it holds
+/// files only. Paths relative to the crate's root (the tests' working folder).
+#[allow(dead_code)]
+pub fn fixture_clusters() -> Vec<std::path::PathBuf> {
+    let mut clusters = Vec::new();
+    for entry in std::fs::read_dir("fixtures").unwrap() {
+        let path = entry.unwrap().path();
+        let children: Vec<std::path::PathBuf> = std::fs::read_dir(&path)
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .filter(|path| path.is_dir())
+            .collect();
+        if children.is_empty() {
+            clusters.push(path);
+        } else {
+            clusters.extend(children);
+        }
+    }
+    clusters.sort();
+    clusters
+}

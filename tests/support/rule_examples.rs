@@ -15,6 +15,25 @@ pub struct Example {
     pub kafka_version: Option<String>,
 }
 
+impl Example {
+    /// The example's files written to a folder of their own and checked as `kafkalint check`
+    /// checks a folder, against its `kafka=` release when it names one.
+    pub fn report(&self) -> kafkalint::Report {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, body) in &self.files {
+            std::fs::write(dir.path().join(name), body).unwrap();
+        }
+        let options = kafkalint::Options {
+            kafka_version: self
+                .kafka_version
+                .as_deref()
+                .map(|v| kafkalint::catalog::KafkaVersion::parse(v).unwrap()),
+            ..kafkalint::Options::default()
+        };
+        crate::support::check_folder(dir.path(), &options).report
+    }
+}
+
 pub fn examples(doc: &str) -> Vec<Example> {
     let mut examples: Vec<Example> = Vec::new();
     let mut lines = doc.lines();
