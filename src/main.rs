@@ -11,6 +11,8 @@ use kafkalint::coordinator::{self, Coordinated};
 use kafkalint::diagnostic::Severity;
 use kafkalint::output::{self, FullStyle};
 
+mod watch;
+
 // Every message to stderr goes through these, in place of std's, and a closed stderr is no
 // reason to panic. `eprintln!` writes one line: the message may quote a path, a name, a value
 // or a server's words, so all of it is shown through `output::printable` (its line breaks
@@ -197,6 +199,10 @@ enum Command {
         /// in the cluster.
         #[arg(long)]
         show_settings: bool,
+        /// Check again each time a file of the paths (or a kafkalint.toml) changes, until
+        /// interrupted.
+        #[arg(long, conflicts_with_all = ["fix", "diff", "output_file", "stdin_filename", "show_settings"])]
+        watch: bool,
     },
     /// Tell which partition of __consumer_offsets (or, with --transactional, of
     /// __transaction_state) holds the coordinator of a consumer group (or transactional id).
@@ -696,6 +702,15 @@ static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 fn main() -> ExitCode {
     let cli = parse_command_line();
+    if let Command::Check {
+        watch: true,
+        paths,
+        config,
+        ..
+    } = &cli.command
+    {
+        return watch::run(watch::arguments_without_watch(), paths, config.as_deref());
+    }
     match cli.command {
         Command::Server { stdio: _ } => serve(),
         Command::Rules => {
@@ -929,6 +944,7 @@ fn main() -> ExitCode {
             rules,
             report: shown,
             show_settings,
+            watch: _,
         } => {
             let selection = match rules.selection() {
                 Ok(selection) => selection,
