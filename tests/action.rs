@@ -26,7 +26,11 @@ fn root() -> &'static Path {
 }
 
 /// The `uses:` steps the test cannot run, skipped as a runner without a cache would see them.
-const SKIPPED_USES: [&str; 2] = ["actions/cache/restore@v4", "actions/cache/save@v4"];
+const SKIPPED_USES: [&str; 3] = [
+    "actions/cache/restore@v4",
+    "actions/cache/save@v4",
+    "github/codeql-action/upload-sarif@v4",
+];
 
 fn action() -> Yaml {
     let text = std::fs::read_to_string(root().join("action.yml")).unwrap();
@@ -60,6 +64,7 @@ fn map(yaml: &Yaml) -> Vec<(String, &Yaml)> {
 /// What expressions can see.
 struct Context<'a> {
     inputs: &'a BTreeMap<String, String>,
+    used_at: &'a UsedAt,
     workspace: &'a Path,
     steps: &'a BTreeMap<String, BTreeMap<String, String>>,
 }
@@ -81,7 +86,10 @@ fn evaluate(template: &str, context: &Context) -> String {
                 .get(*name)
                 .unwrap_or_else(|| panic!("`{expression}`: no such input"))
                 .clone(),
-            ["github", "action_path"] => root().display().to_string(),
+            ["github", "action_path"] => context.used_at.path.display().to_string(),
+            ["github", "action_ref"] => context.used_at.reference.clone(),
+            ["runner", "os"] => "Linux".to_string(),
+            ["runner", "arch"] => runner_arch().to_string(),
             ["github", "workspace"] => context.workspace.display().to_string(),
             // As on GitHub, an output a step did not set is empty.
             ["steps", id, "outputs", name] => context
@@ -143,6 +151,10 @@ struct Run {
     summary: String,
     /// The action's outputs.
     outputs: BTreeMap<String, String>,
+    /// The `with:` of each skipped `uses:` step whose `if:` holds, evaluated, by the action used.
+    used: BTreeMap<String, BTreeMap<String, String>>,
+    /// `RUNNER_TEMP`, kept as long as the run is looked at (the SARIF log may be there).
+    runner_temp: tempfile::TempDir,
 }
 
 impl Run {
@@ -184,8 +196,36 @@ fn runner_arch() -> &'static str {
     }
 }
 
+/// Where the runner has the action: the ref after `@` in `uses:` (`github.action_ref`, which the
+/// runner may leave empty in a composite action) and the folder it checked it out to
+/// (`GITHUB_ACTION_PATH`).
+struct UsedAt {
+    reference: String,
+    path: PathBuf,
+}
+
+impl UsedAt {
+    /// This checkout, as a workflow's `uses: ./` step sees it: no ref.
+    fn checkout() -> UsedAt {
+        UsedAt {
+            reference: String::new(),
+            path: root().to_path_buf(),
+        }
+    }
+}
+
 /// Runs the action as [`run_action`] does, on a runner whose tool cache is `tool_cache`.
 fn run_action_in(with: &[(&str, &str)], workspace: &Path, tool_cache: &Path) -> Run {
+    run_action_at(with, workspace, tool_cache, &UsedAt::checkout())
+}
+
+/// Runs the action as [`run_action_in`] does, used at `used_at`.
+fn run_action_at(
+    with: &[(&str, &str)],
+    workspace: &Path,
+    tool_cache: &Path,
+    used_at: &UsedAt,
+) -> Run {
     // One run at a time: the first one builds kafkalint, the others find it built.
     static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
@@ -206,6 +246,7 @@ fn run_action_in(with: &[(&str, &str)], workspace: &Path, tool_cache: &Path) -> 
     let mut logs = Vec::new();
     let mut summary = String::new();
     let mut status = 0;
+    let mut used = BTreeMap::new();
     for (index, step) in action["runs"]["steps"].as_vec().unwrap().iter().enumerate() {
         let name = step["name"].as_str().unwrap().to_string();
         if let Some(uses) = step["uses"].as_str() {
@@ -213,8 +254,28 @@ fn run_action_in(with: &[(&str, &str)], workspace: &Path, tool_cache: &Path) -> 
                 SKIPPED_USES.contains(&uses),
                 "step {name:?} uses {uses}, which this test neither runs nor skips"
             );
+            let context = Context {
+                inputs: &inputs,
+                used_at,
+                workspace,
+                steps: &steps,
+            };
+            let runs = match step["if"].as_str() {
+                None => status == 0,
+                Some(condition) => holds(condition, &context, status),
+            };
+            if runs {
+                let with = map(&step["with"])
+                    .into_iter()
+                    .map(|(key, value)| (key, evaluate(&text(value).unwrap(), &context)))
+                    .collect();
+                used.insert(uses.to_string(), with);
+            }
             logs.push((name, format!("skipped: {uses} cannot run here")));
             continue;
+        }
+        if status != 0 {
+            break;
         }
         assert!(step["if"].is_badvalue(), "{name}: `if:` on a run step");
         assert_eq!(step["shell"].as_str(), Some("bash"), "{name}: shell");
@@ -225,6 +286,7 @@ fn run_action_in(with: &[(&str, &str)], workspace: &Path, tool_cache: &Path) -> 
         );
         let context = Context {
             inputs: &inputs,
+            used_at,
             workspace,
             steps: &steps,
         };
@@ -263,7 +325,7 @@ fn run_action_in(with: &[(&str, &str)], workspace: &Path, tool_cache: &Path) -> 
         let output = command
             .env("CI", "true")
             .env("GITHUB_ACTIONS", "true")
-            .env("GITHUB_ACTION_PATH", root())
+            .env("GITHUB_ACTION_PATH", &used_at.path)
             .env("GITHUB_WORKSPACE", workspace)
             .env("GITHUB_OUTPUT", &output_file)
             .env("GITHUB_STEP_SUMMARY", &summary_file)
@@ -292,11 +354,11 @@ fn run_action_in(with: &[(&str, &str)], workspace: &Path, tool_cache: &Path) -> 
         }
         if !output.status.success() {
             status = output.status.code().unwrap();
-            break;
         }
     }
     let context = Context {
         inputs: &inputs,
+        used_at,
         workspace,
         steps: &steps,
     };
@@ -309,7 +371,36 @@ fn run_action_in(with: &[(&str, &str)], workspace: &Path, tool_cache: &Path) -> 
         status,
         summary,
         outputs,
+        used,
+        runner_temp,
     }
+}
+
+/// Whether a `uses:` step's `if:` holds: `||` of `&&` of `always()`, `X == 'v'` and `X != 'v'`
+/// (the forms action.yml uses, without parentheses; any other fails the test). Without
+/// `always()` a step runs only while every step before it passed, as on GitHub.
+fn holds(condition: &str, context: &Context, status: i32) -> bool {
+    condition.split("||").any(|conjunction| {
+        let mut always = false;
+        let mut all = true;
+        for term in conjunction.split("&&").map(str::trim) {
+            if term == "always()" {
+                always = true;
+                continue;
+            }
+            let (left, right, equal) = if let Some((l, r)) = term.split_once("!=") {
+                (l, r, false)
+            } else if let Some((l, r)) = term.split_once("==") {
+                (l, r, true)
+            } else {
+                panic!("`{term}`: a condition this test does not evaluate");
+            };
+            let value = evaluate(&format!("${{{{ {} }}}}", left.trim()), context);
+            let literal = right.trim().trim_matches('\'');
+            all &= (value == literal) == equal;
+        }
+        all && (always || status == 0)
+    })
 }
 
 /// A workspace with the fixture's files under `kafka/`.
@@ -516,7 +607,7 @@ fn docs_workflow() -> Yaml {
 }
 
 #[test]
-fn the_docs_workflow_runs_the_action_and_uploads_its_sarif_log() {
+fn the_docs_workflow_downloads_the_release_it_names_and_uploads_its_sarif_log() {
     if !support::external_tools("tests/action.rs (release download)") {
         return;
     }
@@ -535,14 +626,6 @@ fn the_docs_workflow_runs_the_action_and_uploads_its_sarif_log() {
                 .is_some_and(|uses| uses.starts_with("kafkalint/kafkalint@"))
         })
         .expect("a step using the action");
-    let upload = steps
-        .iter()
-        .find(|step| {
-            step["uses"]
-                .as_str()
-                .is_some_and(|uses| uses.starts_with("github/codeql-action/upload-sarif@"))
-        })
-        .expect("a step uploading the SARIF log");
     let with: Vec<(String, String)> = map(&ours["with"])
         .into_iter()
         .map(|(name, value)| (name, text(value).unwrap()))
@@ -551,50 +634,135 @@ fn the_docs_workflow_runs_the_action_and_uploads_its_sarif_log() {
         with.iter()
             .find(|(key, _)| key == name)
             .map(|(_, value)| value.clone())
-            .unwrap()
     };
-    assert_eq!(
-        upload["with"]["sarif_file"].as_str(),
-        Some(input("sarif-file").as_str())
-    );
-    let id = ours["id"].as_str().unwrap();
-    assert_eq!(
-        upload["if"].as_str().unwrap(),
-        format!("always() && steps.{id}.outputs.sarif-file != ''")
-    );
+    assert_eq!(input("version"), None, "the ref names the release");
+    assert_eq!(input("upload-sarif").as_deref(), Some("true"));
 
-    // The snippet downloads the release it names: this test serves a stand-in for it (this
+    // The snippet downloads the release it is used at: this test serves a stand-in for it (this
     // run's kafkalint, archived as the release workflow archives it) from a local server.
-    let version = input("version");
-    assert_eq!(version, format!("v{}", env!("CARGO_PKG_VERSION")));
-    let release = Release::new(&version);
+    let reference = ours["uses"].as_str().unwrap().split_once('@').unwrap().1;
+    assert_eq!(reference, format!("v{}", env!("CARGO_PKG_VERSION")));
+    let release = Release::new(reference);
     let server = release.serve();
-    let workspace = workspace_with_at("fixtures/seed-zk-3-brokers", &input("paths"));
+    let paths = input("paths").unwrap();
+    let workspace = workspace_with_at("fixtures/seed-zk-3-brokers", &paths);
     let mut with: Vec<(&str, &str)> = with.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     with.push(("download-url", &server.url));
     let cache = tempfile::tempdir().unwrap();
-    let run = run_action_in(&with, workspace.path(), cache.path());
+    let used_at = UsedAt {
+        reference: reference.to_string(),
+        path: root().to_path_buf(),
+    };
+    let run = run_action_at(&with, workspace.path(), cache.path(), &used_at);
+    assert_downloaded(&run, &server, &release);
+    assert_eq!(run.status, 1, "{run:#?}");
+    assert_eq!(run.annotations("error").len(), 6, "{run:#?}");
+
+    // The upload step runs after the failing check, on the log the check wrote.
+    let upload = &run.used["github/codeql-action/upload-sarif@v4"];
+    assert_eq!(upload["sarif_file"], run.outputs["sarif-file"]);
+    assert_eq!(upload["category"], "kafkalint");
+    let log = Path::new(&run.outputs["sarif-file"]);
+    assert!(log.starts_with(run.runner_temp.path()), "{log:?}");
+    let sarif: Value = serde_json::from_str(&std::fs::read_to_string(log).unwrap()).unwrap();
+    assert_eq!(sarif["runs"][0]["results"].as_array().unwrap().len(), 10);
+    assert_eq!(
+        sarif["runs"][0]["results"][2]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        format!("{paths}/server-0.properties")
+    );
+}
+
+fn assert_downloaded(run: &Run, server: &Server, release: &Release) {
     let install = run.log("Install kafkalint");
     assert!(
         install.contains(&format!(
-            "Downloading {}/{version}/{}",
-            server.url, release.archive
+            "Downloading {}/{}/{}",
+            server.url, release.tag, release.archive
         )) && install.contains(&format!("SHA-256 verified: {}", release.sha256)),
         "{run:#?}"
     );
     assert!(!install.contains("cargo install"), "{install}");
+}
+
+#[test]
+fn the_release_comes_from_the_checkout_folder_when_the_runner_gives_no_ref() {
+    if !support::external_tools("tests/action.rs (release download)") {
+        return;
+    }
+    let tag = format!("v{}", env!("CARGO_PKG_VERSION"));
+    let release = Release::new(&tag);
+    let server = release.serve();
+    // The runner checks an action out to _actions/<owner>/<repo>/<ref>.
+    let runner = tempfile::tempdir().unwrap();
+    let checkout = runner
+        .path()
+        .join("_actions/kafkalint/kafkalint")
+        .join(&tag);
+    std::fs::create_dir_all(checkout.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(root(), &checkout).unwrap();
+    let workspace = workspace_with("fixtures/seed-zk-3-brokers");
+    let cache = tempfile::tempdir().unwrap();
+    let used_at = UsedAt {
+        reference: String::new(),
+        path: checkout,
+    };
+    let with = [("paths", "kafka"), ("download-url", server.url.as_str())];
+    let run = run_action_at(&with, workspace.path(), cache.path(), &used_at);
+    assert_downloaded(&run, &server, &release);
     assert_eq!(run.status, 1, "{run:#?}");
-    assert_eq!(run.annotations("error").len(), 6, "{run:#?}");
-    // The upload step's condition holds after the failing step, and its file is there.
-    assert_eq!(run.outputs["sarif-file"], input("sarif-file"));
-    let sarif: Value = serde_json::from_str(
-        &std::fs::read_to_string(workspace.path().join(input("sarif-file"))).unwrap(),
-    )
-    .unwrap();
-    assert_eq!(sarif["runs"][0]["results"].as_array().unwrap().len(), 10);
-    assert_eq!(
-        sarif["runs"][0]["results"][2]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
-        format!("{}/server-0.properties", input("paths"))
+    // No upload without the input, and no log written.
+    assert!(
+        !run.used
+            .contains_key("github/codeql-action/upload-sarif@v4")
+    );
+    assert_eq!(run.outputs["sarif-file"], "");
+
+    // `version: build` builds at a release too; a branch builds.
+    for (with, used_at) in [
+        (
+            vec![("paths", "kafka"), ("version", "build")],
+            UsedAt {
+                reference: tag.clone(),
+                path: root().to_path_buf(),
+            },
+        ),
+        (
+            vec![("paths", "kafka")],
+            UsedAt {
+                reference: "main".to_string(),
+                path: root().to_path_buf(),
+            },
+        ),
+    ] {
+        let run = run_action_at(&with, workspace.path(), tool_cache(), &used_at);
+        let install = run.log("Install kafkalint");
+        assert!(!install.contains("Downloading"), "{run:#?}");
+        assert_eq!(run.status, 1, "{run:#?}");
+    }
+}
+
+#[test]
+fn upload_sarif_takes_true_or_false_only() {
+    let workspace = workspace_with("fixtures/seed-zk-3-brokers");
+    let run = run_action(
+        &[
+            ("paths", "kafka"),
+            ("upload-sarif", "yes\n::warning::forged"),
+        ],
+        workspace.path(),
+    );
+    assert_eq!(run.status, 2, "{run:#?}");
+    let check = run.log("Check Kafka configuration");
+    assert!(
+        check.contains("::error title=kafkalint::upload-sarif: give true or false"),
+        "{check}"
+    );
+    assert!(!check.contains("forged"), "{check}");
+    assert!(
+        !run.used
+            .contains_key("github/codeql-action/upload-sarif@v4"),
+        "{:?}",
+        run.used
     );
 }
 

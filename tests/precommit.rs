@@ -23,16 +23,11 @@ fn root() -> &'static Path {
 /// What every git and pre-commit command of the test runs with: no user or system git config
 /// (a global `core.hooksPath` would stop `pre-commit install`), one pre-commit cache.
 fn isolated(command: &mut Command) -> &mut Command {
-    static HOME: OnceLock<tempfile::TempDir> = OnceLock::new();
-    let home = HOME.get_or_init(|| {
-        let home = tempfile::tempdir().unwrap();
-        std::fs::write(home.path().join("gitconfig"), "").unwrap();
-        home
-    });
+    let home = isolated_home();
     command
-        .env("GIT_CONFIG_GLOBAL", home.path().join("gitconfig"))
+        .env("GIT_CONFIG_GLOBAL", home.join("gitconfig"))
         .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("PRE_COMMIT_HOME", home.path().join("pre-commit"))
+        .env("PRE_COMMIT_HOME", home.join("pre-commit"))
         .env(
             "CARGO_TARGET_DIR",
             Path::new(env!("CARGO_TARGET_TMPDIR")).join("release-install"),
@@ -40,6 +35,17 @@ fn isolated(command: &mut Command) -> &mut Command {
         .env_remove("GIT_DIR")
         .env_remove("GIT_WORK_TREE")
         .env_remove("GIT_INDEX_FILE")
+}
+
+/// The folder of the empty git config and the pre-commit cache, one for the test run.
+fn isolated_home() -> &'static Path {
+    static HOME: OnceLock<tempfile::TempDir> = OnceLock::new();
+    HOME.get_or_init(|| {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::write(home.path().join("gitconfig"), "").unwrap();
+        home
+    })
+    .path()
 }
 
 fn text(output: &Output) -> String {
@@ -65,6 +71,9 @@ fn git_ok(dir: &Path, args: &[&str]) -> String {
 /// Which hook a scratch repository's config uses.
 #[derive(Clone, Copy, PartialEq)]
 enum Hook {
+    /// `kafkalint` of the kafkalint-pre-commit repository: pre-commit installs the wheel
+    /// (`language: python`).
+    Wheel,
     /// `kafkalint`: pre-commit builds it (`language: rust`).
     Built,
     /// `kafkalint-system`: the kafkalint on the `PATH`.
@@ -75,7 +84,8 @@ impl Hook {
     /// The docs section whose first `yaml` block configures the hook.
     fn section(self) -> &'static str {
         match self {
-            Hook::Built => "\n## pre-commit\n",
+            Hook::Wheel => "\n## pre-commit\n",
+            Hook::Built => "\n### Built from source\n",
             Hook::System => "\n### An installed kafkalint\n",
         }
     }
@@ -83,13 +93,65 @@ impl Hook {
     /// The start of the hook's line in pre-commit's report (its `name:`, then dots).
     fn line_start(self) -> &'static str {
         match self {
-            Hook::Built => "kafkalint.",
+            Hook::Wheel | Hook::Built => "kafkalint.",
             Hook::System => "kafkalint (installed).",
+        }
+    }
+
+    /// The repository the docs name, and where and at which rev the test has it: this
+    /// checkout's `HEAD`, or for the wheel hook a repository made from `packaging/pre-commit`
+    /// and tagged as the release workflow tags it.
+    fn source(self) -> (&'static str, &'static Path, String) {
+        match self {
+            Hook::Wheel => (
+                "https://github.com/kafkalint/kafkalint-pre-commit",
+                mirror(),
+                format!("v{}", env!("CARGO_PKG_VERSION")),
+            ),
+            Hook::Built | Hook::System => (
+                "https://github.com/kafkalint/kafkalint",
+                root(),
+                git_ok(root(), &["rev-parse", "HEAD"]).trim().to_string(),
+            ),
         }
     }
 }
 
-/// The docs' `.pre-commit-config.yaml` for the hook, pointed at this checkout's `HEAD`.
+/// The kafkalint-pre-commit repository as the release workflow publishes it: the files of
+/// `packaging/pre-commit`, committed and tagged `v<version>`.
+fn mirror() -> &'static Path {
+    static MIRROR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    MIRROR
+        .get_or_init(|| {
+            let mirror = tempfile::tempdir().unwrap();
+            let dir = mirror.path();
+            for entry in std::fs::read_dir(root().join("packaging/pre-commit")).unwrap() {
+                let entry = entry.unwrap();
+                std::fs::copy(entry.path(), dir.join(entry.file_name())).unwrap();
+            }
+            git_ok(dir, &["init", "-q"]);
+            git_ok(dir, &["add", "-A"]);
+            git_ok(
+                dir,
+                &[
+                    "-c",
+                    "user.name=Release",
+                    "-c",
+                    "user.email=release@example.com",
+                    "commit",
+                    "-q",
+                    "-m",
+                    "release",
+                ],
+            );
+            git_ok(dir, &["tag", &format!("v{}", env!("CARGO_PKG_VERSION"))]);
+            mirror
+        })
+        .path()
+}
+
+/// The docs' `.pre-commit-config.yaml` for the hook, pointed at the test's copy of its
+/// repository.
 fn config_from_docs(hook: Hook) -> String {
     let docs = std::fs::read_to_string(root().join("docs/src/integrations.md")).unwrap();
     let section = docs
@@ -101,18 +163,18 @@ fn config_from_docs(hook: Hook) -> String {
         .nth(1)
         .and_then(|rest| rest.split("\n```").next())
         .expect("the section has a yaml block");
-    let head = git_ok(root(), &["rev-parse", "HEAD"]);
+    let (url, local, rev) = hook.source();
     let mut replaced = (0, 0);
     let config: Vec<String> = snippet
         .lines()
         .map(|line| {
             let indent = &line[..line.len() - line.trim_start().len()];
-            if line.trim_start() == "- repo: https://github.com/kafkalint/kafkalint" {
+            if line.trim_start() == format!("- repo: {url}") {
                 replaced.0 += 1;
-                format!("{indent}- repo: {}", root().display())
+                format!("{indent}- repo: {}", local.display())
             } else if line.trim_start().starts_with("rev: v") {
                 replaced.1 += 1;
-                format!("{indent}rev: {}", head.trim())
+                format!("{indent}rev: {rev}")
             } else {
                 line.to_string()
             }
@@ -120,7 +182,7 @@ fn config_from_docs(hook: Hook) -> String {
         .collect();
     assert_eq!(replaced, (1, 1), "the snippet changed shape:\n{snippet}");
     let id = match hook {
-        Hook::Built => "- id: kafkalint\n",
+        Hook::Wheel | Hook::Built => "- id: kafkalint\n",
         Hook::System => "- id: kafkalint-system\n",
     };
     let config = config.join("\n") + "\n";
@@ -149,6 +211,14 @@ fn path_with(bin: &Path) -> std::ffi::OsString {
     dirs.extend(std::env::split_paths(
         &std::env::var_os("PATH").unwrap_or_default(),
     ));
+    std::env::join_paths(dirs).unwrap()
+}
+
+/// The `PATH` without its folders that hold `program`.
+fn path_without(program: &str) -> std::ffi::OsString {
+    let dirs = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .filter(|dir| !dir.join(program).exists())
+        .collect::<Vec<_>>();
     std::env::join_paths(dirs).unwrap()
 }
 
@@ -570,4 +640,121 @@ fn the_system_hook_runs_the_installed_kafkalint() {
         text(&output)
     );
     assert_eq!(commits(dir), 2);
+}
+
+/// A local package index (`package-index`, pypiserver on 127.0.0.1 as `scripts/test-all`
+/// installs it) serving `folder`, stopped on drop.
+struct PackageIndex {
+    child: std::process::Child,
+    url: String,
+}
+
+impl Drop for PackageIndex {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl PackageIndex {
+    fn serve(folder: &Path) -> PackageIndex {
+        // A port free now; the server takes it a moment later.
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = Command::new("package-index")
+            .arg(port.to_string())
+            .arg(folder)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("package-index runs");
+        let started = std::time::Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(30),
+                "the package index did not start on port {port}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        PackageIndex {
+            child,
+            url: format!("http://127.0.0.1:{port}/simple/"),
+        }
+    }
+}
+
+#[test]
+fn the_wheel_hook_installs_kafkalint_from_the_package_index_without_compiling() {
+    if !support::external_tools("tests/precommit.rs (wheel)") {
+        return;
+    }
+    let docs = config_from_docs(Hook::Wheel);
+    assert!(
+        docs.contains(&format!("rev: v{}\n", env!("CARGO_PKG_VERSION"))),
+        "the docs name this release: {docs}"
+    );
+    let index = tempfile::tempdir().unwrap();
+    support::build_wheel(index.path());
+    let index = PackageIndex::serve(index.path());
+
+    let repo = repository_with(Hook::Wheel);
+    let dir = repo.path();
+    copy_fixture("fixtures/seed-zk-3-brokers", &dir.join("kafka"));
+    git_ok(dir, &["add", "-A"]);
+    let started = std::time::Instant::now();
+    let output = isolated(
+        Command::new("git")
+            .args(["commit", "-q", "-m", "three brokers"])
+            .current_dir(dir)
+            // No cargo on the PATH: a hook that compiled would fail.
+            .env("PATH", path_without("cargo"))
+            .env("PIP_INDEX_URL", &index.url)
+            .env("PIP_DISABLE_PIP_VERSION_CHECK", "1"),
+    )
+    .output()
+    .expect("git runs");
+    let first_run = started.elapsed();
+    eprintln!(
+        "the wheel hook's first run (environment, install from the index, check): {:.1} s",
+        first_run.as_secs_f64()
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    assert!(
+        hook_line_of(Hook::Wheel, &output).ends_with("Failed"),
+        "{}",
+        text(&output)
+    );
+    let report = text(&output);
+    assert!(
+        report.contains("kafka/server-0.properties:28:34: error[internal-topic-replication]"),
+        "{report}"
+    );
+    assert!(
+        !git(dir, &["rev-parse", "--verify", "-q", "HEAD"])
+            .status
+            .success(),
+        "the commit was refused"
+    );
+    // The hook's environment holds the wheel's binary, installed by pip: not a build.
+    fn wheel_binary_in(dir: &Path, in_py_env: bool) -> bool {
+        std::fs::read_dir(dir).into_iter().flatten().any(|entry| {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if path.is_symlink() {
+                false
+            } else if path.is_dir() {
+                wheel_binary_in(&path, in_py_env || name.starts_with("py_env-"))
+            } else {
+                in_py_env && name == "kafkalint" && dir.ends_with("bin")
+            }
+        })
+    }
+    let installed = wheel_binary_in(&isolated_home().join("pre-commit"), false);
+    assert!(
+        installed,
+        "no kafkalint in a python environment of pre-commit"
+    );
 }

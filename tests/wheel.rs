@@ -8,7 +8,7 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 fn root() -> &'static Path {
@@ -31,32 +31,13 @@ fn run(command: &mut Command) -> Output {
     output
 }
 
-/// `maturin build --release` into `out`; the one wheel it writes.
-fn build_wheel(out: &Path) -> PathBuf {
-    run(Command::new("maturin")
-        .args(["build", "--release", "--locked", "--quiet", "--out"])
-        .arg(out)
-        .current_dir(root())
-        .env(
-            "CARGO_TARGET_DIR",
-            Path::new(env!("CARGO_TARGET_TMPDIR")).join("release-install"),
-        ));
-    let wheels: Vec<PathBuf> = std::fs::read_dir(out)
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|e| e == "whl"))
-        .collect();
-    assert_eq!(wheels.len(), 1, "{wheels:?}");
-    wheels.into_iter().next().unwrap()
-}
-
 #[test]
 fn the_wheel_installs_kafkalint_into_a_fresh_venv() {
     if !support::external_tools("tests/wheel.rs") {
         return;
     }
     let scratch = tempfile::tempdir().unwrap();
-    let wheel = build_wheel(&scratch.path().join("dist"));
+    let wheel = support::build_wheel(&scratch.path().join("dist"));
 
     // Named as pip expects: the Cargo version, no Python ABI (the binary serves every Python).
     let name = wheel.file_name().unwrap().to_str().unwrap().to_string();

@@ -103,3 +103,26 @@ fn the_release_builds_every_archive_the_action_and_the_docs_download() {
     assert!(action.contains(r#"archive="kafkalint-$version-$target.tar.gz""#));
     assert!(action.contains(r#""$url.sha256""#));
 }
+
+/// The release workflow publishes packaging/pre-commit as it is, after checking that it names
+/// the release: the check here catches a version bump that forgot it, before the tag.
+#[test]
+fn the_pre_commit_package_installs_this_version() {
+    let version = env!("CARGO_PKG_VERSION");
+    let pyproject =
+        std::fs::read_to_string(root().join("packaging/pre-commit/pyproject.toml")).unwrap();
+    let lines: Vec<&str> = pyproject.lines().collect();
+    assert!(
+        lines.contains(&format!("version = \"{version}\"").as_str()),
+        "{pyproject}"
+    );
+    assert!(
+        lines.contains(&format!("dependencies = [\"kafkalint=={version}\"]").as_str()),
+        "{pyproject}"
+    );
+    let workflow = std::fs::read_to_string(root().join(".github/workflows/release.yml")).unwrap();
+    assert!(
+        workflow.contains("cp -R packaging/pre-commit/. mirror/"),
+        "the release workflow publishes packaging/pre-commit"
+    );
+}

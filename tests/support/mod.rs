@@ -117,6 +117,10 @@ pub const EXTERNAL: &[(&str, &[&str])] = &[
     ("tests/kustomize.rs", &["kustomize"]),
     ("tests/oracle.rs", &["java", "mvn"]),
     ("tests/precommit.rs", &["git", "python3", "pre-commit"]),
+    (
+        "tests/precommit.rs (wheel)",
+        &["git", "python3", "pre-commit", "maturin", "package-index"],
+    ),
     ("tests/properties_differential.rs", &["javac", "java"]),
     ("tests/wheel.rs", &["python3", "maturin"]),
     ("tests/workflows.rs", &["actionlint"]),
@@ -286,4 +290,34 @@ pub fn fixture_clusters() -> Vec<std::path::PathBuf> {
     }
     clusters.sort();
     clusters
+}
+
+/// `maturin build --release` of this checkout's Python wheel into `out`; the one wheel it
+/// writes. The build uses a target folder under `target/` shared with the other tests that
+/// build a release binary, so that a rerun builds incrementally.
+#[allow(dead_code)]
+pub fn build_wheel(out: &Path) -> std::path::PathBuf {
+    let output = std::process::Command::new("maturin")
+        .args(["build", "--release", "--locked", "--quiet", "--out"])
+        .arg(out)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env(
+            "CARGO_TARGET_DIR",
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join("release-install"),
+        )
+        .output()
+        .expect("maturin runs");
+    assert!(
+        output.status.success(),
+        "maturin build:\n{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let wheels: Vec<std::path::PathBuf> = std::fs::read_dir(out)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "whl"))
+        .collect();
+    assert_eq!(wheels.len(), 1, "{wheels:?}");
+    wheels.into_iter().next().unwrap()
 }
