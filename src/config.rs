@@ -23,6 +23,8 @@ pub const TOP_KEYS: &[&str] = &[
     "images",
     "strict",
     "all-topics-declared",
+    "exclude",
+    "extend-exclude",
     "select",
     "ignore",
     "rules",
@@ -82,6 +84,9 @@ pub struct Config {
     /// `all-topics-declared`: the topic declarations beside a cluster are all of its topics,
     /// so that `kafkalint live` may say which running topics none declares.
     pub all_topics_declared: bool,
+    /// `exclude` (in place of the default) and `extend-exclude`: what folder walks pass over,
+    /// gitignore-style patterns relative to the config file's folder.
+    pub excludes: crate::source::excludes::Excludes,
     /// `select`: the rules that run (every rule when absent).
     pub select: Option<Vec<&'static str>>,
     pub ignore: Vec<&'static str>,
@@ -133,6 +138,7 @@ impl Config {
     ) -> Result<Config, ConfigError> {
         let parser = Parser {
             path,
+            dir: &dir,
             text,
             rules,
             line_starts: std::iter::once(0)
@@ -145,12 +151,13 @@ impl Config {
         })?;
         let mut config = Config {
             path: path.to_string(),
-            dir,
+            dir: dir.clone(),
             kafka_version: None,
             bitnami_kafka_chart: None,
             images: crate::sources::images::Aliases::default(),
             strict: false,
             all_topics_declared: false,
+            excludes: crate::source::excludes::Excludes::default(),
             select: None,
             ignore: Vec::new(),
             severities: BTreeMap::new(),
@@ -167,6 +174,10 @@ impl Config {
                 "strict" => config.strict = parser.boolean("strict", value)?,
                 "all-topics-declared" => {
                     config.all_topics_declared = parser.boolean("all-topics-declared", value)?
+                }
+                "exclude" => config.excludes.exclude = Some(parser.patterns("exclude", value)?),
+                "extend-exclude" => {
+                    config.excludes.extend = vec![parser.patterns("extend-exclude", value)?]
                 }
                 "select" => config.select = Some(parser.rule_names("select", value)?),
                 "ignore" => config.ignore = parser.rule_names("ignore", value)?,
@@ -295,11 +306,14 @@ impl Config {
         {
             return files;
         }
+        let mut filter = self.excludes.filter();
         let walker = walkdir::WalkDir::new(&self.dir)
             .follow_links(false)
             .sort_by_file_name()
             .into_iter()
-            .filter_entry(|entry| !crate::source::is_skipped_folder(entry));
+            .filter_entry(|entry| {
+                entry.depth() == 0 || !filter.excludes(entry.path(), entry.file_type().is_dir())
+            });
         for entry in walker.filter_map(Result::ok) {
             if !entry.file_type().is_file() {
                 continue;
@@ -462,6 +476,8 @@ fn in_source_order<'a, 'i>(table: &'a DeTable<'i>) -> Vec<Entry<'a, 'i>> {
 
 struct Parser<'a> {
     path: &'a str,
+    /// The config file's folder: patterns are anchored at it.
+    dir: &'a Path,
     text: &'a str,
     /// Every rule name, in registry order.
     rules: &'a [&'static str],
@@ -638,6 +654,25 @@ impl Parser<'_> {
                 Err(self.error(offset, format!("no rule of that name{hint}")))
             }
         }
+    }
+
+    /// Gitignore-style patterns, anchored at the config file's folder.
+    fn patterns(
+        &self,
+        name: &str,
+        value: &Spanned<DeValue>,
+    ) -> Result<crate::source::excludes::Patterns, ConfigError> {
+        let patterns = self.strings(name, value)?;
+        let texts: Vec<&str> = patterns.iter().map(|(text, _)| *text).collect();
+        crate::source::excludes::Patterns::new(self.dir, &texts).map_err(|bad| {
+            let offset = patterns
+                .get(bad.index)
+                .map_or(value.span().start, |at| at.1);
+            self.error(
+                offset,
+                format!("not a gitignore-style pattern: {}", bad.message),
+            )
+        })
     }
 
     fn rule_names(

@@ -715,7 +715,7 @@ fn config_errors_name_the_place_and_the_nearest_name() {
     );
     assert_config_error(
         "colour = true\n",
-        "kafkalint.toml:1:1: unknown setting `colour` (known: kafka-version, bitnami-kafka-chart, images, strict, all-topics-declared, select, ignore, rules, per-path-ignores, clusters)",
+        "kafkalint.toml:1:1: unknown setting `colour` (known: kafka-version, bitnami-kafka-chart, images, strict, all-topics-declared, exclude, extend-exclude, select, ignore, rules, per-path-ignores, clusters)",
     );
     assert_config_error("rules = 3\n", "kafkalint.toml:1:9: `rules` must be a table");
     assert_config_error(
