@@ -41,6 +41,19 @@ pub const SEVERITIES: &[&str] = &["error", "warning", "info", "off"];
 /// What other formats and tools call the `info` severity, for a hint when one is written.
 const OTHER_WORDS_FOR_INFO: &[&str] = &["note", "notice", "information", "infos", "hint"];
 
+/// The rules a config file may name, in registry order, each with its group's name
+/// (`groups[i]` is the group of `rules[i]`): the rules sit above the config, and pass it
+/// `rules::NAMES`.
+#[derive(Debug)]
+pub struct RuleNames {
+    pub rules: &'static [&'static str],
+    pub groups: &'static [&'static str],
+}
+
+/// A rule chosen by `select` or `ignore`, and whether by its own name (`true`) or its group's:
+/// a rule's name wins over its group's, as on the command line.
+pub type Chosen = (&'static str, bool);
+
 /// A problem in a config file, at a line and column (1-based) of it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{path}:{line}:{column}: {message}")]
@@ -87,9 +100,10 @@ pub struct Config {
     /// `exclude` (in place of the default) and `extend-exclude`: what folder walks pass over,
     /// gitignore-style patterns relative to the config file's folder.
     pub excludes: crate::source::excludes::Excludes,
-    /// `select`: the rules that run (every rule when absent).
-    pub select: Option<Vec<&'static str>>,
-    pub ignore: Vec<&'static str>,
+    /// `select`: the rules that run (every rule when absent), each named or of a group named.
+    pub select: Option<Vec<Chosen>>,
+    /// `ignore`: the rules that do not run, as `select`.
+    pub ignore: Vec<Chosen>,
     /// `[rules.NAME] severity`: `None` is `off`.
     pub severities: BTreeMap<&'static str, Option<Severity>>,
     per_path_ignores: Vec<(GlobMatcher, Vec<&'static str>)>,
@@ -99,7 +113,7 @@ pub struct Config {
 impl Config {
     /// Reads and checks the config file at `path`; `rules` are the names of every rule, in
     /// registry order (`rules::NAMES`: the rules sit above the config, which they may read).
-    pub fn load(path: &Path, rules: &[&'static str]) -> Result<Config, ConfigError> {
+    pub fn load(path: &Path, rules: &RuleNames) -> Result<Config, ConfigError> {
         let shown = display(path);
         let bytes = crate::source::read_file(path).map_err(|error| ConfigError {
             path: shown.clone(),
@@ -134,7 +148,7 @@ impl Config {
         path: &str,
         dir: PathBuf,
         text: &str,
-        rules: &[&'static str],
+        rules: &RuleNames,
     ) -> Result<Config, ConfigError> {
         let parser = Parser {
             path,
@@ -179,8 +193,8 @@ impl Config {
                 "extend-exclude" => {
                     config.excludes.extend = vec![parser.patterns("extend-exclude", value)?]
                 }
-                "select" => config.select = Some(parser.rule_names("select", value)?),
-                "ignore" => config.ignore = parser.rule_names("ignore", value)?,
+                "select" => config.select = Some(parser.chosen("select", value)?),
+                "ignore" => config.ignore = parser.chosen("ignore", value)?,
                 "rules" => {
                     for (name, table) in in_source_order(parser.table("rules", value)?) {
                         let rule = parser.rule_name(name.get_ref(), name.span().start)?;
@@ -221,17 +235,25 @@ impl Config {
                 _ => return Err(parser.unknown(key, TOP_KEYS, "")),
             }
         }
+        parser.some_rule_runs(&config, document.get_ref())?;
         Ok(config)
     }
 
-    /// Whether `rule` runs at all: selected, not ignored, not `off`, and
-    /// `node-settings-differ` only in strict mode.
+    /// Whether `rule` runs at all: selected (by its name or its group's), not ignored, not
+    /// `off`. Between a rule's name and its group's, the name wins; between `select` and
+    /// `ignore` naming it alike, `ignore` does (as `--select` and `--ignore`).
     pub fn runs(&self, rule: &str) -> bool {
-        self.select
-            .as_ref()
-            .is_none_or(|select| select.contains(&rule))
-            && !self.ignore.contains(&rule)
-            && !matches!(self.severities.get(rule), Some(None))
+        let mut verdict = None;
+        for by_name in [false, true] {
+            let names = |chosen: &&Chosen| chosen.0 == rule && chosen.1 == by_name;
+            if self.select.iter().flatten().any(|chosen| names(&chosen)) {
+                verdict = Some(true);
+            }
+            if self.ignore.iter().any(|chosen| names(&chosen)) {
+                verdict = Some(false);
+            }
+        }
+        verdict.unwrap_or(self.select.is_none()) && !matches!(self.severities.get(rule), Some(None))
     }
 
     /// The severity `rule` reports at: its override, else `default`.
@@ -479,8 +501,8 @@ struct Parser<'a> {
     /// The config file's folder: patterns are anchored at it.
     dir: &'a Path,
     text: &'a str,
-    /// Every rule name, in registry order.
-    rules: &'a [&'static str],
+    /// Every rule name, with its group's, in registry order.
+    rules: &'a RuleNames,
     /// Where each line starts: a position is found by search, not by counting lines from the
     /// top (a file of many clusters asks for the position of every glob).
     line_starts: Vec<usize>,
@@ -645,10 +667,10 @@ impl Parser<'_> {
     }
 
     fn rule_name(&self, name: &str, offset: usize) -> Result<&'static str, ConfigError> {
-        match self.rules.iter().find(|rule| **rule == name) {
+        match self.rules.rules.iter().find(|rule| **rule == name) {
             Some(rule) => Ok(*rule),
             None => {
-                let hint = nearest(name, self.rules.iter().copied())
+                let hint = nearest(name, self.rules.rules.iter().copied())
                     .map(|near| format!("; did you mean `{near}`?"))
                     .unwrap_or_else(|| " (`kafkalint rules` lists them)".into());
                 Err(self.error(offset, format!("no rule of that name{hint}")))
@@ -673,6 +695,62 @@ impl Parser<'_> {
                 format!("not a gitignore-style pattern: {}", bad.message),
             )
         })
+    }
+
+    /// `select` or `ignore`: rule names and group names (a group stands for its rules).
+    fn chosen(&self, name: &str, value: &Spanned<DeValue>) -> Result<Vec<Chosen>, ConfigError> {
+        let mut chosen = Vec::new();
+        for (text, offset) in self.strings(name, value)? {
+            if let Some(rule) = self.rules.rules.iter().find(|rule| **rule == text) {
+                chosen.push((*rule, true));
+                continue;
+            }
+            let members: Vec<Chosen> = self
+                .rules
+                .rules
+                .iter()
+                .zip(self.rules.groups)
+                .filter(|(_, group)| **group == text)
+                .map(|(rule, _)| (*rule, false))
+                .collect();
+            if members.is_empty() {
+                let mut groups: Vec<&str> = self.rules.groups.to_vec();
+                groups.dedup();
+                let names = self.rules.rules.iter().chain(&groups).copied();
+                let hint = nearest(text, names)
+                    .map(|near| format!("; did you mean `{near}`?"))
+                    .unwrap_or_else(|| {
+                        " (`kafkalint rules` lists the rules and their groups)".into()
+                    });
+                return Err(self.error(offset, format!("no rule or rule group of that name{hint}")));
+            }
+            chosen.extend(members);
+        }
+        Ok(chosen)
+    }
+
+    /// An error at `select` (else `ignore`, else the first `[rules.NAME]`) when the file leaves
+    /// no rule to run: a check that can find nothing is a mistake, not a clean result. A rule
+    /// of the `strict` group counts with `strict = true` only.
+    fn some_rule_runs(&self, config: &Config, document: &DeTable) -> Result<(), ConfigError> {
+        let runs = self
+            .rules
+            .rules
+            .iter()
+            .zip(self.rules.groups)
+            .any(|(rule, group)| (*group != "strict" || config.strict) && config.runs(rule));
+        if runs {
+            return Ok(());
+        }
+        let offset = ["select", "ignore", "rules"]
+            .iter()
+            .find_map(|key| document.get_key_value(*key))
+            .map_or(0, |(key, _)| key.span().start);
+        Err(self.error(
+            offset,
+            "`select`, `ignore` and `[rules]` leave no rule to run, so nothing would be checked: \
+             select a rule or a group (`kafkalint rules` lists them)",
+        ))
     }
 
     fn rule_names(
