@@ -620,7 +620,10 @@ fn the_readme_first_screen_says_what_kafkalint_reads_and_how_to_run_it() {
     ] {
         assert!(first.contains(command), "the first screen lacks {command}");
     }
-    assert!(flat.contains("`cargo test`"), "the first screen lacks cargo test");
+    assert!(
+        flat.contains("`cargo test`"),
+        "the first screen lacks cargo test"
+    );
 }
 
 /// What the README says of the seed's finding is what the rule says, word for word: the
