@@ -218,8 +218,8 @@ fn note_named_alone(report: &mut Report, named: &[PathBuf]) {
 fn check_paths(paths: &[PathBuf], options: &Options) -> Result<Report, Error> {
     let mut reports = Vec::new();
     for (config, paths) in config_groups(paths, options)? {
-        let declared = declared_clusters(config.as_ref())?;
-        let stated = stated(config.as_ref());
+        let declared = declared_clusters(config.as_ref(), options)?;
+        let stated = stated(config.as_ref(), options);
         let config = config.map(Arc::new);
         let mut parts = Vec::new();
         let mut finished = |batch: Vec<cluster::Discovered>| {
@@ -258,12 +258,12 @@ pub fn check_with_cluster(changed: &[PathBuf], options: &Options) -> Result<Repo
 fn check_changed(changed: &[PathBuf], options: &Options) -> Result<Report, Error> {
     let mut reports = Vec::new();
     for (config, changed) in config_groups(changed, options)? {
-        let declared = declared_clusters(config.as_ref())?;
+        let declared = declared_clusters(config.as_ref(), options)?;
         let (mut found, only) = cluster::discover_changed(
             &changed,
             options.brokers,
             &declared,
-            &stated(config.as_ref()),
+            &stated(config.as_ref(), options),
         )?;
         attach(&mut found, config.map(Arc::new));
         reports.push(report::run(found, options, Some(&only)));
@@ -328,12 +328,12 @@ fn check_chart_template(
         named.iter().map(|path| config::absolute(path)).collect();
     let mut reports = Vec::new();
     for (config, folders) in config_groups(std::slice::from_ref(&folder), options)? {
-        let declared = declared_clusters(config.as_ref())?;
+        let declared = declared_clusters(config.as_ref(), options)?;
         let found = cluster::discover_declared_in_batches(
             &folders,
             options.brokers,
             &declared,
-            &stated(config.as_ref()),
+            &stated(config.as_ref(), options),
             None,
         );
         let mut found = match found {
@@ -460,11 +460,14 @@ pub fn config_groups(paths: &[PathBuf], options: &Options) -> Result<Vec<ConfigG
 }
 
 /// The clusters `config` declares, with their files.
-fn declared_clusters(config: Option<&Config>) -> Result<Vec<cluster::Declared>, Error> {
+fn declared_clusters(
+    config: Option<&Config>,
+    options: &Options,
+) -> Result<Vec<cluster::Declared>, Error> {
     let Some(config) = config.filter(|config| !config.clusters.is_empty()) else {
         return Ok(Vec::new());
     };
-    let walked = cluster::node_files_under(&config.dir)?;
+    let walked = cluster::node_files_under(&config.dir, &excludes(Some(config), options))?;
     let files = config.cluster_files(&walked)?;
     let topics = config.topic_files();
     Ok(config
@@ -508,8 +511,12 @@ pub fn check_buffer_among(
     if let Some(report) = check_chart_buffer(&buffer, config.as_ref(), options) {
         return Ok(report);
     }
-    let (mut found, index) =
-        cluster::discover_buffer_among(buffer, open, options.brokers, &stated(config.as_ref()))?;
+    let (mut found, index) = cluster::discover_buffer_among(
+        buffer,
+        open,
+        options.brokers,
+        &stated(config.as_ref(), options),
+    )?;
     attach(&mut found, config.map(Arc::new));
     Ok(report::run(found, options, Some(&[index])))
 }
@@ -527,9 +534,19 @@ pub fn check_in_memory(
     report::run(found, options, None)
 }
 
+/// What walks pass over: the config's `exclude` and `extend-exclude`, and `--exclude`.
+fn excludes(config: Option<&Config>, options: &Options) -> crate::source::excludes::Excludes {
+    let mut excludes = config
+        .map(|config| config.excludes.clone())
+        .unwrap_or_default();
+    excludes.extend.extend(options.exclude.iter().cloned());
+    excludes
+}
+
 /// What `config` states of the files its clusters are read from.
-fn stated(config: Option<&Config>) -> crate::sources::Stated {
+fn stated(config: Option<&Config>, options: &Options) -> crate::sources::Stated {
     crate::sources::Stated {
+        excludes: excludes(config, options),
         bitnami_kafka_chart: config.and_then(|config| config.bitnami_kafka_chart.clone()),
         images: config
             .map(|config| config.images.clone())

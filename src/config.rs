@@ -23,6 +23,8 @@ pub const TOP_KEYS: &[&str] = &[
     "images",
     "strict",
     "all-topics-declared",
+    "exclude",
+    "extend-exclude",
     "select",
     "ignore",
     "rules",
@@ -38,6 +40,19 @@ pub const CLUSTER_KEYS: &[&str] = &["name", "files", "topics", "brokers", "kafka
 pub const SEVERITIES: &[&str] = &["error", "warning", "info", "off"];
 /// What other formats and tools call the `info` severity, for a hint when one is written.
 const OTHER_WORDS_FOR_INFO: &[&str] = &["note", "notice", "information", "infos", "hint"];
+
+/// The rules a config file may name, in registry order, each with its group's name
+/// (`groups[i]` is the group of `rules[i]`): the rules sit above the config, and pass it
+/// `rules::NAMES`.
+#[derive(Debug)]
+pub struct RuleNames {
+    pub rules: &'static [&'static str],
+    pub groups: &'static [&'static str],
+}
+
+/// A rule chosen by `select` or `ignore`, and whether by its own name (`true`) or its group's:
+/// a rule's name wins over its group's, as on the command line.
+pub type Chosen = (&'static str, bool);
 
 /// A problem in a config file, at a line and column (1-based) of it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -82,9 +97,13 @@ pub struct Config {
     /// `all-topics-declared`: the topic declarations beside a cluster are all of its topics,
     /// so that `kafkalint live` may say which running topics none declares.
     pub all_topics_declared: bool,
-    /// `select`: the rules that run (every rule when absent).
-    pub select: Option<Vec<&'static str>>,
-    pub ignore: Vec<&'static str>,
+    /// `exclude` (in place of the default) and `extend-exclude`: what folder walks pass over,
+    /// gitignore-style patterns relative to the config file's folder.
+    pub excludes: crate::source::excludes::Excludes,
+    /// `select`: the rules that run (every rule when absent), each named or of a group named.
+    pub select: Option<Vec<Chosen>>,
+    /// `ignore`: the rules that do not run, as `select`.
+    pub ignore: Vec<Chosen>,
     /// `[rules.NAME] severity`: `None` is `off`.
     pub severities: BTreeMap<&'static str, Option<Severity>>,
     per_path_ignores: Vec<(GlobMatcher, Vec<&'static str>)>,
@@ -94,7 +113,7 @@ pub struct Config {
 impl Config {
     /// Reads and checks the config file at `path`; `rules` are the names of every rule, in
     /// registry order (`rules::NAMES`: the rules sit above the config, which they may read).
-    pub fn load(path: &Path, rules: &[&'static str]) -> Result<Config, ConfigError> {
+    pub fn load(path: &Path, rules: &RuleNames) -> Result<Config, ConfigError> {
         let shown = display(path);
         let bytes = crate::source::read_file(path).map_err(|error| ConfigError {
             path: shown.clone(),
@@ -129,10 +148,11 @@ impl Config {
         path: &str,
         dir: PathBuf,
         text: &str,
-        rules: &[&'static str],
+        rules: &RuleNames,
     ) -> Result<Config, ConfigError> {
         let parser = Parser {
             path,
+            dir: &dir,
             text,
             rules,
             line_starts: std::iter::once(0)
@@ -145,12 +165,13 @@ impl Config {
         })?;
         let mut config = Config {
             path: path.to_string(),
-            dir,
+            dir: dir.clone(),
             kafka_version: None,
             bitnami_kafka_chart: None,
             images: crate::sources::images::Aliases::default(),
             strict: false,
             all_topics_declared: false,
+            excludes: crate::source::excludes::Excludes::default(),
             select: None,
             ignore: Vec::new(),
             severities: BTreeMap::new(),
@@ -168,8 +189,12 @@ impl Config {
                 "all-topics-declared" => {
                     config.all_topics_declared = parser.boolean("all-topics-declared", value)?
                 }
-                "select" => config.select = Some(parser.rule_names("select", value)?),
-                "ignore" => config.ignore = parser.rule_names("ignore", value)?,
+                "exclude" => config.excludes.exclude = Some(parser.patterns("exclude", value)?),
+                "extend-exclude" => {
+                    config.excludes.extend = vec![parser.patterns("extend-exclude", value)?]
+                }
+                "select" => config.select = Some(parser.chosen("select", value)?),
+                "ignore" => config.ignore = parser.chosen("ignore", value)?,
                 "rules" => {
                     for (name, table) in in_source_order(parser.table("rules", value)?) {
                         let rule = parser.rule_name(name.get_ref(), name.span().start)?;
@@ -210,17 +235,25 @@ impl Config {
                 _ => return Err(parser.unknown(key, TOP_KEYS, "")),
             }
         }
+        parser.some_rule_runs(&config, document.get_ref())?;
         Ok(config)
     }
 
-    /// Whether `rule` runs at all: selected, not ignored, not `off`, and
-    /// `node-settings-differ` only in strict mode.
+    /// Whether `rule` runs at all: selected (by its name or its group's), not ignored, not
+    /// `off`. Between a rule's name and its group's, the name wins; between `select` and
+    /// `ignore` naming it alike, `ignore` does (as `--select` and `--ignore`).
     pub fn runs(&self, rule: &str) -> bool {
-        self.select
-            .as_ref()
-            .is_none_or(|select| select.contains(&rule))
-            && !self.ignore.contains(&rule)
-            && !matches!(self.severities.get(rule), Some(None))
+        let mut verdict = None;
+        for by_name in [false, true] {
+            let names = |chosen: &&Chosen| chosen.0 == rule && chosen.1 == by_name;
+            if self.select.iter().flatten().any(|chosen| names(&chosen)) {
+                verdict = Some(true);
+            }
+            if self.ignore.iter().any(|chosen| names(&chosen)) {
+                verdict = Some(false);
+            }
+        }
+        verdict.unwrap_or(self.select.is_none()) && !matches!(self.severities.get(rule), Some(None))
     }
 
     /// The severity `rule` reports at: its override, else `default`.
@@ -295,11 +328,14 @@ impl Config {
         {
             return files;
         }
+        let mut filter = self.excludes.filter();
         let walker = walkdir::WalkDir::new(&self.dir)
             .follow_links(false)
             .sort_by_file_name()
             .into_iter()
-            .filter_entry(|entry| !crate::source::is_skipped_folder(entry));
+            .filter_entry(|entry| {
+                entry.depth() == 0 || !filter.excludes(entry.path(), entry.file_type().is_dir())
+            });
         for entry in walker.filter_map(Result::ok) {
             if !entry.file_type().is_file() {
                 continue;
@@ -462,9 +498,11 @@ fn in_source_order<'a, 'i>(table: &'a DeTable<'i>) -> Vec<Entry<'a, 'i>> {
 
 struct Parser<'a> {
     path: &'a str,
+    /// The config file's folder: patterns are anchored at it.
+    dir: &'a Path,
     text: &'a str,
-    /// Every rule name, in registry order.
-    rules: &'a [&'static str],
+    /// Every rule name, with its group's, in registry order.
+    rules: &'a RuleNames,
     /// Where each line starts: a position is found by search, not by counting lines from the
     /// top (a file of many clusters asks for the position of every glob).
     line_starts: Vec<usize>,
@@ -629,15 +667,90 @@ impl Parser<'_> {
     }
 
     fn rule_name(&self, name: &str, offset: usize) -> Result<&'static str, ConfigError> {
-        match self.rules.iter().find(|rule| **rule == name) {
+        match self.rules.rules.iter().find(|rule| **rule == name) {
             Some(rule) => Ok(*rule),
             None => {
-                let hint = nearest(name, self.rules.iter().copied())
+                let hint = nearest(name, self.rules.rules.iter().copied())
                     .map(|near| format!("; did you mean `{near}`?"))
                     .unwrap_or_else(|| " (`kafkalint rules` lists them)".into());
                 Err(self.error(offset, format!("no rule of that name{hint}")))
             }
         }
+    }
+
+    /// Gitignore-style patterns, anchored at the config file's folder.
+    fn patterns(
+        &self,
+        name: &str,
+        value: &Spanned<DeValue>,
+    ) -> Result<crate::source::excludes::Patterns, ConfigError> {
+        let patterns = self.strings(name, value)?;
+        let texts: Vec<&str> = patterns.iter().map(|(text, _)| *text).collect();
+        crate::source::excludes::Patterns::new(self.dir, &texts).map_err(|bad| {
+            let offset = patterns
+                .get(bad.index)
+                .map_or(value.span().start, |at| at.1);
+            self.error(
+                offset,
+                format!("not a gitignore-style pattern: {}", bad.message),
+            )
+        })
+    }
+
+    /// `select` or `ignore`: rule names and group names (a group stands for its rules).
+    fn chosen(&self, name: &str, value: &Spanned<DeValue>) -> Result<Vec<Chosen>, ConfigError> {
+        let mut chosen = Vec::new();
+        for (text, offset) in self.strings(name, value)? {
+            if let Some(rule) = self.rules.rules.iter().find(|rule| **rule == text) {
+                chosen.push((*rule, true));
+                continue;
+            }
+            let members: Vec<Chosen> = self
+                .rules
+                .rules
+                .iter()
+                .zip(self.rules.groups)
+                .filter(|(_, group)| **group == text)
+                .map(|(rule, _)| (*rule, false))
+                .collect();
+            if members.is_empty() {
+                let mut groups: Vec<&str> = self.rules.groups.to_vec();
+                groups.dedup();
+                let names = self.rules.rules.iter().chain(&groups).copied();
+                let hint = nearest(text, names)
+                    .map(|near| format!("; did you mean `{near}`?"))
+                    .unwrap_or_else(|| {
+                        " (`kafkalint rules` lists the rules and their groups)".into()
+                    });
+                return Err(self.error(offset, format!("no rule or rule group of that name{hint}")));
+            }
+            chosen.extend(members);
+        }
+        Ok(chosen)
+    }
+
+    /// An error at `select` (else `ignore`, else the first `[rules.NAME]`) when the file leaves
+    /// no rule to run: a check that can find nothing is a mistake, not a clean result. A rule
+    /// of the `strict` group counts with `strict = true` only.
+    fn some_rule_runs(&self, config: &Config, document: &DeTable) -> Result<(), ConfigError> {
+        let runs = self
+            .rules
+            .rules
+            .iter()
+            .zip(self.rules.groups)
+            .any(|(rule, group)| (*group != "strict" || config.strict) && config.runs(rule));
+        if runs {
+            return Ok(());
+        }
+        let offset = ["select", "ignore", "rules"]
+            .iter()
+            .find_map(|key| document.get_key_value(*key))
+            .map_or(0, |(key, _)| key.span().start);
+        Err(self.error(
+            offset,
+            "`select`, `ignore` and `[rules]` leave no rule to run, so nothing would be checked: \
+             select a rule or a group (`kafkalint rules` lists them)",
+        ))
     }
 
     fn rule_names(

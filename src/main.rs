@@ -121,6 +121,24 @@ impl RuleArgs {
     }
 }
 
+/// `--exclude`'s patterns, anchored at the working folder; `None` when there are none.
+fn exclude_patterns(
+    patterns: &[String],
+) -> Result<Option<kafkalint::source::excludes::Patterns>, String> {
+    if patterns.is_empty() {
+        return Ok(None);
+    }
+    kafkalint::source::excludes::Patterns::new(std::path::Path::new("."), patterns)
+        .map(Some)
+        .map_err(|bad| {
+            format!(
+                "--exclude {}: not a gitignore-style pattern: {}",
+                output::printable(&patterns[bad.index]),
+                bad.message
+            )
+        })
+}
+
 /// What is printed, and when the run fails.
 #[derive(Args)]
 struct ReportArgs {
@@ -190,6 +208,11 @@ enum Command {
         /// errors, `error` on errors only. Findings of severity info never fail it.
         #[arg(long, value_enum, value_name = "SEVERITY", default_value_t = FailOn::Warning)]
         fail_on: FailOn,
+        /// Pass over what these gitignore-style patterns match in the folders walked (relative
+        /// to the current folder; comma-separated, repeatable), besides kafkalint.toml's
+        /// `exclude` and `extend-exclude`. A file named on the command line is always checked.
+        #[arg(long, value_name = "PATTERN", value_delimiter = ',')]
+        exclude: Vec<String>,
         #[command(flatten)]
         rules: RuleArgs,
         #[command(flatten)]
@@ -941,11 +964,16 @@ fn main() -> ExitCode {
             fix,
             diff,
             fail_on,
+            exclude,
             rules,
             report: shown,
             show_settings,
             watch: _,
         } => {
+            let exclude = match exclude_patterns(&exclude) {
+                Ok(patterns) => patterns,
+                Err(error) => usage_error(&error),
+            };
             let selection = match rules.selection() {
                 Ok(selection) => selection,
                 Err(error) => {
@@ -967,6 +995,7 @@ fn main() -> ExitCode {
                     _ => kafkalint::Retain::Positions,
                 },
                 selection,
+                exclude,
             };
             let from_stdin = paths.iter().any(|path| path.as_os_str() == "-");
             let checked = match (stdin_filename, from_stdin) {

@@ -27,6 +27,9 @@ pub struct Options {
     /// `--select`, `--extend-select`, `--ignore`: the rules that run, over what the config
     /// files choose.
     pub selection: rules::Selection,
+    /// `--exclude`: what folder walks pass over besides what the config files exclude,
+    /// anchored at the working folder.
+    pub exclude: Option<crate::source::excludes::Patterns>,
 }
 
 /// What a report keeps of the files it checked.

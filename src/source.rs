@@ -8,6 +8,8 @@ use crate::properties::{self, ParseError, PropertiesFile, Span};
 use crate::secrets;
 use crate::yaml_view::{YamlFile, YamlPart, YamlView};
 
+pub mod excludes;
+
 /// The largest file kafkalint reads, in bytes (16 MiB). A broker's configuration is a few
 /// kilobytes (Kafka's own `server.properties` is 7 KB): a larger file is no configuration
 /// (a log, a disk image named `.properties`), and checking it would hold it in memory several
@@ -72,14 +74,6 @@ fn not_regular(file_type: std::fs::FileType) -> std::io::Error {
         std::io::ErrorKind::InvalidInput,
         format!("{}, not a regular file", special_kind(file_type)),
     )
-}
-
-/// Whether a walk passes over this folder: a hidden one, a build's `target`, `node_modules`.
-pub fn is_skipped_folder(entry: &walkdir::DirEntry) -> bool {
-    let name = entry.file_name().to_string_lossy();
-    entry.depth() > 0
-        && entry.file_type().is_dir()
-        && (name.starts_with('.') || name == "target" || name == "node_modules")
 }
 
 /// What a file that is neither a regular file nor a folder is, for messages.

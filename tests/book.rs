@@ -579,11 +579,77 @@ fn the_readme_is_a_front_page() {
     assert_eq!(
         headings,
         [
+            "## Quick start",
             "## Why",
             "## Install",
-            "## Quick start",
             "## Rules",
             "## Documentation"
         ]
+    );
+}
+
+/// The README's first screen (what comes before `## Why`, at most 40 lines) says what kafkalint
+/// reads and gives the two commands a newcomer runs: kafkalint on the bundled example, and the
+/// tests.
+#[test]
+fn the_readme_first_screen_says_what_kafkalint_reads_and_how_to_run_it() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let first = &readme[..readme.find("## Why").expect("a Why section")];
+    assert!(
+        first.lines().count() <= 40,
+        "{} lines",
+        first.lines().count()
+    );
+    let flat = first.split_whitespace().collect::<Vec<_>>().join(" ");
+    for form in [
+        ".properties",
+        "compose",
+        "Helm",
+        "Kubernetes",
+        "Strimzi",
+        "Confluent",
+        "ansible",
+        "Terraform",
+        "topics",
+    ] {
+        assert!(flat.contains(form), "the first screen does not name {form}");
+    }
+    for command in [
+        "```sh\ncargo run --release -- check fixtures/seed-zk-3-brokers\n```",
+        "```sh\nscripts/test-all\n```",
+    ] {
+        assert!(first.contains(command), "the first screen lacks {command}");
+    }
+    assert!(
+        flat.contains("`cargo test`"),
+        "the first screen lacks cargo test"
+    );
+}
+
+/// What the README says of the seed's finding is what the rule says, word for word: the
+/// message of `internal-topic-replication` on `offsets.topic.replication.factor=1`, as the
+/// binary prints it.
+#[test]
+fn the_readme_words_the_seed_finding_as_the_rule_does() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+        .args(["check", "--format", "concise", "fixtures/seed-zk-3-brokers"])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let marker = "error[internal-topic-replication] [*] offsets.topic.replication.factor=1: ";
+    let message = stdout
+        .lines()
+        .find_map(|line| line.split_once(marker).map(|(_, message)| message))
+        .unwrap_or_else(|| panic!("no offsets finding in:\n{stdout}"));
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let flat = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(&format!("`{message}`")),
+        "README.md does not quote the rule's message `{message}`"
+    );
+    assert!(
+        !flat.contains("every consumer"),
+        "README.md says `every consumer`; the rule says `{message}`"
     );
 }

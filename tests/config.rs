@@ -285,14 +285,60 @@ fn ignore_and_select_choose_the_rules_that_run() {
     let selected = kafkalint(&["check", "--format", "json", "c"], dir.path());
     assert_eq!(rules_of(&selected), ["duplicate-key"]);
 
+    // Groups, as on the command line: a rule's own name wins over its group's.
+    for (config, expected) in [
+        (
+            "select = [\"availability\"]\n",
+            &["unclean-leader-election"][..],
+        ),
+        ("ignore = [\"availability\"]\n", &["duplicate-key"][..]),
+        (
+            "select = [\"availability\", \"hygiene\"]\nignore = [\"unclean-leader-election\"]\n",
+            &["duplicate-key"][..],
+        ),
+        (
+            "select = [\"unclean-leader-election\"]\nignore = [\"availability\"]\n",
+            &["unclean-leader-election"][..],
+        ),
+    ] {
+        write(dir.path(), "kafkalint.toml", config);
+        let output = kafkalint(&["check", "--format", "json", "c"], dir.path());
+        assert_eq!(rules_of(&output), expected, "{config}");
+    }
+}
+
+#[test]
+fn a_config_that_leaves_no_rule_to_run_is_an_error() {
+    let message = "`select`, `ignore` and `[rules]` leave no rule to run, so nothing would be \
+                   checked: select a rule or a group (`kafkalint rules` lists them)";
+    for (config, place) in [
+        (
+            "select = [\"duplicate-key\"]\nignore = [\"duplicate-key\"]\n",
+            "1:1",
+        ),
+        (
+            "strict = false\nignore = [\"startup-refusal\", \"availability\", \"consistency\", \"exposure\", \"hygiene\"]\n",
+            "2:1",
+        ),
+        // The strict group runs with `strict = true` only.
+        ("select = [\"strict\"]\n", "1:1"),
+        (
+            "select = [\"duplicate-key\"]\n[rules.duplicate-key]\nseverity = \"off\"\n",
+            "1:1",
+        ),
+    ] {
+        assert_config_error(config, &format!("kafkalint.toml:{place}: {message}"));
+    }
+    // The same with the strict group turned on runs its rule.
+    let dir = tempdir();
+    cluster(dir.path(), "c", ["", "", ""]);
     write(
         dir.path(),
         "kafkalint.toml",
-        "select = [\"duplicate-key\"]\nignore = [\"duplicate-key\"]\n",
+        "strict = true\nselect = [\"strict\"]\n",
     );
-    let neither = kafkalint(&["check", "--format", "json", "c"], dir.path());
-    assert_eq!(neither.status.code(), Some(0));
-    assert!(findings(&neither).is_empty());
+    let output = kafkalint(&["check", "--format", "json", "c"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
 }
 
 #[test]
@@ -715,7 +761,7 @@ fn config_errors_name_the_place_and_the_nearest_name() {
     );
     assert_config_error(
         "colour = true\n",
-        "kafkalint.toml:1:1: unknown setting `colour` (known: kafka-version, bitnami-kafka-chart, images, strict, all-topics-declared, select, ignore, rules, per-path-ignores, clusters)",
+        "kafkalint.toml:1:1: unknown setting `colour` (known: kafka-version, bitnami-kafka-chart, images, strict, all-topics-declared, exclude, extend-exclude, select, ignore, rules, per-path-ignores, clusters)",
     );
     assert_config_error("rules = 3\n", "kafkalint.toml:1:9: `rules` must be a table");
     assert_config_error(
@@ -732,11 +778,11 @@ fn config_errors_name_the_place_and_the_nearest_name() {
     );
     assert_config_error(
         "select = [\"internal-topic-replication\", \"min-isr-headrom\"]\n",
-        "kafkalint.toml:1:41: no rule of that name; did you mean `min-isr-headroom`?",
+        "kafkalint.toml:1:41: no rule or rule group of that name; did you mean `min-isr-headroom`?",
     );
     assert_config_error(
         "ignore = [\"no-such-thing-at-all\"]\n",
-        "kafkalint.toml:1:11: no rule of that name (`kafkalint rules` lists them)",
+        "kafkalint.toml:1:11: no rule or rule group of that name (`kafkalint rules` lists the rules and their groups)",
     );
     assert_config_error(
         "[rules.unclean-leader-electon]\nseverity = \"off\"\n",

@@ -185,7 +185,19 @@ fn the_schema_names_the_keys_rules_and_severities_the_parser_takes() {
         .iter()
         .map(|value| value.as_str().unwrap())
         .collect();
-    assert_eq!(rules, kafkalint::rules::NAMES);
+    assert_eq!(rules, kafkalint::rules::NAMES.rules);
+    // The groups, in the order `kafkalint rules` gives them.
+    let groups: Vec<&str> = schema["$defs"]["rule-or-group"]["anyOf"][1]["enum"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|value| value.as_str().unwrap())
+        .collect();
+    let known: Vec<&str> = kafkalint::rules::GROUPS
+        .iter()
+        .map(|group| group.as_str())
+        .collect();
+    assert_eq!(groups, known);
     // Every table refuses keys it does not name, as the parser does.
     for pointer in [
         "",
@@ -213,6 +225,15 @@ const SAMPLES: &[(&str, &str)] = &[
     ("strict", "strict = true\n"),
     ("select", "select = [\"unknown-key\", \"duplicate-key\"]\n"),
     ("ignore", "ignore = [\"log-dirs-in-tmp\"]\n"),
+    (
+        "select and ignore (groups)",
+        "select = [\"availability\", \"hygiene\"]\nignore = [\"unknown-key\"]\n",
+    ),
+    ("exclude", "exclude = [\".*/\", \"legacy/\"]\n"),
+    (
+        "extend-exclude",
+        "extend-exclude = [\"**/dev/*.properties\"]\n",
+    ),
     (
         "rules",
         "[rules.min-isr-one]\nseverity = \"error\"\n[rules.unknown-key]\nseverity = \"off\"\n",
@@ -247,7 +268,7 @@ fn the_parser_and_the_schema_take_and_refuse_the_same_keys() {
     // Values the parser restricts, the schema restricts too.
     for text in [
         "select = [\"no-such-rule\"]\n",
-        "ignore = [\"hygiene\"]\n",
+        "ignore = [\"hygien\"]\n",
         "[rules.no-such-rule]\nseverity = \"error\"\n",
         "[rules.min-isr-one]\nseverity = \"fatal\"\n",
         "kafka-version = \"2.7\"\n",

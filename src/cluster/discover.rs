@@ -118,7 +118,7 @@ fn io_message(error: &std::io::Error) -> String {
     }
 }
 
-use crate::source::is_skipped_folder as skip_dir;
+use crate::source::excludes::{Excludes, Filter};
 
 /// Reads the files under `paths` and groups the node files into clusters.
 pub fn discover(
@@ -140,15 +140,15 @@ pub struct Declared {
     pub topics: Vec<PathBuf>,
 }
 
-/// Every node file under `dir`, as a walk finds them (the same folders skipped).
-pub fn node_files_under(dir: &Path) -> Result<Vec<PathBuf>, DiscoveryError> {
+/// Every node file under `dir`, as a walk finds them (the same entries passed over).
+pub fn node_files_under(dir: &Path, excludes: &Excludes) -> Result<Vec<PathBuf>, DiscoveryError> {
     let mut scratch = Discovered::default();
     let mut paths = Vec::new();
     let walker = walkdir::WalkDir::new(dir)
         .follow_links(true)
         .sort_by_file_name()
         .into_iter();
-    let mut bounds = Bounds::new(dir, &[]);
+    let mut bounds = Bounds::new(dir, &[], excludes);
     for entry in walker.filter_entry(|entry| bounds.enters(entry)) {
         let entry = match entry {
             Err(error) if dangling_link(&error).is_some() => continue,
@@ -418,7 +418,7 @@ fn discover_from(
             .filter(|other| other.starts_with(&absolute) || absolute.starts_with(other))
             .count()
             == 1;
-        let mut entries = walk(walker, path, walk_how.named, &mut found.skipped)
+        let mut entries = walk(walker, path, &walk_how, &mut found.skipped)
             .into_iter()
             .peekable();
         while entries.peek().is_some() {
@@ -986,7 +986,7 @@ pub fn discover_buffer_among(
             .into_iter();
         // The buffer stands in for its path, named: no note about what it replaces.
         let named = [crate::config::absolute(buffer.path)];
-        let mut bounds = Bounds::new(dir, &named);
+        let mut bounds = Bounds::new(dir, &named, &stated.excludes);
         for entry in walker.filter_entry(|entry| bounds.enters(entry)) {
             let entry = match entry {
                 Err(error) if let Some(note) = dangling_link(&error) => {
@@ -1331,25 +1331,34 @@ struct Bounds<'a> {
     root: Option<PathBuf>,
     /// Files named on the command line (absolute), followed wherever they lead.
     named: &'a [PathBuf],
+    /// What the walk passes over: excluded and ignored entries.
+    filter: Filter<'a>,
     /// What was passed over, and why.
     notes: Vec<String>,
 }
 
 impl<'a> Bounds<'a> {
-    fn new(root: &Path, named: &'a [PathBuf]) -> Self {
+    fn new(root: &Path, named: &'a [PathBuf], excludes: &'a Excludes) -> Self {
         Bounds {
             root: std::fs::canonicalize(root).ok(),
             named,
+            filter: excludes.filter(),
             notes: Vec::new(),
         }
     }
 
     /// Whether the walk enters `entry` (reads it, or walks into it).
     fn enters(&mut self, entry: &walkdir::DirEntry) -> bool {
-        if skip_dir(entry) {
+        if entry.depth() == 0 {
+            return true;
+        }
+        if self
+            .filter
+            .excludes(entry.path(), entry.file_type().is_dir())
+        {
             return false;
         }
-        if entry.depth() == 0 || !entry.path_is_symlink() {
+        if !entry.path_is_symlink() {
             return true;
         }
         // A link that cannot be resolved (dangling, a loop) is left to the walk's own error.
@@ -1374,10 +1383,10 @@ impl<'a> Bounds<'a> {
 fn walk(
     walker: walkdir::WalkDir,
     root: &Path,
-    named: &[PathBuf],
+    how: &Walk,
     notes: &mut Vec<String>,
 ) -> Vec<Result<walkdir::DirEntry, DiscoveryError>> {
-    let mut bounds = Bounds::new(root, named);
+    let mut bounds = Bounds::new(root, how.named, &how.stated.excludes);
     let mut dangling = Vec::new();
     let entries = walker
         .into_iter()

@@ -152,8 +152,14 @@ pub const RULES: &[Rule] = &[
     topic_name_collision::RULE,
 ];
 
-/// The name of every rule, in registry order: what `kafkalint.toml` may name.
-pub const NAMES: &[&str] = &{
+/// Every rule's name and its group's, in registry order: what a config file may name in
+/// `select` and `ignore`.
+pub const NAMES: &crate::config::RuleNames = &crate::config::RuleNames {
+    rules: &RULE_NAMES,
+    groups: &RULE_GROUPS,
+};
+
+const RULE_NAMES: [&str; RULES.len()] = {
     let mut names = [""; RULES.len()];
     let mut index = 0;
     while index < RULES.len() {
@@ -163,6 +169,15 @@ pub const NAMES: &[&str] = &{
     names
 };
 
+const RULE_GROUPS: [&str; RULES.len()] = {
+    let mut groups = [""; RULES.len()];
+    let mut index = 0;
+    while index < RULES.len() {
+        groups[index] = RULES[index].group.as_str();
+        index += 1;
+    }
+    groups
+};
 pub fn find(name: &str) -> Option<&'static Rule> {
     RULES.iter().find(|rule| rule.name == name)
 }

@@ -172,7 +172,7 @@ pub enum Group {
 }
 
 impl Group {
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             Group::StartupRefusal => "startup-refusal",
             Group::Availability => "availability",

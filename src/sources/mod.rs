@@ -176,6 +176,8 @@ pub struct Stated {
     pub bitnami_kafka_chart: Option<String>,
     /// `[images]`: the team's own images, each read as the known image it names.
     pub images: images::Aliases,
+    /// `exclude`, `extend-exclude` and `--exclude`: what folder walks pass over.
+    pub excludes: crate::source::excludes::Excludes,
 }
 
 /// Reads YAML files (of one folder, or named together): every compose file is a cluster of
@@ -935,6 +937,7 @@ impl SourceFile {
                     stated: Stated {
                         bitnami_kafka_chart: yaml.bitnami_kafka_chart.clone(),
                         images: images::Aliases::from_entries(yaml.images.clone()),
+                        ..Stated::default()
                     },
                     ..Beside::default()
                 };
