@@ -82,6 +82,7 @@ fn say(line: &str) {
 /// check's walk skips), each named file and the files beside it (its cluster's siblings), the
 /// `kafkalint.toml` of each folder up to the root, and the config file.
 fn look(roots: &[PathBuf], config: Option<&Path>) -> BTreeMap<PathBuf, Stamp> {
+    let excludes = kafkalint::source::excludes::Excludes::default();
     let mut files = BTreeMap::new();
     for root in roots {
         let (folder, depth) = if root.is_dir() {
@@ -89,10 +90,15 @@ fn look(roots: &[PathBuf], config: Option<&Path>) -> BTreeMap<PathBuf, Stamp> {
         } else {
             (root.parent().unwrap_or(Path::new(".")), 1)
         };
+        // The folders a check's walk passes over by default (hidden ones, `target`,
+        // `node_modules`, what git ignores) are not watched either.
+        let mut filter = excludes.filter();
         let walk = walkdir::WalkDir::new(folder)
             .max_depth(depth)
             .into_iter()
-            .filter_entry(|entry| !kafkalint::source::is_skipped_folder(entry));
+            .filter_entry(|entry| {
+                entry.depth() == 0 || !filter.excludes(entry.path(), entry.file_type().is_dir())
+            });
         for entry in walk.filter_map(Result::ok) {
             if entry.file_type().is_file() {
                 files.insert(entry.path().to_path_buf(), stamp(entry.path()));
