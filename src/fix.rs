@@ -12,7 +12,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use crate::cluster::Discovered;
-use crate::diagnostic::{Diagnostic, Edit};
+use crate::diagnostic::{Applicability, Diagnostic, Edit};
 use crate::properties::PropertiesFile;
 use crate::report::{self, Options, Report};
 use crate::source::SourceFile;
@@ -80,15 +80,57 @@ pub enum FixError {
     },
 }
 
-/// Applies every fix of `report` (checked with `options`) in memory, checks the result, and
-/// repeats until no fix is left. Nothing is written.
-pub fn fix(report: Report, options: &Options) -> Result<Fixed, FixError> {
+/// How many findings have a fix that `allowed` makes, and how many one it does not make (an
+/// unsafe fix without `--unsafe-fixes`), counted once a node as every tally counts them.
+pub fn fixable(report: &Report, allowed: Applicability) -> (usize, usize) {
+    report
+        .diagnostics
+        .iter()
+        .filter_map(|diagnostic| {
+            let fix = diagnostic.fix.as_ref()?;
+            Some((fix.applicability, diagnostic.locations().count()))
+        })
+        .fold((0, 0), |(made, hidden), (applicability, count)| {
+            if applicability.applies(allowed) {
+                (made + count, hidden)
+            } else {
+                (made, hidden + count)
+            }
+        })
+}
+
+/// The line after the summary that says what `--fix` would make, as ruff says it: `[*] 2
+/// fixable with the `--fix` option (6 hidden fixes can be enabled with the `--unsafe-fixes`
+/// option).`, or `No fixes available (...)` when only unsafe fixes are left; `None` when no
+/// finding has a fix.
+pub fn hint(report: &Report, allowed: Applicability) -> Option<String> {
+    let (made, hidden) = fixable(report, allowed);
+    let hidden = (hidden > 0).then(|| {
+        format!(
+            "{hidden} hidden fix{} can be enabled with the `--unsafe-fixes` option",
+            if hidden == 1 { "" } else { "es" }
+        )
+    });
+    match (made, hidden) {
+        (0, None) => None,
+        (0, Some(hidden)) => Some(format!("No fixes available ({hidden}).\n")),
+        (made, None) => Some(format!("[*] {made} fixable with the `--fix` option.\n")),
+        (made, Some(hidden)) => Some(format!(
+            "[*] {made} fixable with the `--fix` option ({hidden}).\n"
+        )),
+    }
+}
+
+/// Applies every fix of `report` (checked with `options`) that `allowed` makes (`Safe` for
+/// `--fix`, `Unsafe` with `--unsafe-fixes`) in memory, checks the result, and repeats until no
+/// such fix is left. Nothing is written.
+pub fn fix(report: Report, options: &Options, allowed: Applicability) -> Result<Fixed, FixError> {
     let before: Vec<std::sync::Arc<[u8]>> =
         report.files.iter().map(|file| file.bytes.clone()).collect();
     let mut current = report;
     let mut fixed = 0;
     for _ in 0..MAX_ROUNDS {
-        let (applied, edits) = select(&current.diagnostics, &current.suppressed.edits);
+        let (applied, edits) = select(&current.diagnostics, &current.suppressed.edits, allowed);
         if applied.is_empty() {
             break;
         }
@@ -152,17 +194,23 @@ pub fn fix(report: Report, options: &Options) -> Result<Fixed, FixError> {
     })
 }
 
-/// The fixes to apply in one round: in report order, each whole or not at all, skipping one
-/// whose edits overlap an edit already taken (unless it is the very same edit, as when a min
-/// ISR fix carries its replication factor's fix). Returns the fixed findings and the edits.
+/// The fixes to apply in one round: in report order, those `allowed` makes, each whole or not
+/// at all, skipping one whose edits overlap an edit already taken (unless it is the very same
+/// edit, as when a min ISR fix carries its replication factor's fix). Returns the fixed
+/// findings and the edits.
 fn select<'a>(
     diagnostics: &'a [Diagnostic],
     suppressed: &[Edit],
+    allowed: Applicability,
 ) -> (Vec<&'a Diagnostic>, Vec<Edit>) {
     let mut applied = Vec::new();
     let mut taken: Vec<Edit> = Vec::new();
     for diagnostic in diagnostics {
-        let Some(fix) = &diagnostic.fix else {
+        let Some(fix) = diagnostic
+            .fix
+            .as_ref()
+            .filter(|fix| fix.applicability.applies(allowed))
+        else {
             continue;
         };
         // A fix that would also make a suppressed finding's fix (a min ISR fix that raises a
