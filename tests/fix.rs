@@ -437,25 +437,149 @@ fn diff_context_redacts_secrets_and_escapes_control_characters() {
     for secret in ["hunter2", "s3cr3t", "old-secret", "admin"] {
         assert!(!diff.contains(secret), "{secret} in\n{diff}");
     }
-    assert!(diff.contains("\n ssl.key.password=[redacted]\n"), "{diff}");
-    assert!(
-        diff.contains("\n listener.name.sasl_ssl.plain.sasl.jaas.config=[redacted]\n"),
-        "{diff}"
-    );
-    assert!(
-        diff.contains("\n #ssl.keystore.password=[redacted]\n"),
-        "{diff}"
-    );
-    assert!(
-        diff.contains("\n broker.rack=caf\u{e9} \\u{1b}[31mred\n"),
-        "{diff}"
-    );
-    // Deny by default: the value of a key Kafka does not know is hidden.
-    assert!(diff.contains("\n x.note=[redacted]\n"), "{diff}");
     assert!(!diff.contains('\x1b'));
+    // A hidden line is never context (it would not match the file); the change between two
+    // of them is said in a note, its lines as every output shows them.
+    assert!(!diff.contains("[redacted]"), "{diff}");
     assert!(
-        diff.contains("\n+offsets.topic.replication.factor=3\n"),
+        diff.contains(
+            "# kafkalint: server-0.properties:7: a change left out of this diff, as a line \
+             beside it holds text kafkalint hides or escapes"
+        ),
         "{diff}"
+    );
+    assert!(
+        diff.contains(
+            "\n#   -offsets.topic.replication.factor=1\n#   +offsets.topic.replication.factor=3\n"
+        ),
+        "{diff}"
+    );
+    // Nothing else changes: no hunk.
+    assert!(!diff.contains("--- a/"), "{diff}");
+}
+
+/// `git` in a folder, or `None` (with the reason printed) where git is missing.
+fn git(args: &[&str], dir: &Path) -> Option<Output> {
+    match Command::new("git").args(args).current_dir(dir).output() {
+        Ok(output) => Some(output),
+        Err(error) => {
+            eprintln!("skipped: git is not available ({error})");
+            None
+        }
+    }
+}
+
+/// A diff beside hidden values applies with a plain `git apply`, with exactly `--fix`'s
+/// result where it shows every change, and never shows the hidden values: context stops short
+/// of a hidden line; a change with a hidden line right after it (which `git apply` would need
+/// as context) or in a hidden line is left out, said in a note `git apply` passes over.
+#[test]
+fn a_diff_beside_hidden_values_applies_with_git_apply() {
+    let secrets = ["hunter2secret", "otherSecret9", "repeatedSecret7"];
+    // Broker 0: a password line right before the factor, one two lines after; broker 1:
+    // a password right after it; broker 2: a repeated password line (a safe fix in hidden
+    // text) and the factor in the open.
+    let files = [
+        (
+            "server-0.properties",
+            "broker.id=0\nzookeeper.connect=zk:2181\nssl.keystore.password=hunter2secret\n\
+             offsets.topic.replication.factor=1\nnum.partitions=3\nssl.key.password=otherSecret9\n\
+             log.dirs=/var/lib/kafka\n",
+        ),
+        (
+            "server-1.properties",
+            "broker.id=1\nzookeeper.connect=zk:2181\noffsets.topic.replication.factor=1\n\
+             ssl.key.password=otherSecret9\nlog.dirs=/var/lib/kafka\n",
+        ),
+        (
+            "server-2.properties",
+            "broker.id=2\nzookeeper.connect=zk:2181\nssl.key.password=repeatedSecret7\n\
+             num.partitions=3\nssl.key.password=repeatedSecret7\nlog.dirs=/var/lib/kafka\n\
+             offsets.topic.replication.factor=1\nnum.io.threads=8\n",
+        ),
+    ];
+    let dir = cluster(
+        &files
+            .iter()
+            .map(|(name, text)| (name.to_string(), text.as_bytes().to_vec()))
+            .collect::<Vec<_>>(),
+    );
+    let output = kafkalint(&["check", "--diff", "--unsafe-fixes", "."], dir.path());
+    let diff = stdout(&output);
+    for secret in secrets {
+        assert!(!diff.contains(secret), "{secret} in\n{diff}");
+    }
+    // Hidden text shows in notes only, never in a hunk.
+    assert!(
+        diff.lines()
+            .filter(|line| !line.starts_with("# kafkalint: ") && !line.starts_with("#   "))
+            .all(|line| !line.contains("[redacted]")),
+        "{diff}"
+    );
+    // Broker 0's change applies, its context cut at the hidden lines.
+    assert!(
+        diff.contains(
+            "--- a/server-0.properties\n+++ b/server-0.properties\n@@ -4,2 +4,2 @@\n\
+             -offsets.topic.replication.factor=1\n+offsets.topic.replication.factor=3\n \
+             num.partitions=3\n"
+        ),
+        "{diff}"
+    );
+    // Broker 1's is a note: the hidden line after it would be its context.
+    assert!(
+        diff.contains("# kafkalint: server-1.properties:3: a change left out of this diff"),
+        "{diff}"
+    );
+    assert!(!diff.contains("--- a/server-1.properties"), "{diff}");
+    // Broker 2's removal of a hidden line is a note; its factor's change a hunk.
+    assert!(
+        diff.contains(
+            "# kafkalint: server-2.properties:5: a change left out of this diff, as it \
+             changes text kafkalint hides"
+        ),
+        "{diff}"
+    );
+    assert!(
+        diff.contains("\n#   -ssl.key.password=[redacted]\n"),
+        "{diff}"
+    );
+    assert!(diff.contains("--- a/server-2.properties"), "{diff}");
+
+    // Applied by git to a copy, the diff gives `--fix`'s bytes where it shows the change.
+    let Some(init) = git(&["init", "-q", "."], dir.path()) else {
+        return;
+    };
+    assert!(init.status.success());
+    std::fs::write(dir.path().join("fix.diff"), &diff).unwrap();
+    let applied = git(&["apply", "fix.diff"], dir.path()).unwrap();
+    assert!(
+        applied.status.success(),
+        "git apply: {}\n{diff}",
+        String::from_utf8_lossy(&applied.stderr)
+    );
+    let by_git: Vec<Vec<u8>> = files
+        .iter()
+        .map(|(name, _)| read(dir.path(), name))
+        .collect();
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    kafkalint(&["check", "--fix", "--unsafe-fixes", "."], dir.path());
+    let by_fix: Vec<Vec<u8>> = files
+        .iter()
+        .map(|(name, _)| read(dir.path(), name))
+        .collect();
+    assert_eq!(by_git[0], by_fix[0]);
+    assert_eq!(by_git[1], files[1].1.as_bytes(), "left out: unchanged");
+    let expected_2 = files[2].1.replace(
+        "offsets.topic.replication.factor=1",
+        "offsets.topic.replication.factor=3",
+    );
+    assert_eq!(String::from_utf8_lossy(&by_git[2]), expected_2);
+    assert_ne!(
+        by_fix[1],
+        files[1].1.as_bytes(),
+        "--fix makes what the note says"
     );
 }
 
@@ -1243,8 +1367,9 @@ fn a_change_in_hidden_text_is_still_named_by_diff() {
     if written != compose.as_bytes() {
         let shown = stdout(&diff);
         assert!(
-            shown.contains("--- a/docker-compose.yml")
-                && shown.contains("+++ b/docker-compose.yml"),
+            (shown.contains("--- a/docker-compose.yml")
+                && shown.contains("+++ b/docker-compose.yml"))
+                || shown.contains("# kafkalint: docker-compose.yml:"),
             "--fix changed the file, --diff shows: {shown}\n{}",
             stderr(&fixed)
         );
