@@ -150,7 +150,7 @@ impl NodeRef {
 
     /// `broker 1`: the name without its file, for a line that gives the file and the place in
     /// it; `None` without a numeric id (a placeholder a template fills in names nothing yet).
-    fn short_name(&self) -> Option<String> {
+    pub fn short_name(&self) -> Option<String> {
         let (kind, id) = (self.kind?, self.id.as_deref()?);
         id.parse::<i64>()
             .is_ok()

@@ -980,3 +980,41 @@ fn full_shows_distant_labels_of_one_file_each_with_its_own_lines() {
         text.lines().count()
     );
 }
+
+/// `full` shows a finding about several nodes once: the first node's snippet, a line for each
+/// other node at its place (`path:line:column`), then the help; no snippet again per node.
+#[test]
+fn full_shows_a_finding_about_several_nodes_once() {
+    let output = kafkalint(&["check", "--color", "never", SEED], root());
+    let text = stdout(&output);
+    let start = text
+        .find("  × brokers 0, 1 and 2: offsets.topic.replication.factor=1")
+        .unwrap_or_else(|| panic!("{text}"));
+    let finding = &text[start..];
+    let finding = &finding[..finding.find("\n\n").unwrap()];
+    let lines: Vec<&str> = finding.lines().collect();
+    let also: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|line| line.starts_with("  also on "))
+        .collect();
+    assert_eq!(
+        also,
+        [
+            format!("  also on broker 1: {SEED}/server-1.properties:28:34"),
+            format!("  also on broker 2: {SEED}/server-2.properties:28:34"),
+        ]
+    );
+    // One snippet (broker 0's), the other nodes' lines right after it, then the help.
+    assert_eq!(finding.matches("╭─[").count(), 1, "{finding}");
+    let at = lines
+        .iter()
+        .position(|line| line.starts_with("  also on "))
+        .unwrap();
+    assert!(lines[at - 1].trim_start().starts_with("╰"), "{finding}");
+    assert!(
+        lines[at + 2].starts_with("  help: set offsets"),
+        "{finding}"
+    );
+    assert!(!text.contains("see also fixtures/seed-zk-3-brokers/server-1.properties\n    ╭─[fixtures/seed-zk-3-brokers/server-1.properties:28:34]"));
+}
