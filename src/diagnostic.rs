@@ -150,7 +150,7 @@ impl NodeRef {
 
     /// `broker 1`: the name without its file, for a line that gives the file and the place in
     /// it; `None` without a numeric id (a placeholder a template fills in names nothing yet).
-    fn short_name(&self) -> Option<String> {
+    pub fn short_name(&self) -> Option<String> {
         let (kind, id) = (self.kind?, self.id.as_deref()?);
         id.parse::<i64>()
             .is_ok()
@@ -242,6 +242,35 @@ impl Edit {
     }
 }
 
+/// How far a fix can be trusted, as ruff's `Applicability` says it: `--fix` applies safe fixes,
+/// `--unsafe-fixes` unsafe ones too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Applicability {
+    /// Kafka reads the file the same after it, but for what the finding is about (a repeated
+    /// line removed).
+    Safe,
+    /// It changes what the cluster does beyond the bytes it edits (how many replicas a topic
+    /// gets, how many must be in sync), or does less than it seems (a topic that exists keeps
+    /// its replicas): for people to review.
+    Unsafe,
+}
+
+impl Applicability {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Applicability::Safe => "safe",
+            Applicability::Unsafe => "unsafe",
+        }
+    }
+
+    /// Whether a fix of this applicability is made when fixes up to `allowed` are asked for
+    /// (`Safe` for `--fix`, `Unsafe` with `--unsafe-fixes`).
+    pub fn applies(self, allowed: Applicability) -> bool {
+        self <= allowed
+    }
+}
+
 /// What `--fix` changes to resolve a finding: data, applied by the driver (`crate::fix`), never
 /// by the rule.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -250,6 +279,28 @@ pub struct Fix {
     pub description: String,
     /// Edits that do not overlap, in any order.
     pub edits: Vec<Edit>,
+    /// Whether `--fix` makes it, or only `--unsafe-fixes` (each rule's doc says why).
+    pub applicability: Applicability,
+}
+
+impl Fix {
+    /// A fix that keeps what Kafka reads but for the finding: `--fix` makes it.
+    pub fn safe(description: impl Into<String>, edits: Vec<Edit>) -> Fix {
+        Fix {
+            description: description.into(),
+            edits,
+            applicability: Applicability::Safe,
+        }
+    }
+
+    /// A fix that changes what the cluster does: only `--unsafe-fixes` makes it.
+    pub fn unsafe_edits(description: impl Into<String>, edits: Vec<Edit>) -> Fix {
+        Fix {
+            description: description.into(),
+            edits,
+            applicability: Applicability::Unsafe,
+        }
+    }
 }
 
 impl Diagnostic {
@@ -478,6 +529,7 @@ impl Diagnostic {
                     (!edits.is_empty()).then(|| Fix {
                         description: fix.description.clone(),
                         edits,
+                        applicability: fix.applicability,
                     })
                 });
                 std::borrow::Cow::Owned(Diagnostic {
@@ -523,8 +575,11 @@ impl Diagnostic {
     /// another node, named before the message (`broker 1 (...): ...`, so that the names of all
     /// read as one subject), and edits that do not overlap.
     pub fn repeats_on_another_node(&self, other: &Diagnostic) -> bool {
-        fn fix_kind(diagnostic: &Diagnostic) -> Option<&str> {
-            diagnostic.fix.as_ref().map(|fix| fix.description.as_str())
+        fn fix_kind(diagnostic: &Diagnostic) -> Option<(&str, Applicability)> {
+            diagnostic
+                .fix
+                .as_ref()
+                .map(|fix| (fix.description.as_str(), fix.applicability))
         }
         let edits_apart = match (&self.fix, &other.fix) {
             (Some(mine), Some(theirs)) => theirs.edits.iter().all(|edit| {

@@ -12,7 +12,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use crate::cluster::Discovered;
-use crate::diagnostic::{Diagnostic, Edit};
+use crate::diagnostic::{Applicability, Diagnostic, Edit};
 use crate::properties::PropertiesFile;
 use crate::report::{self, Options, Report};
 use crate::source::SourceFile;
@@ -80,15 +80,57 @@ pub enum FixError {
     },
 }
 
-/// Applies every fix of `report` (checked with `options`) in memory, checks the result, and
-/// repeats until no fix is left. Nothing is written.
-pub fn fix(report: Report, options: &Options) -> Result<Fixed, FixError> {
+/// How many findings have a fix that `allowed` makes, and how many one it does not make (an
+/// unsafe fix without `--unsafe-fixes`), counted once a node as every tally counts them.
+pub fn fixable(report: &Report, allowed: Applicability) -> (usize, usize) {
+    report
+        .diagnostics
+        .iter()
+        .filter_map(|diagnostic| {
+            let fix = diagnostic.fix.as_ref()?;
+            Some((fix.applicability, diagnostic.locations().count()))
+        })
+        .fold((0, 0), |(made, hidden), (applicability, count)| {
+            if applicability.applies(allowed) {
+                (made + count, hidden)
+            } else {
+                (made, hidden + count)
+            }
+        })
+}
+
+/// The line after the summary that says what `--fix` would make, as ruff says it: `[*] 2
+/// fixable with the `--fix` option (6 hidden fixes can be enabled with the `--unsafe-fixes`
+/// option).`, or `No fixes available (...)` when only unsafe fixes are left; `None` when no
+/// finding has a fix.
+pub fn hint(report: &Report, allowed: Applicability) -> Option<String> {
+    let (made, hidden) = fixable(report, allowed);
+    let hidden = (hidden > 0).then(|| {
+        format!(
+            "{hidden} hidden fix{} can be enabled with the `--unsafe-fixes` option",
+            if hidden == 1 { "" } else { "es" }
+        )
+    });
+    match (made, hidden) {
+        (0, None) => None,
+        (0, Some(hidden)) => Some(format!("No fixes available ({hidden}).\n")),
+        (made, None) => Some(format!("[*] {made} fixable with the `--fix` option.\n")),
+        (made, Some(hidden)) => Some(format!(
+            "[*] {made} fixable with the `--fix` option ({hidden}).\n"
+        )),
+    }
+}
+
+/// Applies every fix of `report` (checked with `options`) that `allowed` makes (`Safe` for
+/// `--fix`, `Unsafe` with `--unsafe-fixes`) in memory, checks the result, and repeats until no
+/// such fix is left. Nothing is written.
+pub fn fix(report: Report, options: &Options, allowed: Applicability) -> Result<Fixed, FixError> {
     let before: Vec<std::sync::Arc<[u8]>> =
         report.files.iter().map(|file| file.bytes.clone()).collect();
     let mut current = report;
     let mut fixed = 0;
     for _ in 0..MAX_ROUNDS {
-        let (applied, edits) = select(&current.diagnostics, &current.suppressed.edits);
+        let (applied, edits) = select(&current.diagnostics, &current.suppressed.edits, allowed);
         if applied.is_empty() {
             break;
         }
@@ -152,17 +194,23 @@ pub fn fix(report: Report, options: &Options) -> Result<Fixed, FixError> {
     })
 }
 
-/// The fixes to apply in one round: in report order, each whole or not at all, skipping one
-/// whose edits overlap an edit already taken (unless it is the very same edit, as when a min
-/// ISR fix carries its replication factor's fix). Returns the fixed findings and the edits.
+/// The fixes to apply in one round: in report order, those `allowed` makes, each whole or not
+/// at all, skipping one whose edits overlap an edit already taken (unless it is the very same
+/// edit, as when a min ISR fix carries its replication factor's fix). Returns the fixed
+/// findings and the edits.
 fn select<'a>(
     diagnostics: &'a [Diagnostic],
     suppressed: &[Edit],
+    allowed: Applicability,
 ) -> (Vec<&'a Diagnostic>, Vec<Edit>) {
     let mut applied = Vec::new();
     let mut taken: Vec<Edit> = Vec::new();
     for diagnostic in diagnostics {
-        let Some(fix) = &diagnostic.fix else {
+        let Some(fix) = diagnostic
+            .fix
+            .as_ref()
+            .filter(|fix| fix.applicability.applies(allowed))
+        else {
             continue;
         };
         // A fix that would also make a suppressed finding's fix (a min ISR fix that raises a
@@ -364,45 +412,279 @@ fn verify(
     Ok(())
 }
 
-/// A unified diff (`--- a/PATH`, `+++ b/PATH`, hunks with 3 lines of context) of every change,
-/// shown as other outputs show files: secrets redacted, control characters escaped, Latin-1
-/// bytes as the characters Kafka reads, the path shown through `printable`, no line a
+/// Lines of context a hunk of `--diff` shows each side of a change, at most.
+const CONTEXT: usize = 3;
+
+/// A unified diff (`--- a/PATH`, `+++ b/PATH`, hunks with up to 3 lines of context) of every
+/// change, shown as other outputs show files: secrets redacted, control characters escaped,
+/// Latin-1 bytes as the characters Kafka reads, the path shown through `printable`, no line a
 /// workflow command. Line ends are not shown (fixes keep them).
+///
+/// It applies with a plain `git apply` (or `patch -p1`): a line shown otherwise than it is (a
+/// hidden value, an escaped character) is never context, as context must be the file's bytes.
+/// A hunk's context stops short of such a line; a change that cannot have the context `git
+/// apply` needs without one (such a line right after it, or a change in such a line) is left
+/// out of the hunks and said in a `# kafkalint:` note before its file's header, with its lines as
+/// every output shows them; `git apply` passes over the note, and `--fix` makes the change.
 pub fn diff(fixed: &Fixed) -> String {
     let mut text = String::new();
     for change in &fixed.changes {
         let read_as = &fixed.report.files[change.file];
-        let shown = |bytes: &[u8]| {
-            read_as
-                .with_bytes(bytes.to_vec())
-                .display_text()
-                .text
-                .replace("\r\n", "\n")
-        };
-        // A context line is a space and the file's line: one that starts with `::` would be
-        // read as a workflow command in a CI log.
-        let shown = |bytes: &[u8]| crate::escape::guard_lines(&shown(bytes), false).into_owned();
-        let (old, new) = (shown(&change.before), shown(&change.after));
+        let old = Side::of(read_as, &change.before);
+        let new = Side::of(read_as, &change.after);
         let name = crate::escape::printable(change.path.trim_start_matches('/'));
-        if old == new {
-            // The change lies wholly in text output hides (a value under a name that may hold
-            // a secret): the file is still named, so that `--diff` never says less than
-            // `--fix` writes.
+        let (hunks, left_out) = hunks(&old, &new);
+        for hunk in &left_out {
+            let line = hunk.changes[0].0.start + 1;
+            let why = if hunk.changes_hidden_text(&old, &new) {
+                "it changes text kafkalint hides"
+            } else {
+                "a line beside it holds text kafkalint hides or escapes, which a diff that \
+                 applies must show as it is"
+            };
             text.push_str(&format!(
-                "--- a/{name}\n+++ b/{name}\n@@ changed where kafkalint hides the text @@\n"
+                "# kafkalint: {name}:{line}: a change left out of this diff, as {why}; \
+                 `--fix` with the same options makes it:\n"
             ));
+            for shown in hunk.lines(&old, &new, false) {
+                text.push_str("#   ");
+                text.push_str(&shown);
+                text.push('\n');
+            }
+        }
+        if hunks.is_empty() {
             continue;
         }
-        let diff = similar::TextDiff::from_lines(&old, &new);
-        text.push_str(
-            &diff
-                .unified_diff()
-                .context_radius(3)
-                .header(&format!("a/{name}"), &format!("b/{name}"))
-                .to_string(),
-        );
+        text.push_str(&format!("--- a/{name}\n+++ b/{name}\n"));
+        // The new side's lines as the shown hunks make it: a change left out is not made.
+        let mut growth = 0;
+        for hunk in &hunks {
+            let (old_start, _) = hunk.header_lines();
+            let new_start = if hunk.new.is_empty() {
+                hunk.old.start
+            } else {
+                hunk.old.start + 1
+            }
+            .saturating_add_signed(growth);
+            growth += hunk.growth();
+            text.push_str(&format!(
+                "@@ -{old_start},{} +{new_start},{} @@\n",
+                hunk.old.len(),
+                hunk.new.len()
+            ));
+            for shown in hunk.lines(&old, &new, true) {
+                text.push_str(&shown);
+                text.push('\n');
+            }
+        }
     }
     text
+}
+
+/// One side of a change: the file's lines as bytes (without their ends) and as output shows
+/// them.
+struct Side<'a> {
+    raw: Vec<&'a [u8]>,
+    /// Whether each line ends with a line break (the last may not).
+    ended: Vec<bool>,
+    /// The lines as shown; `None` if the shown text does not have the file's lines (then no
+    /// line is context).
+    shown: Option<Vec<String>>,
+}
+
+impl<'a> Side<'a> {
+    fn of(read_as: &SourceFile, bytes: &'a [u8]) -> Side<'a> {
+        let mut raw = Vec::new();
+        let mut ended = Vec::new();
+        let mut start = 0;
+        let mut at = 0;
+        while at < bytes.len() {
+            match bytes[at] {
+                b'\r' if bytes.get(at + 1) == Some(&b'\n') => {
+                    raw.push(&bytes[start..at]);
+                    ended.push(true);
+                    at += 2;
+                    start = at;
+                }
+                b'\r' | b'\n' => {
+                    raw.push(&bytes[start..at]);
+                    ended.push(true);
+                    at += 1;
+                    start = at;
+                }
+                _ => at += 1,
+            }
+        }
+        if start < bytes.len() {
+            raw.push(&bytes[start..]);
+            ended.push(false);
+        }
+        let text = read_as.with_bytes(bytes.to_vec()).display_text().text;
+        let text = crate::escape::guard_lines(&text, false).into_owned();
+        let shown: Vec<String> = text
+            .split_inclusive('\n')
+            .map(|line| {
+                let line = line.strip_suffix('\n').unwrap_or(line);
+                line.strip_suffix('\r').unwrap_or(line).to_string()
+            })
+            .collect();
+        let shown = (shown.len() == raw.len()).then_some(shown);
+        Side { raw, ended, shown }
+    }
+
+    /// Line `index` as output shows it (the redacted form when the lines do not match up).
+    fn shown(&self, index: usize) -> String {
+        match &self.shown {
+            Some(shown) => shown[index].clone(),
+            None => crate::escape::printable(&String::from_utf8_lossy(self.raw[index])),
+        }
+    }
+
+    /// Whether line `index` is shown as its bytes, so that it may be context, or a line
+    /// `git apply` finds.
+    fn faithful(&self, index: usize) -> bool {
+        self.shown
+            .as_ref()
+            .is_some_and(|shown| shown[index].as_bytes() == self.raw[index])
+    }
+}
+
+/// A hunk: the lines of each side it covers (context included), and its changes.
+struct Hunk {
+    old: std::ops::Range<usize>,
+    new: std::ops::Range<usize>,
+    /// Each change: the old lines that go and the new lines that come.
+    changes: Vec<(std::ops::Range<usize>, std::ops::Range<usize>)>,
+}
+
+impl Hunk {
+    /// The line numbers of the header, `@@ -old,n +new,m @@`: the first line of each side, or
+    /// for a side of no lines the line before it, as unified diffs count.
+    fn header_lines(&self) -> (usize, usize) {
+        let first = |range: &std::ops::Range<usize>| {
+            if range.is_empty() {
+                range.start
+            } else {
+                range.start + 1
+            }
+        };
+        (first(&self.old), first(&self.new))
+    }
+
+    /// Whether a line it removes or adds is shown otherwise than it is.
+    fn changes_hidden_text(&self, old: &Side, new: &Side) -> bool {
+        self.changes.iter().any(|(gone, come)| {
+            gone.clone().any(|at| !old.faithful(at)) || come.clone().any(|at| !new.faithful(at))
+        })
+    }
+
+    /// How many lines it adds, less those it removes.
+    fn growth(&self) -> isize {
+        self.new.len() as isize - self.old.len() as isize
+    }
+
+    /// Its lines as a hunk shows them (` context`, `-old`, `+new`); `with_context`: with its
+    /// context and `\ No newline at end of file` where a side's last line has no end.
+    fn lines(&self, old: &Side, new: &Side, with_context: bool) -> Vec<String> {
+        let mut lines = Vec::new();
+        let no_newline = "\\ No newline at end of file".to_string();
+        let mut at_old = self.old.start;
+        for (gone, come) in &self.changes {
+            if with_context {
+                for at in at_old..gone.start {
+                    lines.push(format!(" {}", old.shown(at)));
+                }
+            }
+            for at in gone.clone() {
+                lines.push(format!("-{}", old.shown(at)));
+                if with_context && !old.ended[at] {
+                    lines.push(no_newline.clone());
+                }
+            }
+            for at in come.clone() {
+                lines.push(format!("+{}", new.shown(at)));
+                if with_context && !new.ended[at] {
+                    lines.push(no_newline.clone());
+                }
+            }
+            at_old = gone.end;
+        }
+        if with_context {
+            for at in at_old..self.old.end {
+                lines.push(format!(" {}", old.shown(at)));
+                if !old.ended[at] {
+                    lines.push(no_newline.clone());
+                }
+            }
+        }
+        lines
+    }
+}
+
+/// The hunks of the change from `old` to `new` that apply as shown, and those left out.
+fn hunks(old: &Side, new: &Side) -> (Vec<Hunk>, Vec<Hunk>) {
+    // Changes found on the bytes, so that a change inside hidden text is one too.
+    let ops = similar::capture_diff_slices(similar::Algorithm::Myers, &old.raw, &new.raw);
+    let mut changes: Vec<(std::ops::Range<usize>, std::ops::Range<usize>)> = Vec::new();
+    for op in ops {
+        let (tag, gone, come) = op.as_tag_tuple();
+        if tag == similar::DiffTag::Equal {
+            continue;
+        }
+        match changes.last_mut() {
+            Some((last_gone, last_come)) if last_gone.end == gone.start => {
+                last_gone.end = gone.end;
+                last_come.end = come.end;
+            }
+            _ => changes.push((gone, come)),
+        }
+    }
+    // Changes a few faithful lines apart share a hunk; one in hidden text (left out) has a
+    // hunk of its own, so that it leaves out no other.
+    let hidden = |(gone, come): &(std::ops::Range<usize>, std::ops::Range<usize>)| {
+        gone.clone().any(|at| !old.faithful(at)) || come.clone().any(|at| !new.faithful(at))
+    };
+    let mut groups: Vec<Vec<(std::ops::Range<usize>, std::ops::Range<usize>)>> = Vec::new();
+    for change in changes {
+        let joins = groups
+            .last()
+            .and_then(|group| group.last())
+            .is_some_and(|last| {
+                change.0.start - last.0.end <= 2 * CONTEXT
+                    && (last.0.end..change.0.start).all(|at| old.faithful(at))
+                    && !hidden(last)
+                    && !hidden(&change)
+            });
+        match groups.last_mut() {
+            Some(group) if joins => group.push(change),
+            _ => groups.push(vec![change]),
+        }
+    }
+    let (mut shown, mut left_out) = (Vec::new(), Vec::new());
+    for changes in groups {
+        let (first, last) = (changes[0].clone(), changes[changes.len() - 1].clone());
+        let before = (0..CONTEXT)
+            .take_while(|back| first.0.start > *back && old.faithful(first.0.start - back - 1))
+            .count();
+        let after = (0..CONTEXT)
+            .take_while(|ahead| {
+                last.0.end + ahead < old.raw.len() && old.faithful(last.0.end + ahead)
+            })
+            .count();
+        let hunk = Hunk {
+            old: first.0.start - before..last.0.end + after,
+            new: first.1.start - before..last.1.end + after,
+            changes,
+        };
+        // `git apply` anchors a hunk without lines after its change at the end of the file.
+        let anchored = after > 0 || last.0.end == old.raw.len();
+        if anchored && !hunk.changes_hidden_text(old, new) {
+            shown.push(hunk);
+        } else {
+            left_out.push(hunk);
+        }
+    }
+    (shown, left_out)
 }
 
 /// Writes every change, all files or none. Each file's fixed bytes go to a temporary file

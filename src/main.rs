@@ -204,6 +204,10 @@ enum Command {
         /// there is something to fix); wins over --fix.
         #[arg(long)]
         diff: bool,
+        /// With --fix or --diff, make the unsafe fixes too: those that change what the cluster
+        /// does beyond the line (how many replicas a topic gets); each rule's doc says why.
+        #[arg(long)]
+        unsafe_fixes: bool,
         /// The least severity that fails the run (exit 1): `warning` fails on warnings and
         /// errors, `error` on errors only. Findings of severity info never fail it.
         #[arg(long, value_enum, value_name = "SEVERITY", default_value_t = FailOn::Warning)]
@@ -666,17 +670,27 @@ fn tell_skipped_and_notes(report: &kafkalint::Report) {
 }
 
 /// What `--format concise` shows beside each message.
-fn concise_style(shown: &ReportArgs) -> output::ConciseStyle {
+/// `--format concise`'s style; `allowed`: the fixes `[*]` marks (unsafe ones too with
+/// `--unsafe-fixes`, as ruff marks them).
+fn concise_style(
+    shown: &ReportArgs,
+    allowed: kafkalint::diagnostic::Applicability,
+) -> output::ConciseStyle {
     output::ConciseStyle {
         show_help: shown.show_help,
+        allowed,
     }
 }
 
 /// `--statistics`: a count per rule, as JSON with `--format json`, else as text.
-fn statistics(report: &kafkalint::Report, format: Format) -> String {
+fn statistics(
+    report: &kafkalint::Report,
+    format: Format,
+    allowed: kafkalint::diagnostic::Applicability,
+) -> String {
     match format {
-        Format::Json => output::statistics_json(report),
-        _ => output::statistics_text(report),
+        Format::Json => output::statistics_json(report, allowed),
+        _ => output::statistics_text(report, allowed),
     }
 }
 
@@ -907,7 +921,11 @@ fn main() -> ExitCode {
             let summary =
                 (!shown.quiet).then(|| output::summary_in(report, &scope, partial.as_deref()));
             let text = match format {
-                _ if shown.statistics => Some(statistics(report, format)),
+                _ if shown.statistics => Some(statistics(
+                    report,
+                    format,
+                    kafkalint::diagnostic::Applicability::Safe,
+                )),
                 Format::Full => {
                     let mut text = output::draw_each(report, style).concat();
                     text.push_str(&summary.unwrap_or_default());
@@ -915,7 +933,10 @@ fn main() -> ExitCode {
                 }
                 Format::Concise => {
                     eprint!("{}", summary.unwrap_or_default());
-                    Some(output::concise(report, concise_style(&shown)))
+                    Some(output::concise(
+                        report,
+                        concise_style(&shown, kafkalint::diagnostic::Applicability::Safe),
+                    ))
                 }
                 _ => None,
             };
@@ -925,7 +946,12 @@ fn main() -> ExitCode {
                 report.fails_at(fail_on.threshold()) && !shown.exit_zero,
                 |out| match &text {
                     Some(text) => out.write_all(text.as_bytes()),
-                    None => write_for_programs(report, format, concise_style(&shown), out),
+                    None => write_for_programs(
+                        report,
+                        format,
+                        concise_style(&shown, kafkalint::diagnostic::Applicability::Safe),
+                        out,
+                    ),
                 },
             );
             match (stopping, &partial) {
@@ -963,6 +989,7 @@ fn main() -> ExitCode {
             color,
             fix,
             diff,
+            unsafe_fixes,
             fail_on,
             exclude,
             rules,
@@ -1052,9 +1079,14 @@ fn main() -> ExitCode {
                 let text = output::settings(&report, &options.selection);
                 return emit(output_file.as_deref(), &text, false).unwrap_or(ExitCode::SUCCESS);
             }
+            let allowed = if unsafe_fixes {
+                kafkalint::diagnostic::Applicability::Unsafe
+            } else {
+                kafkalint::diagnostic::Applicability::Safe
+            };
             let mut fixed_line = None;
             if fix || diff {
-                let fixed = match kafkalint::fix::fix(report, &options) {
+                let fixed = match kafkalint::fix::fix(report, &options, allowed) {
                     Ok(fixed) => fixed,
                     Err(error) => {
                         eprintln!("kafkalint: error: {error}");
@@ -1069,10 +1101,18 @@ fn main() -> ExitCode {
                 if diff {
                     // Like ruff: the diff on stdout, the tally for people on stderr.
                     if !shown.quiet {
+                        let hidden = match kafkalint::fix::fixable(&fixed.report, allowed).1 {
+                            0 => String::new(),
+                            1 => " (1 hidden fix can be enabled with the `--unsafe-fixes` option)"
+                                .to_string(),
+                            n => format!(
+                                " ({n} hidden fixes can be enabled with the `--unsafe-fixes` option)"
+                            ),
+                        };
                         if fixed.changes.is_empty() {
-                            eprintln!("No fixes available.");
+                            eprintln!("No fixes available{hidden}.");
                         } else {
-                            eprintln!("Would fix {tally}.");
+                            eprintln!("Would fix {tally}{hidden}.");
                         }
                     }
                     let text = kafkalint::fix::diff(&fixed);
@@ -1094,7 +1134,12 @@ fn main() -> ExitCode {
                 }
                 report = fixed.report;
             }
-            let summary = (!shown.quiet).then(|| output::summary(&report));
+            // The summary, then what `--fix` would make (what it left, after `--fix`).
+            let summary = (!shown.quiet).then(|| {
+                let mut summary = output::summary(&report);
+                summary.push_str(&kafkalint::fix::hint(&report, allowed).unwrap_or_default());
+                summary
+            });
             // After the findings `--format full` draws: the summary and the tally of fixes,
             // for people.
             let mut full_tail = String::new();
@@ -1120,12 +1165,16 @@ fn main() -> ExitCode {
                 matches!(format, Format::Github) && !shown.statistics,
                 report.fails_at(fail_on.threshold()) && !shown.exit_zero,
                 |out| match format {
-                    _ if shown.statistics => out.write_all(statistics(&report, format).as_bytes()),
+                    _ if shown.statistics => {
+                        out.write_all(statistics(&report, format, allowed).as_bytes())
+                    }
                     Format::Full => {
                         output::write_findings_full(&report, full_style, out)?;
                         out.write_all(full_tail.as_bytes())
                     }
-                    other => write_for_programs(&report, other, concise_style(&shown), out),
+                    other => {
+                        write_for_programs(&report, other, concise_style(&shown, allowed), out)
+                    }
                 },
             )
         }

@@ -466,7 +466,7 @@ fn the_seed_fails_with_annotations_a_summary_and_a_sarif_log() {
     assert_eq!(findings.len(), 10, "{summary}");
     assert!(
         findings[2].starts_with(
-            "    kafka/server-0.properties:28:34: error[internal-topic-replication] [*] offsets.topic.replication.factor=1"
+            "    kafka/server-0.properties:28:34: error[internal-topic-replication] offsets.topic.replication.factor=1"
         ),
         "{summary}"
     );

@@ -864,11 +864,22 @@ fn runs_of(index: usize, tree: &Tree) -> Vec<Run> {
         "--show-settings",
         &["check", "--show-settings", "."],
     ));
-    runs.push(Run::new(index, "--diff", &["check", "--diff", "."]));
+    runs.push(Run::new(
+        index,
+        "--diff",
+        &["check", "--diff", "--unsafe-fixes", "."],
+    ));
     let mut fix = Run::new(
         index,
         "--fix",
-        &["check", "--fix", "--format", "concise", "."],
+        &[
+            "check",
+            "--fix",
+            "--unsafe-fixes",
+            "--format",
+            "concise",
+            ".",
+        ],
     );
     fix.copy = true;
     runs.push(fix);

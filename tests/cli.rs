@@ -1274,8 +1274,11 @@ fn quiet_prints_the_findings_only() {
     assert!(!stdout(&quiet).contains("Found "));
     let seed = "fixtures/seed-zk-3-brokers";
     let loud = stdout(&kafkalint(&["check", seed], root()));
-    let summary = loud.lines().last().unwrap().to_string();
+    // The summary, and what `--fix` would make.
+    let lines: Vec<&str> = loud.lines().collect();
+    let summary = lines[lines.len() - 2..].join("\n");
     assert!(summary.starts_with("Found "), "{summary}");
+    assert!(summary.contains("\nNo fixes available ("), "{summary}");
     let quiet = stdout(&kafkalint(&["check", "--quiet", seed], root()));
     assert!(
         quiet == loud.strip_suffix(&format!("{summary}\n")).unwrap(),

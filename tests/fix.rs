@@ -99,7 +99,17 @@ fn values_are_replaced_in_place_keeping_every_other_byte() {
         ("server-1.properties".into(), broker(1, "", "\n")),
         ("server-2.properties".into(), broker(2, "", "\n")),
     ]);
-    let output = kafkalint(&["check", "--fix", "--format", "concise", "."], dir.path());
+    let output = kafkalint(
+        &[
+            "check",
+            "--fix",
+            "--unsafe-fixes",
+            "--format",
+            "concise",
+            ".",
+        ],
+        dir.path(),
+    );
     assert!(
         stderr(&output).contains("Fixed 3 findings in 1 file."),
         "{}",
@@ -140,7 +150,7 @@ fn replication_and_min_isr_follow_the_broker_count() {
             above = count + 1
         );
         let dir = brokers(count, &extra);
-        let output = kafkalint(&["check", "--fix", "."], dir.path());
+        let output = kafkalint(&["check", "--fix", "--unsafe-fixes", "."], dir.path());
         assert_ne!(output.status.code(), Some(2), "{}", stderr(&output));
         let factor = count.min(3);
         // A lone broker's factor of 1 needs one replica in sync whatever the min ISR (Kafka 3.7
@@ -177,7 +187,7 @@ fn a_min_isr_already_right_for_the_fixed_factor_stays() {
     // Factor 2 and min ISR 2 on 3 brokers: the factor goes to 3, and 2 is then one less.
     let extra = "transaction.state.log.replication.factor=2\ntransaction.state.log.min.isr=2\n";
     let dir = brokers(3, extra);
-    let output = kafkalint(&["check", "--fix", "."], dir.path());
+    let output = kafkalint(&["check", "--fix", "--unsafe-fixes", "."], dir.path());
     assert!(
         stdout(&output).contains("Fixed 6 findings in 3 files."),
         "{}",
@@ -201,11 +211,11 @@ fn unset_keys_and_broker_defaults_are_left_to_people() {
                  default.replication.factor=2\nmin.insync.replicas=2\n";
     let dir = brokers(2, extra);
     let before = read(dir.path(), "server-0.properties");
-    let output = kafkalint(&["check", "--diff", "."], dir.path());
+    let output = kafkalint(&["check", "--diff", "--unsafe-fixes", "."], dir.path());
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
     assert_eq!(stdout(&output), "");
     assert_eq!(stderr(&output), "No fixes available.\n");
-    let fixed = kafkalint(&["check", "--fix", "."], dir.path());
+    let fixed = kafkalint(&["check", "--fix", "--unsafe-fixes", "."], dir.path());
     assert!(!stdout(&fixed).contains("Fixed"));
     assert_eq!(read(dir.path(), "server-0.properties"), before);
     let remaining = rules_reported(dir.path());
@@ -230,6 +240,7 @@ fn exact_repeats_are_removed_and_different_values_kept() {
                  socket.send.buffer.bytes=102400\n\
                  socket.send.buffer.bytes=102400";
     let dir = cluster(&[("server-0.properties".into(), broker(0, extra, "\r\n"))]);
+    // Safe fixes: `--fix` alone makes them.
     let output = kafkalint(&["check", "--fix", "--format", "concise", "."], dir.path());
     assert!(
         stderr(&output).contains("Fixed 2 findings in 1 file."),
@@ -264,7 +275,7 @@ fn repeats_that_differ_in_whitespace_are_not_exact() {
     let extra = "num.partitions=1\nnum.partitions=1 \n";
     let dir = brokers(1, extra);
     let before = read(dir.path(), "server-0.properties");
-    let output = kafkalint(&["check", "--fix", "."], dir.path());
+    let output = kafkalint(&["check", "--fix", "--unsafe-fixes", "."], dir.path());
     assert!(
         stdout(&output).contains("num.partitions is set 2 times to the same value"),
         "{}",
@@ -280,7 +291,7 @@ fn a_second_fix_changes_nothing() {
     for name in listing(&seed) {
         fs::copy(seed.join(&name), dir.path().join(&name)).unwrap();
     }
-    let first = kafkalint(&["check", "--fix", "."], dir.path());
+    let first = kafkalint(&["check", "--fix", "--unsafe-fixes", "."], dir.path());
     assert!(
         stdout(&first).contains("Fixed 6 findings in 3 files."),
         "{}",
@@ -300,7 +311,7 @@ fn a_second_fix_changes_nothing() {
         })
         .collect();
     std::thread::sleep(std::time::Duration::from_millis(20));
-    let second = kafkalint(&["check", "--fix", "."], dir.path());
+    let second = kafkalint(&["check", "--fix", "--unsafe-fixes", "."], dir.path());
     assert!(!stdout(&second).contains("Fixed"), "{}", stdout(&second));
     assert_eq!(second.status.code(), first.status.code());
     for (index, name) in listing(dir.path()).iter().enumerate() {
@@ -311,7 +322,7 @@ fn a_second_fix_changes_nothing() {
             .unwrap();
         assert_eq!(modified, times[index], "{name} was rewritten");
     }
-    let diff = kafkalint(&["check", "--diff", "."], dir.path());
+    let diff = kafkalint(&["check", "--diff", "--unsafe-fixes", "."], dir.path());
     assert_eq!(diff.status.code(), Some(0));
     assert_eq!(stdout(&diff), "");
 }
@@ -323,7 +334,7 @@ fn the_fixed_seed_passes_the_internal_topic_rules() {
     for name in listing(&seed) {
         fs::copy(seed.join(&name), dir.path().join(&name)).unwrap();
     }
-    let output = kafkalint(&["check", "--fix", "."], dir.path());
+    let output = kafkalint(&["check", "--fix", "--unsafe-fixes", "."], dir.path());
     assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
     assert!(
         stdout(&output).ends_with(
@@ -369,7 +380,14 @@ fn diff_shows_the_change_and_changes_nothing() {
     let dir = brokers(3, extra);
     let before = read(dir.path(), "server-1.properties");
     let output = kafkalint(
-        &["check", "--diff", "--brokers", "3", "server-1.properties"],
+        &[
+            "check",
+            "--diff",
+            "--unsafe-fixes",
+            "--brokers",
+            "3",
+            "server-1.properties",
+        ],
         dir.path(),
     );
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
@@ -388,7 +406,10 @@ fn diff_shows_the_change_and_changes_nothing() {
     assert_eq!(stderr(&output), "Would fix 1 finding in 1 file.\n");
     assert_eq!(read(dir.path(), "server-1.properties"), before);
     // --diff wins over --fix: still nothing written.
-    let both = kafkalint(&["check", "--fix", "--diff", "."], dir.path());
+    let both = kafkalint(
+        &["check", "--fix", "--unsafe-fixes", "--diff", "."],
+        dir.path(),
+    );
     assert_eq!(both.status.code(), Some(1));
     assert!(stdout(&both).starts_with("--- a/server-0.properties\n"));
     assert_eq!(read(dir.path(), "server-1.properties"), before);
@@ -411,30 +432,154 @@ fn diff_context_redacts_secrets_and_escapes_control_characters() {
         ("server-1.properties".into(), broker(1, "", "\n")),
         ("server-2.properties".into(), broker(2, "", "\n")),
     ]);
-    let output = kafkalint(&["check", "--diff", "."], dir.path());
+    let output = kafkalint(&["check", "--diff", "--unsafe-fixes", "."], dir.path());
     let diff = stdout(&output);
     for secret in ["hunter2", "s3cr3t", "old-secret", "admin"] {
         assert!(!diff.contains(secret), "{secret} in\n{diff}");
     }
-    assert!(diff.contains("\n ssl.key.password=[redacted]\n"), "{diff}");
-    assert!(
-        diff.contains("\n listener.name.sasl_ssl.plain.sasl.jaas.config=[redacted]\n"),
-        "{diff}"
-    );
-    assert!(
-        diff.contains("\n #ssl.keystore.password=[redacted]\n"),
-        "{diff}"
-    );
-    assert!(
-        diff.contains("\n broker.rack=caf\u{e9} \\u{1b}[31mred\n"),
-        "{diff}"
-    );
-    // Deny by default: the value of a key Kafka does not know is hidden.
-    assert!(diff.contains("\n x.note=[redacted]\n"), "{diff}");
     assert!(!diff.contains('\x1b'));
+    // A hidden line is never context (it would not match the file); the change between two
+    // of them is said in a note, its lines as every output shows them.
+    assert!(!diff.contains("[redacted]"), "{diff}");
     assert!(
-        diff.contains("\n+offsets.topic.replication.factor=3\n"),
+        diff.contains(
+            "# kafkalint: server-0.properties:7: a change left out of this diff, as a line \
+             beside it holds text kafkalint hides or escapes"
+        ),
         "{diff}"
+    );
+    assert!(
+        diff.contains(
+            "\n#   -offsets.topic.replication.factor=1\n#   +offsets.topic.replication.factor=3\n"
+        ),
+        "{diff}"
+    );
+    // Nothing else changes: no hunk.
+    assert!(!diff.contains("--- a/"), "{diff}");
+}
+
+/// `git` in a folder, or `None` (with the reason printed) where git is missing.
+fn git(args: &[&str], dir: &Path) -> Option<Output> {
+    match Command::new("git").args(args).current_dir(dir).output() {
+        Ok(output) => Some(output),
+        Err(error) => {
+            eprintln!("skipped: git is not available ({error})");
+            None
+        }
+    }
+}
+
+/// A diff beside hidden values applies with a plain `git apply`, with exactly `--fix`'s
+/// result where it shows every change, and never shows the hidden values: context stops short
+/// of a hidden line; a change with a hidden line right after it (which `git apply` would need
+/// as context) or in a hidden line is left out, said in a note `git apply` passes over.
+#[test]
+fn a_diff_beside_hidden_values_applies_with_git_apply() {
+    let secrets = ["hunter2secret", "otherSecret9", "repeatedSecret7"];
+    // Broker 0: a password line right before the factor, one two lines after; broker 1:
+    // a password right after it; broker 2: a repeated password line (a safe fix in hidden
+    // text) and the factor in the open.
+    let files = [
+        (
+            "server-0.properties",
+            "broker.id=0\nzookeeper.connect=zk:2181\nssl.keystore.password=hunter2secret\n\
+             offsets.topic.replication.factor=1\nnum.partitions=3\nssl.key.password=otherSecret9\n\
+             log.dirs=/var/lib/kafka\n",
+        ),
+        (
+            "server-1.properties",
+            "broker.id=1\nzookeeper.connect=zk:2181\noffsets.topic.replication.factor=1\n\
+             ssl.key.password=otherSecret9\nlog.dirs=/var/lib/kafka\n",
+        ),
+        (
+            "server-2.properties",
+            "broker.id=2\nzookeeper.connect=zk:2181\nssl.key.password=repeatedSecret7\n\
+             num.partitions=3\nssl.key.password=repeatedSecret7\nlog.dirs=/var/lib/kafka\n\
+             offsets.topic.replication.factor=1\nnum.io.threads=8\n",
+        ),
+    ];
+    let dir = cluster(
+        &files
+            .iter()
+            .map(|(name, text)| (name.to_string(), text.as_bytes().to_vec()))
+            .collect::<Vec<_>>(),
+    );
+    let output = kafkalint(&["check", "--diff", "--unsafe-fixes", "."], dir.path());
+    let diff = stdout(&output);
+    for secret in secrets {
+        assert!(!diff.contains(secret), "{secret} in\n{diff}");
+    }
+    // Hidden text shows in notes only, never in a hunk.
+    assert!(
+        diff.lines()
+            .filter(|line| !line.starts_with("# kafkalint: ") && !line.starts_with("#   "))
+            .all(|line| !line.contains("[redacted]")),
+        "{diff}"
+    );
+    // Broker 0's change applies, its context cut at the hidden lines.
+    assert!(
+        diff.contains(
+            "--- a/server-0.properties\n+++ b/server-0.properties\n@@ -4,2 +4,2 @@\n\
+             -offsets.topic.replication.factor=1\n+offsets.topic.replication.factor=3\n \
+             num.partitions=3\n"
+        ),
+        "{diff}"
+    );
+    // Broker 1's is a note: the hidden line after it would be its context.
+    assert!(
+        diff.contains("# kafkalint: server-1.properties:3: a change left out of this diff"),
+        "{diff}"
+    );
+    assert!(!diff.contains("--- a/server-1.properties"), "{diff}");
+    // Broker 2's removal of a hidden line is a note; its factor's change a hunk.
+    assert!(
+        diff.contains(
+            "# kafkalint: server-2.properties:5: a change left out of this diff, as it \
+             changes text kafkalint hides"
+        ),
+        "{diff}"
+    );
+    assert!(
+        diff.contains("\n#   -ssl.key.password=[redacted]\n"),
+        "{diff}"
+    );
+    assert!(diff.contains("--- a/server-2.properties"), "{diff}");
+
+    // Applied by git to a copy, the diff gives `--fix`'s bytes where it shows the change.
+    let Some(init) = git(&["init", "-q", "."], dir.path()) else {
+        return;
+    };
+    assert!(init.status.success());
+    std::fs::write(dir.path().join("fix.diff"), &diff).unwrap();
+    let applied = git(&["apply", "fix.diff"], dir.path()).unwrap();
+    assert!(
+        applied.status.success(),
+        "git apply: {}\n{diff}",
+        String::from_utf8_lossy(&applied.stderr)
+    );
+    let by_git: Vec<Vec<u8>> = files
+        .iter()
+        .map(|(name, _)| read(dir.path(), name))
+        .collect();
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    kafkalint(&["check", "--fix", "--unsafe-fixes", "."], dir.path());
+    let by_fix: Vec<Vec<u8>> = files
+        .iter()
+        .map(|(name, _)| read(dir.path(), name))
+        .collect();
+    assert_eq!(by_git[0], by_fix[0]);
+    assert_eq!(by_git[1], files[1].1.as_bytes(), "left out: unchanged");
+    let expected_2 = files[2].1.replace(
+        "offsets.topic.replication.factor=1",
+        "offsets.topic.replication.factor=3",
+    );
+    assert_eq!(String::from_utf8_lossy(&by_git[2]), expected_2);
+    assert_ne!(
+        by_fix[1],
+        files[1].1.as_bytes(),
+        "--fix makes what the note says"
     );
 }
 
@@ -446,7 +591,7 @@ fn permissions_are_kept() {
     // A read-only file in a writable folder is replaced like any other, and stays read-only.
     let read_only = dir.path().join("server-1.properties");
     fs::set_permissions(&read_only, fs::Permissions::from_mode(0o444)).unwrap();
-    let output = kafkalint(&["check", "--fix", "."], dir.path());
+    let output = kafkalint(&["check", "--fix", "--unsafe-fixes", "."], dir.path());
     assert!(stdout(&output).contains("Fixed 3 findings in 3 files."));
     let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o7777;
     assert_eq!(mode, 0o640);
@@ -481,7 +626,7 @@ fn a_symbolic_link_keeps_pointing_at_the_fixed_file() {
     fs::rename(dir.path().join("server-0.properties"), &real).unwrap();
     std::os::unix::fs::symlink(&real, dir.path().join("server-0.properties")).unwrap();
     // Met in a folder walk, a link that leads out of the folder is passed over, unwritten.
-    let output = kafkalint(&["check", "--fix", "."], dir.path());
+    let output = kafkalint(&["check", "--fix", "--unsafe-fixes", "."], dir.path());
     assert!(
         stderr(&output).starts_with("kafkalint: skipped server-0.properties: a symbolic link that leads out of the folder walked: not followed (name it to check it)\n"),
         "{}",
@@ -497,7 +642,10 @@ fn a_symbolic_link_keeps_pointing_at_the_fixed_file() {
         "server-1.properties",
         "server-2.properties",
     ];
-    let output = kafkalint(&[&["check", "--fix"][..], &names].concat(), dir.path());
+    let output = kafkalint(
+        &[&["check", "--fix", "--unsafe-fixes"][..], &names].concat(),
+        dir.path(),
+    );
     assert!(
         stdout(&output).contains("Fixed 3 findings in 3 files."),
         "{}",
@@ -522,7 +670,9 @@ fn a_read_only_folder_is_an_error_naming_the_file_and_nothing_changes() {
     let folder = dir.path().to_path_buf();
     fs::set_permissions(&folder, fs::Permissions::from_mode(0o555)).unwrap();
     let mut command = Command::new(env!("CARGO_BIN_EXE_kafkalint"));
-    command.args(["check", "--fix", "."]).current_dir(&folder);
+    command
+        .args(["check", "--fix", "--unsafe-fixes", "."])
+        .current_dir(&folder);
     // Root writes anywhere: run as nobody then, for whom the folder is read-only too.
     if is_root() {
         use std::os::unix::process::CommandExt;
@@ -561,7 +711,12 @@ fn a_file_changed_after_the_check_is_not_overwritten() {
     let dir = brokers(3, "offsets.topic.replication.factor=1\n");
     let paths: Vec<PathBuf> = vec![dir.path().to_path_buf()];
     let report = kafkalint::check(&paths, &kafkalint::Options::default()).unwrap();
-    let fixed = kafkalint::fix::fix(report, &kafkalint::Options::default()).unwrap();
+    let fixed = kafkalint::fix::fix(
+        report,
+        &kafkalint::Options::default(),
+        kafkalint::diagnostic::Applicability::Unsafe,
+    )
+    .unwrap();
     assert_eq!(fixed.changes.len(), 3);
     // Someone saves the second file between the check and the write. The first is renamed
     // before the second is looked at, and must be put back: the very file.
@@ -613,7 +768,14 @@ fn an_edit_during_the_renames_is_never_lost() {
         let inode = || fs::metadata(&first).map(|m| std::os::unix::fs::MetadataExt::ino(&m));
         let before = inode().unwrap();
         let mut child = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
-            .args(["check", "--fix", "--format", "concise", "."])
+            .args([
+                "check",
+                "--fix",
+                "--unsafe-fixes",
+                "--format",
+                "concise",
+                ".",
+            ])
             .current_dir(dir.path())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::piped())
@@ -676,7 +838,12 @@ fn a_fix_that_does_not_resolve_its_finding_is_refused() {
     let comment = report.files[file].properties.comments[0].span.clone();
     fix.edits[0].span = comment;
     fix.edits[0].replacement = b"# edited".to_vec();
-    let error = kafkalint::fix::fix(report, &kafkalint::Options::default()).unwrap_err();
+    let error = kafkalint::fix::fix(
+        report,
+        &kafkalint::Options::default(),
+        kafkalint::diagnostic::Applicability::Unsafe,
+    )
+    .unwrap_err();
     assert!(
         error
             .to_string()
@@ -704,7 +871,12 @@ fn a_fix_that_changes_another_key_is_refused() {
         span: entry.value_span.end..entry.value_span.end,
         replacement: b"\\".to_vec(),
     });
-    let error = kafkalint::fix::fix(report, &kafkalint::Options::default()).unwrap_err();
+    let error = kafkalint::fix::fix(
+        report,
+        &kafkalint::Options::default(),
+        kafkalint::diagnostic::Applicability::Unsafe,
+    )
+    .unwrap_err();
     assert!(
         error.to_string().contains("changes `num.partitions`"),
         "{error}"
@@ -735,7 +907,7 @@ fn a_suppressed_finding_is_not_fixed() {
                  offsets.topic.replication.factor=1\n";
     let dir = brokers(3, extra);
     let before = read(dir.path(), "server-0.properties");
-    let output = kafkalint(&["check", "--fix", "."], dir.path());
+    let output = kafkalint(&["check", "--fix", "--unsafe-fixes", "."], dir.path());
     assert!(!stdout(&output).contains("Fixed"), "{}", stdout(&output));
     assert!(
         stdout(&output).contains("3 suppressed"),
@@ -750,7 +922,17 @@ fn a_repeated_factor_is_fixed_over_two_rounds() {
     // Both fixes touch the last line: the repeat goes first, the factor is set next round.
     let extra = "offsets.topic.replication.factor=1\noffsets.topic.replication.factor=1\n";
     let dir = brokers(3, extra);
-    let output = kafkalint(&["check", "--fix", "--format", "concise", "."], dir.path());
+    let output = kafkalint(
+        &[
+            "check",
+            "--fix",
+            "--unsafe-fixes",
+            "--format",
+            "concise",
+            ".",
+        ],
+        dir.path(),
+    );
     assert!(
         stderr(&output).contains("Fixed 6 findings in 3 files."),
         "{}",
@@ -769,6 +951,7 @@ fn fix_output_can_go_to_a_file() {
         &[
             "check",
             "--fix",
+            "--unsafe-fixes",
             "--format",
             "json",
             "--output-file",
@@ -819,6 +1002,7 @@ fn json_describes_each_fix() {
         fixes,
         [&serde_json::json!({
             "description": "set offsets.topic.replication.factor=3",
+            "applicability": "unsafe",
             "edits": [{
                 "file": "server-1.properties",
                 "line": 6, "column": 34, "end_line": 6, "end_column": 35,
@@ -834,7 +1018,16 @@ fn one_file_in_two_clusters_with_different_fixes_is_refused() {
     // three (it becomes 3).
     let dir = brokers(3, "offsets.topic.replication.factor=5\n");
     let before = read(dir.path(), "server-0.properties");
-    let output = kafkalint(&["check", "--fix", ".", "server-0.properties"], dir.path());
+    let output = kafkalint(
+        &[
+            "check",
+            "--fix",
+            "--unsafe-fixes",
+            ".",
+            "server-0.properties",
+        ],
+        dir.path(),
+    );
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         stderr(&output),
@@ -856,7 +1049,12 @@ fn a_fix_that_breaks_the_file_is_refused() {
         .unwrap();
     // `\u00` is a malformed escape: Properties.load throws.
     diagnostic.fix.as_mut().unwrap().edits[0].replacement = b"3\\u00".to_vec();
-    let error = kafkalint::fix::fix(report, &kafkalint::Options::default()).unwrap_err();
+    let error = kafkalint::fix::fix(
+        report,
+        &kafkalint::Options::default(),
+        kafkalint::diagnostic::Applicability::Unsafe,
+    )
+    .unwrap_err();
     assert!(
         error
             .to_string()
@@ -877,7 +1075,17 @@ fn kraft_nodes_and_the_share_group_state_topic_are_fixed_too() {
         fs::write(dir.path().join(&name), bytes).unwrap();
     }
     let original = fs::read_to_string(fixture.join("server-1.properties")).unwrap();
-    let output = kafkalint(&["check", "--fix", "--format", "concise", "."], dir.path());
+    let output = kafkalint(
+        &[
+            "check",
+            "--fix",
+            "--unsafe-fixes",
+            "--format",
+            "concise",
+            ".",
+        ],
+        dir.path(),
+    );
     assert!(
         stderr(&output).contains("Fixed 9 findings in 3 files."),
         "{}",
@@ -908,7 +1116,7 @@ fn lone_carriage_returns_end_lines_too() {
           num.partitions=2\roffsets.topic.replication.factor=5"
             .to_vec(),
     )]);
-    let diff = kafkalint(&["check", "--diff", "."], dir.path());
+    let diff = kafkalint(&["check", "--diff", "--unsafe-fixes", "."], dir.path());
     assert_eq!(
         stdout(&diff),
         "--- a/server.properties\n+++ b/server.properties\n@@ -2,5 +2,4 @@\n \
@@ -916,7 +1124,7 @@ fn lone_carriage_returns_end_lines_too() {
          -offsets.topic.replication.factor=5\n\\ No newline at end of file\n\
          +offsets.topic.replication.factor=1\n\\ No newline at end of file\n"
     );
-    kafkalint(&["check", "--fix", "."], dir.path());
+    kafkalint(&["check", "--fix", "--unsafe-fixes", "."], dir.path());
     assert_eq!(
         read(dir.path(), "server.properties"),
         b"broker.id=0\rzookeeper.connect=zk:2181\rlog.dirs=/var/k\rnum.partitions=2\r\
@@ -933,7 +1141,7 @@ fn the_owner_is_kept_where_the_system_allows() {
         std::os::unix::fs::chown(&path, Some(65534), Some(65534)).unwrap();
     }
     let before = fs::metadata(&path).unwrap();
-    let output = kafkalint(&["check", "--fix", "."], dir.path());
+    let output = kafkalint(&["check", "--fix", "--unsafe-fixes", "."], dir.path());
     assert!(stdout(&output).contains("Fixed 3 findings in 3 files."));
     let after = fs::metadata(&path).unwrap();
     assert_ne!(
@@ -956,6 +1164,7 @@ fn a_min_isr_fix_does_not_raise_a_factor_whose_finding_is_suppressed() {
         &[
             "check",
             "--fix",
+            "--unsafe-fixes",
             "--kafka-version",
             "3.6",
             "--format",
@@ -985,7 +1194,10 @@ fn one_file_read_twice_with_the_same_fix_is_written_once() {
         .to_string_lossy()
         .into_owned();
     let again = format!("../{name}");
-    let output = kafkalint(&["check", "--fix", ".", &again], dir.path());
+    let output = kafkalint(
+        &["check", "--fix", "--unsafe-fixes", ".", &again],
+        dir.path(),
+    );
     assert_ne!(output.status.code(), Some(2), "{}", stderr(&output));
     assert!(
         stdout(&output).contains("in 3 files."),
@@ -1009,7 +1221,7 @@ fn a_rule_the_config_file_turns_off_is_not_fixed() {
         let dir = brokers(3, extra);
         fs::write(dir.path().join("kafkalint.toml"), config).unwrap();
         let before = read(dir.path(), "server-1.properties");
-        kafkalint(&["check", "--fix", "."], dir.path());
+        kafkalint(&["check", "--fix", "--unsafe-fixes", "."], dir.path());
         assert_eq!(
             read(dir.path(), "server-1.properties"),
             before,
@@ -1029,7 +1241,13 @@ fn with_cluster_fixes_only_the_files_it_is_given() {
     let extra = "offsets.topic.replication.factor=1\n";
     let dir = brokers(3, extra);
     let output = kafkalint(
-        &["check", "--fix", "--with-cluster", "server-1.properties"],
+        &[
+            "check",
+            "--fix",
+            "--unsafe-fixes",
+            "--with-cluster",
+            "server-1.properties",
+        ],
         dir.path(),
     );
     assert_ne!(output.status.code(), Some(2), "{}", stderr(&output));
@@ -1065,7 +1283,10 @@ fn fixes_land_in_their_own_files_when_folders_have_their_own_config() {
             .unwrap();
         }
     }
-    let output = kafkalint(&["check", "--fix", "east", "west"], root.path());
+    let output = kafkalint(
+        &["check", "--fix", "--unsafe-fixes", "east", "west"],
+        root.path(),
+    );
     assert_ne!(output.status.code(), Some(2), "{}", stderr(&output));
     for folder in ["east", "west"] {
         for id in 0..3 {
@@ -1092,7 +1313,12 @@ fn a_compose_fix_round_trip() {
     .unwrap();
     let options = kafkalint::Options::default();
     let report = kafkalint::check(std::slice::from_ref(&path), &options).unwrap();
-    let fixed = kafkalint::fix::fix(report, &options).unwrap();
+    let fixed = kafkalint::fix::fix(
+        report,
+        &options,
+        kafkalint::diagnostic::Applicability::Unsafe,
+    )
+    .unwrap();
     assert_eq!(fixed.changes.len(), 1, "one file written once");
     kafkalint::fix::write(&fixed.changes).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
@@ -1122,11 +1348,15 @@ fn a_change_in_hidden_text_is_still_named_by_diff() {
                    image: confluentinc/cp-kafka:7.6.1\n    environment:\n      <<: *env\n      \
                    KAFKA_BROKER_ID: 3\n";
     std::fs::write(dir.path().join("docker-compose.yml"), compose).unwrap();
-    let diff = kafkalint(&["check", "--diff", "docker-compose.yml"], dir.path());
+    let diff = kafkalint(
+        &["check", "--diff", "--unsafe-fixes", "docker-compose.yml"],
+        dir.path(),
+    );
     let fixed = kafkalint(
         &[
             "check",
             "--fix",
+            "--unsafe-fixes",
             "--format",
             "concise",
             "docker-compose.yml",
@@ -1137,12 +1367,106 @@ fn a_change_in_hidden_text_is_still_named_by_diff() {
     if written != compose.as_bytes() {
         let shown = stdout(&diff);
         assert!(
-            shown.contains("--- a/docker-compose.yml")
-                && shown.contains("+++ b/docker-compose.yml"),
+            (shown.contains("--- a/docker-compose.yml")
+                && shown.contains("+++ b/docker-compose.yml"))
+                || shown.contains("# kafkalint: docker-compose.yml:"),
             "--fix changed the file, --diff shows: {shown}\n{}",
             stderr(&fixed)
         );
     } else {
         panic!("no fix written: {}{}", stdout(&fixed), stderr(&fixed));
     }
+}
+
+/// As ruff: `--fix` makes safe fixes only (a repeated line removed), `--unsafe-fixes` the
+/// unsafe ones too (a replication factor raised); `[*]` marks the fixes `--fix` would make,
+/// and the summary says how many it leaves hidden.
+#[test]
+fn fix_makes_safe_fixes_and_unsafe_ones_only_when_asked() {
+    let dir = brokers(
+        3,
+        "offsets.topic.replication.factor=1\nlog.retention.hours=24\nlog.retention.hours=24\n",
+    );
+    let concise = |extra: &[&str]| {
+        let output = kafkalint(
+            &[&["check", "--format", "concise"][..], extra, &["."]].concat(),
+            dir.path(),
+        );
+        let shown = stdout(&output);
+        let marked = |rule: &str| {
+            let lines: Vec<&str> = shown
+                .lines()
+                .filter(|line| line.contains(&format!("[{rule}]")))
+                .collect();
+            assert!(!lines.is_empty(), "{rule}: {shown}");
+            lines.iter().all(|line| line.contains(" [*] "))
+        };
+        (
+            marked("duplicate-key"),
+            marked("internal-topic-replication"),
+            stderr(&output),
+        )
+    };
+    let (safe_marked, unsafe_marked, summary) = concise(&[]);
+    assert!(safe_marked && !unsafe_marked);
+    assert!(
+        summary.contains(
+            "[*] 3 fixable with the `--fix` option (3 hidden fixes can be enabled with the \
+             `--unsafe-fixes` option)."
+        ),
+        "{summary}"
+    );
+    let (safe_marked, unsafe_marked, summary) = concise(&["--unsafe-fixes"]);
+    assert!(safe_marked && unsafe_marked);
+    assert!(
+        summary.contains("[*] 6 fixable with the `--fix` option.\n"),
+        "{summary}"
+    );
+
+    let diff = kafkalint(&["check", "--diff", "."], dir.path());
+    let shown = stdout(&diff);
+    assert!(shown.contains("-log.retention.hours=24"), "{shown}");
+    assert!(
+        !shown.contains("+offsets.topic.replication.factor=3"),
+        "{shown}"
+    );
+    assert!(
+        stderr(&diff).contains(
+            "Would fix 3 findings in 3 files (3 hidden fixes can be enabled with the \
+             `--unsafe-fixes` option)."
+        ),
+        "{}",
+        stderr(&diff)
+    );
+
+    let output = kafkalint(&["check", "--fix", "."], dir.path());
+    let written = String::from_utf8(read(dir.path(), "server-0.properties")).unwrap();
+    assert_eq!(
+        written.matches("log.retention.hours=24").count(),
+        1,
+        "{written}"
+    );
+    assert!(
+        written.contains("offsets.topic.replication.factor=1\n"),
+        "{written}"
+    );
+    let shown = stdout(&output);
+    assert!(
+        shown.contains(
+            "No fixes available (3 hidden fixes can be enabled with the `--unsafe-fixes` option)."
+        ),
+        "{shown}"
+    );
+
+    let output = kafkalint(&["check", "--fix", "--unsafe-fixes", "."], dir.path());
+    let written = String::from_utf8(read(dir.path(), "server-0.properties")).unwrap();
+    assert!(
+        written.contains("offsets.topic.replication.factor=3\n"),
+        "{written}"
+    );
+    assert!(
+        !stdout(&output).contains("hidden fix"),
+        "{}",
+        stdout(&output)
+    );
 }

@@ -115,11 +115,12 @@ fn concise_is_one_line_per_finding_and_nothing_else() {
         let prefix = format!("{SEED}/{file}.properties:{row}:{column}: {severity}[{rule}] ");
         assert!(line.starts_with(&prefix), "{line}\nexpected {prefix}");
     }
-    // No help on the line; a finding `--fix` fixes is marked `[*]`, one it leaves is not.
+    // No help on the line; a finding `--fix` fixes is marked `[*]`, one it leaves is not: the
+    // seed's fixes are unsafe (marked with `--unsafe-fixes`, below).
     assert_eq!(
         lines[2],
         format!(
-            "{SEED}/server-0.properties:28:34: error[internal-topic-replication] [*] {SEED_FIRST_ERROR}"
+            "{SEED}/server-0.properties:28:34: error[internal-topic-replication] {SEED_FIRST_ERROR}"
         )
     );
     assert!(
@@ -138,13 +139,30 @@ fn concise_is_one_line_per_finding_and_nothing_else() {
     assert_eq!(
         stdout(&with_help).lines().nth(2).unwrap(),
         format!(
-            "{SEED}/server-0.properties:28:34: error[internal-topic-replication] [*] {SEED_FIRST_ERROR} (help: {SEED_FIRST_HELP})"
+            "{SEED}/server-0.properties:28:34: error[internal-topic-replication] {SEED_FIRST_ERROR} (help: {SEED_FIRST_HELP})"
         )
     );
     // The tally goes to stderr, for the person watching.
     assert_eq!(
         String::from_utf8(output.stderr).unwrap(),
-        "Found 6 errors, 1 warning, 3 infos (3 files in 1 cluster, checked against Kafka 3.9).\n"
+        "Found 6 errors, 1 warning, 3 infos (3 files in 1 cluster, checked against Kafka 3.9).\n\
+         No fixes available (6 hidden fixes can be enabled with the `--unsafe-fixes` option).\n"
+    );
+    // With `--unsafe-fixes`, the fixes `--fix` would then make are marked.
+    let unsafe_fixes = kafkalint(
+        &["check", "--format", "concise", "--unsafe-fixes", SEED],
+        root(),
+    );
+    assert_eq!(
+        stdout(&unsafe_fixes).lines().nth(2).unwrap(),
+        format!(
+            "{SEED}/server-0.properties:28:34: error[internal-topic-replication] [*] {SEED_FIRST_ERROR}"
+        )
+    );
+    assert!(
+        String::from_utf8(unsafe_fixes.stderr)
+            .unwrap()
+            .ends_with("\n[*] 6 fixable with the `--fix` option.\n")
     );
 }
 
@@ -896,7 +914,7 @@ fn concise_names_the_node_of_a_file_of_several_nodes() {
     let text = stdout(&output);
     assert!(
         text.lines().any(|line| line.contains(
-            "docker-compose.yml:24:47: error[internal-topic-replication] [*] broker 2: \
+            "docker-compose.yml:24:47: error[internal-topic-replication] broker 2: \
              offsets.topic.replication.factor=1"
         )),
         "{text}"
@@ -961,4 +979,42 @@ fn full_shows_distant_labels_of_one_file_each_with_its_own_lines() {
         "{} lines:\n{text}",
         text.lines().count()
     );
+}
+
+/// `full` shows a finding about several nodes once: the first node's snippet, a line for each
+/// other node at its place (`path:line:column`), then the help; no snippet again per node.
+#[test]
+fn full_shows_a_finding_about_several_nodes_once() {
+    let output = kafkalint(&["check", "--color", "never", SEED], root());
+    let text = stdout(&output);
+    let start = text
+        .find("  × brokers 0, 1 and 2: offsets.topic.replication.factor=1")
+        .unwrap_or_else(|| panic!("{text}"));
+    let finding = &text[start..];
+    let finding = &finding[..finding.find("\n\n").unwrap()];
+    let lines: Vec<&str> = finding.lines().collect();
+    let also: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|line| line.starts_with("  also on "))
+        .collect();
+    assert_eq!(
+        also,
+        [
+            format!("  also on broker 1: {SEED}/server-1.properties:28:34"),
+            format!("  also on broker 2: {SEED}/server-2.properties:28:34"),
+        ]
+    );
+    // One snippet (broker 0's), the other nodes' lines right after it, then the help.
+    assert_eq!(finding.matches("╭─[").count(), 1, "{finding}");
+    let at = lines
+        .iter()
+        .position(|line| line.starts_with("  also on "))
+        .unwrap();
+    assert!(lines[at - 1].trim_start().starts_with("╰"), "{finding}");
+    assert!(
+        lines[at + 2].starts_with("  help: set offsets"),
+        "{finding}"
+    );
+    assert!(!text.contains("see also fixtures/seed-zk-3-brokers/server-1.properties\n    ╭─[fixtures/seed-zk-3-brokers/server-1.properties:28:34]"));
 }

@@ -1327,7 +1327,11 @@ fn tree_runs(index: usize, case: &Case) -> Vec<Run> {
         .iter()
         .flat_map(|format| format_runs(index, case, format))
         .collect();
-    runs.push(run(index, "check --diff", &["check", "--diff", "tree"]));
+    runs.push(run(
+        index,
+        "check --diff --unsafe-fixes",
+        &["check", "--diff", "--unsafe-fixes", "tree"],
+    ));
     runs.push(run(
         index,
         "check --show-settings",
@@ -1364,8 +1368,15 @@ fn format_runs(index: usize, case: &Case, format: &str) -> Vec<Run> {
     )];
     let mut fix = run(
         index,
-        &format!("check --fix --format {format}"),
-        &["check", "--fix", "--format", format, "tree"],
+        &format!("check --fix --unsafe-fixes --format {format}"),
+        &[
+            "check",
+            "--fix",
+            "--unsafe-fixes",
+            "--format",
+            format,
+            "tree",
+        ],
     );
     fix.tree = Tree::Copy;
     runs.push(fix);
@@ -1408,8 +1419,8 @@ fn config_runs(index: usize, config: &str, case: &Case) -> Vec<Run> {
         ));
         runs.push(run(
             index,
-            "check --diff (nearest kafkalint.toml)",
-            &["check", "--diff", "tree"],
+            "check --diff --unsafe-fixes (nearest kafkalint.toml)",
+            &["check", "--diff", "--unsafe-fixes", "tree"],
         ));
     }
     runs.push(run(

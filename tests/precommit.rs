@@ -321,7 +321,7 @@ fn a_commit_that_breaks_a_cluster_fails_and_its_fix_goes_through() {
     assert!(
         report.contains(
             "kafka/server-0.properties:28:34: error[internal-topic-replication] \
-             [*] offsets.topic.replication.factor=1: one broker down"
+             offsets.topic.replication.factor=1: one broker down"
         ),
         "{report}"
     );
@@ -597,7 +597,7 @@ fn the_system_hook_runs_the_installed_kafkalint() {
     assert!(
         report.contains(
             "kafka/server-0.properties:28:34: error[internal-topic-replication] \
-             [*] offsets.topic.replication.factor=1: one broker down"
+             offsets.topic.replication.factor=1: one broker down"
         ),
         "{report}"
     );

@@ -45,6 +45,13 @@ fn every_rule_has_a_doc_with_bad_and_good_examples_that_hold() {
                 rule.name
             );
         }
+        // A rule with a fix says how safe it is, and why, as ruff's docs do.
+        assert_eq!(
+            doc.contains("\n## Fix safety\n"),
+            rule.fix != kafkalint::rules::FixAvailability::None,
+            "{}: a doc has `## Fix safety` exactly when its rule has a fix",
+            rule.name
+        );
         let examples = examples(&doc);
         assert!(
             examples.iter().any(|e| e.bad) && examples.iter().any(|e| !e.bad),
@@ -58,6 +65,20 @@ fn every_rule_has_a_doc_with_bad_and_good_examples_that_hold() {
                 .iter()
                 .filter(|d| d.rule == rule.name)
                 .count();
+            // Each fix is as safe as the rule's header says.
+            for fix in report
+                .diagnostics
+                .iter()
+                .filter(|d| d.rule == rule.name)
+                .filter_map(|d| d.fix.as_ref())
+            {
+                assert_eq!(
+                    fix.applicability.as_str(),
+                    rule.fix.as_str(),
+                    "{}",
+                    rule.name
+                );
+            }
             if example.bad {
                 assert!(
                     hits > 0,

@@ -296,11 +296,12 @@ fn diagnostics_code_actions_and_hover_over_utf16() {
     assert_eq!(actions.len(), 1, "{actions:#?}");
     let action = &actions[0];
     assert_eq!(action["kind"], "quickfix");
-    let safe = kafkalint::rules::find("internal-topic-replication")
-        .unwrap()
-        .fix
-        == kafkalint::rules::FixAvailability::Safe;
-    assert_eq!(action["isPreferred"], safe);
+    // An unsafe fix (as ruff's server offers one): offered, never preferred, and said so.
+    assert_eq!(action["isPreferred"], false);
+    assert_eq!(
+        action["title"],
+        "set offsets.topic.replication.factor=3 (internal-topic-replication, unsafe fix)"
+    );
     assert_eq!(
         action["diagnostics"][0]["code"],
         "internal-topic-replication"
@@ -343,7 +344,12 @@ fn diagnostics_code_actions_and_hover_over_utf16() {
         bytes: BROKER_0.as_bytes(),
     };
     let report = kafkalint::check_buffer(buffer, &options).unwrap();
-    let fixed_by_cli = kafkalint::fix::fix(report, &options).unwrap();
+    let fixed_by_cli = kafkalint::fix::fix(
+        report,
+        &options,
+        kafkalint::diagnostic::Applicability::Unsafe,
+    )
+    .unwrap();
     let change = fixed_by_cli
         .changes
         .iter()
@@ -852,6 +858,56 @@ fn many_hovers_on_a_large_file_are_answered_in_time() {
             .unwrap_or_default()
             .starts_with("**log.dirs**"),
         "{answer}"
+    );
+    client.finish();
+}
+
+/// A safe fix (a repeated line removed) is the preferred quick fix, its title as the rule's
+/// fix says it; beside it, an unsafe one is offered, not preferred, and says it is unsafe.
+#[test]
+fn safe_fixes_are_preferred_and_unsafe_ones_say_so() {
+    let text = "broker.id=0\nzookeeper.connect=zk:2181\nlog.retention.hours=24\n\
+                log.retention.hours=24\ntransaction.state.log.replication.factor=5\n";
+    let (diagnostics, _, mut client, dir) = open_alone("server.properties", text);
+    let path = uri(&dir.path().join("server.properties"));
+    let mut actions = Vec::new();
+    // The repeated key from line 3, the factor on line 5 (0-based: 2 and 4).
+    for (code, line) in [("duplicate-key", 2), ("internal-topic-replication", 4)] {
+        let found: Vec<&Value> = with_code(&diagnostics, code)
+            .into_iter()
+            .filter(|found| found["range"]["start"]["line"] == line)
+            .collect();
+        assert!(!found.is_empty(), "{code}: {diagnostics:#?}");
+        let answer = client.request(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": { "uri": path },
+                "range": found[0]["range"],
+                "context": { "diagnostics": [found[0]] },
+            }),
+        );
+        let answer = answer.response_result.ok().unwrap();
+        let answer = answer.as_array().unwrap();
+        let action = answer
+            .iter()
+            .find(|action| action["diagnostics"][0]["code"] == code)
+            .unwrap_or_else(|| panic!("{code}: {answer:#?}"))
+            .clone();
+        actions.push(action);
+    }
+    assert_eq!(actions[0]["isPreferred"], true);
+    assert_eq!(
+        actions[0]["title"],
+        "remove the repeated log.retention.hours line (duplicate-key)"
+    );
+    assert_eq!(actions[1]["isPreferred"], false);
+    assert!(
+        actions[1]["title"]
+            .as_str()
+            .unwrap()
+            .ends_with("(internal-topic-replication, unsafe fix)"),
+        "{:#}",
+        actions[1]
     );
     client.finish();
 }

@@ -34,7 +34,13 @@ const FORMATS: &[(&str, Retain, Format)] = &[
         output::full(report, STYLE)
     }),
     ("concise", Retain::Positions, |report| {
-        output::concise(report, output::ConciseStyle { show_help: true })
+        output::concise(
+            report,
+            output::ConciseStyle {
+                show_help: true,
+                ..Default::default()
+            },
+        )
     }),
     ("github", Retain::Positions, output::github),
     ("sarif", Retain::Positions, output::sarif),

@@ -90,7 +90,7 @@ fn the_wheel_installs_kafkalint_into_a_fresh_venv() {
     assert!(
         report.contains(
             "fixtures/seed-zk-3-brokers/server-0.properties:28:34: error[internal-topic-replication] \
-             [*] offsets.topic.replication.factor=1: one broker down"
+             offsets.topic.replication.factor=1: one broker down"
         ),
         "{report}"
     );

@@ -1,20 +1,33 @@
 //! `--format concise`: one line per finding, `path:line:col: severity[rule] message`, the
 //! form editors parse (vim's default `errorformat`, VS Code's `$gcc`-style problem matchers).
 //! A finding `--fix` can fix carries ` [*]` after its rule, as ruff marks one:
-//! `path:3:34: error[rule] [*] message`. A finding about several nodes is a line per node, at
+//! `path:3:34: error[rule] [*] message`: a safe fix, or with `--unsafe-fixes` any fix. A finding about several nodes is a line per node, at
 //! its place. The help is left off the line, for lines short enough to scan; `--show-help`
 //! puts it back after the message: `... message (help: ...)`. Lines are sorted by file (as
 //! printed), line, column and rule. Nothing else: the summary line is for people and goes to
 //! stderr (see `main.rs`).
 
 use super::{printable, region};
+use crate::diagnostic::Applicability;
 use crate::report::Report;
 
+impl Default for ConciseStyle {
+    fn default() -> Self {
+        ConciseStyle {
+            show_help: false,
+            allowed: Applicability::Safe,
+        }
+    }
+}
+
 /// What `--format concise` shows beside each finding's message.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ConciseStyle {
     /// `--show-help`: the help after the message, `(help: ...)`.
     pub show_help: bool,
+    /// The fixes `[*]` marks: those `--fix` makes (safe ones; unsafe ones too with
+    /// `--unsafe-fixes`).
+    pub allowed: Applicability,
 }
 
 pub fn concise(report: &Report, style: ConciseStyle) -> String {
@@ -34,7 +47,15 @@ pub fn concise(report: &Report, style: ConciseStyle) -> String {
                 at.start_column,
                 diagnostic.severity.as_str(),
                 diagnostic.rule,
-                if diagnostic.fix.is_some() { " [*]" } else { "" },
+                if diagnostic
+                    .fix
+                    .as_ref()
+                    .is_some_and(|fix| fix.applicability.applies(style.allowed))
+                {
+                    " [*]"
+                } else {
+                    ""
+                },
                 printable(&diagnostic.headline_in(path)),
                 if style.show_help {
                     help(&diagnostic.help)

@@ -381,11 +381,15 @@ fn render_one(
     shared: &SharedTexts,
     diagnostic: &Diagnostic,
 ) -> Rendered {
+    let elided = elided_labels(diagnostic);
     // Files in the order their first label appears, each with its labels.
     let mut files: Vec<usize> = Vec::new();
     let mut by_file: std::collections::HashMap<usize, Vec<LabeledSpan>> =
         std::collections::HashMap::new();
     for (index, label) in diagnostic.labels.iter().enumerate() {
+        if elided.contains(&index) {
+            continue;
+        }
         let labels = by_file.entry(label.file).or_insert_with(|| {
             files.push(label.file);
             Vec::new()
@@ -419,12 +423,82 @@ fn render_one(
         message: printable(&diagnostic.headline()),
         code: Some(diagnostic.rule.to_string()),
         url: Some(diagnostic.url()),
-        help: Some(printable(&diagnostic.help)),
+        // A finding about several nodes has its help after their lines (`also_on_lines`).
+        help: diagnostic
+            .also_on
+            .is_empty()
+            .then(|| printable(&diagnostic.help)),
         severity: miette_severity(diagnostic.severity),
         source,
         labels,
         related,
     }
+}
+
+/// The labels of a finding about several nodes that its drawing leaves out: every other node's
+/// primary label, which a line names instead ([`also_on_lines`]), and every label in those
+/// nodes' files, the same places again. The first node's labels are drawn, and those in a file
+/// of no node (a shared `.env`).
+fn elided_labels(diagnostic: &Diagnostic) -> std::collections::BTreeSet<usize> {
+    let mut elided = std::collections::BTreeSet::new();
+    if diagnostic.also_on.is_empty() {
+        return elided;
+    }
+    let first_file = diagnostic.primary().file;
+    let other_files: std::collections::BTreeSet<usize> = diagnostic
+        .also_on
+        .iter()
+        .map(|also| diagnostic.labels[also.label].file)
+        .filter(|file| *file != first_file)
+        .collect();
+    for also in &diagnostic.also_on {
+        if also.label != 0 {
+            elided.insert(also.label);
+        }
+    }
+    for (index, label) in diagnostic.labels.iter().enumerate() {
+        if index != 0 && other_files.contains(&label.file) {
+            elided.insert(index);
+        }
+    }
+    elided
+}
+
+/// A line for each other node of a finding about several nodes, `  also on broker 1:
+/// path:line:column`, then its help as miette draws a help: the finding once, not a snippet of
+/// each node.
+fn also_on_lines(
+    report: &Report,
+    diagnostic: &Diagnostic,
+    theme: &GraphicalTheme,
+    width: usize,
+) -> String {
+    let mut out = String::new();
+    for also in &diagnostic.also_on {
+        let label = &diagnostic.labels[also.label];
+        let file = &report.files[label.file];
+        let (line, column) = file.line_column(label.span.start);
+        let name = also
+            .node
+            .short_name()
+            .unwrap_or_else(|| also.node.to_string());
+        out.push_str(&format!(
+            "  also on {}: {}:{line}:{column}\n",
+            printable(&name),
+            printable(&file.path)
+        ));
+    }
+    // What miette 7.6's `render_footer` draws for a help.
+    let indent = theme.styles.help.style("  help: ").to_string();
+    let options = textwrap::Options::new(width.saturating_sub(2))
+        .initial_indent(&indent)
+        .subsequent_indent("        ")
+        .break_words(false)
+        .word_separator(textwrap::WordSeparator::Custom(find_words))
+        .word_splitter(textwrap::WordSplitter::NoHyphenation);
+    out.push_str(&textwrap::fill(&printable(&diagnostic.help), options));
+    out.push('\n');
+    out
 }
 
 /// The whole report: each finding, then a summary line. Findings drawn already (the
@@ -492,7 +566,7 @@ fn draw_run(
     } else {
         GraphicalTheme::unicode_nocolor()
     };
-    let handler = GraphicalReportHandler::new_themed(theme)
+    let handler = GraphicalReportHandler::new_themed(theme.clone())
         .with_width(style.width)
         .with_links(false)
         .with_word_separator(textwrap::WordSeparator::Custom(find_words))
@@ -514,6 +588,9 @@ fn draw_run(
         let mut out = String::new();
         // Writing to a String cannot fail.
         let _ = handler.render_report(&mut out, &rendered);
+        if !diagnostic.also_on.is_empty() {
+            out.push_str(&also_on_lines(report, diagnostic, &theme, style.width));
+        }
         out.push('\n');
         // A snippet shows the file's lines as they are (`##[error]` in a comment): none of
         // them reaches a CI log as a workflow command.

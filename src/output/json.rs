@@ -232,6 +232,8 @@ fn subject(subject: &Subject) -> JsonSubject {
 #[derive(Serialize)]
 struct JsonFix {
     description: String,
+    /// `safe` (`--fix` makes it) or `unsafe` (only with `--unsafe-fixes`).
+    applicability: crate::diagnostic::Applicability,
     edits: Vec<JsonEdit>,
 }
 
@@ -378,6 +380,7 @@ fn json_diagnostic<'a>(
         url: diagnostic.url(),
         fix: diagnostic.fix.as_ref().map(|fix| JsonFix {
             description: printable(&fix.description),
+            applicability: fix.applicability,
             edits: fix
                 .edits
                 .iter()

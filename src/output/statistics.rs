@@ -1,27 +1,34 @@
 //! `--statistics`: how many findings each rule reported, most first, instead of the findings,
 //! as `ruff check --statistics` counts them: the count, the rule, `[*]` when a finding of it
-//! carries a fix (`[ ]` when another rule's does), and the rule's summary.
+//! carries a fix `--fix` makes (a safe one; any with `--unsafe-fixes`; `[ ]` when another
+//! rule's does), and the rule's summary.
 
 use serde_json::json;
 
+use crate::diagnostic::Applicability;
 use crate::report::Report;
 use crate::rules;
 
-/// Per rule: its name, how many findings, whether one carries a fix. Most first, then by name.
-fn counts(report: &Report) -> Vec<(&'static str, usize, bool)> {
+/// Per rule: its name, how many findings, whether one carries a fix `allowed` makes. Most
+/// first, then by name.
+fn counts(report: &Report, allowed: Applicability) -> Vec<(&'static str, usize, bool)> {
     let mut counts: Vec<(&'static str, usize, bool)> = Vec::new();
     for diagnostic in &report.diagnostics {
         // A finding about several nodes counts once a node, as the summary counts it.
         let places = diagnostic.locations().count();
+        let fixable = diagnostic
+            .fix
+            .as_ref()
+            .is_some_and(|fix| fix.applicability.applies(allowed));
         match counts
             .iter_mut()
             .find(|(rule, _, _)| *rule == diagnostic.rule)
         {
-            Some((_, count, fixable)) => {
+            Some((_, count, any)) => {
                 *count += places;
-                *fixable |= diagnostic.fix.is_some();
+                *any |= fixable;
             }
-            None => counts.push((diagnostic.rule, places, diagnostic.fix.is_some())),
+            None => counts.push((diagnostic.rule, places, fixable)),
         }
     }
     counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
@@ -33,8 +40,8 @@ fn summary(rule: &str) -> &'static str {
 }
 
 /// One line per rule, its columns separated by tabs; nothing for a clean report.
-pub fn statistics_text(report: &Report) -> String {
-    let counts = counts(report);
+pub fn statistics_text(report: &Report, allowed: Applicability) -> String {
+    let counts = counts(report, allowed);
     let count_width = counts
         .iter()
         .map(|c| c.1.to_string().len())
@@ -59,8 +66,8 @@ pub fn statistics_text(report: &Report) -> String {
 }
 
 /// `--format json --statistics`: an array of `{rule, count, fixable, summary}`, most first.
-pub fn statistics_json(report: &Report) -> String {
-    let counts: Vec<serde_json::Value> = counts(report)
+pub fn statistics_json(report: &Report, allowed: Applicability) -> String {
+    let counts: Vec<serde_json::Value> = counts(report, allowed)
         .into_iter()
         .map(|(rule, count, fixable)| {
             json!({ "rule": rule, "count": count, "fixable": fixable, "summary": summary(rule) })

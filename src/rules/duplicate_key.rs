@@ -70,18 +70,21 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             // meant is for people to say.
             let exact = indexes.iter().all(|i| entries[*i].value() == last.value());
             let bytes = context.bytes(file);
-            let fix = exact.then(|| Fix {
-                description: format!(
-                    "remove the repeated {key} line{}",
-                    if indexes.len() > 2 { "s" } else { "" }
-                ),
-                edits: merged(indexes[1..].iter().map(|i| whole_lines(bytes, entries[*i])))
-                    .map(|span| Edit {
-                        file,
-                        span,
-                        replacement: Vec::new(),
-                    })
-                    .collect(),
+            // Safe: Kafka reads every key as before (see the rule's doc, "Fix safety").
+            let fix = exact.then(|| {
+                Fix::safe(
+                    format!(
+                        "remove the repeated {key} line{}",
+                        if indexes.len() > 2 { "s" } else { "" }
+                    ),
+                    merged(indexes[1..].iter().map(|i| whole_lines(bytes, entries[*i])))
+                        .map(|span| Edit {
+                            file,
+                            span,
+                            replacement: Vec::new(),
+                        })
+                        .collect(),
+                )
             });
             diagnostics.push(
                 RULE.finding(message)

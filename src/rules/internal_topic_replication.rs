@@ -102,10 +102,8 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             // no line to edit, and adding one is a choice (where, with which comment) left to people.
             let fix = context
                 .replication_fix(cluster, node, topic)
-                .map(|(factor, edit)| Fix {
-                    description: format!("set {key}={factor}"),
-                    edits: vec![edit],
-                });
+                // Unsafe: see the rule's doc, "Fix safety".
+                .map(|(factor, edit)| Fix::unsafe_edits(format!("set {key}={factor}"), vec![edit]));
             diagnostics.push(
                 RULE.finding(message)
                     .about(name)

@@ -221,8 +221,6 @@ fn min_isr_fix(
         edits.push(context.set_number(min_isr_entry?, wanted));
         done.push(format!("{isr_key}={wanted}"));
     }
-    (!edits.is_empty()).then(|| Fix {
-        description: format!("set {}", done.join(" and ")),
-        edits,
-    })
+    // Unsafe: see the rule's doc, "Fix safety".
+    (!edits.is_empty()).then(|| Fix::unsafe_edits(format!("set {}", done.join(" and ")), edits))
 }

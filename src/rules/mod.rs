@@ -294,6 +294,15 @@ pub fn check_unbound_topics(
 /// Rules quote values through `support::quoted`, which hides what output may not show; this
 /// is the guard behind it: no back-quoted credential leaves a rule, whoever wrote the message.
 fn scrub(mut diagnostic: Diagnostic) -> Diagnostic {
+    // A rule's doc says how safe its fixes are (`Fix: **safe**`): each fix says the same.
+    debug_assert!(
+        diagnostic.fix.as_ref().is_none_or(|fix| {
+            find(diagnostic.rule)
+                .is_some_and(|rule| rule.fix.as_str() == fix.applicability.as_str())
+        }),
+        "{}: a fix unlike its rule's fix safety",
+        diagnostic.rule
+    );
     diagnostic.hide_secret_in_key();
     let texts = std::iter::once(&mut diagnostic.message)
         .chain(std::iter::once(&mut diagnostic.help))

@@ -44,9 +44,12 @@ fn check(context: &TopicContext) -> Vec<Diagnostic> {
         } else {
             ""
         };
-        let fix = context.set_number(topic, written, wanted).map(|edit| Fix {
-            description: format!("set the replication factor to {wanted}"),
-            edits: vec![edit],
+        // Unsafe: see the rule's doc, "Fix safety".
+        let fix = context.set_number(topic, written, wanted).map(|edit| {
+            Fix::unsafe_edits(
+                format!("set the replication factor to {wanted}"),
+                vec![edit],
+            )
         });
         diagnostics.push(
             RULE.finding(format!(

@@ -13,10 +13,10 @@ use lsp_types::{
 };
 
 use crate::cluster::{Buffer, DiscoveryError};
+use crate::diagnostic::Applicability;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::output::printable;
 use crate::report::{Options, Report, Retain};
-use crate::rules::FixAvailability;
 use crate::source::SourceFile;
 
 use super::hover;
@@ -132,7 +132,7 @@ pub fn check(
             // and so made once.
             let action = fix.as_ref().and_then(|fix| {
                 let edits: Vec<_> = fix.edits.iter().filter(|edit| edit.file == index).collect();
-                fix_action(&diagnostic, &fix.description, &edits, &files)
+                fix_action(&diagnostic, fix, &edits, &files)
             });
             for (primary, node) in in_document {
                 diagnostic.subject.node = Some(node);
@@ -155,7 +155,7 @@ pub fn check(
         };
         let action = fix.as_ref().and_then(|fix| {
             let edits: Vec<_> = fix.edits.iter().collect();
-            fix_action(&diagnostic, &fix.description, &edits, &files)
+            fix_action(&diagnostic, fix, &edits, &files)
         });
         found.push(finding(
             &diagnostic,
@@ -376,10 +376,11 @@ impl Finding {
 #[allow(clippy::mutable_key_type)]
 fn fix_action(
     diagnostic: &Diagnostic,
-    description: &str,
+    fix: &crate::diagnostic::Fix,
     edits: &[&crate::diagnostic::Edit],
     files: &Files,
 ) -> Option<Action> {
+    let (description, applicability) = (&fix.description, fix.applicability);
     if edits.is_empty() {
         return None;
     }
@@ -393,10 +394,19 @@ fn fix_action(
                 String::from_utf8_lossy(&edit.replacement).into_owned(),
             ));
     }
-    let safe =
-        crate::rules::find(diagnostic.rule).is_some_and(|rule| rule.fix == FixAvailability::Safe);
+    // As ruff's server: unsafe fixes are offered too, as quick fixes an editor does not apply
+    // on its own (not preferred), their title saying they are unsafe.
+    let safe = applicability == Applicability::Safe;
     Some(Action {
-        title: format!("{} ({})", printable(description), diagnostic.rule),
+        title: if safe {
+            format!("{} ({})", printable(description), diagnostic.rule)
+        } else {
+            format!(
+                "{} ({}, unsafe fix)",
+                printable(description),
+                diagnostic.rule
+            )
+        },
         preferred: safe,
         edit: Arc::new(WorkspaceEdit {
             changes: Some(changes),

@@ -160,7 +160,13 @@ pub fn render_all(report: &Report) -> Vec<(&'static str, String)> {
         ),
         (
             "concise (help shown)",
-            output::concise(report, output::ConciseStyle { show_help: true }),
+            output::concise(
+                report,
+                output::ConciseStyle {
+                    show_help: true,
+                    ..Default::default()
+                },
+            ),
         ),
         ("json", output::json(report)),
         ("github", output::github(report)),
@@ -231,7 +237,11 @@ pub fn pipeline_holds(
     }
     let secrets = recognized_secrets(&report, &sources);
     let mut outputs = report_holds(&report);
-    match fix::fix(report, options) {
+    match fix::fix(
+        report,
+        options,
+        kafkalint::diagnostic::Applicability::Unsafe,
+    ) {
         Ok(fixed) => {
             for change in &fixed.changes {
                 assert_ne!(

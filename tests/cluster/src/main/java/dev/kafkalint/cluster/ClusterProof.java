@@ -185,7 +185,7 @@ public final class ClusterProof {
                     scenarioA(cluster);
                 }
                 case "B" -> {
-                    say("[%s %s] scenario B: the same files after kafkalint check --fix", mode, version);
+                    say("[%s %s] scenario B: the same files after kafkalint check --fix --unsafe-fixes", mode, version);
                     cluster = new Cluster(work.resolve(mode + "-B"));
                     cluster.writeSeed();
                     scenarioB(cluster);
@@ -352,8 +352,8 @@ public final class ClusterProof {
 
     /** The fix: kafkalint --fix on the same files; a fresh cluster from them survives the same kill. */
     void scenarioB(Cluster cluster) throws Exception {
-        Command fix = kafkalintRun(List.of("check", "--fix", "--format", "concise", cluster.config.toString()));
-        say("  kafkalint check --fix %s: exit %d, %s", rel(cluster.config), fix.exit, lastLine(fix.stderr));
+        Command fix = kafkalintRun(List.of("check", "--fix", "--unsafe-fixes", "--format", "concise", cluster.config.toString()));
+        say("  kafkalint check --fix --unsafe-fixes %s: exit %d, %s", rel(cluster.config), fix.exit, lastLine(fix.stderr));
         check(fix.exit == 0 || fix.exit == 1, "kafkalint --fix failed: " + fix.stderr);
         for (int id = 0; id < NODES; id++) {
             Properties props = cluster.read(id);
@@ -453,8 +453,8 @@ public final class ClusterProof {
         cluster.stopAll();
         say("  all brokers stopped (SIGTERM) in %s", secs(System.nanoTime() - stop));
 
-        Command fix = kafkalintRun(List.of("check", "--fix", "--format", "concise", cluster.config.toString()));
-        say("  kafkalint check --fix %s: exit %d, %s", rel(cluster.config), fix.exit, lastLine(fix.stderr));
+        Command fix = kafkalintRun(List.of("check", "--fix", "--unsafe-fixes", "--format", "concise", cluster.config.toString()));
+        say("  kafkalint check --fix --unsafe-fixes %s: exit %d, %s", rel(cluster.config), fix.exit, lastLine(fix.stderr));
         for (int id = 0; id < NODES; id++) {
             check("3".equals(cluster.read(id).getProperty("offsets.topic.replication.factor")),
                     "--fix should set offsets.topic.replication.factor=3");
@@ -496,12 +496,12 @@ public final class ClusterProof {
                 "kafkalint live should report __consumer_offsets on one replica");
 
         cluster.stopAll();
-        Command fix = kafkalintRun(List.of("check", "--fix", "--format", "concise", files));
+        Command fix = kafkalintRun(List.of("check", "--fix", "--unsafe-fixes", "--format", "concise", files));
         check(fix.exit == 0 || fix.exit == 1, "kafkalint check --fix failed: " + fix.stderr);
         Verdict checked = kafkalint(cluster.config);
         check(checked.count("internal-topic-replication") == 0,
                 "kafkalint check should have no internal-topic-replication finding on the raised files");
-        say("  files raised by kafkalint check --fix, every broker restarted; kafkalint check: %s, no "
+        say("  files raised by kafkalint check --fix --unsafe-fixes, every broker restarted; kafkalint check: %s, no "
                 + "internal-topic-replication", checked.summary);
         cluster.start();
         int coordinator;
