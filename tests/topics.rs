@@ -94,7 +94,7 @@ fn fix_raises_a_written_factor_in_place_and_nothing_else() {
     let dir = tempfile::tempdir().unwrap();
     three_brokers(dir.path());
     std::fs::write(dir.path().join("topic.yaml"), ONE_REPLICA_TOPIC).unwrap();
-    let (code, stdout, stderr) = kafkalint(&["check", "--fix", "."], dir.path());
+    let (code, stdout, stderr) = kafkalint(&["check", "--fix", "--unsafe-fixes", "."], dir.path());
     assert!(code < 2, "{stdout}{stderr}");
     let fixed = std::fs::read_to_string(dir.path().join("topic.yaml")).unwrap();
     assert_eq!(
@@ -262,7 +262,7 @@ volumes:";
         &format!("\n{quoted}\n  kafka-1-data:"),
     );
     std::fs::write(dir.path().join("docker-compose.yml"), &text).unwrap();
-    let (code, stdout, stderr) = kafkalint(&["check", "--fix", "."], dir.path());
+    let (code, stdout, stderr) = kafkalint(&["check", "--fix", "--unsafe-fixes", "."], dir.path());
     assert!(code < 2, "{stdout}{stderr}");
     let fixed = std::fs::read_to_string(dir.path().join("docker-compose.yml")).unwrap();
     let line = "--topic orders --partitions 6 --replication-factor ";
