@@ -637,7 +637,7 @@ fn the_readme_words_the_seed_finding_as_the_rule_does() {
         .output()
         .unwrap();
     let stdout = String::from_utf8(output.stdout).unwrap();
-    let marker = "error[internal-topic-replication] [*] offsets.topic.replication.factor=1: ";
+    let marker = "error[internal-topic-replication] offsets.topic.replication.factor=1: ";
     let message = stdout
         .lines()
         .find_map(|line| line.split_once(marker).map(|(_, message)| message))
