@@ -438,38 +438,8 @@ pub fn find(path: &Path) -> Option<PathBuf> {
     })
 }
 
-/// The working folder, asked of the system once: kafkalint never changes it, and a walk of
-/// thousands of files makes paths absolute many times a file.
-fn absolute_cwd() -> &'static Path {
-    static CWD: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    CWD.get_or_init(|| {
-        std::env::current_dir().map_or_else(|_| PathBuf::from("/"), |cwd| normalize(&cwd))
-    })
-}
-
-/// `path` made absolute and without `.` or `..` components, by the path alone (symbolic links
-/// are not resolved): two spellings of one file compare equal.
-pub fn absolute(path: &Path) -> PathBuf {
-    if path.is_absolute() {
-        return normalize(path);
-    }
-    normalize(&absolute_cwd().join(path))
-}
-
-fn normalize(path: &Path) -> PathBuf {
-    use std::path::Component;
-    let mut normal = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                normal.pop();
-            }
-            other => normal.push(other.as_os_str()),
-        }
-    }
-    normal
-}
+pub use crate::source::absolute;
+use crate::source::absolute_cwd;
 
 /// `path` relative to `dir`, when it lies below it.
 fn relative_to(path: &Path, dir: &Path) -> Option<PathBuf> {

@@ -654,6 +654,40 @@ fn escape_control(c: char) -> String {
     format!("\\u{{{:x}}}", c as u32)
 }
 
+/// The working folder, asked of the system once: kafkalint never changes it, and a walk of
+/// thousands of files makes paths absolute many times a file.
+pub fn absolute_cwd() -> &'static std::path::Path {
+    static CWD: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    CWD.get_or_init(|| {
+        std::env::current_dir()
+            .map_or_else(|_| std::path::PathBuf::from("/"), |cwd| normalize(&cwd))
+    })
+}
+
+/// `path` made absolute and without `.` or `..` components, by the path alone (symbolic links
+/// are not resolved): two spellings of one file compare equal.
+pub fn absolute(path: &std::path::Path) -> std::path::PathBuf {
+    if path.is_absolute() {
+        return normalize(path);
+    }
+    normalize(&absolute_cwd().join(path))
+}
+
+fn normalize(path: &std::path::Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut normal = std::path::PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                normal.pop();
+            }
+            other => normal.push(other.as_os_str()),
+        }
+    }
+    normal
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

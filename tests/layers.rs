@@ -60,7 +60,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     // The language server: an editor's documents checked as a buffer is.
     ("server", &["server"]),
     ("root", &["lib"]),
-    ("cli", &["main"]),
+    // The command line, and `check --watch`, which runs it again.
+    ("cli", &["main", "watch"]),
 ];
 
 #[test]

@@ -7,10 +7,12 @@
 //! line is never passed over: only what a walk finds below it is.
 
 use std::collections::HashMap;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use ignore::Match;
+
+use crate::source::absolute;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
 /// What `exclude` is when no config file sets it: hidden folders, a build's `target` and
@@ -186,29 +188,6 @@ impl Filter<'_> {
         self.folders.insert(dir.to_path_buf(), folder.clone());
         folder
     }
-}
-
-/// `path` absolute and without `.` or `..` components, by the path alone (as
-/// `config::absolute`, which this layer cannot use).
-fn absolute(path: &Path) -> PathBuf {
-    static CWD: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    let joined = if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        CWD.get_or_init(|| std::env::current_dir().unwrap_or_default())
-            .join(path)
-    };
-    let mut normal = PathBuf::new();
-    for component in joined.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                normal.pop();
-            }
-            other => normal.push(other.as_os_str()),
-        }
-    }
-    normal
 }
 
 #[cfg(test)]
