@@ -6,6 +6,16 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// `--fix` with the unsafe fixes too, on the current folder: what most tests here run.
+const FIX_ALL: &[&str] = &[
+    "check",
+    "--fix",
+    "--unsafe-fixes",
+    "--format",
+    "concise",
+    ".",
+];
+
 fn kafkalint(args: &[&str], dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_kafkalint"))
         .args(args)
@@ -99,17 +109,7 @@ fn values_are_replaced_in_place_keeping_every_other_byte() {
         ("server-1.properties".into(), broker(1, "", "\n")),
         ("server-2.properties".into(), broker(2, "", "\n")),
     ]);
-    let output = kafkalint(
-        &[
-            "check",
-            "--fix",
-            "--unsafe-fixes",
-            "--format",
-            "concise",
-            ".",
-        ],
-        dir.path(),
-    );
+    let output = kafkalint(FIX_ALL, dir.path());
     assert!(
         stderr(&output).contains("Fixed 3 findings in 1 file."),
         "{}",
@@ -922,17 +922,7 @@ fn a_repeated_factor_is_fixed_over_two_rounds() {
     // Both fixes touch the last line: the repeat goes first, the factor is set next round.
     let extra = "offsets.topic.replication.factor=1\noffsets.topic.replication.factor=1\n";
     let dir = brokers(3, extra);
-    let output = kafkalint(
-        &[
-            "check",
-            "--fix",
-            "--unsafe-fixes",
-            "--format",
-            "concise",
-            ".",
-        ],
-        dir.path(),
-    );
+    let output = kafkalint(FIX_ALL, dir.path());
     assert!(
         stderr(&output).contains("Fixed 6 findings in 3 files."),
         "{}",
@@ -1075,17 +1065,7 @@ fn kraft_nodes_and_the_share_group_state_topic_are_fixed_too() {
         fs::write(dir.path().join(&name), bytes).unwrap();
     }
     let original = fs::read_to_string(fixture.join("server-1.properties")).unwrap();
-    let output = kafkalint(
-        &[
-            "check",
-            "--fix",
-            "--unsafe-fixes",
-            "--format",
-            "concise",
-            ".",
-        ],
-        dir.path(),
-    );
+    let output = kafkalint(FIX_ALL, dir.path());
     assert!(
         stderr(&output).contains("Fixed 9 findings in 3 files."),
         "{}",
