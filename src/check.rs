@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::cluster::{self, DiscoveryError};
 use crate::config::{self, Config, ConfigError};
 use crate::report::{self, Options, Report, Retain};
-use crate::{output, parallel, rules};
+use crate::{output, rules};
 
 /// Why a check could not run: a file that cannot be read as a node file, or a bad config file.
 #[derive(Debug, thiserror::Error)]
@@ -221,22 +221,38 @@ fn check_paths(paths: &[PathBuf], options: &Options) -> Result<Report, Error> {
         let declared = declared_clusters(config.as_ref(), options)?;
         let stated = stated(config.as_ref(), options);
         let config = config.map(Arc::new);
-        let mut parts = Vec::new();
-        let mut finished = |batch: Vec<cluster::Discovered>| {
-            parts.extend(parallel::map_owned(batch, |mut part| {
-                attach(&mut part, config.clone());
-                let mut report = report::run(part, options, None);
-                keep_for_output(&mut report, options.retain);
-                report
-            }));
-        };
-        let mut found = cluster::discover_declared_in_batches(
-            &paths,
-            options.brokers,
-            &declared,
-            &stated,
-            (options.retain != Retain::All).then_some(&mut finished as &mut dyn FnMut(_)),
-        )?;
+        // Each finished folder's cluster is checked on the pool while the walk goes on (a
+        // walk that waited for each batch left a core idle the while); the reports are put
+        // back in the order the folders were finished in.
+        let checked = std::sync::Mutex::new(Vec::new());
+        let found = rayon::in_place_scope(|scope| {
+            let mut handed_on = 0;
+            let mut finished = |batch: Vec<cluster::Discovered>| {
+                for mut part in batch {
+                    let (order, config, checked) = (handed_on, config.clone(), &checked);
+                    handed_on += 1;
+                    scope.spawn(move |_| {
+                        attach(&mut part, config);
+                        let mut report = report::run(part, options, None);
+                        keep_for_output(&mut report, options.retain);
+                        lock(checked).push((order, report));
+                    });
+                }
+            };
+            cluster::discover_declared_in_batches(
+                &paths,
+                options.brokers,
+                &declared,
+                &stated,
+                (options.retain != Retain::All).then_some(&mut finished as &mut dyn FnMut(_)),
+            )
+        });
+        let mut found = found?;
+        let mut parts = checked
+            .into_inner()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        parts.sort_by_key(|(order, _)| *order);
+        let mut parts: Vec<Report> = parts.into_iter().map(|(_, report)| report).collect();
         attach(&mut found, config);
         let mut report = report::run(found, options, None);
         keep_for_output(&mut report, options.retain);
@@ -555,6 +571,14 @@ fn stated(config: Option<&Config>, options: &Options) -> crate::sources::Stated 
 }
 
 /// Every cluster found is checked with `config`.
+/// The list behind `mutex`, also after a thread panicked while holding it (its panic is
+/// passed on by the scope that ran it).
+fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 fn attach(found: &mut cluster::Discovered, config: Option<Arc<Config>>) {
     for cluster in &mut found.clusters {
         cluster.config = config.clone();

@@ -18,14 +18,6 @@ pub fn map<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync + Send) 
     items.par_iter().with_max_len(1).map(work).collect()
 }
 
-/// [`map`] over items the work takes by value.
-pub fn map_owned<T: Send, R: Send>(items: Vec<T>, work: impl Fn(T) -> R + Sync + Send) -> Vec<R> {
-    if items.len() < MIN_PARALLEL_ITEMS || rayon::current_num_threads() <= 1 {
-        return items.into_iter().map(work).collect();
-    }
-    items.into_par_iter().with_max_len(1).map(work).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::map;
@@ -41,13 +33,6 @@ mod tests {
             n * n
         });
         assert_eq!(squares, items.iter().map(|n| n * n).collect::<Vec<_>>());
-    }
-
-    #[test]
-    fn owned_items_keep_their_order() {
-        let items: Vec<String> = (0..100).map(|n| n.to_string()).collect();
-        let lengths = super::map_owned(items.clone(), |item| item.len());
-        assert_eq!(lengths, items.iter().map(String::len).collect::<Vec<_>>());
     }
 
     #[test]

@@ -418,9 +418,9 @@ fn discover_from(
             .filter(|other| other.starts_with(&absolute) || absolute.starts_with(other))
             .count()
             == 1;
-        let mut entries = walk(walker, path, &walk_how, &mut found.skipped)
-            .into_iter()
-            .peekable();
+        // The walk's notes go where they went when the whole walk came first.
+        let walk_notes_at = found.skipped.len();
+        let mut entries = Walking::new(walker, path, &walk_how);
         while entries.peek().is_some() {
             let batch: Vec<_> = entries.by_ref().take(READ_BATCH).collect();
             for (entry, read_file) in read_batch(batch) {
@@ -524,6 +524,9 @@ fn discover_from(
                 }
             }
         }
+        found
+            .skipped
+            .splice(walk_notes_at..walk_notes_at, entries.notes());
         // Charts of the repository's own: their templates read as `helm template` renders
         // them, when helm is on the PATH.
         let rendering = sources::helm::render::render_charts(&mut yaml_by_dir);
@@ -1378,30 +1381,73 @@ impl<'a> Bounds<'a> {
     }
 }
 
-/// Every entry of a walk, in walk order (paths only: nothing is read); the links passed over
-/// are noted in `notes`.
-fn walk(
-    walker: walkdir::WalkDir,
-    root: &Path,
-    how: &Walk,
-    notes: &mut Vec<String>,
-) -> Vec<Result<walkdir::DirEntry, DiscoveryError>> {
-    let mut bounds = Bounds::new(root, how.named, &how.stated.excludes);
-    let mut dangling = Vec::new();
-    let entries = walker
-        .into_iter()
-        .filter_entry(|entry| bounds.enters(entry))
-        .filter_map(|entry| match entry {
-            Err(error) if let Some(note) = dangling_link(&error) => {
-                dangling.push(note);
-                None
+/// Every entry of a walk, in walk order (paths only: nothing is read), as the walk goes: the
+/// first files are read and checked while the rest of the tree is walked. The links passed
+/// over are noted by [`Walking::notes`] once the walk is done.
+struct Walking<'a> {
+    walker: walkdir::IntoIter,
+    root: &'a Path,
+    bounds: Bounds<'a>,
+    dangling: Vec<String>,
+    /// The entry [`Walking::peek`] looked at, not yet handed out.
+    peeked: Option<Option<Result<walkdir::DirEntry, DiscoveryError>>>,
+}
+
+impl<'a> Walking<'a> {
+    fn new(walker: walkdir::WalkDir, root: &'a Path, how: &'a Walk) -> Self {
+        Walking {
+            walker: walker.into_iter(),
+            root,
+            bounds: Bounds::new(root, how.named, &how.stated.excludes),
+            dangling: Vec::new(),
+            peeked: None,
+        }
+    }
+
+    /// The next entry, left to be handed out.
+    fn peek(&mut self) -> Option<&Result<walkdir::DirEntry, DiscoveryError>> {
+        if self.peeked.is_none() {
+            self.peeked = Some(self.walk_on());
+        }
+        self.peeked.as_ref().and_then(Option::as_ref)
+    }
+
+    /// What the walk passed over and why: dangling links, then links out of the root and
+    /// excluded entries.
+    fn notes(self) -> impl Iterator<Item = String> {
+        self.dangling.into_iter().chain(self.bounds.notes)
+    }
+}
+
+impl Iterator for Walking<'_> {
+    type Item = Result<walkdir::DirEntry, DiscoveryError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self.peeked.take() {
+            Some(peeked) => peeked,
+            None => self.walk_on(),
+        }
+    }
+}
+
+impl Walking<'_> {
+    fn walk_on(&mut self) -> Option<Result<walkdir::DirEntry, DiscoveryError>> {
+        // As walkdir's `filter_entry`: a folder the bounds keep out is not walked into.
+        loop {
+            match self.walker.next()? {
+                Ok(entry) if !self.bounds.enters(&entry) => {
+                    if entry.file_type().is_dir() {
+                        self.walker.skip_current_dir();
+                    }
+                }
+                Ok(entry) => return Some(Ok(entry)),
+                Err(error) => match dangling_link(&error) {
+                    Some(note) => self.dangling.push(note),
+                    None => return Some(Err(walk_error(error, self.root))),
+                },
             }
-            entry => Some(entry.map_err(|error| walk_error(error, root))),
-        })
-        .collect();
-    notes.append(&mut dangling);
-    notes.append(&mut bounds.notes);
-    entries
+        }
+    }
 }
 
 /// Walked entries in walk order, each with its file read and parsed when it is a candidate.

@@ -11,40 +11,66 @@ use crate::diagnostic::{Label, NodeKind, NodeRef, Severity, Subject};
 use crate::report::Report;
 use crate::yaml_view::NamedBy;
 
-/// The document. Its lists are written an item at a time as they are made ([`Items`]): the
-/// findings of 10,000 files are never all held as JSON values.
-#[derive(Serialize)]
-#[serde(bound(serialize = "Items<C>: Serialize, Items<D>: Serialize, Items<N>: Serialize"))]
-struct Document<C, D, N> {
-    clusters: Items<C>,
-    diagnostics: Items<D>,
-    /// What the readers saw but could not judge: never hidden by a clean bill (absent when
-    /// there is none, as a clean document was before it).
-    #[serde(skip_serializing_if = "Items::is_empty")]
-    not_checked: Items<N>,
-    summary: Summary,
-}
+/// The document is written as serde_json's pretty printer writes it, its lists an item at a
+/// time: the items rendered on the pool's threads a window at a time and written in order, so
+/// that the findings of 10,000 files are never all held as JSON text and writing them is not
+/// a long last step on one thread. The tests compare it with serde_json's rendering of the
+/// whole document.
+const INDENT: &[u8] = b"  ";
 
-/// A JSON array written from the items `make` gives, one at a time, as a `Vec` of them is.
-struct Items<F> {
-    len: usize,
-    make: F,
-}
+/// Items rendered at once: a share for every thread, and little text held.
+const WINDOW: usize = 64;
 
-impl<F> Items<F> {
-    fn is_empty(&self) -> bool {
-        self.len == 0
+/// Writes `"name": [...]` at the document's top level, each item as `render` makes it.
+fn write_list<'a, T: Sync, R: Serialize>(
+    out: &mut dyn Write,
+    name: &str,
+    items: &'a [T],
+    render: impl Fn(&'a T) -> R + Sync + Send,
+) -> std::io::Result<()> {
+    write_key(out, name)?;
+    if items.is_empty() {
+        return out.write_all(b"[]");
     }
+    out.write_all(b"[")?;
+    let mut first = true;
+    for window in items.chunks(WINDOW) {
+        // By place in the window: an item's rendering may borrow from it.
+        let places: Vec<usize> = (0..window.len()).collect();
+        for text in crate::parallel::map(&places, |place| nested(&render(&window[*place]), 2)) {
+            out.write_all(if first { b"\n" } else { b",\n" })?;
+            first = false;
+            out.write_all(&INDENT.repeat(2))?;
+            out.write_all(&text?)?;
+        }
+    }
+    out.write_all(b"\n")?;
+    out.write_all(INDENT)?;
+    out.write_all(b"]")
 }
 
-impl<F, I> Serialize for Items<F>
-where
-    F: Fn() -> I,
-    I: Iterator<Item: Serialize>,
-{
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq((self.make)())
+/// `"name": ` of the document's top level.
+fn write_key(out: &mut dyn Write, name: &str) -> std::io::Result<()> {
+    out.write_all(INDENT)?;
+    serde_json::to_writer(&mut *out, name)?;
+    out.write_all(b": ")
+}
+
+/// `value` as the pretty printer writes it `depth` levels in: each line after the first
+/// indented. A JSON string holds no line break (it is written `\n`), so every one is the
+/// printer's.
+fn nested(value: &impl Serialize, depth: usize) -> std::io::Result<Vec<u8>> {
+    let text = serde_json::to_vec_pretty(value)?;
+    let indent = INDENT.repeat(depth);
+    let mut out = Vec::with_capacity(text.len() + text.len() / 4);
+    for (index, line) in text.split(|byte| *byte == b'\n').enumerate() {
+        if index > 0 {
+            out.push(b'\n');
+            out.extend_from_slice(&indent);
+        }
+        out.extend_from_slice(line);
     }
+    Ok(out)
 }
 
 /// One thing not checked: its file, why (`helm-template`, `unknown-image`, `vault`,
@@ -277,50 +303,55 @@ pub fn json(report: &Report) -> String {
 
 /// Writes the document to `out` as it is made.
 pub fn write_json(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-    let document = Document {
-        clusters: Items {
-            len: report.clusters.len(),
-            make: || {
-                report
-                    .clusters
-                    .iter()
-                    .map(|cluster| json_cluster(report, cluster))
-            },
-        },
-        diagnostics: Items {
-            len: report.diagnostics.len(),
-            make: || {
-                report
-                    .diagnostics
-                    .iter()
-                    .map(|diagnostic| json_diagnostic(report, diagnostic))
-            },
-        },
-        not_checked: Items {
-            len: report.not_checked.len(),
-            make: || {
-                report.not_checked.iter().map(|item| JsonNotChecked {
-                    file: printable(&item.file),
-                    kind: item.kind.id(),
-                    reason: printable(&item.reason),
-                })
-            },
-        },
-        summary: Summary {
-            errors: report.count(Severity::Error),
-            warnings: report.count(Severity::Warning),
-            infos: report.count(Severity::Info),
-            suppressed: report.suppressed.count,
-            files: report.files.len(),
-            clusters: report.clusters.len(),
-        },
-    };
-    // serde_json writes a token at a time: gathered here, where a write is a plain copy, and
-    // passed on a chunk at a time.
+    // The printer's pieces are small: gathered here, where a write is a plain copy, and passed
+    // on a chunk at a time.
     let mut buffered = std::io::BufWriter::with_capacity(64 * 1024, out);
-    serde_json::to_writer_pretty(&mut buffered, &document)?;
-    buffered.write_all(b"\n")?;
+    buffered.write_all(b"{\n")?;
+    write_list(&mut buffered, "clusters", &report.clusters, |cluster| {
+        json_cluster(report, cluster)
+    })?;
+    buffered.write_all(b",\n")?;
+    write_list(
+        &mut buffered,
+        "diagnostics",
+        &report.diagnostics,
+        |diagnostic| json_diagnostic(report, diagnostic),
+    )?;
+    buffered.write_all(b",\n")?;
+    // What the readers saw but could not judge: never hidden by a clean bill (absent when
+    // there is none, as a clean document was before it).
+    if !report.not_checked.is_empty() {
+        write_list(
+            &mut buffered,
+            "not_checked",
+            &report.not_checked,
+            json_not_checked,
+        )?;
+        buffered.write_all(b",\n")?;
+    }
+    write_key(&mut buffered, "summary")?;
+    buffered.write_all(&nested(&summary(report), 1)?)?;
+    buffered.write_all(b"\n}\n")?;
     buffered.flush()
+}
+
+fn json_not_checked(item: &crate::sources::not_checked::NotChecked) -> JsonNotChecked {
+    JsonNotChecked {
+        file: printable(&item.file),
+        kind: item.kind.id(),
+        reason: printable(&item.reason),
+    }
+}
+
+fn summary(report: &Report) -> Summary {
+    Summary {
+        errors: report.count(Severity::Error),
+        warnings: report.count(Severity::Warning),
+        infos: report.count(Severity::Info),
+        suppressed: report.suppressed.count,
+        files: report.files.len(),
+        clusters: report.clusters.len(),
+    }
 }
 
 /// Where a label is: its file's path as shown, line and column.
@@ -479,5 +510,62 @@ fn membership(report: &Report, cluster: &crate::cluster::Cluster) -> JsonMembers
                 why: cluster.overlay_reason(),
             })
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::Options;
+
+    /// The document as serde_json's pretty printer writes it from values all held at once.
+    fn whole(report: &Report) -> String {
+        #[derive(Serialize)]
+        struct Whole<'a> {
+            clusters: Vec<JsonCluster>,
+            diagnostics: Vec<JsonDiagnostic<'a>>,
+            #[serde(skip_serializing_if = "Vec::is_empty")]
+            not_checked: Vec<JsonNotChecked>,
+            summary: Summary,
+        }
+        let whole = Whole {
+            clusters: report
+                .clusters
+                .iter()
+                .map(|cluster| json_cluster(report, cluster))
+                .collect(),
+            diagnostics: report
+                .diagnostics
+                .iter()
+                .map(|diagnostic| json_diagnostic(report, diagnostic))
+                .collect(),
+            not_checked: report.not_checked.iter().map(json_not_checked).collect(),
+            summary: summary(report),
+        };
+        serde_json::to_string_pretty(&whole).unwrap() + "\n"
+    }
+
+    fn checked(path: &str) -> Report {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        crate::check::check(&[root.join(path)], &Options::default()).unwrap()
+    }
+
+    #[test]
+    fn writes_what_serde_json_writes_of_the_whole_document() {
+        // Every fixture: lists longer than a window, things not checked, several releases.
+        let report = checked("fixtures");
+        assert!(report.diagnostics.len() > 2 * WINDOW && !report.not_checked.is_empty());
+        assert_eq!(json(&report), whole(&report));
+        // One finding, nothing not checked.
+        let report = checked("fixtures/seed-zk-3-brokers");
+        assert!(report.not_checked.is_empty() && !report.diagnostics.is_empty());
+        assert_eq!(json(&report), whole(&report));
+    }
+
+    #[test]
+    fn an_empty_list_is_written_as_serde_json_writes_it() {
+        let report = Report::merge(Vec::new());
+        assert!(report.clusters.is_empty() && report.diagnostics.is_empty());
+        assert_eq!(json(&report), whole(&report));
     }
 }
