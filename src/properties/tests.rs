@@ -149,6 +149,21 @@ fn malformed_unicode_escape_is_an_error_with_its_span() {
 }
 
 #[test]
+fn spans_of_a_continued_line_point_into_each_natural_line() {
+    // `k=a\` then `   \uZZ`: the value's characters come from bytes 2 and 8 to 11.
+    let error = parse(b"k=a\\\n   \\uZZ").unwrap_err();
+    assert_eq!(error.error, EscapeError::MalformedUnicode);
+    assert_eq!(error.span, 8..12);
+    // A lone backslash line gives no character: the next line's start where it says.
+    let file = parse(b"k=a\\\n\\\n  bc\n").unwrap();
+    let entry = &file.entries[0];
+    assert_eq!(entry.value, "abc");
+    assert_eq!(entry.value_span, 2..11);
+    let file = parse(b"k=\\\n  v").unwrap();
+    assert_eq!(file.entries[0].value_span, 6..7);
+}
+
+#[test]
 fn line_terminators_cr_lf_crlf() {
     assert_eq!(
         pairs(b"a=1\rb=2\r\nc=3\nd=4"),
