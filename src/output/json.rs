@@ -547,7 +547,8 @@ mod tests {
 
     fn checked(path: &str) -> Report {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        crate::check::check(&[root.join(path)], &Options::default()).unwrap()
+        let found = crate::cluster::discover(&[root.join(path)], None).unwrap();
+        crate::report::run(found, &Options::default(), None)
     }
 
     #[test]
