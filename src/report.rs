@@ -255,7 +255,9 @@ pub(crate) fn run(
         .collect();
     sources::restrict_fixes(&found.files, &topics, &mut diagnostics);
     group_across_nodes(&mut diagnostics);
-    // Kept until output, a tree's worth of them: grouping grew these lists by doubling.
+    // Kept until output, a tree's worth of them: grouping left room for every finding before
+    // it (a finding on ten nodes is one after it), and grew these lists by doubling.
+    diagnostics.shrink_to_fit();
     for diagnostic in &mut diagnostics {
         diagnostic.labels.shrink_to_fit();
         diagnostic.also_on.shrink_to_fit();
@@ -267,7 +269,11 @@ pub(crate) fn run(
     sources::helm::trace::label_values(&mut found.files, &mut diagnostics);
     for (cluster, placed) in found.clusters.iter_mut().zip(placements) {
         cluster.placements = placed;
+        cluster.nodes.shrink_to_fit();
     }
+    // The clusters too are kept until output: a folder's one cluster was pushed into room for
+    // four.
+    found.clusters.shrink_to_fit();
     let mut not_checked = sources::not_checked::of_notes(&found.skipped);
     let template_text =
         cluster::template_text::not_judged(&found.files, &found.clusters, &not_checked);
