@@ -454,37 +454,11 @@ fn memoized<V: Clone>(
     answer
 }
 
-/// [`is_secret_key`], worked out.
+/// [`is_secret_key`], worked out: one pass over the key, no lower-cased copy, nothing built
+/// at start-up.
 fn holds_secret_key_part(key: &str) -> bool {
-    // One pass over the key, no lower-cased copy, and nothing built at start-up (an automaton
-    // cost more than checking one file). Only the parts that start with a position's letter
-    // are compared there.
-    const fn parts_by_first_byte() -> [u16; 256] {
-        let mut table = [0u16; 256];
-        let mut index = 0;
-        while index < SECRET_KEY_PARTS.len() {
-            let first = SECRET_KEY_PARTS[index].as_bytes()[0];
-            table[first as usize] |= 1 << index;
-            index += 1;
-        }
-        table
-    }
-    const PARTS_BY_FIRST_BYTE: [u16; 256] = parts_by_first_byte();
-    let key = key.as_bytes();
-    (0..key.len()).any(|start| {
-        let mut parts = PARTS_BY_FIRST_BYTE[usize::from(key[start].to_ascii_lowercase())];
-        while parts != 0 {
-            let part = SECRET_KEY_PARTS[parts.trailing_zeros() as usize].as_bytes();
-            if key[start..]
-                .get(..part.len())
-                .is_some_and(|candidate| candidate.eq_ignore_ascii_case(part))
-            {
-                return true;
-            }
-            parts &= parts - 1;
-        }
-        false
-    })
+    static PARTS: Words = Words::new(SECRET_KEY_PARTS);
+    PARTS.in_text(key)
 }
 
 /// Does this value look like a credential, whatever its key? JAAS lines, PEM blocks,
@@ -1189,7 +1163,6 @@ mod tests {
             let key = key.to_ascii_lowercase();
             SECRET_KEY_PARTS.iter().any(|part| key.contains(part))
         };
-        assert!(SECRET_KEY_PARTS.len() <= 16, "a u16 holds one bit per part");
         let keys = [
             "ssl.key.password",
             "SSL.KEYSTORE.KEY",
