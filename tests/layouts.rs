@@ -16,6 +16,8 @@ use std::process::Command;
 
 use serde::Deserialize;
 
+mod support;
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Layout {
@@ -34,6 +36,10 @@ struct Layout {
     absent: Vec<Verdict>,
     #[serde(default)]
     note: Vec<NoteVerdict>,
+    /// Programs the verdicts rest on (`helm`: a chart kafkalint renders): without them on the
+    /// PATH the layout is skipped, as the suites of `support::EXTERNAL` are.
+    #[serde(default)]
+    needs: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -314,6 +320,8 @@ fn layouts_hold_their_verdicts() {
     let folders = layout_folders();
     let mut failures = Vec::new();
     let mut table = Vec::new();
+    // Asked once: a skip says so once.
+    let mut helm = None;
     for folder in &folders {
         let name = folder.file_name().unwrap().to_string_lossy().into_owned();
         let layout = match read_layout(folder) {
@@ -323,6 +331,14 @@ fn layouts_hold_their_verdicts() {
                 continue;
             }
         };
+        if layout.needs.iter().any(|tool| tool == "helm")
+            && !*helm.get_or_insert_with(|| {
+                support::external_tools("tests/layouts.rs (rendered charts)")
+            })
+        {
+            table.push(format!("{name:<56} skipped: needs helm"));
+            continue;
+        }
         let args = layout.args.clone().unwrap_or_else(|| vec![".".to_string()]);
         let run = match run_kafkalint(folder, &args) {
             Ok(run) => run,
@@ -373,6 +389,11 @@ fn known_rules() -> BTreeSet<String> {
 fn layout_problems(folder: &Path, layout: &Layout, rules: &BTreeSet<String>) -> Vec<String> {
     let mut problems = Vec::new();
     let name = folder.file_name().unwrap().to_string_lossy().into_owned();
+    for tool in &layout.needs {
+        if tool != "helm" {
+            problems.push(format!("needs {tool:?}: only \"helm\" is known"));
+        }
+    }
     let repository_parts: Vec<&str> = layout.repository.split('/').collect();
     if repository_parts.len() != 2 || repository_parts.iter().any(|part| part.is_empty()) {
         problems.push(format!(
@@ -555,6 +576,7 @@ fn a_wrong_verdict_is_caught() {
             expect,
             absent,
             note,
+            needs: Vec::new(),
         };
     // Caught on an also-on place, by its file and line.
     let good = layout(

@@ -115,6 +115,7 @@ pub const EXTERNAL: &[(&str, &[&str])] = &[
     ("tests/formats.rs (junitparser)", &["junit-read"]),
     ("tests/helm.rs", &["helm"]),
     ("tests/kustomize.rs", &["kustomize"]),
+    ("tests/layouts.rs (rendered charts)", &["helm"]),
     ("tests/oracle.rs", &["java", "mvn"]),
     ("tests/precommit.rs", &["git", "python3", "pre-commit"]),
     (
