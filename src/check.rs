@@ -253,7 +253,7 @@ fn check_paths(paths: &[PathBuf], options: &Options) -> Result<Report, Error> {
         let mut found = found?;
         let mut parts = checked
             .into_inner()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         parts.sort_by_key(|(order, _)| *order);
         let mut parts: Vec<Report> = parts.into_iter().map(|(_, report)| report).collect();
         attach(&mut found, config);
@@ -625,7 +625,7 @@ impl Drop for LeaveCheck<'_> {
 fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex
         .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 fn attach(found: &mut cluster::Discovered, config: Option<Arc<Config>>) {

@@ -768,14 +768,7 @@ fn an_edit_during_the_renames_is_never_lost() {
         let inode = || fs::metadata(&first).map(|m| std::os::unix::fs::MetadataExt::ino(&m));
         let before = inode().unwrap();
         let mut child = Command::new(env!("CARGO_BIN_EXE_kafkalint"))
-            .args([
-                "check",
-                "--fix",
-                "--unsafe-fixes",
-                "--format",
-                "concise",
-                ".",
-            ])
+            .args(FIX_ALL)
             .current_dir(dir.path())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::piped())
