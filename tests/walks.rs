@@ -11,15 +11,19 @@ const SEED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/seed-zk-3-brok
 /// `kafkalint check --format concise ARGS` in `dir`, with `home` as HOME and no XDG config
 /// folder of the user's, so that the user's own git excludes play no part.
 fn check(dir: &Path, home: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kafkalint"))
+    command(dir, home, args).output().expect("runs")
+}
+
+fn command(dir: &Path, home: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_kafkalint"));
+    command
         .args(["check", "--format", "concise"])
         .args(args)
         .current_dir(dir)
         .env("HOME", home)
         .env("XDG_CONFIG_HOME", home.join(".config"))
-        .env_remove("GIT_CONFIG_GLOBAL")
-        .output()
-        .expect("runs")
+        .env_remove("GIT_CONFIG_GLOBAL");
+    command
 }
 
 fn stdout(output: &Output) -> String {
@@ -130,6 +134,16 @@ fn git_global_excludes_count_in_a_repository() {
     std::fs::create_dir_all(home.path().join(".config/git")).unwrap();
     std::fs::write(home.path().join(".config/git/ignore"), "old/\n").unwrap();
     let output = check(dir.path(), home.path(), &["."]);
+    assert!(!reads(&output, "old"), "{}", stdout(&output));
+    // Git's system config (here GIT_CONFIG_SYSTEM's) names the file too, the key in any case.
+    std::fs::remove_file(home.path().join(".config/git/ignore")).unwrap();
+    let system = home.path().join("system-gitconfig");
+    let config = format!("[core]\n\tEXCLUDESFILE = {}\n", excludes.display());
+    std::fs::write(&system, config).unwrap();
+    let output = command(dir.path(), home.path(), &["."])
+        .env("GIT_CONFIG_SYSTEM", &system)
+        .output()
+        .expect("runs");
     assert!(!reads(&output, "old"), "{}", stdout(&output));
 }
 
