@@ -150,10 +150,11 @@ pub struct SourceFile {
     pub syntax_error: Option<Box<SyntaxError>>,
     /// Where each line starts, found when a position is first asked for (most files of a
     /// tree never are: no finding points into them).
-    line_starts: OnceLock<Vec<u32>>,
-    /// Set by [`SourceFile::keep_positions_only`]: the line and column of each offset kept,
-    /// by offset, in place of the bytes.
-    positions: Option<Box<[(usize, LineColumn)]>>,
+    line_starts: OnceLock<Box<[u32]>>,
+    /// Set by [`SourceFile::keep_positions_only`]: the offset, line and column of each offset
+    /// kept, by offset, in place of the bytes (32 bits each, as [`line_starts`]: a tree's
+    /// files are held until output).
+    positions: Option<Box<[(u32, u32, u32)]>>,
 }
 
 /// Why a file cannot be parsed, and where: the parser's reason in one line.
@@ -163,9 +164,6 @@ pub struct SyntaxError {
     pub span: Span,
     pub reason: String,
 }
-
-/// 1-based line and column.
-type LineColumn = (usize, usize);
 
 impl SourceFile {
     /// Parses `bytes` read from `path`.
@@ -285,9 +283,12 @@ impl SourceFile {
     /// `Properties`; the column counts characters (UTF-8 when the line is valid UTF-8, else bytes).
     pub fn line_column(&self, offset: usize) -> (usize, usize) {
         if let Some(positions) = &self.positions {
-            let found = positions.binary_search_by_key(&offset, |(at, _)| *at);
+            let found = positions.binary_search_by_key(&narrow(offset), |(at, _, _)| *at);
             debug_assert!(found.is_ok(), "{}: offset {offset} was not kept", self.path);
-            return found.map_or((1, 1), |index| positions[index].1);
+            return found.map_or((1, 1), |index| {
+                let (_, line, column) = positions[index];
+                (line as usize, column as usize)
+            });
         }
         let line = self.line(offset);
         let start = self.line_starts()[line - 1] as usize;
@@ -300,11 +301,8 @@ impl SourceFile {
     }
 
     fn line_starts(&self) -> &[u32] {
-        self.line_starts.get_or_init(|| {
-            let mut starts = line_starts(&self.bytes);
-            starts.shrink_to_fit();
-            starts
-        })
+        self.line_starts
+            .get_or_init(|| line_starts(&self.bytes).into_boxed_slice())
     }
 
     /// The text output may show for this file.
@@ -347,6 +345,7 @@ impl SourceFile {
     /// Keeps only the path of a file no finding points into, and what the parts of a YAML
     /// file stand for: output names them, nothing more.
     pub fn keep_path_only(&mut self) {
+        self.path.shrink_to_fit();
         self.bytes = Arc::from(Vec::new());
         self.properties = PropertiesFile::default();
         self.line_starts = OnceLock::new();
@@ -368,18 +367,27 @@ impl SourceFile {
         offsets.dedup();
         let positions = offsets
             .into_iter()
-            .map(|offset| (offset, self.line_column(offset)))
+            .map(|offset| {
+                let (line, column) = self.line_column(offset);
+                (narrow(offset), narrow(line), narrow(column))
+            })
             .collect();
         self.keep_path_only();
         self.positions = Some(positions);
     }
 }
 
+/// An offset, line or column in 32 bits: past 4 GiB (an in-memory document, never a file
+/// read from disk), the last one.
+fn narrow(value: usize) -> u32 {
+    u32::try_from(value).unwrap_or(u32::MAX)
+}
+
 /// Half the size of `usize` offsets, for the lines of every file findings point into. A file
 /// read from disk is at most [`MAX_FILE_BYTES`]; bytes past 4 GiB of an in-memory one count
 /// as its last line.
 pub(crate) fn line_starts(bytes: &[u8]) -> Vec<u32> {
-    let offset = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
+    let offset = narrow;
     let mut starts = vec![0];
     // Where the next line starts: the `\n` of a `\r\n` is part of the line ending before it.
     let mut next = 0;

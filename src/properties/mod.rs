@@ -89,9 +89,23 @@ pub struct PropertiesFile {
 }
 
 /// Key -> index of its last entry, and which entries are the last of their key. Not part of
-/// what a file is: equal files may differ in whether it is built yet.
+/// what a file is: equal files may differ in whether it is built yet. Boxed when first
+/// asked for: a tree's files are held until output, most of them emptied by then, and an
+/// index not built takes 16 bytes, not 72.
 #[derive(Debug, Clone, Default)]
-struct KeyIndex {
+struct KeyIndex(std::sync::OnceLock<Box<Lookups>>);
+
+impl std::ops::Deref for KeyIndex {
+    type Target = Lookups;
+
+    fn deref(&self) -> &Lookups {
+        self.0.get_or_init(Box::default)
+    }
+}
+
+/// What [`KeyIndex`] holds once built.
+#[derive(Debug, Clone, Default)]
+struct Lookups {
     by_key: std::sync::OnceLock<KeyTable>,
     /// The indices of the entries `Properties` keeps (the last of each key), in file order.
     effective: std::sync::OnceLock<Box<[u32]>>,
