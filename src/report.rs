@@ -382,7 +382,13 @@ fn order(files: &[SourceFile], a: &Diagnostic, b: &Diagnostic) -> std::cmp::Orde
 impl Report {
     /// One report of several checked apart (paths with different config files): files and
     /// clusters one after the other, the diagnostics sorted as one.
-    pub fn merge(reports: Vec<Report>) -> Report {
+    pub fn merge(mut reports: Vec<Report>) -> Report {
+        // One report is already whole (its diagnostics sorted, its drawings in their order):
+        // moved, not copied. A copy held a tree's files and clusters twice at the end of a
+        // run, its peak of memory.
+        if reports.len() == 1 {
+            return reports.pop().expect("one report");
+        }
         // Drawn findings stay with their diagnostics, when every report has them.
         let style = reports
             .iter()
