@@ -386,8 +386,10 @@ impl Report {
         // One report is already whole (its diagnostics sorted, its drawings in their order):
         // moved, not copied. A copy held a tree's files and clusters twice at the end of a
         // run, its peak of memory.
-        if reports.len() == 1 {
-            return reports.pop().expect("one report");
+        if reports.len() == 1
+            && let Some(report) = reports.pop()
+        {
+            return report;
         }
         // Drawn findings stay with their diagnostics, when every report has them.
         let style = reports

@@ -387,7 +387,6 @@ fn narrow(value: usize) -> u32 {
 /// read from disk is at most [`MAX_FILE_BYTES`]; bytes past 4 GiB of an in-memory one count
 /// as its last line.
 pub(crate) fn line_starts(bytes: &[u8]) -> Vec<u32> {
-    let offset = narrow;
     let mut starts = vec![0];
     // Where the next line starts: the `\n` of a `\r\n` is part of the line ending before it.
     let mut next = 0;
@@ -400,7 +399,7 @@ pub(crate) fn line_starts(bytes: &[u8]) -> Vec<u32> {
         } else {
             at + 1
         };
-        starts.push(offset(next));
+        starts.push(narrow(next));
     }
     starts
 }
