@@ -383,14 +383,22 @@ impl Report {
     /// One report of several checked apart (paths with different config files): files and
     /// clusters one after the other, the diagnostics sorted as one.
     pub fn merge(mut reports: Vec<Report>) -> Report {
-        // One report is already whole (its diagnostics sorted, its drawings in their order):
-        // moved, not copied. A copy held a tree's files and clusters twice at the end of a
-        // run, its peak of memory.
-        if reports.len() == 1
-            && let Some(report) = reports.pop()
-        {
-            return report;
-        }
+        // One report is moved, not copied: a copy held a tree's files and clusters twice at
+        // the end of a run, its peak of memory. Its findings are sorted all the same: grouping
+        // them across nodes rewrote their headlines after they were sorted.
+        let mut merged = match reports.pop() {
+            Some(report) if reports.is_empty() => report,
+            last => {
+                reports.extend(last);
+                Report::concatenate(reports)
+            }
+        };
+        merged.sort_findings();
+        merged
+    }
+
+    /// The reports' files and clusters one after the other, their findings not yet sorted.
+    fn concatenate(reports: Vec<Report>) -> Report {
         // Drawn findings stay with their diagnostics, when every report has them.
         let style = reports
             .iter()
@@ -460,20 +468,25 @@ impl Report {
             }));
         }
         merged.only = some_only.then_some(only_parts);
-        match style {
-            Some(style) => {
-                let mut pairs: Vec<(Diagnostic, String)> = std::mem::take(&mut merged.diagnostics)
+        merged.drawn = style.map(|style| (style, drawn));
+        merged
+    }
+
+    /// Sorts the findings (see [`sort`]), each drawing kept with its finding.
+    fn sort_findings(&mut self) {
+        match self.drawn.take() {
+            Some((style, drawn)) => {
+                let mut pairs: Vec<(Diagnostic, String)> = std::mem::take(&mut self.diagnostics)
                     .into_iter()
                     .zip(drawn)
                     .collect();
-                pairs.sort_by(|a, b| order(&merged.files, &a.0, &b.0));
+                pairs.sort_by(|a, b| order(&self.files, &a.0, &b.0));
                 let (diagnostics, drawn) = pairs.into_iter().unzip();
-                merged.diagnostics = diagnostics;
-                merged.drawn = Some((style, drawn));
+                self.diagnostics = diagnostics;
+                self.drawn = Some((style, drawn));
             }
-            None => sort(&merged.files, &mut merged.diagnostics),
+            None => sort(&self.files, &mut self.diagnostics),
         }
-        merged
     }
 }
 
