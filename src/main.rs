@@ -13,6 +13,10 @@ use kafkalint::output::{self, FullStyle};
 
 mod watch;
 
+// Links the crate's memcpy, memmove, memset, memcmp and bcmp in place of musl's.
+#[cfg(target_env = "musl")]
+use kafkalint_fast_mem as _;
+
 // Every message to stderr goes through these, in place of std's, and a closed stderr is no
 // reason to panic. `eprintln!` writes one line: the message may quote a path, a name, a value
 // or a server's words, so all of it is shown through `output::printable` (its line breaks

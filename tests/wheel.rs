@@ -46,6 +46,13 @@ fn the_wheel_installs_kafkalint_into_a_fresh_venv() {
         name.starts_with(&format!("kafkalint-{version}-py3-none-")),
         "{name}"
     );
+    // On Linux the static musl binary, for glibc and musl systems alike (as the release tags it).
+    if cfg!(target_os = "linux") {
+        assert!(
+            name.contains("manylinux_2_17") && name.contains("musllinux_1_2"),
+            "{name}"
+        );
+    }
 
     // A fresh venv, offline: the wheel needs nothing else.
     let venv = scratch.path().join("venv");

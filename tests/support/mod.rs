@@ -312,9 +312,22 @@ pub fn fixture_clusters() -> Vec<std::path::PathBuf> {
 /// build a release binary, so that a rerun builds incrementally.
 #[allow(dead_code)]
 pub fn build_wheel(out: &Path) -> std::path::PathBuf {
-    let output = std::process::Command::new("maturin")
+    let mut command = std::process::Command::new("maturin");
+    command
         .args(["build", "--release", "--locked", "--quiet", "--out"])
-        .arg(out)
+        .arg(out);
+    // On Linux as the release builds it: the static musl binary, tagged for glibc and musl.
+    if cfg!(target_os = "linux") {
+        let target = format!("{}-unknown-linux-musl", std::env::consts::ARCH);
+        command.args([
+            "--target",
+            &target,
+            "--compatibility",
+            "manylinux2014",
+            "musllinux_1_2",
+        ]);
+    }
+    let output = command
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env(
             "CARGO_TARGET_DIR",
