@@ -18,9 +18,18 @@ pub fn map<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync + Send) 
     items.par_iter().with_max_len(1).map(work).collect()
 }
 
+/// Whether `test` holds for some item, asked on the pool's threads; the threads stop asking
+/// once one has found it.
+pub fn any<T: Sync>(items: &[T], test: impl Fn(&T) -> bool + Sync + Send) -> bool {
+    if items.len() < MIN_PARALLEL_ITEMS || rayon::current_num_threads() <= 1 {
+        return items.iter().any(test);
+    }
+    items.par_iter().with_max_len(1).any(test)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::map;
+    use super::{any, map};
 
     #[test]
     fn keeps_the_order_of_the_items() {
@@ -39,5 +48,16 @@ mod tests {
     fn few_items_and_none() {
         assert_eq!(map(&[1, 2, 3], |n| n + 1), vec![2, 3, 4]);
         assert!(map(&[] as &[u8], |n| *n).is_empty());
+        assert!(any(&[1, 2, 3], |n| *n == 2));
+        assert!(!any(&[] as &[u8], |_| true));
+    }
+
+    #[test]
+    fn any_finds_one_item_among_many() {
+        let items: Vec<u64> = (0..1000).collect();
+        for wanted in [0, 1, 500, 999] {
+            assert!(any(&items, |n| *n == wanted));
+        }
+        assert!(!any(&items, |n| *n == 1000));
     }
 }

@@ -120,3 +120,15 @@ fn defaults_and_removals_follow_the_release() {
     let releases: Vec<_> = entry("zookeeper.connect").unwrap().releases().collect();
     assert_eq!(releases.last(), Some(&KafkaVersion::LAST_WITH_ZOOKEEPER));
 }
+
+#[test]
+fn release_index_is_the_place_in_versions() {
+    // Every number a version can be written with, in the table and beyond it.
+    for major in 0..=u8::MAX {
+        for minor in 0..=40 {
+            let version = KafkaVersion::new(major, minor);
+            let searched = VERSIONS.binary_search(&version).ok().map(|i| i as u32);
+            assert_eq!(version.release_index(), searched, "{version}");
+        }
+    }
+}

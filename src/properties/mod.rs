@@ -107,8 +107,6 @@ impl std::ops::Deref for KeyIndex {
 #[derive(Debug, Clone, Default)]
 struct Lookups {
     by_key: std::sync::OnceLock<KeyTable>,
-    /// The indices of the entries `Properties` keeps (the last of each key), in file order.
-    effective: std::sync::OnceLock<Box<[u32]>>,
     /// The indices of the effective entries whose value is unresolved ([`is_unresolved`]).
     unresolved: std::sync::OnceLock<Box<[u32]>>,
 }
@@ -128,6 +126,9 @@ impl Eq for KeyIndex {}
 #[derive(Debug, Clone)]
 struct KeyTable {
     slots: Box<[(u32, u32)]>,
+    /// The indices of the entries `Properties` keeps (the last of each key), in file order:
+    /// known from the build, where a later entry of a key takes its slot.
+    effective: Box<[u32]>,
 }
 
 fn key_hash(key: &str) -> u64 {
@@ -141,12 +142,20 @@ impl KeyTable {
         let size = (entries.len() * 2).next_power_of_two().max(4);
         let mut table = KeyTable {
             slots: vec![(0, 0); size].into_boxed_slice(),
+            effective: Box::default(),
         };
+        let mut replaced = vec![false; entries.len()];
         for (at, entry) in entries.iter().enumerate() {
             let hash = key_hash(&entry.key);
             let slot = table.probe(entries, &entry.key, hash);
+            if let (_, earlier @ 1..) = table.slots[slot] {
+                replaced[earlier as usize - 1] = true;
+            }
             table.slots[slot] = ((hash >> 32) as u32, at as u32 + 1);
         }
+        table.effective = (0..entries.len() as u32)
+            .filter(|at| !replaced[*at as usize])
+            .collect();
         table
     }
 
@@ -181,6 +190,15 @@ impl PropertiesFile {
         }
         let at = self.key_table().find(&self.entries, key)?;
         self.entries.get(at)
+    }
+
+    /// Builds the index that [`PropertiesFile::get`] builds on first use, now: a walk reads
+    /// files on every core and groups them on one thread, whose first lookups would otherwise
+    /// build it there.
+    pub fn index_keys(&self) {
+        if !self.entries.is_empty() {
+            self.key_table();
+        }
     }
 
     fn key_table(&self) -> &KeyTable {
@@ -225,16 +243,10 @@ impl PropertiesFile {
     }
 
     fn effective_indices(&self) -> &[u32] {
-        self.index.effective.get_or_init(|| {
-            if self.entries.is_empty() {
-                return Box::default();
-            }
-            let table = self.key_table();
-            (0..self.entries.len())
-                .filter(|at| table.find(&self.entries, &self.entries[*at].key) == Some(*at))
-                .map(|at| at as u32)
-                .collect()
-        })
+        if self.entries.is_empty() {
+            return &[];
+        }
+        &self.key_table().effective
     }
 }
 

@@ -87,6 +87,9 @@ enum RoleFolder {
 /// last `roles/<role>/templates/` or `roles/<role>/files/` of the path, the file below it
 /// at any depth.
 fn role_parts(path: &Path) -> Option<(PathBuf, PathBuf, RoleFolder)> {
+    // Asked of every file a walk meets, most of them in no role: a look for the folder's name
+    // in the bytes settles those without taking the path apart.
+    memchr::memmem::find(path.as_os_str().as_encoded_bytes(), b"roles")?;
     let parts: Vec<std::path::Component> = path.components().collect();
     let at = (0..parts.len().saturating_sub(3)).rev().find(|&at| {
         parts[at].as_os_str() == "roles"
