@@ -32,6 +32,18 @@ unsafe fn store<T>(to: *mut u8, value: T) {
     unsafe { to.cast::<T>().write_unaligned(value) }
 }
 
+/// Copies `n` bytes (`size_of::<T>()` ≤ n ≤ twice that) as two `T`s, the first and the last,
+/// which overlap when n is less than twice; both loads before the stores.
+#[inline(always)]
+unsafe fn copy_two<T>(dst: *mut u8, src: *const u8, n: usize) {
+    let last = n - core::mem::size_of::<T>();
+    unsafe {
+        let (a, b): (T, T) = (load(src), load(src.add(last)));
+        store(dst, a);
+        store(dst.add(last), b);
+    }
+}
+
 /// Copies `n` bytes from `src` to `dst` (n ≤ 64). Every load comes before any store, so the two
 /// may overlap.
 #[inline(always)]
@@ -47,25 +59,13 @@ unsafe fn copy_short(dst: *mut u8, src: *const u8, n: usize) {
             store(dst.add(n - 32), c);
             store(dst.add(n - 16), d);
         } else if n >= 16 {
-            let a: Block = load(src);
-            let b: Block = load(src.add(n - 16));
-            store(dst, a);
-            store(dst.add(n - 16), b);
+            copy_two::<Block>(dst, src, n);
         } else if n >= 8 {
-            let a: u64 = load(src);
-            let b: u64 = load(src.add(n - 8));
-            store(dst, a);
-            store(dst.add(n - 8), b);
+            copy_two::<u64>(dst, src, n);
         } else if n >= 4 {
-            let a: u32 = load(src);
-            let b: u32 = load(src.add(n - 4));
-            store(dst, a);
-            store(dst.add(n - 4), b);
+            copy_two::<u32>(dst, src, n);
         } else if n >= 2 {
-            let a: u16 = load(src);
-            let b: u16 = load(src.add(n - 2));
-            store(dst, a);
-            store(dst.add(n - 2), b);
+            copy_two::<u16>(dst, src, n);
         } else if n == 1 {
             *dst = *src;
         }
@@ -220,6 +220,15 @@ pub unsafe fn compare(a: *const u8, b: *const u8, n: usize) -> i32 {
     }
 }
 
+/// Whether `n` bytes (`size_of::<T>()` ≤ n ≤ twice that) differ, compared as two `T`s, the
+/// first and the last.
+#[inline(always)]
+unsafe fn differ_two<T: PartialEq>(a: *const u8, b: *const u8, n: usize) -> bool {
+    let last = n - core::mem::size_of::<T>();
+    // Both compared, without a branch between them.
+    unsafe { (load::<T>(a) != load::<T>(b)) | (load::<T>(a.add(last)) != load::<T>(b.add(last))) }
+}
+
 /// `bcmp`: 0 when the `n` bytes of `a` and `b` are equal, 1 otherwise.
 ///
 /// # Safety
@@ -239,17 +248,11 @@ pub unsafe fn differ(a: *const u8, b: *const u8, n: usize) -> i32 {
             }
             found || load::<Block>(a.add(n - 16)) != load::<Block>(b.add(n - 16))
         } else if n >= 8 {
-            (load::<u64>(a) ^ load::<u64>(b))
-                | (load::<u64>(a.add(n - 8)) ^ load::<u64>(b.add(n - 8)))
-                != 0
+            differ_two::<u64>(a, b, n)
         } else if n >= 4 {
-            (load::<u32>(a) ^ load::<u32>(b))
-                | (load::<u32>(a.add(n - 4)) ^ load::<u32>(b.add(n - 4)))
-                != 0
+            differ_two::<u32>(a, b, n)
         } else if n >= 2 {
-            (load::<u16>(a) ^ load::<u16>(b))
-                | (load::<u16>(a.add(n - 2)) ^ load::<u16>(b.add(n - 2)))
-                != 0
+            differ_two::<u16>(a, b, n)
         } else {
             n == 1 && *a != *b
         };
