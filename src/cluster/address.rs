@@ -124,6 +124,15 @@ pub fn match_host_and_port(address: &str, any_prefix: bool) -> Option<(&str, &st
 /// commons-validator's `isValidInet4Address`: four dotted decimal groups of 1 to 3 digits, each
 /// at most 255 and without a leading zero.
 pub fn is_ipv4(text: &str) -> bool {
+    // Asked of every host a listener names, most of them names: seven to fifteen digits and
+    // dots or no address, settled before the groups are split out.
+    (7..=15).contains(&text.len())
+        && text.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && four_groups(text)
+}
+
+/// [`is_ipv4`] by its definition, group by group.
+fn four_groups(text: &str) -> bool {
     let groups: Vec<&str> = text.split('.').collect();
     groups.len() == 4
         && groups.iter().all(|group| {
@@ -306,6 +315,24 @@ mod tests {
         for bad in ["h", "h:", "h:abc", "h1:9093/x", "", "h:-1"] {
             assert_eq!(match_host_and_port(bad, false), None, "{bad:?}");
             assert_eq!(match_host_and_port(bad, true), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn ipv4_is_four_groups_however_the_text_is_looked_at_first() {
+        // The look at length and bytes changes no answer of the definition, on every text of up
+        // to seven of these pieces that ends within 20 bytes.
+        let pieces = ["1", ".", "255", "0", "256", "09", "a", "12"];
+        let mut texts = vec![String::new()];
+        for _ in 0..7 {
+            texts = texts
+                .iter()
+                .flat_map(|text| pieces.iter().map(move |piece| format!("{text}{piece}")))
+                .filter(|text| text.len() <= 20)
+                .collect();
+            for text in &texts {
+                assert_eq!(is_ipv4(text), four_groups(text), "{text:?}");
+            }
         }
     }
 
