@@ -94,7 +94,7 @@ fn looks_binary(bytes: &[u8]) -> bool {
     // Most blocks of a text hold no byte below 0x20 but line ends. Two counts that the compiler
     // turns into a few vector instructions (over blocks of a fixed size, summed without
     // branches) settle such a block; another is counted a byte at a time, NUL included. One
-    // exact count of every byte was three times the instructions.
+    // exact count of every byte was twice the instructions.
     const BLOCK: usize = 64;
     let mut blocks = bytes.chunks_exact(BLOCK);
     let mut controls = 0usize;
