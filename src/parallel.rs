@@ -27,9 +27,38 @@ pub fn any<T: Sync>(items: &[T], test: impl Fn(&T) -> bool + Sync + Send) -> boo
     items.par_iter().with_max_len(1).any(test)
 }
 
+/// Work started on the pool now, its result taken later with [`Started::wait`]: the calling
+/// thread goes on with other work meanwhile (a walk lists the next folders while the files
+/// it listed last are read).
+pub struct Started<R> {
+    result: std::sync::mpsc::Receiver<std::thread::Result<R>>,
+}
+
+/// `work` started on the pool's threads (it may spread further over them itself).
+pub fn start<R: Send + 'static>(work: impl FnOnce() -> R + Send + 'static) -> Started<R> {
+    let (send, result) = std::sync::mpsc::sync_channel(1);
+    rayon::spawn(move || {
+        // A panic is handed to the waiting thread, as `map` hands on one of its items'.
+        let _ = send.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)));
+    });
+    Started { result }
+}
+
+impl<R> Started<R> {
+    /// The work's result, once it is done.
+    pub fn wait(self) -> R {
+        match self.result.recv() {
+            Ok(Ok(result)) => result,
+            Ok(Err(panic)) => std::panic::resume_unwind(panic),
+            // The sender is dropped only after sending, or by a pool that was shut down.
+            Err(_) => unreachable!("the pool dropped started work"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{any, map};
+    use super::{any, map, start};
 
     #[test]
     fn keeps_the_order_of_the_items() {
@@ -50,6 +79,16 @@ mod tests {
         assert!(map(&[] as &[u8], |n| *n).is_empty());
         assert!(any(&[1, 2, 3], |n| *n == 2));
         assert!(!any(&[] as &[u8], |_| true));
+    }
+
+    #[test]
+    fn started_work_gives_its_result_and_its_panic() {
+        let items: Vec<u64> = (0..1000).collect();
+        let sum = start(move || map(&items, |n| n * 2).into_iter().sum::<u64>());
+        assert_eq!(sum.wait(), 999_000);
+        let panicking = start(|| -> u8 { panic!("a reader's bug") });
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| panicking.wait()));
+        assert!(caught.is_err());
     }
 
     #[test]

@@ -436,9 +436,22 @@ fn discover_from(
         // The walk's notes go where they went when the whole walk came first.
         let walk_notes_at = found.skipped.len();
         let mut entries = Walking::new(walker, path, &walk_how);
-        while entries.peek().is_some() {
-            let batch: Vec<_> = entries.by_ref().take(READ_BATCH).collect();
-            for (entry, read_file) in read_batch(batch) {
+        // Each batch is read on the pool while the walk lists the next one; the first is
+        // small, so that the reading threads start early.
+        let first: Vec<_> = entries.by_ref().take(FIRST_READ_BATCH).collect();
+        let mut reading = (!first.is_empty()).then(|| start_reading(first));
+        while let Some(pending) = reading.take() {
+            let upcoming: Vec<_> = entries.by_ref().take(READ_BATCH).collect();
+            // The entry the walk comes to next: `Some(None)` at the walk's end, `None` when it
+            // is an error (returned once its batch is gathered).
+            let next: Option<Option<PathBuf>> = match upcoming.first() {
+                Some(Ok(entry)) => Some(Some(entry.path().to_path_buf())),
+                Some(Err(_)) => None,
+                None => Some(None),
+            };
+            let batch = pending.wait();
+            reading = (!upcoming.is_empty()).then(|| start_reading(upcoming));
+            for (entry, read_file) in batch {
                 let entry = entry?;
                 if note_special_file(&entry, &mut found) {
                     continue;
@@ -520,10 +533,8 @@ fn discover_from(
                 }
             }
             if let Some(finished) = finished.as_mut().filter(|_| alone) {
-                let next = match entries.peek() {
-                    Some(Ok(entry)) => Some(entry.path().to_path_buf()),
-                    Some(Err(_)) => continue,
-                    None => None,
+                let Some(next) = next else {
+                    continue;
                 };
                 // A folder whose files a compose file above it may mount waits for it.
                 let beside_yaml = |dir: &Path| {
@@ -818,6 +829,9 @@ impl TopicsBeside {
 /// Walked entries read at a time: enough to keep every core busy, few enough that a tree of
 /// many clusters is not in memory whole.
 const READ_BATCH: usize = 256;
+
+/// The walk's first batch: the reading threads have nothing to do until it is listed.
+const FIRST_READ_BATCH: usize = 32;
 
 /// The folders of `walked` that the walk has left for good (`next` is the next entry to come,
 /// `None` at the end) and whose cluster is settled: two or more node files, or only
@@ -1410,8 +1424,6 @@ struct Walking<'a> {
     root: &'a Path,
     bounds: Bounds<'a>,
     dangling: Vec<String>,
-    /// The entry [`Walking::peek`] looked at, not yet handed out.
-    peeked: Option<Option<Result<walkdir::DirEntry, DiscoveryError>>>,
 }
 
 impl<'a> Walking<'a> {
@@ -1421,16 +1433,7 @@ impl<'a> Walking<'a> {
             root,
             bounds: Bounds::new(root, how.named, &how.stated.excludes),
             dangling: Vec::new(),
-            peeked: None,
         }
-    }
-
-    /// The next entry, left to be handed out.
-    fn peek(&mut self) -> Option<&Result<walkdir::DirEntry, DiscoveryError>> {
-        if self.peeked.is_none() {
-            self.peeked = Some(self.walk_on());
-        }
-        self.peeked.as_ref().and_then(Option::as_ref)
     }
 
     /// What the walk passed over and why: dangling links, then links out of the root and
@@ -1444,10 +1447,7 @@ impl Iterator for Walking<'_> {
     type Item = Result<walkdir::DirEntry, DiscoveryError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        match self.peeked.take() {
-            Some(peeked) => peeked,
-            None => self.walk_on(),
-        }
+        self.walk_on()
     }
 }
 
@@ -1472,14 +1472,19 @@ impl Walking<'_> {
 }
 
 /// Walked entries in walk order, each with its file read and parsed when it is a candidate.
-/// Reading and parsing, most of the time of a large tree, run on every core; the walk itself
-/// and what follows stay in order, so errors and results are the same as one by one.
-fn read_batch(entries: Vec<Result<walkdir::DirEntry, DiscoveryError>>) -> Vec<WalkedEntry> {
-    let reads = crate::parallel::map(&entries, |entry| match entry {
-        Ok(entry) if is_candidate(entry) => Some(read_judged(entry)),
-        _ => None,
-    });
-    entries.into_iter().zip(reads).collect()
+/// Reading and parsing, most of the time of a large tree, run on every core, started now and
+/// gathered later; the walk itself and what follows stay in order, so errors and results are
+/// the same as one by one.
+fn start_reading(
+    entries: Vec<Result<walkdir::DirEntry, DiscoveryError>>,
+) -> crate::parallel::Started<Vec<WalkedEntry>> {
+    crate::parallel::start(move || {
+        let reads = crate::parallel::map(&entries, |entry| match entry {
+            Ok(entry) if is_candidate(entry) => Some(read_judged(entry)),
+            _ => None,
+        });
+        entries.into_iter().zip(reads).collect()
+    })
 }
 
 /// A walked file read, with why it is no node file ([`not_a_node`]), worked out beside the read
