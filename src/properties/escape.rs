@@ -38,12 +38,21 @@ fn unicode_escape(input: &[u8]) -> nom::IResult<&[u8], u16> {
     .parse(input)
 }
 
+/// `chars` without escapes: one Latin-1 character each, as `Properties.load(InputStream)`
+/// reads bytes.
+pub(super) fn latin1(chars: &[u8]) -> String {
+    if chars.is_ascii() {
+        return String::from_utf8(chars.to_vec()).unwrap_or_default();
+    }
+    chars.iter().map(|&byte| char::from(byte)).collect()
+}
+
 /// Decodes `chars` (Latin-1 characters of one key or value); `offsets` gives each one's byte
 /// offset, used to place an error. A malformed escape is kept as written and reported.
 pub(super) fn unescape(chars: &[u8], offsets: &[usize]) -> (String, Option<ParseError>) {
-    if !chars.contains(&b'\\') && chars.is_ascii() {
+    if !chars.contains(&b'\\') {
         // The common case: nothing to decode.
-        return (String::from_utf8(chars.to_vec()).unwrap_or_default(), None);
+        return (latin1(chars), None);
     }
     let mut error = None;
     let mut units: Vec<u16> = Vec::with_capacity(chars.len());

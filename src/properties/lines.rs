@@ -27,6 +27,9 @@ impl LogicalLine {
 pub(super) enum Line<'a> {
     Comment(Span),
     Data(&'a LogicalLine),
+    /// A logical line that is one natural line without a backslash (most of them): its
+    /// characters are the bytes of the span, one each, nothing to join or decode.
+    Plain(Span),
 }
 
 /// One natural line: its content and the length of its terminator (`\r\n`, `\r`, `\n`, or
@@ -48,7 +51,16 @@ fn natural_line(input: &[u8]) -> (&[u8], usize) {
 
 /// Hands `each` every logical line of `bytes`, in order. One buffer holds the line being
 /// joined and is reused for the next: a file's lines cost no allocation each.
-pub(super) fn logical_lines(bytes: &[u8], mut each: impl FnMut(Line<'_>)) {
+/// Whether [`logical_lines`] hands plain lines apart ([`Line::Plain`]), or every line as
+/// [`Line::Data`] (the general path, which tests hold the plain one to).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Lines {
+    PlainApart,
+    #[cfg(test)]
+    AllJoined,
+}
+
+pub(super) fn logical_lines(bytes: &[u8], lines: Lines, mut each: impl FnMut(Line<'_>)) {
     let mut current = LogicalLine::default();
     let mut continuing = false;
     let mut pos = 0;
@@ -76,6 +88,15 @@ pub(super) fn logical_lines(bytes: &[u8], mut each: impl FnMut(Line<'_>)) {
             continue;
         }
 
+        if lines == Lines::PlainApart
+            && current.chars.is_empty()
+            && memchr::memchr(b'\\', rest).is_none()
+        {
+            // Neither continued nor continuing: the line is its bytes.
+            each(Line::Plain(rest_start..content_end));
+            continuing = false;
+            continue;
+        }
         current.chars.extend_from_slice(rest);
         current.offsets.extend(rest_start..content_end);
         current.end = content_end;

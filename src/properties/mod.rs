@@ -261,9 +261,13 @@ pub fn parse(bytes: &[u8]) -> Result<PropertiesFile, ParseError> {
 /// Like [`parse`], but reads on past a malformed escape (keeping it as written) so that every
 /// entry is known, e.g. to redact secrets around the error. Returns the first error.
 pub fn parse_lenient(bytes: &[u8]) -> (PropertiesFile, Option<ParseError>) {
+    parse_lines(bytes, lines::Lines::PlainApart)
+}
+
+fn parse_lines(bytes: &[u8], lines: lines::Lines) -> (PropertiesFile, Option<ParseError>) {
     let mut file = PropertiesFile::default();
     let mut first_error = None;
-    lines::logical_lines(bytes, |line| match line {
+    lines::logical_lines(bytes, lines, |line| match line {
         lines::Line::Comment(span) => file.comments.push(Comment { span }),
         lines::Line::Data(line) => {
             let (entry, error) = split_entry(bytes, line);
@@ -272,6 +276,7 @@ pub fn parse_lenient(bytes: &[u8]) -> (PropertiesFile, Option<ParseError>) {
                 first_error = error;
             }
         }
+        lines::Line::Plain(span) => file.entries.push(split_plain(bytes, span)),
     });
     (file, first_error)
 }
@@ -279,6 +284,67 @@ pub fn parse_lenient(bytes: &[u8]) -> (PropertiesFile, Option<ParseError>) {
 /// Splits a logical line into key and value the way `Properties.load0` does.
 fn split_entry(bytes: &[u8], line: &lines::LogicalLine) -> (Entry, Option<ParseError>) {
     let chars = &line.chars;
+    let limit = chars.len();
+    let (key_len, value_start) = split_point(chars);
+    let (key, key_error) = escape::unescape(&chars[..key_len], &line.offsets[..key_len]);
+    let (value, value_error) =
+        escape::unescape(&chars[value_start..], &line.offsets[value_start..]);
+    let key_span = line.span_of(0..key_len);
+    let value_span = line.span_of(value_start..limit);
+    (
+        written_entry(bytes, key, value, key_span, value_span),
+        key_error.or(value_error),
+    )
+}
+
+/// [`split_entry`] of a [`lines::Line::Plain`] line: its characters are the bytes of `span`,
+/// with no escape to decode (nor to go wrong).
+fn split_plain(bytes: &[u8], span: Span) -> Entry {
+    let chars = &bytes[span.clone()];
+    let (key_len, value_start) = split_point(chars);
+    let key_span = span.start..span.start + key_len;
+    let value_span = span.start + value_start..span.end;
+    if chars.is_ascii() {
+        // Nothing to decode, and no UTF-8 sequence that Kafka would read otherwise.
+        let text = |part: &[u8]| String::from_utf8(part.to_vec()).unwrap_or_default();
+        return Entry {
+            key: text(&chars[..key_len]),
+            value: text(&chars[value_start..]),
+            key_span,
+            value_span,
+            utf8_mismatch: false,
+            provenance: Provenance::Written,
+        };
+    }
+    let key = escape::latin1(&chars[..key_len]);
+    let value = escape::latin1(&chars[value_start..]);
+    written_entry(bytes, key, value, key_span, value_span)
+}
+
+fn written_entry(
+    bytes: &[u8],
+    key: String,
+    value: String,
+    key_span: Span,
+    value_span: Span,
+) -> Entry {
+    let utf8_mismatch = has_utf8_sequence(&bytes[key_span.clone()])
+        || has_utf8_sequence(&bytes[value_span.clone()]);
+    Entry {
+        key,
+        value,
+        key_span,
+        value_span,
+        utf8_mismatch,
+        provenance: Provenance::Written,
+    }
+}
+
+/// Where the key of a logical line's characters ends and its value starts, as
+/// `Properties.load0` finds them: the key ends at the first `=`, `:` or whitespace that no
+/// backslash escapes; the value starts after the whitespace that follows, and one `=` or `:`
+/// within it when the key did not end at one.
+fn split_point(chars: &[u8]) -> (usize, usize) {
     let limit = chars.len();
     let mut key_len = 0;
     let mut value_start = limit;
@@ -308,23 +374,7 @@ fn split_entry(bytes: &[u8], line: &lines::LogicalLine) -> (Entry, Option<ParseE
         }
         value_start += 1;
     }
-
-    let (key, key_error) = escape::unescape(&chars[..key_len], &line.offsets[..key_len]);
-    let (value, value_error) =
-        escape::unescape(&chars[value_start..], &line.offsets[value_start..]);
-    let key_span = line.span_of(0..key_len);
-    let value_span = line.span_of(value_start..limit);
-    let utf8_mismatch = has_utf8_sequence(&bytes[key_span.clone()])
-        || has_utf8_sequence(&bytes[value_span.clone()]);
-    let entry = Entry {
-        key,
-        value,
-        key_span,
-        value_span,
-        utf8_mismatch,
-        provenance: Provenance::Written,
-    };
-    (entry, key_error.or(value_error))
+    (key_len, value_start)
 }
 
 fn has_utf8_sequence(raw: &[u8]) -> bool {

@@ -273,3 +273,38 @@ fn lookups_agree_with_a_scan_of_the_entries() {
     assert_eq!(PropertiesFile::default().get("k"), None);
     assert_eq!(PropertiesFile::default().effective_entries().count(), 0);
 }
+
+#[test]
+fn plain_lines_parse_as_the_general_path_parses_them() {
+    // Every text of up to four pieces: separators, whitespace, comment marks, Latin-1 and
+    // UTF-8 bytes, backslashes (which send a line down the general path) and every line end.
+    let pieces: [&[u8]; 13] = [
+        b"k",
+        b"=",
+        b":",
+        b" ",
+        b"\t",
+        b"#",
+        b"!",
+        b"\xe9",
+        b"\xc3\xa9",
+        b"\\",
+        b"\n",
+        b"\r\n",
+        b"\r",
+    ];
+    let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
+    for _ in 0..4 {
+        texts = texts
+            .iter()
+            .flat_map(|text| pieces.iter().map(move |piece| [&text[..], piece].concat()))
+            .collect();
+        for text in &texts {
+            let (plain, plain_error) = parse_lines(text, lines::Lines::PlainApart);
+            let (joined, joined_error) = parse_lines(text, lines::Lines::AllJoined);
+            assert_eq!(plain.entries, joined.entries, "{text:?}");
+            assert_eq!(plain.comments, joined.comments, "{text:?}");
+            assert_eq!(plain_error, joined_error, "{text:?}");
+        }
+    }
+}
