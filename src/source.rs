@@ -294,12 +294,10 @@ impl SourceFile {
         }
         let line = self.line(offset);
         let start = self.line_starts()[line - 1] as usize;
-        let before = &self.bytes[start..offset.min(self.bytes.len())];
-        let column = match std::str::from_utf8(before) {
-            Ok(text) => text.chars().count(),
-            Err(_) => before.len(),
-        };
-        (line, column + 1)
+        (
+            line,
+            column(&self.bytes[start..offset.min(self.bytes.len())]),
+        )
     }
 
     fn line_starts(&self) -> &[u32] {
@@ -367,16 +365,64 @@ impl SourceFile {
     pub fn keep_positions_only(&mut self, mut offsets: Vec<usize>) {
         offsets.sort_unstable();
         offsets.dedup();
-        let positions = offsets
-            .into_iter()
-            .map(|offset| {
-                let (line, column) = self.line_column(offset);
-                (narrow(offset), narrow(line), narrow(column))
-            })
-            .collect();
+        let positions = positions_by_line_feeds(&self.bytes, &offsets).unwrap_or_else(|| {
+            offsets
+                .into_iter()
+                .map(|offset| {
+                    let (line, column) = self.line_column(offset);
+                    (narrow(offset), narrow(line), narrow(column))
+                })
+                .collect()
+        });
         self.keep_path_only();
-        self.positions = Some(positions);
+        self.positions = Some(positions.into_boxed_slice());
     }
+}
+
+/// The 1-based column of the byte after `before`, the start of its line: characters when the
+/// line is valid UTF-8 up to there, else bytes.
+fn column(before: &[u8]) -> usize {
+    let characters = match std::str::from_utf8(before) {
+        Ok(text) => text.chars().count(),
+        Err(_) => before.len(),
+    };
+    characters + 1
+}
+
+/// [`SourceFile::line_column`] of each of `offsets` (sorted), as `(offset, line, column)`,
+/// counted in one pass over the bytes up to the last offset; `None` when a line of `bytes`
+/// ends in a `\r` (then [`line_starts`] settles them). A file's findings point into a few of
+/// its lines, and finding where each of its lines starts cost five times the counting.
+fn positions_by_line_feeds(bytes: &[u8], offsets: &[usize]) -> Option<Vec<(u32, u32, u32)>> {
+    if memchr::memchr(b'\r', bytes).is_some() {
+        return None;
+    }
+    let mut line = 1;
+    let mut counted = 0;
+    let positions = offsets.iter().map(|&offset| {
+        let at = offset.min(bytes.len());
+        line += count_line_feeds(&bytes[counted..at]);
+        counted = at;
+        let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |end| end + 1);
+        (
+            narrow(offset),
+            narrow(line),
+            narrow(column(&bytes[start..at])),
+        )
+    });
+    Some(positions.collect())
+}
+
+/// The `\n` bytes of `bytes`, counted in blocks of a fixed size that the compiler turns into
+/// vector instructions.
+fn count_line_feeds(bytes: &[u8]) -> usize {
+    const BLOCK: usize = 64;
+    let mut blocks = bytes.chunks_exact(BLOCK);
+    let mut count = 0;
+    for block in &mut blocks {
+        count += usize::from(block.iter().map(|&b| u8::from(b == b'\n')).sum::<u8>());
+    }
+    count + blocks.remainder().iter().filter(|&&b| b == b'\n').count()
 }
 
 /// An offset, line or column in 32 bits: past 4 GiB (an in-memory document, never a file
@@ -809,6 +855,46 @@ mod tests {
                     .collect();
                 assert_eq!(line_starts(&text), by_bytes(&text), "{text:?}");
             }
+        }
+    }
+
+    #[test]
+    fn positions_counted_by_line_feeds_are_those_of_the_line_starts() {
+        // Every text of up to four pieces, and longer ones across the counting blocks: each
+        // offset's line and column as `line_column` finds them, past the end too.
+        let pieces: [&[u8]; 5] = [b"a", b"\n", b"\xc3\xa9", b"\xe9", b"\r"];
+        let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
+        for _ in 0..4 {
+            texts = texts
+                .iter()
+                .flat_map(|text| pieces.iter().map(move |piece| [&text[..], piece].concat()))
+                .collect();
+            for text in &texts {
+                let offsets: Vec<usize> = (0..text.len() + 3).collect();
+                assert_positions(text, &offsets);
+            }
+        }
+        for step in [1, 2, 7, 63, 64, 65, 200] {
+            let text: Vec<u8> = (0..700)
+                .map(|i| if i % step == 0 { b'\n' } else { b'x' })
+                .collect();
+            assert_positions(&text, &[0, 1, 63, 64, 65, 128, 129, 500, 699, 700, 800]);
+            assert_positions(&text, &[640]);
+        }
+    }
+
+    fn assert_positions(text: &[u8], offsets: &[usize]) {
+        let file = source(text);
+        let by_line_starts: Vec<(u32, u32, u32)> = offsets
+            .iter()
+            .map(|&offset| {
+                let (line, column) = file.line_column(offset);
+                (narrow(offset), narrow(line), narrow(column))
+            })
+            .collect();
+        match positions_by_line_feeds(text, offsets) {
+            Some(counted) => assert_eq!(counted, by_line_starts, "{text:?}"),
+            None => assert!(text.contains(&b'\r'), "{text:?}"),
         }
     }
 
