@@ -234,6 +234,27 @@ pub fn keys(version: KafkaVersion) -> impl Iterator<Item = (&'static str, &'stat
     })
 }
 
+/// The broker keys of release `version` that have no default (a node that leaves one out does
+/// not start), sorted by name: listed once per release, as every node asks.
+pub fn required_keys(version: KafkaVersion) -> &'static [&'static str] {
+    static BY_RELEASE: std::sync::OnceLock<Vec<Vec<&'static str>>> = std::sync::OnceLock::new();
+    let Some(index) = version.release_index() else {
+        return &[];
+    };
+    let by_release = BY_RELEASE.get_or_init(|| {
+        VERSIONS
+            .iter()
+            .map(|release| {
+                keys(*release)
+                    .filter(|(_, spec)| spec.default == Default::Required)
+                    .map(|(key, _)| key)
+                    .collect()
+            })
+            .collect()
+    });
+    &by_release[index as usize]
+}
+
 /// Kafka's default for a broker key in release `version`, in the text form a file would use;
 /// `None` when the key has no default there or is not known.
 pub fn default_value(key: &str, version: KafkaVersion) -> Option<&'static str> {

@@ -132,3 +132,19 @@ fn release_index_is_the_place_in_versions() {
         }
     }
 }
+
+#[test]
+fn required_keys_are_the_keys_without_a_default_of_each_release() {
+    for version in VERSIONS.iter().copied().chain([KafkaVersion::new(9, 9)]) {
+        let without_default: Vec<&str> = keys(version)
+            .filter(|(_, spec)| spec.default == Default::Required)
+            .map(|(key, _)| key)
+            .collect();
+        assert_eq!(required_keys(version), without_default, "{version}");
+    }
+    // KRaft-only releases refuse to start without a node's roles and id.
+    assert_eq!(
+        required_keys(KafkaVersion::new(4, 0)),
+        ["node.id", "process.roles"]
+    );
+}

@@ -90,6 +90,10 @@ fn opens_log_manager(at: &NodeCheck) -> bool {
 /// Each directory that names one already listed, with the first entry that names it, in list
 /// order. Entries whose text is not known (a placeholder) are left out.
 fn repeats<'a>(items: &[Item<'a>]) -> Vec<(Item<'a>, Item<'a>)> {
+    // Most nodes list one directory: nothing to put in canonical form.
+    if items.len() < 2 {
+        return Vec::new();
+    }
     let mut seen: Vec<(String, Item<'a>)> = Vec::new();
     let mut repeats = Vec::new();
     for item in items {

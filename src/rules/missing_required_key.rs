@@ -2,7 +2,7 @@
 //! to start.
 
 use super::{Check, Context, FixAvailability, Group, Rule, Verified};
-use crate::catalog::{self, Default, KafkaVersion};
+use crate::catalog::{self, KafkaVersion};
 use crate::cluster::{Cluster, Mode};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
@@ -61,8 +61,8 @@ fn check(cluster: &Cluster, context: &Context) -> Vec<Diagnostic> {
             );
             continue;
         }
-        for (key, spec) in catalog::keys(version) {
-            if spec.default != Default::Required || context.line(node, key).is_some() {
+        for &key in catalog::required_keys(version) {
+            if context.line(node, key).is_some() {
                 continue;
             }
             // broker.id and node.id are synonyms: Kafka copies one into the other first.
