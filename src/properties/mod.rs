@@ -265,21 +265,45 @@ pub fn parse_lenient(bytes: &[u8]) -> (PropertiesFile, Option<ParseError>) {
 }
 
 fn parse_lines(bytes: &[u8], lines: lines::Lines) -> (PropertiesFile, Option<ParseError>) {
-    let mut file = PropertiesFile::default();
-    let mut first_error = None;
-    lines::logical_lines(bytes, lines, |line| match line {
-        lines::Line::Comment(span) => file.comments.push(Comment { span }),
-        lines::Line::Data(line) => {
-            let (entry, error) = split_entry(bytes, line);
-            file.entries.push(entry);
-            if first_error.is_none() {
-                first_error = error;
+    // Each thread gathers a file's entries and comments in lists it keeps, and hands them on
+    // in lists of their exact length: every file stays in memory until output, and growing
+    // its own lists by doubling, then shrinking them, was a copy of them each time.
+    thread_local! {
+        static GATHERED: std::cell::RefCell<(Vec<Entry>, Vec<Comment>)> =
+            const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+    }
+    GATHERED.with(|gathered| {
+        let mut gathered = gathered.borrow_mut();
+        let (entries, comments) = &mut *gathered;
+        let mut first_error = None;
+        lines::logical_lines(bytes, lines, |line| match line {
+            lines::Line::Comment(span) => comments.push(Comment { span }),
+            lines::Line::Data(line) => {
+                let (entry, error) = split_entry(bytes, line);
+                entries.push(entry);
+                if first_error.is_none() {
+                    first_error = error;
+                }
             }
-        }
-        lines::Line::Plain(span) => file.entries.push(split_plain(bytes, span)),
-    });
-    (file, first_error)
+            lines::Line::Plain(span) => entries.push(split_plain(bytes, span)),
+        });
+        let file = PropertiesFile::new(exactly(entries), exactly(comments));
+        // A huge file's lists are not kept for the rest of the run.
+        entries.shrink_to(GATHERED_KEPT);
+        comments.shrink_to(GATHERED_KEPT);
+        (file, first_error)
+    })
 }
+
+/// The items of `gathered`, moved to a list of their number, leaving it empty with its room.
+fn exactly<T>(gathered: &mut Vec<T>) -> Vec<T> {
+    let mut exact = Vec::with_capacity(gathered.len());
+    exact.append(gathered);
+    exact
+}
+
+/// The entries and comments a thread keeps room for between files.
+const GATHERED_KEPT: usize = 1024;
 
 /// Splits a logical line into key and value the way `Properties.load0` does.
 fn split_entry(bytes: &[u8], line: &lines::LogicalLine) -> (Entry, Option<ParseError>) {
