@@ -15,14 +15,47 @@
 /// line is wrapped at a space, see `command_start`) is shown as `\u{3a}`, and the `[` of
 /// `##[` (the legacy `TryParse` finds `##[error]` anywhere in a line) as `\u{5b}`.
 pub fn printable(text: &str) -> String {
-    // Printable ASCII without a colon or a `[`, the text of nearly every name and value, has
-    // nothing to escape: one pass over the bytes tells.
-    if text
-        .bytes()
-        .all(|b| (0x20..0x7f).contains(&b) && b != b':' && b != b'[')
-    {
+    // Printable ASCII, the text of nearly every name, value and message, needs escaping only
+    // where a `:` could start a workflow command or a `[` follows `##`: one pass over the bytes
+    // tells such text, a search of those few places settles it.
+    if is_printable_ascii(text.as_bytes()) && !forges_command_in_ascii(text) {
         return text.to_string();
     }
+    escape_each(text)
+}
+
+/// Whether `bytes` are all printable ASCII (a space to `~`): in blocks of a fixed size, with no
+/// early exit inside one, which the compiler turns into vector compares.
+fn is_printable_ascii(bytes: &[u8]) -> bool {
+    fn outside(bytes: &[u8]) -> u8 {
+        bytes
+            .iter()
+            .fold(0, |found, &b| found | u8::from(!(0x20..0x7f).contains(&b)))
+    }
+    const BLOCK: usize = 16;
+    let mut blocks = bytes.chunks_exact(BLOCK);
+    for block in &mut blocks {
+        let block: &[u8; BLOCK] = block.try_into().expect("chunks_exact gives whole blocks");
+        if outside(block) != 0 {
+            return false;
+        }
+    }
+    outside(blocks.remainder()) == 0
+}
+
+/// Whether [`escape_each`] escapes a character of `text`, printable ASCII: a `:` that
+/// [`command_start`] finds may begin a `::` (in ASCII the only blank is a space), or the `[`
+/// of a `##[`.
+fn forges_command_in_ascii(text: &str) -> bool {
+    text.starts_with("::")
+        || text == ":"
+        || text.contains(" ::")
+        || text.ends_with(" :")
+        || text.contains("##[")
+}
+
+/// [`printable`], a character at a time.
+fn escape_each(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     // The two characters before `c`, as written.
     let (mut before, mut previous): (Option<char>, Option<char>) = (None, None);
@@ -206,6 +239,34 @@ impl<W: std::io::Write> std::io::Write for GuardedWriter<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn printable_ascii_is_escaped_as_a_character_at_a_time() {
+        // Every text of up to five pieces: colons, brackets and hashes around blanks (a space,
+        // a tab, an ideographic space), a line break, a letter and a Latin-1 one.
+        let pieces = ["a", ":", "[", "#", " ", "\t", "\u{3000}", "\n", "\u{e9}"];
+        let mut texts = vec![String::new()];
+        for _ in 0..5 {
+            texts = texts
+                .iter()
+                .flat_map(|text| pieces.iter().map(move |piece| format!("{text}{piece}")))
+                .collect();
+            for text in &texts {
+                assert_eq!(printable(text), escape_each(text), "{text:?}");
+            }
+        }
+        // Across the blocks of the printable check.
+        for len in 0..50 {
+            for at in 0..len {
+                let mut text = vec![b'x'; len];
+                for byte in [0x1f, 0x7f, b':', b'~', b' '] {
+                    text[at] = byte;
+                    let text = String::from_utf8(text.clone()).unwrap();
+                    assert_eq!(printable(&text), escape_each(&text), "{text:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn outside_text_breaks_no_line_and_starts_no_workflow_command() {
