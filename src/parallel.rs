@@ -30,24 +30,38 @@ pub fn any<T: Sync>(items: &[T], test: impl Fn(&T) -> bool + Sync + Send) -> boo
 /// Work started on the pool now, its result taken later with [`Started::wait`]: the calling
 /// thread goes on with other work meanwhile (a walk lists the next folders while the files
 /// it listed last are read).
-pub struct Started<R> {
-    result: std::sync::mpsc::Receiver<std::thread::Result<R>>,
+pub enum Started<R> {
+    /// Done already, on the calling thread.
+    Done(R),
+    Running(std::sync::mpsc::Receiver<std::thread::Result<R>>),
 }
 
-/// `work` started on the pool's threads (it may spread further over them itself).
-pub fn start<R: Send + 'static>(work: impl FnOnce() -> R + Send + 'static) -> Started<R> {
+/// `work`, over `items` items, started on the pool's threads (it may spread further over them
+/// itself); done at once on the calling thread when the items are too few to be worth the
+/// threads (one file named, a folder of a few: the pool is not even started then).
+pub fn start<R: Send + 'static>(
+    items: usize,
+    work: impl FnOnce() -> R + Send + 'static,
+) -> Started<R> {
+    if items < MIN_PARALLEL_ITEMS || rayon::current_num_threads() <= 1 {
+        return Started::Done(work());
+    }
     let (send, result) = std::sync::mpsc::sync_channel(1);
     rayon::spawn(move || {
         // A panic is handed to the waiting thread, as `map` hands on one of its items'.
         let _ = send.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)));
     });
-    Started { result }
+    Started::Running(result)
 }
 
 impl<R> Started<R> {
     /// The work's result, once it is done.
     pub fn wait(self) -> R {
-        match self.result.recv() {
+        let result = match self {
+            Started::Done(result) => return result,
+            Started::Running(result) => result,
+        };
+        match result.recv() {
             Ok(Ok(result)) => result,
             Ok(Err(panic)) => std::panic::resume_unwind(panic),
             // The sender is dropped only after sending, or by a pool that was shut down.
@@ -84,11 +98,18 @@ mod tests {
     #[test]
     fn started_work_gives_its_result_and_its_panic() {
         let items: Vec<u64> = (0..1000).collect();
-        let sum = start(move || map(&items, |n| n * 2).into_iter().sum::<u64>());
+        let sum = start(items.len(), move || {
+            map(&items, |n| n * 2).into_iter().sum::<u64>()
+        });
         assert_eq!(sum.wait(), 999_000);
-        let panicking = start(|| -> u8 { panic!("a reader's bug") });
-        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| panicking.wait()));
-        assert!(caught.is_err());
+        assert_eq!(start(3, || 3).wait(), 3);
+        // Work done at once panics at once; on the pool, when its result is asked for.
+        for items in [1, 1000] {
+            let caught = std::panic::catch_unwind(|| {
+                start(items, || -> u8 { panic!("a reader's bug") }).wait()
+            });
+            assert!(caught.is_err());
+        }
     }
 
     #[test]

@@ -828,7 +828,7 @@ impl TopicsBeside {
 
 /// Walked entries read at a time: enough to keep every core busy, few enough that a tree of
 /// many clusters is not in memory whole.
-const READ_BATCH: usize = 256;
+const READ_BATCH: usize = 128;
 
 /// The walk's first batch: the reading threads have nothing to do until it is listed.
 const FIRST_READ_BATCH: usize = 32;
@@ -1478,7 +1478,7 @@ impl Walking<'_> {
 fn start_reading(
     entries: Vec<Result<walkdir::DirEntry, DiscoveryError>>,
 ) -> crate::parallel::Started<Vec<WalkedEntry>> {
-    crate::parallel::start(move || {
+    crate::parallel::start(entries.len(), move || {
         let reads = crate::parallel::map(&entries, |entry| match entry {
             Ok(entry) if is_candidate(entry) => Some(read_judged(entry)),
             _ => None,
