@@ -24,23 +24,9 @@ pub fn printable(text: &str) -> String {
     escape_each(text)
 }
 
-/// Whether `bytes` are all printable ASCII (a space to `~`): in blocks of a fixed size, with no
-/// early exit inside one, which the compiler turns into vector compares.
+/// Whether `bytes` are all printable ASCII (a space to `~`).
 fn is_printable_ascii(bytes: &[u8]) -> bool {
-    fn outside(bytes: &[u8]) -> u8 {
-        bytes
-            .iter()
-            .fold(0, |found, &b| found | u8::from(!(0x20..0x7f).contains(&b)))
-    }
-    const BLOCK: usize = 16;
-    let mut blocks = bytes.chunks_exact(BLOCK);
-    for block in &mut blocks {
-        let block: &[u8; BLOCK] = block.try_into().expect("chunks_exact gives whole blocks");
-        if outside(block) != 0 {
-            return false;
-        }
-    }
-    outside(blocks.remainder()) == 0
+    !crate::byte_scan::any_byte(bytes, |b| u8::from(!(0x20..0x7f).contains(&b)))
 }
 
 /// Whether [`escape_each`] escapes a character of `text`, printable ASCII: a `:` that
@@ -245,15 +231,8 @@ mod tests {
         // Every text of up to five pieces: colons, brackets and hashes around blanks (a space,
         // a tab, an ideographic space), a line break, a letter and a Latin-1 one.
         let pieces = ["a", ":", "[", "#", " ", "\t", "\u{3000}", "\n", "\u{e9}"];
-        let mut texts = vec![String::new()];
-        for _ in 0..5 {
-            texts = texts
-                .iter()
-                .flat_map(|text| pieces.iter().map(move |piece| format!("{text}{piece}")))
-                .collect();
-            for text in &texts {
-                assert_eq!(printable(text), escape_each(text), "{text:?}");
-            }
+        for text in &crate::testing::strings_of(&pieces, 5, usize::MAX) {
+            assert_eq!(printable(text), escape_each(text), "{text:?}");
         }
         // Across the blocks of the printable check.
         for len in 0..50 {

@@ -4,7 +4,8 @@
 //! → output. Its modules form a stack of layers, each using only those below it, and nothing
 //! imports in a circle (`tests/layers.rs` checks both):
 //!
-//! 1. foundation: [`properties`], [`catalog`], [`secrets`], [`diagnostic`], `parallel`;
+//! 1. foundation: [`properties`], [`catalog`], [`secrets`], [`diagnostic`], `parallel`,
+//!    `byte_scan`;
 //! 2. sources: [`yaml_view`], [`source`], [`components`], [`directive`], [`sources`];
 //! 3. config: [`config`], `kafkalint.toml` as data;
 //! 4. model: [`cluster`], [`coordinator`];
@@ -17,6 +18,7 @@
 //! 9. [`server`], the language server, which checks an editor's documents as [`check_buffer`];
 //! 10. the command line (`main.rs`).
 
+mod byte_scan;
 pub mod catalog;
 mod check;
 pub mod cluster;
@@ -39,6 +41,8 @@ pub mod server;
 pub mod source;
 pub mod sources;
 pub mod suppress;
+#[cfg(test)]
+mod testing;
 pub mod yaml_view;
 
 pub use check::{

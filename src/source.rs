@@ -401,7 +401,7 @@ fn positions_by_line_feeds(bytes: &[u8], offsets: &[usize]) -> Option<Vec<(u32, 
     let mut counted = 0;
     let positions = offsets.iter().map(|&offset| {
         let at = offset.min(bytes.len());
-        line += count_line_feeds(&bytes[counted..at]);
+        line += crate::byte_scan::count_byte(&bytes[counted..at], b'\n');
         counted = at;
         let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |end| end + 1);
         (
@@ -411,18 +411,6 @@ fn positions_by_line_feeds(bytes: &[u8], offsets: &[usize]) -> Option<Vec<(u32, 
         )
     });
     Some(positions.collect())
-}
-
-/// The `\n` bytes of `bytes`, counted in blocks of a fixed size that the compiler turns into
-/// vector instructions.
-fn count_line_feeds(bytes: &[u8]) -> usize {
-    const BLOCK: usize = 64;
-    let mut blocks = bytes.chunks_exact(BLOCK);
-    let mut count = 0;
-    for block in &mut blocks {
-        count += usize::from(block.iter().map(|&b| u8::from(b == b'\n')).sum::<u8>());
-    }
-    count + blocks.remainder().iter().filter(|&&b| b == b'\n').count()
 }
 
 /// An offset, line or column in 32 bits: past 4 GiB (an in-memory document, never a file
@@ -832,15 +820,8 @@ mod tests {
             starts
         }
         let pieces: [&[u8]; 5] = [b"a", b"\n", b"\r", b"\r\n", b"\n\r"];
-        let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
-        for _ in 0..4 {
-            texts = texts
-                .iter()
-                .flat_map(|text| pieces.iter().map(move |piece| [&text[..], piece].concat()))
-                .collect();
-            for text in &texts {
-                assert_eq!(line_starts(text), by_bytes(text), "{text:?}");
-            }
+        for text in &crate::testing::texts_of(&pieces, 4, usize::MAX) {
+            assert_eq!(line_starts(text), by_bytes(text), "{text:?}");
         }
         // Longer files of `\n` lines only (the word-at-a-time path): line ends at every place
         // in a word and across words, runs of empty lines, bytes with the high bit set.
@@ -863,16 +844,9 @@ mod tests {
         // Every text of up to four pieces, and longer ones across the counting blocks: each
         // offset's line and column as `line_column` finds them, past the end too.
         let pieces: [&[u8]; 5] = [b"a", b"\n", b"\xc3\xa9", b"\xe9", b"\r"];
-        let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
-        for _ in 0..4 {
-            texts = texts
-                .iter()
-                .flat_map(|text| pieces.iter().map(move |piece| [&text[..], piece].concat()))
-                .collect();
-            for text in &texts {
-                let offsets: Vec<usize> = (0..text.len() + 3).collect();
-                assert_positions(text, &offsets);
-            }
+        for text in &crate::testing::texts_of(&pieces, 4, usize::MAX) {
+            let offsets: Vec<usize> = (0..text.len() + 3).collect();
+            assert_positions(text, &offsets);
         }
         for step in [1, 2, 7, 63, 64, 65, 200] {
             let text: Vec<u8> = (0..700)

@@ -20,7 +20,16 @@ const LAYERS: &[(&str, &[&str])] = &[
     // Plain data and helpers: no knowledge of files, clusters or rules.
     (
         "foundation",
-        &["parallel", "secrets", "properties", "catalog", "diagnostic"],
+        &[
+            "parallel",
+            "byte_scan",
+            // What the unit tests share.
+            "testing",
+            "secrets",
+            "properties",
+            "catalog",
+            "diagnostic",
+        ],
     ),
     // Files as read: `.properties` files, compose files and Strimzi resources (what a YAML
     // node stands for, below the file that carries it), component files, suppression comments.

@@ -333,15 +333,8 @@ mod tests {
             })
         };
         let pieces = ["", "a", ".", "b1", " ", "\u{1}", "é", "$"];
-        let mut names = vec![String::new()];
-        for _ in 0..4 {
-            names = names
-                .iter()
-                .flat_map(|name| pieces.iter().map(move |piece| format!("{name}{piece}")))
-                .collect();
-            for name in &names {
-                assert_eq!(is_class_name(name), by_parts(name), "{name:?}");
-            }
+        for name in &crate::testing::strings_of(&pieces, 4, usize::MAX) {
+            assert_eq!(is_class_name(name), by_parts(name), "{name:?}");
         }
     }
 

@@ -293,18 +293,11 @@ fn plain_lines_parse_as_the_general_path_parses_them() {
         b"\r\n",
         b"\r",
     ];
-    let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
-    for _ in 0..4 {
-        texts = texts
-            .iter()
-            .flat_map(|text| pieces.iter().map(move |piece| [&text[..], piece].concat()))
-            .collect();
-        for text in &texts {
-            let (plain, plain_error) = parse_lines(text, lines::Lines::PlainApart);
-            let (joined, joined_error) = parse_lines(text, lines::Lines::AllJoined);
-            assert_eq!(plain.entries, joined.entries, "{text:?}");
-            assert_eq!(plain.comments, joined.comments, "{text:?}");
-            assert_eq!(plain_error, joined_error, "{text:?}");
-        }
+    for text in &crate::testing::texts_of(&pieces, 4, usize::MAX) {
+        let (plain, plain_error) = parse_lines(text, lines::Lines::PlainApart);
+        let (joined, joined_error) = parse_lines(text, lines::Lines::AllJoined);
+        assert_eq!(plain.entries, joined.entries, "{text:?}");
+        assert_eq!(plain.comments, joined.comments, "{text:?}");
+        assert_eq!(plain_error, joined_error, "{text:?}");
     }
 }
