@@ -175,15 +175,35 @@ fn split_path(note: &str) -> Option<(&str, &str)> {
 }
 
 /// The summary's words for `not_checked`: `3 files not checked: 2 Helm templates, 1 unknown
-/// image`, each kind counted once per file; `None` when there is nothing.
+/// image`, each kind counted once per file; `None` when there is nothing. A file of settings a
+/// template fills in was checked but for the checks that read them: it is counted apart, `1
+/// file checked in part: 1 file of settings a template fills in`, unless something else of it
+/// was not checked at all.
 pub fn summary(not_checked: &[NotChecked]) -> Option<String> {
+    use std::collections::BTreeSet;
+    let in_part = |kind: Kind| kind == Kind::TemplateText;
+    let not_at_all: BTreeSet<&str> = not_checked
+        .iter()
+        .filter(|item| !in_part(item.kind))
+        .map(|item| item.file.as_str())
+        .collect();
+    let (apart, whole): (Vec<&NotChecked>, Vec<&NotChecked>) = not_checked
+        .iter()
+        .partition(|item| in_part(item.kind) && !not_at_all.contains(item.file.as_str()));
+    let clauses: Vec<String> = [(whole, "not checked"), (apart, "checked in part")]
+        .into_iter()
+        .filter(|(items, _)| !items.is_empty())
+        .map(|(items, how)| counted(&items, how))
+        .collect();
+    (!clauses.is_empty()).then(|| clauses.join("; "))
+}
+
+/// `3 files {how}: 2 Helm templates, 1 unknown image`.
+fn counted(items: &[&NotChecked], how: &str) -> String {
     use std::collections::{BTreeMap, BTreeSet};
-    if not_checked.is_empty() {
-        return None;
-    }
-    let files: BTreeSet<&str> = not_checked.iter().map(|item| item.file.as_str()).collect();
+    let files: BTreeSet<&str> = items.iter().map(|item| item.file.as_str()).collect();
     let mut by_kind: BTreeMap<Kind, BTreeSet<&str>> = BTreeMap::new();
-    for item in not_checked {
+    for item in items {
         by_kind.entry(item.kind).or_default().insert(&item.file);
     }
     let kinds: Vec<String> = by_kind
@@ -191,11 +211,7 @@ pub fn summary(not_checked: &[NotChecked]) -> Option<String> {
         .map(|(kind, files)| kind.counted(files.len()))
         .collect();
     let noun = if files.len() == 1 { "file" } else { "files" };
-    Some(format!(
-        "{} {noun} not checked: {}",
-        files.len(),
-        kinds.join(", ")
-    ))
+    format!("{} {noun} {how}: {}", files.len(), kinds.join(", "))
 }
 
 #[cfg(test)]
@@ -230,6 +246,32 @@ mod tests {
             "3 files not checked: 2 Helm templates, 1 unknown image"
         );
         assert_eq!(summary(&[]), None);
+    }
+
+    #[test]
+    fn a_file_a_template_fills_in_is_counted_as_checked_in_part() {
+        let item = |file: &str, kind| NotChecked {
+            file: file.to_string(),
+            kind,
+            reason: String::new(),
+        };
+        let templated = item("server.properties", Kind::TemplateText);
+        assert_eq!(
+            summary(std::slice::from_ref(&templated)).unwrap(),
+            "1 file checked in part: 1 file of settings a template fills in"
+        );
+        let image = item("compose.yml", Kind::UnknownImage);
+        assert_eq!(
+            summary(&[templated.clone(), image.clone()]).unwrap(),
+            "1 file not checked: 1 unknown image; \
+             1 file checked in part: 1 file of settings a template fills in"
+        );
+        // A file something else of which was not checked at all is counted once, there.
+        let same_file = item("compose.yml", Kind::TemplateText);
+        assert_eq!(
+            summary(&[image, same_file]).unwrap(),
+            "1 file not checked: 1 unknown image, 1 file of settings a template fills in"
+        );
     }
 
     #[test]
