@@ -49,8 +49,6 @@ fn natural_line(input: &[u8]) -> (&[u8], usize) {
     }
 }
 
-/// Hands `each` every logical line of `bytes`, in order. One buffer holds the line being
-/// joined and is reused for the next: a file's lines cost no allocation each.
 /// Whether [`logical_lines`] hands plain lines apart ([`Line::Plain`]), or every line as
 /// [`Line::Data`] (the general path, which tests hold the plain one to).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -60,6 +58,8 @@ pub(super) enum Lines {
     AllJoined,
 }
 
+/// Hands `each` every logical line of `bytes`, in order. One buffer holds the line being
+/// joined and is reused for the next: a file's lines cost no allocation each.
 pub(super) fn logical_lines(bytes: &[u8], lines: Lines, mut each: impl FnMut(Line<'_>)) {
     let mut current = LogicalLine::default();
     let mut continuing = false;
